@@ -1,0 +1,36 @@
+# parley — see README.md. `make test` must pass offline on two cores.
+GO      ?= go
+BIN     := bin/parley
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+# The workspace `make run` indexes; override with `make run WS=/path`.
+WS      ?= .
+
+.PHONY: build run test bench lint fuzz clean
+
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/parley
+
+run: build
+	./$(BIN) index $(WS)
+
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+# Heavy: indexes GOROOT/src, the Python standard library and a JavaScript
+# tree with parley and universal-ctags and prints ratios. Not part of test.
+bench: build
+	./scripts/bench.sh
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+# Short fuzz runs of every parser of untrusted input.
+fuzz:
+	$(GO) test ./index/extract -run '^$$' -fuzz FuzzExtract -fuzztime 60s
+	$(GO) test ./workspace -run '^$$' -fuzz FuzzIgnorePattern -fuzztime 30s
+
+clean:
+	rm -rf bin bench_out

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/workspace"
+)
+
+// queryFunc runs one query against an opened, non-empty index.
+type queryFunc func(st *index.Store, root string, args []string) error
+
+// runQuery opens the store, indexes first when it is empty, and runs q.
+func runQuery(g *globals, args []string, q queryFunc) error {
+	st, root, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx, stop := signalContext()
+	defer stop()
+	if err := ensureIndexed(ctx, g, st, root); err != nil {
+		return err
+	}
+	return q(st, root, args)
+}
+
+func newSymbolsCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "symbols QUERY",
+		Short: "Search symbols by name (exact, prefix, camel-case, substring, fuzzy)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runQuery(g, args, func(st *index.Store, _ string, args []string) error {
+				hits, err := st.SearchSymbols(args[0], g.limit)
+				if err != nil {
+					return err
+				}
+				return printSymbols(g, hits)
+			})
+		},
+	}
+	addQueryFlags(cmd, g, 50)
+	return cmd
+}
+
+func newDefsCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "defs NAME",
+		Short: "Show where NAME is defined",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runQuery(g, args, func(st *index.Store, _ string, args []string) error {
+				hits, err := st.Definitions(args[0])
+				if err != nil {
+					return err
+				}
+				if g.limit > 0 && len(hits) > g.limit {
+					hits = hits[:g.limit]
+				}
+				return printSymbols(g, hits)
+			})
+		},
+	}
+	addQueryFlags(cmd, g, 100)
+	return cmd
+}
+
+func newRefsCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "refs NAME",
+		Short: "List every occurrence of the identifier NAME",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runQuery(g, args, func(st *index.Store, _ string, args []string) error {
+				hits, err := st.References(args[0], g.limit)
+				if err != nil {
+					return err
+				}
+				return printRefs(g, hits)
+			})
+		},
+	}
+	addQueryFlags(cmd, g, 1000)
+	return cmd
+}
+
+func newOutlineCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "outline FILE",
+		Short: "Show the nested symbols of a file",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runQuery(g, args, func(st *index.Store, root string, args []string) error {
+				rel, err := fileArg(st, root, args[0])
+				if err != nil {
+					return err
+				}
+				tree, err := st.Outline(rel)
+				if err != nil {
+					return err
+				}
+				return printOutline(g, rel, tree)
+			})
+		},
+	}
+	addQueryFlags(cmd, g, 0)
+	return cmd
+}
+
+func newDepsCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "deps FILE",
+		Short: "List the imports of a file and what they resolve to in the workspace",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runQuery(g, args, func(st *index.Store, root string, args []string) error {
+				rel, err := fileArg(st, root, args[0])
+				if err != nil {
+					return err
+				}
+				gr, err := st.Graph(root)
+				if err != nil {
+					return err
+				}
+				return printDeps(g, gr.Deps(rel))
+			})
+		},
+	}
+	addQueryFlags(cmd, g, 0)
+	return cmd
+}
+
+func newDependentsCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "dependents FILE",
+		Short: "List the files that import FILE (or, for Go, its package)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runQuery(g, args, func(st *index.Store, root string, args []string) error {
+				rel, err := fileArg(st, root, args[0])
+				if err != nil {
+					return err
+				}
+				gr, err := st.Graph(root)
+				if err != nil {
+					return err
+				}
+				return printDependents(g, gr.Dependents(rel))
+			})
+		},
+	}
+	addQueryFlags(cmd, g, 0)
+	return cmd
+}
+
+func newHubsCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "hubs",
+		Short: "List the most imported files and packages",
+		Args:  cobra.NoArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runQuery(g, args, func(st *index.Store, root string, _ []string) error {
+				gr, err := st.Graph(root)
+				if err != nil {
+					return err
+				}
+				return printHubs(g, gr.Hubs(g.limit))
+			})
+		},
+	}
+	addQueryFlags(cmd, g, 20)
+	return cmd
+}
+
+func newStatsCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Show index statistics per language",
+		Args:  cobra.NoArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runQuery(g, args, func(st *index.Store, root string, _ []string) error {
+				return printStats(g, root, st.Stats())
+			})
+		},
+	}
+	addQueryFlags(cmd, g, 0)
+	return cmd
+}
+
+// fileArg maps a FILE argument to its path relative to the root. The
+// argument may be absolute, relative to the current directory, or relative
+// to the root; it must stay inside the root (symlinks included).
+func fileArg(st *index.Store, root, arg string) (string, error) {
+	roots, err := workspace.NewRoots(root)
+	if err != nil {
+		return "", err
+	}
+	p := arg
+	if !filepath.IsAbs(p) {
+		if wd, err := os.Getwd(); err == nil {
+			if cand := filepath.Join(wd, p); exists(cand) {
+				p = cand
+			}
+		}
+	}
+	_, _, rel, err := roots.Resolve(p)
+	if err != nil {
+		return "", err
+	}
+	if _, ok := st.Header(rel); !ok {
+		return "", fmt.Errorf("%s is not in the index (ignored, excluded, or created after the last `parley index`)", rel)
+	}
+	return rel, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

@@ -1,0 +1,28 @@
+// Command parley is a language server with an in-process coding agent. This
+// package only wires subcommands to the packages that do the work.
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime/pprof"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	// PARLEY_CPUPROFILE is a developer aid for `make bench` investigations.
+	if path := os.Getenv("PARLEY_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			pprof.StartCPUProfile(f)
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
+	}
+	if err := newRootCmd().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "parley:", err)
+		return 1
+	}
+	return 0
+}

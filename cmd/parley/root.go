@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/index"
+)
+
+// globals are the flags every subcommand shares.
+type globals struct {
+	root    string
+	dataDir string
+	json    bool
+	limit   int
+	stdout  io.Writer
+	stderr  io.Writer
+}
+
+func newRootCmd() *cobra.Command {
+	g := &globals{}
+	cmd := &cobra.Command{
+		Use:   "parley",
+		Short: "A language server with a persistent code index and an in-process coding agent",
+		Long: `parley keeps a persistent syntax index of a workspace (Go, Python,
+JavaScript, TypeScript, Java, Rust, C, C++, C#, Ruby, PHP, Kotlin, Swift,
+Lua, Bash) and answers symbol, reference and dependency queries from it.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			g.stdout, g.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+		},
+	}
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&g.root, "root", "", "workspace root (default: the current directory)")
+	pf.StringVar(&g.dataDir, "data-dir", "", "where parley keeps its data (default: $PARLEY_DATA_DIR, else the user cache directory)")
+	cmd.AddCommand(
+		newIndexCmd(g),
+		newSymbolsCmd(g), newDefsCmd(g), newRefsCmd(g), newOutlineCmd(g),
+		newDepsCmd(g), newDependentsCmd(g), newHubsCmd(g), newStatsCmd(g),
+		newVersionCmd(),
+	)
+	return cmd
+}
+
+// addQueryFlags adds the output flags of query commands.
+func addQueryFlags(cmd *cobra.Command, g *globals, defLimit int) {
+	cmd.Flags().BoolVar(&g.json, "json", false, "print JSON")
+	cmd.Flags().IntVar(&g.limit, "limit", defLimit, "maximum number of results (0: no limit)")
+}
+
+// workspaceRoot resolves the root flag (or the current directory) to an
+// absolute, symlink-free directory path.
+func (g *globals) workspaceRoot() (string, error) {
+	root := g.root
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("current directory: %w", err)
+		}
+		root = wd
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("workspace root %s: %w", root, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("workspace root %s does not exist", root)
+		}
+		return "", fmt.Errorf("workspace root %s: %w", root, err)
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("workspace root %s is not a directory", root)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return abs, nil
+}
+
+// storeDir is where the index of root lives: one directory per workspace,
+// named after the root's base name plus a hash of its full path so that two
+// checkouts called "app" do not collide.
+func (g *globals) storeDir(root string) (string, error) {
+	base := g.dataDir
+	if base == "" {
+		base = os.Getenv("PARLEY_DATA_DIR")
+	}
+	if base == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("no data directory: set --data-dir or PARLEY_DATA_DIR (%w)", err)
+		}
+		base = filepath.Join(cache, "parley")
+	}
+	sum := sha256.Sum256([]byte(root))
+	name := filepath.Base(root) + "-" + hex.EncodeToString(sum[:6])
+	return filepath.Join(base, name, "index"), nil
+}
+
+// openStore opens the index of the workspace with a clear message for the
+// usual failures (unwritable data directory, another process holding it).
+func (g *globals) openStore() (*index.Store, string, error) {
+	root, err := g.workspaceRoot()
+	if err != nil {
+		return nil, "", err
+	}
+	dir, err := g.storeDir(root)
+	if err != nil {
+		return nil, "", err
+	}
+	st, err := index.Open(dir)
+	if err != nil {
+		if errors.Is(err, index.ErrLocked) {
+			return nil, "", fmt.Errorf("%w; wait for it to finish or use another --data-dir", err)
+		}
+		if errors.Is(err, os.ErrPermission) {
+			return nil, "", fmt.Errorf("data directory is not writable: %w", err)
+		}
+		return nil, "", err
+	}
+	if err := st.SetMeta("root", []byte(root)); err != nil {
+		st.Close()
+		return nil, "", fmt.Errorf("index store %s: %w", dir, err)
+	}
+	return st, root, nil
+}
+
+// signalContext is cancelled by SIGINT or SIGTERM so that an interrupted
+// index run commits what it has and exits cleanly.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}

@@ -1,0 +1,119 @@
+package index
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+func TestCodecRoundTrip(t *testing.T) {
+	h := FileHeader{ID: 7, Path: "a/b.go", Size: 1234, ModTime: 1700000000123456789, Hash: 0xdeadbeefcafe, Lines: 42, Status: StatusPartial, Lang: "go", Symbols: 3, Refs: 99}
+	got, err := decodeHeader(h.Path, encodeHeader(&h))
+	if err != nil || got != h {
+		t.Fatalf("header: got %+v, %v; want %+v", got, err, h)
+	}
+
+	d := FileDetail{Path: "x/y.py", Reason: "syntax errors", Package: "pkg",
+		Imports: []extract.Import{{Path: "os.path", Line: 1}, {Path: ".sib", Line: 9}},
+		Todos:   []extract.Todo{{Tag: "TODO", Text: "fix ünicode", Line: 3}}}
+	gotD, err := decodeDetail(encodeDetail(&d))
+	if err != nil || !reflect.DeepEqual(gotD, d) {
+		t.Fatalf("detail: got %+v, %v; want %+v", gotD, err, d)
+	}
+
+	syms := []extract.Symbol{
+		{Name: "T", Kind: extract.KindStruct, Parent: -1, Exported: true,
+			Range:     extract.Range{Start: extract.Pos{Line: 10, Col: 0}, End: extract.Pos{Line: 20, Col: 1}},
+			Selection: extract.Range{Start: extract.Pos{Line: 10, Col: 5}, End: extract.Pos{Line: 10, Col: 6}},
+			Signature: "type T struct", Doc: "T is a thing."},
+		{Name: "f", Kind: extract.KindField, Container: "T", Parent: 0, Complexity: 0,
+			Range:     extract.Range{Start: extract.Pos{Line: 11, Col: 1}, End: extract.Pos{Line: 11, Col: 8}},
+			Selection: extract.Range{Start: extract.Pos{Line: 11, Col: 1}, End: extract.Pos{Line: 11, Col: 2}}},
+		{Name: "Run", Kind: extract.KindMethod, Container: "T", Parent: -1, Complexity: 7,
+			Range:     extract.Range{Start: extract.Pos{Line: 30, Col: 0}, End: extract.Pos{Line: 29, Col: 0}}, // inverted on purpose
+			Selection: extract.Range{Start: extract.Pos{Line: 31, Col: 2}, End: extract.Pos{Line: 32, Col: 3}}},
+	}
+	gotS, err := decodeSymbols(encodeSymbols(syms))
+	if err != nil || !reflect.DeepEqual(gotS, syms) {
+		t.Fatalf("symbols: got %+v, %v", gotS, err)
+	}
+
+	occ := []Occurrence{{Pos: extract.Pos{Line: 0, Col: 3}}, {Pos: extract.Pos{Line: 0, Col: 9}, Call: true}, {Pos: extract.Pos{Line: 100, Col: 70000}}}
+	gotO, err := decodeOccurrences(encodeOccurrences(nil, occ))
+	if err != nil || !reflect.DeepEqual(gotO, occ) {
+		t.Fatalf("occurrences: got %+v, %v", gotO, err)
+	}
+
+	names := []string{"a", "Ünï", ""}
+	gotN, err := decodeNames(encodeNames(names))
+	if err != nil || !reflect.DeepEqual(gotN, names) {
+		t.Fatalf("names: got %q, %v", gotN, err)
+	}
+}
+
+func TestCodecCorrupt(t *testing.T) {
+	valid := encodeSymbols([]extract.Symbol{{Name: "abc", Kind: extract.KindFunction, Parent: -1, Signature: "func abc()"}})
+	for _, tc := range []struct {
+		name string
+		b    []byte
+	}{
+		{"empty", nil},
+		{"truncated", valid[:len(valid)-3]},
+		{"huge count", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}},
+		{"string past end", []byte{1, 50, 'a'}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := decodeSymbols(tc.b); !errors.Is(err, errCorrupt) {
+				t.Errorf("decodeSymbols: err = %v, want errCorrupt", err)
+			}
+			if _, err := decodeOccurrences(tc.b); tc.name == "huge count" && !errors.Is(err, errCorrupt) {
+				t.Errorf("decodeOccurrences: err = %v, want errCorrupt", err)
+			}
+		})
+	}
+}
+
+// FuzzDecode feeds arbitrary bytes to every decoder of on-disk records: a
+// damaged store must produce errors, never panics or huge allocations.
+func FuzzDecode(f *testing.F) {
+	f.Add(encodeSymbols([]extract.Symbol{{Name: "x", Parent: -1}}))
+	f.Add(encodeOccurrences(nil, []Occurrence{{Pos: extract.Pos{Line: 3, Col: 4}}}))
+	h := FileHeader{ID: 1, Lang: "go"}
+	f.Add(encodeHeader(&h))
+	f.Add(encodeDetail(&FileDetail{Path: "p", Imports: []extract.Import{{Path: "fmt"}}}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		decodeSymbols(b)
+		decodeOccurrences(b)
+		decodeHeader("p", b)
+		decodeDetail(b)
+		decodeNames(b)
+		parseSymNameKey(b)
+		parseRefKey(b)
+	})
+}
+
+func TestKeys(t *testing.T) {
+	k := symNameKey("HTTPServer", 258, 3)
+	lower, id, idx, ok := parseSymNameKey(k)
+	if !ok || string(lower) != "httpserver" || id != 258 || idx != 3 {
+		t.Fatalf("parseSymNameKey = %q %d %d %v", lower, id, idx, ok)
+	}
+	name, id, ok := parseRefKey(refKey("Ωmega", 9))
+	if !ok || string(name) != "Ωmega" || id != 9 {
+		t.Fatalf("parseRefKey = %q %d %v", name, id, ok)
+	}
+	if got := string(appendLower(nil, "ÀBc")); got != "àbc" {
+		t.Errorf("appendLower = %q", got)
+	}
+	for _, tc := range []struct{ in, want []byte }{
+		{[]byte("ab"), []byte("ac")},
+		{[]byte{'a', 0xff}, []byte("b")},
+		{[]byte{0xff, 0xff}, nil},
+	} {
+		if got := upperBound(tc.in); string(got) != string(tc.want) {
+			t.Errorf("upperBound(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

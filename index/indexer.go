@@ -1,0 +1,318 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/sourcegraph/conc/stream"
+
+	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/workspace"
+)
+
+// Options configure an indexing run.
+type Options struct {
+	// MaxFileSize: larger files are listed but not read; 0 means 1 MiB.
+	MaxFileSize int64
+	// Excludes are extra gitignore-style patterns relative to the root.
+	Excludes []string
+	// Workers bounds parallel extraction; 0 means GOMAXPROCS.
+	Workers int
+	// Budget is the per-file parse budget; 0 means extract.DefaultBudget.
+	Budget time.Duration
+	// Progress, if set, is called after each file from a single goroutine.
+	Progress func(Progress)
+}
+
+// DefaultMaxFileSize is the size above which files are not parsed.
+const DefaultMaxFileSize = 1 << 20
+
+// flushEvery bounds how much indexing work a killed process can lose: the
+// store has no WAL, so only flushed memtables survive. A variable so tests
+// can force frequent flushes.
+var flushEvery = 5 * time.Second
+
+// Progress reports how far a run has got. Total and TotalBytes count the
+// files that need work this run (changed or new), not the whole workspace.
+type Progress struct {
+	Done, Total           int
+	DoneBytes, TotalBytes int64
+	Path                  string
+	Elapsed               time.Duration
+}
+
+// Skipped names a file that was listed but not (fully) indexed.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Summary describes the store after a run.
+type Summary struct {
+	Files   int   `json:"files"`
+	Bytes   int64 `json:"bytes"`
+	Symbols int64 `json:"symbols"`
+	Refs    int64 `json:"refs"`
+	// Changed files were (re)indexed this run; Unchanged were skipped by the
+	// size+mtime or hash check; Removed were deleted from the store.
+	Changed   int       `json:"changed"`
+	Unchanged int       `json:"unchanged"`
+	Removed   int       `json:"removed"`
+	Skipped   []Skipped `json:"skipped"`
+	Partial   []Skipped `json:"partial"`
+	Seconds   float64   `json:"seconds"`
+	// Rebuilt says why the store was discarded and rebuilt, if it was.
+	Rebuilt string `json:"rebuilt,omitempty"`
+}
+
+// Index brings the store up to date with the workspace at root: new and
+// changed files are extracted, unchanged ones skipped, vanished ones removed.
+// A cancelled ctx stops the run; everything committed so far stays valid and
+// the next run picks up the rest.
+func (s *Store) Index(ctx context.Context, root string, opts Options) (*Summary, error) {
+	start := time.Now()
+	defer tuneGC()()
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	var walkSkips []Skipped
+	var entries []workspace.Entry
+	err := workspace.Walk(ctx, root, workspace.WalkOptions{MaxFileSize: opts.MaxFileSize, Excludes: opts.Excludes},
+		func(e workspace.Entry) error { entries = append(entries, e); return nil },
+		func(sk workspace.Skip) { walkSkips = append(walkSkips, Skipped{Path: sk.Rel, Reason: sk.Reason}) })
+	if err != nil {
+		return nil, err
+	}
+	sum := &Summary{Rebuilt: s.Rebuilt}
+	work, removed := s.plan(entries, sum)
+	w := s.NewWriter()
+	for _, path := range removed {
+		if err := w.Delete(path); err != nil {
+			w.Close()
+			return nil, err
+		}
+	}
+	sum.Removed = len(removed)
+	changed, runErr := s.extractAll(ctx, work, w, opts, start)
+	sum.Changed = changed
+	if err := w.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if err := s.Flush(); err != nil && runErr == nil {
+		runErr = fmt.Errorf("flush index: %w", err)
+	}
+	if runErr != nil {
+		return nil, runErr
+	}
+	if err := s.summarize(sum, walkSkips); err != nil {
+		return nil, err
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	return sum, nil
+}
+
+// plan splits the walk into files needing work and paths to remove.
+func (s *Store) plan(entries []workspace.Entry, sum *Summary) (work []workspace.Entry, removed []string) {
+	seen := make(map[string]struct{}, len(entries))
+	s.mu.RLock()
+	for _, e := range entries {
+		seen[e.Rel] = struct{}{}
+		if h, ok := s.files[e.Rel]; ok && h.Size == e.Size && h.ModTime == e.ModTime {
+			sum.Unchanged++
+			continue
+		}
+		work = append(work, e)
+	}
+	for path := range s.files {
+		if _, ok := seen[path]; !ok {
+			removed = append(removed, path)
+		}
+	}
+	s.mu.RUnlock()
+	sort.Strings(removed)
+	return work, removed
+}
+
+// extractAll runs extraction on a bounded pool; results are written in walk
+// order by the stream's single callback goroutine, which keeps file IDs and
+// therefore the store deterministic.
+func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, w *Writer, opts Options, start time.Time) (int, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var totalBytes int64
+	for _, e := range work {
+		totalBytes += e.Size
+	}
+	prog := Progress{Total: len(work), TotalBytes: totalBytes}
+	var writeErr error
+	lastFlush := time.Now()
+	st := stream.New().WithMaxGoroutines(opts.Workers)
+	for _, e := range work {
+		if ctx.Err() != nil {
+			break
+		}
+		st.Go(func() stream.Callback {
+			u, touch := s.prepare(ctx, e, opts)
+			return func() {
+				if writeErr != nil || u == nil {
+					return
+				}
+				if touch {
+					writeErr = w.Touch(u.Header)
+				} else {
+					writeErr = w.Put(u)
+				}
+				if writeErr != nil {
+					cancel()
+					return
+				}
+				if time.Since(lastFlush) > flushEvery {
+					writeErr = w.Commit()
+					s.db.AsyncFlush()
+					lastFlush = time.Now()
+				}
+				prog.Done++
+				prog.DoneBytes += e.Size
+				prog.Path = e.Rel
+				prog.Elapsed = time.Since(start)
+				if opts.Progress != nil {
+					opts.Progress(prog)
+				}
+			}
+		})
+	}
+	st.Wait()
+	if writeErr != nil {
+		return prog.Done, writeErr
+	}
+	return prog.Done, ctx.Err()
+}
+
+// prepare reads and extracts one file. touch is set when only the header
+// changed (same content, new mtime). It returns nil when ctx is done.
+func (s *Store) prepare(ctx context.Context, e workspace.Entry, opts Options) (u *FileUpdate, touch bool) {
+	if ctx.Err() != nil {
+		return nil, false
+	}
+	h := FileHeader{Path: e.Rel, Size: e.Size, ModTime: e.ModTime}
+	u = &FileUpdate{Header: h}
+	if e.TooLarge {
+		u.Header.Status = StatusSkipped
+		u.Header.Lang = workspace.DetectLanguage(e.Rel, nil)
+		u.Detail.Reason = fmt.Sprintf("too large: %d bytes > %d", e.Size, opts.MaxFileSize)
+		return u, false
+	}
+	src, err := os.ReadFile(e.Abs)
+	if err != nil {
+		u.Header.Status = StatusSkipped
+		u.Detail.Reason = "unreadable: " + err.Error()
+		return u, false
+	}
+	u.Header.Hash = xxhash.Sum64(src)
+	if old, ok := s.Header(e.Rel); ok && old.Hash == u.Header.Hash && old.Hash != 0 {
+		old.ModTime, old.Size = e.ModTime, e.Size
+		return &FileUpdate{Header: old}, true
+	}
+	u.Header.Lines = countLines(src)
+	if workspace.IsBinary(src) {
+		u.Header.Status = StatusSkipped
+		u.Detail.Reason = "binary"
+		return u, false
+	}
+	s.extractInto(ctx, u, src, opts)
+	return u, false
+}
+
+// extractInto fills u from the extractor for the file's language.
+func (s *Store) extractInto(ctx context.Context, u *FileUpdate, src []byte, opts Options) {
+	lang := workspace.DetectLanguage(u.Header.Path, head(src))
+	u.Header.Lang = lang
+	ex := extract.For(lang)
+	if ex == nil {
+		u.Header.Status = StatusText
+		return
+	}
+	res, err := ex.Extract(ctx, u.Header.Path, src, extract.Options{Budget: opts.Budget})
+	if err != nil {
+		u.Header.Status = StatusPartial
+		u.Detail.Reason = err.Error()
+		return
+	}
+	u.Result = res
+	u.Detail.Package = res.Package
+	u.Detail.Imports = res.Imports
+	u.Detail.Todos = res.Todos
+	if res.Partial != "" {
+		u.Header.Status = StatusPartial
+		u.Detail.Reason = res.Partial
+	}
+}
+
+// tuneGC trades memory for speed during a run: extraction allocates many
+// short-lived AST nodes, and the default GOGC=100 spent ~15% of cold
+// indexing in the collector. A soft memory limit keeps the heap bounded
+// (unless the user set GOMEMLIMIT). The returned func restores the settings.
+func tuneGC() (restore func()) {
+	const limit = 768 << 20
+	oldPct := debug.SetGCPercent(400)
+	oldLimit := debug.SetMemoryLimit(-1)
+	if oldLimit == math.MaxInt64 {
+		debug.SetMemoryLimit(limit)
+	}
+	return func() {
+		debug.SetGCPercent(oldPct)
+		debug.SetMemoryLimit(oldLimit)
+	}
+}
+
+func head(src []byte) []byte {
+	if len(src) > 256 {
+		return src[:256]
+	}
+	return src
+}
+
+func countLines(src []byte) uint32 {
+	n := bytes.Count(src, []byte{'\n'})
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return uint32(n)
+}
+
+// summarize fills the whole-store figures of sum.
+func (s *Store) summarize(sum *Summary, walkSkips []Skipped) error {
+	sum.Skipped = append(sum.Skipped, walkSkips...)
+	for _, h := range s.Files() {
+		sum.Files++
+		sum.Bytes += h.Size
+		sum.Symbols += int64(h.Symbols)
+		sum.Refs += int64(h.Refs)
+		if h.Status != StatusSkipped && h.Status != StatusPartial {
+			continue
+		}
+		d, err := s.Detail(h.Path)
+		if err != nil {
+			return err
+		}
+		sk := Skipped{Path: h.Path, Reason: d.Reason}
+		if h.Status == StatusSkipped {
+			sum.Skipped = append(sum.Skipped, sk)
+		} else {
+			sum.Partial = append(sum.Partial, sk)
+		}
+	}
+	sort.Slice(sum.Skipped, func(i, j int) bool { return sum.Skipped[i].Path < sum.Skipped[j].Path })
+	return nil
+}

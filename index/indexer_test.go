@@ -1,0 +1,295 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// writeTree creates files under dir; content "" with a trailing "/" in the
+// name makes a directory.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// bumpMtime moves a file's mtime forward so the change check cannot miss a
+// rewrite within the file system's timestamp granularity.
+func bumpMtime(t *testing.T, path string) {
+	t.Helper()
+	future := time.Now().Add(time.Duration(1+len(path)%7) * time.Second)
+	if err := os.Chtimes(path, future, future); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func openTestStore(t *testing.T, dir string) *Store {
+	t.Helper()
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func mustIndex(t *testing.T, st *Store, root string) *Summary {
+	t.Helper()
+	sum, err := st.Index(context.Background(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+const mainGo = `package main
+
+import "fmt"
+
+// Greeter says hello.
+type Greeter struct {
+	Name string
+}
+
+// Greet prints a greeting.
+func (g *Greeter) Greet() {
+	fmt.Println("hello", g.Name) // TODO: localise
+}
+
+func main() {
+	g := &Greeter{Name: "x"}
+	g.Greet()
+}
+`
+
+func refPaths(t *testing.T, st *Store, name string) []string {
+	t.Helper()
+	hits, err := st.References(name, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Path)
+	}
+	return slices.Compact(out)
+}
+
+func defPaths(t *testing.T, st *Store, name string) []string {
+	t.Helper()
+	hits, err := st.Definitions(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Path)
+	}
+	return out
+}
+
+func TestIndexIncremental(t *testing.T) {
+	root, data := t.TempDir(), t.TempDir()
+	writeTree(t, root, map[string]string{
+		"main.go":      mainGo,
+		"util/util.go": "package util\n\n// Helper helps.\nfunc Helper() int { return 1 }\n",
+		"README.md":    "# demo\n",
+		"data.bin":     "\x00\x01\x02binary",
+		".gitignore":   "ignored/\n",
+		"ignored/x.go": "package ignored\nfunc Hidden() {}\n",
+	})
+	st := openTestStore(t, data)
+	sum := mustIndex(t, st, root)
+	if sum.Files != 5 || sum.Changed != 5 || sum.Unchanged != 0 {
+		t.Fatalf("first run: %+v", sum)
+	}
+	if len(sum.Skipped) != 1 || sum.Skipped[0].Path != "data.bin" || sum.Skipped[0].Reason != "binary" {
+		t.Errorf("skipped = %+v", sum.Skipped)
+	}
+	if got := defPaths(t, st, "Hidden"); len(got) != 0 {
+		t.Errorf("ignored file indexed: %v", got)
+	}
+	if got := defPaths(t, st, "Greet"); !slices.Equal(got, []string{"main.go"}) {
+		t.Errorf("defs Greet = %v", got)
+	}
+
+	// Unchanged second run.
+	if sum = mustIndex(t, st, root); sum.Changed != 0 || sum.Unchanged != 5 {
+		t.Fatalf("warm run: %+v", sum)
+	}
+
+	// Modify: Helper becomes Assist; the old name must vanish from both
+	// the symbol index and the reference index.
+	p := filepath.Join(root, "util", "util.go")
+	writeTree(t, root, map[string]string{"util/util.go": "package util\n\nfunc Assist() int { return 2 }\n"})
+	bumpMtime(t, p)
+	if sum = mustIndex(t, st, root); sum.Changed != 1 {
+		t.Fatalf("after modify: %+v", sum)
+	}
+	if got := defPaths(t, st, "Helper"); len(got) != 0 {
+		t.Errorf("stale definition: %v", got)
+	}
+	if got := refPaths(t, st, "Helper"); len(got) != 0 {
+		t.Errorf("stale references: %v", got)
+	}
+	if got := defPaths(t, st, "Assist"); !slices.Equal(got, []string{"util/util.go"}) {
+		t.Errorf("defs Assist = %v", got)
+	}
+
+	// Touch without change: header only, records kept.
+	bumpMtime(t, filepath.Join(root, "main.go"))
+	if sum = mustIndex(t, st, root); sum.Changed != 1 {
+		t.Fatalf("after touch: %+v", sum)
+	}
+	if got := defPaths(t, st, "Greeter"); !slices.Equal(got, []string{"main.go"}) {
+		t.Errorf("defs after touch = %v", got)
+	}
+
+	// Rename and delete.
+	if err := os.Rename(p, filepath.Join(root, "util", "assist.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "README.md")); err != nil {
+		t.Fatal(err)
+	}
+	if sum = mustIndex(t, st, root); sum.Removed != 2 || sum.Changed != 1 || sum.Files != 4 {
+		t.Fatalf("after rename+delete: %+v", sum)
+	}
+	if got := defPaths(t, st, "Assist"); !slices.Equal(got, []string{"util/assist.go"}) {
+		t.Errorf("defs after rename = %v", got)
+	}
+	if _, ok := st.Header("util/util.go"); ok {
+		t.Error("old path still indexed")
+	}
+
+	// Reopen from disk: everything persists, nothing needs work.
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st = openTestStore(t, data)
+	defer st.Close()
+	if sum = mustIndex(t, st, root); sum.Changed != 0 || sum.Files != 4 {
+		t.Fatalf("after reopen: %+v", sum)
+	}
+	if got := refPaths(t, st, "Greet"); !slices.Equal(got, []string{"main.go"}) {
+		t.Errorf("refs after reopen = %v", got)
+	}
+	d, err := st.Detail("main.go")
+	if err != nil || len(d.Todos) != 1 || d.Todos[0].Text != "localise" || len(d.Imports) != 1 {
+		t.Errorf("detail = %+v, %v", d, err)
+	}
+}
+
+func TestIndexSkipsLargeFiles(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"big.go":   "package big\n// " + strings.Repeat("x", 2000) + "\nfunc Big() {}\n",
+		"small.go": "package big\nfunc Small() {}\n",
+	})
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	sum, err := st.Index(context.Background(), root, Options{MaxFileSize: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Skipped) != 1 || sum.Skipped[0].Path != "big.go" || !strings.HasPrefix(sum.Skipped[0].Reason, "too large") {
+		t.Fatalf("skipped = %+v", sum.Skipped)
+	}
+	if h, _ := st.Header("big.go"); h.Size < 2000 || h.Status != StatusSkipped || h.Lang != "go" {
+		t.Errorf("big.go header = %+v", h)
+	}
+	if got := defPaths(t, st, "Big"); len(got) != 0 {
+		t.Errorf("large file parsed: %v", got)
+	}
+}
+
+func TestIndexPartialFile(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"bad.go": "package bad\nfunc Good() {}\nfunc (\n"})
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	sum := mustIndex(t, st, root)
+	if len(sum.Partial) != 1 || !strings.Contains(sum.Partial[0].Reason, "syntax") {
+		t.Fatalf("partial = %+v", sum.Partial)
+	}
+	if got := defPaths(t, st, "Good"); len(got) != 1 {
+		t.Errorf("records of a partial file were dropped: %v", got)
+	}
+}
+
+func TestStoreLocked(t *testing.T) {
+	dir := t.TempDir()
+	st := openTestStore(t, dir)
+	defer st.Close()
+	if _, err := Open(dir); !errors.Is(err, ErrLocked) {
+		t.Fatalf("second Open: err = %v, want ErrLocked", err)
+	}
+}
+
+func TestStoreSchemaMismatchRebuilds(t *testing.T) {
+	root, data := t.TempDir(), t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": "package a\nfunc A() {}\n"})
+	st := openTestStore(t, data)
+	mustIndex(t, st, root)
+	var e encoder
+	e.uvarint(schemaVersion + 1)
+	if err := st.db.Set(schemaKey, e.b, pebble.NoSync); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	st = openTestStore(t, data)
+	defer st.Close()
+	if st.Rebuilt == "" || len(st.Files()) != 0 {
+		t.Fatalf("Rebuilt = %q, files = %d; want a fresh store", st.Rebuilt, len(st.Files()))
+	}
+	if sum := mustIndex(t, st, root); sum.Files != 1 || sum.Rebuilt == "" {
+		t.Fatalf("reindex: %+v", sum)
+	}
+}
+
+func TestIndexCancelKeepsStoreUsable(t *testing.T) {
+	root, data := t.TempDir(), t.TempDir()
+	files := map[string]string{}
+	for i := range 200 {
+		files[filepath.ToSlash(filepath.Join("p", string(rune('a'+i%26)), "f"+itoa(i)+".go"))] = "package p\nfunc F" + itoa(i) + "() {}\n"
+	}
+	writeTree(t, root, files)
+	st := openTestStore(t, data)
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := st.Index(ctx, root, Options{Workers: 1, Progress: func(p Progress) {
+		if p.Done == 50 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if n := len(st.Files()); n < 50 || n >= 200 {
+		t.Fatalf("after cancel: %d files committed", n)
+	}
+	st.Close()
+	st = openTestStore(t, data)
+	defer st.Close()
+	if sum := mustIndex(t, st, root); sum.Files != 200 || sum.Unchanged < 50 {
+		t.Fatalf("resume: %+v", sum)
+	}
+}
+
+func itoa(i int) string {
+	return strings.TrimLeft(string([]byte{byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)}), "0") + "_"
+}

@@ -1,0 +1,134 @@
+package index
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+)
+
+// Key layout of the index store. One prefix byte per record kind; integers
+// are big-endian so keys sort numerically; names end in 0x00, which no
+// identifier contains (extractors never emit NUL).
+//
+//	0x01 "schema"                          -> uvarint schemaVersion
+//	0x02 name                              -> meta value (see meta* constants)
+//	'p'  path                              -> fileHeader (hot per-file data)
+//	'f'  fileID(4)                         -> fileDetail (path, reason, imports, todos)
+//	'y'  fileID(4)                         -> symbols of the file, in extractor order
+//	'n'  fileID(4)                         -> distinct reference names of the file
+//	's'  lower(name) 0x00 fileID(4) idx(4) -> empty; the symbol name index
+//	'r'  name 0x00 fileID(4)               -> positions of name in the file
+//
+// A file's 'p', 'f', 'y', 'n', 's' and 'r' records are always written and
+// deleted together in one batch, so readers never see half a file. Deleting
+// a file needs its old names, which is what 'y' and 'n' provide.
+//
+// The schema version changes whenever any encoding or layout changes; Open
+// rebuilds a store whose version differs instead of misreading it.
+const schemaVersion = 1
+
+const (
+	prefixSchema  = 0x01
+	prefixMeta    = 0x02
+	prefixPath    = 'p'
+	prefixDetail  = 'f'
+	prefixSymbols = 'y'
+	prefixNames   = 'n'
+	prefixSymName = 's'
+	prefixRef     = 'r'
+)
+
+var schemaKey = []byte{prefixSchema, 's', 'c', 'h', 'e', 'm', 'a'}
+
+// Meta record names.
+const (
+	metaNextID  = "next-file-id"
+	metaRoot    = "root"
+	metaLastRun = "last-run"
+)
+
+func metaKey(name string) []byte { return append([]byte{prefixMeta}, name...) }
+
+func pathKey(path string) []byte { return append([]byte{prefixPath}, path...) }
+
+func idKey(prefix byte, id uint32) []byte {
+	k := make([]byte, 5)
+	k[0] = prefix
+	binary.BigEndian.PutUint32(k[1:], id)
+	return k
+}
+
+func symNameKey(name string, id uint32, idx uint32) []byte {
+	k := make([]byte, 0, 1+len(name)+1+8)
+	k = append(k, prefixSymName)
+	k = appendLower(k, name)
+	k = append(k, 0)
+	k = binary.BigEndian.AppendUint32(k, id)
+	return binary.BigEndian.AppendUint32(k, idx)
+}
+
+// parseSymNameKey splits a 's' key into its lower-cased name, file ID and
+// symbol index; ok is false for a malformed key.
+func parseSymNameKey(k []byte) (lower []byte, id, idx uint32, ok bool) {
+	if len(k) < 1+1+8 || k[0] != prefixSymName || k[len(k)-9] != 0 {
+		return nil, 0, 0, false
+	}
+	n := len(k)
+	return k[1 : n-9], binary.BigEndian.Uint32(k[n-8:]), binary.BigEndian.Uint32(k[n-4:]), true
+}
+
+func refKey(name string, id uint32) []byte {
+	k := make([]byte, 0, 1+len(name)+1+4)
+	k = append(k, prefixRef)
+	k = append(k, name...)
+	k = append(k, 0)
+	return binary.BigEndian.AppendUint32(k, id)
+}
+
+func parseRefKey(k []byte) (name []byte, id uint32, ok bool) {
+	if len(k) < 1+1+4 || k[0] != prefixRef || k[len(k)-5] != 0 {
+		return nil, 0, false
+	}
+	return k[1 : len(k)-5], binary.BigEndian.Uint32(k[len(k)-4:]), true
+}
+
+// namePrefix is the scan prefix for every key of a kind whose name part
+// equals name exactly ("s"+lower+0x00, "r"+name+0x00).
+func namePrefix(prefix byte, name string, lower bool) []byte {
+	k := []byte{prefix}
+	if lower {
+		k = appendLower(k, name)
+	} else {
+		k = append(k, name...)
+	}
+	return append(k, 0)
+}
+
+// upperBound returns the smallest key greater than every key with the
+// given prefix, or nil when there is none (all 0xff).
+func upperBound(prefix []byte) []byte {
+	end := bytes.Clone(prefix)
+	for i := len(end) - 1; i >= 0; i-- {
+		end[i]++
+		if end[i] != 0 {
+			return end[:i+1]
+		}
+	}
+	return nil
+}
+
+// appendLower appends the lower-case form of s. ASCII is handled inline
+// because identifiers are overwhelmingly ASCII.
+func appendLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return append(dst, strings.ToLower(s[i:])...)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}

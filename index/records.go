@@ -1,0 +1,245 @@
+package index
+
+import (
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// Status says how far indexing got with a file.
+type Status uint8
+
+const (
+	// StatusIndexed: parsed and extracted completely.
+	StatusIndexed Status = iota
+	// StatusPartial: extracted, but the extractor stopped early or met
+	// syntax errors; Reason says which.
+	StatusPartial
+	// StatusText: a text file with no extractor; hashed and counted only.
+	StatusText
+	// StatusSkipped: listed with metadata but not read or not parsed
+	// (binary, above the size cap, unreadable); Reason says why.
+	StatusSkipped
+)
+
+var statusNames = [...]string{"indexed", "partial", "text", "skipped"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "unknown"
+}
+
+// FileHeader is the hot per-file record: everything the change check and
+// the summary statistics need, without decoding imports or symbols.
+type FileHeader struct {
+	ID      uint32
+	Path    string // slash-separated, relative to the root (the key)
+	Size    int64
+	ModTime int64 // UnixNano
+	Hash    uint64
+	Lines   uint32
+	Status  Status
+	Lang    string
+	Symbols uint32
+	Refs    uint32
+}
+
+func encodeHeader(h *FileHeader) []byte {
+	e := encoder{b: make([]byte, 0, 48)}
+	e.uvarint(uint64(h.ID))
+	e.varint(h.Size)
+	e.varint(h.ModTime)
+	e.u64(h.Hash)
+	e.uvarint(uint64(h.Lines))
+	e.byte(uint8(h.Status))
+	e.str(h.Lang)
+	e.uvarint(uint64(h.Symbols))
+	e.uvarint(uint64(h.Refs))
+	return e.b
+}
+
+func decodeHeader(path string, b []byte) (FileHeader, error) {
+	d := decoder{b: b}
+	h := FileHeader{Path: path}
+	h.ID = d.u32()
+	h.Size = d.varint()
+	h.ModTime = d.varint()
+	h.Hash = d.u64()
+	h.Lines = d.u32()
+	h.Status = Status(d.byte())
+	h.Lang = d.str()
+	h.Symbols = d.u32()
+	h.Refs = d.u32()
+	return h, d.err("file header " + path)
+}
+
+// FileDetail is the cold per-file record.
+type FileDetail struct {
+	Path    string
+	Reason  string // why the file is partial or skipped
+	Package string
+	Imports []extract.Import
+	Todos   []extract.Todo
+}
+
+func encodeDetail(f *FileDetail) []byte {
+	var e encoder
+	e.str(f.Path)
+	e.str(f.Reason)
+	e.str(f.Package)
+	e.uvarint(uint64(len(f.Imports)))
+	for _, im := range f.Imports {
+		e.str(im.Path)
+		e.uvarint(uint64(im.Line))
+	}
+	e.uvarint(uint64(len(f.Todos)))
+	for _, t := range f.Todos {
+		e.str(t.Tag)
+		e.str(t.Text)
+		e.uvarint(uint64(t.Line))
+	}
+	return e.b
+}
+
+func decodeDetail(b []byte) (FileDetail, error) {
+	d := decoder{b: b}
+	var f FileDetail
+	f.Path = d.str()
+	f.Reason = d.str()
+	f.Package = d.str()
+	if n := d.count(2); n > 0 {
+		f.Imports = make([]extract.Import, n)
+		for i := range f.Imports {
+			f.Imports[i] = extract.Import{Path: d.str(), Line: d.u32()}
+		}
+	}
+	if n := d.count(3); n > 0 {
+		f.Todos = make([]extract.Todo, n)
+		for i := range f.Todos {
+			f.Todos[i] = extract.Todo{Tag: d.str(), Text: d.str(), Line: d.u32()}
+		}
+	}
+	return f, d.err("file detail")
+}
+
+// encodeSymbols stores positions relative to the symbol's start line, which
+// keeps most numbers to one byte.
+func encodeSymbols(syms []extract.Symbol) []byte {
+	e := encoder{b: make([]byte, 0, 64*len(syms))}
+	e.uvarint(uint64(len(syms)))
+	for i := range syms {
+		s := &syms[i]
+		e.str(s.Name)
+		e.byte(uint8(s.Kind))
+		e.str(s.Container)
+		e.varint(int64(s.Parent))
+		r, sel := s.Range, s.Selection
+		e.uvarint(uint64(r.Start.Line))
+		e.uvarint(uint64(r.Start.Col))
+		e.varint(int64(r.End.Line) - int64(r.Start.Line))
+		e.uvarint(uint64(r.End.Col))
+		e.varint(int64(sel.Start.Line) - int64(r.Start.Line))
+		e.uvarint(uint64(sel.Start.Col))
+		e.varint(int64(sel.End.Line) - int64(sel.Start.Line))
+		e.uvarint(uint64(sel.End.Col))
+		e.str(s.Signature)
+		e.str(s.Doc)
+		e.bool(s.Exported)
+		e.uvarint(uint64(s.Complexity))
+	}
+	return e.b
+}
+
+func decodeSymbols(b []byte) ([]extract.Symbol, error) {
+	d := decoder{b: b}
+	n := d.count(12)
+	syms := make([]extract.Symbol, n)
+	for i := range syms {
+		s := &syms[i]
+		s.Name = d.str()
+		s.Kind = extract.SymbolKind(d.byte())
+		s.Container = d.str()
+		s.Parent = int32(d.varint())
+		s.Range.Start.Line = d.u32()
+		s.Range.Start.Col = d.u32()
+		s.Range.End.Line = addLine(s.Range.Start.Line, d.varint())
+		s.Range.End.Col = d.u32()
+		s.Selection.Start.Line = addLine(s.Range.Start.Line, d.varint())
+		s.Selection.Start.Col = d.u32()
+		s.Selection.End.Line = addLine(s.Selection.Start.Line, d.varint())
+		s.Selection.End.Col = d.u32()
+		s.Signature = d.str()
+		s.Doc = d.str()
+		s.Exported = d.bool()
+		s.Complexity = uint16(d.uvarint())
+	}
+	if err := d.err("symbols"); err != nil {
+		return nil, err
+	}
+	return syms, nil
+}
+
+func addLine(base uint32, delta int64) uint32 {
+	v := int64(base) + delta
+	if v < 0 {
+		return 0
+	}
+	return uint32(v)
+}
+
+func encodeNames(names []string) []byte {
+	var e encoder
+	e.uvarint(uint64(len(names)))
+	for _, n := range names {
+		e.str(n)
+	}
+	return e.b
+}
+
+func decodeNames(b []byte) ([]string, error) {
+	d := decoder{b: b}
+	names := make([]string, d.count(1))
+	for i := range names {
+		names[i] = d.str()
+	}
+	return names, d.err("reference names")
+}
+
+// Occurrence is one stored reference position.
+type Occurrence struct {
+	Pos  extract.Pos
+	Call bool
+}
+
+// encodeOccurrences writes positions sorted by line as line deltas, with the
+// call flag in the low bit of the column.
+func encodeOccurrences(dst []byte, occ []Occurrence) []byte {
+	e := encoder{b: dst}
+	e.uvarint(uint64(len(occ)))
+	var line uint32
+	for _, o := range occ {
+		e.uvarint(uint64(o.Pos.Line - line))
+		line = o.Pos.Line
+		c := uint64(o.Pos.Col) << 1
+		if o.Call {
+			c |= 1
+		}
+		e.uvarint(c)
+	}
+	return e.b
+}
+
+func decodeOccurrences(b []byte) ([]Occurrence, error) {
+	d := decoder{b: b}
+	occ := make([]Occurrence, d.count(2))
+	var line uint32
+	for i := range occ {
+		line += d.u32()
+		c := d.uvarint()
+		occ[i] = Occurrence{Pos: extract.Pos{Line: line, Col: uint32(c >> 1)}, Call: c&1 == 1}
+	}
+	if err := d.err("occurrences"); err != nil {
+		return nil, err
+	}
+	return occ, nil
+}

@@ -1,0 +1,269 @@
+package index
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// ErrLocked is returned by Open when another process holds the store.
+var ErrLocked = errors.New("index store is locked by another process")
+
+// Store is the persistent index of one workspace root, kept in Pebble.
+//
+// Readers (queries) are safe for concurrent use. Writes go through a Writer;
+// only one Writer may be active at a time. The caller must Close the store.
+//
+// The store runs without a write-ahead log: everything in it can be rebuilt
+// from the workspace, and a crash loses at most the files written since the
+// last flush, never consistency, because each file's records are committed in
+// one batch and the change check (size, mtime, hash) re-indexes what is
+// missing.
+type Store struct {
+	db   *pebble.DB
+	dir  string
+	lock *os.File
+
+	mu     sync.RWMutex
+	files  map[string]*FileHeader // by path
+	byID   map[uint32]*FileHeader
+	nextID uint32
+	// Rebuilt is set when Open found an incompatible or unreadable store and
+	// started a fresh one.
+	Rebuilt string
+}
+
+// Open opens or creates the store in dir. A store written with another
+// schema version is deleted and recreated (Store.Rebuilt says why).
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("index store %s: %w", dir, err)
+	}
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{dir: dir, lock: lock}
+	dbDir := filepath.Join(dir, "pebble")
+	reason, err := s.open(dbDir)
+	if err == nil && reason != "" {
+		// Incompatible: close, wipe and start again.
+		s.db.Close()
+		if err = os.RemoveAll(dbDir); err == nil {
+			s.Rebuilt = reason
+			reason, err = s.open(dbDir)
+		}
+	}
+	if err != nil {
+		unlockDir(lock)
+		return nil, fmt.Errorf("index store %s: %w", dir, err)
+	}
+	if err := s.load(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func pebbleOptions() *pebble.Options {
+	return &pebble.Options{
+		DisableWAL:   true,
+		MemTableSize: 64 << 20,
+		CacheSize:    64 << 20,
+		Logger:       quietLogger{},
+	}
+}
+
+// open opens the Pebble DB and checks the schema. A non-empty reason means
+// the store must be rebuilt.
+func (s *Store) open(dbDir string) (reason string, err error) {
+	db, err := pebble.Open(dbDir, pebbleOptions())
+	if err != nil {
+		return "", err
+	}
+	s.db = db
+	v, closer, err := db.Get(schemaKey)
+	switch {
+	case errors.Is(err, pebble.ErrNotFound):
+		empty, err := s.isEmpty()
+		if err != nil {
+			return "", err
+		}
+		if !empty {
+			return "store has no schema version", nil
+		}
+		var e encoder
+		e.uvarint(schemaVersion)
+		if err := db.Set(schemaKey, e.b, pebble.NoSync); err != nil {
+			return "", err
+		}
+		return "", db.Flush()
+	case err != nil:
+		return "", err
+	}
+	defer closer.Close()
+	d := decoder{b: v}
+	if got := d.uvarint(); d.bad || got != schemaVersion {
+		return fmt.Sprintf("schema version %d, want %d", got, schemaVersion), nil
+	}
+	return "", nil
+}
+
+func (s *Store) isEmpty() (bool, error) {
+	it, err := s.db.NewIter(nil)
+	if err != nil {
+		return false, err
+	}
+	empty := !it.First()
+	return empty, it.Close()
+}
+
+// load reads every file header into memory. Headers are small (tens of
+// bytes), and keeping them resident makes change checks and ID lookups free.
+func (s *Store) load() error {
+	s.files = map[string]*FileHeader{}
+	s.byID = map[uint32]*FileHeader{}
+	s.nextID = 1
+	err := s.scan([]byte{prefixPath}, func(k, v []byte) error {
+		h, err := decodeHeader(string(k[1:]), v)
+		if err != nil {
+			return err
+		}
+		s.files[h.Path] = &h
+		s.byID[h.ID] = &h
+		s.nextID = max(s.nextID, h.ID+1)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("load index %s: %w", s.dir, err)
+	}
+	if v, ok, err := s.getMeta(metaNextID); err != nil {
+		return err
+	} else if ok {
+		d := decoder{b: v}
+		s.nextID = max(s.nextID, d.u32())
+	}
+	return nil
+}
+
+// scan calls fn for every key with the given prefix, in key order. The
+// slices passed to fn are only valid during the call.
+func (s *Store) scan(prefix []byte, fn func(k, v []byte) error) error {
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upperBound(prefix)})
+	if err != nil {
+		return err
+	}
+	for valid := it.First(); valid; valid = it.Next() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			it.Close()
+			return err
+		}
+		if err := fn(it.Key(), v); err != nil {
+			it.Close()
+			return err
+		}
+	}
+	return errors.Join(it.Error(), it.Close())
+}
+
+// get returns a copy of the value at key, or nil when absent.
+func (s *Store) get(key []byte) ([]byte, error) {
+	v, closer, err := s.db.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := bytes.Clone(v)
+	return out, closer.Close()
+}
+
+func (s *Store) getMeta(name string) ([]byte, bool, error) {
+	v, err := s.get(metaKey(name))
+	return v, v != nil, err
+}
+
+// Dir is the directory the store lives in.
+func (s *Store) Dir() string { return s.dir }
+
+// Close flushes the memtable (there is no WAL) and releases the lock.
+func (s *Store) Close() error {
+	var errs []error
+	if s.db != nil {
+		errs = append(errs, s.db.Flush(), s.db.Close())
+		s.db = nil
+	}
+	errs = append(errs, unlockDir(s.lock))
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close index store %s: %w", s.dir, err)
+	}
+	return nil
+}
+
+// Header returns the header of the file at path.
+func (s *Store) Header(path string) (FileHeader, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	h, ok := s.files[path]
+	if !ok {
+		return FileHeader{}, false
+	}
+	return *h, true
+}
+
+// Files returns every file header sorted by path.
+func (s *Store) Files() []FileHeader {
+	s.mu.RLock()
+	out := make([]FileHeader, 0, len(s.files))
+	for _, h := range s.files {
+		out = append(out, *h)
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(out, func(a, b FileHeader) int { return cmp.Compare(a.Path, b.Path) })
+	return out
+}
+
+func (s *Store) pathOf(id uint32) (string, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	h, ok := s.byID[id]
+	if !ok {
+		return "", false
+	}
+	return h.Path, true
+}
+
+// Detail returns the cold record of a file.
+func (s *Store) Detail(path string) (FileDetail, error) {
+	h, ok := s.Header(path)
+	if !ok {
+		return FileDetail{}, fmt.Errorf("%s: %w", path, ErrNotIndexed)
+	}
+	v, err := s.get(idKey(prefixDetail, h.ID))
+	if err != nil || v == nil {
+		return FileDetail{Path: path}, err
+	}
+	return decodeDetail(v)
+}
+
+// ErrNotIndexed is returned for a path the index does not know.
+var ErrNotIndexed = errors.New("file is not in the index")
+
+// quietLogger keeps Pebble's informational chatter off stdout and stderr;
+// errors still surface through returned errors.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any)  {}
+func (quietLogger) Errorf(string, ...any) {}
+func (quietLogger) Fatalf(format string, args ...any) {
+	panic(fmt.Sprintf("pebble fatal: "+format, args...))
+}
