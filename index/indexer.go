@@ -293,7 +293,9 @@ func countLines(src []byte) uint32 {
 
 // summarize fills the whole-store figures of sum.
 func (s *Store) summarize(sum *Summary, walkSkips []Skipped) error {
-	sum.Skipped = append(sum.Skipped, walkSkips...)
+	// Empty lists, not nil: JSON consumers get [] rather than null.
+	sum.Skipped = append([]Skipped{}, walkSkips...)
+	sum.Partial = []Skipped{}
 	for _, h := range s.Files() {
 		sum.Files++
 		sum.Bytes += h.Size

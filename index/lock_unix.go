@@ -30,7 +30,7 @@ func lockDir(dir string) (*os.File, error) {
 			if pid == "" {
 				pid = "unknown"
 			}
-			return nil, fmt.Errorf("index store %s (pid %s): %w", dir, pid, ErrLocked)
+			return nil, &LockedError{Dir: dir, PID: pid}
 		}
 		return nil, fmt.Errorf("lock index store %s: %w", dir, err)
 	}

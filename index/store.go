@@ -13,8 +13,22 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// ErrLocked is returned by Open when another process holds the store.
+// ErrLocked is matched (errors.Is) by the error Open returns when another
+// process holds the store.
 var ErrLocked = errors.New("index store is locked by another process")
+
+// LockedError names the store and the process holding it.
+type LockedError struct {
+	Dir string
+	PID string // as written by the holder; "unknown" if unreadable
+}
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("index store %s is locked by another process (pid %s)", e.Dir, e.PID)
+}
+
+// Is makes errors.Is(err, ErrLocked) true.
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
 // Store is the persistent index of one workspace root, kept in Pebble.
 //

@@ -129,17 +129,19 @@ func isTerminal(f *os.File) bool {
 // newProgressPrinter draws a one-line bar with rate and ETA on a terminal,
 // and a plain line every few seconds otherwise (logs, CI).
 func newProgressPrinter(w io.Writer, tty bool) func(index.Progress) {
-	var last time.Time
+	// Start the clock now so short runs print nothing at all.
+	last := time.Now()
+	printed := false
 	interval := 2 * time.Second
 	if tty {
 		interval = 100 * time.Millisecond
 	}
 	return func(p index.Progress) {
 		done := p.Done == p.Total
-		if !done && time.Since(last) < interval {
+		if (!done || !printed) && time.Since(last) < interval {
 			return
 		}
-		last = time.Now()
+		last, printed = time.Now(), true
 		secs := p.Elapsed.Seconds()
 		rate := 0.0
 		if secs > 0 {

@@ -42,7 +42,7 @@ Lua, Bash) and answers symbol, reference and dependency queries from it.`,
 		},
 	}
 	pf := cmd.PersistentFlags()
-	pf.StringVar(&g.root, "root", "", "workspace root (default: the current directory)")
+	pf.StringVar(&g.root, "root", "", "workspace root (default: the nearest enclosing directory with .git, .hg or .parley, else the current directory)")
 	pf.StringVar(&g.dataDir, "data-dir", "", "where parley keeps its data (default: $PARLEY_DATA_DIR, else the user cache directory)")
 	cmd.AddCommand(
 		newIndexCmd(g),
@@ -68,7 +68,7 @@ func (g *globals) workspaceRoot() (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("current directory: %w", err)
 		}
-		root = wd
+		root = findProjectRoot(wd)
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -88,6 +88,25 @@ func (g *globals) workspaceRoot() (string, error) {
 		abs = real
 	}
 	return abs, nil
+}
+
+// findProjectRoot returns the nearest ancestor of dir (or dir itself) that
+// holds a .parley, .git or .hg entry, so that a command run in a
+// subdirectory uses the project's index, as git does. Without a marker the
+// directory itself is the root.
+func findProjectRoot(dir string) string {
+	for d := dir; ; {
+		for _, marker := range []string{".parley", ".git", ".hg"} {
+			if _, err := os.Lstat(filepath.Join(d, marker)); err == nil {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
 }
 
 // storeDir is where the index of root lives: one directory per workspace,
