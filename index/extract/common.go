@@ -87,7 +87,12 @@ func todoInLine(text string) (Todo, bool) {
 			after := i+len(tag) == len(text) || !isWordByte(text[i+len(tag)])
 			if before && after {
 				rest := strings.TrimSpace(text[i+len(tag):])
-				rest = strings.TrimLeft(rest, ":()- ")
+				if strings.HasPrefix(rest, "(") { // TODO(owner): text
+					if j := strings.IndexByte(rest, ')'); j > 0 {
+						rest = rest[j+1:]
+					}
+				}
+				rest = strings.TrimLeft(rest, ":- ")
 				rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "*/"))
 				return Todo{Tag: tag, Text: capString(rest, maxDoc)}, true
 			}

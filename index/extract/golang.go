@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"go/ast"
@@ -248,11 +249,22 @@ func (g *goWalker) fields(list *ast.FieldList, parent int32, container string, k
 			g.add(Symbol{
 				Name: name.Name, Kind: fkind, Container: container, Parent: parent,
 				Range: g.rng(f), Selection: g.rng(name),
-				Signature: SignatureAt(g.src, g.lines.offset(f.Pos())),
+				Signature: g.nodeText(f),
 				Doc:       doc, Exported: name.IsExported(),
 			})
 		}
 	}
+}
+
+// nodeText is the source of a one-line node (a field's "Addr string"), or
+// the first line of a longer one. Struct fields often share their line with
+// the braces, so the line alone would be misleading.
+func (g *goWalker) nodeText(n ast.Node) string {
+	start, end := g.lines.offset(n.Pos()), g.lines.offset(n.End())
+	if start < end && bytes.IndexByte(g.src[start:end], '\n') < 0 {
+		return capString(string(g.src[start:end]), maxSignature)
+	}
+	return SignatureAt(g.src, start)
 }
 
 func embeddedName(e ast.Expr) *ast.Ident {
@@ -327,9 +339,9 @@ func (g *goWalker) refs(f *ast.File) {
 			case *ast.SelectorExpr:
 				calls[fn.Sel] = true
 			case *ast.IndexExpr: // generic call f[T](x)
-				if id, ok := fn.X.(*ast.Ident); ok {
-					calls[id] = true
-				}
+				markCallee(calls, fn.X)
+			case *ast.IndexListExpr: // f[K, V](x)
+				markCallee(calls, fn.X)
 			}
 		case *ast.Ident:
 			if x.Name == "_" || x.Name == "" {
@@ -347,6 +359,15 @@ func (g *goWalker) refs(f *ast.File) {
 		}
 		return true
 	})
+}
+
+func markCallee(calls map[*ast.Ident]bool, e ast.Expr) {
+	switch x := e.(type) {
+	case *ast.Ident:
+		calls[x] = true
+	case *ast.SelectorExpr:
+		calls[x.Sel] = true
+	}
 }
 
 // lineIndex converts token.Pos to (line, byte column). Lookups are mostly
