@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/sourcegraph/conc/stream"
 
 	"github.com/parleyhq/parley/index/extract"
@@ -26,7 +27,8 @@ type Options struct {
 	Excludes []string
 	// Workers bounds parallel extraction; 0 means GOMAXPROCS.
 	Workers int
-	// Budget is the per-file parse budget; 0 means extract.DefaultBudget.
+	// Budget is the per-file parse budget; 0 scales it with the file size
+	// (extract.BudgetFor).
 	Budget time.Duration
 	// Progress, if set, is called after each file from a single goroutine.
 	Progress func(Progress)
@@ -38,7 +40,7 @@ const DefaultMaxFileSize = 1 << 20
 // flushEvery bounds how much indexing work a killed process can lose: the
 // store has no WAL, so only flushed memtables survive. A variable so tests
 // can force frequent flushes.
-var flushEvery = 5 * time.Second
+var flushEvery = 30 * time.Second
 
 // Progress reports how far a run has got. Total and TotalBytes count the
 // files that need work this run (changed or new), not the whole workspace.
@@ -104,11 +106,11 @@ func (s *Store) Index(ctx context.Context, root string, opts Options) (*Summary,
 		}
 	}
 	sum.Removed = len(removed)
-	changed, runErr := s.extractAll(ctx, work, w, opts, start)
-	sum.Changed = changed
-	if err := w.Close(); err != nil && runErr == nil {
-		runErr = err
+	if err := w.Close(); err != nil {
+		return nil, err
 	}
+	changed, runErr := s.extractAll(ctx, work, opts, start)
+	sum.Changed = changed
 	if err := s.Flush(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("flush index: %w", err)
 	}
@@ -144,41 +146,54 @@ func (s *Store) plan(entries []workspace.Entry, sum *Summary) (work []workspace.
 	return work, removed
 }
 
-// extractAll runs extraction on a bounded pool; results are written in walk
-// order by the stream's single callback goroutine, which keeps file IDs and
-// therefore the store deterministic.
-func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, w *Writer, opts Options, start time.Time) (int, error) {
+// extractAll runs extraction on a bounded pool. Each worker encodes its
+// file into a batch of its own and commits it (Pebble applies concurrent
+// commits to the memtable in parallel); the stream then publishes headers
+// and reports progress in walk order on a single goroutine. File IDs are
+// reserved up front in walk order, so the store is deterministic.
+func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, opts Options, start time.Time) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	ids := make([]uint32, len(work))
 	var totalBytes int64
-	for _, e := range work {
+	var fresh []int
+	for i, e := range work {
 		totalBytes += e.Size
+		if h, ok := s.Header(e.Rel); ok {
+			ids[i] = h.ID
+		} else {
+			fresh = append(fresh, i)
+		}
+	}
+	first := s.reserveIDs(len(fresh))
+	for n, i := range fresh {
+		ids[i] = first + uint32(n)
 	}
 	prog := Progress{Total: len(work), TotalBytes: totalBytes}
-	var writeErr error
+	var firstErr error
 	lastFlush := time.Now()
 	st := stream.New().WithMaxGoroutines(opts.Workers)
-	for _, e := range work {
+	for i, e := range work {
 		if ctx.Err() != nil {
 			break
 		}
 		st.Go(func() stream.Callback {
-			u, touch := s.prepare(ctx, e, opts)
+			h, err := s.indexFile(ctx, e, ids[i], opts)
 			return func() {
-				if writeErr != nil || u == nil {
-					return
-				}
-				if touch {
-					writeErr = w.Touch(u.Header)
-				} else {
-					writeErr = w.Put(u)
-				}
-				if writeErr != nil {
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+					}
 					cancel()
 					return
 				}
+				if h == nil {
+					return
+				}
+				s.mu.Lock()
+				s.publishLocked(h.Path, h)
+				s.mu.Unlock()
 				if time.Since(lastFlush) > flushEvery {
-					writeErr = w.Commit()
 					s.db.AsyncFlush()
 					lastFlush = time.Now()
 				}
@@ -193,10 +208,40 @@ func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, w *Write
 		})
 	}
 	st.Wait()
-	if writeErr != nil {
-		return prog.Done, writeErr
+	if firstErr != nil {
+		return prog.Done, firstErr
 	}
 	return prog.Done, ctx.Err()
+}
+
+// indexFile extracts one file and commits its records in one batch,
+// replacing the old ones. It returns the committed header, or nil when ctx
+// was cancelled first. Only one goroutine handles a given path per run, so
+// reading the old records here races with nothing.
+func (s *Store) indexFile(ctx context.Context, e workspace.Entry, id uint32, opts Options) (*FileHeader, error) {
+	u, touch := s.prepare(ctx, e, opts)
+	if u == nil {
+		return nil, nil
+	}
+	u.Header.ID = id
+	b := s.db.NewBatch()
+	defer b.Close()
+	var h FileHeader
+	if touch {
+		h = u.Header
+		b.Set(pathKey(h.Path), encodeHeader(&h), nil)
+	} else {
+		if _, ok := s.Header(e.Rel); ok {
+			if err := s.deleteRecords(b, id); err != nil {
+				return nil, fmt.Errorf("replace %s: %w", e.Rel, err)
+			}
+		}
+		h = encodeFile(b, u)
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return nil, fmt.Errorf("commit %s: %w", e.Rel, err)
+	}
+	return &h, nil
 }
 
 // prepare reads and extracts one file. touch is set when only the header
@@ -243,7 +288,16 @@ func (s *Store) extractInto(ctx context.Context, u *FileUpdate, src []byte, opts
 		u.Header.Status = StatusText
 		return
 	}
-	res, err := ex.Extract(ctx, u.Header.Path, src, extract.Options{Budget: opts.Budget})
+	if avg, ok := minified(src); ok {
+		u.Header.Status = StatusSkipped
+		u.Detail.Reason = fmt.Sprintf("minified or generated: average line %d bytes", avg)
+		return
+	}
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = extract.BudgetFor(len(src))
+	}
+	res, err := ex.Extract(ctx, u.Header.Path, src, extract.Options{Budget: budget})
 	if err != nil {
 		u.Header.Status = StatusPartial
 		u.Detail.Reason = err.Error()
@@ -274,6 +328,16 @@ func tuneGC() (restore func()) {
 		debug.SetGCPercent(oldPct)
 		debug.SetMemoryLimit(oldLimit)
 	}
+}
+
+// minified reports files whose lines average over 1000 bytes: bundles and
+// minified scripts, whose symbols are useless and whose parse is slow.
+func minified(src []byte) (avg int, ok bool) {
+	if len(src) < 16<<10 {
+		return 0, false
+	}
+	avg = len(src) / (bytes.Count(src, []byte{'\n'}) + 1)
+	return avg, avg > 1000
 }
 
 func head(src []byte) []byte {

@@ -293,3 +293,24 @@ func TestIndexCancelKeepsStoreUsable(t *testing.T) {
 func itoa(i int) string {
 	return strings.TrimLeft(string([]byte{byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)}), "0") + "_"
 }
+
+// TestManyReopensDoNotStall guards the manual compaction policy: every
+// short-lived process flushes a small table on Close, and without
+// compaction those would pile up until Pebble stalled writes forever.
+func TestManyReopensDoNotStall(t *testing.T) {
+	root, data := t.TempDir(), t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": "package a\nfunc A() {}\n"})
+	for i := range 3 * maxReadAmp {
+		st := openTestStore(t, data)
+		p := filepath.Join(root, "a.go")
+		writeTree(t, root, map[string]string{"a.go": "package a\nfunc A" + itoa(i) + "() {}\n"})
+		bumpMtime(t, p)
+		mustIndex(t, st, root)
+		if ra := st.db.Metrics().ReadAmp(); ra > maxReadAmp+1 {
+			t.Fatalf("run %d: read amplification %d", i, ra)
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

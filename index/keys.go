@@ -16,8 +16,12 @@ import (
 //	'f'  fileID(4)                         -> fileDetail (path, reason, imports, todos)
 //	'y'  fileID(4)                         -> symbols of the file, in extractor order
 //	'n'  fileID(4)                         -> distinct reference names of the file
-//	's'  lower(name) 0x00 fileID(4) idx(4) -> empty; the symbol name index
+//	's'  lower(name) 0x00 fileID(4) idx(4) -> symRef: kind, flags, name
+//	                                          position, original spelling
 //	'r'  name 0x00 fileID(4)               -> positions of name in the file
+//
+// The 's' value carries what ranking and declaration checks need, so
+// searches never decode 'y' records except for the hits they return.
 //
 // A file's 'p', 'f', 'y', 'n', 's' and 'r' records are always written and
 // deleted together in one batch, so readers never see half a file. Deleting
@@ -25,7 +29,7 @@ import (
 //
 // The schema version changes whenever any encoding or layout changes; Open
 // rebuilds a store whose version differs instead of misreading it.
-const schemaVersion = 1
+const schemaVersion = 2
 
 const (
 	prefixSchema  = 0x01
@@ -42,7 +46,6 @@ var schemaKey = []byte{prefixSchema, 's', 'c', 'h', 'e', 'm', 'a'}
 
 // Meta record names.
 const (
-	metaNextID  = "next-file-id"
 	metaRoot    = "root"
 	metaLastRun = "last-run"
 )

@@ -17,14 +17,21 @@ const (
 	matchNone
 )
 
-// classify ranks name against the query. lowerName and lowerQuery are the
-// lower-cased forms (the store keeps names lower-cased in its keys).
-func classify(name string, lowerName []byte, query string, lowerQuery []byte) int {
+// classify ranks a name against the query. name is the original spelling,
+// lowerName its lower-cased form (the store keeps names lower-cased in its
+// keys), lowerQuery the lower-cased query. It does not allocate: it runs
+// once per symbol in the workspace for every search.
+func classify(name, lowerName []byte, query string, lowerQuery []byte) int {
 	if len(lowerQuery) == 0 {
 		return matchPrefix
 	}
+	// Every class implies the query's letters occur in order; most names
+	// fail this cheap test and are done.
+	if !subsequence(lowerName, lowerQuery) {
+		return matchNone
+	}
 	switch {
-	case name == query:
+	case string(name) == query:
 		return matchExact
 	case bytes.Equal(lowerName, lowerQuery):
 		return matchExactFold
@@ -34,10 +41,8 @@ func classify(name string, lowerName []byte, query string, lowerQuery []byte) in
 		return matchCamel
 	case bytes.Contains(lowerName, lowerQuery):
 		return matchSubstring
-	case subsequence(lowerName, lowerQuery):
-		return matchFuzzy
 	}
-	return matchNone
+	return matchFuzzy
 }
 
 // subsequence reports whether every byte of q occurs in s in order.
@@ -52,13 +57,18 @@ func subsequence(s, q []byte) bool {
 	return true
 }
 
+// maxWords bounds the word starts camelMatch considers; identifiers with
+// more words match on their first maxWords.
+const maxWords = 32
+
 // camelMatch reports whether query can be split into pieces that each match
 // the start of a successive word of name, case-insensitively. Words start at
 // the first rune, at an upper-case rune after a lower-case one, at the last
 // upper-case rune of an acronym followed by lower case (the "R" of
 // "HTTPRequest"), and after '_', '-', '.' or a digit run.
-func camelMatch(name, query string) bool {
-	starts := wordStarts(name)
+func camelMatch(name []byte, query string) bool {
+	var buf [maxWords]int
+	starts := wordStarts(name, buf[:0])
 	if len(starts) == 0 {
 		return false
 	}
@@ -67,7 +77,7 @@ func camelMatch(name, query string) bool {
 
 // camelFrom tries to match query starting at word w. Backtracking is bounded
 // by the number of words, which is small for identifiers.
-func camelFrom(name string, starts []int, w int, query string) bool {
+func camelFrom(name []byte, starts []int, w int, query string) bool {
 	if query == "" {
 		return true
 	}
@@ -86,10 +96,10 @@ func camelFrom(name string, starts []int, w int, query string) bool {
 	return false
 }
 
-func commonFoldPrefix(a, b string) int {
+func commonFoldPrefix(a []byte, b string) int {
 	n := 0
 	for n < len(a) && n < len(b) {
-		ra, sa := utf8.DecodeRuneInString(a[n:])
+		ra, sa := utf8.DecodeRune(a[n:])
 		rb, sb := utf8.DecodeRuneInString(b[n:])
 		if sa != sb || unicode.ToLower(ra) != unicode.ToLower(rb) {
 			break
@@ -99,16 +109,17 @@ func commonFoldPrefix(a, b string) int {
 	return n
 }
 
-func wordStarts(name string) []int {
-	var starts []int
+func isSep(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '$' }
+
+func wordStarts(name []byte, starts []int) []int {
 	var prev rune
 	prevUpper := false
-	for i, r := range name {
+	for i := 0; i < len(name) && len(starts) < cap(starts); {
+		r, size := utf8.DecodeRune(name[i:])
 		upper := unicode.IsUpper(r)
-		isSep := r == '_' || r == '-' || r == '.' || r == '$'
 		switch {
-		case isSep:
-		case i == 0, prev == '_' || prev == '-' || prev == '.' || prev == '$':
+		case isSep(r):
+		case i == 0, isSep(prev):
 			starts = append(starts, i)
 		case upper && !prevUpper:
 			starts = append(starts, i)
@@ -116,12 +127,13 @@ func wordStarts(name string) []int {
 			starts = append(starts, i)
 		case !upper && prevUpper && unicode.IsLetter(r):
 			// "HTTPRequest": the word starts at "R", one rune back.
-			_, size := utf8.DecodeLastRuneInString(name[:i])
-			if j := i - size; len(starts) > 0 && starts[len(starts)-1] < j {
+			_, psize := utf8.DecodeLastRune(name[:i])
+			if j := i - psize; len(starts) > 0 && starts[len(starts)-1] < j {
 				starts = append(starts, j)
 			}
 		}
 		prev, prevUpper = r, upper
+		i += size
 	}
 	return starts
 }

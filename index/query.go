@@ -43,66 +43,77 @@ func (l *symbolLoader) symbol(id, idx uint32) (extract.Symbol, bool, error) {
 }
 
 type candidate struct {
-	id, idx uint32
-	match   int
-	nameLen int
+	id, idx  uint32
+	match    int
+	nameLen  int
+	exported bool
+	path     string
+	sel      extract.Pos
+}
+
+func cmpCandidates(a, b candidate) int {
+	return cmp.Or(
+		cmp.Compare(a.match, b.match),
+		-cmpBool(a.exported, b.exported),
+		cmp.Compare(a.nameLen, b.nameLen),
+		cmp.Compare(a.path, b.path),
+		cmp.Compare(a.sel.Line, b.sel.Line),
+		cmp.Compare(a.sel.Col, b.sel.Col))
 }
 
 // SearchSymbols finds symbols whose names match query: exact, then
 // case-insensitive exact, prefix, camel-case, substring and fuzzy matches.
-// Within a class, exported symbols and shorter names come first. limit <= 0
-// means no limit.
+// Within a class, exported symbols and shorter names come first, then path
+// and position. limit <= 0 means no limit.
+//
+// Camel-case, substring and fuzzy matches can be anywhere in the key space,
+// so this scans the whole name index; ranking uses only keys and values, and
+// symbol records are decoded for the returned hits alone.
 func (s *Store) SearchSymbols(query string, limit int) ([]SymbolHit, error) {
 	lq := appendLower(nil, query)
 	var cands []candidate
-	// Camel-case, substring and fuzzy matches can be anywhere in the key
-	// space, so this is a full scan of the name index (keys only, no values
-	// decoded): about 20 ms per 400k symbols.
 	err := s.scan([]byte{prefixSymName}, func(k, v []byte) error {
 		lower, id, idx, ok := parseSymNameKey(k)
 		if !ok {
 			return nil
 		}
-		name := string(lower)
-		if len(v) > 0 {
-			name = string(v)
+		ref, ok := decodeSymRef(v)
+		if !ok {
+			return nil
+		}
+		name := lower
+		if ref.Spelled != nil {
+			name = ref.Spelled
 		}
 		if m := classify(name, lower, query, lq); m != matchNone {
-			cands = append(cands, candidate{id: id, idx: idx, match: m, nameLen: len(name)})
+			cands = append(cands, candidate{id: id, idx: idx, match: m, nameLen: len(name), exported: ref.Exported, sel: ref.Sel})
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("search symbols %q: %w", query, err)
 	}
-	slices.SortFunc(cands, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(a.match, b.match), cmp.Compare(a.nameLen, b.nameLen))
-	})
-	// Exported-first ordering needs the records; decode a margin beyond the
-	// limit so the final order is right within the returned prefix.
-	if limit > 0 && len(cands) > 4*limit+64 {
-		cut := 4*limit + 64
-		for cut < len(cands) && cands[cut].match == cands[cut-1].match && cands[cut].nameLen == cands[cut-1].nameLen {
-			cut++
+	cands = s.withPaths(cands)
+	slices.SortFunc(cands, cmpCandidates)
+	if limit > 0 && len(cands) > limit {
+		cands = cands[:limit]
+	}
+	return s.loadHits(cands)
+}
+
+// withPaths fills in candidate paths and drops candidates whose file is
+// gone (stale keys of a file deleted after the scan started).
+func (s *Store) withPaths(cands []candidate) []candidate {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := cands[:0]
+	for _, c := range cands {
+		if h, ok := s.byID[c.id]; ok {
+			c.path = h.Path
+			out = append(out, c)
 		}
-		cands = cands[:cut]
 	}
-	hits, err := s.loadHits(cands)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortStableFunc(hits, func(a, b SymbolHit) int {
-		return cmp.Or(
-			cmp.Compare(a.Match, b.Match),
-			-cmpBool(a.Symbol.Exported, b.Symbol.Exported),
-			cmp.Compare(len(a.Symbol.Name), len(b.Symbol.Name)),
-			cmp.Compare(a.Path, b.Path),
-			cmp.Compare(a.Symbol.Selection.Start.Line, b.Symbol.Selection.Start.Line))
-	})
-	if limit > 0 && len(hits) > limit {
-		hits = hits[:limit]
-	}
-	return hits, nil
+	return out
 }
 
 func cmpBool(a, b bool) int {
@@ -119,37 +130,35 @@ func (s *Store) loadHits(cands []candidate) ([]SymbolHit, error) {
 	l := symbolLoader{s: s, cache: map[uint32][]extract.Symbol{}}
 	hits := make([]SymbolHit, 0, len(cands))
 	for _, c := range cands {
-		path, ok := s.pathOf(c.id)
-		if !ok {
-			continue // stale index key of a deleted file
-		}
 		sym, ok, err := l.symbol(c.id, c.idx)
 		if err != nil {
-			return nil, fmt.Errorf("load symbol of %s: %w", path, err)
+			return nil, fmt.Errorf("load symbol of %s: %w", c.path, err)
 		}
 		if ok {
-			hits = append(hits, SymbolHit{Path: path, Symbol: sym, Match: c.match})
+			hits = append(hits, SymbolHit{Path: c.path, Symbol: sym, Match: c.match})
 		}
 	}
 	return hits, nil
 }
 
-// Definitions returns the symbols named exactly name. When none match with
-// the same case, case-insensitive matches are returned instead. Results are
-// ordered by path and line.
-func (s *Store) Definitions(name string) ([]SymbolHit, error) {
-	var exact, folded []candidate
-	err := s.scan(namePrefix(prefixSymName, name, true), func(k, v []byte) error {
-		lower, id, idx, ok := parseSymNameKey(k)
+// definitionRefs scans the name index for name. exact holds the entries
+// spelled exactly like name, folded those that differ only in case.
+func (s *Store) definitionRefs(name string) (exact, folded []candidate, err error) {
+	err = s.scan(namePrefix(prefixSymName, name, true), func(k, v []byte) error {
+		_, id, idx, ok := parseSymNameKey(k)
 		if !ok {
 			return nil
 		}
-		spelled := string(lower)
-		if len(v) > 0 {
-			spelled = string(v)
+		ref, ok := decodeSymRef(v)
+		if !ok {
+			return nil
 		}
-		c := candidate{id: id, idx: idx}
-		if spelled == name {
+		c := candidate{id: id, idx: idx, exported: ref.Exported, sel: ref.Sel, nameLen: len(name)}
+		spelled := ref.Spelled
+		if spelled == nil {
+			spelled = k[1 : 1+len(k)-10]
+		}
+		if string(spelled) == name {
 			exact = append(exact, c)
 		} else {
 			c.match = matchExactFold
@@ -158,7 +167,18 @@ func (s *Store) Definitions(name string) ([]SymbolHit, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("definitions of %q: %w", name, err)
+		return nil, nil, fmt.Errorf("definitions of %q: %w", name, err)
+	}
+	return s.withPaths(exact), s.withPaths(folded), nil
+}
+
+// Definitions returns the symbols named exactly name. When none match with
+// the same case, case-insensitive matches are returned instead. Results are
+// ordered by path and position.
+func (s *Store) Definitions(name string) ([]SymbolHit, error) {
+	exact, folded, err := s.definitionRefs(name)
+	if err != nil {
+		return nil, err
 	}
 	if len(exact) == 0 {
 		exact = folded
@@ -192,7 +212,7 @@ type RefHit struct {
 // References returns the occurrences of name (exact spelling) across the
 // workspace, ordered by path and position. limit <= 0 means no limit.
 func (s *Store) References(name string, limit int) ([]RefHit, error) {
-	defs, err := s.Definitions(name)
+	defs, _, err := s.definitionRefs(name)
 	if err != nil {
 		return nil, err
 	}
@@ -200,11 +220,9 @@ func (s *Store) References(name string, limit int) ([]RefHit, error) {
 		path string
 		pos  extract.Pos
 	}
-	decl := map[loc]bool{}
+	decl := make(map[loc]bool, len(defs))
 	for _, d := range defs {
-		if d.Symbol.Name == name {
-			decl[loc{d.Path, d.Symbol.Selection.Start}] = true
-		}
+		decl[loc{d.path, d.sel}] = true
 	}
 	var hits []RefHit
 	err = s.scan(namePrefix(prefixRef, name, false), func(k, v []byte) error {

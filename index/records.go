@@ -243,3 +243,46 @@ func decodeOccurrences(b []byte) ([]Occurrence, error) {
 	}
 	return occ, nil
 }
+
+// symRef is the value of a name-index ('s') record.
+type symRef struct {
+	Kind     extract.SymbolKind
+	Exported bool
+	Sel      extract.Pos // start of the name
+	// Spelled is the original spelling when it differs from the key's
+	// lower-cased name; nil otherwise.
+	Spelled []byte
+}
+
+const symExported = 1
+
+func encodeSymRef(s *extract.Symbol, lowerDiffers bool) []byte {
+	e := encoder{b: make([]byte, 0, 8)}
+	e.byte(uint8(s.Kind))
+	var flags uint8
+	if s.Exported {
+		flags |= symExported
+	}
+	e.byte(flags)
+	e.uvarint(uint64(s.Selection.Start.Line))
+	e.uvarint(uint64(s.Selection.Start.Col))
+	if lowerDiffers {
+		e.b = append(e.b, s.Name...)
+	}
+	return e.b
+}
+
+// decodeSymRef aliases v for Spelled; copy it before v goes away.
+func decodeSymRef(v []byte) (symRef, bool) {
+	d := decoder{b: v}
+	r := symRef{Kind: extract.SymbolKind(d.byte())}
+	r.Exported = d.byte()&symExported != 0
+	r.Sel = extract.Pos{Line: d.u32(), Col: d.u32()}
+	if d.bad {
+		return symRef{}, false
+	}
+	if len(d.b) > 0 {
+		r.Spelled = d.b
+	}
+	return r, true
+}

@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"cmp"
 	"errors"
 	"fmt"
@@ -86,13 +87,36 @@ func Open(dir string) (*Store, error) {
 	return s, nil
 }
 
+// Compaction policy: automatic compactions are off, so a short-lived
+// process (every CLI query) never starts one and then waits for it in
+// Close. Instead, after writing, the indexer compacts the whole store when
+// L0 read amplification passes maxReadAmp (see maybeCompact). A cold index of
+// GOROOT/src ends with a handful of L0 sublevels, which reads handle well.
+const maxReadAmp = 12
+
 func pebbleOptions() *pebble.Options {
 	return &pebble.Options{
-		DisableWAL:   true,
-		MemTableSize: 64 << 20,
-		CacheSize:    64 << 20,
-		Logger:       quietLogger{},
+		DisableWAL:                  true,
+		DisableAutomaticCompactions: true,
+		// With compactions manual, the default stop threshold (12 L0
+		// sublevels) would stall writes forever instead of slowing them.
+		L0StopWritesThreshold: 1 << 20,
+		MemTableSize:                256 << 20,
+		CacheSize:                   64 << 20,
+		Logger:                      quietLogger{},
 	}
+}
+
+// maybeCompact merges the store into one sorted run when reads would have
+// to consult too many overlapping tables.
+func (s *Store) maybeCompact(ctx context.Context) error {
+	if s.db.Metrics().ReadAmp() <= maxReadAmp {
+		return nil
+	}
+	if err := s.db.Compact(ctx, []byte{0}, []byte{0xff, 0xff}, true); err != nil {
+		return fmt.Errorf("compact index %s: %w", s.dir, err)
+	}
+	return nil
 }
 
 // open opens the Pebble DB and checks the schema. A non-empty reason means
@@ -158,12 +182,6 @@ func (s *Store) load() error {
 	if err != nil {
 		return fmt.Errorf("load index %s: %w", s.dir, err)
 	}
-	if v, ok, err := s.getMeta(metaNextID); err != nil {
-		return err
-	} else if ok {
-		d := decoder{b: v}
-		s.nextID = max(s.nextID, d.u32())
-	}
 	return nil
 }
 
@@ -213,7 +231,7 @@ func (s *Store) Dir() string { return s.dir }
 func (s *Store) Close() error {
 	var errs []error
 	if s.db != nil {
-		errs = append(errs, s.db.Flush(), s.db.Close())
+		errs = append(errs, s.Flush(), s.db.Close())
 		s.db = nil
 	}
 	errs = append(errs, unlockDir(s.lock))

@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 
@@ -31,16 +32,22 @@ type Writer struct {
 	s       *Store
 	b       *pebble.Batch
 	pending map[string]*FileHeader // path -> new header, nil for deletion
-	nextID  uint32
-	scratch []byte
 }
 
 // NewWriter starts a writer.
 func (s *Store) NewWriter() *Writer {
-	s.mu.RLock()
-	next := s.nextID
-	s.mu.RUnlock()
-	return &Writer{s: s, b: s.db.NewBatch(), pending: map[string]*FileHeader{}, nextID: next}
+	return &Writer{s: s, b: s.db.NewBatch(), pending: map[string]*FileHeader{}}
+}
+
+// reserveIDs hands out n consecutive unused file IDs. IDs are never stored
+// as a counter: load recomputes the next free one from the headers, and an
+// ID freed by a deletion may be reused because all its records went with it.
+func (s *Store) reserveIDs(n int) uint32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := s.nextID
+	s.nextID += uint32(n)
+	return first
 }
 
 // Put replaces the records of u.Header.Path.
@@ -49,51 +56,50 @@ func (w *Writer) Put(u *FileUpdate) error {
 	if err := w.settle(path); err != nil {
 		return err
 	}
-	h := u.Header
+	u.Header.ID = 0
 	if old, ok := w.s.Header(path); ok {
-		h.ID = old.ID
-		if err := w.deleteRecords(old.ID); err != nil {
+		u.Header.ID = old.ID
+		if err := w.s.deleteRecords(w.b, old.ID); err != nil {
 			return fmt.Errorf("replace %s: %w", path, err)
 		}
 	} else {
-		h.ID = w.nextID
-		w.nextID++
-		var e encoder
-		e.uvarint(uint64(w.nextID))
-		w.b.Set(metaKey(metaNextID), e.b, nil)
+		u.Header.ID = w.s.reserveIDs(1)
 	}
-	if r := u.Result; r != nil {
-		h.Symbols = uint32(len(r.Symbols))
-		names := w.putRefs(h.ID, r.Refs)
-		h.Refs = uint32(len(r.Refs))
-		w.b.Set(idKey(prefixSymbols, h.ID), encodeSymbols(r.Symbols), nil)
-		for i := range r.Symbols {
-			// The value keeps the original spelling when the key's lower-cased
-			// name differs, so searches can rank case and camel-case matches
-			// without decoding symbol records.
-			name := r.Symbols[i].Name
-			key := symNameKey(name, h.ID, uint32(i))
-			var val []byte
-			if lower, _, _, _ := parseSymNameKey(key); string(lower) != name {
-				val = []byte(name)
-			}
-			w.b.Set(key, val, nil)
-		}
-		w.b.Set(idKey(prefixNames, h.ID), encodeNames(names), nil)
-	}
-	d := u.Detail
-	d.Path = path
-	w.b.Set(idKey(prefixDetail, h.ID), encodeDetail(&d), nil)
-	w.b.Set(pathKey(path), encodeHeader(&h), nil)
+	h := encodeFile(w.b, u)
 	w.pending[path] = &h
 	return w.maybeCommit()
+}
+
+// encodeFile adds every record of u (whose Header.ID is set) to b and
+// returns the header as stored. It reads nothing, so workers can run it in
+// parallel on batches of their own.
+func encodeFile(b *pebble.Batch, u *FileUpdate) FileHeader {
+	h := u.Header
+	if r := u.Result; r != nil {
+		h.Symbols = uint32(len(r.Symbols))
+		h.Refs = uint32(len(r.Refs))
+		names := putRefs(b, h.ID, r.Refs)
+		b.Set(idKey(prefixSymbols, h.ID), encodeSymbols(r.Symbols), nil)
+		for i := range r.Symbols {
+			sym := &r.Symbols[i]
+			key := symNameKey(sym.Name, h.ID, uint32(i))
+			lower, _, _, _ := parseSymNameKey(key)
+			b.Set(key, encodeSymRef(sym, string(lower) != sym.Name), nil)
+		}
+		b.Set(idKey(prefixNames, h.ID), encodeNames(names), nil)
+	}
+	d := u.Detail
+	d.Path = h.Path
+	b.Set(idKey(prefixDetail, h.ID), encodeDetail(&d), nil)
+	b.Set(pathKey(h.Path), encodeHeader(&h), nil)
+	return h
 }
 
 // putRefs groups occurrences by name and writes one 'r' key per name. It
 // returns the distinct names, which deletion needs later. Grouping is a
 // counting sort over first-seen names: comparison sorting millions of refs by
 // string was a tenth of cold indexing time.
-func (w *Writer) putRefs(id uint32, refs []extract.Ref) []string {
+func putRefs(b *pebble.Batch, id uint32, refs []extract.Ref) []string {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -123,13 +129,14 @@ func (w *Writer) putRefs(id uint32, refs []extract.Ref) []string {
 		occ[fill[n]] = Occurrence{Pos: refs[i].Pos, Call: refs[i].Call}
 		fill[n]++
 	}
+	var scratch []byte
 	for n, name := range names {
 		group := occ[starts[n]:starts[n+1]]
 		if !slices.IsSortedFunc(group, cmpOccurrence) {
 			slices.SortFunc(group, cmpOccurrence)
 		}
-		w.scratch = encodeOccurrences(w.scratch[:0], group)
-		w.b.Set(refKey(name, id), w.scratch, nil)
+		scratch = encodeOccurrences(scratch[:0], group)
+		b.Set(refKey(name, id), scratch, nil) // Set copies
 	}
 	return names
 }
@@ -163,7 +170,7 @@ func (w *Writer) Delete(path string) error {
 	if !ok {
 		return nil
 	}
-	if err := w.deleteRecords(old.ID); err != nil {
+	if err := w.s.deleteRecords(w.b, old.ID); err != nil {
 		return fmt.Errorf("delete %s: %w", path, err)
 	}
 	w.b.Delete(idKey(prefixDetail, old.ID), nil)
@@ -186,31 +193,31 @@ func (w *Writer) settle(path string) error {
 // file, reading the old names from its 'y' and 'n' records. A corrupt old
 // record is deleted without its index keys, which at worst leaves stale
 // index entries that queries skip because their file ID no longer resolves.
-func (w *Writer) deleteRecords(id uint32) error {
+func (s *Store) deleteRecords(b *pebble.Batch, id uint32) error {
 	symsKey := idKey(prefixSymbols, id)
-	v, err := w.s.get(symsKey)
+	v, err := s.get(symsKey)
 	if err != nil {
 		return err
 	}
 	if v != nil {
 		if syms, err := decodeSymbols(v); err == nil {
 			for i := range syms {
-				w.b.Delete(symNameKey(syms[i].Name, id, uint32(i)), nil)
+				b.Delete(symNameKey(syms[i].Name, id, uint32(i)), nil)
 			}
 		}
-		w.b.Delete(symsKey, nil)
+		b.Delete(symsKey, nil)
 	}
 	namesKey := idKey(prefixNames, id)
-	if v, err = w.s.get(namesKey); err != nil {
+	if v, err = s.get(namesKey); err != nil {
 		return err
 	}
 	if v != nil {
 		if names, err := decodeNames(v); err == nil {
 			for _, n := range names {
-				w.b.Delete(refKey(n, id), nil)
+				b.Delete(refKey(n, id), nil)
 			}
 		}
-		w.b.Delete(namesKey, nil)
+		b.Delete(namesKey, nil)
 	}
 	return nil
 }
@@ -233,22 +240,27 @@ func (w *Writer) Commit() error {
 	s := w.s
 	s.mu.Lock()
 	for path, h := range w.pending {
-		if old, ok := s.files[path]; ok {
-			delete(s.byID, old.ID)
-		}
-		if h == nil {
-			delete(s.files, path)
-			continue
-		}
-		s.files[path] = h
-		s.byID[h.ID] = h
+		s.publishLocked(path, h)
 	}
-	s.nextID = max(s.nextID, w.nextID)
 	s.mu.Unlock()
 	w.b.Close()
 	w.b = s.db.NewBatch()
 	clear(w.pending)
 	return nil
+}
+
+// publishLocked makes a committed header visible to readers; nil removes
+// the path. Precondition: s.mu is held for writing.
+func (s *Store) publishLocked(path string, h *FileHeader) {
+	if old, ok := s.files[path]; ok {
+		delete(s.byID, old.ID)
+	}
+	if h == nil {
+		delete(s.files, path)
+		return
+	}
+	s.files[path] = h
+	s.byID[h.ID] = h
 }
 
 // Close commits outstanding changes and releases the batch.
@@ -258,9 +270,15 @@ func (w *Writer) Close() error {
 	return err
 }
 
-// Flush persists memtables to disk; the indexer calls it at the end of a run
-// so the next process sees everything even though there is no WAL.
-func (s *Store) Flush() error { return s.db.Flush() }
+// Flush persists memtables to disk (there is no WAL, so unflushed data is
+// lost at exit) and compacts when reads have become too amplified. Flushing
+// an empty memtable writes nothing.
+func (s *Store) Flush() error {
+	if err := s.db.Flush(); err != nil {
+		return err
+	}
+	return s.maybeCompact(context.Background())
+}
 
 // SetMeta records a small named value (root path, last run time).
 func (s *Store) SetMeta(name string, value []byte) error {

@@ -29,16 +29,22 @@ func (goExtractor) Extract(ctx context.Context, path string, src []byte, _ Optio
 		return nil, err
 	}
 	fset := token.NewFileSet()
-	file, perr := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+	toks := scanGo(fset, src)
+	mode := parser.ParseComments | parser.SkipObjectResolution
+	file, perr := parser.ParseFile(fset, path, blankBodies(src, toks.bodies), mode)
+	if perr != nil {
+		// Blanking cannot introduce errors into valid code, but a broken
+		// file may hide its real error inside a body; report what a plain
+		// parse says.
+		file, perr = parser.ParseFile(fset, path, src, mode)
+	}
 	if file == nil {
 		return &Result{Partial: "parse failed: " + firstError(perr)}, nil
 	}
 	var tf *token.File
-	fset.Iterate(func(f *token.File) bool { tf = f; return false })
-	if tf == nil {
-		return &Result{Partial: "parse failed: no file"}, nil
-	}
-	g := &goWalker{src: src, lines: newLineIndex(tf), res: &Result{}}
+	fset.Iterate(func(f *token.File) bool { tf = f; return true }) // the last file added
+	lines := &lineIndex{base: tf.Base(), size: len(src), lines: toks.lines}
+	g := &goWalker{src: src, toks: toks, lines: lines, res: &Result{}, decls: map[int]bool{}}
 	if perr != nil {
 		g.res.Partial = "syntax errors: " + firstError(perr)
 	}
@@ -61,8 +67,12 @@ func firstError(err error) string {
 
 type goWalker struct {
 	src   []byte
+	toks  *goTokens
 	lines *lineIndex
 	res   *Result
+	// decls holds the offsets of function and method names, whose "(" does
+	// not make them callees.
+	decls map[int]bool
 }
 
 func (g *goWalker) pos(p token.Pos) Pos { return g.lines.pos(p) }
@@ -75,10 +85,8 @@ func (g *goWalker) file(f *ast.File) {
 			g.res.Imports = append(g.res.Imports, Import{Path: p, Line: g.pos(imp.Path.Pos()).Line})
 		}
 	}
-	for _, cg := range f.Comments {
-		for _, c := range cg.List {
-			g.res.Todos = ScanTodos(c.Text, g.pos(c.Pos()).Line, g.res.Todos)
-		}
+	for _, c := range g.toks.comments {
+		g.res.Todos = ScanTodos(c.text, g.lines.posOff(c.off).Line, g.res.Todos)
 	}
 	for _, decl := range f.Decls {
 		switch d := decl.(type) {
@@ -88,7 +96,7 @@ func (g *goWalker) file(f *ast.File) {
 			g.genDecl(d)
 		}
 	}
-	g.refs(f)
+	g.refs()
 }
 
 // add appends a symbol and returns its index.
@@ -113,8 +121,9 @@ func (g *goWalker) funcDecl(d *ast.FuncDecl) {
 		s.Container = receiverName(d.Recv.List[0].Type)
 	}
 	if d.Body != nil {
-		s.Complexity = complexity(d.Body)
+		s.Complexity = countBranches(g.toks.branches, g.lines.offset(d.Body.Lbrace), g.lines.offset(d.Body.Rbrace))
 	}
+	g.decls[g.lines.offset(d.Name.Pos())] = true
 	g.add(s)
 }
 
@@ -246,6 +255,9 @@ func (g *goWalker) fields(list *ast.FieldList, parent int32, container string, k
 			names = []*ast.Ident{name}
 		}
 		for _, name := range names {
+			if fkind == KindMethod {
+				g.decls[g.lines.offset(name.Pos())] = true
+			}
 			g.add(Symbol{
 				Name: name.Name, Kind: fkind, Container: container, Parent: parent,
 				Range: g.rng(f), Selection: g.rng(name),
@@ -298,76 +310,17 @@ func docOf(cg *ast.CommentGroup) string {
 	return ""
 }
 
-// complexity is 1 plus the branch points in a function body. Function
-// literals count toward the function that contains them.
-func complexity(body *ast.BlockStmt) uint16 {
-	n := 1
-	ast.Inspect(body, func(node ast.Node) bool {
-		switch x := node.(type) {
-		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt:
-			n++
-		case *ast.CaseClause:
-			if x.List != nil {
-				n++
-			}
-		case *ast.CommClause:
-			if x.Comm != nil {
-				n++
-			}
-		case *ast.BinaryExpr:
-			if x.Op == token.LAND || x.Op == token.LOR {
-				n++
-			}
-		}
-		return true
-	})
-	if n > 0xffff {
-		n = 0xffff
+// refs records every identifier from the scan pass; an identifier
+// followed by "(" is a callee unless it is a function or method name being
+// declared. Conversions such as []byte(x) count as calls, as they do in the
+// syntax tree, and so do f[T](x) and a[i](x).
+func (g *goWalker) refs() {
+	refs := make([]Ref, 0, len(g.toks.idents))
+	for _, id := range g.toks.idents {
+		call := id.paren && !g.decls[id.off]
+		refs = append(refs, Ref{Name: id.name, Pos: g.lines.posOff(id.off), Call: call})
 	}
-	return uint16(n)
-}
-
-// refs records every identifier; callees are marked.
-func (g *goWalker) refs(f *ast.File) {
-	calls := map[*ast.Ident]bool{}
-	ast.Inspect(f, func(node ast.Node) bool {
-		switch x := node.(type) {
-		case *ast.CallExpr:
-			switch fn := ast.Unparen(x.Fun).(type) {
-			case *ast.Ident:
-				calls[fn] = true
-			case *ast.SelectorExpr:
-				calls[fn.Sel] = true
-			case *ast.IndexExpr: // generic call f[T](x)
-				markCallee(calls, fn.X)
-			case *ast.IndexListExpr: // f[K, V](x)
-				markCallee(calls, fn.X)
-			}
-		case *ast.Ident:
-			if x.Name == "_" || x.Name == "" {
-				return false
-			}
-			g.res.Refs = append(g.res.Refs, Ref{Name: x.Name, Pos: g.pos(x.Pos()), Call: calls[x]})
-			return false
-		case *ast.ImportSpec:
-			if x.Name != nil && x.Name.Name != "_" && x.Name.Name != "." {
-				g.res.Refs = append(g.res.Refs, Ref{Name: x.Name.Name, Pos: g.pos(x.Name.Pos())})
-			}
-			return false
-		case *ast.BasicLit, *ast.CommentGroup, *ast.Comment:
-			return false
-		}
-		return true
-	})
-}
-
-func markCallee(calls map[*ast.Ident]bool, e ast.Expr) {
-	switch x := e.(type) {
-	case *ast.Ident:
-		calls[x] = true
-	case *ast.SelectorExpr:
-		calls[x.Sel] = true
-	}
+	g.res.Refs = refs
 }
 
 // lineIndex converts token.Pos to (line, byte column). Lookups are mostly
@@ -381,10 +334,6 @@ type lineIndex struct {
 	last  int
 }
 
-func newLineIndex(tf *token.File) *lineIndex {
-	return &lineIndex{base: tf.Base(), size: tf.Size(), lines: tf.Lines()}
-}
-
 func (li *lineIndex) offset(p token.Pos) int {
 	off := int(p) - li.base
 	if off < 0 {
@@ -396,8 +345,10 @@ func (li *lineIndex) offset(p token.Pos) int {
 	return off
 }
 
-func (li *lineIndex) pos(p token.Pos) Pos {
-	off := li.offset(p)
+func (li *lineIndex) pos(p token.Pos) Pos { return li.posOff(li.offset(p)) }
+
+// posOff converts a byte offset.
+func (li *lineIndex) posOff(off int) Pos {
 	l := li.last
 	if l >= len(li.lines) || li.lines[l] > off {
 		l = searchLine(li.lines, off)

@@ -3,10 +3,10 @@ package extract
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	ts "github.com/odvcencio/gotreesitter"
@@ -57,7 +57,9 @@ func (e *tsExtractor) load() (*compiled, error) {
 }
 
 // Extract parses src and walks the tree once. It never panics: a panic in
-// the parser or the walker becomes an error.
+// the walker becomes an error here, one in the parse goroutine in parse.
+// The parse and the walk each get the budget; the walk is linear and only
+// runs out on giant trees.
 func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts Options) (res *Result, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, err)
@@ -73,13 +75,19 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	}()
 	budget := opts.budget()
 	tree, stopped, err := e.parse(ctx, c, src, budget)
+	if err := ctx.Err(); err != nil {
+		if tree != nil {
+			tree.Release()
+		}
+		return nil, fmt.Errorf("extract %s: %w", path, err)
+	}
+	if errors.Is(err, errAbandoned) {
+		return &Result{Partial: fmt.Sprintf("parse budget exceeded after %s (parse abandoned)", budget)}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: parse %s: %w", path, e.spec.name, err)
 	}
 	defer tree.Release()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("extract %s: %w", path, err)
-	}
 	res = &Result{}
 	root := tree.RootNode()
 	if root == nil {
@@ -97,48 +105,6 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	}
 	res.Partial = partialReason(tree, root, res, stopped, budget)
 	return res, nil
-}
-
-// Values of the parser's cancellation flag; which one was stored tells a
-// blown budget from a cancelled context.
-const (
-	stopCtx    uint32 = 1
-	stopBudget uint32 = 2
-)
-
-// parse runs one parse on a pooled parser. Both the budget and ctx stop it
-// through the parser's cancellation flag: the parser's own timeout calls
-// time.Now on every poll, which costs about 5% of the parse, while the flag
-// is one atomic load.
-func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget time.Duration) (*ts.Tree, uint32, error) {
-	p, _ := e.parsers.Get().(*ts.Parser)
-	if p == nil {
-		p = ts.NewParser(c.lang)
-	}
-	flag := new(uint32)
-	stop := context.AfterFunc(ctx, func() { atomic.CompareAndSwapUint32(flag, 0, stopCtx) })
-	timer := time.AfterFunc(budget, func() { atomic.CompareAndSwapUint32(flag, 0, stopBudget) })
-	p.SetTimeoutMicros(0)
-	p.SetCancellationFlag(flag)
-	var tree *ts.Tree
-	var err error
-	if c.factory != nil {
-		tree, err = p.ParseWithTokenSourceFactory(src, func(b []byte) (ts.TokenSource, error) {
-			return c.factory(b, c.lang), nil
-		})
-	} else {
-		tree, err = p.Parse(src)
-	}
-	timer.Stop()
-	stop()
-	// Only a parser that returned normally goes back: after a panic its
-	// state is unknown, and the deferred recover in Extract skips this.
-	p.SetCancellationFlag(nil)
-	e.parsers.Put(p)
-	if err == nil && tree == nil {
-		err = fmt.Errorf("parser returned no tree")
-	}
-	return tree, atomic.LoadUint32(flag), err
 }
 
 // partialReason explains an incomplete result. Trees with a few ERROR nodes
@@ -164,7 +130,7 @@ func partialReason(tree *ts.Tree, root *ts.Node, res *Result, stopped uint32, bu
 	return ""
 }
 
-// frame is one node on the explicit DFS stack; recursion would overflow on
+// walkFrame is one node on the explicit DFS stack; recursion would overflow on
 // pathological nesting.
 type walkFrame struct {
 	node  *ts.Node
@@ -173,11 +139,10 @@ type walkFrame struct {
 	scope bool // the node opened a scope that closes with it
 }
 
-// scope is an open definition (or pseudo scope) enclosing the walk.
+// walkScope is an open definition (or pseudo scope) enclosing the walk.
 type walkScope struct {
 	sym      int32  // index into Result.Symbols, -1 for pseudo scopes
 	qual     string // container name for definitions inside
-	name     string // the definition's own name (constructor detection)
 	kind     scopeKind
 	branches int
 	access   bool // C++: members are currently public

@@ -90,7 +90,7 @@ func (w *tsWalker) record(d *defSite) bool {
 		if sk == scopeNone {
 			sk = scopeType
 		}
-		w.scopes = append(w.scopes, walkScope{sym: -1, qual: joinQual(container, d.name), name: d.name, kind: sk, access: !d.membersPrivate})
+		w.scopes = append(w.scopes, walkScope{sym: -1, qual: joinQual(container, d.name), kind: sk, access: !d.membersPrivate})
 		return !d.sticky
 	}
 	kind := w.adjustKind(d.kind, d.name, container, outer)
@@ -125,7 +125,7 @@ func (w *tsWalker) record(d *defSite) bool {
 	if d.scope == scopeNone {
 		return false
 	}
-	w.scopes = append(w.scopes, walkScope{sym: idx, qual: joinQual(container, d.name), name: d.name, kind: d.scope, access: !d.membersPrivate})
+	w.scopes = append(w.scopes, walkScope{sym: idx, qual: joinQual(container, d.name), kind: d.scope, access: !d.membersPrivate})
 	return true
 }
 

@@ -173,9 +173,18 @@ type Options struct {
 	Budget time.Duration
 }
 
-// DefaultBudget stops pathological files without cutting off any real
-// source file we have measured (the largest GOROOT files take < 100 ms).
+// DefaultBudget is the budget of a file of unknown size. Callers that know
+// the size should use BudgetFor.
 const DefaultBudget = 2 * time.Second
+
+// BudgetFor scales the parse budget with the input: 100 ms plus 4 ms per
+// KiB, i.e. it allows ~250 KB/s, four times slower than the slowest grammar
+// measured on real code (Python, ~1.1 MB/s on one core). Pathological inputs
+// (GOROOT's regexp/testdata/testregex.c took 1.8 s for 52 KB) stop early
+// instead of costing seconds each.
+func BudgetFor(size int) time.Duration {
+	return 100*time.Millisecond + time.Duration(size/1024)*4*time.Millisecond
+}
 
 func (o Options) budget() time.Duration {
 	if o.Budget <= 0 {

@@ -1,0 +1,221 @@
+package extract
+
+import (
+	"go/scanner"
+	"go/token"
+)
+
+// Go extraction in two passes, because parsing function bodies into an AST
+// was two thirds of the cost of indexing GOROOT and bodies contribute no
+// symbols:
+//
+//  1. One go/scanner pass over the whole file collects what needs only
+//     tokens: every identifier (each IDENT token is exactly one ast.Ident),
+//     whether it is followed by "(", the branch tokens that cyclomatic
+//     complexity counts (if, for, case, &&, ||; the same set the AST
+//     version counted), comments for TODO markers, and the byte ranges of
+//     top-level function bodies.
+//  2. go/parser then parses a copy of the file with those bodies blanked to
+//     spaces (newlines kept, so every position is unchanged) for
+//     declarations, doc comments, fields and signatures.
+
+// goTokens is what the scan pass found.
+type goTokens struct {
+	idents   []goIdent
+	branches []int    // offsets of complexity tokens
+	bodies   [][2]int // [lbrace, rbrace] offsets of top-level func bodies
+	comments []goComment
+	// lines are the offsets of every line start. They come from the scan,
+	// which always reads the whole input, unlike the parser, which gives up
+	// early on broken files.
+	lines []int
+}
+
+type goIdent struct {
+	name  string
+	off   int
+	paren bool // next token is "("
+}
+
+type goComment struct {
+	text string
+	off  int
+}
+
+// scanGo tokenizes src. Scanner errors are ignored here: the parse pass
+// reports syntax problems.
+func scanGo(fset *token.FileSet, src []byte) *goTokens {
+	file := fset.AddFile("", -1, len(src))
+	var s scanner.Scanner
+	s.Init(file, src, nil, scanner.ScanComments)
+	t := &goTokens{idents: make([]goIdent, 0, len(src)/12)}
+	var b bodyFinder
+	prev := token.ILLEGAL
+	// brackets remembers, per open "[", the identifier before it (or -1),
+	// so that f[T](x) marks f like f(x).
+	var brackets []int
+	closed := -1
+	prevIdent := -1 // index of the identifier just scanned, if any
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := file.Offset(pos)
+		if tok == token.LPAREN {
+			if prevIdent >= 0 {
+				t.idents[prevIdent].paren = true
+			} else if prev == token.RBRACK && closed >= 0 {
+				t.idents[closed].paren = true
+			}
+		}
+		switch tok {
+		case token.LBRACK:
+			brackets = append(brackets, prevIdent)
+		case token.RBRACK:
+			closed = -1
+			if n := len(brackets); n > 0 {
+				closed, brackets = brackets[n-1], brackets[:n-1]
+			}
+		}
+		switch tok {
+		case token.IDENT:
+			if lit != "_" {
+				t.idents = append(t.idents, goIdent{name: lit, off: off})
+				prevIdent = len(t.idents) - 1
+				prev = tok
+				continue
+			}
+		case token.COMMENT:
+			t.comments = append(t.comments, goComment{text: lit, off: off})
+			continue // comments do not separate an identifier from its "("
+		case token.IF, token.FOR, token.LAND, token.LOR:
+			t.branches = append(t.branches, off)
+		case token.CASE:
+			t.branches = append(t.branches, off)
+		}
+		if body, ok := b.step(tok, off); ok {
+			t.bodies = append(t.bodies, body)
+		}
+		prev, prevIdent = tok, -1
+	}
+	t.lines = file.Lines()
+	return t
+}
+
+// bodyFinder recognises the body of each top-level func declaration: the
+// first "{" after "func" at nesting depth zero that does not open a struct
+// or interface type literal in the signature.
+type bodyFinder struct {
+	depth     int  // brace depth
+	inSig     bool // after a top-level "func", before its body
+	nest      int  // parens and brackets inside the signature
+	typeLit   int  // open struct/interface braces inside the signature
+	pendingTL bool // saw struct/interface; its "{" is a type literal
+	bodyStart int
+	inBody    bool
+}
+
+func (b *bodyFinder) step(tok token.Token, off int) (body [2]int, done bool) {
+	switch {
+	case b.inBody:
+		switch tok {
+		case token.LBRACE:
+			b.depth++
+		case token.RBRACE:
+			b.depth--
+			if b.depth == 0 {
+				b.inBody = false
+				return [2]int{b.bodyStart, off}, true
+			}
+		}
+	case b.inSig:
+		b.signature(tok, off)
+	default:
+		switch tok {
+		case token.FUNC:
+			if b.depth == 0 {
+				b.inSig, b.nest, b.typeLit, b.pendingTL = true, 0, 0, false
+			}
+		case token.LBRACE:
+			b.depth++
+		case token.RBRACE:
+			if b.depth > 0 {
+				b.depth--
+			}
+		}
+	}
+	return [2]int{}, false
+}
+
+func (b *bodyFinder) signature(tok token.Token, off int) {
+	switch tok {
+	case token.LPAREN, token.LBRACK:
+		b.nest++
+	case token.RPAREN, token.RBRACK:
+		b.nest--
+	case token.STRUCT, token.INTERFACE:
+		b.pendingTL = true
+	case token.LBRACE:
+		if b.pendingTL || b.typeLit > 0 {
+			b.typeLit++
+			b.pendingTL = false
+			return
+		}
+		if b.nest <= 0 {
+			b.inSig, b.inBody, b.depth, b.bodyStart = false, true, 1, off
+		}
+	case token.RBRACE:
+		if b.typeLit > 0 {
+			b.typeLit--
+		}
+	case token.SEMICOLON:
+		// A declaration without a body (assembly-implemented functions).
+		if b.nest <= 0 && b.typeLit == 0 {
+			b.inSig = false
+		}
+	}
+}
+
+// blankBodies returns a copy of src with the inside of each body replaced
+// by spaces, keeping newlines so that line and column numbers stay valid.
+func blankBodies(src []byte, bodies [][2]int) []byte {
+	out := make([]byte, len(src))
+	copy(out, src)
+	for _, b := range bodies {
+		for i := b[0] + 1; i < b[1] && i < len(out); i++ {
+			if out[i] != '\n' {
+				out[i] = ' '
+			}
+		}
+	}
+	return out
+}
+
+// countBranches returns 1 plus the branch tokens inside [lo, hi], using the
+// sorted offsets from the scan pass.
+func countBranches(branches []int, lo, hi int) uint16 {
+	i := searchInts(branches, lo)
+	n := 1
+	for ; i < len(branches) && branches[i] <= hi; i++ {
+		n++
+	}
+	if n > 0xffff {
+		n = 0xffff
+	}
+	return uint16(n)
+}
+
+// searchInts returns the index of the first element >= x.
+func searchInts(a []int, x int) int {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if a[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# bench.sh: parley against universal-ctags on three real corpora, then the
+# in-package Go benchmarks of ./index/... . Run by `make bench` after `make build`.
+#
+# Corpora (a missing one is skipped with a message):
+#   go  $(go env GOROOT)/src
+#   py  the python3 standard library, without site-packages
+#   js  $(npm root -g)/npm/node_modules, copied to a temp dir with every nested
+#       node_modules removed, so parley and ctags see the same files
+# Both tools get the same exclusions: parley skips symlinks, __pycache__ and
+# dist/build/out next to package.json by default, so ctags gets --links=no
+# and --exclude=__pycache__, and parley is told to keep dist/build/out (!dir/).
+#
+# Per corpus (wall time from bash's EPOCHREALTIME, peak RSS from /usr/bin/time):
+#   cold     parley index into an empty --data-dir: wall seconds, peak RSS
+#   warm     the same command again, nothing changed: wall seconds, and the
+#            seconds parley reports for Index alone; "again" is a third run.
+#            The first warm run can pay for Pebble compacting the cold run's
+#            files (Close waits for it); the third shows the steady state.
+#   store    du -sb of the data dir; source = bytes of the files parley indexed
+#   ctags    ctags -R over the same tree: wall seconds, peak RSS, tag count
+#   queries  parley symbols/defs/refs, median of 5 runs: whole-process CLI
+#            latency (start, open store, query, print JSON), not query time
+#
+# Reading the ratios: "cold / ctags" is parley's cold wall time over ctags'
+# (1.0x = as fast). ctags records definitions only; parley also stores every
+# reference, the imports and TODOs. "store / source" is index size over source
+# bytes. Targets for GOROOT: cold <= 1.0x ctags, warm <= 0.5 s, peak RSS
+# <= 1 GiB; store <= 1.0x source on every corpus; Python and JS cold: aim
+# <= 10x ctags (tree-sitter is slower than go/parser). PASS/FAIL is
+# informational: the script exits non-zero only when a command fails.
+# Output: bench_out/results.json and bench_out/summary.txt.
+set -euo pipefail
+export LC_ALL=C # EPOCHREALTIME and printf use a '.' decimal point
+
+cd "$(dirname "$0")/.."
+BIN=${PARLEY_BIN:-./bin/parley}
+CTAGS=${CTAGS:-/usr/bin/ctags}
+OUT=bench_out
+SUMMARY=$OUT/summary.txt
+RUNS=5
+
+die() { echo "bench: $*" >&2; exit 1; }
+[[ -x $BIN ]] || die "$BIN not found; run 'make build' first"
+[[ -x $CTAGS ]] || die "universal-ctags not found at $CTAGS"
+command -v python3 >/dev/null || die "python3 is required"
+command -v go >/dev/null || die "go is required"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$OUT"
+: >"$SUMMARY"
+RESULTS=$tmp/results.tsv # corpus <TAB> key <TAB> value, turned into JSON at the end
+: >"$RESULTS"
+
+say() { printf '%s\n' "$*" | tee -a "$SUMMARY"; }
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$RESULTS"; }
+calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
+
+have_time=0
+[[ -x /usr/bin/time ]] && have_time=1
+
+# timed OUT CMD...: runs CMD with stdout to OUT and stderr to $tmp/err; sets
+# WALL (seconds) and RSS (peak KB, or n/a without GNU time). A failing
+# command is a real error and ends the script.
+timed() {
+	local out=$1 t0 t1
+	shift
+	t0=$EPOCHREALTIME
+	if ((have_time)); then
+		/usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >"$out" 2>"$tmp/err" ||
+			{ cat "$tmp/err" "$tmp/time" >&2; die "failed: $*"; }
+	else
+		"$@" >"$out" 2>"$tmp/err" || { cat "$tmp/err" >&2; die "failed: $*"; }
+	fi
+	t1=$EPOCHREALTIME
+	WALL=$(calc "$t1 - $t0" 3)
+	RSS=n/a
+	((have_time)) && RSS=$(awk 'END { print $2 }' "$tmp/time")
+	return 0
+}
+
+# median_ms CMD...: median wall milliseconds of RUNS runs (output discarded).
+median_ms() {
+	local i t0 t1 times=()
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$EPOCHREALTIME
+		"$@" >"$tmp/q.out" 2>"$tmp/err" || { cat "$tmp/err" >&2; die "failed: $*"; }
+		t1=$EPOCHREALTIME
+		times+=("$(calc "($t1 - $t0) * 1000" 1)")
+	done
+	printf '%s\n' "${times[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+json_len() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d) if isinstance(d, list) else 1)' "$1"; }
+
+to_mb() { if [[ $1 == n/a ]]; then echo n/a; else calc "$1 / 1024" 0; fi; }
+verdict() { if [[ $(calc "($1) ? 1 : 0" 0) == 1 ]]; then echo PASS; else echo FAIL; fi; }
+
+# ---- machine ----------------------------------------------------------------
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+say "parley bench  $(date -u '+%Y-%m-%d %H:%M UTC')  $("$BIN" version 2>/dev/null | head -n1 || true)"
+say "machine: $(nproc) cores, ${cpu:-unknown CPU}, $(go version | awk '{ print $3 }'), $("$CTAGS" --version | head -n1 | cut -d, -f1)"
+say "load at start: $(uptime | sed 's/.*load average: //')  (other processes skew wall times)"
+((have_time)) || say "note: /usr/bin/time missing, peak RSS reported as n/a"
+record machine nproc "$(nproc)"
+record machine cpu "${cpu:-unknown}"
+record machine load_start "$(uptime | sed 's/.*load average: //')"
+
+# ---- corpora ----------------------------------------------------------------
+# setup NAME: sets CPATH, LABEL, PX (parley args), CX (ctags args) and Q
+# (symbols, defs, refs queries); returns 1 when the corpus is unavailable.
+setup() {
+	PX=()
+	CX=(--links=no)
+	case $1 in
+	go)
+		LABEL=GOROOT/src
+		CPATH="$(go env GOROOT)/src"
+		Q=(Reader NewReader Close)
+		;;
+	py)
+		LABEL="Python stdlib"
+		CPATH=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+		PX=(--exclude site-packages)
+		CX+=(--exclude=site-packages --exclude=__pycache__)
+		Q=(path join open)
+		;;
+	js)
+		LABEL="JavaScript (npm's node_modules)"
+		local src
+		src="$(npm root -g 2>/dev/null || true)/npm/node_modules"
+		[[ -d $src ]] || { CPATH=$src; return 1; }
+		CPATH=$tmp/js-corpus
+		cp -r "$src" "$CPATH"
+		find "$CPATH" -mindepth 1 -type d -name node_modules -prune -exec rm -rf {} +
+		PX=(--exclude '!dist/' --exclude '!build/' --exclude '!out/')
+		Q=(resolve parse "then")
+		;;
+	esac
+	[[ -d $CPATH ]]
+}
+
+run_corpus() {
+	local c=$1 data=$tmp/data-$1 summary=$tmp/$1.json
+	if ! setup "$c"; then
+		say ""
+		say "== $c: corpus not found at ${CPATH:-?}, skipped"
+		record "$c" skipped true
+		return 0
+	fi
+	echo "bench: $LABEL: parley cold index ..." >&2
+	timed "$summary" "$BIN" index "$CPATH" --data-dir "$data" --json "${PX[@]}"
+	local cold=$WALL cold_rss=$RSS files bytes syms refs skipped partial
+	read -r files bytes syms refs skipped partial < <(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["files"], d["bytes"], d["symbols"], d["refs"], len(d["skipped"] or []), len(d["partial"] or []))' "$summary")
+
+	echo "bench: $LABEL: parley warm index, twice ..." >&2
+	timed "$tmp/warm.json" "$BIN" index "$CPATH" --data-dir "$data" --json "${PX[@]}"
+	local warm=$WALL warm_rss=$RSS changed warm_index warm2
+	read -r changed warm_index < <(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["changed"], round(d["seconds"], 3))' "$tmp/warm.json")
+	timed "$tmp/warm.json" "$BIN" index "$CPATH" --data-dir "$data" --json "${PX[@]}"
+	warm2=$WALL
+	local store
+	store=$(du -sb "$data" | cut -f1)
+
+	echo "bench: $LABEL: ctags ..." >&2
+	timed "$tmp/ctags.out" "$CTAGS" -R -f "$tmp/tags" "${CX[@]}" "$CPATH"
+	local ctags=$WALL ctags_rss=$RSS tags
+	tags=$(grep -vc '^!_' "$tmp/tags" || true)
+
+	echo "bench: $LABEL: queries ..." >&2
+	local common=(--root "$CPATH" --data-dir "$data" --json) qsym qdef qref nsym ndef nref
+	qsym=$(median_ms "$BIN" symbols "${Q[0]}" "${common[@]}")
+	nsym=$(json_len "$tmp/q.out")
+	qdef=$(median_ms "$BIN" defs "${Q[1]}" "${common[@]}")
+	ndef=$(json_len "$tmp/q.out")
+	qref=$(median_ms "$BIN" refs "${Q[2]}" "${common[@]}")
+	nref=$(json_len "$tmp/q.out")
+
+	local ratio store_ratio mb
+	ratio=$(calc "$cold / $ctags")
+	store_ratio=$(calc "$store / ($bytes > 0 ? $bytes : 1)")
+	mb=$(calc "$bytes / 1048576" 1)
+
+	say ""
+	say "== $LABEL  ($CPATH)"
+	say "$(printf '  %-22s %s' "files / source" "$files files, $mb MiB ($skipped skipped, $partial partial)")"
+	say "$(printf '  %-22s %s' "parley symbols / refs" "$syms / $refs")"
+	say "$(printf '  %-22s %s' "ctags tags" "$tags")"
+	say "$(printf '  %-22s %8s s   peak RSS %s MB' "parley cold" "$cold" "$(to_mb "$cold_rss")")"
+	say "$(printf '  %-22s %8s s   peak RSS %s MB, %s re-indexed, %s s in Index' "parley warm" "$warm" "$(to_mb "$warm_rss")" "$changed" "$warm_index")"
+	say "$(printf '  %-22s %8s s' "parley warm, again" "$warm2")"
+	say "$(printf '  %-22s %8s s   peak RSS %s MB' "ctags -R" "$ctags" "$(to_mb "$ctags_rss")")"
+	say "$(printf '  %-22s %8s x' "cold / ctags" "$ratio")"
+	say "$(printf '  %-22s %8s x   (%s bytes store)' "store / source" "$store_ratio" "$store")"
+	say "$(printf '  %-22s symbols %s: %s ms (%s hits)  defs %s: %s ms (%s)  refs %s: %s ms (%s)' \
+		"CLI query, median $RUNS" "${Q[0]}" "$qsym" "$nsym" "${Q[1]}" "$qdef" "$ndef" "${Q[2]}" "$qref" "$nref")"
+	if [[ $c == go ]]; then
+		say "  target cold <= 1.0x ctags   $(verdict "$ratio <= 1.0")"
+		say "  target warm <= 0.5 s        $(verdict "$warm <= 0.5")"
+		if [[ $cold_rss == n/a ]]; then say "  target RSS <= 1 GiB         n/a"; else
+			say "  target RSS <= 1 GiB         $(verdict "$cold_rss <= 1048576")"
+		fi
+	else
+		say "  cold / ctags = ${ratio}x    (aim <= 10x) $(verdict "$ratio <= 10")"
+	fi
+	say "  target store <= 1.0x source $(verdict "$store_ratio <= 1.0")"
+
+	local k v
+	for k in cold warm warm2 warm_index cold_rss warm_rss ctags ctags_rss tags files bytes syms refs skipped partial changed \
+		store ratio store_ratio qsym qdef qref nsym ndef nref; do
+		v=${!k}
+		record "$c" "$k" "$v"
+	done
+	record "$c" path "$CPATH"
+	record "$c" queries "${Q[*]}"
+	rm -rf "$data" "$tmp/tags"
+}
+
+for c in go py js; do
+	run_corpus "$c"
+done
+
+say ""
+say "load at end: $(uptime | sed 's/.*load average: //')"
+record machine load_end "$(uptime | sed 's/.*load average: //')"
+
+python3 - "$RESULTS" "$OUT/results.json" <<'EOF'
+import json, sys
+names = {"cold": "parley_cold_s", "warm": "parley_warm_s", "warm2": "parley_warm_again_s",
+         "warm_index": "parley_warm_index_s", "cold_rss": "parley_cold_rss_kb",
+         "warm_rss": "parley_warm_rss_kb", "ctags": "ctags_s", "ctags_rss": "ctags_rss_kb",
+         "tags": "ctags_tags", "syms": "symbols", "ratio": "cold_over_ctags",
+         "store": "store_bytes", "store_ratio": "store_over_source", "qsym": "symbols_query_ms",
+         "qdef": "defs_query_ms", "qref": "refs_query_ms", "nsym": "symbols_hits",
+         "ndef": "defs_hits", "nref": "refs_hits", "bytes": "source_bytes"}
+out = {}
+for line in open(sys.argv[1]):
+    corpus, key, val = line.rstrip("\n").split("\t", 2)
+    for conv in (int, float):
+        try:
+            val = conv(val)
+            break
+        except ValueError:
+            pass
+    out.setdefault(corpus, {})[names.get(key, key)] = val
+json.dump(out, open(sys.argv[2], "w"), indent=2)
+EOF
+say "results: $OUT/results.json"
+
+say ""
+say "== go test -run '^\$' -bench . -benchmem -count 1 ./index/..."
+go test -run '^$' -bench . -benchmem -count 1 ./index/... 2>&1 | tee -a "$SUMMARY"
