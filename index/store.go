@@ -2,8 +2,8 @@ package index
 
 import (
 	"bytes"
-	"context"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -101,9 +101,9 @@ func pebbleOptions() *pebble.Options {
 		// With compactions manual, the default stop threshold (12 L0
 		// sublevels) would stall writes forever instead of slowing them.
 		L0StopWritesThreshold: 1 << 20,
-		MemTableSize:                256 << 20,
-		CacheSize:                   64 << 20,
-		Logger:                      quietLogger{},
+		MemTableSize:          256 << 20,
+		CacheSize:             64 << 20,
+		Logger:                quietLogger{},
 	}
 }
 
