@@ -171,28 +171,39 @@ func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, opts Opt
 	}
 	prog := Progress{Total: len(work), TotalBytes: totalBytes}
 	var firstErr error
+	fail := func(err error) {
+		if firstErr == nil {
+			firstErr = err
+		}
+		cancel()
+	}
 	lastFlush := time.Now()
+	bulk := s.newBulkLoader()
 	st := stream.New().WithMaxGoroutines(opts.Workers)
 	for i, e := range work {
 		if ctx.Err() != nil {
 			break
 		}
 		st.Go(func() stream.Callback {
-			h, err := s.indexFile(ctx, e, ids[i], opts)
+			h, recs, err := s.indexFile(ctx, e, ids[i], opts)
 			return func() {
 				if err != nil {
-					if firstErr == nil {
-						firstErr = err
-					}
-					cancel()
+					fail(err)
 					return
 				}
 				if h == nil {
 					return
 				}
-				s.mu.Lock()
-				s.publishLocked(h.Path, h)
-				s.mu.Unlock()
+				if recs != nil {
+					if err := bulk.add(recs, h); err != nil {
+						fail(err)
+						return
+					}
+				} else {
+					s.mu.Lock()
+					s.publishLocked(h.Path, h)
+					s.mu.Unlock()
+				}
 				if time.Since(lastFlush) > flushEvery {
 					s.db.AsyncFlush()
 					lastFlush = time.Now()
@@ -208,22 +219,32 @@ func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, opts Opt
 		})
 	}
 	st.Wait()
+	if err := bulk.finish(); err != nil && firstErr == nil {
+		firstErr = err
+	}
 	if firstErr != nil {
 		return prog.Done, firstErr
 	}
 	return prog.Done, ctx.Err()
 }
 
-// indexFile extracts one file and commits its records in one batch,
-// replacing the old ones. It returns the committed header, or nil when ctx
-// was cancelled first. Only one goroutine handles a given path per run, so
-// reading the old records here races with nothing.
-func (s *Store) indexFile(ctx context.Context, e workspace.Entry, id uint32, opts Options) (*FileHeader, error) {
+// indexFile extracts one file. A file new to the store comes back as
+// records for the bulk loader; a changed one is committed here in one batch
+// that also deletes its old records, and only its header is returned. The
+// header is nil when ctx was cancelled first. Only one goroutine handles a
+// given path per run, so reading the old records here races with nothing.
+func (s *Store) indexFile(ctx context.Context, e workspace.Entry, id uint32, opts Options) (*FileHeader, *fileRecords, error) {
 	u, touch := s.prepare(ctx, e, opts)
 	if u == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	u.Header.ID = id
+	_, exists := s.Header(e.Rel)
+	if !exists {
+		recs := &fileRecords{}
+		h := encodeFile(recs, u)
+		return &h, recs, nil
+	}
 	b := s.db.NewBatch()
 	defer b.Close()
 	var h FileHeader
@@ -231,17 +252,15 @@ func (s *Store) indexFile(ctx context.Context, e workspace.Entry, id uint32, opt
 		h = u.Header
 		b.Set(pathKey(h.Path), encodeHeader(&h), nil)
 	} else {
-		if _, ok := s.Header(e.Rel); ok {
-			if err := s.deleteRecords(b, id); err != nil {
-				return nil, fmt.Errorf("replace %s: %w", e.Rel, err)
-			}
+		if err := s.deleteRecords(b, id); err != nil {
+			return nil, nil, fmt.Errorf("replace %s: %w", e.Rel, err)
 		}
 		h = encodeFile(b, u)
 	}
 	if err := b.Commit(pebble.NoSync); err != nil {
-		return nil, fmt.Errorf("commit %s: %w", e.Rel, err)
+		return nil, nil, fmt.Errorf("commit %s: %w", e.Rel, err)
 	}
-	return &h, nil
+	return &h, nil, nil
 }
 
 // prepare reads and extracts one file. touch is set when only the header

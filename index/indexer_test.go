@@ -314,3 +314,34 @@ func TestManyReopensDoNotStall(t *testing.T) {
 		}
 	}
 }
+
+// TestBulkChunks indexes through many small bulk-load chunks, which are
+// ingested as overlapping tables, and checks every file is queryable.
+func TestBulkChunks(t *testing.T) {
+	defer func(n int) { bulkChunkBytes = n }(bulkChunkBytes)
+	bulkChunkBytes = 1 << 10
+	root, data := t.TempDir(), t.TempDir()
+	files := map[string]string{}
+	for i := range 120 {
+		files["d/f"+itoa(i)+".go"] = "package d\n\n// Fn" + itoa(i) + " calls Shared.\nfunc Fn" + itoa(i) + "() { Shared() }\n"
+	}
+	writeTree(t, root, files)
+	st := openTestStore(t, data)
+	if sum := mustIndex(t, st, root); sum.Files != 120 || sum.Symbols != 120 {
+		t.Fatalf("summary: %+v", sum)
+	}
+	st.Close()
+	st = openTestStore(t, data)
+	defer st.Close()
+	for _, i := range []int{0, 57, 119} {
+		if got := defPaths(t, st, "Fn"+itoa(i)); len(got) != 1 {
+			t.Errorf("defs Fn%s = %v", itoa(i), got)
+		}
+	}
+	if got := refPaths(t, st, "Shared"); len(got) != 120 {
+		t.Errorf("refs Shared in %d files, want 120", len(got))
+	}
+	if ra := st.db.Metrics().ReadAmp(); ra > maxReadAmp {
+		t.Errorf("read amplification %d after bulk load", ra)
+	}
+}

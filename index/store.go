@@ -43,6 +43,7 @@ func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 // missing.
 type Store struct {
 	db   *pebble.DB
+	opts *pebble.Options // with defaults filled in; for sstable writers
 	dir  string
 	lock *os.File
 
@@ -122,7 +123,9 @@ func (s *Store) maybeCompact(ctx context.Context) error {
 // open opens the Pebble DB and checks the schema. A non-empty reason means
 // the store must be rebuilt.
 func (s *Store) open(dbDir string) (reason string, err error) {
-	db, err := pebble.Open(dbDir, pebbleOptions())
+	s.opts = pebbleOptions()
+	s.opts.EnsureDefaults()
+	db, err := pebble.Open(dbDir, s.opts)
 	if err != nil {
 		return "", err
 	}

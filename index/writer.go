@@ -72,39 +72,46 @@ func (w *Writer) Put(u *FileUpdate) error {
 
 // encodeFile adds every record of u (whose Header.ID is set) to b and
 // returns the header as stored. It reads nothing, so workers can run it in
-// parallel on batches of their own.
-func encodeFile(b *pebble.Batch, u *FileUpdate) FileHeader {
+// parallel on sinks of their own.
+func encodeFile(b recordSink, u *FileUpdate) FileHeader {
 	h := u.Header
-	if r := u.Result; r != nil {
-		h.Symbols = uint32(len(r.Symbols))
-		h.Refs = uint32(len(r.Refs))
-		names := putRefs(b, h.ID, r.Refs)
-		b.Set(idKey(prefixSymbols, h.ID), encodeSymbols(r.Symbols), nil)
-		for i := range r.Symbols {
-			sym := &r.Symbols[i]
-			key := symNameKey(sym.Name, h.ID, uint32(i))
-			lower, _, _, _ := parseSymNameKey(key)
-			b.Set(key, encodeSymRef(sym, string(lower) != sym.Name), nil)
-		}
-		b.Set(idKey(prefixNames, h.ID), encodeNames(names), nil)
-	}
 	d := u.Detail
 	d.Path = h.Path
-	b.Set(idKey(prefixDetail, h.ID), encodeDetail(&d), nil)
-	b.Set(pathKey(h.Path), encodeHeader(&h), nil)
+	b.Set(idKey(prefixDetail, h.ID), encodeDetail(&d), nil) // 'f'
+	r := u.Result
+	if r == nil {
+		b.Set(pathKey(h.Path), encodeHeader(&h), nil) // 'p'
+		return h
+	}
+	h.Symbols = uint32(len(r.Symbols))
+	h.Refs = uint32(len(r.Refs))
+	names, groups := groupRefs(r.Refs)
+	b.Set(idKey(prefixNames, h.ID), encodeNames(names), nil) // 'n'
+	b.Set(pathKey(h.Path), encodeHeader(&h), nil)            // 'p'
+	var scratch []byte
+	for i, name := range names { // 'r'
+		scratch = encodeOccurrences(scratch[:0], groups[i])
+		b.Set(refKey(name, h.ID), scratch, nil) // Set copies
+	}
+	for i := range r.Symbols { // 's'
+		sym := &r.Symbols[i]
+		key := symNameKey(sym.Name, h.ID, uint32(i))
+		lower, _, _, _ := parseSymNameKey(key)
+		b.Set(key, encodeSymRef(sym, string(lower) != sym.Name), nil)
+	}
+	b.Set(idKey(prefixSymbols, h.ID), encodeSymbols(r.Symbols), nil) // 'y'
 	return h
 }
 
-// putRefs groups occurrences by name and writes one 'r' key per name. It
-// returns the distinct names, which deletion needs later. Grouping is a
-// counting sort over first-seen names: comparison sorting millions of refs by
-// string was a tenth of cold indexing time.
-func putRefs(b *pebble.Batch, id uint32, refs []extract.Ref) []string {
+// groupRefs groups occurrences by name: the distinct names in first-seen
+// order and, for each, its positions in file order. Grouping is a counting sort
+// over first-seen names; comparison-sorting millions of refs by string was
+// a tenth of cold indexing time.
+func groupRefs(refs []extract.Ref) (names []string, groups [][]Occurrence) {
 	if len(refs) == 0 {
-		return nil
+		return nil, nil
 	}
 	slot := make(map[string]int32, 64)
-	var names []string
 	var counts []int32
 	ids := make([]int32, len(refs))
 	for i := range refs {
@@ -129,16 +136,15 @@ func putRefs(b *pebble.Batch, id uint32, refs []extract.Ref) []string {
 		occ[fill[n]] = Occurrence{Pos: refs[i].Pos, Call: refs[i].Call}
 		fill[n]++
 	}
-	var scratch []byte
-	for n, name := range names {
-		group := occ[starts[n]:starts[n+1]]
-		if !slices.IsSortedFunc(group, cmpOccurrence) {
-			slices.SortFunc(group, cmpOccurrence)
+	groups = make([][]Occurrence, len(names))
+	for n := range names {
+		g := occ[starts[n]:starts[n+1]]
+		if !slices.IsSortedFunc(g, cmpOccurrence) {
+			slices.SortFunc(g, cmpOccurrence)
 		}
-		scratch = encodeOccurrences(scratch[:0], group)
-		b.Set(refKey(name, id), scratch, nil) // Set copies
+		groups[n] = g
 	}
-	return names
+	return names, groups
 }
 
 func cmpOccurrence(a, b Occurrence) int {

@@ -28,22 +28,32 @@ func (goExtractor) Extract(ctx context.Context, path string, src []byte, _ Optio
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return extractGo(path, src, true), nil
+}
+
+// extractGo runs the two passes. With compact false the parser sees the
+// whole file; tests compare both modes to prove the offset mapping exact.
+func extractGo(path string, src []byte, compact bool) *Result {
 	fset := token.NewFileSet()
 	toks := scanGo(fset, src)
 	mode := parser.ParseComments | parser.SkipObjectResolution
-	file, perr := parser.ParseFile(fset, path, blankBodies(src, toks.bodies), mode)
-	if perr != nil {
-		// Blanking cannot introduce errors into valid code, but a broken
-		// file may hide its real error inside a body; report what a plain
-		// parse says.
+	text, offsets := src, &offsetMap{}
+	if compact {
+		text, offsets = compactBodies(src, toks.bodies)
+	}
+	file, perr := parser.ParseFile(fset, path, text, mode)
+	if perr != nil && compact {
+		// Emptying bodies cannot break valid code, but a broken file may
+		// confuse the body finder; report what a plain parse says.
+		text, offsets = src, &offsetMap{}
 		file, perr = parser.ParseFile(fset, path, src, mode)
 	}
 	if file == nil {
-		return &Result{Partial: "parse failed: " + firstError(perr)}, nil
+		return &Result{Partial: "parse failed: " + firstError(perr)}
 	}
 	var tf *token.File
 	fset.Iterate(func(f *token.File) bool { tf = f; return true }) // the last file added
-	lines := &lineIndex{base: tf.Base(), size: len(src), lines: toks.lines}
+	lines := &lineIndex{base: tf.Base(), size: len(text), lines: toks.lines, offsets: offsets}
 	g := &goWalker{src: src, toks: toks, lines: lines, res: &Result{}, decls: map[int]bool{}}
 	if perr != nil {
 		g.res.Partial = "syntax errors: " + firstError(perr)
@@ -52,7 +62,7 @@ func (goExtractor) Extract(ctx context.Context, path string, src []byte, _ Optio
 		g.res.Package = file.Name.Name
 	}
 	g.file(file)
-	return g.res, nil
+	return g.res
 }
 
 func firstError(err error) string {
@@ -328,21 +338,23 @@ func (g *goWalker) refs() {
 // before falling back to binary search; this is several times faster than
 // token.File.Position on identifier-dense files.
 type lineIndex struct {
-	base  int
-	size  int
-	lines []int
-	last  int
+	base    int // of the parsed token.File
+	size    int // of the parsed text
+	offsets *offsetMap
+	lines   []int // line starts of the original text
+	last    int
 }
 
+// offset converts a parser position to an offset in the original text.
 func (li *lineIndex) offset(p token.Pos) int {
 	off := int(p) - li.base
 	if off < 0 {
 		return 0
 	}
 	if off > li.size {
-		return li.size
+		off = li.size
 	}
-	return off
+	return li.offsets.orig(off)
 }
 
 func (li *lineIndex) pos(p token.Pos) Pos { return li.posOff(li.offset(p)) }

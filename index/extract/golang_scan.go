@@ -15,9 +15,9 @@ import (
 //     complexity counts (if, for, case, &&, ||; the same set the AST
 //     version counted), comments for TODO markers, and the byte ranges of
 //     top-level function bodies.
-//  2. go/parser then parses a copy of the file with those bodies blanked to
-//     spaces (newlines kept, so every position is unchanged) for
-//     declarations, doc comments, fields and signatures.
+//  2. go/parser then parses a copy of the file with those bodies emptied
+//     for declarations, doc comments, fields and signatures; an offsetMap
+//     takes its positions back to the original text.
 
 // goTokens is what the scan pass found.
 type goTokens struct {
@@ -177,19 +177,44 @@ func (b *bodyFinder) signature(tok token.Token, off int) {
 	}
 }
 
-// blankBodies returns a copy of src with the inside of each body replaced
-// by spaces, keeping newlines so that line and column numbers stay valid.
-func blankBodies(src []byte, bodies [][2]int) []byte {
-	out := make([]byte, len(src))
-	copy(out, src)
-	for _, b := range bodies {
-		for i := b[0] + 1; i < b[1] && i < len(out); i++ {
-			if out[i] != '\n' {
-				out[i] = ' '
-			}
-		}
+// compactBodies returns a copy of src with the inside of every body
+// removed ("{...}" becomes "{}") and the map from offsets in the copy back
+// to offsets in src. Removing rather than blanking matters: the parser's
+// scanner otherwise still walks every byte of whitespace.
+func compactBodies(src []byte, bodies [][2]int) ([]byte, *offsetMap) {
+	m := &offsetMap{}
+	if len(bodies) == 0 {
+		return src, m
 	}
-	return out
+	out := make([]byte, 0, len(src)/3)
+	prev, removed := 0, 0
+	for _, b := range bodies {
+		lb, rb := b[0], b[1]
+		if lb < prev || rb > len(src) || rb <= lb {
+			continue
+		}
+		out = append(out, src[prev:lb+1]...)
+		m.at = append(m.at, len(out)) // the offset of "}" in the copy
+		removed += rb - lb - 1
+		m.shift = append(m.shift, removed)
+		prev = rb
+	}
+	out = append(out, src[prev:]...)
+	return out, m
+}
+
+// offsetMap translates offsets in a compacted copy back to the original.
+type offsetMap struct {
+	at    []int // copy offsets at which a removal took effect, ascending
+	shift []int // total bytes removed up to and including that removal
+}
+
+func (m *offsetMap) orig(c int) int {
+	i := searchInts(m.at, c+1) // removals at or before c
+	if i == 0 {
+		return c
+	}
+	return c + m.shift[i-1]
 }
 
 // countBranches returns 1 plus the branch tokens inside [lo, hi], using the

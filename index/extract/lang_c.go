@@ -51,6 +51,7 @@ func cSpec(name, grammar string) *langSpec {
 		comments:     "comment",
 		branches:     "if_statement|for_statement|for_range_loop|while_statement|do_statement|case_statement|catch_clause|conditional_expression",
 		branchOps:    "&& ||",
+		opParents:    "binary_expression",
 		wrappers:     "template_declaration",
 		ctorSameName: true,
 		exported:     cExported,

@@ -21,7 +21,7 @@ func init() {
 			{typ: "file_scoped_namespace_declaration", name: "name", scope: scopeNS,
 				custom: func(w *tsWalker, d *defSite) bool { d.sticky = true; return true }},
 			{typ: "class_declaration|record_declaration|delegate_declaration", kind: KindClass, name: "name", scope: scopeType},
-			{typ: "struct_declaration|record_struct_declaration", kind: KindStruct, name: "name", scope: scopeType},
+			{typ: "struct_declaration", kind: KindStruct, name: "name", scope: scopeType},
 			{typ: "interface_declaration", kind: KindInterface, name: "name", scope: scopeType},
 			{typ: "enum_declaration", kind: KindEnum, name: "name", scope: scopeType},
 			{typ: "enum_member_declaration", kind: KindEnumMember, name: "name"},

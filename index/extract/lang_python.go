@@ -24,7 +24,7 @@ func init() {
 			"future_import_statement": func(w *tsWalker, n *ts.Node) { w.addImport("__future__", n) },
 		},
 		comments:   "comment",
-		branches:   "if_statement|elif_clause|for_statement|while_statement|except_clause|except_group_clause|conditional_expression|for_in_clause|if_clause|case_clause",
+		branches:   "if_statement|elif_clause|for_statement|while_statement|except_clause|conditional_expression|for_in_clause|if_clause|case_clause",
 		branchOps:  "and or",
 		wrappers:   "decorated_definition",
 		ctorNames:  "__init__",

@@ -40,6 +40,7 @@ func init() {
 		comments:  "line_comment|block_comment",
 		branches:  "if_expression|for_expression|while_expression|match_arm",
 		branchOps: "&& ||",
+		opParents: "binary_expression",
 		docSkip:   "attribute_item",
 		exported: func(w *tsWalker, d *defSite) bool {
 			if w.c.firstOf(d.node, "visibility_modifier") != nil {

@@ -259,7 +259,7 @@ func (w *tsWalker) visit(n, parent *ts.Node, idx int) (descend, opened bool) {
 		w.comment(n)
 		return false, false
 	}
-	if si.branch && !w.defaultLabel(n) {
+	if si.branch && w.decides(n, parent) {
 		w.branch()
 	}
 	if si.docSkip && w.doc.valid && n.StartPoint().Row <= w.doc.endLine+1 {
@@ -379,14 +379,15 @@ func lastNamed(n *ts.Node) *ts.Node {
 	return nil
 }
 
-// defaultLabel reports whether a case-like branch node is the default arm
-// (default:, else ->), which adds no path.
-func (w *tsWalker) defaultLabel(n *ts.Node) bool {
+// decides reports whether a branch node adds a path: not the default arm
+// of a switch (default:, else ->), and an operator token only inside an
+// expression.
+func (w *tsWalker) decides(n, parent *ts.Node) bool {
 	if !n.IsNamed() {
-		return false
+		return len(w.c.opParents) == 0 || parent != nil && w.c.opParents.has(parent.Symbol())
 	}
 	first := n.Child(0)
-	return first != nil && w.c.typeIs(first, "default|else|default_keyword|discard")
+	return first == nil || !w.c.typeIs(first, "default|else|default_keyword|discard")
 }
 
 // branch counts a decision point towards the innermost function.

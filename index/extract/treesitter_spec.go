@@ -50,6 +50,9 @@ type langSpec struct {
 	comments  string // comment node types
 	branches  string // named node types that are decision points
 	branchOps string // anonymous operator tokens, space-separated ("&& ||")
+	// opParents limits branchOps to tokens under these node types: C++
+	// spells rvalue references "&&" too.
+	opParents string
 	wrappers  string // nodes wrapping a definition: export, decorators, templates
 	docSkip   string // nodes allowed between a doc comment and its definition
 	sigSkip   string // leading children skipped when choosing the signature start
@@ -114,12 +117,13 @@ type defSite struct {
 	// membersPrivate: members default to private until an access label
 	// says otherwise (C++ class bodies).
 	membersPrivate bool
-	// sticky scopes stay open to the end of the file instead of closing
-	// with the node (C# file-scoped namespaces precede their members).
+	// sticky pseudo scopes stay open to the end of the file instead of
+	// closing with the node (C# file-scoped namespaces precede their
+	// members).
 	sticky bool
 }
 
-// step is one compiled step of a name path.
+// pathStep is one compiled step of a name path.
 type pathStep struct {
 	self  bool
 	field string
@@ -174,11 +178,12 @@ type symInfo struct {
 
 // compiled is a langSpec bound to its loaded grammar.
 type compiled struct {
-	spec    *langSpec
-	lang    *ts.Language
-	factory func([]byte, *ts.Language) ts.TokenSource
-	info    []*symInfo
-	ctors   map[string]bool
+	spec      *langSpec
+	lang      *ts.Language
+	factory   func([]byte, *ts.Language) ts.TokenSource
+	info      []*symInfo
+	ctors     map[string]bool
+	opParents symSet
 }
 
 // symbolsByName maps type names to grammar symbols. Named and anonymous
@@ -255,11 +260,7 @@ func compileSpec(spec *langSpec, lang *ts.Language, factory func([]byte, *ts.Lan
 	}
 	for i := range spec.defs {
 		d := &defC{defRule: spec.defs[i], parents: idx.constraint(spec.defs[i].parent)}
-		path, err := compilePath(d.name, idx)
-		if err != nil {
-			return nil, fmt.Errorf("%s def %s: %w", spec.name, d.typ, err)
-		}
-		d.path = path
+		d.path = compilePath(d.name, idx)
 		each(d.typ, func(si *symInfo) { si.defs = append(si.defs, d) })
 	}
 	for _, r := range spec.idents {
@@ -295,12 +296,16 @@ func compileSpec(spec *langSpec, lang *ts.Language, factory func([]byte, *ts.Lan
 	for _, n := range splitTypes(spec.ctorNames) {
 		c.ctors[n] = true
 	}
+	c.opParents = idx.constraint(spec.opParents)
+	if spec.opParents == "" {
+		c.opParents = nil
+	}
 	return c, nil
 }
 
-func compilePath(path string, idx symbolsByName) ([]pathStep, error) {
+func compilePath(path string, idx symbolsByName) []pathStep {
 	if path == "" {
-		return nil, nil
+		return nil
 	}
 	var out []pathStep
 	for _, s := range strings.Fields(path) {
@@ -313,7 +318,7 @@ func compilePath(path string, idx symbolsByName) ([]pathStep, error) {
 			out = append(out, pathStep{field: s})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // kindOf returns the symbol info of a node, or nil.

@@ -125,6 +125,19 @@ func TestPartialAndErrors(t *testing.T) {
 		t.Errorf("tiny budget: Partial = %q", res.Partial)
 	}
 
+	// gotreesitter's EOF recovery ignores the stop flag and is quadratic in
+	// unclosed brackets; the watchdog must still return near the budget.
+	start := time.Now()
+	res, err = For("javascript").Extract(context.Background(), "deep.js", []byte(strings.Repeat("(", 15000)), Options{Budget: 50 * time.Millisecond})
+	if err != nil {
+		t.Errorf("deep nesting: %v", err)
+	} else if !strings.HasPrefix(res.Partial, "parse budget exceeded") {
+		t.Errorf("deep nesting: Partial = %q", res.Partial)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("deep nesting: Extract took %v with a 50ms budget", took)
+	}
+
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := ex.Extract(ctx, "x.py", []byte("x = 1\n"), Options{}); !errors.Is(err, context.Canceled) {
@@ -201,4 +214,89 @@ func TestHelpers(t *testing.T) {
 			t.Errorf("pos(%d, hint %d) = %+v, want %+v", tc.off, tc.hint, got, tc.want)
 		}
 	}
+}
+
+// TestSpecTypeNames catches typos and grammar drift in the tables: compile
+// ignores unknown type names (so one table can serve JavaScript and
+// TypeScript), which would otherwise hide a misspelt rule. Every name must
+// exist in at least one grammar sharing the table.
+func TestSpecTypeNames(t *testing.T) {
+	groups := [][]string{{"javascript", "typescript", "tsx"}, {"c", "cpp"}}
+	for _, l := range Languages() {
+		if _, ok := For(l).(*tsExtractor); ok && !strings.Contains(fmtGroups(groups), " "+l+" ") {
+			groups = append(groups, []string{l})
+		}
+	}
+	for _, group := range groups {
+		if testing.Short() && group[0] == "swift" {
+			continue
+		}
+		named, anon := map[string]bool{}, map[string]bool{}
+		for _, l := range group {
+			c, err := For(l).(*tsExtractor).load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			idx := indexSymbols(c.lang)
+			for n := range idx.named {
+				named[n] = true
+			}
+			for n := range idx.anon {
+				anon[n] = true
+			}
+		}
+		spec := For(group[0]).(*tsExtractor).spec
+		for _, n := range specNamedTypes(spec) {
+			if !named[n] {
+				t.Errorf("%v: node type %q is not in the grammar", group, n)
+			}
+		}
+		for _, n := range strings.Fields(spec.branchOps) {
+			if !anon[n] {
+				t.Errorf("%v: token %q is not in the grammar", group, n)
+			}
+		}
+	}
+}
+
+func fmtGroups(groups [][]string) string {
+	var b strings.Builder
+	for _, g := range groups {
+		b.WriteString(" " + strings.Join(g, " ") + " ")
+	}
+	return b.String()
+}
+
+// specNamedTypes lists the named node types a table refers to.
+func specNamedTypes(s *langSpec) []string {
+	var out []string
+	add := func(types string) { out = append(out, splitTypes(types)...) }
+	for _, d := range s.defs {
+		add(d.typ)
+		add(d.parent)
+		for _, st := range strings.Fields(d.name) {
+			if strings.HasPrefix(st, "@") {
+				add(st[1:])
+			}
+		}
+	}
+	for _, r := range s.idents {
+		add(r.typ)
+		add(r.parent)
+	}
+	for _, m := range []map[string]string{s.calls, s.callees, s.pkg} {
+		for k := range m {
+			add(k)
+		}
+	}
+	for k := range s.imports {
+		add(k)
+	}
+	for k := range s.hooks {
+		add(k)
+	}
+	for _, ts := range []string{s.comments, s.branches, s.wrappers, s.docSkip, s.sigSkip, s.sigInto, s.opParents} {
+		add(ts)
+	}
+	return out
 }
