@@ -8,12 +8,13 @@ import (
 
 // Match classes for symbol search, best first.
 const (
-	matchExact     = iota // same spelling
-	matchExactFold        // same name ignoring case
-	matchPrefix           // name starts with the query (any case)
-	matchCamel            // query picks word starts: "hfs" ~ HandleFileServer, "newRe" ~ NewReader
-	matchSubstring        // query occurs inside the name
-	matchFuzzy            // query's letters occur in order
+	matchExact      = iota // same spelling
+	matchExactFold         // same name ignoring case
+	matchPrefix            // name starts with the query (any case)
+	matchCamelStart        // query picks word starts from the first word: "hfs" ~ HandleFileServer
+	matchCamel             // query picks word starts later on: "hfs" ~ FSTYPE_HFS
+	matchSubstring         // query occurs inside the name
+	matchFuzzy             // query's letters occur in order
 	matchNone
 )
 
@@ -37,9 +38,14 @@ func classify(name, lowerName []byte, query string, lowerQuery []byte) int {
 		return matchExactFold
 	case bytes.HasPrefix(lowerName, lowerQuery):
 		return matchPrefix
-	case camelMatch(name, query):
+	}
+	if ok, first := camelMatch(name, query); ok {
+		if first {
+			return matchCamelStart
+		}
 		return matchCamel
-	case bytes.Contains(lowerName, lowerQuery):
+	}
+	if bytes.Contains(lowerName, lowerQuery) {
 		return matchSubstring
 	}
 	return matchFuzzy
@@ -65,14 +71,28 @@ const maxWords = 32
 // the start of a successive word of name, case-insensitively. Words start at
 // the first rune, at an upper-case rune after a lower-case one, at the last
 // upper-case rune of an acronym followed by lower case (the "R" of
-// "HTTPRequest"), and after '_', '-', '.' or a digit run.
-func camelMatch(name []byte, query string) bool {
+// "HTTPRequest"), and after '_', '-', '.' or a digit run. first reports a
+// match whose first piece starts the name.
+func camelMatch(name []byte, query string) (ok, first bool) {
 	var buf [maxWords]int
 	starts := wordStarts(name, buf[:0])
 	if len(starts) == 0 {
-		return false
+		return false, false
 	}
-	return camelFrom(name, starts, 0, query)
+	w0 := name[:wordEnd(starts, 0, len(name))]
+	for k := commonFoldPrefix(w0, query); k >= 1; k-- {
+		if camelFrom(name, starts, 1, query[k:]) {
+			return true, true
+		}
+	}
+	return camelFrom(name, starts, 1, query), false
+}
+
+func wordEnd(starts []int, w, n int) int {
+	if w+1 < len(starts) {
+		return starts[w+1]
+	}
+	return n
 }
 
 // camelFrom tries to match query starting at word w. Backtracking is bounded
