@@ -57,7 +57,8 @@ type Skipped struct {
 	Reason string `json:"reason"`
 }
 
-// Summary describes the store after a run.
+// Summary describes the store after a run. Files counts every listed
+// file; Bytes only those that were read (not skipped).
 type Summary struct {
 	Files   int   `json:"files"`
 	Bytes   int64 `json:"bytes"`
@@ -381,7 +382,9 @@ func (s *Store) summarize(sum *Summary, walkSkips []Skipped) error {
 	sum.Partial = []Skipped{}
 	for _, h := range s.Files() {
 		sum.Files++
-		sum.Bytes += h.Size
+		if h.Status != StatusSkipped {
+			sum.Bytes += h.Size
+		}
 		sum.Symbols += int64(h.Symbols)
 		sum.Refs += int64(h.Refs)
 		if h.Status != StatusSkipped && h.Status != StatusPartial {

@@ -37,7 +37,9 @@ func (s *Store) Stats() Stats {
 			by[h.Lang] = l
 		}
 		l.Files++
-		l.Bytes += h.Size
+		if h.Status != StatusSkipped {
+			l.Bytes += h.Size // bytes read, as in Summary
+		}
 		l.Symbols += int64(h.Symbols)
 		l.Refs += int64(h.Refs)
 		switch h.Status {
