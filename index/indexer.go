@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"time"
 
@@ -32,6 +33,25 @@ type Options struct {
 	Budget time.Duration
 	// Progress, if set, is called after each file from a single goroutine.
 	Progress func(Progress)
+	// EnableLanguages turns on extractors that are off by default (see
+	// OptInLanguages).
+	EnableLanguages []string
+}
+
+// OptInLanguages are extracted only when Options.EnableLanguages names
+// them, with the reason they are off by default. gotreesitter v0.24's
+// Swift grammar takes about 9 s of CPU and 1.2 GB of memory to load, which
+// would blow the memory budget of indexing any repository that merely
+// contains a Swift file.
+var OptInLanguages = map[string]string{
+	"swift": "grammar load costs ~9 s and ~1.2 GB",
+}
+
+func (o *Options) enabled(lang string) bool {
+	if _, optIn := OptInLanguages[lang]; !optIn {
+		return true
+	}
+	return slices.Contains(o.EnableLanguages, lang)
 }
 
 // DefaultMaxFileSize is the size above which files are not parsed.
@@ -82,7 +102,9 @@ type Summary struct {
 // the next run picks up the rest.
 func (s *Store) Index(ctx context.Context, root string, opts Options) (*Summary, error) {
 	start := time.Now()
-	defer tuneGC()()
+	// An opt-in grammar's resident cost is far above the soft limit, under
+	// which the collector would run continuously.
+	defer tuneGC(len(opts.EnableLanguages) == 0)()
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
@@ -98,7 +120,7 @@ func (s *Store) Index(ctx context.Context, root string, opts Options) (*Summary,
 		return nil, err
 	}
 	sum := &Summary{Rebuilt: s.Rebuilt}
-	work, removed := s.plan(entries, sum)
+	work, removed := s.plan(entries, sum, &opts)
 	w := s.NewWriter()
 	for _, path := range removed {
 		if err := w.Delete(path); err != nil {
@@ -126,12 +148,15 @@ func (s *Store) Index(ctx context.Context, root string, opts Options) (*Summary,
 }
 
 // plan splits the walk into files needing work and paths to remove.
-func (s *Store) plan(entries []workspace.Entry, sum *Summary) (work []workspace.Entry, removed []string) {
+// A file of an opt-in language is also redone when the language was turned
+// on or off since it was indexed.
+func (s *Store) plan(entries []workspace.Entry, sum *Summary, opts *Options) (work []workspace.Entry, removed []string) {
 	seen := make(map[string]struct{}, len(entries))
 	s.mu.RLock()
 	for _, e := range entries {
 		seen[e.Rel] = struct{}{}
-		if h, ok := s.files[e.Rel]; ok && h.Size == e.Size && h.ModTime == e.ModTime {
+		h, ok := s.files[e.Rel]
+		if ok && h.Size == e.Size && h.ModTime == e.ModTime && !optInFlipped(h, opts) {
 			sum.Unchanged++
 			continue
 		}
@@ -145,6 +170,13 @@ func (s *Store) plan(entries []workspace.Entry, sum *Summary) (work []workspace.
 	s.mu.RUnlock()
 	sort.Strings(removed)
 	return work, removed
+}
+
+func optInFlipped(h *FileHeader, opts *Options) bool {
+	if _, optIn := OptInLanguages[h.Lang]; !optIn {
+		return false
+	}
+	return opts.enabled(h.Lang) == (h.Status == StatusSkipped)
 }
 
 // extractAll runs extraction on a bounded pool. Each worker encodes its
@@ -285,7 +317,7 @@ func (s *Store) prepare(ctx context.Context, e workspace.Entry, opts Options) (u
 		return u, false
 	}
 	u.Header.Hash = xxhash.Sum64(src)
-	if old, ok := s.Header(e.Rel); ok && old.Hash == u.Header.Hash && old.Hash != 0 {
+	if old, ok := s.Header(e.Rel); ok && old.Hash == u.Header.Hash && old.Hash != 0 && !optInFlipped(&old, &opts) {
 		old.ModTime, old.Size = e.ModTime, e.Size
 		return &FileUpdate{Header: old}, true
 	}
@@ -306,6 +338,11 @@ func (s *Store) extractInto(ctx context.Context, u *FileUpdate, src []byte, opts
 	ex := extract.For(lang)
 	if ex == nil {
 		u.Header.Status = StatusText
+		return
+	}
+	if !opts.enabled(lang) {
+		u.Header.Status = StatusSkipped
+		u.Detail.Reason = fmt.Sprintf("%s extraction is off by default (%s); enable with --enable-lang %s", lang, OptInLanguages[lang], lang)
 		return
 	}
 	if avg, ok := minified(src); ok {
@@ -335,15 +372,17 @@ func (s *Store) extractInto(ctx context.Context, u *FileUpdate, src []byte, opts
 
 // tuneGC trades memory for speed during a run: extraction allocates many
 // short-lived AST nodes, and the default GOGC=100 spent ~15% of cold
-// indexing in the collector. A soft memory limit keeps the heap bounded
-// (unless the user set GOMEMLIMIT). The returned func restores the settings.
-func tuneGC() (restore func()) {
+// indexing in the collector. A soft memory limit keeps the heap bounded.
+// Nothing changes when the user set GOMEMLIMIT or when !bounded. The
+// returned func restores the settings.
+func tuneGC(bounded bool) (restore func()) {
 	const limit = 768 << 20
-	oldPct := debug.SetGCPercent(400)
 	oldLimit := debug.SetMemoryLimit(-1)
-	if oldLimit == math.MaxInt64 {
-		debug.SetMemoryLimit(limit)
+	if !bounded || oldLimit != math.MaxInt64 {
+		return func() {}
 	}
+	oldPct := debug.SetGCPercent(400)
+	debug.SetMemoryLimit(limit)
 	return func() {
 		debug.SetGCPercent(oldPct)
 		debug.SetMemoryLimit(oldLimit)

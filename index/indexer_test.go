@@ -345,3 +345,30 @@ func TestBulkChunks(t *testing.T) {
 		t.Errorf("read amplification %d after bulk load", ra)
 	}
 }
+
+// TestOptInLanguage checks that Swift files are listed as skipped until the
+// language is enabled, and are extracted on the next run once it is, even
+// though the file did not change.
+func TestOptInLanguage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loading the Swift grammar takes seconds")
+	}
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.swift": "func greet() { print(\"hi\") }\n"})
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	sum := mustIndex(t, st, root)
+	if len(sum.Skipped) != 1 || !strings.Contains(sum.Skipped[0].Reason, "--enable-lang swift") {
+		t.Fatalf("skipped = %+v", sum.Skipped)
+	}
+	sum, err := st.Index(context.Background(), root, Options{EnableLanguages: []string{"swift"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Changed != 1 || len(sum.Skipped) != 0 || sum.Symbols != 1 {
+		t.Fatalf("after enabling: %+v", sum)
+	}
+	if sum = mustIndex(t, st, root); sum.Changed != 1 || len(sum.Skipped) != 1 {
+		t.Fatalf("after disabling again: %+v", sum)
+	}
+}

@@ -42,6 +42,12 @@ type parseResult struct {
 // while the flag is one atomic load. The parse runs on its own goroutine so
 // a phase that ignores the flag cannot hold the caller much past budget.
 func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget time.Duration) (*ts.Tree, uint32, error) {
+	// Creating a parser can take longer than a small file's budget (Swift's
+	// tables), so it happens before the clock starts.
+	p, _ := e.parsers.Get().(*ts.Parser)
+	if p == nil {
+		p = ts.NewParser(c.lang)
+	}
 	flag := new(uint32)
 	stopCtxWatch := context.AfterFunc(ctx, func() { atomic.CompareAndSwapUint32(flag, 0, stopCtx) })
 	defer stopCtxWatch()
@@ -49,7 +55,7 @@ func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget
 	defer budgetTimer.Stop()
 
 	done := make(chan parseResult, 1)
-	go e.parseOn(c, src, flag, done)
+	go e.parseOn(c, p, src, flag, done)
 
 	watchdog := time.NewTimer(budget + budget/4 + 50*time.Millisecond)
 	defer watchdog.Stop()
@@ -72,16 +78,12 @@ func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget
 
 // parseOn is the parse goroutine. Only a parser that returned normally goes
 // back to the pool: after a panic its state is unknown.
-func (e *tsExtractor) parseOn(c *compiled, src []byte, flag *uint32, done chan<- parseResult) {
+func (e *tsExtractor) parseOn(c *compiled, p *ts.Parser, src []byte, flag *uint32, done chan<- parseResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			done <- parseResult{panicked: p}
 		}
 	}()
-	p, _ := e.parsers.Get().(*ts.Parser)
-	if p == nil {
-		p = ts.NewParser(c.lang)
-	}
 	p.SetTimeoutMicros(0)
 	p.SetCancellationFlag(flag)
 	var r parseResult

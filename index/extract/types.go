@@ -177,13 +177,14 @@ type Options struct {
 // the size should use BudgetFor.
 const DefaultBudget = 2 * time.Second
 
-// BudgetFor scales the parse budget with the input: 100 ms plus 4 ms per
-// KiB, i.e. it allows ~250 KB/s, four times slower than the slowest grammar
-// measured on real code (Python, ~1.1 MB/s on one core). Pathological inputs
-// (GOROOT's regexp/testdata/testregex.c took 1.8 s for 52 KB) stop early
-// instead of costing seconds each.
+// BudgetFor scales the parse budget with the input: 250 ms plus 10 ms per
+// KiB, i.e. it allows ~100 KB/s. gotreesitter's slowest grammar on real
+// code is C at ~110 KB/s (Python runs at ~0.9 MB/s), so ordinary files
+// finish, while pathological ones (GOROOT's regexp/testdata/testregex.c,
+// 52 KB, needs 1.8 s) stop instead of costing seconds each. The base covers
+// a collector pause landing in a small file's parse.
 func BudgetFor(size int) time.Duration {
-	return 100*time.Millisecond + time.Duration(size/1024)*4*time.Millisecond
+	return 250*time.Millisecond + time.Duration(size/1024)*10*time.Millisecond
 }
 
 func (o Options) budget() time.Duration {
