@@ -14,7 +14,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/sourcegraph/conc/stream"
+	"github.com/sourcegraph/conc/pool"
 
 	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/workspace"
@@ -120,6 +120,7 @@ func (s *Store) Index(ctx context.Context, root string, opts Options) (*Summary,
 		return nil, err
 	}
 	sum := &Summary{Rebuilt: s.Rebuilt}
+	s.Rebuilt = "" // reported once
 	work, removed := s.plan(entries, sum, &opts)
 	w := s.NewWriter()
 	for _, path := range removed {
@@ -179,16 +180,56 @@ func optInFlipped(h *FileHeader, opts *Options) bool {
 	return opts.enabled(h.Lang) == (h.Status == StatusSkipped)
 }
 
-// extractAll runs extraction on a bounded pool. Each worker encodes its
-// file into a batch of its own and commits it (Pebble applies concurrent
-// commits to the memtable in parallel); the stream then publishes headers
-// and reports progress in walk order on a single goroutine. File IDs are
-// reserved up front in walk order, so the store is deterministic.
+// fileDone is one worker's outcome, handed to the collector.
+type fileDone struct {
+	entry  workspace.Entry
+	header *FileHeader  // nil when ctx was cancelled first
+	recs   *fileRecords // records for the bulk loader, or nil if committed
+	err    error
+}
+
+// extractAll runs extraction on a bounded pool (conc). Workers commit
+// changed files themselves; one collector goroutine publishes headers,
+// feeds new files to the bulk loader and reports progress. Results arrive
+// in completion order: an ordered stream made every small file wait behind
+// the largest one in flight, which left a core idle much of the time. File
+// IDs are reserved up front in walk order, so the store stays
+// deterministic anyway.
 func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, opts Options, start time.Time) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ids := make([]uint32, len(work))
-	var totalBytes int64
+	ids, totalBytes := s.assignIDs(work)
+	results := make(chan fileDone, 2*opts.Workers)
+	var prog Progress
+	var firstErr error
+	collected := make(chan struct{})
+	go func() {
+		defer close(collected)
+		prog, firstErr = s.collect(results, cancel, opts, start, len(work), totalBytes)
+	}()
+	p := pool.New().WithMaxGoroutines(opts.Workers)
+	for i, e := range work {
+		if ctx.Err() != nil {
+			break
+		}
+		p.Go(func() {
+			h, recs, err := s.indexFile(ctx, e, ids[i], opts)
+			results <- fileDone{entry: e, header: h, recs: recs, err: err}
+		})
+	}
+	p.Wait()
+	close(results)
+	<-collected
+	if firstErr != nil {
+		return prog.Done, firstErr
+	}
+	return prog.Done, ctx.Err()
+}
+
+// assignIDs keeps the IDs of known files and reserves new ones, in walk
+// order, for the rest.
+func (s *Store) assignIDs(work []workspace.Entry) (ids []uint32, totalBytes int64) {
+	ids = make([]uint32, len(work))
 	var fresh []int
 	for i, e := range work {
 		totalBytes += e.Size
@@ -202,7 +243,13 @@ func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, opts Opt
 	for n, i := range fresh {
 		ids[i] = first + uint32(n)
 	}
-	prog := Progress{Total: len(work), TotalBytes: totalBytes}
+	return ids, totalBytes
+}
+
+// collect consumes worker results until the channel closes. On the first
+// error it cancels the run and keeps draining so workers never block.
+func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, start time.Time, total int, totalBytes int64) (Progress, error) {
+	prog := Progress{Total: total, TotalBytes: totalBytes}
 	var firstErr error
 	fail := func(err error) {
 		if firstErr == nil {
@@ -212,53 +259,39 @@ func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, opts Opt
 	}
 	lastFlush := time.Now()
 	bulk := s.newBulkLoader()
-	st := stream.New().WithMaxGoroutines(opts.Workers)
-	for i, e := range work {
-		if ctx.Err() != nil {
-			break
-		}
-		st.Go(func() stream.Callback {
-			h, recs, err := s.indexFile(ctx, e, ids[i], opts)
-			return func() {
-				if err != nil {
-					fail(err)
-					return
-				}
-				if h == nil {
-					return
-				}
-				if recs != nil {
-					if err := bulk.add(recs, h); err != nil {
-						fail(err)
-						return
-					}
-				} else {
-					s.mu.Lock()
-					s.publishLocked(h.Path, h)
-					s.mu.Unlock()
-				}
-				if time.Since(lastFlush) > flushEvery {
-					s.db.AsyncFlush()
-					lastFlush = time.Now()
-				}
-				prog.Done++
-				prog.DoneBytes += e.Size
-				prog.Path = e.Rel
-				prog.Elapsed = time.Since(start)
-				if opts.Progress != nil {
-					opts.Progress(prog)
-				}
+	for r := range results {
+		switch {
+		case r.err != nil:
+			fail(r.err)
+			continue
+		case firstErr != nil || r.header == nil:
+			continue
+		case r.recs != nil:
+			if err := bulk.add(r.recs, r.header); err != nil {
+				fail(err)
+				continue
 			}
-		})
+		default:
+			s.mu.Lock()
+			s.publishLocked(r.header.Path, r.header)
+			s.mu.Unlock()
+		}
+		if time.Since(lastFlush) > flushEvery {
+			s.db.AsyncFlush()
+			lastFlush = time.Now()
+		}
+		prog.Done++
+		prog.DoneBytes += r.entry.Size
+		prog.Path = r.entry.Rel
+		prog.Elapsed = time.Since(start)
+		if opts.Progress != nil {
+			opts.Progress(prog)
+		}
 	}
-	st.Wait()
 	if err := bulk.finish(); err != nil && firstErr == nil {
 		firstErr = err
 	}
-	if firstErr != nil {
-		return prog.Done, firstErr
-	}
-	return prog.Done, ctx.Err()
+	return prog, firstErr
 }
 
 // indexFile extracts one file. A file new to the store comes back as

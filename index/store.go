@@ -33,8 +33,9 @@ func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
 // Store is the persistent index of one workspace root, kept in Pebble.
 //
-// Readers (queries) are safe for concurrent use. Writes go through a Writer;
-// only one Writer may be active at a time. The caller must Close the store.
+// Readers (queries) are safe for concurrent use. Writes go through Index or
+// a Writer; only one of them may be active at a time. The caller must Close
+// the store.
 //
 // The store runs without a write-ahead log: everything in it can be rebuilt
 // from the workspace, and a crash loses at most the files written since the

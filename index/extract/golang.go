@@ -35,7 +35,7 @@ func (goExtractor) Extract(ctx context.Context, path string, src []byte, _ Optio
 // whole file; tests compare both modes to prove the offset mapping exact.
 func extractGo(path string, src []byte, compact bool) *Result {
 	fset := token.NewFileSet()
-	toks := scanGo(fset, src)
+	toks := scanGo(src)
 	mode := parser.ParseComments | parser.SkipObjectResolution
 	text, offsets := src, &offsetMap{}
 	if compact {

@@ -1,15 +1,10 @@
 package extract
 
-import (
-	"go/scanner"
-	"go/token"
-)
-
 // Go extraction in two passes, because parsing function bodies into an AST
 // was two thirds of the cost of indexing GOROOT and bodies contribute no
 // symbols:
 //
-//  1. One go/scanner pass over the whole file collects what needs only
+//  1. One lexer pass (goLexer) over the whole file collects what needs only
 //     tokens: every identifier (each IDENT token is exactly one ast.Ident),
 //     whether it is followed by "(", the branch tokens that cyclomatic
 //     complexity counts (if, for, case, &&, ||; the same set the AST
@@ -42,56 +37,50 @@ type goComment struct {
 	off  int
 }
 
-// scanGo tokenizes src. Scanner errors are ignored here: the parse pass
-// reports syntax problems.
-func scanGo(fset *token.FileSet, src []byte) *goTokens {
-	file := fset.AddFile("", -1, len(src))
-	var s scanner.Scanner
-	s.Init(file, src, nil, scanner.ScanComments)
+// scanGo tokenizes src with goLexer. Lexical errors are ignored here: the
+// parse pass reports syntax problems.
+func scanGo(src []byte) *goTokens {
+	l := newGoLexer(src)
 	t := &goTokens{idents: make([]goIdent, 0, len(src)/12)}
 	var b bodyFinder
-	prev := token.ILLEGAL
+	prev := tOther
 	// brackets remembers, per open "[", the identifier before it (or -1),
 	// so that f[T](x) marks f like f(x).
 	var brackets []int
 	closed := -1
 	prevIdent := -1 // index of the identifier just scanned, if any
 	for {
-		pos, tok, lit := s.Scan()
-		if tok == token.EOF {
-			break
-		}
-		off := file.Offset(pos)
-		if tok == token.LPAREN {
-			if prevIdent >= 0 {
-				t.idents[prevIdent].paren = true
-			} else if prev == token.RBRACK && closed >= 0 {
-				t.idents[closed].paren = true
-			}
-		}
+		tok, off, end := l.next()
 		switch tok {
-		case token.LBRACK:
-			brackets = append(brackets, prevIdent)
-		case token.RBRACK:
-			closed = -1
-			if n := len(brackets); n > 0 {
-				closed, brackets = brackets[n-1], brackets[:n-1]
+		case tEOF:
+			t.lines = l.lines
+			return t
+		case tComment:
+			if text := src[off:end]; hasMarker(text) {
+				t.comments = append(t.comments, goComment{text: string(text), off: off})
 			}
-		}
-		switch tok {
-		case token.IDENT:
-			if lit != "_" {
-				t.idents = append(t.idents, goIdent{name: lit, off: off})
+			continue // comments do not separate an identifier from its "("
+		case tIdent:
+			if end-off != 1 || src[off] != '_' {
+				t.idents = append(t.idents, goIdent{name: string(src[off:end]), off: off})
 				prevIdent = len(t.idents) - 1
 				prev = tok
 				continue
 			}
-		case token.COMMENT:
-			t.comments = append(t.comments, goComment{text: lit, off: off})
-			continue // comments do not separate an identifier from its "("
-		case token.IF, token.FOR, token.LAND, token.LOR:
-			t.branches = append(t.branches, off)
-		case token.CASE:
+		case tLParen:
+			if prevIdent >= 0 {
+				t.idents[prevIdent].paren = true
+			} else if prev == tRBrack && closed >= 0 {
+				t.idents[closed].paren = true
+			}
+		case tLBrack:
+			brackets = append(brackets, prevIdent)
+		case tRBrack:
+			closed = -1
+			if n := len(brackets); n > 0 {
+				closed, brackets = brackets[n-1], brackets[:n-1]
+			}
+		case tBranch:
 			t.branches = append(t.branches, off)
 		}
 		if body, ok := b.step(tok, off); ok {
@@ -99,8 +88,6 @@ func scanGo(fset *token.FileSet, src []byte) *goTokens {
 		}
 		prev, prevIdent = tok, -1
 	}
-	t.lines = file.Lines()
-	return t
 }
 
 // bodyFinder recognises the body of each top-level func declaration: the
@@ -116,13 +103,13 @@ type bodyFinder struct {
 	inBody    bool
 }
 
-func (b *bodyFinder) step(tok token.Token, off int) (body [2]int, done bool) {
+func (b *bodyFinder) step(tok lexTok, off int) (body [2]int, done bool) {
 	switch {
 	case b.inBody:
 		switch tok {
-		case token.LBRACE:
+		case tLBrace:
 			b.depth++
-		case token.RBRACE:
+		case tRBrace:
 			b.depth--
 			if b.depth == 0 {
 				b.inBody = false
@@ -133,13 +120,13 @@ func (b *bodyFinder) step(tok token.Token, off int) (body [2]int, done bool) {
 		b.signature(tok, off)
 	default:
 		switch tok {
-		case token.FUNC:
+		case tFunc:
 			if b.depth == 0 {
 				b.inSig, b.nest, b.typeLit, b.pendingTL = true, 0, 0, false
 			}
-		case token.LBRACE:
+		case tLBrace:
 			b.depth++
-		case token.RBRACE:
+		case tRBrace:
 			if b.depth > 0 {
 				b.depth--
 			}
@@ -148,15 +135,15 @@ func (b *bodyFinder) step(tok token.Token, off int) (body [2]int, done bool) {
 	return [2]int{}, false
 }
 
-func (b *bodyFinder) signature(tok token.Token, off int) {
+func (b *bodyFinder) signature(tok lexTok, off int) {
 	switch tok {
-	case token.LPAREN, token.LBRACK:
+	case tLParen, tLBrack:
 		b.nest++
-	case token.RPAREN, token.RBRACK:
+	case tRParen, tRBrack:
 		b.nest--
-	case token.STRUCT, token.INTERFACE:
+	case tTypeLit:
 		b.pendingTL = true
-	case token.LBRACE:
+	case tLBrace:
 		if b.pendingTL || b.typeLit > 0 {
 			b.typeLit++
 			b.pendingTL = false
@@ -165,11 +152,11 @@ func (b *bodyFinder) signature(tok token.Token, off int) {
 		if b.nest <= 0 {
 			b.inSig, b.inBody, b.depth, b.bodyStart = false, true, 1, off
 		}
-	case token.RBRACE:
+	case tRBrace:
 		if b.typeLit > 0 {
 			b.typeLit--
 		}
-	case token.SEMICOLON:
+	case tSemi:
 		// A declaration without a body (assembly-implemented functions).
 		if b.nest <= 0 && b.typeLit == 0 {
 			b.inSig = false

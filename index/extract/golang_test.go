@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"go/parser"
+	"go/scanner"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -26,7 +28,7 @@ func TestCompactBodies(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte(tc.src)
-			toks := scanGo(newFset(), src)
+			toks := scanGo(src)
 			if len(toks.bodies) != tc.bodies {
 				t.Fatalf("found %d bodies %v, want %d", len(toks.bodies), toks.bodies, tc.bodies)
 			}
@@ -51,17 +53,7 @@ func TestCompactMatchesFullParseGOROOT(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads GOROOT")
 	}
-	root := filepath.Join(runtime.GOROOT(), "src")
-	var files []string
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if len(files) == 0 {
-		t.Skip("no GOROOT sources")
-	}
+	files := gorootFiles(t)
 	checked := 0
 	for i := 0; i < len(files); i += 23 {
 		src, err := os.ReadFile(files[i])
@@ -80,4 +72,75 @@ func TestCompactMatchesFullParseGOROOT(t *testing.T) {
 	t.Logf("compared %d files", checked)
 }
 
-func newFset() *token.FileSet { return token.NewFileSet() }
+// TestLexerMatchesGoScanner compares goLexer with go/scanner on a sample of
+// GOROOT: the same identifiers at the same offsets, the same line starts,
+// and every function body found, so the parser never needs the fallback.
+func TestLexerMatchesGoScanner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads GOROOT")
+	}
+	files := gorootFiles(t)
+	checked, fallbacks := 0, 0
+	for i := 0; i < len(files); i += 7 {
+		src, err := os.ReadFile(files[i])
+		if err != nil {
+			continue
+		}
+		fset := token.NewFileSet()
+		tf := fset.AddFile(files[i], -1, len(src))
+		var sc scanner.Scanner
+		errs := 0
+		sc.Init(tf, src, func(token.Position, string) { errs++ }, 0)
+		var want []goIdent
+		for {
+			pos, tok, lit := sc.Scan()
+			if tok == token.EOF {
+				break
+			}
+			if tok == token.IDENT && lit != "_" {
+				want = append(want, goIdent{name: lit, off: tf.Offset(pos)})
+			}
+		}
+		if errs > 0 {
+			continue // testdata with lexical errors
+		}
+		toks := scanGo(src)
+		got := make([]goIdent, len(toks.idents))
+		for j, id := range toks.idents {
+			got[j] = goIdent{name: id.name, off: id.off}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: identifiers differ (%d vs %d)", files[i], len(got), len(want))
+		}
+		if !reflect.DeepEqual(toks.lines, tf.Lines()) {
+			t.Errorf("%s: line starts differ", files[i])
+		}
+		if _, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution); err == nil {
+			compact, _ := compactBodies(src, toks.bodies)
+			if _, err := parser.ParseFile(token.NewFileSet(), "", compact, parser.SkipObjectResolution); err != nil {
+				fallbacks++
+				t.Logf("%s: compacted parse fails: %v", files[i], err)
+			}
+		}
+		checked++
+	}
+	if fallbacks > 0 {
+		t.Errorf("%d of %d files needed the full-parse fallback", fallbacks, checked)
+	}
+	t.Logf("compared %d files", checked)
+}
+
+func gorootFiles(t *testing.T) []string {
+	root := filepath.Join(runtime.GOROOT(), "src")
+	var files []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Skip("no GOROOT sources")
+	}
+	return files
+}

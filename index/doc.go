@@ -1,0 +1,19 @@
+// Package index keeps the persistent syntax index of one workspace root in
+// an embedded Pebble store and answers queries from it.
+//
+// Open returns a Store; the caller must Close it, which flushes (the store
+// has no write-ahead log: it is derived data) and releases the directory
+// lock. A second process opening the same directory gets an error matching
+// ErrLocked that names the holder's PID. A store written with another schema
+// version is deleted and rebuilt rather than misread (Store.Rebuilt).
+//
+// Store.Index brings the store up to date with the files under a root (see
+// indexer.go for the pipeline and bulk.go for how new files are loaded).
+// Queries (SearchSymbols, Definitions, References, FileReferences, Symbols,
+// Outline, Graph, Stats, Files, Header, Detail) are safe for concurrent use
+// with each other and with a running Index; they see each file either
+// entirely before or entirely after an update, never half of one.
+//
+// Writes are not concurrent: at most one Index run or Writer may be active
+// on a Store at a time. keys.go documents the key layout.
+package index
