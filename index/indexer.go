@@ -307,7 +307,7 @@ func (s *Store) indexFile(ctx context.Context, e workspace.Entry, id uint32, opt
 	u.Header.ID = id
 	_, exists := s.Header(e.Rel)
 	if !exists {
-		recs := &fileRecords{}
+		recs := newFileRecords(u.Result)
 		h := encodeFile(recs, u)
 		return &h, recs, nil
 	}
