@@ -15,8 +15,6 @@
 #   cold     parley index into an empty --data-dir: wall seconds, peak RSS
 #   warm     the same command again, nothing changed: wall seconds, and the
 #            seconds parley reports for Index alone; "again" is a third run.
-#            The first warm run can pay for Pebble compacting the cold run's
-#            files (Close waits for it); the third shows the steady state.
 #   store    du -sb of the data dir; source = bytes of the files parley indexed
 #   ctags    ctags -R over the same tree: wall seconds, peak RSS, tag count
 #   queries  parley symbols/defs/refs, median of 5 runs: whole-process CLI
