@@ -89,10 +89,12 @@ func newRefsCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func newOutlineCmd(g *globals) *cobra.Command {
+// newFileQueryCmd builds a command whose single argument is a workspace
+// file; q receives its path relative to the root.
+func newFileQueryCmd(g *globals, name, short string, q func(st *index.Store, root, rel string) error) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "outline FILE",
-		Short: "Show the nested symbols of a file",
+		Use:   name + " FILE",
+		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return runQuery(g, args, func(st *index.Store, root string, args []string) error {
@@ -100,62 +102,45 @@ func newOutlineCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				tree, err := st.Outline(rel)
-				if err != nil {
-					return err
-				}
-				return printOutline(g, rel, tree)
+				return q(st, root, rel)
 			})
 		},
 	}
 	addQueryFlags(cmd, g, 0)
 	return cmd
+}
+
+func newOutlineCmd(g *globals) *cobra.Command {
+	return newFileQueryCmd(g, "outline", "Show the nested symbols of a file",
+		func(st *index.Store, _, rel string) error {
+			tree, err := st.Outline(rel)
+			if err != nil {
+				return err
+			}
+			return printOutline(g, rel, tree)
+		})
 }
 
 func newDepsCmd(g *globals) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "deps FILE",
-		Short: "List the imports of a file and what they resolve to in the workspace",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			return runQuery(g, args, func(st *index.Store, root string, args []string) error {
-				rel, err := fileArg(st, root, args[0])
-				if err != nil {
-					return err
-				}
-				gr, err := st.Graph(root)
-				if err != nil {
-					return err
-				}
-				return printDeps(g, gr.Deps(rel))
-			})
-		},
-	}
-	addQueryFlags(cmd, g, 0)
-	return cmd
+	return newFileQueryCmd(g, "deps", "List the imports of a file and what they resolve to in the workspace",
+		func(st *index.Store, root, rel string) error {
+			gr, err := st.Graph(root)
+			if err != nil {
+				return err
+			}
+			return printEdges(g, gr.Deps(rel), false)
+		})
 }
 
 func newDependentsCmd(g *globals) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "dependents FILE",
-		Short: "List the files that import FILE (or, for Go, its package)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			return runQuery(g, args, func(st *index.Store, root string, args []string) error {
-				rel, err := fileArg(st, root, args[0])
-				if err != nil {
-					return err
-				}
-				gr, err := st.Graph(root)
-				if err != nil {
-					return err
-				}
-				return printDependents(g, gr.Dependents(rel))
-			})
-		},
-	}
-	addQueryFlags(cmd, g, 0)
-	return cmd
+	return newFileQueryCmd(g, "dependents", "List the files that import FILE (or, for Go, its package)",
+		func(st *index.Store, root, rel string) error {
+			gr, err := st.Graph(root)
+			if err != nil {
+				return err
+			}
+			return printEdges(g, gr.Dependents(rel), true)
+		})
 }
 
 func newHubsCmd(g *globals) *cobra.Command {

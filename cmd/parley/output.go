@@ -136,16 +136,26 @@ func toEdgeJSON(e graph.Edge, path string) edgeJSON {
 	return edgeJSON{Name: e.Import, Kind: kind, Path: path, Line: e.Line + 1, From: e.From, Resolved: e.Resolved, External: e.External}
 }
 
-func printDeps(g *globals, edges []graph.Edge) error {
+// printEdges prints imports: for deps (byImporter false) each line is an
+// import and its target; for dependents, the importing file.
+func printEdges(g *globals, edges []graph.Edge, byImporter bool) error {
 	edges = limitEdges(edges, g.limit)
 	if g.json {
 		out := make([]edgeJSON, len(edges))
 		for i, e := range edges {
-			out[i] = toEdgeJSON(e, e.To)
+			path := e.To
+			if byImporter {
+				path = e.From
+			}
+			out[i] = toEdgeJSON(e, path)
 		}
 		return writeJSON(g.stdout, out)
 	}
 	for _, e := range edges {
+		if byImporter {
+			fmt.Fprintf(g.stdout, "%s:%d\t%s\n", e.From, e.Line+1, e.Import)
+			continue
+		}
 		target := e.To
 		switch {
 		case e.Resolved && e.ToDir:
@@ -156,21 +166,6 @@ func printDeps(g *globals, edges []graph.Edge) error {
 			target = "(unresolved)"
 		}
 		fmt.Fprintf(g.stdout, "%d\t%s\t%s\n", e.Line+1, e.Import, target)
-	}
-	return nil
-}
-
-func printDependents(g *globals, edges []graph.Edge) error {
-	edges = limitEdges(edges, g.limit)
-	if g.json {
-		out := make([]edgeJSON, len(edges))
-		for i, e := range edges {
-			out[i] = toEdgeJSON(e, e.From)
-		}
-		return writeJSON(g.stdout, out)
-	}
-	for _, e := range edges {
-		fmt.Fprintf(g.stdout, "%s:%d\t%s\n", e.From, e.Line+1, e.Import)
 	}
 	return nil
 }
