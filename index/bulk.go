@@ -28,7 +28,7 @@ import (
 
 // bulkChunkBytes is how much record data a chunk gathers before it is
 // ingested. A variable so tests can force many small chunks.
-var bulkChunkBytes = 64 << 20
+var bulkChunkBytes = 32 << 20
 
 // recordSink receives a file's records; *pebble.Batch and *fileRecords
 // implement it.

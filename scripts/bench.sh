@@ -12,11 +12,12 @@
 # and --exclude=__pycache__, and parley is told to keep dist/build/out (!dir/).
 #
 # Per corpus (wall time from bash's EPOCHREALTIME, peak RSS from /usr/bin/time):
-#   cold     parley index into an empty --data-dir: wall seconds, peak RSS
+#   cold     parley index into an empty --data-dir: median wall seconds of
+#            COLD_RUNS (default 3) runs alternating with ctags, peak RSS
 #   warm     the same command again, nothing changed: wall seconds, and the
 #            seconds parley reports for Index alone; "again" is a third run.
 #   store    du -sb of the data dir; source = bytes of the files parley indexed
-#   ctags    ctags -R over the same tree: wall seconds, peak RSS, tag count
+#   ctags    ctags -R over the same tree: median wall seconds, peak RSS, tags
 #   queries  parley symbols/defs/refs, median of 5 runs: whole-process CLI
 #            latency (start, open store, query, print JSON), not query time
 #
@@ -34,6 +35,7 @@ export LC_ALL=C # EPOCHREALTIME and printf use a '.' decimal point
 cd "$(dirname "$0")/.."
 BIN=${PARLEY_BIN:-./bin/parley}
 CTAGS=${CTAGS:-/usr/bin/ctags}
+COLD_RUNS=${COLD_RUNS:-3}
 OUT=bench_out
 SUMMARY=$OUT/summary.txt
 RUNS=5
@@ -78,6 +80,9 @@ timed() {
 	return 0
 }
 
+# median V...: the median of the numbers given.
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
 # median_ms CMD...: median wall milliseconds of RUNS runs (output discarded).
 median_ms() {
 	local i t0 t1 times=()
@@ -87,7 +92,7 @@ median_ms() {
 		t1=$EPOCHREALTIME
 		times+=("$(calc "($t1 - $t0) * 1000" 1)")
 	done
-	printf '%s\n' "${times[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+	median "${times[@]}"
 }
 
 json_len() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d) if isinstance(d, list) else 1)' "$1"; }
@@ -147,9 +152,23 @@ run_corpus() {
 		record "$c" skipped true
 		return 0
 	fi
-	echo "bench: $LABEL: parley cold index ..." >&2
-	timed "$summary" "$BIN" index "$CPATH" --data-dir "$data" --json "${PX[@]}"
-	local cold=$WALL cold_rss=$RSS files bytes syms refs skipped partial
+	# Cold parley and ctags alternate COLD_RUNS times and each reports its
+	# median, so one noisy run on a shared machine does not decide a ratio.
+	echo "bench: $LABEL: parley cold index and ctags, $COLD_RUNS rounds ..." >&2
+	local colds=() ctagss=() cold_rss=0 ctags_rss i
+	for ((i = 0; i < COLD_RUNS; i++)); do
+		rm -rf "$data"
+		timed "$summary" "$BIN" index "$CPATH" --data-dir "$data" --json "${PX[@]}"
+		colds+=("$WALL")
+		[[ $RSS == n/a || $RSS -gt $cold_rss ]] && cold_rss=$RSS
+		timed "$tmp/ctags.out" "$CTAGS" -R -f "$tmp/tags" "${CX[@]}" "$CPATH"
+		ctagss+=("$WALL")
+		ctags_rss=$RSS
+	done
+	local cold ctags tags files bytes syms refs skipped partial
+	cold=$(median "${colds[@]}")
+	ctags=$(median "${ctagss[@]}")
+	tags=$(grep -vc '^!_' "$tmp/tags" || true)
 	read -r files bytes syms refs skipped partial < <(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -167,10 +186,6 @@ print(d["changed"], round(d["seconds"], 3))' "$tmp/warm.json")
 	local store
 	store=$(du -sb "$data" | cut -f1)
 
-	echo "bench: $LABEL: ctags ..." >&2
-	timed "$tmp/ctags.out" "$CTAGS" -R -f "$tmp/tags" "${CX[@]}" "$CPATH"
-	local ctags=$WALL ctags_rss=$RSS tags
-	tags=$(grep -vc '^!_' "$tmp/tags" || true)
 
 	echo "bench: $LABEL: queries ..." >&2
 	local common=(--root "$CPATH" --data-dir "$data" --json) qsym qdef qref nsym ndef nref
