@@ -39,6 +39,9 @@ const (
 	tBranch // if, for, case, &&, ||
 	tFunc
 	tTypeLit // struct, interface
+	tVar     // var, const
+	tType    // type
+	tAssign  // a lone "="
 	tOther
 )
 
@@ -122,6 +125,17 @@ func (l *goLexer) next() (tok lexTok, start, end int) {
 			l.pos++
 			l.semi = true
 		}
+	case '=':
+		if l.pos < len(l.src) && l.src[l.pos] == '=' {
+			l.pos++
+			return tOther, start, l.pos
+		}
+		return tAssign, start, l.pos
+	}
+	// Compound operators ("!=", "<=", ":=", "+=", ...) must not leave a
+	// lone "=" behind.
+	if l.pos < len(l.src) && l.src[l.pos] == '=' && bytes.IndexByte([]byte("!<>:*/%^&|+-"), c) >= 0 {
+		l.pos++
 	}
 	return tOther, start, l.pos
 }
@@ -163,8 +177,12 @@ func (l *goLexer) word(start int) (lexTok, int, int) {
 		case "break", "continue", "fallthrough", "return":
 			l.semi = true
 			return tOther, start, l.pos
-		case "chan", "const", "default", "defer", "else", "go", "goto", "import",
-			"map", "package", "range", "select", "switch", "type", "var":
+		case "var", "const":
+			return tVar, start, l.pos
+		case "type":
+			return tType, start, l.pos
+		case "chan", "default", "defer", "else", "go", "goto", "import",
+			"map", "package", "range", "select", "switch":
 			return tOther, start, l.pos
 		}
 	}

@@ -98,17 +98,22 @@ func scanGo(src []byte) *goTokens {
 	}
 }
 
-// bodyFinder recognises the body of each top-level func declaration: the
-// first "{" after "func" at nesting depth zero that does not open a struct
-// or interface type literal in the signature.
+// bodyFinder recognises the spans the parser can skip: the body of each
+// top-level func declaration (the first "{" after "func" at nesting depth
+// zero that does not open a struct or interface type literal), and the
+// braces of composite literals in top-level var and const values, which in
+// table-heavy code (unicode tables, syscall constants) outweigh everything
+// else. Both kinds are emptied the same way.
 type bodyFinder struct {
 	depth     int  // brace depth
 	inSig     bool // after a top-level "func", before its body
 	nest      int  // parens and brackets inside the signature
-	typeLit   int  // open struct/interface braces inside the signature
+	typeLit   int  // open struct/interface braces inside a signature or value
 	pendingTL bool // saw struct/interface; its "{" is a type literal
 	bodyStart int
 	inBody    bool
+	inVar     bool // inside a top-level var or const declaration
+	inValue   bool // after its "="
 }
 
 func (b *bodyFinder) step(tok lexTok, off int) (body [2]int, done bool) {
@@ -126,21 +131,72 @@ func (b *bodyFinder) step(tok lexTok, off int) (body [2]int, done bool) {
 		}
 	case b.inSig:
 		b.signature(tok, off)
+	case b.depth == 0 && b.inValue:
+		b.value(tok, off)
 	default:
-		switch tok {
-		case tFunc:
-			if b.depth == 0 {
-				b.inSig, b.nest, b.typeLit, b.pendingTL = true, 0, 0, false
-			}
-		case tLBrace:
-			b.depth++
-		case tRBrace:
-			if b.depth > 0 {
-				b.depth--
-			}
-		}
+		b.topLevel(tok)
 	}
 	return [2]int{}, false
+}
+
+func (b *bodyFinder) topLevel(tok lexTok) {
+	switch tok {
+	case tFunc:
+		if b.depth == 0 {
+			b.inSig, b.nest, b.typeLit, b.pendingTL = true, 0, 0, false
+			b.inVar, b.inValue = false, false
+		}
+	case tVar:
+		if b.depth == 0 {
+			b.inVar = true
+		}
+	case tType:
+		if b.depth == 0 {
+			b.inVar = false
+		}
+	case tAssign:
+		if b.depth == 0 && b.inVar {
+			b.inValue, b.typeLit, b.pendingTL = true, 0, false
+		}
+	case tLBrace:
+		b.depth++
+	case tRBrace:
+		if b.depth > 0 {
+			b.depth--
+		}
+	}
+}
+
+// value handles tokens of a top-level var/const value: a "{" that does not
+// open a type literal starts a composite literal to empty.
+func (b *bodyFinder) value(tok lexTok, off int) {
+	switch tok {
+	case tTypeLit:
+		b.pendingTL = true
+	case tLBrace:
+		if b.pendingTL || b.typeLit > 0 {
+			b.typeLit++
+			b.pendingTL = false
+			return
+		}
+		b.inBody, b.depth, b.bodyStart = true, 1, off
+		// A literal is a body without a signature; when it closes, depth
+		// is back to zero and inValue still holds for what follows
+		// ("T{...}, U{...}").
+	case tRBrace:
+		if b.typeLit > 0 {
+			b.typeLit--
+		}
+	case tFunc:
+		// A func literal value: its body is found like a declaration's.
+		b.inSig, b.nest, b.typeLit, b.pendingTL = true, 0, 0, false
+	case tSemi:
+		b.inValue = false
+	case tType:
+		b.inVar, b.inValue = false, false
+	case tVar:
+		b.inValue = false
+	}
 }
 
 func (b *bodyFinder) signature(tok lexTok, off int) {
