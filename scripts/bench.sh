@@ -36,6 +36,8 @@ cd "$(dirname "$0")/.."
 BIN=${PARLEY_BIN:-./bin/parley}
 CTAGS=${CTAGS:-/usr/bin/ctags}
 COLD_RUNS=${COLD_RUNS:-3}
+# BENCH_CORPORA="go" (any of go py js) limits the corpora; BENCH_GO_TESTS=0
+# skips the Go benchmarks.
 OUT=bench_out
 SUMMARY=$OUT/summary.txt
 RUNS=5
@@ -236,7 +238,7 @@ print(d["changed"], round(d["seconds"], 3))' "$tmp/warm.json")
 	rm -rf "$data" "$tmp/tags"
 }
 
-for c in go py js; do
+for c in ${BENCH_CORPORA:-go py js}; do
 	run_corpus "$c"
 done
 
@@ -267,6 +269,8 @@ json.dump(out, open(sys.argv[2], "w"), indent=2)
 EOF
 say "results: $OUT/results.json"
 
-say ""
-say "== go test -run '^\$' -bench . -benchmem -count 1 ./index/..."
-go test -run '^$' -bench . -benchmem -count 1 ./index/... 2>&1 | tee -a "$SUMMARY"
+if [[ ${BENCH_GO_TESTS:-1} != 0 ]]; then
+	say ""
+	say "== go test -run '^\$' -bench . -benchmem -count 1 ./index/..."
+	go test -run '^$' -bench . -benchmem -count 1 ./index/... 2>&1 | tee -a "$SUMMARY"
+fi
