@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/parleyhq/parley/index/extract"
@@ -115,5 +116,29 @@ func TestKeys(t *testing.T) {
 		if got := upperBound(tc.in); string(got) != string(tc.want) {
 			t.Errorf("upperBound(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestChunkSort(t *testing.T) {
+	keys := []string{"rzeta\x00\x00\x00\x00\x01", "ra\x00\x00\x00\x00\x02", "ralphabetical\x00\x00\x00\x00\x01",
+		"ralphabet\x00\x00\x00\x00\x01", "ralphabet\x00\x00\x00\x00\x00", "p/x.go", "f\x00\x00\x00\x07", "", "\xff", "ralpha"}
+	var c chunk
+	f := &fileRecords{}
+	for _, k := range keys {
+		f.Set([]byte(k), []byte("v:"+k), nil)
+	}
+	c.add(f, &FileHeader{})
+	c.sort()
+	var got []string
+	for _, e := range c.ents {
+		got = append(got, string(c.key(e)))
+		if string(c.value(e)) != "v:"+string(c.key(e)) {
+			t.Fatalf("value of %q lost", c.key(e))
+		}
+	}
+	want := slices.Clone(keys)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("sorted = %q\nwant     %q", got, want)
 	}
 }
