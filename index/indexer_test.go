@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/parleyhq/parley/index/extract"
 )
 
 // writeTree creates files under dir; content "" with a trailing "/" in the
@@ -370,5 +372,53 @@ func TestOptInLanguage(t *testing.T) {
 	}
 	if sum = mustIndex(t, st, root); sum.Changed != 1 || len(sum.Skipped) != 1 {
 		t.Fatalf("after disabling again: %+v", sum)
+	}
+}
+
+// TestWriterPut drives the single-file write path: replace a file's
+// records twice within one batch, then delete it.
+func TestWriterPut(t *testing.T) {
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	update := func(fn string) *FileUpdate {
+		return &FileUpdate{
+			Header: FileHeader{Path: "x.go", Lang: "go", Size: 10},
+			Result: &extract.Result{
+				Symbols: []extract.Symbol{{Name: fn, Kind: extract.KindFunction, Parent: -1}},
+				Refs:    []extract.Ref{{Name: fn}, {Name: "shared", Pos: extract.Pos{Line: 1}}},
+			},
+		}
+	}
+	w := st.NewWriter()
+	if err := w.Put(update("First")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Put(update("Second")); err != nil { // same path, same batch
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := defPaths(t, st, "First"); len(got) != 0 {
+		t.Errorf("replaced symbol still found: %v", got)
+	}
+	if got := refPaths(t, st, "First"); len(got) != 0 {
+		t.Errorf("replaced reference still found: %v", got)
+	}
+	if got := defPaths(t, st, "Second"); !slices.Equal(got, []string{"x.go"}) {
+		t.Errorf("defs Second = %v", got)
+	}
+	if occ, err := st.FileReferences("x.go", "shared"); err != nil || len(occ) != 1 || occ[0].Pos.Line != 1 {
+		t.Errorf("FileReferences = %v, %v", occ, err)
+	}
+	w = st.NewWriter()
+	if err := w.Delete("x.go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := refPaths(t, st, "shared"); len(got) != 0 || len(st.Files()) != 0 {
+		t.Errorf("after delete: refs %v, %d files", got, len(st.Files()))
 	}
 }

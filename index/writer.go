@@ -23,7 +23,9 @@ type FileUpdate struct {
 	Result *extract.Result
 }
 
-// Writer replaces and deletes files in the store. Each file's records are
+// Writer replaces and deletes files in the store one at a time: the path for
+// callers that extract a single file themselves (an editor's unsaved
+// buffer) and for the indexer's deletions. Each file's records are
 // written in a single batch. Not safe for concurrent use; only one Writer
 // may exist per Store at a time. Commit must be called to make the last
 // changes durable in the store (there is no rollback: a Writer that is
@@ -149,22 +151,6 @@ func groupRefs(refs []extract.Ref) (names []string, groups [][]Occurrence) {
 
 func cmpOccurrence(a, b Occurrence) int {
 	return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
-}
-
-// Touch rewrites only the header of a file whose content is unchanged
-// (a new mtime with the same hash), keeping its ID and records.
-func (w *Writer) Touch(h FileHeader) error {
-	if err := w.settle(h.Path); err != nil {
-		return err
-	}
-	old, ok := w.s.Header(h.Path)
-	if !ok {
-		return fmt.Errorf("touch %s: %w", h.Path, ErrNotIndexed)
-	}
-	h.ID = old.ID
-	w.b.Set(pathKey(h.Path), encodeHeader(&h), nil)
-	w.pending[h.Path] = &h
-	return w.maybeCommit()
 }
 
 // Delete removes every record of path; unknown paths are ignored.
