@@ -170,23 +170,15 @@ func (b *bodyFinder) topLevel(tok lexTok) {
 // value handles tokens of a top-level var/const value: a "{" that does not
 // open a type literal starts a composite literal to empty.
 func (b *bodyFinder) value(tok lexTok, off int) {
+	if b.typeLiteral(tok) {
+		return
+	}
 	switch tok {
-	case tTypeLit:
-		b.pendingTL = true
 	case tLBrace:
-		if b.pendingTL || b.typeLit > 0 {
-			b.typeLit++
-			b.pendingTL = false
-			return
-		}
 		b.inBody, b.depth, b.bodyStart = true, 1, off
 		// A literal is a body without a signature; when it closes, depth
 		// is back to zero and inValue still holds for what follows
 		// ("T{...}, U{...}").
-	case tRBrace:
-		if b.typeLit > 0 {
-			b.typeLit--
-		}
 	case tFunc:
 		// A func literal value: its body is found like a declaration's.
 		b.inSig, b.nest, b.typeLit, b.pendingTL = true, 0, 0, false
@@ -199,26 +191,40 @@ func (b *bodyFinder) value(tok lexTok, off int) {
 	}
 }
 
+// typeLiteral tracks the braces of struct and interface type literals and
+// reports whether it consumed tok.
+func (b *bodyFinder) typeLiteral(tok lexTok) bool {
+	switch tok {
+	case tTypeLit:
+		b.pendingTL = true
+		return true
+	case tLBrace:
+		if b.pendingTL || b.typeLit > 0 {
+			b.typeLit++
+			b.pendingTL = false
+			return true
+		}
+	case tRBrace:
+		if b.typeLit > 0 {
+			b.typeLit--
+			return true
+		}
+	}
+	return false
+}
+
 func (b *bodyFinder) signature(tok lexTok, off int) {
+	if b.typeLiteral(tok) {
+		return
+	}
 	switch tok {
 	case tLParen, tLBrack:
 		b.nest++
 	case tRParen, tRBrack:
 		b.nest--
-	case tTypeLit:
-		b.pendingTL = true
 	case tLBrace:
-		if b.pendingTL || b.typeLit > 0 {
-			b.typeLit++
-			b.pendingTL = false
-			return
-		}
 		if b.nest <= 0 {
 			b.inSig, b.inBody, b.depth, b.bodyStart = false, true, 1, off
-		}
-	case tRBrace:
-		if b.typeLit > 0 {
-			b.typeLit--
 		}
 	case tSemi:
 		// A declaration without a body (assembly-implemented functions).

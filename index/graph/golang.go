@@ -111,17 +111,7 @@ func (ix *index) guessGopathPrefix(goDirs map[string]bool) string {
 
 // enclosing returns the innermost module whose directory contains dir.
 func (st *goState) enclosing(dir string) *goModule {
-	if m, ok := st.encl[dir]; ok {
-		return m
-	}
-	m := st.byDir[dir]
-	if m == nil {
-		if parent, ok := parentDir(dir); ok {
-			m = st.enclosing(parent)
-		}
-	}
-	st.encl[dir] = m
-	return m
+	return nearestUp(st.byDir, st.encl, dir)
 }
 
 // resolveGo resolves a Go import path to a package directory.

@@ -321,3 +321,19 @@ func dirOf(p string) string {
 func baseOf(p string) string {
 	return p[strings.LastIndexByte(p, '/')+1:]
 }
+
+// nearestUp returns at[d] for the innermost directory d that is dir or one
+// of its ancestors and has an entry, or nil; memo caches the answers.
+func nearestUp[T any](at, memo map[string]*T, dir string) *T {
+	if v, ok := memo[dir]; ok {
+		return v
+	}
+	v := at[dir]
+	if v == nil {
+		if parent, ok := parentDir(dir); ok {
+			v = nearestUp(at, memo, parent)
+		}
+	}
+	memo[dir] = v
+	return v
+}

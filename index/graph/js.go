@@ -137,17 +137,7 @@ func (ix *index) loadTSConfig(p string, depth int) *tsConfig {
 }
 
 func (st *jsState) nearestConfig(dir string) *tsConfig {
-	if c, ok := st.nearest[dir]; ok {
-		return c
-	}
-	c := st.configs[dir]
-	if c == nil {
-		if parent, ok := parentDir(dir); ok {
-			c = st.nearestConfig(parent)
-		}
-	}
-	st.nearest[dir] = c
-	return c
+	return nearestUp(st.configs, st.nearest, dir)
 }
 
 // resolveJS resolves relative specifiers by probing extensions and index
