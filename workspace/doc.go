@@ -14,6 +14,9 @@
 //     wildmatch semantics, compiled once per file.
 //   - DetectLanguage/NeedsHead name a file's language from its name or,
 //     failing that, its shebang; IsBinary sniffs the first 8 KiB.
+//   - Lines converts between byte offsets (what the index stores) and LSP
+//     positions in UTF-16, UTF-8 or UTF-32 units, clamping characters past
+//     a line's end as the LSP specification requires.
 //   - Roots.Resolve is the single gate for tool-supplied paths: it rejects
 //     NUL bytes, ".." escapes and symlinks leading out of every root.
 //
