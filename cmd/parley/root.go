@@ -33,8 +33,9 @@ func newRootCmd() *cobra.Command {
 		Use:   "parley",
 		Short: "A language server with a persistent code index and an in-process coding agent",
 		Long: `parley keeps a persistent syntax index of a workspace (Go, Python,
-JavaScript, TypeScript, Java, Rust, C, C++, C#, Ruby, PHP, Kotlin, Swift,
-Lua, Bash) and answers symbol, reference and dependency queries from it.`,
+JavaScript, TypeScript, Java, Rust, C, C++, C#, Ruby, PHP, Kotlin, Lua,
+Bash; Swift with index --enable-lang swift) and answers symbol, reference
+and dependency queries from it.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
