@@ -17,6 +17,8 @@
 //   - Lines converts between byte offsets (what the index stores) and LSP
 //     positions in UTF-16, UTF-8 or UTF-32 units, clamping characters past
 //     a line's end as the LSP specification requires.
+//   - Overlays hold open documents (version, content, hash, saved) and
+//     apply LSP content changes (ApplyChanges) in the client's encoding.
 //   - Roots.Resolve is the single gate for tool-supplied paths: it rejects
 //     NUL bytes, ".." escapes and symlinks leading out of every root.
 //
