@@ -16,9 +16,9 @@ import (
 // root is the workspace root, used to read go.mod, package.json and
 // tsconfig.json files.
 func (s *Store) Graph(root string) (*graph.Graph, error) {
-	files := make([]graph.File, 0, len(s.Files()))
-	langs := map[uint32]string{}
 	s.mu.RLock()
+	files := make([]graph.File, 0, len(s.byID))
+	langs := make(map[uint32]string, len(s.byID))
 	for id, h := range s.byID {
 		langs[id] = h.Lang
 	}

@@ -11,7 +11,6 @@ import (
 // identifier contains (extractors never emit NUL).
 //
 //	0x01 "schema"                          -> uvarint schemaVersion
-//	0x02 name                              -> meta value (see meta* constants)
 //	'p'  path                              -> fileHeader (hot per-file data)
 //	'f'  fileID(4)                         -> fileDetail (path, reason, imports, todos)
 //	'y'  fileID(4)                         -> symbols of the file, in extractor order
@@ -33,7 +32,6 @@ const schemaVersion = 2
 
 const (
 	prefixSchema  = 0x01
-	prefixMeta    = 0x02
 	prefixPath    = 'p'
 	prefixDetail  = 'f'
 	prefixSymbols = 'y'
@@ -43,14 +41,6 @@ const (
 )
 
 var schemaKey = []byte{prefixSchema, 's', 'c', 'h', 'e', 'm', 'a'}
-
-// Meta record names.
-const (
-	metaRoot    = "root"
-	metaLastRun = "last-run"
-)
-
-func metaKey(name string) []byte { return append([]byte{prefixMeta}, name...) }
 
 func pathKey(path string) []byte { return append([]byte{prefixPath}, path...) }
 

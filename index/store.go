@@ -75,7 +75,10 @@ func Open(dir string) (*Store, error) {
 		s.db.Close()
 		if err = os.RemoveAll(dbDir); err == nil {
 			s.Rebuilt = reason
-			reason, err = s.open(dbDir)
+			if reason, err = s.open(dbDir); err == nil && reason != "" {
+				s.db.Close()
+				err = fmt.Errorf("fresh store unusable: %s", reason)
+			}
 		}
 	}
 	if err != nil {
@@ -221,11 +224,6 @@ func (s *Store) get(key []byte) ([]byte, error) {
 	}
 	out := bytes.Clone(v)
 	return out, closer.Close()
-}
-
-func (s *Store) getMeta(name string) ([]byte, bool, error) {
-	v, err := s.get(metaKey(name))
-	return v, v != nil, err
 }
 
 // Dir is the directory the store lives in.

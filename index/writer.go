@@ -271,11 +271,3 @@ func (s *Store) Flush() error {
 	}
 	return s.maybeCompact(context.Background())
 }
-
-// SetMeta records a small named value (root path, last run time).
-func (s *Store) SetMeta(name string, value []byte) error {
-	return s.db.Set(metaKey(name), value, pebble.NoSync)
-}
-
-// Meta returns a named value set with SetMeta.
-func (s *Store) Meta(name string) ([]byte, bool, error) { return s.getMeta(name) }

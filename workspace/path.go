@@ -237,8 +237,9 @@ func resolveReal(p string) (string, error) {
 
 // splitFirst splits off the first path component.
 func splitFirst(p string) (first, rest string) {
-	p = strings.TrimLeft(p, string(os.PathSeparator)+"/")
-	if i := strings.IndexAny(p, string(os.PathSeparator)+"/"); i >= 0 {
+	isSep := func(r rune) bool { return r == '/' || r == os.PathSeparator }
+	p = strings.TrimLeftFunc(p, isSep)
+	if i := strings.IndexFunc(p, isSep); i >= 0 {
 		return p[:i], p[i+1:]
 	}
 	return p, ""

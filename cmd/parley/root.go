@@ -151,13 +151,6 @@ func (g *globals) openStore() (*index.Store, string, error) {
 		}
 		return nil, "", err
 	}
-	if old, _, _ := st.Meta("root"); string(old) == root {
-		return st, root, nil
-	}
-	if err := st.SetMeta("root", []byte(root)); err != nil {
-		st.Close()
-		return nil, "", fmt.Errorf("index store %s: %w", dir, err)
-	}
 	return st, root, nil
 }
 
