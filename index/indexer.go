@@ -360,38 +360,46 @@ func (s *Store) prepare(ctx context.Context, e workspace.Entry, opts Options) (u
 		u.Detail.Reason = "binary"
 		return u, false
 	}
-	s.extractInto(ctx, u, src, opts)
+	if !s.extractInto(ctx, u, src, opts) {
+		return nil, false
+	}
 	return u, false
 }
 
-// extractInto fills u from the extractor for the file's language.
-func (s *Store) extractInto(ctx context.Context, u *FileUpdate, src []byte, opts Options) {
+// extractInto fills u from the extractor for the file's language. It
+// returns false when ctx was cancelled during extraction: the file must
+// then not be recorded at all, or the next run would take the cancellation
+// for the file's state and skip it as unchanged.
+func (s *Store) extractInto(ctx context.Context, u *FileUpdate, src []byte, opts Options) bool {
 	lang := workspace.DetectLanguage(u.Header.Path, head(src))
 	u.Header.Lang = lang
 	ex := extract.For(lang)
 	if ex == nil {
 		u.Header.Status = StatusText
-		return
+		return true
 	}
 	if !opts.enabled(lang) {
 		u.Header.Status = StatusSkipped
 		u.Detail.Reason = fmt.Sprintf("%s extraction is off by default (%s); enable with --enable-lang %s", lang, OptInLanguages[lang], lang)
-		return
+		return true
 	}
 	if avg, ok := minified(src); ok {
 		u.Header.Status = StatusSkipped
 		u.Detail.Reason = fmt.Sprintf("minified or generated: average line %d bytes", avg)
-		return
+		return true
 	}
 	budget := opts.Budget
 	if budget <= 0 {
 		budget = extract.BudgetFor(len(src))
 	}
 	res, err := ex.Extract(ctx, u.Header.Path, src, extract.Options{Budget: budget})
+	if ctx.Err() != nil {
+		return false
+	}
 	if err != nil {
 		u.Header.Status = StatusPartial
 		u.Detail.Reason = err.Error()
-		return
+		return true
 	}
 	u.Result = res
 	u.Detail.Package = res.Package
@@ -401,6 +409,7 @@ func (s *Store) extractInto(ctx context.Context, u *FileUpdate, src []byte, opts
 		u.Header.Status = StatusPartial
 		u.Detail.Reason = res.Partial
 	}
+	return true
 }
 
 // tuneGC trades memory for speed during a run: extraction allocates many

@@ -422,3 +422,17 @@ func TestWriterPut(t *testing.T) {
 		t.Errorf("after delete: refs %v, %d files", got, len(st.Files()))
 	}
 }
+
+// TestExtractCancelledIsNotRecorded: a file whose extraction is cut short
+// by cancellation must not be stored as partial, or the next run would
+// skip it as unchanged and keep the cancellation as its state.
+func TestExtractCancelledIsNotRecorded(t *testing.T) {
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	u := &FileUpdate{Header: FileHeader{Path: "a.go"}}
+	if st.extractInto(ctx, u, []byte("package a\nfunc A() {}\n"), Options{}) {
+		t.Fatalf("cancelled extraction reported as done: %+v", u)
+	}
+}
