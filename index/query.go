@@ -145,7 +145,7 @@ func (s *Store) loadHits(cands []candidate) ([]SymbolHit, error) {
 // spelled exactly like name, folded those that differ only in case.
 func (s *Store) definitionRefs(name string) (exact, folded []candidate, err error) {
 	err = s.scan(namePrefix(prefixSymName, name, true), func(k, v []byte) error {
-		_, id, idx, ok := parseSymNameKey(k)
+		lower, id, idx, ok := parseSymNameKey(k)
 		if !ok {
 			return nil
 		}
@@ -156,7 +156,7 @@ func (s *Store) definitionRefs(name string) (exact, folded []candidate, err erro
 		c := candidate{id: id, idx: idx, exported: ref.Exported, sel: ref.Sel, nameLen: len(name)}
 		spelled := ref.Spelled
 		if spelled == nil {
-			spelled = k[1 : 1+len(k)-10]
+			spelled = lower
 		}
 		if string(spelled) == name {
 			exact = append(exact, c)

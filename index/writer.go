@@ -58,7 +58,6 @@ func (w *Writer) Put(u *FileUpdate) error {
 	if err := w.settle(path); err != nil {
 		return err
 	}
-	u.Header.ID = 0
 	if old, ok := w.s.Header(path); ok {
 		u.Header.ID = old.ID
 		if err := w.s.deleteRecords(w.b, old.ID); err != nil {
