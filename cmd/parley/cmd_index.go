@@ -41,15 +41,9 @@ PATH overrides --root.`,
 			ctx, stop := signalContext()
 			defer stop()
 			opts := index.Options{MaxFileSize: maxSize, Excludes: excludes, EnableLanguages: langs}
-			if !asJSON {
-				opts.Progress = newProgressPrinter(g.stderr, isTerminal(os.Stderr))
-			}
-			sum, err := st.Index(ctx, root, opts)
+			sum, err := runIndex(ctx, g, st, root, opts, !asJSON)
 			if err != nil {
-				if ctx.Err() != nil {
-					return fmt.Errorf("index %s: interrupted; the files indexed so far are kept and the next run continues", root)
-				}
-				return fmt.Errorf("index %s: %w", root, err)
+				return err
 			}
 			if asJSON {
 				return writeJSON(g.stdout, sum)
@@ -73,11 +67,24 @@ func ensureIndexed(ctx context.Context, g *globals, st *index.Store, root string
 	if len(st.Files()) > 0 {
 		return nil
 	}
-	opts := index.Options{Progress: newProgressPrinter(g.stderr, isTerminal(os.Stderr))}
-	if _, err := st.Index(ctx, root, opts); err != nil {
-		return fmt.Errorf("index %s: %w", root, err)
+	_, err := runIndex(ctx, g, st, root, index.Options{}, true)
+	return err
+}
+
+// runIndex runs one indexing pass, with progress on stderr if asked, and
+// words an interruption as what it is.
+func runIndex(ctx context.Context, g *globals, st *index.Store, root string, opts index.Options, progress bool) (*index.Summary, error) {
+	if progress {
+		opts.Progress = newProgressPrinter(g.stderr, isTerminal(os.Stderr))
 	}
-	return nil
+	sum, err := st.Index(ctx, root, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("index %s: interrupted; the files indexed so far are kept and the next run continues", root)
+		}
+		return nil, fmt.Errorf("index %s: %w", root, err)
+	}
+	return sum, nil
 }
 
 func writeJSON(w io.Writer, v any) error {
