@@ -10,11 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// txtar archives are parsed here rather than with go-internal/txtar: that
-// package only forwards to golang.org/x/tools/txtar, which is not in the
-// module graph, and the format is a dozen lines of code.
+	"github.com/rogpeppe/go-internal/txtar"
+)
 
 // The golden fixtures are the spec of what each extractor produces. Each
 // testdata/*.txtar holds "lang: <name>" in its comment, one source file and
@@ -30,7 +28,7 @@ const (
 
 type fixture struct {
 	path    string
-	archive *txtarArchive
+	archive *txtar.Archive
 	lang    string
 	srcName string
 	src     []byte
@@ -44,7 +42,7 @@ func loadFixtures(t testing.TB) []fixture {
 	}
 	var out []fixture
 	for _, p := range paths {
-		a, err := parseTxtarFile(p)
+		a, err := txtar.ParseFile(p)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -103,7 +101,7 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func goldenSection(a *txtarArchive, name string) (string, bool) {
+func goldenSection(a *txtar.Archive, name string) (string, bool) {
 	for _, f := range a.Files {
 		if f.Name == name {
 			return string(f.Data), true
@@ -114,16 +112,16 @@ func goldenSection(a *txtarArchive, name string) (string, bool) {
 
 func writeGolden(t *testing.T, f fixture, got map[string]string) {
 	t.Helper()
-	a := &txtarArchive{Comment: f.archive.Comment}
+	a := &txtar.Archive{Comment: f.archive.Comment}
 	for _, file := range f.archive.Files {
 		if file.Name != outlineGolden && file.Name != refsGolden {
 			a.Files = append(a.Files, file)
 		}
 	}
 	for _, name := range []string{outlineGolden, refsGolden} {
-		a.Files = append(a.Files, txtarFile{Name: name, Data: []byte(got[name])})
+		a.Files = append(a.Files, txtar.File{Name: name, Data: []byte(got[name])})
 	}
-	if err := os.WriteFile(f.path, a.format(), 0o644); err != nil {
+	if err := os.WriteFile(f.path, txtar.Format(a), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -215,60 +213,4 @@ func formatRefs(res *Result) string {
 		fmt.Fprintf(&b, "%s %s\n", n, strings.Join(byName[n], " "))
 	}
 	return b.String()
-}
-
-type txtarFile struct {
-	Name string
-	Data []byte
-}
-
-type txtarArchive struct {
-	Comment []byte
-	Files   []txtarFile
-}
-
-// txtarMarker returns the file name of a "-- name --" line.
-func txtarMarker(line string) (string, bool) {
-	if !strings.HasPrefix(line, "-- ") || !strings.HasSuffix(line, " --") || len(line) < 7 {
-		return "", false
-	}
-	name := strings.TrimSpace(line[3 : len(line)-3])
-	return name, name != ""
-}
-
-func parseTxtarFile(path string) (*txtarArchive, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	a := &txtarArchive{}
-	cur := &a.Comment
-	for len(data) > 0 {
-		line := data
-		if i := strings.IndexByte(string(data), '\n'); i >= 0 {
-			line, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
-		if name, ok := txtarMarker(strings.TrimRight(string(line), "\r\n")); ok {
-			a.Files = append(a.Files, txtarFile{Name: name})
-			cur = &a.Files[len(a.Files)-1].Data
-			continue
-		}
-		*cur = append(*cur, line...)
-	}
-	return a, nil
-}
-
-func (a *txtarArchive) format() []byte {
-	var b strings.Builder
-	b.Write(a.Comment)
-	for _, f := range a.Files {
-		fmt.Fprintf(&b, "-- %s --\n", f.Name)
-		b.Write(f.Data)
-		if len(f.Data) > 0 && f.Data[len(f.Data)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-	}
-	return []byte(b.String())
 }
