@@ -36,6 +36,10 @@ type Options struct {
 	// EnableLanguages turns on extractors that are off by default (see
 	// OptInLanguages).
 	EnableLanguages []string
+	// Skip, if set, names paths the caller keeps current itself with
+	// PutContent (an editor's open documents): the run neither re-extracts
+	// nor removes them. Called from the planning goroutine only.
+	Skip func(rel string) bool
 }
 
 // OptInLanguages are extracted only when Options.EnableLanguages names
@@ -156,6 +160,9 @@ func (s *Store) plan(entries []workspace.Entry, sum *Summary, opts *Options) (wo
 	s.mu.RLock()
 	for _, e := range entries {
 		seen[e.Rel] = struct{}{}
+		if opts.Skip != nil && opts.Skip(e.Rel) {
+			continue
+		}
 		h, ok := s.files[e.Rel]
 		if ok && h.Size == e.Size && h.ModTime == e.ModTime && !optInFlipped(h, opts) {
 			sum.Unchanged++
@@ -164,7 +171,7 @@ func (s *Store) plan(entries []workspace.Entry, sum *Summary, opts *Options) (wo
 		work = append(work, e)
 	}
 	for path := range s.files {
-		if _, ok := seen[path]; !ok {
+		if _, ok := seen[path]; !ok && (opts.Skip == nil || !opts.Skip(path)) {
 			removed = append(removed, path)
 		}
 	}

@@ -34,8 +34,9 @@ func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 // Store is the persistent index of one workspace root, kept in Pebble.
 //
 // Readers (queries) are safe for concurrent use. Writes go through Index or
-// a Writer; only one of them may be active at a time. The caller must Close
-// the store.
+// a Writer; only one of them may be active at a time, except that
+// PutContent and RemovePath may run alongside an Index run whose
+// Options.Skip covers their paths. The caller must Close the store.
 //
 // The store runs without a write-ahead log: everything in it can be rebuilt
 // from the workspace, and a crash loses at most the files written since the
@@ -47,6 +48,8 @@ type Store struct {
 	opts *pebble.Options // with defaults filled in; for sstable writers
 	dir  string
 	lock *os.File
+	// putMu serialises PutContent and RemovePath.
+	putMu sync.Mutex
 
 	mu     sync.RWMutex
 	files  map[string]*FileHeader // by path

@@ -1,0 +1,115 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// handler builds the connection's handler stack. It differs from
+// protocol.NewServer's in three ways: notifications run inline, in wire
+// order, so a request never overtakes the change before it; requests are
+// gated by the lifecycle state; and parameter decoding failures are
+// InvalidParams, not ParseError (the frame itself was valid JSON).
+func (s *Server) handler() jsonrpc2.Handler {
+	dispatch := protocol.ServerHandler(s, nil)
+	cancellable, cancel := jsonrpc2.CancelHandler(dispatch)
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		// The method string borrows the transport frame, which is reused
+		// once the handler goes asynchronous.
+		method := strings.Clone(req.Method())
+		switch method {
+		case protocol.MethodCancelRequest:
+			s.cancelRequest(req, cancel)
+			return nil, nil
+		case protocol.MethodExit:
+			s.exitOnce.Do(func() { close(s.exited) })
+			return nil, nil
+		}
+		if err := s.gate(method); err != nil {
+			if !req.IsCall() {
+				s.log.Debugf("dropped %s: %v", method, err)
+				return nil, nil
+			}
+			return nil, err
+		}
+		if !req.IsCall() {
+			if _, err := dispatch(ctx, req); err != nil && !errors.Is(err, jsonrpc2.ErrMethodNotFound) {
+				s.log.Warnf("%s: %v", method, err)
+			}
+			return nil, nil
+		}
+		if method != protocol.MethodInitialize && method != protocol.MethodShutdown {
+			// Let later messages be read while this request works.
+			jsonrpc2.Async(ctx)
+		}
+		start := time.Now()
+		res, err := cancellable(ctx, req)
+		if err == nil {
+			s.stats.record(method, time.Since(start))
+		}
+		return res, wireError(method, err)
+	}
+}
+
+// gate rejects methods the lifecycle state does not allow.
+func (s *Server) gate(method string) error {
+	switch st := s.state.Load(); {
+	case method == protocol.MethodInitialize:
+		if st != stateNew {
+			return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received")
+		}
+	case st == stateNew:
+		return jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, method+": the server is not initialized yet")
+	case st == stateShutdown:
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, method+": the server is shutting down")
+	}
+	return nil
+}
+
+// cancelRequest handles $/cancelRequest for a request still running.
+func (s *Server) cancelRequest(req *jsonrpc2.Request, cancel func(jsonrpc2.ID)) {
+	var p protocol.CancelParams
+	if err := protocol.Unmarshal(req.Params(), &p); err != nil {
+		s.log.Warnf("$/cancelRequest: %v", err)
+		return
+	}
+	switch id := p.ID.(type) {
+	case protocol.Integer:
+		cancel(jsonrpc2.NewNumberID(int64(id)))
+	case protocol.String:
+		cancel(jsonrpc2.NewStringID(string(id)))
+	}
+}
+
+// wireError gives every error a JSON-RPC code: coded errors keep theirs,
+// undecodable params become InvalidParams, a cancelled context
+// RequestCancelled and anything else InternalError.
+func wireError(method string, err error) error {
+	if err == nil {
+		return nil
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return protocol.ErrRequestCancelled
+	case errors.Is(err, jsonrpc2.ErrParse):
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: invalid params: %v", method, err)
+	}
+	var coded *jsonrpc2.Error
+	if errors.As(err, &coded) {
+		return err
+	}
+	return jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", method, err)
+}
+
+// invalidParams is the error for a request that names something the
+// server cannot serve (a position outside the document, a URI outside the
+// workspace).
+func invalidParams(format string, args ...any) error {
+	return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,138 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"unicode"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/workspace"
+)
+
+// doc is a request's document, resolved and synchronised with the index.
+type doc struct {
+	f        *folder
+	abs, rel string
+	*fileText
+}
+
+// document resolves a request's URI to a document inside a workspace
+// folder and waits until the index reflects its buffer. URIs outside the
+// folders (also through symlinks) are InvalidParams.
+func (s *Server) document(ctx context.Context, u uri.URI) (*doc, error) {
+	abs, err := s.notifiedPath(u)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	f, rel, ok := s.folderOf(abs)
+	if !ok {
+		return nil, invalidParams("%s is outside the workspace folders", abs)
+	}
+	f.awaitDoc(ctx, rel)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t, err := s.text(abs)
+	if err != nil {
+		return nil, invalidParams("%s: %v", abs, err)
+	}
+	return &doc{f: f, abs: abs, rel: rel, fileText: t}, nil
+}
+
+// offset converts a client position; positions past the last line are
+// InvalidParams, characters past a line's end clamp (as LSP specifies).
+func (s *Server) offset(d *doc, p protocol.Position) (int, error) {
+	off, err := d.lines.Offset(p.Line, p.Character, s.enc)
+	if err != nil {
+		return 0, invalidParams("%s: %v", d.abs, err)
+	}
+	return off, nil
+}
+
+// identAt returns the identifier under (or just before) offset off.
+func identAt(src []byte, off int) (string, bool) {
+	isIdent := func(r rune) bool { return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+	start, end := off, off
+	for end < len(src) {
+		r, n := utf8.DecodeRune(src[end:])
+		if !isIdent(r) {
+			break
+		}
+		end += n
+	}
+	for start > 0 {
+		r, n := utf8.DecodeLastRune(src[:start])
+		if !isIdent(r) {
+			break
+		}
+		start -= n
+	}
+	if start == end {
+		return "", false
+	}
+	word := string(src[start:end])
+	if r, _ := utf8.DecodeRuneInString(word); unicode.IsDigit(r) {
+		return "", false // a number literal
+	}
+	return word, true
+}
+
+// toRange converts an index range (byte columns) of a file to the
+// client's encoding, reading the file only when the encoding needs it.
+func (s *Server) toRange(abs string, lines *workspace.Lines, r extract.Range) protocol.Range {
+	return protocol.Range{Start: s.toPos(abs, lines, r.Start), End: s.toPos(abs, lines, r.End)}
+}
+
+func (s *Server) toPos(abs string, lines *workspace.Lines, p extract.Pos) protocol.Position {
+	if s.enc == workspace.UTF8 || lines == nil {
+		return protocol.Position{Line: p.Line, Character: p.Col}
+	}
+	c, err := lines.Character(p.Line, p.Col, s.enc)
+	if err != nil {
+		// The file changed since it was indexed; clamp rather than fail
+		// the whole answer.
+		return protocol.Position{Line: p.Line, Character: p.Col}
+	}
+	return protocol.Position{Line: p.Line, Character: c}
+}
+
+// linesOf returns the line table needed to convert positions in abs, or
+// nil when the encoding needs none (UTF-8) or the file is unreadable.
+func (s *Server) linesOf(abs string) *workspace.Lines {
+	if s.enc == workspace.UTF8 {
+		return nil
+	}
+	t, err := s.text(abs)
+	if err != nil {
+		return nil
+	}
+	return t.lines
+}
+
+// location builds a Location for a range in folder f's file rel.
+func (s *Server) location(f *folder, rel string, r extract.Range) protocol.Location {
+	abs := filepath.Join(f.root, filepath.FromSlash(rel))
+	return protocol.Location{URI: uri.File(abs), Range: s.toRange(abs, s.linesOf(abs), r)}
+}
+
+// errNoIdent is answered as an empty result, not an error.
+var errNoIdent = errors.New("no identifier at the position")
+
+// identOf returns the identifier at p in d.
+func (s *Server) identOf(d *doc, p protocol.Position) (string, error) {
+	off, err := s.offset(d, p)
+	if err != nil {
+		return "", err
+	}
+	name, ok := identAt(d.content, off)
+	if !ok {
+		return "", errNoIdent
+	}
+	return name, nil
+}
+

@@ -1,0 +1,193 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/parleyhq/parley/workspace"
+)
+
+// initOptions is what clients may pass as initializationOptions.
+type initOptions struct {
+	LogLevel string `json:"logLevel"`
+	Index    struct {
+		Exclude         []string `json:"exclude"`
+		MaxFileSize     int64    `json:"maxFileSize"`
+		EnableLanguages []string `json:"enableLanguages"`
+	} `json:"index"`
+}
+
+func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	s.state.Store(stateInitializing)
+	if err := s.applyInitOptions(p.InitializationOptions); err != nil {
+		s.state.Store(stateNew)
+		return nil, invalidParams("initializationOptions: %v", err)
+	}
+	s.enc = negotiateEncoding(p.Capabilities.General)
+	s.caps = readClientCaps(&p.Capabilities)
+	roots, err := s.initialRoots(p)
+	if err != nil {
+		s.state.Store(stateNew)
+		return nil, invalidParams("%v", err)
+	}
+	for _, root := range roots {
+		if err := s.addFolder(root); err != nil {
+			s.log.Errorf("workspace folder %s: %v", root, err)
+		}
+	}
+	s.state.Store(stateRunning)
+	return &protocol.InitializeResult{
+		Capabilities: s.capabilities(),
+		ServerInfo:   protocol.ServerInfo{Name: "parley", Version: protocol.NewOptional(s.opts.Version)},
+	}, nil
+}
+
+func (s *Server) applyInitOptions(raw protocol.LSPAny) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var o initOptions
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return err
+	}
+	if o.LogLevel != "" {
+		level, err := ParseLevel(o.LogLevel)
+		if err != nil {
+			return err
+		}
+		s.log.setLevel(level)
+	}
+	s.opts.Index.Excludes = append(s.opts.Index.Excludes, o.Index.Exclude...)
+	if o.Index.MaxFileSize > 0 {
+		s.opts.Index.MaxFileSize = o.Index.MaxFileSize
+	}
+	s.opts.Index.EnableLanguages = append(s.opts.Index.EnableLanguages, o.Index.EnableLanguages...)
+	return nil
+}
+
+// negotiateEncoding picks UTF-8 when the client offers it (no conversion
+// at all: the index counts bytes), else the mandatory UTF-16.
+func negotiateEncoding(g *protocol.GeneralClientCapabilities) workspace.Encoding {
+	if g != nil && slices.Contains(g.PositionEncodings, protocol.PositionEncodingKindUTF8) {
+		return workspace.UTF8
+	}
+	return workspace.UTF16
+}
+
+func readClientCaps(c *protocol.ClientCapabilities) clientCaps {
+	var caps clientCaps
+	if c.Window != nil && c.Window.WorkDoneProgress != nil {
+		caps.workDoneProgress = *c.Window.WorkDoneProgress
+	}
+	if td := c.TextDocument; td != nil {
+		if ds := td.DocumentSymbol; ds != nil && ds.HierarchicalDocumentSymbolSupport != nil {
+			caps.hierarchicalSymbols = *ds.HierarchicalDocumentSymbolSupport
+		}
+		if h := td.Hover; h != nil {
+			caps.markdownHover = slices.Contains(h.ContentFormat, protocol.MarkupKindMarkdown)
+		}
+	}
+	if w := c.Workspace; w != nil {
+		if w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+			caps.dynamicWatchedFiles = *w.DidChangeWatchedFiles.DynamicRegistration
+		}
+		if w.WorkspaceFolders != nil {
+			caps.workspaceFolders = *w.WorkspaceFolders
+		}
+	}
+	return caps
+}
+
+// initialRoots lists the folders to serve: workspaceFolders, else rootUri,
+// else the configured default.
+func (s *Server) initialRoots(p *protocol.InitializeParams) ([]string, error) {
+	var uris []uri.URI
+	if folders, ok := p.WorkspaceFolders.Get(); ok {
+		for _, f := range folders {
+			uris = append(uris, f.URI)
+		}
+	} else if p.RootURI != nil && !p.RootURI.IsZero() {
+		uris = append(uris, *p.RootURI)
+	}
+	var roots []string
+	for _, u := range uris {
+		root, err := folderPath(u)
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, root)
+	}
+	if len(roots) == 0 && s.opts.DefaultRoot != "" {
+		roots = append(roots, s.opts.DefaultRoot)
+	}
+	if len(roots) == 0 {
+		return nil, fmt.Errorf("no workspace folder: send workspaceFolders or rootUri")
+	}
+	return roots, nil
+}
+
+// folderPath turns a folder URI into an absolute, symlink-free directory.
+func folderPath(u uri.URI) (string, error) {
+	if u.Scheme() != "file" {
+		return "", fmt.Errorf("workspace folder %s: only file: URIs are supported", u)
+	}
+	p := u.FsPath()
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", fmt.Errorf("workspace folder %s: %w", p, err)
+	}
+	return real, nil
+}
+
+func (s *Server) capabilities() protocol.ServerCapabilities {
+	enc := protocol.PositionEncodingKindUTF16
+	if s.enc == workspace.UTF8 {
+		enc = protocol.PositionEncodingKindUTF8
+	}
+	change := protocol.TextDocumentSyncKindIncremental
+	return protocol.ServerCapabilities{
+		PositionEncoding: enc,
+		TextDocumentSync: &protocol.TextDocumentSyncOptions{
+			OpenClose: ptr(true),
+			Change:    &change,
+			Save:      &protocol.SaveOptions{IncludeText: ptr(false)},
+		},
+		DocumentSymbolProvider:    protocol.Boolean(true),
+		WorkspaceSymbolProvider:   protocol.Boolean(true),
+		DefinitionProvider:        protocol.Boolean(true),
+		ReferencesProvider:        protocol.Boolean(true),
+		HoverProvider:             protocol.Boolean(true),
+		DocumentHighlightProvider: protocol.Boolean(true),
+		Workspace: &protocol.WorkspaceOptions{
+			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+				Supported:           ptr(true),
+				ChangeNotifications: protocol.Boolean(true),
+			},
+		},
+	}
+}
+
+func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams) error {
+	s.mu.RLock()
+	folders := slices.Clone(s.folders)
+	s.mu.RUnlock()
+	for _, f := range folders {
+		s.startFolder(f)
+	}
+	s.startWatching()
+	return nil
+}
+
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.state.Store(stateShutdown)
+	s.teardown()
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }

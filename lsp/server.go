@@ -1,0 +1,155 @@
+package lsp
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/workspace"
+)
+
+// Options configure a Server.
+type Options struct {
+	// StoreDir maps a workspace folder (absolute, symlink-free) to the
+	// directory of its index store. Required.
+	StoreDir func(root string) (string, error)
+	// LogFile receives every log line (nil: none).
+	LogFile io.Writer
+	// LogLevel is the minimum level sent to the client's window/logMessage;
+	// initializationOptions.logLevel overrides it.
+	LogLevel slog.Level
+	// Index tunes background indexing runs (Progress and Skip are set by
+	// the server).
+	Index index.Options
+	// DefaultRoot is used when the client names no folder (neither
+	// workspaceFolders nor rootUri).
+	DefaultRoot string
+	// Version is reported in serverInfo.
+	Version string
+	// NoWatch disables the server's own file watching (fsnotify) for
+	// clients without dynamic watched-file registration.
+	NoWatch bool
+}
+
+// Server state machine.
+const (
+	stateNew int32 = iota
+	stateInitializing
+	stateRunning
+	stateShutdown
+)
+
+// Server answers one client. Create it with New and run it with Serve.
+type Server struct {
+	protocol.UnimplementedServer
+
+	opts   Options
+	log    *logSink
+	client protocol.Client
+	conn   jsonrpc2.Conn
+
+	state atomic.Int32
+	// exited is closed by the exit notification.
+	exited   chan struct{}
+	exitOnce sync.Once
+
+	// Negotiated at initialize; read-only afterwards.
+	enc  workspace.Encoding
+	caps clientCaps
+
+	overlays *workspace.Overlays
+	files    *fileCache
+
+	mu      sync.RWMutex
+	folders []*folder // sorted by root, longest first for lookups
+	roots   *workspace.Roots
+
+	// stats holds server-side request latencies (parley/serverStats).
+	stats latencies
+
+	// progressCancels maps progress tokens to the cancel func of their run.
+	progressCancels cancelMap
+
+	// bg carries the server's own goroutines (indexing, updaters,
+	// watchers); cancelled on shutdown.
+	bg     context.Context
+	stopBg context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// clientCaps is what the server needs to know about the client.
+type clientCaps struct {
+	workDoneProgress    bool
+	dynamicWatchedFiles bool
+	workspaceFolders    bool
+	hierarchicalSymbols bool
+	markdownHover       bool
+}
+
+// New returns a server; nothing runs until Serve.
+func New(opts Options) *Server {
+	s := &Server{
+		opts:     opts,
+		log:      &logSink{file: opts.LogFile, level: opts.LogLevel},
+		exited:   make(chan struct{}),
+		overlays: workspace.NewOverlays(),
+		files:    newFileCache(256),
+	}
+	s.bg, s.stopBg = context.WithCancel(context.Background())
+	return s
+}
+
+// Serve runs the protocol on stream until the client sends exit or the
+// stream ends, then closes every store. It returns the process exit code:
+// 0 when exit followed shutdown, 1 otherwise.
+func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspCodec{}))
+	s.client = protocol.ClientDispatcher(s.conn)
+	s.log.setClient(s.client)
+	s.conn.Go(protocol.WithClient(ctx, s.client), s.handler())
+	select {
+	case <-s.exited:
+	case <-s.conn.Done():
+	case <-ctx.Done():
+	}
+	s.log.setClient(nil)
+	s.teardown()
+	s.conn.Close()
+	if s.state.Load() == stateShutdown {
+		select {
+		case <-s.exited:
+			return 0
+		default:
+		}
+	}
+	return 1
+}
+
+// teardown stops background work and closes the stores. Safe to call
+// twice (shutdown, then the end of Serve).
+func (s *Server) teardown() {
+	s.stopBg()
+	s.wg.Wait()
+	s.mu.Lock()
+	folders := s.folders
+	s.folders = nil
+	s.mu.Unlock()
+	for _, f := range folders {
+		f.close(s.log)
+	}
+}
+
+// goBg runs fn on a background goroutine that teardown waits for.
+func (s *Server) goBg(fn func(ctx context.Context)) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		fn(s.bg)
+	}()
+}

@@ -1,0 +1,96 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// Custom methods (documented in docs/protocol.md).
+const (
+	methodIndexStatus = "parley/indexStatus"
+	methodServerStats = "parley/serverStats"
+)
+
+// IndexStatus is the result of parley/indexStatus.
+type IndexStatus struct {
+	Files     int            `json:"files"`
+	Symbols   int64          `json:"symbols"`
+	Indexing  bool           `json:"indexing"`
+	LastError string         `json:"lastError,omitempty"`
+	Folders   []FolderStatus `json:"folders"`
+}
+
+// FolderStatus is one workspace folder's part of IndexStatus.
+type FolderStatus struct {
+	Root      string `json:"root"`
+	Files     int    `json:"files"`
+	Symbols   int64  `json:"symbols"`
+	Indexing  bool   `json:"indexing"`
+	Done      int    `json:"done,omitempty"`
+	Total     int    `json:"total,omitempty"`
+	Runs      int    `json:"runs"`
+	LastRun   string `json:"lastRun,omitempty"` // RFC 3339
+	LastError string `json:"lastError,omitempty"`
+	// Private is set when another process holds the folder's shared store
+	// and this server indexes into a temporary one.
+	Private bool `json:"private,omitempty"`
+}
+
+// ServerStats is the result of parley/serverStats.
+type ServerStats struct {
+	Methods map[string]OpStats `json:"methods"`
+}
+
+// Request answers parley/ methods; everything else is MethodNotFound.
+func (s *Server) Request(ctx context.Context, method string, params any) (any, error) {
+	switch method {
+	case methodIndexStatus:
+		return s.indexStatus(), nil
+	case methodServerStats:
+		st := ServerStats{Methods: s.stats.snapshot()}
+		var p struct {
+			Reset bool `json:"reset"`
+		}
+		if raw, ok := params.(protocol.LSPAny); ok && len(raw) > 0 {
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", method, err)
+			}
+		}
+		if p.Reset {
+			s.stats.reset()
+		}
+		return st, nil
+	}
+	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
+}
+
+func (s *Server) indexStatus() IndexStatus {
+	var st IndexStatus
+	for _, f := range s.allFolders() {
+		tot := f.store.Stats()
+		f.mu.Lock()
+		fs := FolderStatus{
+			Root: f.root, Files: tot.Files, Symbols: tot.Symbols,
+			Indexing: f.indexing, Runs: f.runs, LastError: f.lastErr, Private: f.private != "",
+		}
+		if f.indexing {
+			fs.Done, fs.Total = f.progress.Done, f.progress.Total
+		}
+		if !f.lastRun.IsZero() {
+			fs.LastRun = f.lastRun.Format(time.RFC3339)
+		}
+		f.mu.Unlock()
+		st.Files += fs.Files
+		st.Symbols += fs.Symbols
+		st.Indexing = st.Indexing || fs.Indexing
+		if fs.LastError != "" {
+			st.LastError = fs.LastError
+		}
+		st.Folders = append(st.Folders, fs)
+	}
+	return st
+}

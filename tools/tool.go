@@ -1,0 +1,175 @@
+// Package tools holds the agent's tools: one file per tool plus its
+// model-facing description (an embedded .md), and the Env through which
+// every tool reaches the outside world. The same tools serve the terminal,
+// the language server and the MCP server; only the Env differs.
+//
+// Contracts: a Tool is stateless and safe for concurrent use; per-session
+// state lives in the Env. Access validates the input and describes what a
+// call will touch without side effects; Run performs it. A model mistake
+// (bad arguments, no match, path outside the roots) is a Result with
+// IsError set, never a Go error; a Go error means the infrastructure failed
+// (the loop reports it and stops the turn). Every path a tool receives goes
+// through Env.Resolve, which rejects "..", NUL bytes and symlink escapes.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/workspace"
+)
+
+// Tool is one capability offered to the model.
+type Tool interface {
+	Name() string
+	// Description is the model-facing text (from the tool's embedded .md).
+	Description() string
+	// Schema is the JSON Schema of the input object, derived from the
+	// tool's params struct.
+	Schema() json.RawMessage
+	// ReadOnly tools have no side effects: the loop may run several at once
+	// and plan mode allows them.
+	ReadOnly() bool
+	// Access parses and validates input and says what the call would touch,
+	// for the permission policy. It must not change anything.
+	Access(env *Env, input json.RawMessage) (Access, error)
+	// Run performs the call.
+	Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error)
+}
+
+// AccessKind classifies side effects for the permission policy.
+type AccessKind string
+
+const (
+	AccessRead    AccessKind = "read"    // reads workspace files or the index
+	AccessEdit    AccessKind = "edit"    // creates, changes, renames or deletes files
+	AccessShell   AccessKind = "shell"   // runs a command
+	AccessNetwork AccessKind = "network" // fetches a URL
+	AccessGit     AccessKind = "git"     // writes to the repository (commit)
+)
+
+// Access describes one call for the permission policy and approval prompt.
+type Access struct {
+	Kind AccessKind
+	// Paths are root-relative, slash-separated paths the call touches
+	// (edit rules such as "edit(src/**)" match them).
+	Paths []string
+	// Command is the shell command line (shell rules such as
+	// "shell(go test:*)" match it).
+	Command string
+	// URL is the fetched address.
+	URL string
+	// Summary is one human line for an approval prompt.
+	Summary string
+}
+
+// Result is what the model sees.
+type Result struct {
+	Content string
+	IsError bool
+	// Changes lists file changes the call applied (for the event sink).
+	Changes []FileChange
+}
+
+// Errorf builds a model-facing error result.
+func Errorf(format string, args ...any) *Result {
+	return &Result{Content: fmt.Sprintf(format, args...), IsError: true}
+}
+
+// ChangeOp is the kind of a FileChange.
+type ChangeOp uint8
+
+const (
+	OpModify ChangeOp = iota
+	OpCreate
+	OpDelete
+	OpRename
+)
+
+// FileChange is one file-level change computed by an edit tool.
+type FileChange struct {
+	Op      ChangeOp
+	Path    string // absolute, resolved through Env.Resolve
+	NewPath string // OpRename only: absolute target
+	// Old is the exact content the change was computed against (as
+	// FileView.Read returned it) and Version its version; the Editor refuses
+	// the change when the file has moved on since.
+	Old     []byte
+	Version int32
+	New     []byte // OpModify, OpCreate
+}
+
+// ApplyResult is the Editor's verdict. Applied false is an outcome for the
+// model (the user rejected the edit, or the file changed), not an error.
+type ApplyResult struct {
+	Applied bool
+	Reason  string
+}
+
+// Editor applies file changes: in the terminal by atomic writes with an
+// undo stack, in the editor through workspace/applyEdit.
+type Editor interface {
+	Apply(ctx context.Context, label string, changes []FileChange) (ApplyResult, error)
+}
+
+// DiskVersion is the version FileView reports for content read from disk.
+const DiskVersion int32 = -1
+
+// FileView reads files as the user sees them: an open editor buffer's
+// unsaved content if there is one, else the file on disk.
+type FileView interface {
+	// Read returns the content of an absolute, resolved path and its
+	// version (DiskVersion when it came from disk).
+	Read(abs string) (content []byte, version int32, err error)
+}
+
+// IndexSet finds the index store covering a path. Stores are owned by the
+// caller of the agent; tools never close them.
+type IndexSet interface {
+	// StoreFor returns the store whose root contains abs, and abs relative
+	// to that root (slash-separated).
+	StoreFor(abs string) (store *index.Store, rel string, ok bool)
+	// Stores lists every root's store.
+	Stores() []RootStore
+}
+
+// RootStore pairs a workspace root with its index.
+type RootStore struct {
+	Root  string
+	Store *index.Store
+}
+
+// SubAgentFunc runs a sub-agent with its own context and the named tools
+// (a subset of the caller's) and returns its final answer.
+type SubAgentFunc func(ctx context.Context, prompt string, tools []string) (string, error)
+
+// Env is everything a tool may use. Fields other than Roots and Files may
+// be nil/zero, in which case the tools that need them report that they are
+// unavailable.
+type Env struct {
+	Roots  *workspace.Roots
+	Files  FileView
+	Editor Editor
+	Index  IndexSet
+	Todos  *TodoList
+	// SubAgent backs the task tool.
+	SubAgent SubAgentFunc
+	// HTTPClient backs fetch_url (nil: a default client with a timeout).
+	HTTPClient *http.Client
+	// ShellTimeout caps a shell command (zero: 120 s; never above 300 s).
+	ShellTimeout time.Duration
+	// Output, when set, receives streamed output of long-running tools
+	// (shell) as it arrives, for display; the Result still holds it all.
+	Output func(tool, chunk string)
+}
+
+// Resolve checks p against the workspace roots and returns the absolute,
+// symlink-free path and its root-relative form.
+func (e *Env) Resolve(p string) (abs, rel string, err error) {
+	abs, _, rel, err = e.Roots.Resolve(p)
+	return abs, rel, err
+}
