@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +18,15 @@ import (
 // gated by the lifecycle state; and parameter decoding failures are
 // InvalidParams, not ParseError (the frame itself was valid JSON).
 func (s *Server) handler() jsonrpc2.Handler {
-	dispatch := protocol.ServerHandler(s, nil)
+	standard := protocol.ServerHandler(s, nil)
+	// parley/ methods bypass the protocol package, which insists on params
+	// even for requests that take none.
+	dispatch := func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if strings.HasPrefix(req.Method(), "parley/") {
+			return s.Request(ctx, req.Method(), protocol.LSPAny(slices.Clone(req.Params())))
+		}
+		return standard(ctx, req)
+	}
 	cancellable, cancel := jsonrpc2.CancelHandler(dispatch)
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		// The method string borrows the transport frame, which is reused

@@ -135,4 +135,3 @@ func (s *Server) identOf(d *doc, p protocol.Position) (string, error) {
 	}
 	return name, nil
 }
-

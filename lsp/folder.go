@@ -54,9 +54,9 @@ type folder struct {
 // store in a temporary directory instead of no index at all.
 func openFolder(root string, storeDir func(string) (string, error), log *logSink) (*folder, error) {
 	f := &folder{
-		root:    root,
-		uri:     uri.File(root),
-		reindex: make(chan struct{}, 1),
+		root:     root,
+		uri:      uri.File(root),
+		reindex:  make(chan struct{}, 1),
 		want:     map[string]uint64{},
 		wantAt:   map[string]time.Time{},
 		stored:   map[string]uint64{},

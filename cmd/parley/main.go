@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/pprof"
@@ -21,6 +22,10 @@ func run() int {
 		}
 	}
 	if err := newRootCmd().Execute(); err != nil {
+		var code exitCode
+		if errors.As(err, &code) {
+			return int(code)
+		}
 		fmt.Fprintln(os.Stderr, "parley:", err)
 		return 1
 	}

@@ -49,8 +49,20 @@ and dependency queries from it.`,
 		newIndexCmd(g),
 		newSymbolsCmd(g), newDefsCmd(g), newRefsCmd(g), newOutlineCmd(g),
 		newDepsCmd(g), newDependentsCmd(g), newHubsCmd(g), newStatsCmd(g),
-		newVersionCmd(),
+		newVersionCmd(), newServeCmd(g),
 	)
+	// An editor launches the binary with stdin on a pipe: serve LSP.
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if stdinIsTerminal() {
+			return cmd.Help()
+		}
+		code, err := runServe(g, serveFlags{logLevel: "info"})
+		if err == nil && code != 0 {
+			err = exitCode(code)
+		}
+		return err
+	}
 	return cmd
 }
 
@@ -114,20 +126,29 @@ func findProjectRoot(dir string) string {
 // named after the root's base name plus a hash of its full path so that two
 // checkouts called "app" do not collide.
 func (g *globals) storeDir(root string) (string, error) {
-	base := g.dataDir
-	if base == "" {
-		base = os.Getenv("PARLEY_DATA_DIR")
-	}
-	if base == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("no data directory: set --data-dir or PARLEY_DATA_DIR (%w)", err)
-		}
-		base = filepath.Join(cache, "parley")
+	base, err := g.dataBase()
+	if err != nil {
+		return "", err
 	}
 	sum := sha256.Sum256([]byte(root))
 	name := filepath.Base(root) + "-" + hex.EncodeToString(sum[:6])
 	return filepath.Join(base, name, "index"), nil
+}
+
+// dataBase is the data directory: --data-dir, $PARLEY_DATA_DIR, else
+// parley/ in the user cache directory.
+func (g *globals) dataBase() (string, error) {
+	if g.dataDir != "" {
+		return g.dataDir, nil
+	}
+	if d := os.Getenv("PARLEY_DATA_DIR"); d != "" {
+		return d, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no data directory: set --data-dir or PARLEY_DATA_DIR (%w)", err)
+	}
+	return filepath.Join(cache, "parley"), nil
 }
 
 // openStore opens the index of the workspace with a clear message for the
