@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -13,10 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // waitTimeout bounds every wait in these tests; nothing sleeps.
@@ -304,4 +305,20 @@ func rpcCode(err error) jsonrpc2.Code {
 		return e.Code
 	}
 	return 0
+}
+
+func (e *fakeEditor) uriAbs(abs string) uri.URI { return uri.File(abs) }
+
+func (e *fakeEditor) tdppAbs(abs string, p protocol.Position) protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(abs)}, Position: p}
+}
+
+// writeRaw sends one framed message with an arbitrary body. The
+// connection serialises its own writes; tests call this only while no
+// other message is being sent.
+func (e *fakeEditor) writeRaw(t *testing.T, body string) {
+	t.Helper()
+	if _, err := fmt.Fprintf(e.raw, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+		t.Fatal(err)
+	}
 }

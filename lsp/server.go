@@ -70,6 +70,9 @@ type Server struct {
 	folders []*folder // sorted by root, longest first for lookups
 	roots   *workspace.Roots
 
+	// testHookRequest, when set by a test, runs before each request.
+	testHookRequest func(ctx context.Context, method string)
+
 	// stats holds server-side request latencies (parley/serverStats).
 	stats latencies
 
@@ -109,7 +112,7 @@ func New(opts Options) *Server {
 // stream ends, then closes every store. It returns the process exit code:
 // 0 when exit followed shutdown, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspCodec{}))
+	s.conn = jsonrpc2.NewConn(&tolerantStream{inner: stream, log: s.log}, jsonrpc2.WithCodec(lspCodec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.log.setClient(s.client)
 	s.conn.Go(protocol.WithClient(ctx, s.client), s.handler())

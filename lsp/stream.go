@@ -1,0 +1,47 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// tolerantStream keeps a connection alive across a frame whose body is
+// not a JSON-RPC message: jsonrpc2's reader ends the connection on any
+// read error, but a well-framed body that fails to parse loses nothing
+// of the stream, so it is answered with a ParseError response (id null,
+// as JSON-RPC prescribes) and reading goes on. Broken framing still ends
+// the connection: there is no way to find the next message.
+type tolerantStream struct {
+	inner jsonrpc2.Stream
+	mu    sync.Mutex // serialises writes: the connection's and ours
+	log   *logSink
+}
+
+func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		msg, n, err := s.inner.Read(ctx)
+		if err == nil || !(errors.Is(err, jsonrpc2.ErrParse) || errors.Is(err, jsonrpc2.ErrInvalidRequest)) {
+			return msg, n, err
+		}
+		s.log.Warnf("malformed message: %v", err)
+		code := jsonrpc2.ParseError
+		if errors.Is(err, jsonrpc2.ErrInvalidRequest) {
+			code = jsonrpc2.InvalidRequest
+		}
+		resp := jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, jsonrpc2.NewError(code, err.Error()))
+		if _, werr := s.Write(ctx, resp); werr != nil {
+			return nil, 0, werr
+		}
+	}
+}
+
+func (s *tolerantStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inner.Write(ctx, msg)
+}
+
+func (s *tolerantStream) Close() error { return s.inner.Close() }
