@@ -107,6 +107,17 @@ func (d *decoder) str() string {
 	return s
 }
 
+// skipStr steps over a string without allocating it.
+func (d *decoder) skipStr() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return ""
+	}
+	d.b = d.b[n:]
+	return ""
+}
+
 // count reads a slice length and sanity-checks it against the bytes left,
 // given that every element takes at least minSize bytes, so a corrupt
 // length cannot make us allocate gigabytes.

@@ -116,3 +116,57 @@ func TestPutContentDuringIndex(t *testing.T) {
 		}
 	}
 }
+
+func searchPaths(t *testing.T, st *Store, q string) []string {
+	t.Helper()
+	hits, err := st.SearchSymbols(q, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Symbol.Name+"@"+h.Path)
+	}
+	return out
+}
+
+// The resident name table follows every kind of write: buffer puts,
+// removals, and index runs (which rebuild it when many files changed).
+func TestSearchFollowsWrites(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": "package a\n\nfunc Alpha() {}\nfunc alphaLower() {}\n"})
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	ctx := context.Background()
+	if got := searchPaths(t, st, "alpha"); !slices.Equal(got, []string{"Alpha@a.go", "alphaLower@a.go"}) {
+		t.Fatalf("initial: %v", got)
+	}
+	if err := st.PutContent(ctx, "a.go", []byte("package a\n\nfunc Beta() {}\n"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutContent(ctx, "b.go", []byte("package a\n\nfunc AlphaB() {}\n"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := searchPaths(t, st, "alpha"); !slices.Equal(got, []string{"AlphaB@b.go"}) {
+		t.Fatalf("after puts: %v", got)
+	}
+	if err := st.RemovePath("b.go"); err != nil {
+		t.Fatal(err)
+	}
+	if got := searchPaths(t, st, "alpha"); len(got) != 0 {
+		t.Fatalf("after remove: %v", got)
+	}
+	files := map[string]string{}
+	for i := range rebuildAbove + 10 {
+		files[fmt.Sprintf("m/f%d.go", i)] = fmt.Sprintf("package m\n\nfunc Many%d() {}\n", i)
+	}
+	writeTree(t, root, files)
+	mustIndex(t, st, root)
+	if got := searchPaths(t, st, "Many2009"); !slices.Equal(got, []string{"Many2009@m/f2009.go"}) {
+		t.Fatalf("after a large run: %v", got)
+	}
+	if got := searchPaths(t, st, "Alpha"); !slices.Equal(got, []string{"Alpha@a.go", "alphaLower@a.go"}) {
+		t.Fatalf("disk content after the run: %v", got)
+	}
+}

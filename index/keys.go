@@ -16,11 +16,13 @@ import (
 //	'y'  fileID(4)                         -> symbols of the file, in extractor order
 //	'n'  fileID(4)                         -> distinct reference names of the file
 //	's'  lower(name) 0x00 fileID(4) idx(4) -> symRef: kind, flags, name
-//	                                          position, original spelling
+//	                                          position, container, original
+//	                                          spelling
 //	'r'  name 0x00 fileID(4)               -> positions of name in the file
 //
-// The 's' value carries what ranking and declaration checks need, so
-// searches never decode 'y' records except for the hits they return.
+// The 's' value carries what ranking, declaration checks and workspace
+// symbol answers need, so SearchNames never decodes 'y' records and
+// SearchSymbols decodes them only for the hits it returns.
 //
 // A file's 'p', 'f', 'y', 'n', 's' and 'r' records are always written and
 // deleted together in one batch, so readers never see half a file. Deleting
@@ -28,7 +30,7 @@ import (
 //
 // The schema version changes whenever any encoding or layout changes; Open
 // rebuilds a store whose version differs instead of misreading it.
-const schemaVersion = 2
+const schemaVersion = 3
 
 const (
 	prefixSchema  = 0x01

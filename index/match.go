@@ -16,6 +16,9 @@ const (
 	matchSubstring         // query occurs inside the name
 	matchFuzzy             // query's letters occur in order
 	matchNone
+	// matchLater is classifyCheap's answer for a name that needs the
+	// full classify.
+	matchLater
 )
 
 // classify ranks a name against the query. name is the original spelling,
@@ -49,6 +52,22 @@ func classify(name, lowerName []byte, query string, lowerQuery []byte) int {
 		return matchSubstring
 	}
 	return matchFuzzy
+}
+
+// classifyCheap decides the exact and prefix classes, which need no
+// word analysis, and answers matchLater for everything else.
+func classifyCheap(name, lowerName []byte, query string, lowerQuery []byte) int {
+	switch {
+	case len(lowerQuery) == 0:
+		return matchPrefix
+	case string(name) == query:
+		return matchExact
+	case bytes.Equal(lowerName, lowerQuery):
+		return matchExactFold
+	case bytes.HasPrefix(lowerName, lowerQuery):
+		return matchPrefix
+	}
+	return matchLater
 }
 
 // subsequence reports whether every byte of q occurs in s in order.

@@ -49,6 +49,10 @@ type candidate struct {
 	exported bool
 	path     string
 	sel      extract.Pos
+	// Filled by rankNames for SearchNames.
+	kind      extract.SymbolKind
+	container string
+	name      string
 }
 
 func cmpCandidates(a, b candidate) int {
@@ -66,40 +70,156 @@ func cmpCandidates(a, b candidate) int {
 // Within a class, exported symbols and shorter names come first, then path
 // and position. limit <= 0 means no limit.
 //
-// Camel-case, substring and fuzzy matches can be anywhere in the key space,
-// so this scans the whole name index; ranking uses only keys and values, and
-// symbol records are decoded for the returned hits alone.
+// Camel-case, substring and fuzzy matches can be anywhere in the name
+// space, so every distinct name is classified, from the resident name
+// table (names.go); symbol records are decoded for the returned hits
+// alone.
 func (s *Store) SearchSymbols(query string, limit int) ([]SymbolHit, error) {
-	lq := appendLower(nil, query)
-	var cands []candidate
-	err := s.scan([]byte{prefixSymName}, func(k, v []byte) error {
-		lower, id, idx, ok := parseSymNameKey(k)
-		if !ok {
-			return nil
-		}
-		ref, ok := decodeSymRef(v)
-		if !ok {
-			return nil
-		}
-		name := lower
-		if ref.Spelled != nil {
-			name = ref.Spelled
-		}
-		if m := classify(name, lower, query, lq); m != matchNone {
-			cands = append(cands, candidate{id: id, idx: idx, match: m, nameLen: len(name), exported: ref.Exported, sel: ref.Sel})
-		}
-		return nil
-	})
+	cands, err := s.rankNames(query, limit)
 	if err != nil {
+		return nil, err
+	}
+	return s.loadHits(cands)
+}
+
+// NameHit is a light SearchNames result: what a workspace-symbol answer
+// shows, without the symbol's full record.
+type NameHit struct {
+	Path      string
+	Name      string
+	Kind      extract.SymbolKind
+	Container string
+	// Selection is the name's range (one line).
+	Selection extract.Range
+	Exported  bool
+	Match     int
+}
+
+// SearchNames ranks like SearchSymbols but answers from the resident name
+// table alone, without decoding any symbol record: the path for
+// as-you-type symbol pickers.
+func (s *Store) SearchNames(query string, limit int) ([]NameHit, error) {
+	cands, err := s.rankNames(query, limit)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]NameHit, len(cands))
+	for i, c := range cands {
+		end := c.sel
+		end.Col += uint32(len(c.name))
+		hits[i] = NameHit{Path: c.path, Name: c.name, Kind: c.kind, Container: c.container,
+			Selection: extract.Range{Start: c.sel, End: end}, Exported: c.exported, Match: c.match}
+	}
+	return hits, nil
+}
+
+// rankNames returns the best limit candidates for query, in result order.
+func (s *Store) rankNames(query string, limit int) ([]candidate, error) {
+	lq := appendLower(nil, query)
+	t := &s.names
+	t.mu.Lock()
+	if err := t.current(s); err != nil {
+		t.mu.Unlock()
 		return nil, fmt.Errorf("search symbols %q: %w", query, err)
 	}
+	// Pass 1 classifies each distinct name and counts postings per rank
+	// key; pass 2 emits only the candidates at or above the cutoff, so a
+	// one-letter query does not build a candidate per workspace symbol.
+	// Exact and prefix classes are cheap; the camel-case, substring and
+	// fuzzy tests run only when the cheap classes leave room under limit.
+	qmask := charMask(lq)
+	classes := make([]uint8, len(t.entries))
+	var counts [rankKeys]int
+	cheap, maybe := 0, 0
+	for i := range t.entries {
+		e := &t.entries[i]
+		m := matchNone
+		if len(e.posts) > 0 && e.mask&qmask == qmask {
+			m = classifyCheap(e.name, e.lower, query, lq)
+		}
+		classes[i] = uint8(m)
+		switch m {
+		case matchNone:
+			continue
+		case matchLater:
+			maybe++
+			continue
+		}
+		for _, p := range e.posts {
+			counts[rankKey(m, p.exported, len(e.name))]++
+			cheap++
+		}
+	}
+	if maybe > 0 {
+		skip := limit > 0 && cheap >= limit
+		for i := range t.entries {
+			if classes[i] != matchLater {
+				continue
+			}
+			e := &t.entries[i]
+			m := matchNone
+			if !skip {
+				m = classify(e.name, e.lower, query, lq)
+			}
+			classes[i] = uint8(m)
+			if m == matchNone {
+				continue
+			}
+			for _, p := range e.posts {
+				counts[rankKey(m, p.exported, len(e.name))]++
+			}
+		}
+	}
+	cut := rankKeys
+	if limit > 0 {
+		n := 0
+		for k, c := range counts {
+			if n += c; n >= limit {
+				cut = k
+				break
+			}
+		}
+	}
+	var cands []candidate
+	for i := range t.entries {
+		m := int(classes[i])
+		if m == matchNone {
+			continue
+		}
+		e := &t.entries[i]
+		for _, p := range e.posts {
+			if rankKey(m, p.exported, len(e.name)) <= cut {
+				cands = append(cands, candidate{id: p.id, idx: p.idx, match: m, nameLen: len(e.name), exported: p.exported, sel: p.sel,
+					kind: p.kind, container: p.container, name: string(e.name)})
+			}
+		}
+	}
+	t.mu.Unlock()
 	cands = s.withPaths(cands)
 	slices.SortFunc(cands, cmpCandidates)
 	if limit > 0 && len(cands) > limit {
 		cands = cands[:limit]
 	}
-	return s.loadHits(cands)
+	return cands, nil
 }
+
+// rankKey orders candidates like cmpCandidates up to the path: match
+// class, exported first, shorter names first (lengths above rankLens-1
+// tie). It takes few values, so a count per key finds the cutoff for a
+// limit without sorting; candidates tied at the cutoff are all kept and
+// the path decides among them.
+func rankKey(match int, exported bool, nameLen int) int {
+	k := match * 2 * rankLens
+	if !exported {
+		k += rankLens
+	}
+	return k + min(nameLen, rankLens-1)
+}
+
+const (
+	rankLens = 256
+	rankKeys = (matchNone + 1) * 2 * rankLens
+)
 
 // withPaths fills in candidate paths and drops candidates whose file is
 // gone (stale keys of a file deleted after the scan started).
@@ -127,15 +247,31 @@ func cmpBool(a, b bool) int {
 }
 
 func (s *Store) loadHits(cands []candidate) ([]SymbolHit, error) {
-	l := symbolLoader{s: s, cache: map[uint32][]extract.Symbol{}}
+	// One decode per file, keeping only the strings of the hits.
+	want := map[uint32]map[uint32]bool{}
+	for _, c := range cands {
+		if want[c.id] == nil {
+			want[c.id] = map[uint32]bool{}
+		}
+		want[c.id][c.idx] = true
+	}
+	syms := make(map[uint32][]extract.Symbol, len(want))
+	for id, keep := range want {
+		v, err := s.get(idKey(prefixSymbols, id))
+		if err != nil {
+			return nil, fmt.Errorf("load symbols of file %d: %w", id, err)
+		}
+		if v == nil {
+			continue
+		}
+		if syms[id], err = decodeSymbolsKeep(v, keep); err != nil {
+			return nil, fmt.Errorf("load symbols of file %d: %w", id, err)
+		}
+	}
 	hits := make([]SymbolHit, 0, len(cands))
 	for _, c := range cands {
-		sym, ok, err := l.symbol(c.id, c.idx)
-		if err != nil {
-			return nil, fmt.Errorf("load symbol of %s: %w", c.path, err)
-		}
-		if ok {
-			hits = append(hits, SymbolHit{Path: c.path, Symbol: sym, Match: c.match})
+		if ss := syms[c.id]; int(c.idx) < len(ss) {
+			hits = append(hits, SymbolHit{Path: c.path, Symbol: ss[c.idx], Match: c.match})
 		}
 	}
 	return hits, nil

@@ -150,15 +150,24 @@ func encodeSymbols(syms []extract.Symbol) []byte {
 	return e.b
 }
 
-func decodeSymbols(b []byte) ([]extract.Symbol, error) {
+func decodeSymbols(b []byte) ([]extract.Symbol, error) { return decodeSymbolsKeep(b, nil) }
+
+// decodeSymbolsKeep decodes a 'y' record but allocates the strings of
+// symbol i only when keep is nil or keep[i]: a search hit needs one
+// symbol of a file that may hold thousands.
+func decodeSymbolsKeep(b []byte, keep map[uint32]bool) ([]extract.Symbol, error) {
 	d := decoder{b: b}
 	n := d.count(12)
 	syms := make([]extract.Symbol, n)
 	for i := range syms {
 		s := &syms[i]
-		s.Name = d.str()
+		str := d.str
+		if keep != nil && !keep[uint32(i)] {
+			str = d.skipStr
+		}
+		s.Name = str()
 		s.Kind = extract.SymbolKind(d.byte())
-		s.Container = d.str()
+		s.Container = str()
 		s.Parent = int32(d.varint())
 		s.Range.Start.Line = d.u32()
 		s.Range.Start.Col = d.u32()
@@ -168,8 +177,8 @@ func decodeSymbols(b []byte) ([]extract.Symbol, error) {
 		s.Selection.Start.Col = d.u32()
 		s.Selection.End.Line = addLine(s.Selection.Start.Line, d.varint())
 		s.Selection.End.Col = d.u32()
-		s.Signature = d.str()
-		s.Doc = d.str()
+		s.Signature = str()
+		s.Doc = str()
 		s.Exported = d.bool()
 		s.Complexity = uint16(d.uvarint())
 	}
@@ -249,6 +258,8 @@ type symRef struct {
 	Kind     extract.SymbolKind
 	Exported bool
 	Sel      extract.Pos // start of the name
+	// Container aliases v like Spelled.
+	Container []byte
 	// Spelled is the original spelling when it differs from the key's
 	// lower-cased name; nil otherwise.
 	Spelled []byte
@@ -266,6 +277,8 @@ func encodeSymRef(s *extract.Symbol, lowerDiffers bool) []byte {
 	e.byte(flags)
 	e.uvarint(uint64(s.Selection.Start.Line))
 	e.uvarint(uint64(s.Selection.Start.Col))
+	e.uvarint(uint64(len(s.Container)))
+	e.b = append(e.b, s.Container...)
 	if lowerDiffers {
 		e.b = append(e.b, s.Name...)
 	}
@@ -278,6 +291,11 @@ func decodeSymRef(v []byte) (symRef, bool) {
 	r := symRef{Kind: extract.SymbolKind(d.byte())}
 	r.Exported = d.byte()&symExported != 0
 	r.Sel = extract.Pos{Line: d.u32(), Col: d.u32()}
+	if n := d.uvarint(); n <= uint64(len(d.b)) {
+		r.Container, d.b = d.b[:n], d.b[n:]
+	} else {
+		d.fail()
+	}
 	if d.bad {
 		return symRef{}, false
 	}

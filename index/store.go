@@ -55,6 +55,8 @@ type Store struct {
 	files  map[string]*FileHeader // by path
 	byID   map[uint32]*FileHeader
 	nextID uint32
+	// names is the resident symbol-name table for SearchSymbols.
+	names nameTable
 	// Rebuilt is set when Open found an incompatible or unreadable store and
 	// started a fresh one.
 	Rebuilt string

@@ -245,6 +245,7 @@ func (w *Writer) Commit() error {
 func (s *Store) publishLocked(path string, h *FileHeader) {
 	if old, ok := s.files[path]; ok {
 		delete(s.byID, old.ID)
+		s.names.markDirty(old.ID)
 	}
 	if h == nil {
 		delete(s.files, path)
@@ -252,6 +253,7 @@ func (s *Store) publishLocked(path string, h *FileHeader) {
 	}
 	s.files[path] = h
 	s.byID[h.ID] = h
+	s.names.markDirty(h.ID)
 }
 
 // Close commits outstanding changes and releases the batch.

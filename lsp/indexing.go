@@ -27,6 +27,11 @@ var progressSeq atomic.Int64
 // the persistent store) and whenever requestReindex is called.
 func (s *Server) indexLoop(f *folder) {
 	ctx := f.ctx
+	// Load the resident symbol-name table now rather than on the first
+	// workspace/symbol request.
+	if _, err := f.store.SearchNames("", 1); err != nil {
+		s.log.Warnf("load symbol names of %s: %v", f.root, err)
+	}
 	f.requestReindex()
 	first := true
 	for {

@@ -75,7 +75,7 @@ func (s *Server) symbolInformation(abs string, lines *workspace.Lines, sym extra
 func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams) (protocol.WorkspaceSymbolResult, error) {
 	type hit struct {
 		f *folder
-		index.SymbolHit
+		index.NameHit
 	}
 	var hits []hit
 	for _, f := range s.allFolders() {
@@ -83,7 +83,7 @@ func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		hs, err := f.store.SearchSymbols(p.Query, workspaceSymbolLimit)
+		hs, err := f.store.SearchNames(p.Query, workspaceSymbolLimit)
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +101,8 @@ func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 			return nil, ctx.Err()
 		}
 		abs := filepath.Join(h.f.root, filepath.FromSlash(h.Path))
-		out = append(out, s.symbolInformation(abs, s.linesOf(abs), h.Symbol))
+		sym := extract.Symbol{Name: h.Name, Kind: h.Kind, Container: h.Container, Selection: h.Selection}
+		out = append(out, s.symbolInformation(abs, s.linesOf(abs), sym))
 	}
 	return out, nil
 }
