@@ -1,0 +1,199 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// errTruncated reports a stream that ended cleanly but before the API's end
+// marker (Anthropic message_stop, OpenAI finish_reason): a proxy or server
+// cut it short.
+var errTruncated = errors.New("stream ended before the response was complete")
+
+// maxErrorBody bounds how much of an error response is kept.
+const maxErrorBody = 64 << 10
+
+// recorder observes one attempt's HTTP exchange from inside the SDK's
+// middleware chain, so errors are classified from what the server actually
+// sent (status, Retry-After, body) whatever shape the SDK gives its error.
+type recorder struct {
+	called bool // the request reached the transport
+	status int
+	header http.Header
+	body   []byte // error responses only
+}
+
+func (r *recorder) middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	r.called = true
+	res, err := next(req)
+	if err != nil || res == nil {
+		return res, err
+	}
+	r.status, r.header = res.StatusCode, res.Header
+	if res.StatusCode >= 400 {
+		b, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+		_ = res.Body.Close()
+		r.body = b
+		res.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	return res, nil
+}
+
+// classify turns an attempt error into a failure. streamErr recognises the
+// SDK's error for an error event inside a 200 stream.
+func classify(name, key string, now time.Time, err error, rec *recorder, streamErr func(error) (*APIError, bool)) failure {
+	if rec.status >= 400 {
+		ae := apiErrorFromBody(name, rec.status, rec.header, rec.body, key)
+		f := failure{err: ae, retryable: ae.Retryable}
+		if ae.Retryable {
+			f.retryAfter, f.hasAfter = retryAfter(rec.header, now)
+		}
+		return f
+	}
+	if ae, ok := streamErr(err); ok {
+		ae.Message = redact(ae.Message, key)
+		return failure{err: ae, retryable: ae.Retryable}
+	}
+	if !rec.called {
+		// Building the request failed; sending it again changes nothing.
+		return failure{err: err}
+	}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &syn) || errors.As(err, &typ) {
+		return failure{err: fmt.Errorf("malformed stream event: %w", err)}
+	}
+	// Connection refused/reset, unexpected EOF, truncated stream.
+	return failure{err: err, retryable: true}
+}
+
+// apiErrorFromBody builds the APIError for an HTTP error response.
+func apiErrorFromBody(name string, status int, h http.Header, body []byte, key string) *APIError {
+	typ, msg := parseErrorBody(body)
+	if typ == "" {
+		typ = typeForStatus(status)
+	}
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	return &APIError{
+		Provider:   name,
+		StatusCode: status,
+		Type:       typ,
+		Message:    redact(msg, key),
+		Retryable:  retryableStatus(status, h),
+	}
+}
+
+// streamAPIError builds the APIError for an error event inside a stream.
+func streamAPIError(name string, data []byte) *APIError {
+	typ, msg := parseErrorBody(data)
+	if typ == "" {
+		typ = "stream_error"
+	}
+	return &APIError{Provider: name, Type: typ, Message: msg, Retryable: transientTypes[typ]}
+}
+
+// transientTypes are error types (Anthropic and OpenAI) worth retrying when
+// they arrive as a stream event before any delta.
+var transientTypes = map[string]bool{
+	"overloaded_error": true, "api_error": true, "rate_limit_error": true,
+	"server_error": true, "timeout_error": true, "internal_server_error": true,
+}
+
+// parseErrorBody extracts type and message from the error shapes in the
+// wild: Anthropic {"type":"error","error":{"type","message"}}, OpenAI
+// {"error":{"message","type","code"}}, Ollama {"error":"..."}, and plain
+// text from proxies.
+func parseErrorBody(body []byte) (typ, msg string) {
+	var env struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		return "", snippet(body)
+	}
+	if len(env.Error) > 0 {
+		var obj struct {
+			Type    string          `json:"type"`
+			Message string          `json:"message"`
+			Code    json.RawMessage `json:"code"`
+		}
+		if json.Unmarshal(env.Error, &obj) == nil {
+			typ = obj.Type
+			if typ == "" {
+				_ = json.Unmarshal(obj.Code, &typ)
+			}
+			return typ, obj.Message
+		}
+		var s string
+		if json.Unmarshal(env.Error, &s) == nil {
+			return "", s
+		}
+	}
+	return "", env.Message
+}
+
+// snippet is a short, valid-UTF-8 excerpt of a non-JSON body.
+func snippet(b []byte) string {
+	s := strings.TrimSpace(strings.ToValidUTF8(string(b), "?"))
+	const limit = 300
+	if len(s) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return s
+}
+
+// typeForStatus names an error when the body gave no type.
+func typeForStatus(status int) string {
+	switch {
+	case status == http.StatusBadRequest:
+		return "invalid_request_error"
+	case status == http.StatusUnauthorized:
+		return "authentication_error"
+	case status == http.StatusForbidden:
+		return "permission_error"
+	case status == http.StatusNotFound:
+		return "not_found_error"
+	case status == http.StatusTooManyRequests:
+		return "rate_limit_error"
+	case status >= 500:
+		return "api_error"
+	default:
+		return "http_error"
+	}
+}
+
+// retryableStatus honours the x-should-retry header both APIs may send,
+// else retries timeouts, conflicts, rate limits and server errors.
+func retryableStatus(status int, h http.Header) bool {
+	if h != nil {
+		switch h.Get("X-Should-Retry") {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+	}
+	return status == http.StatusRequestTimeout || status == http.StatusConflict ||
+		status == http.StatusTooManyRequests || status >= 500
+}
+
+// redact removes the API key from text that may echo it.
+func redact(s, key string) string {
+	if key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[REDACTED]")
+}

@@ -1,0 +1,94 @@
+package provider
+
+import "strings"
+
+// defaultContextWindow is seed 002's context_window default, used when a
+// model is unknown and no fallback was configured.
+const defaultContextWindow = 8192
+
+// contextWindows maps model-name prefixes to context windows in tokens, as
+// documented by each vendor. The longest matching prefix wins, so dated
+// snapshots ("claude-3-5-sonnet-20241022") and local tags ("qwen2.5:7b")
+// resolve to their family.
+var contextWindows = map[string]int{
+	// Anthropic: every Claude 3.x and 4.x model has a 200k window (the 1M
+	// window of some models is an opt-in beta).
+	"claude-":        200_000,
+	"claude-2":       100_000,
+	"claude-2.1":     200_000,
+	"claude-instant": 100_000,
+
+	// OpenAI.
+	"gpt-3.5-turbo": 16_385,
+	"gpt-4":         8_192,
+	"gpt-4-32k":     32_768,
+	"gpt-4-turbo":   128_000,
+	"gpt-4-1106":    128_000,
+	"gpt-4-0125":    128_000,
+	"gpt-4o":        128_000,
+	"chatgpt-4o":    128_000,
+	"gpt-4.1":       1_047_576,
+	"gpt-4.5":       128_000,
+	"gpt-5":         400_000,
+	"gpt-5-chat":    128_000,
+	"o1":            200_000,
+	"o1-mini":       128_000,
+	"o1-preview":    128_000,
+	"o3":            200_000,
+	"o3-mini":       200_000,
+	"o4-mini":       200_000,
+	"codex-mini":    200_000,
+	"gpt-oss":       131_072,
+
+	// DeepSeek (API models and the open weights served locally).
+	"deepseek":        128_000,
+	"deepseek-coder:": 16_384, // DeepSeek-Coder v1 as packaged by Ollama
+	"deepseek-r1":     128_000,
+	"deepseek-v3":     128_000,
+
+	// Qwen (DashScope API names and open weights).
+	"qwen":          32_768,
+	"qwen-max":      32_768,
+	"qwen-plus":     131_072,
+	"qwen-turbo":    1_000_000,
+	"qwen-long":     10_000_000,
+	"qwen2":         32_768,
+	"qwen2.5":       32_768,
+	"qwen2.5-turbo": 1_000_000,
+	"qwen3":         32_768,
+	"qwen3-coder":   262_144,
+	"qwq":           32_768,
+
+	// Other open models commonly served by Ollama, LM Studio, llama.cpp.
+	"llama3.1":      131_072,
+	"llama3.2":      131_072,
+	"llama3.3":      131_072,
+	"codellama":     16_384,
+	"mistral-large": 131_072,
+	"codestral":     32_768,
+	"gemma3":        131_072,
+}
+
+// ContextWindow returns the context window of model in tokens. Vendor
+// prefixes such as "openai/" or "anthropic/" (OpenRouter) are ignored and
+// matching is case-insensitive. Unknown models return fallback (the
+// configured context_window), or 8192 when fallback is not positive.
+func ContextWindow(model string, fallback int) int {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:]
+	}
+	best, window := -1, 0
+	for prefix, w := range contextWindows {
+		if len(prefix) > best && strings.HasPrefix(m, prefix) {
+			best, window = len(prefix), w
+		}
+	}
+	if best >= 0 {
+		return window
+	}
+	if fallback > 0 {
+		return fallback
+	}
+	return defaultContextWindow
+}
