@@ -20,6 +20,7 @@ func (s *Store) PutContent(ctx context.Context, rel string, src []byte, opts Opt
 	u := &FileUpdate{Header: FileHeader{Path: rel, Size: -1, ModTime: 0}}
 	u.Header.Hash = xxhash.Sum64(src)
 	u.Header.Lines = countLines(src)
+	u.Header.ASCII = isASCII(src)
 	if workspace.IsBinary(src) {
 		u.Header.Status = StatusSkipped
 		u.Detail.Reason = "binary"

@@ -362,6 +362,7 @@ func (s *Store) prepare(ctx context.Context, e workspace.Entry, opts Options) (u
 		return &FileUpdate{Header: old}, true
 	}
 	u.Header.Lines = countLines(src)
+	u.Header.ASCII = isASCII(src)
 	if workspace.IsBinary(src) {
 		u.Header.Status = StatusSkipped
 		u.Detail.Reason = "binary"
@@ -453,6 +454,15 @@ func head(src []byte) []byte {
 		return src[:256]
 	}
 	return src
+}
+
+func isASCII(src []byte) bool {
+	for _, c := range src {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func countLines(src []byte) uint32 {

@@ -30,7 +30,7 @@ import (
 //
 // The schema version changes whenever any encoding or layout changes; Open
 // rebuilds a store whose version differs instead of misreading it.
-const schemaVersion = 3
+const schemaVersion = 3 // 3: container in the name index, ASCII flag in headers
 
 const (
 	prefixSchema  = 0x01

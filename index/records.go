@@ -42,6 +42,10 @@ type FileHeader struct {
 	Lang    string
 	Symbols uint32
 	Refs    uint32
+	// ASCII is set when the content has no byte above 0x7f: byte columns
+	// are then UTF-16 and UTF-32 columns too, and a language server can
+	// answer positions without reading the file.
+	ASCII bool
 }
 
 func encodeHeader(h *FileHeader) []byte {
@@ -55,6 +59,7 @@ func encodeHeader(h *FileHeader) []byte {
 	e.str(h.Lang)
 	e.uvarint(uint64(h.Symbols))
 	e.uvarint(uint64(h.Refs))
+	e.bool(h.ASCII)
 	return e.b
 }
 
@@ -70,6 +75,7 @@ func decodeHeader(path string, b []byte) (FileHeader, error) {
 	h.Lang = d.str()
 	h.Symbols = d.u32()
 	h.Refs = d.u32()
+	h.ASCII = d.bool()
 	return h, d.err("file header " + path)
 }
 

@@ -101,10 +101,19 @@ func (s *Server) toPos(abs string, lines *workspace.Lines, p extract.Pos) protoc
 	return protocol.Position{Line: p.Line, Character: c}
 }
 
-// linesOf returns the line table needed to convert positions in abs, or
-// nil when the encoding needs none (UTF-8) or the file is unreadable.
-func (s *Server) linesOf(abs string) *workspace.Lines {
+// linesOf returns the line table needed to convert positions in folder
+// f's file rel (at abs), or nil when no conversion is needed: the client
+// counts bytes, or the file is ASCII as indexed (so byte columns are
+// UTF-16 columns) and not open with other content. Nil also when the file
+// is unreadable; positions then pass through unconverted.
+func (s *Server) linesOf(f *folder, rel, abs string) *workspace.Lines {
 	if s.enc == workspace.UTF8 {
+		return nil
+	}
+	if ov, open := s.overlays.Get(abs); open {
+		return workspace.NewLines(ov.Content)
+	}
+	if h, ok := f.store.Header(rel); ok && h.ASCII {
 		return nil
 	}
 	t, err := s.text(abs)
@@ -117,7 +126,7 @@ func (s *Server) linesOf(abs string) *workspace.Lines {
 // location builds a Location for a range in folder f's file rel.
 func (s *Server) location(f *folder, rel string, r extract.Range) protocol.Location {
 	abs := filepath.Join(f.root, filepath.FromSlash(rel))
-	return protocol.Location{URI: uri.File(abs), Range: s.toRange(abs, s.linesOf(abs), r)}
+	return protocol.Location{URI: uri.File(abs), Range: s.toRange(abs, s.linesOf(f, rel, abs), r)}
 }
 
 // errNoIdent is answered as an empty result, not an error.

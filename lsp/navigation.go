@@ -163,7 +163,7 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
-				lastAbs, lines = abs, s.linesOf(abs)
+				lastAbs, lines = abs, s.linesOf(f, h.Path, abs)
 			}
 			out = append(out, protocol.Location{URI: uri.File(abs), Range: s.toRange(abs, lines, nameRange(h.Pos, name))})
 		}

@@ -102,7 +102,7 @@ func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 		}
 		abs := filepath.Join(h.f.root, filepath.FromSlash(h.Path))
 		sym := extract.Symbol{Name: h.Name, Kind: h.Kind, Container: h.Container, Selection: h.Selection}
-		out = append(out, s.symbolInformation(abs, s.linesOf(abs), sym))
+		out = append(out, s.symbolInformation(abs, s.linesOf(h.f, h.Path, abs), sym))
 	}
 	return out, nil
 }
