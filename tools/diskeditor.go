@@ -1,0 +1,421 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/parleyhq/parley/workspace"
+)
+
+// DefaultUndoDepth is how many applied edits a DiskEditor remembers.
+const DefaultUndoDepth = 50
+
+// staleReason is what the model is told when a file moved on under it.
+const staleReason = "file changed since it was read; read it again"
+
+// newFileMode is the mode of files the editor creates (umask is not
+// consulted: Go offers no portable way to read it without changing it).
+const newFileMode fs.FileMode = 0o644
+
+// DiskEditor is the terminal's Editor: it writes changes straight to disk.
+//
+// Each Apply is all-or-nothing across its files. First every path is
+// re-resolved against the roots and every file is checked to still hold
+// exactly the content the change was computed from (Old); if one does not,
+// nothing is written and the result is Applied false with a reason. Then
+// new contents are written to temporary files beside their targets and
+// fsynced, and only when all of them exist are they renamed into place
+// (deletions in the same pass). A failure during the renames rolls back the
+// files already replaced. Every applied edit pushes one undo entry.
+// FileChange.Version is not consulted: files on disk have no versions, and
+// comparing the whole content is the stricter check.
+//
+// Safe for concurrent use: Apply and Undo are serialised.
+type DiskEditor struct {
+	roots   *workspace.Roots
+	maxUndo int
+
+	mu   sync.Mutex
+	undo []undoEntry // oldest first
+}
+
+// NewDiskEditor returns an editor confined to roots with an undo stack of
+// DefaultUndoDepth entries.
+func NewDiskEditor(roots *workspace.Roots) *DiskEditor {
+	return &DiskEditor{roots: roots, maxUndo: DefaultUndoDepth}
+}
+
+// fileState is a file's content as the editor saw or left it.
+type fileState struct {
+	exists  bool
+	content []byte
+	mode    fs.FileMode
+}
+
+func (s fileState) sum() [32]byte { return sha256.Sum256(s.content) }
+
+// target is one file the editor changes: from before to after.
+type target struct {
+	abs           string
+	before, after fileState
+}
+
+// undoEntry records one Apply: the files' states on both sides (after is
+// kept as a hash only) and the directories it created, outermost first.
+type undoEntry struct {
+	label string
+	files []undoFile
+	dirs  []string
+}
+
+type undoFile struct {
+	abs       string
+	before    fileState
+	afterSum  [32]byte
+	afterLive bool
+}
+
+// Apply implements Editor.
+func (e *DiskEditor) Apply(ctx context.Context, label string, changes []FileChange) (ApplyResult, error) {
+	if err := ctx.Err(); err != nil {
+		return ApplyResult{}, err
+	}
+	if len(changes) == 0 {
+		return ApplyResult{Applied: true}, nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	targets, reason, err := e.plan(changes)
+	if err != nil || reason != "" {
+		return ApplyResult{Reason: reason}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return ApplyResult{}, err
+	}
+	dirs, err := commit(targets)
+	if err != nil {
+		return ApplyResult{}, fmt.Errorf("apply %q: %w", label, err)
+	}
+	entry := undoEntry{label: label, dirs: dirs}
+	for _, t := range targets {
+		entry.files = append(entry.files, undoFile{abs: t.abs, before: t.before, afterSum: t.after.sum(), afterLive: t.after.exists})
+	}
+	e.undo = append(e.undo, entry)
+	if over := len(e.undo) - e.maxUndo; over > 0 {
+		e.undo = slices.Delete(e.undo, 0, over)
+	}
+	return ApplyResult{Applied: true}, nil
+}
+
+// plan resolves and checks every change. A non-empty reason means the
+// change set is refused as an outcome; err means the disk could not be read.
+func (e *DiskEditor) plan(changes []FileChange) (targets []target, reason string, err error) {
+	seen := map[string]bool{}
+	add := func(abs string, before, after fileState) string {
+		if seen[abs] {
+			return fmt.Sprintf("%s is changed twice in one edit", abs)
+		}
+		seen[abs] = true
+		targets = append(targets, target{abs: abs, before: before, after: after})
+		return ""
+	}
+	for _, c := range changes {
+		abs, cur, reason, err := e.current(c.Path)
+		if err != nil || reason != "" {
+			return nil, reason, err
+		}
+		if len(c.New) > MaxFileSize {
+			return nil, fmt.Sprintf("%s: new content is %d bytes, above the %d byte limit", abs, len(c.New), MaxFileSize), nil
+		}
+		switch c.Op {
+		case OpCreate:
+			if cur.exists {
+				return nil, fmt.Sprintf("%s: %s (it exists now)", abs, staleReason), nil
+			}
+			if r := checkParents(abs); r != "" {
+				return nil, r, nil
+			}
+			reason = add(abs, cur, fileState{exists: true, content: c.New, mode: newFileMode})
+		case OpModify, OpDelete, OpRename:
+			if !cur.exists || !bytes.Equal(cur.content, c.Old) {
+				return nil, fmt.Sprintf("%s: %s", abs, staleReason), nil
+			}
+			switch c.Op {
+			case OpModify:
+				reason = add(abs, cur, fileState{exists: true, content: c.New, mode: cur.mode})
+			case OpDelete:
+				reason = add(abs, cur, fileState{})
+			case OpRename:
+				reason, err = e.planRename(abs, c.NewPath, cur, add)
+			}
+		default:
+			return nil, fmt.Sprintf("unknown change kind %d", c.Op), nil
+		}
+		if err != nil || reason != "" {
+			return nil, reason, err
+		}
+	}
+	return targets, "", nil
+}
+
+func (e *DiskEditor) planRename(abs, newPath string, cur fileState, add func(string, fileState, fileState) string) (string, error) {
+	to, dst, reason, err := e.current(newPath)
+	if err != nil || reason != "" {
+		return reason, err
+	}
+	if dst.exists {
+		return fmt.Sprintf("cannot rename to %s: it exists", to), nil
+	}
+	if r := checkParents(to); r != "" {
+		return r, nil
+	}
+	if r := add(abs, cur, fileState{}); r != "" {
+		return r, nil
+	}
+	return add(to, dst, cur), nil
+}
+
+// current re-resolves p against the roots and reads what is there now.
+func (e *DiskEditor) current(p string) (abs string, st fileState, reason string, err error) {
+	abs, _, _, rerr := e.roots.Resolve(p)
+	if rerr != nil {
+		return "", fileState{}, rerr.Error(), nil
+	}
+	st, err = readState(abs)
+	if errors.Is(err, ErrIsDirectory) || errors.Is(err, ErrNotRegular) || errors.Is(err, ErrFileTooLarge) {
+		return "", fileState{}, err.Error(), nil
+	}
+	return abs, st, "", err
+}
+
+// readState reads a file's current state; a missing file is a state too.
+func readState(abs string) (fileState, error) {
+	fi, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fileState{}, nil
+	}
+	if err != nil {
+		return fileState{}, fmt.Errorf("stat %s: %w", abs, err)
+	}
+	content, err := readFileCapped(abs, MaxFileSize)
+	if err != nil {
+		return fileState{}, err
+	}
+	return fileState{exists: true, content: content, mode: fi.Mode().Perm()}, nil
+}
+
+// checkParents reports why abs's parent directories cannot be created (an
+// ancestor is a file), or "".
+func checkParents(abs string) string {
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		fi, err := os.Stat(dir)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Sprintf("cannot create %s: %s is not a directory", abs, dir)
+			}
+			return ""
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return ""
+		}
+	}
+}
+
+// Undo reverts the most recent Apply and returns its label. It refuses,
+// keeping the entry, if any file the edit touched has changed since.
+func (e *DiskEditor) Undo() (string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.undo) == 0 {
+		return "", errors.New("nothing to undo")
+	}
+	entry := e.undo[len(e.undo)-1]
+	targets := make([]target, 0, len(entry.files))
+	for _, f := range entry.files {
+		if abs, _, _, err := e.roots.Resolve(f.abs); err != nil || abs != f.abs {
+			return "", fmt.Errorf("cannot undo %q: %s no longer resolves to the same place", entry.label, f.abs)
+		}
+		cur, err := readState(f.abs)
+		if err != nil {
+			return "", fmt.Errorf("cannot undo %q: %w", entry.label, err)
+		}
+		if cur.exists != f.afterLive || cur.exists && cur.sum() != f.afterSum {
+			return "", fmt.Errorf("cannot undo %q: %s changed since the edit", entry.label, f.abs)
+		}
+		targets = append(targets, target{abs: f.abs, before: cur, after: f.before})
+	}
+	if _, err := commit(targets); err != nil {
+		return "", fmt.Errorf("undo %q: %w", entry.label, err)
+	}
+	// Directories the edit created go too, if nothing else lives there now.
+	for _, d := range slices.Backward(entry.dirs) {
+		_ = os.Remove(d) // fails harmlessly on a non-empty directory
+	}
+	e.undo = e.undo[:len(e.undo)-1]
+	return entry.label, nil
+}
+
+// UndoDepth is the number of edits Undo can revert.
+func (e *DiskEditor) UndoDepth() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.undo)
+}
+
+// commit moves every target to its after state: all new contents are
+// written to fsynced temporary files first (a failure there leaves the
+// targets untouched), then renamed into place or the targets removed. A
+// failure in that second pass restores the targets already done. It
+// returns the directories it created, outermost first.
+func commit(targets []target) ([]string, error) {
+	temps := make([]string, len(targets))
+	var dirs []string
+	cleanup := func() {
+		for _, t := range temps {
+			if t != "" {
+				_ = os.Remove(t)
+			}
+		}
+		for _, d := range slices.Backward(dirs) {
+			_ = os.Remove(d)
+		}
+	}
+	for i, t := range targets {
+		if !t.after.exists {
+			continue
+		}
+		made, err := mkdirs(filepath.Dir(t.abs))
+		dirs = append(dirs, made...)
+		if err == nil {
+			temps[i], err = writeTemp(t.abs, t.after)
+		}
+		if err != nil {
+			cleanup()
+			return nil, err
+		}
+	}
+	for i, t := range targets {
+		err := place(t.abs, temps[i], t.before.exists, t.after.exists)
+		if err == nil {
+			temps[i] = ""
+			continue
+		}
+		if rerr := rollback(targets[:i]); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("rollback: %w", rerr))
+		}
+		cleanup()
+		return nil, err
+	}
+	syncDirs(targets)
+	return dirs, nil
+}
+
+// place makes abs hold the temp file's content, or removes abs.
+func place(abs, temp string, existed, exists bool) error {
+	if exists {
+		if err := os.Rename(temp, abs); err != nil {
+			return fmt.Errorf("replace %s: %w", abs, err)
+		}
+		return nil
+	}
+	if !existed {
+		return nil
+	}
+	if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("delete %s: %w", abs, err)
+	}
+	return nil
+}
+
+// rollback restores done targets to their before states, newest first.
+func rollback(done []target) error {
+	var errs []error
+	for _, t := range slices.Backward(done) {
+		var temp string
+		var err error
+		if t.before.exists {
+			temp, err = writeTemp(t.abs, t.before)
+		}
+		if err == nil {
+			err = place(t.abs, temp, t.after.exists, t.before.exists)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// mkdirs creates dir and its missing parents, returning those it created,
+// outermost first.
+func mkdirs(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if len(missing) == 0 {
+		return nil, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create directory %s: %w", dir, err)
+	}
+	slices.Reverse(missing)
+	return missing, nil
+}
+
+// writeTemp writes st's content to a new fsynced temporary file beside
+// abs, with st's mode, and returns its name.
+func writeTemp(abs string, st fileState) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".parley-*.tmp")
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", abs, err)
+	}
+	name := f.Name()
+	_, err = f.Write(st.content)
+	if err == nil {
+		err = f.Chmod(st.mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(name)
+		return "", fmt.Errorf("write %s: %w", abs, err)
+	}
+	return name, nil
+}
+
+// syncDirs fsyncs the directories whose entries changed so the renames
+// survive a crash. Best effort: the changes are already visible, and some
+// file systems do not support syncing directories.
+func syncDirs(targets []target) {
+	done := map[string]bool{}
+	for _, t := range targets {
+		dir := filepath.Dir(t.abs)
+		if done[dir] {
+			continue
+		}
+		done[dir] = true
+		if d, err := os.Open(dir); err == nil {
+			_ = d.Sync()
+			_ = d.Close()
+		}
+	}
+}

@@ -1,0 +1,20 @@
+//go:build unix
+
+package tools
+
+import (
+	"syscall"
+	"testing"
+)
+
+// TestReadFIFO checks that a named pipe is refused instead of blocking the
+// read forever.
+func TestReadFIFO(t *testing.T) {
+	w := ftNew(t, nil)
+	if err := syscall.Mkfifo(w.path("pipe"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	ftFail(t, ReadFileTool{}, w.env, map[string]any{"path": "pipe"}, "not a regular file")
+	ftFail(t, EditFileTool{}, w.env, map[string]any{"path": "pipe", "old_string": "a", "new_string": "b"}, "not a regular file")
+	ftContains(t, ftOK(t, ListDirTool{}, w.env, map[string]any{}), "othr          -  pipe")
+}

@@ -1,0 +1,114 @@
+package tools
+
+import (
+	"cmp"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+//go:embed desc/find_references.md
+var findReferencesDesc string
+
+const defaultReferences = 100
+
+type findReferencesParams struct {
+	Name       string `json:"name" jsonschema:"description=Identifier to find (exact spelling). A qualified name such as Server.Serve searches for its last part."`
+	Path       string `json:"path,omitempty" jsonschema:"description=File or directory to restrict the search to."`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1,maximum=1000,description=Maximum occurrences to show (default 100); the rest are counted."`
+}
+
+// FindReferencesTool lists the occurrences of an identifier.
+type FindReferencesTool struct{}
+
+var findReferencesSchema = MustSchema[findReferencesParams]()
+
+func (FindReferencesTool) Name() string            { return "find_references" }
+func (FindReferencesTool) Description() string     { return findReferencesDesc }
+func (FindReferencesTool) Schema() json.RawMessage { return findReferencesSchema }
+func (FindReferencesTool) ReadOnly() bool          { return true }
+
+func (FindReferencesTool) Access(env *Env, input json.RawMessage) (Access, error) {
+	p, err := DecodeInput[findReferencesParams](input)
+	if err != nil {
+		return Access{}, err
+	}
+	return optionalPathAccess(env, p.Path, "find references to "+p.Name)
+}
+
+func (FindReferencesTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
+	p, err := DecodeInput[findReferencesParams](input)
+	if err != nil {
+		return Errorf("%v", err), nil
+	}
+	_, name := splitQualified(strings.TrimSpace(p.Name))
+	if name == "" {
+		return Errorf("name is empty"), nil
+	}
+	scopes, res := indexScopes(env, p.Path)
+	if res != nil {
+		return res, nil
+	}
+	limit := cmp.Or(p.MaxResults, defaultReferences)
+	var b strings.Builder
+	shown, total, files := 0, 0, map[string]bool{}
+	src := lineSource{env: env}
+	for _, sc := range scopes {
+		refs, err := sc.store.References(name, 0)
+		if err != nil {
+			return nil, fmt.Errorf("references to %s: %w", name, err)
+		}
+		for _, r := range refs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if !sc.contains(r.Path) {
+				continue
+			}
+			total++
+			files[sc.root+"\x00"+r.Path] = true
+			if shown == limit {
+				continue
+			}
+			shown++
+			tag := ""
+			if r.Decl {
+				tag = " [definition]"
+			}
+			text := src.line(sc.absIn(r.Path), int(r.Pos.Line))
+			fmt.Fprintf(&b, "%s:%d:%d: %s%s\n", displayRel(env, sc.root, r.Path), r.Pos.Line+1, r.Pos.Col+1, clip(strings.TrimSpace(text)), tag)
+		}
+	}
+	if total == 0 {
+		return &Result{Content: fmt.Sprintf("No references to %s in the index.\n", name)}, nil
+	}
+	if total > shown {
+		fmt.Fprintf(&b, "[%d more references not shown (%d in %d files in all); narrow with path or raise max_results]\n", total-shown, total, len(files))
+	}
+	return &Result{Content: b.String()}, nil
+}
+
+// lineSource reads lines of files through env.Files, one file at a time
+// (references come sorted by path, so one cached file suffices).
+type lineSource struct {
+	env   *Env
+	abs   string
+	lines []string
+}
+
+func (s *lineSource) line(abs string, n int) string {
+	if abs != s.abs {
+		s.abs, s.lines = abs, nil
+		if s.env.Files != nil {
+			if content, _, err := s.env.Files.Read(abs); err == nil {
+				s.lines = splitLines(string(content))
+			}
+		}
+	}
+	if n < len(s.lines) {
+		return s.lines[n]
+	}
+	return ""
+}

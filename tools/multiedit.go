@@ -1,0 +1,77 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+//go:embed desc/multi_edit.md
+var multiEditDesc string
+
+type multiEditParams struct {
+	Path  string     `json:"path" jsonschema:"description=File to edit: relative to the workspace root, or absolute inside it."`
+	Edits []editSpec `json:"edits" jsonschema:"description=Edits applied in order, each to the result of the previous ones. All succeed or none is applied."`
+}
+
+type editSpec struct {
+	OldString  string `json:"old_string" jsonschema:"description=Exact text to replace; must occur exactly once (at that point in the sequence) unless replace_all is set."`
+	NewString  string `json:"new_string" jsonschema:"description=Replacement text (may be empty)."`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"description=Replace every occurrence."`
+}
+
+// MultiEditTool applies several exact-string edits to one file atomically.
+type MultiEditTool struct{}
+
+var multiEditSchema = MustSchema[multiEditParams]()
+
+func (MultiEditTool) Name() string            { return "multi_edit" }
+func (MultiEditTool) Description() string     { return multiEditDesc }
+func (MultiEditTool) Schema() json.RawMessage { return multiEditSchema }
+func (MultiEditTool) ReadOnly() bool          { return false }
+
+func (MultiEditTool) Access(env *Env, input json.RawMessage) (Access, error) {
+	p, err := DecodeInput[multiEditParams](input)
+	if err != nil {
+		return Access{}, err
+	}
+	return pathAccess(env, AccessEdit, p.Path, "edit")
+}
+
+func (MultiEditTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
+	p, err := DecodeInput[multiEditParams](input)
+	if err != nil {
+		return Errorf("%v", err), nil
+	}
+	if len(p.Edits) == 0 {
+		return Errorf("edits is empty; nothing to do"), nil
+	}
+	abs, _, res := resolveArg(env, p.Path)
+	if res != nil {
+		return res, nil
+	}
+	shown := displayPath(env, abs)
+	content, version, res := readText(env, abs, shown)
+	if res != nil {
+		return res, nil
+	}
+	text := string(content)
+	var lines []string
+	for i, e := range p.Edits {
+		out, n, line, msg := replaceText(text, e.OldString, e.NewString, e.ReplaceAll)
+		if msg != "" {
+			after := ""
+			if i > 0 {
+				after = fmt.Sprintf(" (after applying edits 1-%d)", i)
+			}
+			return Errorf("%s: edit %d of %d%s: %s. No edits were applied.", shown, i+1, len(p.Edits), after, msg), nil
+		}
+		text = out
+		lines = append(lines, fmt.Sprintf("  edit %d: %s at line %d", i+1, plural(n, "replacement"), line))
+	}
+	change := FileChange{Op: OpModify, Path: abs, Old: content, Version: version, New: []byte(text)}
+	msg := fmt.Sprintf("Edited %s with %s:\n%s", shown, plural(len(p.Edits), "edit"), strings.Join(lines, "\n"))
+	return applyChanges(ctx, env, "edit "+shown, []FileChange{change}, msg)
+}

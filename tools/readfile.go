@@ -1,0 +1,99 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+//go:embed desc/read_file.md
+var readFileDesc string
+
+// DefaultReadTokens is read_file's budget when the model gives none.
+const DefaultReadTokens = 20000
+
+type readFileParams struct {
+	Path      string `json:"path" jsonschema:"description=File to read: relative to the workspace root, or absolute inside it."`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"minimum=1,description=First line to show (1-based). Default: 1."`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"minimum=1,description=Last line to show (1-based, inclusive). Default: the end of the file."`
+	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"minimum=100,maximum=100000,description=Token budget for the output (default 20000). Output stops at the last whole line that fits."`
+}
+
+// ReadFileTool shows a text file with numbered lines.
+type ReadFileTool struct{}
+
+var readFileSchema = MustSchema[readFileParams]()
+
+func (ReadFileTool) Name() string            { return "read_file" }
+func (ReadFileTool) Description() string     { return readFileDesc }
+func (ReadFileTool) Schema() json.RawMessage { return readFileSchema }
+func (ReadFileTool) ReadOnly() bool          { return true }
+
+func (ReadFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
+	p, err := DecodeInput[readFileParams](input)
+	if err != nil {
+		return Access{}, err
+	}
+	return pathAccess(env, AccessRead, p.Path, "read")
+}
+
+func (ReadFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
+	p, err := DecodeInput[readFileParams](input)
+	if err != nil {
+		return Errorf("%v", err), nil
+	}
+	if p.EndLine > 0 && p.StartLine > p.EndLine {
+		return Errorf("start_line %d is after end_line %d", p.StartLine, p.EndLine), nil
+	}
+	abs, _, res := resolveArg(env, p.Path)
+	if res != nil {
+		return res, nil
+	}
+	shown := displayPath(env, abs)
+	content, _, res := readText(env, abs, shown)
+	if res != nil {
+		return res, nil
+	}
+	lines := splitLines(string(content))
+	if len(lines) == 0 {
+		return &Result{Content: fmt.Sprintf("(%s is empty)", shown)}, nil
+	}
+	start, end := max(p.StartLine, 1), len(lines)
+	if p.EndLine > 0 {
+		end = min(p.EndLine, len(lines))
+	}
+	if start > len(lines) {
+		return Errorf("start_line %d is past the end of %s (%d lines)", start, shown, len(lines)), nil
+	}
+	budget := p.MaxTokens
+	if budget == 0 {
+		budget = DefaultReadTokens
+	}
+	out, err := numberLines(lines[start-1:end], start, budget)
+	if err != nil {
+		return nil, fmt.Errorf("read_file %s: %w", shown, err)
+	}
+	var b strings.Builder
+	b.WriteString(out.text)
+	last := start + out.shown - 1
+	switch {
+	case out.cut:
+		fmt.Fprintf(&b, "[line %d alone is over max_tokens=%d (counted with %s) and was cut; raise max_tokens or use grep to find what you need]\n", start, budget, tokenEncoding)
+	case out.truncated:
+		fmt.Fprintf(&b, "[truncated to stay within max_tokens=%d (counted with %s): showed lines %d-%d of %d; continue with start_line=%d]\n", budget, tokenEncoding, start, last, len(lines), last+1)
+	case start > 1 || end < len(lines):
+		fmt.Fprintf(&b, "[showed lines %d-%d of %d]\n", start, end, len(lines))
+	}
+	return &Result{Content: b.String()}, nil
+}
+
+// pathAccess describes a call that touches one model-supplied path.
+func pathAccess(env *Env, kind AccessKind, p, verb string) (Access, error) {
+	_, rel, res := resolveArg(env, p)
+	if res != nil {
+		return Access{}, &InputError{Msg: res.Content}
+	}
+	return Access{Kind: kind, Paths: []string{rel}, Summary: verb + " " + rel}, nil
+}

@@ -1,0 +1,159 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+//go:embed desc/shell.md
+var shellDescription string
+
+const (
+	// DefaultShellTimeout applies when neither the call nor the Env sets one.
+	DefaultShellTimeout = 120 * time.Second
+	// MaxShellTimeout caps every shell command.
+	MaxShellTimeout = 300 * time.Second
+)
+
+// ShellParams is the input of the shell tool.
+type ShellParams struct {
+	Command        string `json:"command" jsonschema:"description=The command line, run with bash -c. Pipes, && and ; work."`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"minimum=1,maximum=300,description=Kill the command after this many seconds (default 120, at most 300)."`
+	Workdir        string `json:"workdir,omitempty" jsonschema:"description=Directory to run in, relative to the workspace root (default: the root)."`
+}
+
+// ShellTool runs a shell command in the workspace. Commands on the danger
+// list (see shellsafety.go) are refused in Access and again in Run.
+type ShellTool struct{}
+
+func (ShellTool) Name() string            { return "shell" }
+func (ShellTool) Description() string     { return shellDescription }
+func (ShellTool) Schema() json.RawMessage { return MustSchema[ShellParams]() }
+func (ShellTool) ReadOnly() bool          { return false }
+
+// shellCall is a validated shell call.
+type shellCall struct {
+	p       ShellParams
+	dir     string // absolute working directory
+	rel     string
+	timeout time.Duration
+}
+
+// prepareShell decodes, parses and judges a call. Errors are model errors
+// (*InputError).
+func prepareShell(env *Env, input json.RawMessage) (*shellCall, error) {
+	p, err := DecodeInput[ShellParams](input)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(p.Command) == "" {
+		return nil, inputErrorf("command is empty")
+	}
+	if strings.IndexByte(p.Command, 0) >= 0 {
+		return nil, inputErrorf("command contains a NUL byte")
+	}
+	script, err := parseShellScript(p.Command)
+	if err != nil {
+		return nil, inputErrorf("%v (the command must be valid bash syntax)", err)
+	}
+	if why := dangerReason(script); why != "" {
+		return nil, inputErrorf("refused: %s. The shell tool never runs this kind of command; do the task another way or ask the user to run it", why)
+	}
+	c := &shellCall{p: p, timeout: shellTimeout(env, p.TimeoutSeconds)}
+	if env == nil || env.Roots == nil {
+		return nil, inputErrorf("no workspace roots are configured, so there is nowhere to run commands")
+	}
+	c.dir, c.rel, err = env.Resolve(p.Workdir)
+	if err != nil {
+		return nil, inputErrorf("workdir: %v", err)
+	}
+	fi, err := os.Stat(c.dir)
+	if err != nil {
+		return nil, inputErrorf("workdir %q: %v", p.Workdir, err)
+	}
+	if !fi.IsDir() {
+		return nil, inputErrorf("workdir %q is not a directory", p.Workdir)
+	}
+	return c, nil
+}
+
+// shellTimeout picks the call's timeout, else the Env's, else the default,
+// never above MaxShellTimeout.
+func shellTimeout(env *Env, seconds int) time.Duration {
+	d := DefaultShellTimeout
+	if env != nil && env.ShellTimeout > 0 {
+		d = env.ShellTimeout
+	}
+	if seconds > 0 {
+		d = time.Duration(seconds) * time.Second
+	}
+	return min(d, MaxShellTimeout)
+}
+
+func (ShellTool) Access(env *Env, input json.RawMessage) (Access, error) {
+	c, err := prepareShell(env, input)
+	if err != nil {
+		return Access{}, err
+	}
+	summary := "run `" + clipText(c.p.Command, 200) + "`"
+	if c.rel != "." {
+		summary += " in " + c.rel
+	}
+	return Access{Kind: AccessShell, Command: c.p.Command, Summary: summary}, nil
+}
+
+func (t ShellTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
+	c, err := prepareShell(env, input)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return Errorf("%s", ie.Msg), nil
+		}
+		return nil, err
+	}
+	var stream func(string)
+	if env.Output != nil {
+		stream = func(chunk string) { env.Output(t.Name(), chunk) }
+	}
+	res, err := execShell(ctx, c.p.Command, c.dir, c.timeout, stream)
+	if err != nil {
+		return nil, err
+	}
+	return shellResult(res, c.timeout), nil
+}
+
+// shellResult formats the output and how the command ended.
+func shellResult(res shellOutcome, timeout time.Duration) *Result {
+	var b strings.Builder
+	b.WriteString(res.output)
+	if res.output != "" && !strings.HasSuffix(res.output, "\n") {
+		b.WriteByte('\n')
+	}
+	if res.output == "" {
+		b.WriteString("(no output)\n")
+	}
+	r := &Result{}
+	switch {
+	case res.timedOut:
+		fmt.Fprintf(&b, "[timed out after %s: the command and everything it started were killed; raise timeout_seconds (max 300) or run less at once]", timeout)
+		r.IsError = true
+	case res.cancelled:
+		b.WriteString("[cancelled: the command and everything it started were killed]")
+		r.IsError = true
+	case res.signal != "":
+		fmt.Fprintf(&b, "[killed by signal: %s]", res.signal)
+	default:
+		fmt.Fprintf(&b, "[exit code %d]", res.exitCode)
+	}
+	if res.leftovers && !res.timedOut && !res.cancelled {
+		b.WriteString("\n[background processes it left running were terminated]")
+	}
+	r.Content = b.String()
+	return r
+}
