@@ -104,11 +104,8 @@ func (s *Store) SearchNames(query string, limit int) ([]NameHit, error) {
 		return nil, err
 	}
 	hits := make([]NameHit, len(cands))
-	for i, c := range cands {
-		end := c.sel
-		end.Col += uint32(len(c.name))
-		hits[i] = NameHit{Path: c.path, Name: c.name, Kind: c.kind, Container: c.container,
-			Selection: extract.Range{Start: c.sel, End: end}, Exported: c.exported, Match: c.match}
+	for i := range cands {
+		hits[i] = cands[i].nameHit()
 	}
 	return hits, nil
 }
@@ -289,11 +286,12 @@ func (s *Store) definitionRefs(name string) (exact, folded []candidate, err erro
 		if !ok {
 			return nil
 		}
-		c := candidate{id: id, idx: idx, exported: ref.Exported, sel: ref.Sel, nameLen: len(name)}
 		spelled := ref.Spelled
 		if spelled == nil {
 			spelled = lower
 		}
+		c := candidate{id: id, idx: idx, exported: ref.Exported, sel: ref.Sel, nameLen: len(name),
+			kind: ref.Kind, container: string(ref.Container), name: string(spelled)}
 		if string(spelled) == name {
 			exact = append(exact, c)
 		} else {
@@ -325,6 +323,37 @@ func (s *Store) Definitions(name string) ([]SymbolHit, error) {
 	}
 	sortHits(hits)
 	return hits, nil
+}
+
+// DefinitionSites is Definitions without the symbol records: where each
+// definition's name is, from the name index alone. A language server's
+// go-to-definition needs nothing more, and common names (String, Close)
+// have hundreds of definitions.
+func (s *Store) DefinitionSites(name string) ([]NameHit, error) {
+	exact, folded, err := s.definitionRefs(name)
+	if err != nil {
+		return nil, err
+	}
+	if len(exact) == 0 {
+		exact = folded
+	}
+	hits := make([]NameHit, len(exact))
+	for i, c := range exact {
+		hits[i] = c.nameHit()
+	}
+	slices.SortFunc(hits, func(a, b NameHit) int {
+		return cmp.Or(cmp.Compare(a.Path, b.Path),
+			cmp.Compare(a.Selection.Start.Line, b.Selection.Start.Line),
+			cmp.Compare(a.Selection.Start.Col, b.Selection.Start.Col))
+	})
+	return hits, nil
+}
+
+func (c *candidate) nameHit() NameHit {
+	end := c.sel
+	end.Col += uint32(len(c.name))
+	return NameHit{Path: c.path, Name: c.name, Kind: c.kind, Container: c.container,
+		Selection: extract.Range{Start: c.sel, End: end}, Exported: c.exported, Match: c.match}
 }
 
 func sortHits(hits []SymbolHit) {
@@ -360,7 +389,15 @@ func (s *Store) References(name string, limit int) ([]RefHit, error) {
 	for _, d := range defs {
 		decl[loc{d.path, d.sel}] = true
 	}
-	var hits []RefHit
+	// Each file's occurrences are stored in position order, so sorting
+	// the files by path orders the whole answer: thousands of files
+	// rather than a hundred thousand occurrences for a name like err.
+	type group struct {
+		path string
+		occ  []Occurrence
+	}
+	var groups []group
+	total := 0
 	err = s.scan(namePrefix(prefixRef, name, false), func(k, v []byte) error {
 		_, id, ok := parseRefKey(k)
 		if !ok {
@@ -374,19 +411,25 @@ func (s *Store) References(name string, limit int) ([]RefHit, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		for _, o := range occ {
-			hits = append(hits, RefHit{Path: path, Name: name, Pos: o.Pos, Call: o.Call, Decl: decl[loc{path, o.Pos}]})
-		}
+		groups = append(groups, group{path, occ})
+		total += len(occ)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("references to %q: %w", name, err)
 	}
-	slices.SortFunc(hits, func(a, b RefHit) int {
-		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
-	})
-	if limit > 0 && len(hits) > limit {
-		hits = hits[:limit]
+	slices.SortFunc(groups, func(a, b group) int { return cmp.Compare(a.path, b.path) })
+	if limit > 0 {
+		total = min(total, limit)
+	}
+	hits := make([]RefHit, 0, total)
+	for _, g := range groups {
+		for _, o := range g.occ {
+			if limit > 0 && len(hits) == limit {
+				return hits, nil
+			}
+			hits = append(hits, RefHit{Path: g.path, Name: name, Pos: o.Pos, Call: o.Call, Decl: decl[loc{g.path, o.Pos}]})
+		}
 	}
 	return hits, nil
 }

@@ -84,11 +84,11 @@ func identAt(src []byte, off int) (string, bool) {
 
 // toRange converts an index range (byte columns) of a file to the
 // client's encoding, reading the file only when the encoding needs it.
-func (s *Server) toRange(abs string, lines *workspace.Lines, r extract.Range) protocol.Range {
-	return protocol.Range{Start: s.toPos(abs, lines, r.Start), End: s.toPos(abs, lines, r.End)}
+func (s *Server) toRange(lines *workspace.Lines, r extract.Range) protocol.Range {
+	return protocol.Range{Start: s.toPos(lines, r.Start), End: s.toPos(lines, r.End)}
 }
 
-func (s *Server) toPos(abs string, lines *workspace.Lines, p extract.Pos) protocol.Position {
+func (s *Server) toPos(lines *workspace.Lines, p extract.Pos) protocol.Position {
 	if s.enc == workspace.UTF8 || lines == nil {
 		return protocol.Position{Line: p.Line, Character: p.Col}
 	}
@@ -126,7 +126,7 @@ func (s *Server) linesOf(f *folder, rel, abs string) *workspace.Lines {
 // location builds a Location for a range in folder f's file rel.
 func (s *Server) location(f *folder, rel string, r extract.Range) protocol.Location {
 	abs := filepath.Join(f.root, filepath.FromSlash(rel))
-	return protocol.Location{URI: uri.File(abs), Range: s.toRange(abs, s.linesOf(f, rel, abs), r)}
+	return protocol.Location{URI: uri.File(abs), Range: s.toRange(s.linesOf(f, rel, abs), r)}
 }
 
 // errNoIdent is answered as an empty result, not an error.

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/index/extract"
 )
 
 // Hover shows the signature, doc line and location of the best-ranked
@@ -32,10 +34,19 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if hdr, ok := h.f.store.Header(h.Path); ok {
 		lang = hdr.Lang
 	}
+	sym := extract.Symbol{Name: h.Name, Container: h.Container, Selection: h.Selection}
+	if syms, err := h.f.store.Symbols(h.Path); err == nil {
+		for _, cand := range syms {
+			if cand.Selection.Start == h.Selection.Start && cand.Name == h.Name {
+				sym = cand
+				break
+			}
+		}
+	}
 	var b strings.Builder
-	sig := h.Symbol.Signature
+	sig := sym.Signature
 	if sig == "" {
-		sig = h.Symbol.Name
+		sig = sym.Name
 	}
 	md := s.caps.markdownHover
 	if md {
@@ -43,12 +54,12 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	} else {
 		b.WriteString(sig + "\n")
 	}
-	if h.Symbol.Doc != "" {
-		b.WriteString("\n" + h.Symbol.Doc + "\n")
+	if sym.Doc != "" {
+		b.WriteString("\n" + sym.Doc + "\n")
 	}
-	where := fmt.Sprintf("%s:%d", h.Path, h.Symbol.Selection.Start.Line+1)
-	if h.Symbol.Container != "" {
-		where = h.Symbol.Container + " in " + where
+	where := fmt.Sprintf("%s:%d", h.Path, sym.Selection.Start.Line+1)
+	if sym.Container != "" {
+		where = sym.Container + " in " + where
 	}
 	if md {
 		where = "`" + where + "`"

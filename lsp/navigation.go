@@ -42,7 +42,7 @@ func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 	}
 	out := make(protocol.LocationSlice, 0, len(defs))
 	for _, h := range defs {
-		out = append(out, s.location(h.f, h.Path, h.Symbol.Selection))
+		out = append(out, s.location(h.f, h.Path, h.Selection))
 	}
 	return out, nil
 }
@@ -50,7 +50,7 @@ func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 // rankedHit is a definition with the folder it lives in and its rank.
 type rankedHit struct {
 	f *folder
-	index.SymbolHit
+	index.NameHit
 	rank int
 }
 
@@ -74,7 +74,7 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, name string) ([]
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		hits, err := f.store.Definitions(name)
+		hits, err := f.store.DefinitionSites(name)
 		if err != nil {
 			return nil, err
 		}
@@ -152,20 +152,23 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		if err != nil {
 			return nil, err
 		}
-		var lastAbs string
+		// Hits come grouped by file: resolve each file's URI and line
+		// table once.
+		var lastPath string
+		var u uri.URI
 		var lines *workspace.Lines
 		for _, h := range hits {
 			if h.Decl && !p.Context.IncludeDeclaration {
 				continue
 			}
-			abs := filepath.Join(f.root, filepath.FromSlash(h.Path))
-			if abs != lastAbs {
+			if h.Path != lastPath {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
-				lastAbs, lines = abs, s.linesOf(f, h.Path, abs)
+				abs := filepath.Join(f.root, filepath.FromSlash(h.Path))
+				lastPath, u, lines = h.Path, uri.File(abs), s.linesOf(f, h.Path, abs)
 			}
-			out = append(out, protocol.Location{URI: uri.File(abs), Range: s.toRange(abs, lines, nameRange(h.Pos, name))})
+			out = append(out, protocol.Location{URI: u, Range: s.toRange(lines, nameRange(h.Pos, name))})
 		}
 	}
 	return out, nil
@@ -194,7 +197,7 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 	}
 	out := make([]protocol.DocumentHighlight, 0, len(occ))
 	for _, o := range occ {
-		out = append(out, protocol.DocumentHighlight{Range: s.toRange(d.abs, d.lines, nameRange(o.Pos, name)), Kind: protocol.DocumentHighlightKindText})
+		out = append(out, protocol.DocumentHighlight{Range: s.toRange(d.lines, nameRange(o.Pos, name)), Kind: protocol.DocumentHighlightKindText})
 	}
 	return out, nil
 }

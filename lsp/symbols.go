@@ -44,8 +44,8 @@ func (s *Server) documentSymbols(d *doc, nodes []*index.OutlineNode) []protocol.
 		ds := protocol.DocumentSymbol{
 			Name:           sym.Name,
 			Kind:           protocol.SymbolKind(sym.Kind),
-			Range:          s.toRange(d.abs, d.lines, sym.Range),
-			SelectionRange: s.toRange(d.abs, d.lines, sym.Selection),
+			Range:          s.toRange(d.lines, sym.Range),
+			SelectionRange: s.toRange(d.lines, sym.Selection),
 		}
 		if sym.Signature != "" {
 			ds.Detail = ptr(sym.Signature)
@@ -61,7 +61,7 @@ func (s *Server) documentSymbols(d *doc, nodes []*index.OutlineNode) []protocol.
 func (s *Server) symbolInformation(abs string, lines *workspace.Lines, sym extract.Symbol) protocol.SymbolInformation {
 	si := protocol.SymbolInformation{
 		BaseSymbolInformation: protocol.BaseSymbolInformation{Name: sym.Name, Kind: protocol.SymbolKind(sym.Kind)},
-		Location:              protocol.Location{URI: uri.File(abs), Range: s.toRange(abs, lines, sym.Selection)},
+		Location:              protocol.Location{URI: uri.File(abs), Range: s.toRange(lines, sym.Selection)},
 	}
 	if sym.Container != "" {
 		si.ContainerName = ptr(sym.Container)
