@@ -381,13 +381,10 @@ func (s *Store) References(name string, limit int) ([]RefHit, error) {
 	if err != nil {
 		return nil, err
 	}
-	type loc struct {
-		path string
-		pos  extract.Pos
-	}
-	decl := make(map[loc]bool, len(defs))
+	// Declarations by file, looked up once per file rather than per hit.
+	decl := make(map[string][]extract.Pos, len(defs))
 	for _, d := range defs {
-		decl[loc{d.path, d.sel}] = true
+		decl[d.path] = append(decl[d.path], d.sel)
 	}
 	// Each file's occurrences are stored in position order, so sorting
 	// the files by path orders the whole answer: thousands of files
@@ -424,11 +421,12 @@ func (s *Store) References(name string, limit int) ([]RefHit, error) {
 	}
 	hits := make([]RefHit, 0, total)
 	for _, g := range groups {
+		decls := decl[g.path]
 		for _, o := range g.occ {
 			if limit > 0 && len(hits) == limit {
 				return hits, nil
 			}
-			hits = append(hits, RefHit{Path: g.path, Name: name, Pos: o.Pos, Call: o.Call, Decl: decl[loc{g.path, o.Pos}]})
+			hits = append(hits, RefHit{Path: g.path, Name: name, Pos: o.Pos, Call: o.Call, Decl: slices.Contains(decls, o.Pos)})
 		}
 	}
 	return hits, nil

@@ -152,6 +152,7 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		if err != nil {
 			return nil, err
 		}
+		out = slices.Grow(out, len(hits))
 		// Hits come grouped by file: resolve each file's URI and line
 		// table once.
 		var lastPath string
