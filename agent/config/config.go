@@ -1,0 +1,380 @@
+// Package config resolves the agent's settings from layered sources, each
+// overriding the one before: built-in defaults, the user file
+// (os.UserConfigDir()/parley/config.json), the workspace file
+// (<root>/.parley/config.json), the environment, command-line flags, and
+// finally whatever a front end merges in later (the language server's
+// initializationOptions) through Merge.
+//
+// Contracts: a layer only overrides the fields it sets (a field present with
+// a zero value counts as set); permission rules accumulate across layers, so
+// a later layer can add rules but never drop an earlier deny. Unknown fields
+// in a file are an error naming the file. A workspace file may come with a
+// cloned repository, so it may hold neither API keys nor permission_mode
+// bypassPermissions. API keys are scoped: a
+// provider-specific key (ANTHROPIC_API_KEY, OPENAI_API_KEY) is only handed
+// out for that provider's own API host, so a URL from a workspace file
+// cannot collect it; PARLEY_API_KEY / api_key is sent wherever api_url
+// points. Keys never appear in Redacted or in errors. A Config is not safe
+// for concurrent mutation; callers hand out copies.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/parleyhq/parley/agent/provider"
+)
+
+// Providers as named by provider.Provider.Name.
+const (
+	Anthropic        = provider.NameAnthropic
+	OpenAI           = provider.NameOpenAI
+	OpenAICompatible = provider.NameOpenAICompatible
+)
+
+// Defaults.
+const (
+	DefaultAnthropicURL   = "https://api.anthropic.com/v1/messages"
+	DefaultOpenAIURL      = "https://api.openai.com/v1/chat/completions"
+	DefaultAnthropicModel = "claude-sonnet-4-5"
+	DefaultOpenAIModel    = "gpt-4.1"
+	DefaultMaxIterations  = 50
+	DefaultShellTimeout   = 120 // seconds
+	MaxShellTimeout       = 300 // seconds
+	DefaultPermissionMode = "default"
+)
+
+// openAIHost is the only host OPENAI_API_KEY is sent to; ANTHROPIC_API_KEY
+// goes to anthropic.com hosts only (see anthropicHost).
+const openAIHost = "api.openai.com"
+
+func anthropicHost(host string) bool {
+	return host == "anthropic.com" || strings.HasSuffix(host, ".anthropic.com")
+}
+
+// Rules are permission rules such as "edit(src/**)" or "shell(go test:*)".
+type Rules struct {
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+	Ask   []string `json:"ask,omitempty"`
+}
+
+// Layer is one source of settings. A nil field is not set by this layer.
+// It is also the JSON shape of a config file.
+type Layer struct {
+	APIURL              *string `json:"api_url,omitempty"`
+	Model               *string `json:"model,omitempty"`
+	Provider            *string `json:"provider,omitempty"`
+	AnthropicAPIKey     *string `json:"anthropic_api_key,omitempty"`
+	OpenAIAPIKey        *string `json:"openai_api_key,omitempty"`
+	APIKey              *string `json:"api_key,omitempty"`
+	ContextWindow       *int    `json:"context_window,omitempty"`
+	MaxTokens           *int    `json:"max_tokens,omitempty"`
+	ThinkingBudget      *int    `json:"thinking_budget,omitempty"`
+	PermissionMode      *string `json:"permission_mode,omitempty"`
+	Permissions         *Rules  `json:"permissions,omitempty"`
+	MaxIterations       *int    `json:"max_iterations,omitempty"`
+	ShellTimeoutSeconds *int    `json:"shell_timeout_seconds,omitempty"`
+}
+
+// Config is the resolved configuration: every layer applied and defaults
+// filled in. Fields are exported for reading; change them through Merge so
+// derived values (provider, default URL and model) stay consistent.
+type Config struct {
+	APIURL              string `json:"api_url"`
+	Model               string `json:"model"`
+	Provider            string `json:"provider"`
+	AnthropicAPIKey     string `json:"anthropic_api_key,omitempty"`
+	OpenAIAPIKey        string `json:"openai_api_key,omitempty"`
+	APIKey              string `json:"api_key,omitempty"`
+	ContextWindow       int    `json:"context_window,omitempty"` // 0: from the model
+	MaxTokens           int    `json:"max_tokens,omitempty"`     // 0: the model's default
+	ThinkingBudget      int    `json:"thinking_budget,omitempty"`
+	PermissionMode      string `json:"permission_mode"`
+	Permissions         Rules  `json:"permissions"`
+	MaxIterations       int    `json:"max_iterations"`
+	ShellTimeoutSeconds int    `json:"shell_timeout_seconds"`
+	// Sources names where each set field came from (by JSON name), e.g.
+	// "model": "env PARLEY_MODEL". Defaulted fields are absent.
+	Sources map[string]string `json:"sources,omitempty"`
+
+	raw Layer // every layer merged; the resolved fields derive from it
+}
+
+// Merge applies a layer on top of the configuration, source naming it for
+// Sources and errors ("flags", "initializationOptions"). On error c is
+// unchanged.
+func (c *Config) Merge(l Layer, source string) error {
+	next := c.clone()
+	next.raw.apply(l)
+	l.eachSet(func(name string) { next.Sources[name] = source })
+	if err := next.resolve(); err != nil {
+		return fmt.Errorf("%s: %w", source, err)
+	}
+	*c = next
+	return nil
+}
+
+func (c *Config) clone() Config {
+	n := *c
+	n.Sources = make(map[string]string, len(c.Sources)+4)
+	for k, v := range c.Sources {
+		n.Sources[k] = v
+	}
+	n.raw.Permissions = c.raw.Permissions.clone()
+	n.Permissions = *c.Permissions.clone()
+	return n
+}
+
+func (r *Rules) clone() *Rules {
+	if r == nil {
+		return nil
+	}
+	return &Rules{
+		Allow: append([]string(nil), r.Allow...),
+		Deny:  append([]string(nil), r.Deny...),
+		Ask:   append([]string(nil), r.Ask...),
+	}
+}
+
+// apply copies the fields l sets into r; permission rules accumulate.
+func (r *Layer) apply(l Layer) {
+	set(&r.APIURL, l.APIURL)
+	set(&r.Model, l.Model)
+	set(&r.Provider, l.Provider)
+	set(&r.AnthropicAPIKey, l.AnthropicAPIKey)
+	set(&r.OpenAIAPIKey, l.OpenAIAPIKey)
+	set(&r.APIKey, l.APIKey)
+	set(&r.ContextWindow, l.ContextWindow)
+	set(&r.MaxTokens, l.MaxTokens)
+	set(&r.ThinkingBudget, l.ThinkingBudget)
+	set(&r.PermissionMode, l.PermissionMode)
+	set(&r.MaxIterations, l.MaxIterations)
+	set(&r.ShellTimeoutSeconds, l.ShellTimeoutSeconds)
+	if l.Permissions != nil {
+		if r.Permissions == nil {
+			r.Permissions = &Rules{}
+		}
+		r.Permissions.Allow = appendNew(r.Permissions.Allow, l.Permissions.Allow)
+		r.Permissions.Deny = appendNew(r.Permissions.Deny, l.Permissions.Deny)
+		r.Permissions.Ask = appendNew(r.Permissions.Ask, l.Permissions.Ask)
+	}
+}
+
+func set[T any](dst **T, src *T) {
+	if src != nil {
+		v := *src
+		*dst = &v
+	}
+}
+
+func appendNew(dst, src []string) []string {
+	for _, s := range src {
+		dup := false
+		for _, d := range dst {
+			dup = dup || d == s
+		}
+		if !dup {
+			dst = append(dst, s)
+		}
+	}
+	return dst
+}
+
+// eachSet calls fn with the JSON name of every field l sets.
+func (l *Layer) eachSet(fn func(string)) {
+	fields := []struct {
+		name string
+		set  bool
+	}{
+		{"api_url", l.APIURL != nil}, {"model", l.Model != nil}, {"provider", l.Provider != nil},
+		{"anthropic_api_key", l.AnthropicAPIKey != nil}, {"openai_api_key", l.OpenAIAPIKey != nil},
+		{"api_key", l.APIKey != nil}, {"context_window", l.ContextWindow != nil},
+		{"max_tokens", l.MaxTokens != nil}, {"thinking_budget", l.ThinkingBudget != nil},
+		{"permission_mode", l.PermissionMode != nil}, {"permissions", l.Permissions != nil},
+		{"max_iterations", l.MaxIterations != nil}, {"shell_timeout_seconds", l.ShellTimeoutSeconds != nil},
+	}
+	for _, f := range fields {
+		if f.set {
+			fn(f.name)
+		}
+	}
+}
+
+// resolve recomputes the resolved fields from raw, filling in defaults.
+func (c *Config) resolve() error {
+	r := &c.raw
+	c.AnthropicAPIKey, c.OpenAIAPIKey, c.APIKey = val(r.AnthropicAPIKey), val(r.OpenAIAPIKey), val(r.APIKey)
+	if err := c.resolveEndpoint(); err != nil {
+		return err
+	}
+	c.ContextWindow, c.MaxTokens, c.ThinkingBudget = val(r.ContextWindow), val(r.MaxTokens), val(r.ThinkingBudget)
+	c.MaxIterations = valOr(r.MaxIterations, DefaultMaxIterations)
+	c.ShellTimeoutSeconds = valOr(r.ShellTimeoutSeconds, DefaultShellTimeout)
+	c.PermissionMode = DefaultPermissionMode
+	if v := val(r.PermissionMode); v != "" {
+		c.PermissionMode = v
+	}
+	c.Permissions = Rules{}
+	if r.Permissions != nil {
+		c.Permissions = *r.Permissions.clone()
+	}
+	for _, n := range []struct {
+		name string
+		v    int
+		max  int
+	}{
+		{"context_window", c.ContextWindow, 0}, {"max_tokens", c.MaxTokens, 0},
+		{"thinking_budget", c.ThinkingBudget, 0}, {"max_iterations", c.MaxIterations, 0},
+		{"shell_timeout_seconds", c.ShellTimeoutSeconds, MaxShellTimeout},
+	} {
+		if n.v < 0 {
+			return fmt.Errorf("%s must not be negative (got %d)", n.name, n.v)
+		}
+		if n.max > 0 && n.v > n.max {
+			return fmt.Errorf("%s must be at most %d (got %d)", n.name, n.max, n.v)
+		}
+	}
+	if c.MaxIterations == 0 {
+		c.MaxIterations = DefaultMaxIterations
+	}
+	if c.ShellTimeoutSeconds == 0 {
+		c.ShellTimeoutSeconds = DefaultShellTimeout
+	}
+	return nil
+}
+
+// resolveEndpoint settles provider, URL and model. With neither a URL nor a
+// provider, Anthropic is chosen when only an Anthropic key is configured,
+// else OpenAI (the default of seed 002).
+func (c *Config) resolveEndpoint() error {
+	r := &c.raw
+	c.APIURL, c.Provider, c.Model = val(r.APIURL), val(r.Provider), val(r.Model)
+	switch c.Provider {
+	case "", Anthropic, OpenAI, OpenAICompatible:
+	default:
+		return fmt.Errorf("provider %q: want %s, %s or %s", c.Provider, Anthropic, OpenAI, OpenAICompatible)
+	}
+	if c.APIURL != "" {
+		u, err := url.Parse(c.APIURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("api_url %q: want an http or https URL", c.APIURL)
+		}
+	}
+	if c.Provider == "" {
+		switch {
+		case c.APIURL != "":
+			c.Provider = provider.Detect(c.APIURL)
+		case c.AnthropicAPIKey != "" && c.OpenAIAPIKey == "":
+			c.Provider = Anthropic
+		default:
+			c.Provider = OpenAI
+		}
+	}
+	if c.APIURL == "" {
+		switch c.Provider {
+		case Anthropic:
+			c.APIURL = DefaultAnthropicURL
+		case OpenAI:
+			c.APIURL = DefaultOpenAIURL
+		default:
+			return errors.New("provider openai-compatible needs api_url (e.g. http://localhost:1234/v1/chat/completions)")
+		}
+	}
+	if c.Model == "" {
+		switch c.Provider {
+		case Anthropic:
+			c.Model = DefaultAnthropicModel
+		case OpenAI:
+			c.Model = DefaultOpenAIModel
+		}
+	}
+	return nil
+}
+
+func hostOf(apiURL string) string {
+	u, err := url.Parse(apiURL)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// Key returns the API key to send to APIURL, and where it came from ("" if
+// none). api_key / PARLEY_API_KEY wins; otherwise the provider's own key,
+// but only for the provider's own host.
+func (c *Config) Key() (key, source string) {
+	if c.APIKey != "" {
+		return c.APIKey, c.sourceOf("api_key")
+	}
+	host := hostOf(c.APIURL)
+	switch {
+	case c.Provider == Anthropic && anthropicHost(host) && c.AnthropicAPIKey != "":
+		return c.AnthropicAPIKey, c.sourceOf("anthropic_api_key")
+	case c.Provider == OpenAI && host == openAIHost && c.OpenAIAPIKey != "":
+		return c.OpenAIAPIKey, c.sourceOf("openai_api_key")
+	}
+	return "", ""
+}
+
+func (c *Config) sourceOf(field string) string {
+	if s := c.Sources[field]; s != "" {
+		return s
+	}
+	return "configuration"
+}
+
+// Ready reports why the configuration cannot talk to a model yet: no model
+// for a compatible server, or no key for a hosted API. Local servers often
+// need no key, so a missing key there is not an error.
+func (c *Config) Ready() error {
+	if c.Model == "" {
+		return fmt.Errorf("no model configured for %s: set --model, PARLEY_MODEL or \"model\" in config.json", c.APIURL)
+	}
+	if key, _ := c.Key(); key != "" || c.Provider == OpenAICompatible {
+		return nil
+	}
+	host := hostOf(c.APIURL)
+	switch c.Provider {
+	case Anthropic:
+		if !anthropicHost(host) && c.AnthropicAPIKey != "" {
+			return fmt.Errorf("no API key for %s: ANTHROPIC_API_KEY is only sent to anthropic.com; set PARLEY_API_KEY or \"api_key\" for this URL", host)
+		}
+		return errors.New("no API key: set ANTHROPIC_API_KEY (or PARLEY_API_KEY)")
+	default:
+		if host != openAIHost && c.OpenAIAPIKey != "" {
+			return fmt.Errorf("no API key for %s: OPENAI_API_KEY is only sent to %s; set PARLEY_API_KEY or \"api_key\" for this URL", host, openAIHost)
+		}
+		return errors.New("no API key: set OPENAI_API_KEY (or PARLEY_API_KEY)")
+	}
+}
+
+// Redacted returns a copy safe to print: every key replaced by a marker
+// that only says whether it is set.
+func (c *Config) Redacted() Config {
+	n := c.clone()
+	n.raw = Layer{}
+	for _, k := range []*string{&n.AnthropicAPIKey, &n.OpenAIAPIKey, &n.APIKey} {
+		if *k != "" {
+			*k = "[redacted]"
+		}
+	}
+	return n
+}
+
+func val[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func valOr[T comparable](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}

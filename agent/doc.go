@@ -1,0 +1,28 @@
+// Package agent is the coding agent's query loop and its sessions: it
+// sends the conversation to a model, runs the tool calls the model makes
+// (through the permission policy), feeds the results back, and repeats
+// until the model answers without calling a tool.
+//
+// Contracts:
+//   - Agent.Run owns one turn of one Session. A Session must not be used by
+//     two Runs at once; an Agent (read-only configuration) may serve
+//     several sessions concurrently.
+//   - Read-only tools from one model response run in parallel (bounded);
+//     every other tool runs alone, in the order the model called it.
+//     Results always go back in call order.
+//   - The history only ever holds complete messages, and every tool_use is
+//     answered by a tool_result, whatever happens: a refused, denied,
+//     failed or cancelled call gets an error result. A provider failure or
+//     cancellation during the model stream appends nothing for that step,
+//     so the session can always continue with another Run.
+//   - Model mistakes (unknown tool, bad arguments, denial, repeated calls)
+//     go back to the model as error results and the turn continues. Go
+//     errors returned by Run mean infrastructure failed (provider, tool
+//     infrastructure, session store); cancellation is not an error but the
+//     stop reason "cancelled".
+//   - Events reach the Sink serialized and in order, always ending with
+//     one EventDone.
+//   - Sessions hold messages and usage only: configuration and API keys
+//     are never part of a Session, so the SessionStore cannot persist them.
+//     The SessionStore is safe for concurrent use; the caller must Close it.
+package agent

@@ -1,0 +1,87 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/tools"
+)
+
+// EventKind discriminates Event.
+type EventKind string
+
+const (
+	// EventText and EventThinking carry a streamed fragment in Text.
+	EventText     EventKind = "text"
+	EventThinking EventKind = "thinking"
+	// EventToolCall announces a complete tool call (ToolCallID, ToolName,
+	// Input), before it runs.
+	EventToolCall EventKind = "toolCall"
+	// EventToolResult carries the outcome the model will see (Result),
+	// including refusals and denials.
+	EventToolResult EventKind = "toolResult"
+	// EventEdit follows a toolResult whose call changed files (Changes).
+	EventEdit EventKind = "edit"
+	// EventUsage reports the tokens of one model call (Usage).
+	EventUsage EventKind = "usage"
+	// EventError reports a failure that ends the turn (Err).
+	EventError EventKind = "error"
+	// EventDone is always the last event of a turn: Usage is the turn's
+	// total and StopReason says why it ended.
+	EventDone EventKind = "done"
+)
+
+// Event is one thing that happened during a turn. Fields not used by Kind
+// stay zero.
+type Event struct {
+	Session    string          `json:"session"`
+	Turn       int             `json:"turn"`
+	Kind       EventKind       `json:"kind"`
+	Text       string          `json:"text,omitempty"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	ToolName   string          `json:"toolName,omitempty"`
+	Input      json.RawMessage `json:"input,omitempty"`
+	Result     *ToolOutcome    `json:"result,omitempty"`
+	Changes    []Change        `json:"changes,omitempty"`
+	Usage      provider.Usage  `json:"usage"`
+	StopReason StopReason      `json:"stopReason,omitempty"`
+	Err        error           `json:"-"`
+}
+
+// ToolOutcome is what a tool call returned to the model.
+type ToolOutcome struct {
+	Content string `json:"content"`
+	IsError bool   `json:"isError,omitempty"`
+}
+
+// Change is one file-level change applied by a tool call.
+type Change struct {
+	Op      string `json:"op"`   // "modify", "create", "delete" or "rename"
+	Path    string `json:"path"` // absolute
+	NewPath string `json:"newPath,omitempty"`
+}
+
+// Sink receives a turn's events. Calls from one Run are serialized and
+// arrive in order; a Sink runs on the loop's path, so it must return
+// quickly and must not call back into the Agent.
+type Sink func(Event)
+
+func changesOf(fcs []tools.FileChange) []Change {
+	out := make([]Change, len(fcs))
+	for i, fc := range fcs {
+		out[i] = Change{Op: opName(fc.Op), Path: fc.Path, NewPath: fc.NewPath}
+	}
+	return out
+}
+
+func opName(op tools.ChangeOp) string {
+	switch op {
+	case tools.OpCreate:
+		return "create"
+	case tools.OpDelete:
+		return "delete"
+	case tools.OpRename:
+		return "rename"
+	}
+	return "modify"
+}

@@ -1,0 +1,268 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/tools"
+)
+
+// Defaults for zero Agent fields.
+const (
+	DefaultMaxIterations = 50
+	// DefaultRepeatLimit is how many identical calls (same tool, same
+	// arguments) a turn may make before they are refused.
+	DefaultRepeatLimit = 3
+	// maxParallel bounds concurrently running read-only tools.
+	maxParallel = 8
+)
+
+// StopReason says why a turn ended.
+type StopReason string
+
+const (
+	StopEndTurn       StopReason = "end_turn"       // the model answered
+	StopMaxTokens     StopReason = "max_tokens"     // the answer hit the token cap
+	StopMaxIterations StopReason = "max_iterations" // too many model calls
+	StopRepeated      StopReason = "repeated_calls" // the model kept repeating a refused call
+	StopCancelled     StopReason = "cancelled"      // ctx was cancelled
+	StopError         StopReason = "error"          // Run returned an error
+)
+
+// Policy decides whether a tool call may run; *permission.Policy is the
+// implementation. allowed false with a reason is a denial for the model;
+// err means the decision itself failed.
+type Policy interface {
+	Check(ctx context.Context, ap permission.Approver, tool string, readOnly bool, a tools.Access) (allowed bool, reason string, err error)
+}
+
+// Saver persists a session; *SessionStore is the implementation.
+type Saver interface {
+	Save(s *Session) error
+}
+
+// Agent is the configured loop. Its fields are read, never written, by
+// Run, so one Agent may serve several sessions at once.
+type Agent struct {
+	Provider provider.Provider
+	Model    string
+	Registry *tools.Registry // nil: no tools
+	Env      *tools.Env
+	// Policy nil allows read-only tools and denies everything else.
+	Policy Policy
+	// Approver nil means non-interactive: calls needing a question are denied.
+	Approver permission.Approver
+	Sink     Sink  // nil: events are dropped
+	Store    Saver // nil: the session lives in memory only
+	// MaxIterations caps model calls per turn (0: DefaultMaxIterations).
+	MaxIterations  int
+	MaxTokens      int
+	ThinkingBudget int
+	// RepeatLimit (0: DefaultRepeatLimit); see DefaultRepeatLimit.
+	RepeatLimit  int
+	SystemPrompt string
+}
+
+// TurnResult summarises a finished turn.
+type TurnResult struct {
+	// Text is the text of the turn's last assistant message.
+	Text       string
+	StopReason StopReason
+	Usage      provider.Usage // this turn only
+	Iterations int            // model calls made
+}
+
+// turn is the state of one Run.
+type turn struct {
+	a     *Agent
+	ctx   context.Context
+	s     *Session
+	n     int
+	specs []provider.ToolSpec
+	res   TurnResult
+
+	mu      sync.Mutex // serializes Sink calls
+	repeats map[string]int
+}
+
+// Run appends userMessage to the session and runs the loop until the model
+// answers without tool calls, the iteration cap is hit, the model keeps
+// repeating refused calls, ctx is cancelled or something fails. The session
+// is saved (if a Store is set) after the user message and after every
+// completed model call or tool round; a response that calls tools is saved
+// together with their results, so the stored history never holds an
+// unanswered call and a crash loses at most the step in flight. The
+// result is never nil; err is
+// non-nil only for failures (then the result's StopReason is StopError).
+func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnResult, error) {
+	s.Turns++
+	t := &turn{a: a, ctx: ctx, s: s, n: s.Turns, repeats: map[string]int{}}
+	if a.Registry != nil {
+		t.specs = a.Registry.Specs()
+	}
+	if a.Provider == nil {
+		return t.fail(errors.New("agent: no model provider configured"))
+	}
+	s.addUserText(userMessage)
+	if err := t.save(); err != nil {
+		return t.fail(err)
+	}
+	limit := a.MaxIterations
+	if limit <= 0 {
+		limit = DefaultMaxIterations
+	}
+	for t.res.Iterations < limit {
+		t.res.Iterations++
+		stop, err := t.step()
+		if err != nil {
+			return t.fail(err)
+		}
+		if stop != "" {
+			return t.finish(stop), nil
+		}
+	}
+	return t.finish(StopMaxIterations), nil
+}
+
+// step makes one model call and runs its tool calls. A non-empty stop ends
+// the turn.
+func (t *turn) step() (StopReason, error) {
+	resp, err := t.callModel()
+	if err != nil {
+		if t.ctx.Err() != nil {
+			return StopCancelled, nil
+		}
+		return "", fmt.Errorf("model call: %w", err)
+	}
+	msg := resp.Message
+	msg.Role = provider.RoleAssistant
+	if len(msg.Blocks) == 0 {
+		// Nothing to keep: an empty assistant message is rejected by APIs.
+		return stopFor(resp.StopReason), nil
+	}
+	t.s.Messages = append(t.s.Messages, msg)
+	t.res.Text = textOf(msg)
+	calls := toolUses(msg)
+	if len(calls) == 0 {
+		if err := t.save(); err != nil {
+			return "", err
+		}
+		return stopFor(resp.StopReason), nil
+	}
+	for _, c := range calls {
+		t.emit(Event{Kind: EventToolCall, ToolCallID: c.ToolCallID, ToolName: c.ToolName, Input: c.Input})
+	}
+	results, stop, runErr := t.runCalls(calls)
+	t.s.Messages = append(t.s.Messages, provider.Message{Role: provider.RoleUser, Blocks: results})
+	if err := t.save(); err != nil {
+		return "", errors.Join(runErr, err)
+	}
+	switch {
+	case runErr != nil:
+		return "", runErr
+	case t.ctx.Err() != nil:
+		return StopCancelled, nil
+	}
+	return stop, nil
+}
+
+// callModel streams one response, emitting text and thinking as they
+// arrive, and accounts its usage.
+func (t *turn) callModel() (*provider.Response, error) {
+	a := t.a
+	req := &provider.Request{
+		Model:          a.Model,
+		System:         a.SystemPrompt,
+		Messages:       t.s.Messages,
+		Tools:          t.specs,
+		MaxTokens:      a.MaxTokens,
+		ThinkingBudget: a.ThinkingBudget,
+	}
+	resp, err := a.Provider.Stream(t.ctx, req, func(d provider.Delta) {
+		switch d.Kind {
+		case provider.DeltaText:
+			t.emit(Event{Kind: EventText, Text: d.Text})
+		case provider.DeltaThinking:
+			t.emit(Event{Kind: EventThinking, Text: d.Text})
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if resp == nil {
+		return nil, errors.New("provider returned no response")
+	}
+	t.res.Usage.Add(resp.Usage)
+	t.s.Usage.Add(resp.Usage)
+	if a.Model != "" {
+		t.s.Model = a.Model
+	}
+	t.emit(Event{Kind: EventUsage, Usage: resp.Usage})
+	return resp, nil
+}
+
+func (t *turn) save() error {
+	t.s.Updated = time.Now().UTC()
+	if t.a.Store == nil {
+		return nil
+	}
+	if err := t.a.Store.Save(t.s); err != nil {
+		return fmt.Errorf("save session %s: %w", t.s.ID, err)
+	}
+	return nil
+}
+
+func (t *turn) emit(e Event) {
+	if t.a.Sink == nil {
+		return
+	}
+	e.Session, e.Turn = t.s.ID, t.n
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.a.Sink(e)
+}
+
+func (t *turn) finish(stop StopReason) *TurnResult {
+	t.res.StopReason = stop
+	t.emit(Event{Kind: EventDone, Usage: t.res.Usage, StopReason: stop})
+	r := t.res
+	return &r
+}
+
+func (t *turn) fail(err error) (*TurnResult, error) {
+	t.emit(Event{Kind: EventError, Err: err, Text: err.Error()})
+	return t.finish(StopError), err
+}
+
+func stopFor(r provider.StopReason) StopReason {
+	if r == provider.StopMaxTokens {
+		return StopMaxTokens
+	}
+	return StopEndTurn
+}
+
+func toolUses(m provider.Message) []provider.Block {
+	var out []provider.Block
+	for _, b := range m.Blocks {
+		if b.Kind == provider.BlockToolUse {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func textOf(m provider.Message) string {
+	var sb strings.Builder
+	for _, b := range m.Blocks {
+		if b.Kind == provider.BlockText {
+			sb.WriteString(b.Text)
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,23 @@
+// Package permission decides whether a tool call may run: allowed outright,
+// denied with a reason the model can act on, or put to the user through an
+// Approver.
+//
+// A Policy combines a Mode (the default for each kind of call) with Rules
+// from the configuration and with allowances the user granted during the
+// session. Deny rules beat ask rules, ask rules beat allow rules, and rules
+// beat the mode's default, except that plan mode denies every call that is
+// not a read whatever the allow rules say. Reads are allowed in every mode
+// unless a rule says otherwise. The shell tool's danger list is not part of
+// the policy: it lives in the tool and refuses even in bypassPermissions
+// mode.
+//
+// Shell commands are judged per simple command (tools.ParseCommand): a
+// compound command such as `go test ./... && rm x`, including the script of
+// a nested `sh -c`, is allowed by rules only when every simple command in
+// it is, and denied when any one is.
+//
+// Contracts: a Policy is safe for concurrent use. Decide has no side
+// effects; Check may call the Approver (which must honour ctx) and, when
+// the user allows a call for the session, remembers a rule so that calls of
+// the same kind are not asked again.
+package permission

@@ -1,0 +1,85 @@
+package agent
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/parleyhq/parley/agent/provider"
+)
+
+// Session is one conversation. It holds what the model saw and what it
+// cost, nothing else: no configuration, no keys. It is not safe for
+// concurrent use; Agent.Run mutates it.
+type Session struct {
+	ID       string             `json:"id"`
+	Created  time.Time          `json:"created"`
+	Updated  time.Time          `json:"updated"`
+	Title    string             `json:"title"`
+	Model    string             `json:"model,omitempty"`
+	Turns    int                `json:"turns"`
+	Usage    provider.Usage     `json:"usage"`
+	Messages []provider.Message `json:"messages"`
+}
+
+// NewSession starts an empty session with a fresh ID.
+func NewSession() *Session {
+	now := time.Now().UTC()
+	return &Session{ID: NewID(now), Created: now, Updated: now}
+}
+
+// NewID returns a session ID that sorts by creation time: UTC date and
+// time to the millisecond, then random hex so IDs made in the same
+// millisecond differ ("20250102-150405.123-9f2c1a").
+func NewID(now time.Time) string {
+	var r [3]byte
+	rand.Read(r[:]) // never fails (crypto/rand panics instead)
+	return now.UTC().Format("20060102-150405.000") + "-" + hex.EncodeToString(r[:])
+}
+
+// titleLen caps a title, in runes.
+const titleLen = 72
+
+// addUserText appends a user message. When the history already ends with
+// a user message (the last turn stopped before the model answered, or
+// after a tool round), the text joins it, so roles keep alternating.
+func (s *Session) addUserText(text string) {
+	if s.Title == "" {
+		s.Title = makeTitle(text)
+	}
+	b := provider.Block{Kind: provider.BlockText, Text: text}
+	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == provider.RoleUser {
+		s.Messages[n-1].Blocks = append(s.Messages[n-1].Blocks, b)
+		return
+	}
+	s.Messages = append(s.Messages, provider.Message{Role: provider.RoleUser, Blocks: []provider.Block{b}})
+}
+
+// makeTitle is the first non-blank line of the first message, shortened.
+func makeTitle(text string) string {
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.Join(strings.Fields(line), " ")
+		if line == "" {
+			continue
+		}
+		if utf8.RuneCountInString(line) > titleLen {
+			r := []rune(line)
+			line = strings.TrimSpace(string(r[:titleLen-1])) + "…"
+		}
+		return line
+	}
+	return "(empty)"
+}
+
+// LastText returns the text of the last assistant message, for showing a
+// resumed session.
+func (s *Session) LastText() string {
+	for i := len(s.Messages) - 1; i >= 0; i-- {
+		if s.Messages[i].Role == provider.RoleAssistant {
+			return textOf(s.Messages[i])
+		}
+	}
+	return ""
+}
