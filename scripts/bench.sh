@@ -274,3 +274,46 @@ if [[ ${BENCH_GO_TESTS:-1} != 0 ]]; then
 	say "== go test -run '^\$' -bench . -benchmem -count 1 ./index/..."
 	go test -run '^$' -bench . -benchmem -count 1 ./index/... 2>&1 | tee -a "$SUMMARY"
 fi
+
+# Language server on GOROOT/src (BENCH_LSP=0 skips): scripts/lspbench starts
+# `parley serve` on a warm index and reports server-side p50/p99 per method
+# from parley/serverStats, process start -> first workspace/symbol, and peak
+# RSS. gopls, when it installs from the module proxy (or GOPLS=path), is
+# timed on the same workspace/symbol queries, client-side for both.
+# Targets: workspace/symbol p99 <= 20 ms, definition <= 5 ms, references
+# <= 50 ms, didChange -> index updated <= 10 ms, start -> first answer
+# <= 500 ms, RSS <= 500 MB.
+if [[ ${BENCH_LSP:-1} != 0 ]]; then
+	say ""
+	say "== language server on GOROOT/src"
+	lspdata=$tmp/lsp-data
+	go build -o "$tmp/lspbench" ./scripts/lspbench
+	"$BIN" index --data-dir "$lspdata" "$(go env GOROOT)/src" >/dev/null 2>&1
+	gopls=${GOPLS:-}
+	if [[ -z $gopls ]] && GOBIN=$tmp/gobin go install golang.org/x/tools/gopls@v0.21.0 >/dev/null 2>&1; then
+		gopls=$tmp/gobin/gopls
+	fi
+	[[ -n $gopls ]] || say "gopls: not installable here; no ratio"
+	"$tmp/lspbench" -parley "$BIN" -root "$(go env GOROOT)/src" -data "$lspdata" ${gopls:+-gopls "$gopls"} >"$OUT/lsp.json"
+	python3 - "$OUT/lsp.json" <<'PY' | tee -a "$SUMMARY"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["server"]
+def row(name, key, target):
+    v = s.get(key)
+    if v:
+        ok = "PASS" if v["p99Ms"] <= target else "FAIL"
+        print(f"{name:28s} p50 {v['p50Ms']:7.2f} ms  p99 {v['p99Ms']:7.2f} ms  (target p99 <= {target} ms) {ok}")
+row("workspace/symbol", "workspace/symbol", 20)
+row("definition", "textDocument/definition", 5)
+row("references", "textDocument/references", 50)
+row("didChange -> index updated", "$/indexUpdate", 10)
+print(f"start -> first symbol answer {d['startToFirstSymbolMs']:.0f} ms (target <= 500)")
+print(f"peak RSS while serving       {d['peakRssMB']:.0f} MB (target <= 500)")
+if d.get("goplsSymbolP50Ms"):
+    print(f"workspace/symbol client-side p50: parley {d['parleySymbolClientP50Ms']:.2f} ms, gopls {d['goplsSymbolP50Ms']:.2f} ms "
+          f"-> gopls/parley {d['goplsSymbolP50Ms']/max(d['parleySymbolClientP50Ms'],0.001):.1f}x")
+elif d.get("goplsError"):
+    print("gopls:", d["goplsError"])
+PY
+fi
