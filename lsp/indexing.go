@@ -68,6 +68,9 @@ func (s *Server) indexOnce(ctx context.Context, f *folder) {
 		return open
 	}
 	opts.Progress = func(pr index.Progress) {
+		if hook := s.testHookIndexProgress; hook != nil {
+			hook(runCtx)
+		}
 		f.mu.Lock()
 		f.progress = pr
 		f.mu.Unlock()

@@ -72,6 +72,9 @@ type Server struct {
 
 	// testHookRequest, when set by a test, runs before each request.
 	testHookRequest func(ctx context.Context, method string)
+	// testHookIndexProgress, when set before Serve, runs on every file of
+	// an index run with the run's context.
+	testHookIndexProgress func(ctx context.Context)
 
 	// stats holds server-side request latencies (parley/serverStats).
 	stats latencies

@@ -2,10 +2,12 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
@@ -209,5 +211,34 @@ func TestMalformedInput(t *testing.T) {
 	e.writeRaw(t, `{"jsonrpc":"2.0","id":77,"method":`)
 	if got := workspaceSymbols(t, e, "Fee"); len(got) != 3 {
 		t.Errorf("after garbage: %v", got)
+	}
+}
+
+// Cancelling the indexing progress item stops the run; the server keeps
+// serving and reports the run as cancelled.
+func TestCancelIndexing(t *testing.T) {
+	root := loadTxtar(t, "testdata/basic.txtar")
+	srvOpts := Options{NoWatch: true}
+	data := t.TempDir()
+	srvOpts.StoreDir = func(string) (string, error) { return filepath.Join(data, "index"), nil }
+	e := startEditorWith(t, root, editorConfig{noInit: true}, srvOpts)
+	e.srv.testHookIndexProgress = func(ctx context.Context) { <-ctx.Done() }
+	e.initialize(editorConfig{progress: true})
+	begin, _ := e.waitNote(0, "progress begin", func(n note) bool { k, _ := progressKind(n); return k == "begin" })
+	var p struct {
+		Token string `json:"token"`
+	}
+	if err := json.Unmarshal(begin.params, &p); err != nil {
+		t.Fatal(err)
+	}
+	e.notify(protocol.MethodWindowWorkDoneProgressCancel, &protocol.WorkDoneProgressCancelParams{Token: protocol.String(p.Token)})
+	end, _ := e.waitNote(0, "progress end", func(n note) bool { k, _ := progressKind(n); return k == "end" })
+	if _, msg := progressKind(end); !strings.Contains(msg, "cancelled") {
+		t.Errorf("end message %q, want cancelled", msg)
+	}
+	var st IndexStatus
+	e.mustCall(methodIndexStatus, nil, &st)
+	if st.Indexing || st.Folders[0].Runs != 0 {
+		t.Errorf("status after cancel: %+v", st)
 	}
 }
