@@ -1,0 +1,15 @@
+package tools
+
+// ShellTools returns the tools that reach beyond the workspace files: the
+// shell and the git tools, in the order the model should see them (reads
+// before writes).
+func ShellTools() []Tool {
+	return []Tool{
+		ShellTool{},
+		GitStatusTool{},
+		GitDiffTool{},
+		GitLogTool{},
+		GitCommitTool{},
+		FetchURLTool{},
+	}
+}
