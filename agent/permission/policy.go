@@ -123,7 +123,7 @@ func (p *Policy) Check(ctx context.Context, approver Approver, tool string, read
 			suggest = rs[0]
 		}
 		return false, fmt.Sprintf("%s needs the user's approval (%s), but this run is non-interactive, so it was not run; "+
-			"to allow such calls, add %q to the allow list of the permission rules in the configuration, or choose another permission mode", tool, reason, suggest), nil
+			"to allow such calls, add %q to permissions.allow in the configuration (.parley/config.json), or choose another permission_mode", tool, reason, suggest), nil
 	}
 	ans, err := approver.Approve(ctx, tool, a)
 	if err != nil {

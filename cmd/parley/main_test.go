@@ -27,6 +27,8 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"holdlock": holdLock,
+			// chat: a fake model API and session helpers (fakellm_test.go).
+			"fakellm": fakeLLM, "lastsession": lastSession, "nofilecontains": noFileContains,
 		},
 	})
 }

@@ -46,7 +46,7 @@ and dependency queries from it.`,
 	pf.StringVar(&g.root, "root", "", "workspace root (default: the nearest enclosing directory with .git, .hg or .parley, else the current directory)")
 	pf.StringVar(&g.dataDir, "data-dir", "", "where parley keeps its data (default: $PARLEY_DATA_DIR, else the user cache directory)")
 	cmd.AddCommand(
-		newIndexCmd(g),
+		newIndexCmd(g), newChatCmd(g),
 		newSymbolsCmd(g), newDefsCmd(g), newRefsCmd(g), newOutlineCmd(g),
 		newDepsCmd(g), newDependentsCmd(g), newHubsCmd(g), newStatsCmd(g),
 		newVersionCmd(), newServeCmd(g),

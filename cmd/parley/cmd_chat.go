@@ -1,0 +1,405 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/workspace"
+)
+
+// chatFlags are the chat command's own flags; the config-backed ones only
+// count when given (see layer).
+type chatFlags struct {
+	apiURL, model, provider, permMode string
+	maxIter                           int
+	session                           string
+	debug                             string
+}
+
+// maxStdinMessage caps a message read from standard input.
+const maxStdinMessage = 1 << 20
+
+func newChatCmd(g *globals) *cobra.Command {
+	f := &chatFlags{}
+	cmd := &cobra.Command{
+		Use:   "chat [MESSAGE]",
+		Short: "Talk to the coding agent: answer one message, or start an interactive session",
+		Long: `Chat runs the coding agent in the workspace. With a MESSAGE (or a message on
+standard input) it streams the answer to stdout, shows tool calls on stderr
+and exits; on a terminal without a message it starts an interactive session
+(type /help there).
+
+Settings come from ~/.config/parley/config.json, then .parley/config.json in
+the workspace, then the environment (PARLEY_API_URL, PARLEY_MODEL,
+PARLEY_PROVIDER, PARLEY_PERMISSION_MODE, ANTHROPIC_API_KEY, OPENAI_API_KEY,
+PARLEY_API_KEY), then these flags. Without a terminal to ask on, calls that
+would need approval are denied and the model is told so.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runChat(cmd, g, f, args)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.apiURL, "api-url", "", "model API endpoint (env PARLEY_API_URL); the provider is detected from it")
+	fs.StringVar(&f.model, "model", "", "model name (env PARLEY_MODEL)")
+	fs.StringVar(&f.provider, "provider", "", "anthropic, openai or openai-compatible (env PARLEY_PROVIDER; default: detected from the URL)")
+	fs.StringVar(&f.permMode, "permission-mode", "", "default, acceptEdits, plan or bypassPermissions (env PARLEY_PERMISSION_MODE)")
+	fs.IntVar(&f.maxIter, "max-iterations", 0, "cap on model calls per message (default 50)")
+	fs.StringVar(&f.session, "session", "", "resume a session: its ID, a unique prefix of it, or \"last\"")
+	fs.StringVar(&f.debug, "debug", "", "log API requests and responses (keys redacted) to stderr, or to the file given as --debug=FILE")
+	fs.Lookup("debug").NoOptDefVal = "-"
+	return cmd
+}
+
+// layer turns the flags the user gave into a configuration layer.
+func (f *chatFlags) layer(fs *pflag.FlagSet) config.Layer {
+	var l config.Layer
+	str := func(name string, v string, dst **string) {
+		if fs.Changed(name) {
+			*dst = &v
+		}
+	}
+	str("api-url", f.apiURL, &l.APIURL)
+	str("model", f.model, &l.Model)
+	str("provider", f.provider, &l.Provider)
+	str("permission-mode", f.permMode, &l.PermissionMode)
+	if fs.Changed("max-iterations") {
+		l.MaxIterations = &f.maxIter
+	}
+	return l
+}
+
+// chatApp is one chat command's wiring. close releases everything it
+// opened (the index and session stores, the debug log).
+type chatApp struct {
+	g        *globals
+	cfg      *config.Config
+	root     string
+	wsDir    string // per-workspace data directory
+	agent    *agent.Agent
+	editor   *tools.DiskEditor
+	sessions *agent.SessionStore // nil: sessions are not saved
+	index    *index.Store        // nil: no index
+	closers  []func() error
+	out      *chatPrinter
+	session  *agent.Session
+}
+
+func runChat(cmd *cobra.Command, g *globals, f *chatFlags, args []string) error {
+	msg, err := chatMessage(args, os.Stdin)
+	if err != nil {
+		return err
+	}
+	interactive := msg == ""
+	app, err := openChat(g, f, cmd.Flags(), interactive || isTerminal(os.Stdin))
+	if err != nil {
+		return err
+	}
+	defer app.close()
+	if interactive {
+		return app.repl()
+	}
+	return app.once(msg)
+}
+
+// chatMessage is the message from the arguments, or from standard input
+// when that is not a terminal; "" means interactive.
+func chatMessage(args []string, stdin *os.File) (string, error) {
+	if len(args) > 0 {
+		msg := strings.TrimSpace(strings.Join(args, " "))
+		if msg == "" {
+			return "", errors.New("the message is empty")
+		}
+		return msg, nil
+	}
+	if isTerminal(stdin) {
+		return "", nil
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, maxStdinMessage+1))
+	if err != nil {
+		return "", fmt.Errorf("read the message from stdin: %w", err)
+	}
+	if len(data) > maxStdinMessage {
+		return "", fmt.Errorf("the message on stdin is larger than %d bytes", maxStdinMessage)
+	}
+	msg := strings.TrimSpace(string(data))
+	if msg == "" {
+		return "", errors.New("no message: give one as an argument or on stdin, or run parley chat in a terminal")
+	}
+	return msg, nil
+}
+
+// openChat loads the configuration and opens everything a chat needs.
+// askUser says whether approval questions can be put to a terminal.
+func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *chatApp, err error) {
+	app := &chatApp{g: g, out: newChatPrinter(g.stdout, g.stderr)}
+	defer func() {
+		if err != nil {
+			app.close()
+		}
+	}()
+	if app.root, err = g.workspaceRoot(); err != nil {
+		return nil, err
+	}
+	app.out.root = app.root
+	if app.cfg, err = config.Load(config.Options{Workspace: app.root, Flags: f.layer(fs)}); err != nil {
+		return nil, err
+	}
+	if err = app.cfg.Ready(); err != nil {
+		return nil, err
+	}
+	storeDir, err := g.storeDir(app.root)
+	if err != nil {
+		return nil, err
+	}
+	app.wsDir = filepath.Dir(storeDir)
+	prov, err := app.openProvider(f.debug)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := newPolicy(app.cfg)
+	if err != nil {
+		return nil, err
+	}
+	env, err := app.openEnv(storeDir)
+	if err != nil {
+		return nil, err
+	}
+	app.openSessions()
+	if err = app.buildAgent(prov, policy, env, askUser); err != nil {
+		return nil, err
+	}
+	if app.session, err = app.pickSession(f.session); err != nil {
+		return nil, err
+	}
+	return app, nil
+}
+
+func (app *chatApp) close() {
+	for i := len(app.closers) - 1; i >= 0; i-- {
+		if err := app.closers[i](); err != nil {
+			fmt.Fprintln(app.g.stderr, "parley:", err)
+		}
+	}
+	app.closers = nil
+}
+
+// openProvider builds the model client; debug is "" (off), "-" (stderr)
+// or a file to append to.
+func (app *chatApp) openProvider(debug string) (provider.Provider, error) {
+	key, _ := app.cfg.Key()
+	pc := provider.Config{
+		Provider: app.cfg.Provider, APIURL: app.cfg.APIURL, APIKey: key,
+		Model: app.cfg.Model, MaxTokens: app.cfg.MaxTokens,
+	}
+	switch debug {
+	case "":
+	case "-":
+		pc.Debug = app.g.stderr
+	default:
+		df, err := os.OpenFile(debug, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("debug log: %w", err)
+		}
+		app.closers = append(app.closers, df.Close)
+		pc.Debug = df
+	}
+	return provider.New(pc)
+}
+
+func newPolicy(cfg *config.Config) (*permission.Policy, error) {
+	mode, err := permission.ParseMode(cfg.PermissionMode)
+	if err != nil {
+		return nil, err
+	}
+	p := cfg.Permissions
+	return permission.New(mode, permission.Rules{Allow: p.Allow, Deny: p.Deny, Ask: p.Ask})
+}
+
+// openEnv builds the tools' environment. The index is optional: when
+// another process holds it the chat goes on without it.
+func (app *chatApp) openEnv(storeDir string) (*tools.Env, error) {
+	roots, err := workspace.NewRoots(app.root)
+	if err != nil {
+		return nil, err
+	}
+	app.editor = tools.NewDiskEditor(roots)
+	env := &tools.Env{
+		Roots: roots, Files: &tools.DiskView{}, Editor: app.editor, Todos: &tools.TodoList{},
+		ShellTimeout: time.Duration(app.cfg.ShellTimeoutSeconds) * time.Second,
+	}
+	if isTerminal(os.Stderr) {
+		env.Output = func(_, chunk string) { app.out.toolOutput(chunk) }
+	}
+	st, err := index.Open(storeDir)
+	if err != nil {
+		fmt.Fprintf(app.g.stderr, "parley: continuing without the code index: %v\n", err)
+		return env, nil
+	}
+	app.index = st
+	app.closers = append(app.closers, st.Close)
+	ctx, stop := signalContext()
+	defer stop()
+	if _, err := runIndex(ctx, app.g, st, app.root, index.Options{}, true); err != nil {
+		fmt.Fprintf(app.g.stderr, "parley: the code index may be out of date: %v\n", err)
+	}
+	env.Index = rootIndex{root: app.root, st: st}
+	return env, nil
+}
+
+// openSessions opens the session store; without it the chat still works
+// but nothing is saved.
+func (app *chatApp) openSessions() {
+	st, err := agent.OpenSessions(filepath.Join(app.wsDir, "sessions"))
+	if err != nil {
+		fmt.Fprintf(app.g.stderr, "parley: this conversation will not be saved: %v\n", err)
+		return
+	}
+	app.sessions = st
+	app.closers = append(app.closers, st.Close)
+}
+
+func (app *chatApp) buildAgent(prov provider.Provider, policy *permission.Policy, env *tools.Env, askUser bool) error {
+	all := append(tools.FileTools(), tools.ShellTools()...)
+	reg, err := tools.NewRegistry(append(all, tools.TaskTool{})...)
+	if err != nil {
+		return err
+	}
+	c := app.cfg
+	a := &agent.Agent{
+		Provider: prov, Model: c.Model, Registry: reg, Env: env, Policy: policy,
+		Sink: app.out.sink, MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens,
+		ThinkingBudget: c.ThinkingBudget,
+		SystemPrompt:   agent.SystemPrompt(agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()}),
+	}
+	if app.sessions != nil {
+		a.Store = app.sessions
+	}
+	if askUser {
+		if ap := openTTYApprover(app.out); ap != nil {
+			a.Approver = ap
+			app.closers = append(app.closers, ap.Close)
+		}
+	}
+	env.SubAgent = a.SubAgent(agent.SubAgentOptions{Sink: app.out.subSink})
+	app.agent = a
+	return nil
+}
+
+// pickSession resumes the session named by ref, or starts a new one.
+func (app *chatApp) pickSession(ref string) (*agent.Session, error) {
+	if ref == "" {
+		return agent.NewSession(), nil
+	}
+	id, err := app.findSession(ref)
+	if err != nil {
+		return nil, err
+	}
+	return app.sessions.Load(id)
+}
+
+// findSession resolves "last", an ID or a unique ID prefix.
+func (app *chatApp) findSession(ref string) (string, error) {
+	if app.sessions == nil {
+		return "", errors.New("cannot resume: the session store is not available")
+	}
+	list, err := app.sessions.List()
+	if err != nil {
+		return "", err
+	}
+	if ref == "last" {
+		if len(list) == 0 {
+			return "", errors.New("there is no session to resume yet")
+		}
+		return list[0].ID, nil
+	}
+	var match []string
+	for _, s := range list {
+		if s.ID == ref {
+			return ref, nil
+		}
+		if strings.HasPrefix(s.ID, ref) {
+			match = append(match, s.ID)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return "", fmt.Errorf("no session %q in this workspace (list them with /sessions in parley chat)", ref)
+	case 1:
+		return match[0], nil
+	}
+	return "", fmt.Errorf("session %q is ambiguous: %s", ref, strings.Join(match, ", "))
+}
+
+// once answers one message and exits.
+func (app *chatApp) once(msg string) error {
+	ctx, stop := signalContext()
+	defer stop()
+	res, err := app.turn(ctx, msg)
+	if app.sessions != nil {
+		// Named on stderr so the conversation can go on: --session ID.
+		fmt.Fprintf(app.g.stderr, "session %s\n", app.session.ID)
+	}
+	if err != nil {
+		return err
+	}
+	if res.StopReason == agent.StopCancelled {
+		return errors.New("interrupted")
+	}
+	return nil
+}
+
+// turn runs one message and reports how it ended.
+func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
+	res, err := app.agent.Run(ctx, app.session, msg)
+	app.out.endTurn(res)
+	if err != nil {
+		return res, app.explain(err)
+	}
+	return res, nil
+}
+
+// explain adds what the user can do about a rejected key, naming where the
+// key came from but never the key.
+func (app *chatApp) explain(err error) error {
+	var apiErr *provider.APIError
+	if !errors.As(err, &apiErr) || (apiErr.StatusCode != 401 && apiErr.StatusCode != 403) {
+		return err
+	}
+	if _, src := app.cfg.Key(); src != "" {
+		return fmt.Errorf("%w\n(the API rejected the key from %s for %s)", err, src, app.cfg.APIURL)
+	}
+	return fmt.Errorf("%w\n(no API key is configured for %s; set PARLEY_API_KEY)", err, app.cfg.APIURL)
+}
+
+// rootIndex is the IndexSet of a single-root workspace.
+type rootIndex struct {
+	root string
+	st   *index.Store
+}
+
+func (r rootIndex) StoreFor(abs string) (*index.Store, string, bool) {
+	rel, err := filepath.Rel(r.root, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil, "", false
+	}
+	return r.st, filepath.ToSlash(rel), true
+}
+
+func (r rootIndex) Stores() []tools.RootStore {
+	return []tools.RootStore{{Root: r.root, Store: r.st}}
+}

@@ -1,0 +1,506 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/term"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/tools"
+)
+
+const replHelp = `Type a message and press Enter; pasted lines are sent together when you
+press Enter after the paste. Ctrl+C interrupts the agent (at the prompt it
+clears the line); Ctrl+D, quit or exit leaves.
+
+  /help          this help
+  /undo          revert the agent's last file edit
+  /sessions      list this workspace's sessions, most recent first
+  /resume ID     continue a session (ID, unique prefix, or "last")
+  /new           start a new session
+  /model NAME    use another model from the next message on
+`
+
+// repl runs the interactive loop on the terminal.
+func (app *chatApp) repl() error {
+	fd := int(os.Stdin.Fd())
+	hist := loadHistory(filepath.Join(app.wsDir, "chat_history"))
+	t := term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{&ctrlCReader{r: os.Stdin}, os.Stdout}, "parley> ")
+	t.History = hist
+	mode := "default"
+	if p, ok := app.agent.Policy.(*permission.Policy); ok {
+		mode = p.Mode().String()
+	}
+	fmt.Fprintf(app.g.stderr, "parley chat · %s · %s · permission mode %s\n", app.agent.Model, app.root, mode)
+	fmt.Fprintf(app.g.stderr, "session %s · /help for commands, Ctrl+D to quit\n", app.session.ID)
+	for {
+		line, err := readREPLLine(fd, t)
+		if errors.Is(err, io.EOF) {
+			fmt.Fprintln(app.g.stdout)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+			continue
+		case line == "quit" || line == "exit":
+			return nil
+		case strings.HasPrefix(line, "/"):
+			app.command(line)
+			continue
+		}
+		ctx, stop := signalContext()
+		_, err = app.turn(ctx, line)
+		stop()
+		if err != nil {
+			fmt.Fprintln(app.g.stderr, "parley:", err)
+		}
+	}
+}
+
+// readREPLLine reads one message in raw mode (line editing, history) and
+// leaves the terminal in normal mode, so Ctrl+C interrupts a turn and the
+// approval prompt reads a normal line. Lines of one paste are joined.
+func readREPLLine(fd int, t *term.Terminal) (string, error) {
+	old, err := term.MakeRaw(fd)
+	if err != nil {
+		return "", fmt.Errorf("terminal: %w", err)
+	}
+	defer term.Restore(fd, old)
+	if w, h, err := term.GetSize(fd); err == nil && w > 0 && h > 0 {
+		t.SetSize(w, h)
+	}
+	t.SetBracketedPasteMode(true)
+	defer t.SetBracketedPasteMode(false)
+	var parts []string
+	for {
+		line, err := t.ReadLine()
+		if errors.Is(err, term.ErrPasteIndicator) {
+			parts = append(parts, line)
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return strings.Join(append(parts, line), "\n"), nil
+	}
+}
+
+// command runs a slash command.
+func (app *chatApp) command(line string) {
+	name, arg, _ := strings.Cut(line, " ")
+	arg = strings.TrimSpace(arg)
+	w := app.g.stderr
+	switch name {
+	case "/help":
+		fmt.Fprint(w, replHelp)
+	case "/undo":
+		label, err := app.editor.Undo()
+		if err != nil {
+			fmt.Fprintln(w, "undo:", err)
+			return
+		}
+		fmt.Fprintf(w, "undone: %s\n", label)
+	case "/sessions":
+		app.listSessions()
+	case "/resume":
+		if arg == "" {
+			fmt.Fprintln(w, "usage: /resume ID")
+			return
+		}
+		s, err := app.pickSession(arg)
+		if err != nil {
+			fmt.Fprintln(w, "resume:", err)
+			return
+		}
+		app.session = s
+		fmt.Fprintf(w, "resumed %s: %s (%d messages)\n", s.ID, s.Title, len(s.Messages))
+		if last := s.LastText(); last != "" {
+			fmt.Fprintf(w, "last answer:\n%s\n", last)
+		}
+	case "/new":
+		app.session = agent.NewSession()
+		fmt.Fprintf(w, "new session %s\n", app.session.ID)
+	case "/model":
+		if arg == "" {
+			fmt.Fprintf(w, "model: %s\n", app.agent.Model)
+			return
+		}
+		app.agent.Model = arg
+		fmt.Fprintf(w, "model set to %s\n", arg)
+	default:
+		fmt.Fprintf(w, "unknown command %s; /help lists them\n", name)
+	}
+}
+
+func (app *chatApp) listSessions() {
+	w := app.g.stderr
+	if app.sessions == nil {
+		fmt.Fprintln(w, "sessions are not available (the store could not be opened)")
+		return
+	}
+	list, err := app.sessions.List()
+	if err != nil {
+		fmt.Fprintln(w, "sessions:", err)
+		return
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(w, "no saved sessions yet")
+	}
+	const shown = 20
+	for i, s := range list {
+		if i == shown {
+			fmt.Fprintf(w, "... and %d older\n", len(list)-shown)
+			break
+		}
+		mark := " "
+		if s.ID == app.session.ID {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "%s %s  %s  %3d msgs  %7d tok  %s\n", mark, s.ID, s.Updated.Local().Format("Jan 02 15:04"),
+			s.Messages, s.Usage.InputTokens+s.Usage.OutputTokens+s.Usage.CacheReadTokens+s.Usage.CacheWriteTokens, s.Title)
+	}
+}
+
+// ctrlCReader turns Ctrl+C at the prompt into "clear the line" (Ctrl+E,
+// Ctrl+U); x/term would otherwise report it as end of input.
+type ctrlCReader struct {
+	r       io.Reader
+	pending []byte
+}
+
+func (c *ctrlCReader) Read(p []byte) (int, error) {
+	if len(c.pending) == 0 {
+		buf := make([]byte, len(p))
+		n, err := c.r.Read(buf)
+		for _, b := range buf[:n] {
+			if b == 3 {
+				c.pending = append(c.pending, 5, 21)
+			} else {
+				c.pending = append(c.pending, b)
+			}
+		}
+		if len(c.pending) == 0 {
+			return 0, err
+		}
+	}
+	n := copy(p, c.pending)
+	c.pending = c.pending[n:]
+	return n, nil
+}
+
+// fileHistory is the REPL's line history, appended to a file as lines are
+// entered so it survives the process. Only the REPL goroutine uses it.
+type fileHistory struct {
+	path    string
+	entries []string // oldest first
+}
+
+const maxHistory = 1000
+
+func loadHistory(path string) *fileHistory {
+	h := &fileHistory{path: path}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return h // no history yet, or unreadable: start empty
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if line != "" {
+			h.entries = append(h.entries, line)
+		}
+	}
+	if len(h.entries) > maxHistory {
+		h.entries = slices.Clone(h.entries[len(h.entries)-maxHistory:])
+		// Rewrite so the file does not grow without bound.
+		os.WriteFile(path, []byte(strings.Join(h.entries, "\n")+"\n"), 0o600)
+	}
+	return h
+}
+
+func (h *fileHistory) Add(entry string) {
+	if entry == "" || strings.ContainsAny(entry, "\n\r") || (len(h.entries) > 0 && h.entries[len(h.entries)-1] == entry) {
+		return
+	}
+	h.entries = append(h.entries, entry)
+	if len(h.entries) > 2*maxHistory {
+		h.entries = slices.Clone(h.entries[len(h.entries)-maxHistory:])
+	}
+	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
+		return
+	}
+	f, err := os.OpenFile(h.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return // history is a convenience; failing to keep it is not an error
+	}
+	f.WriteString(entry + "\n")
+	f.Close()
+}
+
+func (h *fileHistory) Len() int { return len(h.entries) }
+
+func (h *fileHistory) At(i int) string { return h.entries[len(h.entries)-1-i] }
+
+// ttyApprover asks the user on /dev/tty, one question at a time.
+type ttyApprover struct {
+	mu  sync.Mutex
+	tty *os.File
+	out *chatPrinter
+}
+
+// openTTYApprover returns nil when there is no controlling terminal.
+func openTTYApprover(out *chatPrinter) *ttyApprover {
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil
+	}
+	return &ttyApprover{tty: f, out: out}
+}
+
+func (a *ttyApprover) Close() error { return a.tty.Close() }
+
+func (a *ttyApprover) Approve(ctx context.Context, tool string, acc tools.Access) (permission.Answer, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.out.breakLine()
+	what := acc.Summary
+	if what == "" {
+		what = strings.Join(append(slices.Clone(acc.Paths), acc.Command, acc.URL), " ")
+	}
+	fmt.Fprintf(a.tty, "\nAllow %s: %s\n  [y] allow once   [a] allow for this session   [n] deny (default) > ", tool, strings.TrimSpace(what))
+	// Cancellation (Ctrl+C) unblocks the read through a deadline.
+	stop := context.AfterFunc(ctx, func() { a.tty.SetReadDeadline(time.Now()) })
+	line, err := readTTYLine(a.tty)
+	if !stop() {
+		a.tty.SetReadDeadline(time.Time{})
+		fmt.Fprintln(a.tty)
+		return permission.Deny, ctx.Err()
+	}
+	if err != nil {
+		return permission.Deny, fmt.Errorf("read the answer from the terminal: %w", err)
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes", "o", "once":
+		return permission.AllowOnce, nil
+	case "a", "always", "s", "session":
+		return permission.AllowSession, nil
+	}
+	return permission.Deny, nil
+}
+
+// readTTYLine reads up to a newline without buffering past it, so nothing
+// typed afterwards is swallowed.
+func readTTYLine(f *os.File) (string, error) {
+	var b []byte
+	one := make([]byte, 1)
+	for len(b) < 1024 {
+		n, err := f.Read(one)
+		if n == 1 {
+			if one[0] == '\n' {
+				break
+			}
+			b = append(b, one[0])
+		}
+		if err != nil {
+			return string(b), err
+		}
+	}
+	return string(b), nil
+}
+
+// chatPrinter shows a turn on the terminal: the answer on stdout as it
+// streams, tool calls and problems compactly on stderr. Safe for
+// concurrent use (sub-agents report from their own goroutines).
+type chatPrinter struct {
+	mu             sync.Mutex
+	root           string // paths below it are shown relative
+	stdout, stderr io.Writer
+	ttyErr         bool
+	midLine        bool // stdout holds an unfinished line
+	thinking       bool // stderr holds an unfinished thinking line
+}
+
+func newChatPrinter(stdout, stderr io.Writer) *chatPrinter {
+	p := &chatPrinter{stdout: stdout, stderr: stderr}
+	if f, ok := stderr.(*os.File); ok {
+		p.ttyErr = isTerminal(f)
+	}
+	return p
+}
+
+const (
+	dim   = "\x1b[2m"
+	reset = "\x1b[0m"
+)
+
+func (p *chatPrinter) sink(e agent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e.Kind {
+	case agent.EventText:
+		p.endThinking()
+		io.WriteString(p.stdout, e.Text)
+		p.midLine = !strings.HasSuffix(e.Text, "\n")
+	case agent.EventThinking:
+		if p.ttyErr {
+			p.finishLine()
+			io.WriteString(p.stderr, dim+e.Text+reset)
+			p.thinking = true
+		}
+	case agent.EventToolCall:
+		p.finishLine()
+		fmt.Fprintf(p.stderr, "▸ %s %s\n", e.ToolName, summarize(e.Input))
+	case agent.EventToolResult:
+		if e.Result.IsError {
+			fmt.Fprintf(p.stderr, "  ✗ %s\n", clip(firstLineOf(e.Result.Content), 200))
+		}
+	case agent.EventEdit:
+		for _, c := range e.Changes {
+			target := p.shortPath(c.Path)
+			if c.NewPath != "" {
+				target += " → " + p.shortPath(c.NewPath)
+			}
+			fmt.Fprintf(p.stderr, "  ✎ %s %s\n", c.Op, target)
+		}
+	case agent.EventDone:
+		p.finishLine()
+	}
+}
+
+// shortPath shows abs relative to the workspace root when it is inside.
+func (p *chatPrinter) shortPath(abs string) string {
+	if rel, err := filepath.Rel(p.root, abs); err == nil && p.root != "" && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return abs
+}
+
+// subSink shows a sub-agent's tool calls, indented.
+func (p *chatPrinter) subSink(e agent.Event) {
+	if e.Kind != agent.EventToolCall {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.finishLine()
+	fmt.Fprintf(p.stderr, "  ▹ task: %s %s\n", e.ToolName, summarize(e.Input))
+}
+
+// toolOutput streams a long-running tool's output (a terminal only).
+func (p *chatPrinter) toolOutput(chunk string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	io.WriteString(p.stderr, dim+chunk+reset)
+}
+
+// breakLine ends an unfinished answer line before something else is
+// written to the terminal.
+func (p *chatPrinter) breakLine() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.finishLine()
+}
+
+func (p *chatPrinter) finishLine() {
+	p.endThinking()
+	if p.midLine {
+		io.WriteString(p.stdout, "\n")
+		p.midLine = false
+	}
+}
+
+func (p *chatPrinter) endThinking() {
+	if p.thinking {
+		io.WriteString(p.stderr, "\n")
+		p.thinking = false
+	}
+}
+
+// endTurn says why a turn stopped when it did not simply finish.
+func (p *chatPrinter) endTurn(res *agent.TurnResult) {
+	p.breakLine()
+	if res == nil {
+		return
+	}
+	switch res.StopReason {
+	case agent.StopEndTurn, agent.StopError:
+	case agent.StopMaxIterations:
+		fmt.Fprintf(p.stderr, "(stopped after %d model calls; send another message to continue)\n", res.Iterations)
+	case agent.StopRepeated:
+		fmt.Fprintln(p.stderr, "(stopped: the model kept repeating the same call)")
+	case agent.StopMaxTokens:
+		fmt.Fprintln(p.stderr, "(the answer was cut off at the token limit)")
+	default:
+		fmt.Fprintf(p.stderr, "(%s)\n", res.StopReason)
+	}
+}
+
+// summarize renders tool input as one short line: key=value pairs with
+// the most telling keys first.
+func summarize(input json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(input, &m) != nil {
+		return clip(string(input), 100)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	first := []string{"path", "command", "pattern", "query", "name", "description", "file"}
+	slices.SortFunc(keys, func(a, b string) int {
+		ia, ib := slices.Index(first, a), slices.Index(first, b)
+		if ia < 0 {
+			ia = len(first)
+		}
+		if ib < 0 {
+			ib = len(first)
+		}
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(a, b)
+	})
+	var parts []string
+	for _, k := range keys {
+		v, ok := m[k].(string)
+		if !ok {
+			b, _ := json.Marshal(m[k])
+			v = string(b)
+		}
+		parts = append(parts, k+"="+clip(strings.ReplaceAll(v, "\n", "⏎"), 60))
+	}
+	return clip(strings.Join(parts, " "), 160)
+}
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+func firstLineOf(s string) string {
+	sc := bufio.NewScanner(strings.NewReader(s))
+	if sc.Scan() {
+		return sc.Text()
+	}
+	return s
+}
