@@ -14,6 +14,8 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 
+	"github.com/parleyhq/parley/internal/dirlock"
+
 	"github.com/parleyhq/parley/agent/provider"
 )
 
@@ -73,16 +75,19 @@ func OpenSessions(dir string) (*SessionStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("session store %s: %w", dir, err)
 	}
-	lock, err := lockSessions(dir)
+	lock, err := dirlock.Lock(dir)
+	if held, ok := errors.AsType[*dirlock.HeldError](err); ok {
+		return nil, fmt.Errorf("session store %s: %w (pid %s)", dir, ErrSessionsLocked, held.PID)
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("session store: %w", err)
 	}
 	db, err := pebble.Open(filepath.Join(dir, "pebble"), &pebble.Options{
 		MemTableSize: 4 << 20,
 		Logger:       quietLogger{},
 	})
 	if err != nil {
-		unlockSessions(lock)
+		dirlock.Unlock(lock)
 		return nil, fmt.Errorf("session store %s: %w", dir, err)
 	}
 	st := &SessionStore{db: db, dir: dir, lock: lock}
@@ -119,7 +124,7 @@ func (st *SessionStore) Close() error {
 		errs = append(errs, st.db.Close())
 		st.db = nil
 	}
-	errs = append(errs, unlockSessions(st.lock))
+	errs = append(errs, dirlock.Unlock(st.lock))
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close session store %s: %w", st.dir, err)
 	}

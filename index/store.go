@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/parleyhq/parley/internal/dirlock"
 )
 
 // ErrLocked is matched (errors.Is) by the error Open returns when another
@@ -68,9 +70,12 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("index store %s: %w", dir, err)
 	}
-	lock, err := lockDir(dir)
+	lock, err := dirlock.Lock(dir)
+	if held, ok := errors.AsType[*dirlock.HeldError](err); ok {
+		return nil, &LockedError{Dir: dir, PID: held.PID}
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("index store: %w", err)
 	}
 	s := &Store{dir: dir, lock: lock}
 	dbDir := filepath.Join(dir, "pebble")
@@ -87,7 +92,7 @@ func Open(dir string) (*Store, error) {
 		}
 	}
 	if err != nil {
-		unlockDir(lock)
+		dirlock.Unlock(lock)
 		return nil, fmt.Errorf("index store %s: %w", dir, err)
 	}
 	if err := s.load(); err != nil {
@@ -241,7 +246,7 @@ func (s *Store) Close() error {
 		errs = append(errs, s.Flush(), s.db.Close())
 		s.db = nil
 	}
-	errs = append(errs, unlockDir(s.lock))
+	errs = append(errs, dirlock.Unlock(s.lock))
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close index store %s: %w", s.dir, err)
 	}

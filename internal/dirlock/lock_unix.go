@@ -1,6 +1,6 @@
 //go:build unix
 
-package index
+package dirlock
 
 import (
 	"bytes"
@@ -12,15 +12,12 @@ import (
 	"syscall"
 )
 
-// lockDir takes an exclusive advisory lock on dir/LOCK.parley and writes our
-// PID into it, so a second process can say who holds the store. The kernel
-// drops the lock when the process dies, so a killed indexer never leaves a
-// stale lock behind.
-func lockDir(dir string) (*os.File, error) {
+// Lock takes the lock on dir; a *HeldError means another process has it.
+func Lock(dir string) (*os.File, error) {
 	path := filepath.Join(dir, "LOCK.parley")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("index store %s: %w", dir, err)
+		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		holder, _ := os.ReadFile(path)
@@ -30,9 +27,9 @@ func lockDir(dir string) (*os.File, error) {
 			if pid == "" {
 				pid = "unknown"
 			}
-			return nil, &LockedError{Dir: dir, PID: pid}
+			return nil, &HeldError{Dir: dir, PID: pid}
 		}
-		return nil, fmt.Errorf("lock index store %s: %w", dir, err)
+		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
 	if err := f.Truncate(0); err == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
@@ -40,7 +37,8 @@ func lockDir(dir string) (*os.File, error) {
 	return f, nil
 }
 
-func unlockDir(f *os.File) error {
+// Unlock releases a lock taken by Lock; nil is allowed.
+func Unlock(f *os.File) error {
 	if f == nil {
 		return nil
 	}
