@@ -41,12 +41,7 @@ func (EditFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*
 	if err != nil {
 		return Errorf("%v", err), nil
 	}
-	abs, _, res := resolveArg(env, p.Path)
-	if res != nil {
-		return res, nil
-	}
-	shown := displayPath(env, abs)
-	content, version, res := readText(env, abs, shown)
+	abs, shown, content, version, res := readForEdit(env, p.Path)
 	if res != nil {
 		return res, nil
 	}

@@ -51,12 +51,7 @@ func (FileDeltaTool) Run(ctx context.Context, env *Env, input json.RawMessage) (
 	if len(p.Operations) == 0 {
 		return Errorf("operations is empty; nothing to do"), nil
 	}
-	abs, _, res := resolveArg(env, p.Path)
-	if res != nil {
-		return res, nil
-	}
-	shown := displayPath(env, abs)
-	content, version, res := readText(env, abs, shown)
+	abs, shown, content, version, res := readForEdit(env, p.Path)
 	if res != nil {
 		return res, nil
 	}

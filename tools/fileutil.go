@@ -226,3 +226,17 @@ func numberLines(lines []string, first, budget int) (numbered, error) {
 	}
 	return numbered{text: b.String(), shown: len(lines)}, nil
 }
+
+// readForEdit resolves a model-given path and reads the text an edit tool
+// will change: its absolute path, the path shown to the model, the content
+// and its version (for the Editor's stale check). res is the model-facing
+// refusal when any step fails.
+func readForEdit(env *Env, path string) (abs, shown string, content []byte, version int32, res *Result) {
+	abs, _, res = resolveArg(env, path)
+	if res != nil {
+		return "", "", nil, 0, res
+	}
+	shown = displayPath(env, abs)
+	content, version, res = readText(env, abs, shown)
+	return abs, shown, content, version, res
+}

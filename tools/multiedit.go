@@ -48,12 +48,7 @@ func (MultiEditTool) Run(ctx context.Context, env *Env, input json.RawMessage) (
 	if len(p.Edits) == 0 {
 		return Errorf("edits is empty; nothing to do"), nil
 	}
-	abs, _, res := resolveArg(env, p.Path)
-	if res != nil {
-		return res, nil
-	}
-	shown := displayPath(env, abs)
-	content, version, res := readText(env, abs, shown)
+	abs, shown, content, version, res := readForEdit(env, p.Path)
 	if res != nil {
 		return res, nil
 	}
