@@ -12,19 +12,20 @@ import (
 )
 
 // addFolder opens root's store and makes it visible to requests. Its
-// background work starts with startFolder.
-func (s *Server) addFolder(root string) error {
+// background work starts with startFolder. It returns nil, without error,
+// for a folder that is already served.
+func (s *Server) addFolder(root string) (*folder, error) {
 	s.mu.RLock()
 	for _, f := range s.folders {
 		if f.root == root {
 			s.mu.RUnlock()
-			return nil
+			return nil, nil
 		}
 	}
 	s.mu.RUnlock()
 	f, err := openFolder(root, s.opts.StoreDir, s.log)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f.ctx, f.cancel = context.WithCancel(s.bg)
 	s.mu.Lock()
@@ -34,7 +35,7 @@ func (s *Server) addFolder(root string) error {
 	s.rebuildRootsLocked()
 	s.mu.Unlock()
 	s.log.Infof("serving %s", root)
-	return nil
+	return f, nil
 }
 
 // removeFolder stops root's background work and closes its store.
@@ -121,11 +122,12 @@ func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.DidC
 			s.log.Warnf("%v", err)
 			continue
 		}
-		if err := s.addFolder(root); err != nil {
+		f, err := s.addFolder(root)
+		if err != nil {
 			s.log.Errorf("workspace folder %s: %v", root, err)
 			continue
 		}
-		if f, _, ok := s.folderOf(root); ok && f.root == root {
+		if f != nil {
 			s.startFolder(f)
 			s.watchFolder(f)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -179,6 +178,3 @@ func (s *Server) WorkDoneProgressCancel(ctx context.Context, p *protocol.WorkDon
 	}
 	return nil
 }
-
-// cancelMap is the set of cancellable progress tokens.
-type cancelMap = sync.Map

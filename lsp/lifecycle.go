@@ -37,7 +37,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		return nil, invalidParams("%v", err)
 	}
 	for _, root := range roots {
-		if err := s.addFolder(root); err != nil {
+		if _, err := s.addFolder(root); err != nil {
 			s.log.Errorf("workspace folder %s: %v", root, err)
 		}
 	}

@@ -80,7 +80,7 @@ type Server struct {
 	stats latencies
 
 	// progressCancels maps progress tokens to the cancel func of their run.
-	progressCancels cancelMap
+	progressCancels sync.Map
 
 	// bg carries the server's own goroutines (indexing, updaters,
 	// watchers); cancelled on shutdown.

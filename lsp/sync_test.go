@@ -117,6 +117,13 @@ func TestMultiRoot(t *testing.T) {
 		Added: []protocol.WorkspaceFolder{{URI: e.uriAbs(b), Name: "b"}},
 	}})
 	e.waitIndexed(1)
+	// Adding a folder that is already served changes nothing.
+	e.notify(protocol.MethodWorkspaceDidChangeWorkspaceFolders, &protocol.DidChangeWorkspaceFoldersParams{Event: protocol.WorkspaceFoldersChangeEvent{
+		Added: []protocol.WorkspaceFolder{{URI: e.uriAbs(a), Name: "a"}},
+	}})
+	if st := e.waitIndexed(1); len(st.Folders) != 2 {
+		t.Fatalf("folders after re-adding a: %+v", st.Folders)
+	}
 	var ws []protocol.SymbolInformation
 	e.mustCall(protocol.MethodWorkspaceSymbol, &protocol.WorkspaceSymbolParams{Query: "OnlyInB"}, &ws)
 	if len(ws) != 1 || ws[0].Location.URI.FsPath() != filepath.Join(b, "only_b.go") {
