@@ -47,6 +47,7 @@ type note struct {
 type editorConfig struct {
 	progress   bool // window.workDoneProgress
 	dynWatch   bool // dynamic registration of watched files
+	fsWatch    bool // let the server watch the folders itself (fsnotify)
 	utf8       bool // offer utf-8 position encoding
 	folders    []string
 	initOpts   string
@@ -85,7 +86,7 @@ func startEditor(t *testing.T, root string, cfg editorConfig) *fakeEditor {
 			return filepath.Join(dataDir, strings.ReplaceAll(strings.TrimPrefix(r, "/"), "/", "_")), nil
 		},
 		LogFile: testLog{t},
-		NoWatch: !cfg.dynWatch && cfg.serverOpts == nil,
+		NoWatch: !cfg.fsWatch,
 	}
 	if cfg.serverOpts != nil {
 		cfg.serverOpts(&opts)

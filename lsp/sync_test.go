@@ -73,7 +73,7 @@ func TestWatchedFiles(t *testing.T) {
 	for _, dyn := range []bool{true, false} {
 		t.Run(fmt.Sprintf("dynamic=%v", dyn), func(t *testing.T) {
 			root := loadTxtar(t, "testdata/basic.txtar")
-			e := startEditor(t, root, editorConfig{dynWatch: dyn, serverOpts: func(o *Options) {}})
+			e := startEditor(t, root, editorConfig{dynWatch: dyn, fsWatch: !dyn})
 			e.waitIndexed(1)
 			if dyn {
 				// Registration happens in the background after initialized.
