@@ -62,3 +62,14 @@ func (s *Store) Stats() Stats {
 	})
 	return st
 }
+
+// symbolCount is the number of symbols the headers record.
+func (s *Store) symbolCount() int {
+	n := 0
+	s.mu.RLock()
+	for _, h := range s.files {
+		n += int(h.Symbols)
+	}
+	s.mu.RUnlock()
+	return n
+}

@@ -84,11 +84,11 @@ func identAt(src []byte, off int) (string, bool) {
 
 // toRange converts an index range (byte columns) of a file to the
 // client's encoding, reading the file only when the encoding needs it.
-func (s *Server) toRange(lines *workspace.Lines, r extract.Range) protocol.Range {
+func (s *Server) toRange(lines columns, r extract.Range) protocol.Range {
 	return protocol.Range{Start: s.toPos(lines, r.Start), End: s.toPos(lines, r.End)}
 }
 
-func (s *Server) toPos(lines *workspace.Lines, p extract.Pos) protocol.Position {
+func (s *Server) toPos(lines columns, p extract.Pos) protocol.Position {
 	if s.enc == workspace.UTF8 || lines == nil {
 		return protocol.Position{Line: p.Line, Character: p.Col}
 	}
@@ -101,20 +101,26 @@ func (s *Server) toPos(lines *workspace.Lines, p extract.Pos) protocol.Position 
 	return protocol.Position{Line: p.Line, Character: c}
 }
 
-// linesOf returns the line table needed to convert positions in folder
-// f's file rel (at abs), or nil when no conversion is needed: the client
-// counts bytes, or the file is ASCII as indexed (so byte columns are
-// UTF-16 columns) and not open with other content. Nil also when the file
-// is unreadable; positions then pass through unconverted.
-func (s *Server) linesOf(f *folder, rel, abs string) *workspace.Lines {
+// linesOf returns the column conversion for positions in folder f's file
+// rel (at abs), or nil when none is needed: the client counts bytes, or the
+// file is ASCII as indexed (so byte columns are UTF-16 columns) and not
+// open with other content. Nil also when the file is unreadable; positions
+// then pass through unconverted.
+func (s *Server) linesOf(f *folder, rel, abs string) columns {
 	if s.enc == workspace.UTF8 {
 		return nil
 	}
 	if ov, open := s.overlays.Get(abs); open {
 		return workspace.NewLines(ov.Content)
 	}
-	if h, ok := f.store.Header(rel); ok && h.ASCII {
+	h, ok := f.store.Header(rel)
+	if ok && h.ASCII {
 		return nil
+	}
+	if ok {
+		if w, ok := s.wide.get(abs, h.Hash); ok {
+			return w
+		}
 	}
 	t, err := s.text(abs)
 	if err != nil {

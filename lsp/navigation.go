@@ -13,7 +13,6 @@ import (
 
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
-	"github.com/parleyhq/parley/workspace"
 )
 
 // maxDefinitions caps a definition answer; a name defined in hundreds of
@@ -157,7 +156,7 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		// table once.
 		var lastPath string
 		var u uri.URI
-		var lines *workspace.Lines
+		var lines columns
 		for _, h := range hits {
 			if h.Decl && !p.Context.IncludeDeclaration {
 				continue

@@ -65,6 +65,7 @@ type Server struct {
 
 	overlays *workspace.Overlays
 	files    *fileCache
+	wide     *wideCache
 
 	mu      sync.RWMutex
 	folders []*folder // sorted by root, longest first for lookups
@@ -106,6 +107,7 @@ func New(opts Options) *Server {
 		exited:   make(chan struct{}),
 		overlays: workspace.NewOverlays(),
 		files:    newFileCache(256),
+		wide:     newWideCache(maxWideCache),
 	}
 	s.bg, s.stopBg = context.WithCancel(context.Background())
 	return s

@@ -11,7 +11,6 @@ import (
 
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
-	"github.com/parleyhq/parley/workspace"
 )
 
 // workspaceSymbolLimit caps workspace/symbol answers, as gopls does: the
@@ -58,7 +57,7 @@ func (s *Server) documentSymbols(d *doc, nodes []*index.OutlineNode) []protocol.
 	return out
 }
 
-func (s *Server) symbolInformation(abs string, lines *workspace.Lines, sym extract.Symbol) protocol.SymbolInformation {
+func (s *Server) symbolInformation(abs string, lines columns, sym extract.Symbol) protocol.SymbolInformation {
 	si := protocol.SymbolInformation{
 		BaseSymbolInformation: protocol.BaseSymbolInformation{Name: sym.Name, Kind: protocol.SymbolKind(sym.Kind)},
 		Location:              protocol.Location{URI: uri.File(abs), Range: s.toRange(lines, sym.Selection)},
