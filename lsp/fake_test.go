@@ -37,6 +37,7 @@ type fakeEditor struct {
 	notes  []note
 	signal chan struct{} // closed and replaced on every note
 	regs   []protocol.Registration
+	agent  agentClient // chat tests: the client's side of the agent
 }
 
 type note struct {
@@ -52,6 +53,8 @@ type editorConfig struct {
 	folders    []string
 	initOpts   string
 	noInit     bool
+	agent      bool // applyEdit, workspace edits with resource operations, showMessageRequest
+	annotate   bool // also change annotations
 	serverOpts func(*Options)
 }
 
@@ -126,6 +129,13 @@ func (l testLog) Write(p []byte) (int, error) {
 func (e *fakeEditor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	method := strings.Clone(req.Method())
 	params := json.RawMessage(slices.Clone(req.Params()))
+	switch method {
+	case protocol.MethodWorkspaceApplyEdit, protocol.MethodWindowShowMessageRequest:
+		// Answered concurrently, as editors do: applying an edit sends
+		// didChange before the answer.
+		jsonrpc2.Async(ctx)
+		return e.agentRequest(ctx, method, params)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !req.IsCall() {
@@ -154,6 +164,17 @@ func (e *fakeEditor) initialize(cfg editorConfig) *protocol.InitializeResult {
 		Window:       &protocol.WindowClientCapabilities{WorkDoneProgress: ptr(cfg.progress)},
 		Workspace:    &protocol.WorkspaceClientCapabilities{WorkspaceFolders: ptr(true), DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesClientCapabilities{DynamicRegistration: ptr(cfg.dynWatch)}},
 		TextDocument: &protocol.TextDocumentClientCapabilities{DocumentSymbol: &protocol.DocumentSymbolClientCapabilities{HierarchicalDocumentSymbolSupport: ptr(true)}, Hover: &protocol.HoverClientCapabilities{ContentFormat: []protocol.MarkupKind{protocol.MarkupKindMarkdown}}},
+	}
+	if cfg.agent {
+		caps.Window.ShowMessage = &protocol.ShowMessageRequestClientCapabilities{}
+		caps.Workspace.ApplyEdit = ptr(true)
+		caps.Workspace.WorkspaceEdit = &protocol.WorkspaceEditClientCapabilities{
+			DocumentChanges:    ptr(true),
+			ResourceOperations: []protocol.ResourceOperationKind{protocol.ResourceOperationKindCreate, protocol.ResourceOperationKindRename, protocol.ResourceOperationKindDelete},
+		}
+		if cfg.annotate {
+			caps.Workspace.WorkspaceEdit.ChangeAnnotationSupport = &protocol.ChangeAnnotationsSupportOptions{}
+		}
 	}
 	if cfg.utf8 {
 		caps.General = &protocol.GeneralClientCapabilities{PositionEncodings: []protocol.PositionEncodingKind{protocol.PositionEncodingKindUTF8, protocol.PositionEncodingKindUTF16}}

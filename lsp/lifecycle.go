@@ -16,7 +16,10 @@ import (
 // initOptions is what clients may pass as initializationOptions.
 type initOptions struct {
 	LogLevel string `json:"logLevel"`
-	Index    struct {
+	// Agent is a configuration layer for the agent, in the shape of
+	// .parley/config.json.
+	Agent json.RawMessage `json:"agent"`
+	Index struct {
 		Exclude         []string `json:"exclude"`
 		MaxFileSize     int64    `json:"maxFileSize"`
 		EnableLanguages []string `json:"enableLanguages"`
@@ -36,6 +39,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		s.state.Store(stateNew)
 		return nil, invalidParams("%v", err)
 	}
+	s.primary = roots[0]
 	for _, root := range roots {
 		if _, err := s.addFolder(root); err != nil {
 			s.log.Errorf("workspace folder %s: %v", root, err)
@@ -68,7 +72,7 @@ func (s *Server) applyInitOptions(raw protocol.LSPAny) error {
 		s.opts.Index.MaxFileSize = o.Index.MaxFileSize
 	}
 	s.opts.Index.EnableLanguages = append(s.opts.Index.EnableLanguages, o.Index.EnableLanguages...)
-	return nil
+	return s.agents.setLayer(o.Agent)
 }
 
 // negotiateEncoding picks UTF-8 when the client offers it (no conversion
@@ -85,6 +89,7 @@ func readClientCaps(c *protocol.ClientCapabilities) clientCaps {
 	if c.Window != nil && c.Window.WorkDoneProgress != nil {
 		caps.workDoneProgress = *c.Window.WorkDoneProgress
 	}
+	caps.showMessageRequest = c.Window != nil && c.Window.ShowMessage != nil
 	if td := c.TextDocument; td != nil {
 		if ds := td.DocumentSymbol; ds != nil && ds.HierarchicalDocumentSymbolSupport != nil {
 			caps.hierarchicalSymbols = *ds.HierarchicalDocumentSymbolSupport
@@ -99,6 +104,16 @@ func readClientCaps(c *protocol.ClientCapabilities) clientCaps {
 		}
 		if w.WorkspaceFolders != nil {
 			caps.workspaceFolders = *w.WorkspaceFolders
+		}
+		caps.applyEdit = w.ApplyEdit != nil && *w.ApplyEdit
+		if we := w.WorkspaceEdit; we != nil {
+			caps.edits = editCaps{
+				documentChanges: we.DocumentChanges != nil && *we.DocumentChanges,
+				create:          slices.Contains(we.ResourceOperations, protocol.ResourceOperationKindCreate),
+				rename:          slices.Contains(we.ResourceOperations, protocol.ResourceOperationKindRename),
+				delete:          slices.Contains(we.ResourceOperations, protocol.ResourceOperationKindDelete),
+				annotations:     we.ChangeAnnotationSupport != nil,
+			}
 		}
 	}
 	return caps
@@ -164,6 +179,8 @@ func (s *Server) capabilities() protocol.ServerCapabilities {
 		ReferencesProvider:        protocol.Boolean(true),
 		HoverProvider:             protocol.Boolean(true),
 		DocumentHighlightProvider: protocol.Boolean(true),
+		CodeActionProvider:        protocol.Boolean(true),
+		ExecuteCommandProvider:    protocol.ExecuteCommandOptions{Commands: commandNames()},
 		Workspace: &protocol.WorkspaceOptions{
 			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 				Supported:           ptr(true),

@@ -47,6 +47,9 @@ func (s *Server) modify(mods ...modification) {
 }
 
 func (s *Server) modifyOne(m modification) error {
+	// Whatever happened, the client now says what the path holds.
+	s.pending.forget(m.abs)
+	defer s.docBell.ring()
 	f, rel, inside := s.folderOf(m.abs)
 	switch m.kind {
 	case modOpen:

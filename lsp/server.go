@@ -35,6 +35,8 @@ type Options struct {
 	// NoWatch disables the server's own file watching (fsnotify) for
 	// clients without dynamic watched-file registration.
 	NoWatch bool
+	// Agent configures the agent behind parley/chat and the code actions.
+	Agent AgentOptions
 }
 
 // Server state machine.
@@ -70,6 +72,13 @@ type Server struct {
 	mu      sync.RWMutex
 	folders []*folder // sorted by root, longest first for lookups
 	roots   *workspace.Roots
+	primary string // the first folder the client named: sessions live there
+
+	// agents runs chat turns; pending and docBell let the agent's edits
+	// and the client's document notifications meet (see editor.go).
+	agents  *agentHost
+	pending pendingFiles
+	docBell bell
 
 	// testHookRequest, when set by a test, runs before each request.
 	testHookRequest func(ctx context.Context, method string)
@@ -97,6 +106,9 @@ type clientCaps struct {
 	workspaceFolders    bool
 	hierarchicalSymbols bool
 	markdownHover       bool
+	showMessageRequest  bool
+	applyEdit           bool
+	edits               editCaps
 }
 
 // New returns a server; nothing runs until Serve.
@@ -110,6 +122,7 @@ func New(opts Options) *Server {
 		wide:     newWideCache(maxWideCache),
 	}
 	s.bg, s.stopBg = context.WithCancel(context.Background())
+	s.agents = newAgentHost(s)
 	return s
 }
 
@@ -151,6 +164,23 @@ func (s *Server) teardown() {
 	for _, f := range folders {
 		f.close(s.log)
 	}
+	s.agents.close()
+}
+
+// primaryRoot is the folder sessions and configuration belong to: the
+// first one the client named while it is served, else any.
+func (s *Server) primaryRoot() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, f := range s.folders {
+		if f.root == s.primary {
+			return f.root
+		}
+	}
+	if len(s.folders) > 0 {
+		return s.folders[0].root
+	}
+	return ""
 }
 
 // goBg runs fn on a background goroutine that teardown waits for.

@@ -48,6 +48,10 @@ type ServerStats struct {
 // Request answers parley/ methods; everything else is MethodNotFound.
 func (s *Server) Request(ctx context.Context, method string, params any) (any, error) {
 	switch method {
+	case methodChat:
+		return s.chat(ctx, rawParams(params))
+	case methodSessions, methodSession, methodDeleteSession:
+		return s.sessionsRequest(method, rawParams(params))
 	case methodIndexStatus:
 		return s.indexStatus(), nil
 	case methodServerStats:
@@ -93,4 +97,12 @@ func (s *Server) indexStatus() IndexStatus {
 		st.Folders = append(st.Folders, fs)
 	}
 	return st
+}
+
+// rawParams is a parley/ request's params as JSON ("null" when absent).
+func rawParams(params any) json.RawMessage {
+	if raw, ok := params.(protocol.LSPAny); ok && len(raw) > 0 {
+		return json.RawMessage(raw)
+	}
+	return json.RawMessage("null")
 }

@@ -1,0 +1,326 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/tools"
+)
+
+// AgentOptions configure the agent the server runs for parley/chat.
+type AgentOptions struct {
+	// Config says where configuration files and the environment are read
+	// (zero: the real locations). Workspace is set to the first folder and
+	// initializationOptions.agent / didChangeConfiguration layer on top.
+	Config config.Options
+	// NewProvider builds the model client (nil: provider.New from the
+	// configuration). Tests inject scripted models here.
+	NewProvider func(*config.Config) (provider.Provider, error)
+}
+
+// agentHost owns the agent's configuration, the session store and the
+// sessions in memory. The agent itself is built on first use, so a server
+// without a configured model still serves the index. Safe for concurrent
+// use.
+type agentHost struct {
+	s *Server
+
+	mu     sync.Mutex
+	layer  config.Layer // from initializationOptions and didChangeConfiguration
+	built  *builtAgent  // nil until first use and after a configuration change
+	store  *agent.SessionStore
+	opened bool // the store was tried (store may still be nil)
+	live   map[string]*liveSession
+}
+
+// builtAgent is the configuration-dependent part, rebuilt when the
+// configuration changes; turns running hold on to the one they started with.
+type builtAgent struct {
+	cfg      *config.Config
+	provider provider.Provider
+	registry *tools.Registry
+}
+
+// liveSession is a session known to this server. turn is held while a turn
+// runs, so a session answers one message at a time.
+type liveSession struct {
+	turn    sync.Mutex
+	session *agent.Session
+	todos   *tools.TodoList
+	// policy remembers this session's "allow for this session" answers;
+	// built is the configuration it came from (a new one resets it).
+	policy *permission.Policy
+	built  *builtAgent
+}
+
+func newAgentHost(s *Server) *agentHost {
+	return &agentHost{s: s, live: map[string]*liveSession{}}
+}
+
+// setLayer replaces the client's configuration layer; the next turn
+// builds the agent from it.
+func (h *agentHost) setLayer(raw json.RawMessage) error {
+	var l config.Layer
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &l); err != nil {
+			return fmt.Errorf("agent settings: %w", err)
+		}
+	}
+	h.mu.Lock()
+	h.layer, h.built = l, nil
+	h.mu.Unlock()
+	return nil
+}
+
+// agentFor returns the configuration-dependent part, building it when
+// needed. Errors are configuration problems the user must fix.
+func (h *agentHost) agentFor() (*builtAgent, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.built != nil {
+		return h.built, nil
+	}
+	root := h.s.primaryRoot()
+	o := h.s.opts.Agent.Config
+	o.Workspace = root
+	cfg, err := config.Load(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.Merge(h.layer, "initializationOptions"); err != nil {
+		return nil, err
+	}
+	newProvider := h.s.opts.Agent.NewProvider
+	if newProvider == nil {
+		if err := cfg.Ready(); err != nil {
+			return nil, err
+		}
+		newProvider = realProvider
+	}
+	prov, err := newProvider(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// Sessions build their own policies; fail here on bad rules.
+	if _, err := permission.FromConfig(cfg); err != nil {
+		return nil, err
+	}
+	reg, err := tools.NewRegistry(tools.AgentTools()...)
+	if err != nil {
+		return nil, err
+	}
+	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg}
+	return h.built, nil
+}
+
+func realProvider(cfg *config.Config) (provider.Provider, error) {
+	key, _ := cfg.Key()
+	return provider.New(provider.Config{
+		Provider: cfg.Provider, APIURL: cfg.APIURL, APIKey: key,
+		Model: cfg.Model, MaxTokens: cfg.MaxTokens,
+	})
+}
+
+// sessions opens the session store of the primary folder on first use.
+// Another process holding it (a terminal chat) leaves sessions in memory.
+// Precondition: h.mu is held.
+func (h *agentHost) sessionsLocked() *agent.SessionStore {
+	if h.opened {
+		return h.store
+	}
+	h.opened = true
+	root := h.s.primaryRoot()
+	if root == "" {
+		return nil
+	}
+	dir, err := h.s.opts.StoreDir(root)
+	if err != nil {
+		h.s.log.Warnf("sessions: %v", err)
+		return nil
+	}
+	st, err := agent.OpenSessions(filepath.Join(filepath.Dir(dir), "sessions"))
+	if err != nil {
+		h.s.log.Warnf("chat sessions are kept in memory only: %v", err)
+		return nil
+	}
+	h.store = st
+	return st
+}
+
+// session returns the live session id, loading it from the store; id ""
+// starts a new one.
+func (h *agentHost) session(id string) (*liveSession, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if id == "" {
+		ls := &liveSession{session: agent.NewSession(), todos: &tools.TodoList{}}
+		h.live[ls.session.ID] = ls
+		return ls, nil
+	}
+	if ls, ok := h.live[id]; ok {
+		return ls, nil
+	}
+	st := h.sessionsLocked()
+	if st == nil {
+		return nil, fmt.Errorf("no session %q", id)
+	}
+	s, err := st.Load(id)
+	if errors.Is(err, agent.ErrSessionNotFound) {
+		return nil, fmt.Errorf("no session %q", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ls := &liveSession{session: s, todos: &tools.TodoList{}}
+	h.live[id] = ls
+	return ls, nil
+}
+
+// saver is the store turns save to (nil: memory only).
+func (h *agentHost) saver() agent.Saver {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if st := h.sessionsLocked(); st != nil {
+		return st
+	}
+	return nil
+}
+
+// SessionSummary is one entry of parley/sessions.
+type SessionSummary struct {
+	ID      string    `json:"id"`
+	Title   string    `json:"title"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	Turns   int       `json:"turns"`
+	Running bool      `json:"running,omitempty"`
+}
+
+// list returns the stored and in-memory sessions, newest first.
+func (h *agentHost) list() ([]SessionSummary, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	seen := map[string]bool{}
+	var out []SessionSummary
+	for id, ls := range h.live {
+		running := !ls.turn.TryLock()
+		if running {
+			// The running turn owns the session; report what the store
+			// has below, or just the ID.
+			out = append(out, SessionSummary{ID: id, Running: true})
+			seen[id] = true
+			continue
+		}
+		s := ls.session
+		out = append(out, SessionSummary{ID: id, Title: s.Title, Created: s.Created, Updated: s.Updated, Turns: s.Turns})
+		ls.turn.Unlock()
+		seen[id] = true
+	}
+	if st := h.sessionsLocked(); st != nil {
+		infos, err := st.List()
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range infos {
+			if seen[in.ID] {
+				continue
+			}
+			out = append(out, SessionSummary{ID: in.ID, Title: in.Title, Created: in.Created, Updated: in.Updated, Turns: in.Turns})
+		}
+	}
+	sortSessions(out)
+	return out, nil
+}
+
+// remove deletes a session from memory and the store. A running session
+// cannot be deleted.
+func (h *agentHost) remove(id string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ls, inMemory := h.live[id]
+	if inMemory {
+		if !ls.turn.TryLock() {
+			return fmt.Errorf("session %s is running a turn", id)
+		}
+		delete(h.live, id)
+		ls.turn.Unlock()
+	}
+	st := h.sessionsLocked()
+	if st == nil {
+		if !inMemory {
+			return fmt.Errorf("no session %q", id)
+		}
+		return nil
+	}
+	err := st.Delete(id)
+	if errors.Is(err, agent.ErrSessionNotFound) {
+		if inMemory {
+			return nil // never saved
+		}
+		return fmt.Errorf("no session %q", id)
+	}
+	return err
+}
+
+// sortSessions orders newest first, by ID for equal times (IDs sort by
+// creation).
+func sortSessions(s []SessionSummary) {
+	slices.SortFunc(s, func(a, b SessionSummary) int {
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+}
+
+func (h *agentHost) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.store != nil {
+		if err := h.store.Close(); err != nil {
+			h.s.log.Warnf("close sessions: %v", err)
+		}
+		h.store = nil
+	}
+}
+
+// DidChangeConfiguration takes new agent settings: {"parley": {"agent":
+// {...}}} (VS Code's section shape) or {"agent": {...}}. Settings without
+// an agent part leave the agent as it is. Running turns finish with the
+// configuration they started with.
+func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
+	var settings struct {
+		Parley struct {
+			Agent json.RawMessage `json:"agent"`
+		} `json:"parley"`
+		Agent json.RawMessage `json:"agent"`
+	}
+	if len(p.Settings) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(p.Settings, &settings); err != nil {
+		return fmt.Errorf("settings: %w", err)
+	}
+	layer := settings.Parley.Agent
+	if layer == nil {
+		layer = settings.Agent
+	}
+	if layer == nil {
+		return nil
+	}
+	s.log.Infof("agent settings changed")
+	return s.agents.setLayer(layer)
+}

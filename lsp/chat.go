@@ -1,0 +1,285 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/tools"
+)
+
+// Chat methods (documented in docs/protocol.md).
+const (
+	methodChat          = "parley/chat"
+	methodEvent         = "parley/event"
+	methodSessions      = "parley/sessions"
+	methodSession       = "parley/session"
+	methodDeleteSession = "parley/deleteSession"
+)
+
+// ChatParams are parley/chat's params.
+type ChatParams struct {
+	// Session continues a session; empty starts a new one.
+	Session string       `json:"session,omitempty"`
+	Message string       `json:"message"`
+	Context *ChatContext `json:"context,omitempty"`
+}
+
+// ChatContext points the agent at code the user is looking at.
+type ChatContext struct {
+	URI         uri.URI               `json:"uri"`
+	Range       *protocol.Range       `json:"range,omitempty"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// ChatResult is parley/chat's result, sent when the turn has ended.
+type ChatResult struct {
+	Session    string         `json:"session"`
+	Turn       int            `json:"turn"`
+	StopReason string         `json:"stopReason"`
+	Usage      provider.Usage `json:"usage"`
+	// Text is the turn's final answer.
+	Text string `json:"text"`
+	// Error is set when StopReason is "error".
+	Error string `json:"error,omitempty"`
+}
+
+// ChatEvent is the params of a parley/event notification.
+type ChatEvent struct {
+	Session    string             `json:"session"`
+	Turn       int                `json:"turn"`
+	Kind       string             `json:"kind"`
+	Text       string             `json:"text,omitempty"`
+	ToolCallID string             `json:"toolCallId,omitempty"`
+	ToolName   string             `json:"toolName,omitempty"`
+	Input      json.RawMessage    `json:"input,omitempty"`
+	Result     *agent.ToolOutcome `json:"result,omitempty"`
+	Changes    []ChangeEvent      `json:"changes,omitempty"`
+	Usage      *provider.Usage    `json:"usage,omitempty"`
+	StopReason string             `json:"stopReason,omitempty"`
+	Error      string             `json:"error,omitempty"`
+}
+
+// ChangeEvent is one file changed by an applied edit.
+type ChangeEvent struct {
+	Op     string  `json:"op"`
+	URI    uri.URI `json:"uri"`
+	NewURI uri.URI `json:"newUri,omitempty"`
+}
+
+func chatEvent(e agent.Event) ChatEvent {
+	out := ChatEvent{
+		Session: e.Session, Turn: e.Turn, Kind: string(e.Kind), Text: e.Text,
+		ToolCallID: e.ToolCallID, ToolName: e.ToolName, Input: e.Input, Result: e.Result,
+		StopReason: string(e.StopReason),
+	}
+	for _, c := range e.Changes {
+		ce := ChangeEvent{Op: c.Op, URI: uri.File(c.Path)}
+		if c.NewPath != "" {
+			ce.NewURI = uri.File(c.NewPath)
+		}
+		out.Changes = append(out.Changes, ce)
+	}
+	if e.Kind == agent.EventUsage || e.Kind == agent.EventDone {
+		u := e.Usage
+		out.Usage = &u
+	}
+	if e.Err != nil {
+		out.Error = e.Err.Error()
+	}
+	return out
+}
+
+// requestFailed is LSP's RequestFailed: the request was valid but could
+// not be served (no model configured, a session that is busy).
+func requestFailed(format string, args ...any) error {
+	return jsonrpc2.NewError(jsonrpc2.Code(-32803), fmt.Sprintf(format, args...))
+}
+
+func (s *Server) chat(ctx context.Context, raw json.RawMessage) (*ChatResult, error) {
+	var p ChatParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, invalidParams("%s: %v", methodChat, err)
+	}
+	if p.Message == "" {
+		return nil, invalidParams("%s: message is empty", methodChat)
+	}
+	msg, err := s.contextMessage(p)
+	if err != nil {
+		return nil, err
+	}
+	return s.runTurn(ctx, p.Session, msg)
+}
+
+// runTurn runs one message of a session (new when id is "") to the end.
+func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, error) {
+	b, err := s.agents.agentFor()
+	if err != nil {
+		return nil, requestFailed("the agent is not configured: %v", err)
+	}
+	ls, err := s.agents.session(id)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	if !ls.turn.TryLock() {
+		return nil, requestFailed("session %s is already running a turn", ls.session.ID)
+	}
+	defer ls.turn.Unlock()
+	a, err := s.turnAgent(b, ls)
+	if err != nil {
+		return nil, err
+	}
+	turnCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	p := s.beginProgressKind(ctx, "chat", "parley: "+firstLine(msg, 60), cancel)
+	a.Sink = func(e agent.Event) {
+		if e.Kind == agent.EventToolCall {
+			p.say(e.ToolName)
+		}
+		// Notifications outlive a cancelled turn: "done" must still arrive.
+		if err := s.conn.Notify(context.WithoutCancel(ctx), methodEvent, chatEvent(e)); err != nil {
+			s.log.Debugf("%s: %v", methodEvent, err)
+		}
+	}
+	res, runErr := a.Run(turnCtx, ls.session, msg)
+	p.message = string(res.StopReason)
+	p.done()
+	out := &ChatResult{Session: ls.session.ID, Turn: ls.session.Turns, StopReason: string(res.StopReason), Usage: res.Usage, Text: res.Text}
+	if runErr != nil {
+		s.log.Warnf("chat %s turn %d: %v", ls.session.ID, ls.session.Turns, runErr)
+		out.Error = runErr.Error()
+	}
+	return out, nil
+}
+
+// turnAgent builds the agent for one turn of ls: the shared configuration
+// with this session's policy (it remembers "allow for this session"),
+// todo list and the editor-facing environment.
+func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error) {
+	s.mu.RLock()
+	roots := s.roots
+	s.mu.RUnlock()
+	if roots == nil {
+		return nil, requestFailed("no workspace folder to work in")
+	}
+	if ls.policy == nil || ls.built != b {
+		pol, err := permission.FromConfig(b.cfg)
+		if err != nil {
+			return nil, requestFailed("%v", err)
+		}
+		ls.policy, ls.built = pol, b
+	}
+	// In "default" mode edits need approval; a client that confirms edits
+	// itself (change annotations) asks instead of a message box.
+	confirm := b.cfg.PermissionMode == string(permission.ModeDefault)
+	env := &tools.Env{
+		Roots: roots, Files: agentView{s}, Editor: agentEditor{s: s, confirm: confirm},
+		Index: serverIndex{s}, Todos: ls.todos,
+		ShellTimeout: time.Duration(b.cfg.ShellTimeoutSeconds) * time.Second,
+	}
+	c := b.cfg
+	a := &agent.Agent{
+		Provider: b.provider, Model: c.Model, Registry: b.registry, Env: env, Policy: ls.policy,
+		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
+		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: b.registry.Names()}),
+	}
+	if st := s.agents.saver(); st != nil {
+		a.Store = st
+	}
+	if s.caps.showMessageRequest {
+		a.Approver = editorApprover{s: s, editsConfirm: confirm && s.caps.edits.annotations}
+	}
+	env.SubAgent = a.SubAgent(agent.SubAgentOptions{})
+	return a, nil
+}
+
+// serverIndex is the agent's view of the folders' index stores.
+type serverIndex struct{ s *Server }
+
+func (x serverIndex) StoreFor(abs string) (*index.Store, string, bool) {
+	f, rel, ok := x.s.folderOf(abs)
+	if !ok {
+		return nil, "", false
+	}
+	return f.store, rel, true
+}
+
+func (x serverIndex) Stores() []tools.RootStore {
+	var out []tools.RootStore
+	for _, f := range x.s.allFolders() {
+		out = append(out, tools.RootStore{Root: f.root, Store: f.store})
+	}
+	return out
+}
+
+// sessionsRequest answers parley/sessions, parley/session and
+// parley/deleteSession.
+func (s *Server) sessionsRequest(method string, raw json.RawMessage) (any, error) {
+	if method == methodSessions {
+		list, err := s.agents.list()
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"sessions": list}, nil
+	}
+	var p struct {
+		Session string `json:"session"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil || p.Session == "" {
+		return nil, invalidParams("%s: params must be {\"session\": ID}", method)
+	}
+	if method == methodDeleteSession {
+		if err := s.agents.remove(p.Session); err != nil {
+			return nil, requestFailed("%v", err)
+		}
+		return map[string]bool{"deleted": true}, nil
+	}
+	ls, err := s.agents.session(p.Session)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	if !ls.turn.TryLock() {
+		return nil, requestFailed("session %s is running a turn; ask again when it ends", p.Session)
+	}
+	defer ls.turn.Unlock()
+	data, err := json.Marshal(ls.session)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(data), nil
+}
+
+// relOrAbs names abs relative to its folder when it is inside one.
+func (s *Server) relOrAbs(abs string) string {
+	if _, rel, ok := s.folderOf(abs); ok {
+		return rel
+	}
+	return filepath.ToSlash(abs)
+}
+
+// firstLine is the first non-blank line of s, cut to max runes.
+func firstLine(s string, max int) string {
+	for line := range strings.SplitSeq(s, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if utf8.RuneCountInString(line) > max {
+			line = string([]rune(line)[:max-1]) + "…"
+		}
+		return line
+	}
+	return ""
+}
