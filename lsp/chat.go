@@ -136,22 +136,37 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 	if !ls.turn.TryLock() {
 		return nil, requestFailed("session %s is already running a turn", ls.session.ID)
 	}
-	defer ls.turn.Unlock()
-	a, err := s.turnAgent(b, ls)
+	res, done, err := s.turnLocked(ctx, b, ls, msg)
+	// "done" goes out once the session is free again, so a client may send
+	// the next message as soon as it sees it.
+	ls.turn.Unlock()
 	if err != nil {
 		return nil, err
+	}
+	s.sendEvent(ctx, done)
+	return res, nil
+}
+
+// turnLocked runs the turn while the caller holds ls.turn and returns the
+// result and the turn's "done" event, held back for the caller to send.
+func (s *Server) turnLocked(ctx context.Context, b *builtAgent, ls *liveSession, msg string) (*ChatResult, agent.Event, error) {
+	a, err := s.turnAgent(b, ls)
+	if err != nil {
+		return nil, agent.Event{}, err
 	}
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := s.beginProgressKind(ctx, "chat", "parley: "+firstLine(msg, 60), cancel)
+	var done agent.Event
 	a.Sink = func(e agent.Event) {
-		if e.Kind == agent.EventToolCall {
+		switch e.Kind {
+		case agent.EventDone:
+			done = e
+			return
+		case agent.EventToolCall:
 			p.say(e.ToolName)
 		}
-		// Notifications outlive a cancelled turn: "done" must still arrive.
-		if err := s.conn.Notify(context.WithoutCancel(ctx), methodEvent, chatEvent(e)); err != nil {
-			s.log.Debugf("%s: %v", methodEvent, err)
-		}
+		s.sendEvent(ctx, e)
 	}
 	res, runErr := a.Run(turnCtx, ls.session, msg)
 	p.message = string(res.StopReason)
@@ -161,7 +176,15 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 		s.log.Warnf("chat %s turn %d: %v", ls.session.ID, ls.session.Turns, runErr)
 		out.Error = runErr.Error()
 	}
-	return out, nil
+	return out, done, nil
+}
+
+// sendEvent notifies parley/event. Notifications outlive a cancelled
+// turn: its last events must still arrive.
+func (s *Server) sendEvent(ctx context.Context, e agent.Event) {
+	if err := s.conn.Notify(context.WithoutCancel(ctx), methodEvent, chatEvent(e)); err != nil {
+		s.log.Debugf("%s: %v", methodEvent, err)
+	}
 }
 
 // turnAgent builds the agent for one turn of ls: the shared configuration

@@ -2,12 +2,16 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 
 	"github.com/parleyhq/parley/agent/provider"
 )
@@ -118,4 +122,124 @@ func mustRead(t *testing.T, e *fakeEditor, rel string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// An edit computed against a version the editor has moved past is never
+// sent; the model is told to read again.
+func TestChatStaleEdit(t *testing.T) {
+	m := newScriptModel()
+	e := chatEditor(t, m, `{"permission_mode": "acceptEdits"}`, false)
+	text := mustRead(t, e, "a.go")
+	e.openText("a.go", text)
+	abs := filepath.Join(e.root, "a.go")
+	e.srv.testHookApply = func() {
+		// The user types between the tool's read and the edit going out.
+		ring := e.srv.docBell.next()
+		e.change("a.go", 2, &protocol.TextDocumentContentChangeWholeDocument{Text: text + "// typed\n"})
+		for {
+			if ov, _ := e.srv.overlays.Get(abs); ov.Version == 2 {
+				return
+			}
+			<-ring
+			ring = e.srv.docBell.next()
+		}
+	}
+	m.script("stale", calls("edit_file", `{"path": "a.go", "old_string": "hello", "new_string": "hi"}`), reply("ok"))
+	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "stale"}))
+	r := toolResults(e.events(res.Session))["edit_file"]
+	if len(r) != 1 || !strings.Contains(r[0], "changed in the editor since you read it") {
+		t.Errorf("edit_file result %q", r)
+	}
+	if len(e.agent.applied) != 0 {
+		t.Errorf("a stale edit was sent: %+v", e.agent.applied)
+	}
+}
+
+// Cancelling a chat request stops the turn while a command runs; the
+// session stays usable.
+func TestChatCancel(t *testing.T) {
+	m := newScriptModel()
+	e := chatEditor(t, m, `{"permission_mode": "default", "permissions": {"allow": ["shell(sleep:*)"]}}`, false)
+	m.script("sleepy", calls("shell", `{"command": "sleep 60"}`), reply("awake"))
+	ctx, cancel := context.WithCancel(context.Background())
+	e.chatCall(ctx, ChatParams{Message: "sleepy"})
+	n, _ := e.waitNote(0, "the shell call", func(n note) bool {
+		return n.method == methodEvent && strings.Contains(string(n.params), `"toolName":"shell"`)
+	})
+	session := eventOf(t, n).Session
+	cancel() // sends $/cancelRequest
+	done, _ := e.waitNote(0, "the done event", func(n note) bool {
+		return n.method == methodEvent && strings.Contains(string(n.params), `"kind":"done"`)
+	})
+	if ev := eventOf(t, done); ev.StopReason != "cancelled" {
+		t.Errorf("stop reason %q", ev.StopReason)
+	}
+	// The next message of the session runs: the cancelled turn never made
+	// its second model call.
+	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Session: session, Message: "wake up"}))
+	if res.Text != "awake" || res.Turn != 2 {
+		t.Errorf("after cancel: %+v", res)
+	}
+}
+
+// Two sessions run at once, each with its own events.
+func TestChatConcurrentSessions(t *testing.T) {
+	m := newScriptModel()
+	e := chatEditor(t, m, "", false)
+	aStarted, bStarted := make(chan struct{}), make(chan struct{})
+	meet := func(mine, other chan struct{}, text string) modelStep {
+		return func(ctx context.Context, _ *provider.Request) (*provider.Response, error) {
+			close(mine)
+			select { // both turns are in a model call at the same time
+			case <-other:
+			case <-time.After(waitTimeout):
+				t.Error("the other session did not run concurrently")
+			}
+			return reply(text)(ctx, nil)
+		}
+	}
+	m.script("session A", meet(aStarted, bStarted, "from A"))
+	m.script("session B", meet(bStarted, aStarted, "from B"))
+	ca := e.chatCall(context.Background(), ChatParams{Message: "session A"})
+	cb := e.chatCall(context.Background(), ChatParams{Message: "session B"})
+	ra, rb := awaitChat(t, ca), awaitChat(t, cb)
+	if ra.Text != "from A" || rb.Text != "from B" || ra.Session == rb.Session {
+		t.Fatalf("results %+v %+v", ra, rb)
+	}
+	for _, r := range []ChatResult{ra, rb} {
+		for _, ev := range e.events(r.Session) {
+			if ev.Kind == "text" && ev.Text != r.Text {
+				t.Errorf("session %s got text %q", r.Session, ev.Text)
+			}
+		}
+	}
+	// Sessions are listed, readable and deletable.
+	var list struct {
+		Sessions []SessionSummary `json:"sessions"`
+	}
+	e.mustCall(methodSessions, nil, &list)
+	if len(list.Sessions) != 2 {
+		t.Fatalf("sessions %+v", list.Sessions)
+	}
+	var s struct {
+		Title    string            `json:"title"`
+		Messages []json.RawMessage `json:"messages"`
+	}
+	e.mustCall(methodSession, map[string]string{"session": ra.Session}, &s)
+	if s.Title != "session A" || len(s.Messages) != 2 {
+		t.Errorf("session A: %q, %d messages", s.Title, len(s.Messages))
+	}
+	e.mustCall(methodDeleteSession, map[string]string{"session": ra.Session}, nil)
+	if err := e.call(methodSession, map[string]string{"session": ra.Session}, nil); rpcCode(err) != jsonrpc2.InvalidParams {
+		t.Errorf("deleted session: %v", err)
+	}
+}
+
+func eventOf(t *testing.T, n note) ChatEvent {
+	t.Helper()
+	var ev ChatEvent
+	if err := json.Unmarshal(n.params, &ev); err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }

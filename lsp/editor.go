@@ -117,6 +117,9 @@ type agentEditor struct {
 
 func (e agentEditor) Apply(ctx context.Context, label string, changes []tools.FileChange) (tools.ApplyResult, error) {
 	s := e.s
+	if hook := s.testHookApply; hook != nil {
+		hook()
+	}
 	if reason := e.stale(changes); reason != "" {
 		return tools.ApplyResult{Reason: reason}, nil
 	}

@@ -82,6 +82,9 @@ type Server struct {
 
 	// testHookRequest, when set by a test, runs before each request.
 	testHookRequest func(ctx context.Context, method string)
+	// testHookApply, when set by a test, runs before an agent edit is
+	// checked and sent.
+	testHookApply func()
 	// testHookIndexProgress, when set before Serve, runs on every file of
 	// an index run with the run's context.
 	testHookIndexProgress func(ctx context.Context)
