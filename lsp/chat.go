@@ -110,7 +110,8 @@ func requestFailed(format string, args ...any) error {
 
 func (s *Server) chat(ctx context.Context, raw json.RawMessage) (*ChatResult, error) {
 	var p ChatParams
-	if err := json.Unmarshal(raw, &p); err != nil {
+	// The protocol package's decoder: diagnostics hold unions.
+	if err := protocol.Unmarshal(raw, &p); err != nil {
 		return nil, invalidParams("%s: %v", methodChat, err)
 	}
 	if p.Message == "" {

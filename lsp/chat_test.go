@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/agent/provider"
 )
 
@@ -242,4 +243,100 @@ func eventOf(t *testing.T, n note) ChatEvent {
 		t.Fatal(err)
 	}
 	return ev
+}
+
+// Code actions start a turn about the selection through executeCommand;
+// the message carries the code as the editor shows it and the diagnostics.
+func TestCodeActions(t *testing.T) {
+	m := newScriptModel()
+	e := chatEditor(t, m, "", false)
+	e.openText("a.go", mustRead(t, e, "a.go"))
+	sel := protocol.Range{Start: pos(3, 0), End: pos(3, 41)}
+	diag := protocol.Diagnostic{Range: sel, Message: protocol.String("Greeting is too cheerful"), Source: protocol.NewOptional("vet")}
+	var actions []json.RawMessage
+	e.mustCall(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: e.uri("a.go")}, Range: sel,
+		Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{diag}},
+	}, &actions)
+	var titles []string
+	var fix struct {
+		Command protocol.Command `json:"command"`
+	}
+	for _, raw := range actions {
+		var a struct {
+			Title   string          `json:"title"`
+			Kind    string          `json:"kind"`
+			Command json.RawMessage `json:"command"`
+		}
+		json.Unmarshal(raw, &a)
+		titles = append(titles, a.Title)
+		if a.Kind == "quickfix" {
+			json.Unmarshal(raw, &fix)
+		}
+	}
+	if want := []string{"parley: Explain", "parley: Fix", "parley: Refactor", "parley: Add tests", "parley: Document"}; !slices.Equal(titles, want) {
+		t.Fatalf("actions %q, want %q", titles, want)
+	}
+	// Without diagnostics there is nothing to fix; "only" filters kinds.
+	e.mustCall(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: e.uri("a.go")}, Range: sel,
+		Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{protocol.CodeActionKindRefactor}},
+	}, &actions)
+	if len(actions) != 3 {
+		t.Errorf("refactor actions without diagnostics: %d, want 3", len(actions))
+	}
+
+	var prompt string
+	m.script("Fix the problems reported in the diagnostics below. Make the smallest correct change, then say what you changed.",
+		func(_ context.Context, req *provider.Request) (*provider.Response, error) {
+			prompt = req.Messages[0].Blocks[0].Text
+			return reply("fixed")(context.Background(), nil)
+		})
+	var res ChatResult
+	e.mustCall(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: fix.Command.Command, Arguments: fix.Command.Arguments}, &res)
+	if res.Text != "fixed" {
+		t.Fatalf("executeCommand: %+v", res)
+	}
+	for _, want := range []string{"a.go, lines 4-4", `func Greeting() string { return "hello" }`, "- line 4: vet: Greeting is too cheerful"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+	if err := e.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: "parley.nope"}, nil); rpcCode(err) != jsonrpc2.InvalidParams {
+		t.Errorf("unknown command: %v", err)
+	}
+}
+
+// A client that cannot be asked gets the non-interactive behaviour: what
+// needs approval is denied with a reason, not run.
+func TestChatNonInteractive(t *testing.T) {
+	m := newScriptModel()
+	root := loadTxtar(t, "testdata/chat.txtar")
+	e := startEditor(t, root, editorConfig{serverOpts: agentOpts(m, "")}) // no showMessage, no applyEdit
+	e.waitIndexed(1)
+	m.script("try", calls("shell", `{"command": "touch x.txt"}`), reply("gave up"))
+	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "try"}))
+	r := toolResults(e.events(res.Session))["shell"]
+	if len(r) != 1 || !strings.Contains(r[0], "non-interactive") {
+		t.Errorf("shell result %q", r)
+	}
+	if _, err := os.Stat(filepath.Join(root, "x.txt")); err == nil {
+		t.Error("the command ran")
+	}
+}
+
+// Without a model configured the chat fails clearly and the server goes on.
+func TestChatNotConfigured(t *testing.T) {
+	root := loadTxtar(t, "testdata/chat.txtar")
+	e := startEditor(t, root, editorConfig{serverOpts: func(o *Options) {
+		o.Agent.Config = config.Options{UserFile: "-", Getenv: func(string) string { return "" }}
+	}})
+	err := e.call(methodChat, ChatParams{Message: "hi"}, nil)
+	if rpcCode(err) != -32803 || !strings.Contains(err.Error(), "not configured") {
+		t.Fatalf("chat without a model: %v", err)
+	}
+	if err := e.call(methodChat, ChatParams{}, nil); rpcCode(err) != jsonrpc2.InvalidParams {
+		t.Errorf("empty message: %v", err)
+	}
+	e.waitIndexed(1)
 }

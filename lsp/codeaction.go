@@ -56,7 +56,7 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		if !kindWanted(c.kind, p.Context.Only) {
 			continue
 		}
-		arg, err := json.Marshal(ChatContext{URI: p.TextDocument.URI, Range: &p.Range, Diagnostics: p.Context.Diagnostics})
+		arg, err := protocol.Marshal(ChatContext{URI: p.TextDocument.URI, Range: &p.Range, Diagnostics: p.Context.Diagnostics})
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +106,7 @@ func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		return nil, invalidParams("%s takes one argument {uri, range, diagnostics}", p.Command)
 	}
 	var cc ChatContext
-	if err := json.Unmarshal(p.Arguments[0], &cc); err != nil {
+	if err := protocol.Unmarshal(p.Arguments[0], &cc); err != nil {
 		return nil, invalidParams("%s: %v", p.Command, err)
 	}
 	msg, err := s.contextMessage(ChatParams{Message: cmd.prompt, Context: &cc})
@@ -180,7 +180,7 @@ func (s *Server) contextMessage(p ChatParams) (string, error) {
 			if v, ok := diag.Source.Get(); ok && v != "" {
 				src = v + ": "
 			}
-			fmt.Fprintf(&b, "- line %d: %s%s\n", diag.Range.Start.Line+1, src, diag.Message)
+			fmt.Fprintf(&b, "- line %d: %s%s\n", diag.Range.Start.Line+1, src, diagnosticText(diag.Message))
 		}
 	}
 	return b.String(), nil
@@ -220,4 +220,15 @@ func fence(code string) string {
 		code += "\n"
 	}
 	return ticks + "\n" + code + ticks + "\n"
+}
+
+// diagnosticText is a diagnostic's message, plain or Markdown (3.18).
+func diagnosticText(m protocol.InlayHintTooltip) string {
+	switch v := m.(type) {
+	case protocol.String:
+		return string(v)
+	case *protocol.MarkupContent:
+		return v.Value
+	}
+	return ""
 }
