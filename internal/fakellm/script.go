@@ -1,0 +1,129 @@
+// Package fakellm is a fake model API for tests. It speaks the providers'
+// documented streaming wire formats — OpenAI chat completions (Server-Sent
+// Events on any path ending in /chat/completions) and Anthropic Messages
+// (SSE on any path ending in /v1/messages) — and answers each request with
+// the next response of a small script, so tests of the chat loop, the CLI
+// and the language server run without a network.
+//
+// # Script format
+//
+// A script holds one block per request, in order, separated by lines
+// "---". Within a block:
+//
+//	text STRING        a text block ("\n" in STRING is a newline)
+//	tool NAME JSON     a tool call with these arguments
+//	status CODE JSON   answer with this HTTP error and body instead
+//	wait               hold the response open (see below)
+//
+// A first line "key KEY" makes requests that carry neither "x-api-key: KEY"
+// nor "Authorization: Bearer KEY" fail with 401; such a request still uses
+// up its block. Empty lines and lines starting with # are ignored. A request
+// with no block left gets a 400 error.
+//
+// A block with wait starts streaming its response, sends the stream's
+// opening event and the first text delta (if the block has text), flushes,
+// and then blocks until the request's context is cancelled (the client
+// went away) or the Server is closed; the rest of the stream is never
+// sent. Use it to test cancellation. wait cannot be combined with status.
+//
+// # Wire details
+//
+// OpenAI streams start with a role chunk, send each text block as two
+// content deltas (split at the middle byte), each tool call as a header
+// chunk (id call_N_I, name, empty arguments) plus one arguments chunk, then
+// a chunk carrying finish_reason ("stop" or "tool_calls"), a usage chunk
+// with no choices, and "data: [DONE]". Anthropic streams send
+// message_start, then per block content_block_start, one content_block_delta
+// (text_delta or input_json_delta; tool ids are toolu_N_I) and
+// content_block_stop, then message_delta (stop_reason "end_turn" or
+// "tool_use") and message_stop. N is the request's number, from 1.
+//
+// # Concurrency
+//
+// A Server is safe for concurrent use. Requests are numbered, and given
+// their block, in order of arrival; a request held by wait does not hold
+// up the others. When a log directory is set, each request body is written
+// to req-N.json in it before the request is answered.
+package fakellm
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Script is a parsed script: an optional API key and the responses to
+// give, in order. It is immutable once parsed.
+type Script struct {
+	key   string
+	resps []response
+}
+
+// Len reports how many responses the script holds.
+func (s *Script) Len() int { return len(s.resps) }
+
+type block struct {
+	kind, text, name, input string // kind: text or tool
+}
+
+type response struct {
+	status int    // non-zero: answer with this HTTP error
+	body   string // error body when status != 0
+	wait   bool
+	blocks []block
+}
+
+// Parse parses a script in the format described in the package doc.
+// Errors name the offending line.
+func Parse(script []byte) (*Script, error) {
+	s := &Script{}
+	cur := response{}
+	waitLine := 0
+	flush := func() error {
+		if cur.wait && cur.status != 0 {
+			return fmt.Errorf("fakellm line %d: wait cannot be combined with status", waitLine)
+		}
+		if cur.status != 0 || cur.wait || len(cur.blocks) > 0 {
+			s.resps = append(s.resps, cur)
+		}
+		cur, waitLine = response{}, 0
+		return nil
+	}
+	for i, line := range strings.Split(string(script), "\n") {
+		line = strings.TrimSpace(line)
+		verb, rest, _ := strings.Cut(line, " ")
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case line == "---":
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		case verb == "key" && i == 0:
+			s.key = rest
+		case verb == "text":
+			cur.blocks = append(cur.blocks, block{kind: "text", text: strings.ReplaceAll(rest, `\n`, "\n")})
+		case verb == "tool":
+			name, input, _ := strings.Cut(rest, " ")
+			if !json.Valid([]byte(input)) {
+				return nil, fmt.Errorf("fakellm line %d: tool input is not JSON", i+1)
+			}
+			cur.blocks = append(cur.blocks, block{kind: "tool", name: name, input: input})
+		case verb == "status":
+			code, body, _ := strings.Cut(rest, " ")
+			n, err := strconv.Atoi(code)
+			if err != nil {
+				return nil, fmt.Errorf("fakellm line %d: bad status %q", i+1, code)
+			}
+			cur.status, cur.body = n, body
+		case line == "wait":
+			cur.wait, waitLine = true, i+1
+		default:
+			return nil, fmt.Errorf("fakellm line %d: unknown directive %q", i+1, line)
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
