@@ -117,6 +117,7 @@ type agentEditor struct {
 
 func (e agentEditor) Apply(ctx context.Context, label string, changes []tools.FileChange) (tools.ApplyResult, error) {
 	s := e.s
+	label = "parley: " + label
 	if hook := s.testHookApply; hook != nil {
 		hook()
 	}

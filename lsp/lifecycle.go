@@ -108,7 +108,10 @@ func readClientCaps(c *protocol.ClientCapabilities) clientCaps {
 		caps.applyEdit = w.ApplyEdit != nil && *w.ApplyEdit
 		if we := w.WorkspaceEdit; we != nil {
 			caps.edits = editCaps{
-				documentChanges: we.DocumentChanges != nil && *we.DocumentChanges,
+				// The spec allows documentChanges when the client lists
+				// resource operations even without the documentChanges
+				// flag; Neovim 0.7 does that, and handles versions.
+				documentChanges: (we.DocumentChanges != nil && *we.DocumentChanges) || len(we.ResourceOperations) > 0,
 				create:          slices.Contains(we.ResourceOperations, protocol.ResourceOperationKindCreate),
 				rename:          slices.Contains(we.ResourceOperations, protocol.ResourceOperationKindRename),
 				delete:          slices.Contains(we.ResourceOperations, protocol.ResourceOperationKindDelete),

@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/parleyhq/parley/agent/config"
 )
 
 // TestMain lets the test binary act as `parley serve` for a real editor:
-// TestNeovimE2E starts Neovim with this binary as the server command.
+// the Neovim tests start Neovim with this binary as the server command.
 func TestMain(m *testing.M) {
 	if os.Getenv("PARLEY_LSP_TEST_SERVE") != "" {
 		os.Exit(serveStdioForTest())
@@ -21,12 +23,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// serveStdioForTest serves LSP on stdio, with the index and serve.log in
+// $PARLEY_TEST_DATA. The user's config file is not read, so a developer's
+// own agent settings cannot change what a test sees.
 func serveStdioForTest() int {
 	data := os.Getenv("PARLEY_TEST_DATA")
 	logf, _ := os.Create(filepath.Join(data, "serve.log"))
 	srv := New(Options{
 		StoreDir: func(root string) (string, error) { return filepath.Join(data, "index"), nil },
 		LogFile:  logf,
+		Agent:    AgentOptions{Config: config.Options{UserFile: "-"}},
 	})
 	return srv.Serve(context.Background(), jsonrpc2.NewStream(stdioRWC{}))
 }
@@ -37,10 +43,25 @@ func (stdioRWC) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
 func (stdioRWC) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
 func (stdioRWC) Close() error                { return os.Stdin.Close() }
 
-// TestNeovimE2E: headless Neovim attaches to the server on a fixture
-// workspace, asks for workspace symbols, a definition, references and a
-// hover, edits the buffer and finds the new symbol (testdata/nvim_e2e.lua).
-func TestNeovimE2E(t *testing.T) {
+// nvimRun describes one headless Neovim run of a Lua test script.
+type nvimRun struct {
+	script string   // the Lua script, relative to the package directory
+	root   string   // the fixture workspace ($PARLEY_ROOT)
+	env    []string // more environment for Neovim, "K=V"
+	// detail, if set, adds to the failure message (e.g. what a fake
+	// model API received).
+	detail func() string
+}
+
+// runNeovim runs headless Neovim (--clean, no swap file) with r.script,
+// the test binary as the language server ($PARLEY_CMD) and
+// $PARLEY_RESULT for the script's verdict, within 90 s. It fails the test
+// unless the script wrote "ok" and Neovim exited cleanly; the message
+// holds the verdict, Neovim's output and the server log. It returns the
+// server's data directory (serve.log, index). Without nvim the test is
+// skipped, or fails under CI.
+func runNeovim(t *testing.T, r nvimRun) (data string) {
+	t.Helper()
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -48,20 +69,46 @@ func TestNeovimE2E(t *testing.T) {
 		}
 		t.Skip("nvim not installed")
 	}
-	root := loadTxtar(t, "testdata/basic.txtar")
-	data := t.TempDir()
+	data = t.TempDir()
 	result := filepath.Join(data, "result")
-	script, _ := filepath.Abs("testdata/nvim_e2e.lua")
-	self, _ := os.Executable()
+	script, err := filepath.Abs(r.script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-c", "luafile "+script)
-	cmd.Env = append(os.Environ(), "PARLEY_ROOT="+root, "PARLEY_CMD="+self, "PARLEY_RESULT="+result,
+	cmd.Env = append(os.Environ(), "PARLEY_ROOT="+r.root, "PARLEY_CMD="+self, "PARLEY_RESULT="+result,
 		"PARLEY_TEST_DATA="+data, "XDG_STATE_HOME="+data, "XDG_DATA_HOME="+data, "XDG_CACHE_HOME="+data)
+	cmd.Env = append(cmd.Env, r.env...)
 	out, runErr := cmd.CombinedOutput()
 	got, _ := os.ReadFile(result)
 	if strings.TrimSpace(string(got)) != "ok" || runErr != nil {
-		logs, _ := os.ReadFile(filepath.Join(data, "serve.log"))
-		t.Fatalf("neovim: %v\nresult: %s\noutput: %s\nserver log:\n%s", runErr, got, out, logs)
+		var more string
+		if r.detail != nil {
+			more = "\n" + r.detail()
+		}
+		t.Fatalf("neovim (%s): %v\nresult: %s\noutput: %s%s\nserver log:\n%s", r.script, runErr, got, out, more, serverLog(data))
 	}
+	return data
+}
+
+// serverLog is the test server's log in data, for failure messages.
+func serverLog(data string) string {
+	logs, err := os.ReadFile(filepath.Join(data, "serve.log"))
+	if err != nil {
+		return err.Error()
+	}
+	return string(logs)
+}
+
+// TestNeovimE2E: headless Neovim attaches to the server on a fixture
+// workspace, asks for workspace symbols, a definition, references and a
+// hover, edits the buffer and finds the new symbol (testdata/nvim_e2e.lua).
+func TestNeovimE2E(t *testing.T) {
+	runNeovim(t, nvimRun{script: "testdata/nvim_e2e.lua", root: loadTxtar(t, "testdata/basic.txtar")})
 }
