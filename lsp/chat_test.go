@@ -340,3 +340,24 @@ func TestChatNotConfigured(t *testing.T) {
 	}
 	e.waitIndexed(1)
 }
+
+// "Allow for this session" covers the session's later calls of the same
+// kind, and only that session's.
+func TestChatAllowForSession(t *testing.T) {
+	m := newScriptModel()
+	e := chatEditor(t, m, "", false)
+	e.agent.answers = []string{approveSession, ""} // the second question is dismissed
+	m.script("first", calls("shell", `{"command": "echo one"}`), calls("shell", `{"command": "echo two"}`), reply("ok"))
+	m.script("second", calls("shell", `{"command": "echo three"}`), reply("ok"))
+	r1 := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "first"}))
+	r2 := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "second"}))
+	if got := toolResults(e.events(r1.Session))["shell"]; len(got) != 2 || !strings.Contains(got[1], "two") {
+		t.Errorf("first session: %q", got)
+	}
+	if got := toolResults(e.events(r2.Session))["shell"]; len(got) != 1 || !strings.Contains(got[0], "denied") {
+		t.Errorf("second session (dismissed question): %q", got)
+	}
+	if len(e.agent.asked) != 2 {
+		t.Errorf("questions %q: one per session", e.agent.asked)
+	}
+}
