@@ -29,9 +29,6 @@ type scripted struct {
 	mu    sync.Mutex
 	steps []step
 	reqs  []provider.Request
-	// key is the API key this provider "uses"; it must never reach a
-	// session.
-	key string
 }
 
 func newScripted(steps ...step) *scripted { return &scripted{steps: steps} }

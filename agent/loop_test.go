@@ -178,7 +178,9 @@ func TestNilPolicyAllowsOnlyReadOnly(t *testing.T) {
 func TestRepeatedCalls(t *testing.T) {
 	same := use("x", "look", `{"path": "a.go"}`)
 	var steps []step
-	for i := range 5 {
+	// DefaultRepeatLimit (3) identical calls run; the next three are
+	// refused, and the third refusal ends the turn.
+	for i := range 6 {
 		c := same
 		c.ToolCallID = fmt.Sprint("c", i)
 		if i == 1 {
@@ -193,13 +195,13 @@ func TestRepeatedCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.StopReason != StopRepeated || res.Iterations != 5 {
-		t.Errorf("result %+v, want stop %s after 5 calls", res, StopRepeated)
+	if res.StopReason != StopRepeated || res.Iterations != 6 {
+		t.Errorf("result %+v, want stop %s after 6 calls", res, StopRepeated)
 	}
 	var refused int
 	for i, e := range rec.of(EventToolResult) {
 		isRefusal := strings.Contains(e.Result.Content, "refused: this is call")
-		if isRefusal != (i >= 2) || isRefusal != e.Result.IsError {
+		if isRefusal != (i >= DefaultRepeatLimit) || isRefusal != e.Result.IsError {
 			t.Errorf("call %d: %+v", i+1, e.Result)
 		}
 		if isRefusal {

@@ -151,10 +151,10 @@ func (st *SessionStore) Save(s *Session) error {
 	b := st.db.NewBatch()
 	defer b.Close()
 	if err := b.Set(sessionKey(prefixInfo, s.ID), info, nil); err != nil {
-		return err
+		return fmt.Errorf("write session %s: %w", s.ID, err)
 	}
 	if err := b.Set(sessionKey(prefixMessages, s.ID), content, nil); err != nil {
-		return err
+		return fmt.Errorf("write session %s: %w", s.ID, err)
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("write session %s: %w", s.ID, err)
@@ -241,10 +241,10 @@ func (st *SessionStore) Delete(id string) error {
 	b := st.db.NewBatch()
 	defer b.Close()
 	if err := b.Delete(sessionKey(prefixInfo, id), nil); err != nil {
-		return err
+		return fmt.Errorf("delete session %s: %w", id, err)
 	}
 	if err := b.Delete(sessionKey(prefixMessages, id), nil); err != nil {
-		return err
+		return fmt.Errorf("delete session %s: %w", id, err)
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)

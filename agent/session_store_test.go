@@ -17,6 +17,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/internal/fakellm"
 )
 
 func openTestStore(t *testing.T, dir string) *SessionStore {
@@ -121,24 +122,49 @@ func TestSessionStoreRefusesOtherSchema(t *testing.T) {
 	}
 }
 
-// TestSessionNeverHoldsTheKey runs a turn whose provider was configured
-// with a key and checks that neither the records nor the files of the
-// store contain it.
+// TestSessionNeverHoldsTheKey talks to a fake Anthropic API through the
+// real provider, configured with a key the API requires and then echoes
+// in an error message, and checks that neither the store's records and
+// files nor the turn's error and events contain the key.
 func TestSessionNeverHoldsTheKey(t *testing.T) {
 	const key = "sk-ant-api03-TESTKEYdoNotPersist0123456789"
-	dir := t.TempDir()
-	st := openTestStore(t, dir)
-	p := newScripted(callTools(use("c", "look", `{}`)), say("done"))
-	p.key = key
-	a, _ := newTestAgent(t, p, echo("look", true))
-	a.Store = st
-	s := NewSession()
-	if _, err := a.Run(context.Background(), s, "hello"); err != nil {
+	url, _ := fakellm.Start(t, "key "+key+`
+tool look {}
+---
+text done
+---
+status 400 {"type":"error","error":{"type":"invalid_request_error","message":"request with key `+key+` rejected"}}
+`)
+	p, err := provider.New(provider.Config{Provider: provider.NameAnthropic, APIURL: url, APIKey: key, Model: "claude-test", MaxRetries: -1})
+	if err != nil {
 		t.Fatal(err)
 	}
+	dir := t.TempDir()
+	st := openTestStore(t, dir)
+	a, rec := newTestAgent(t, p, echo("look", true))
+	a.Store = st
+	s := NewSession()
+	if res, err := a.Run(context.Background(), s, "hello"); err != nil || res.Text != "done" {
+		t.Fatalf("Run = %+v, %v", res, err)
+	}
+	_, err = a.Run(context.Background(), s, "again")
+	if err == nil || !strings.Contains(err.Error(), "rejected") {
+		t.Fatalf("second Run: err %v, want the API's 400", err)
+	}
+	if strings.Contains(err.Error(), key) {
+		t.Errorf("the error holds the key: %v", err)
+	}
+	rec.mu.Lock()
+	events := slices.Clone(rec.events)
+	rec.mu.Unlock()
+	for _, e := range events {
+		if strings.Contains(e.Text, key) || (e.Result != nil && strings.Contains(e.Result.Content, key)) {
+			t.Errorf("event %s holds the key", e.Kind)
+		}
+	}
 	loaded, err := st.Load(s.ID)
-	if err != nil || len(loaded.Messages) != 4 {
-		t.Fatalf("Load = %+v, %v", loaded, err)
+	if err != nil || len(loaded.Messages) != 5 {
+		t.Fatalf("Load = %+v, %v; want 5 messages", loaded, err)
 	}
 	it, err := st.db.NewIter(nil)
 	if err != nil {

@@ -12,6 +12,10 @@ import (
 	"github.com/parleyhq/parley/tools"
 )
 
+// maxRefusedRepeats is how many times a turn refuses the same repeated
+// call before it stops with StopRepeated.
+const maxRefusedRepeats = 3
+
 // Messages the model sees for calls that did not run normally.
 const (
 	msgCancelled = "cancelled by the user"
@@ -65,7 +69,7 @@ func (t *turn) runCalls(uses []provider.Block) (results []provider.Block, stop S
 		results[i] = provider.Block{Kind: provider.BlockToolResult, ToolCallID: c.use.ToolCallID, Text: content, IsError: c.result.IsError}
 	}
 	for _, n := range t.repeats {
-		if n >= t.repeatLimit()+2 {
+		if n >= t.repeatLimit()+maxRefusedRepeats {
 			stop = StopRepeated
 		}
 	}
@@ -119,7 +123,7 @@ func (t *turn) vet(c *call) bool {
 	if c.tool == nil {
 		return t.decide(c, tools.Errorf("unknown tool %q; use one of: %s", u.ToolName, t.toolNames()))
 	}
-	if n := t.countRepeat(c); n >= t.repeatLimit() {
+	if n := t.countRepeat(c); n > t.repeatLimit() {
 		return t.decide(c, tools.Errorf("refused: this is call %d of %s with exactly these arguments in this turn, and it will not give a different result. Use the result you already have, change the arguments, or tell the user what is blocking you.", n, u.ToolName))
 	}
 	access, err := c.tool.Access(t.a.Env, u.Input)

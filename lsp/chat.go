@@ -209,7 +209,7 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 	// itself (change annotations) asks instead of a message box.
 	confirm := b.cfg.PermissionMode == string(permission.ModeDefault)
 	env := &tools.Env{
-		Roots: roots, Files: agentView{s}, Editor: agentEditor{s: s, confirm: confirm},
+		Roots: roots, Files: ls.policy.GuardFiles(agentView{s}, roots), Editor: agentEditor{s: s, confirm: confirm},
 		Index: serverIndex{s}, Todos: ls.todos,
 		ShellTimeout: time.Duration(b.cfg.ShellTimeoutSeconds) * time.Second,
 	}

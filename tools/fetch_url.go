@@ -38,6 +38,8 @@ type FetchURLParams struct {
 	URL string `json:"url" jsonschema:"description=The http or https address to fetch."`
 }
 
+var fetchURLSchema = MustSchema[FetchURLParams]()
+
 // FetchURLTool fetches a web page or text document. It has no side effects
 // on the workspace (ReadOnly), but it reaches the network (AccessNetwork),
 // which the permission policy treats as its own kind.
@@ -45,7 +47,7 @@ type FetchURLTool struct{}
 
 func (FetchURLTool) Name() string            { return "fetch_url" }
 func (FetchURLTool) Description() string     { return fetchURLDescription }
-func (FetchURLTool) Schema() json.RawMessage { return MustSchema[FetchURLParams]() }
+func (FetchURLTool) Schema() json.RawMessage { return fetchURLSchema }
 func (FetchURLTool) ReadOnly() bool          { return true }
 
 // checkFetchURL accepts absolute http(s) URLs without credentials.

@@ -55,9 +55,11 @@ func runGit(ctx context.Context, dir string, args ...string) (gitOutput, error) 
 	defer cancel()
 	full := append([]string{"-C", dir, "--no-pager", "-c", "color.ui=false", "-c", "core.quotepath=off"}, args...)
 	cmd := exec.CommandContext(ctx, bin, full...)
+	// Pathspecs are workspace paths checked by Env.Resolve, never patterns:
+	// GIT_LITERAL_PATHSPECS keeps a file named ":(top)x" or "*" literal.
 	cmd.Env = append(childEnviron(),
 		"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat", "GIT_EDITOR=true",
-		"GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+		"GIT_OPTIONAL_LOCKS=0", "GIT_LITERAL_PATHSPECS=1", "LC_ALL=C")
 	out := &cappedOutput{head: shellOutputHead, tail: shellOutputTail}
 	w := cappedWriter{out}
 	cmd.Stdout, cmd.Stderr = w, w
@@ -139,12 +141,14 @@ type GitStatusParams struct {
 	Path string `json:"path,omitempty" jsonschema:"description=Limit the status to this file or directory (default: the whole workspace root)."`
 }
 
+var gitStatusSchema = MustSchema[GitStatusParams]()
+
 // GitStatusTool shows the working tree status.
 type GitStatusTool struct{}
 
 func (GitStatusTool) Name() string            { return "git_status" }
 func (GitStatusTool) Description() string     { return gitStatusDescription }
-func (GitStatusTool) Schema() json.RawMessage { return MustSchema[GitStatusParams]() }
+func (GitStatusTool) Schema() json.RawMessage { return gitStatusSchema }
 func (GitStatusTool) ReadOnly() bool          { return true }
 
 func (GitStatusTool) Access(env *Env, input json.RawMessage) (Access, error) {
@@ -187,12 +191,14 @@ type GitDiffParams struct {
 	Ref    string `json:"ref,omitempty" jsonschema:"description=Compare against this commit, branch or tag (HEAD~1, main, a..b)."`
 }
 
+var gitDiffSchema = MustSchema[GitDiffParams]()
+
 // GitDiffTool shows changes as a unified diff.
 type GitDiffTool struct{}
 
 func (GitDiffTool) Name() string            { return "git_diff" }
 func (GitDiffTool) Description() string     { return gitDiffDescription }
-func (GitDiffTool) Schema() json.RawMessage { return MustSchema[GitDiffParams]() }
+func (GitDiffTool) Schema() json.RawMessage { return gitDiffSchema }
 func (GitDiffTool) ReadOnly() bool          { return true }
 
 func prepareGitDiff(env *Env, input json.RawMessage) (p GitDiffParams, root, rel string, err error) {
@@ -256,12 +262,14 @@ type GitLogParams struct {
 	Path  string `json:"path,omitempty" jsonschema:"description=Only commits that touch this file or directory."`
 }
 
+var gitLogSchema = MustSchema[GitLogParams]()
+
 // GitLogTool shows the commit history.
 type GitLogTool struct{}
 
 func (GitLogTool) Name() string            { return "git_log" }
 func (GitLogTool) Description() string     { return gitLogDescription }
-func (GitLogTool) Schema() json.RawMessage { return MustSchema[GitLogParams]() }
+func (GitLogTool) Schema() json.RawMessage { return gitLogSchema }
 func (GitLogTool) ReadOnly() bool          { return true }
 
 func (GitLogTool) Access(env *Env, input json.RawMessage) (Access, error) {

@@ -17,12 +17,14 @@ type GitCommitParams struct {
 	Paths   []string `json:"paths,omitempty" jsonschema:"description=Files or directories to stage (git add) before committing. Without them only what is already staged is committed."`
 }
 
+var gitCommitSchema = MustSchema[GitCommitParams]()
+
 // GitCommitTool stages the given paths and commits the index.
 type GitCommitTool struct{}
 
 func (GitCommitTool) Name() string            { return "git_commit" }
 func (GitCommitTool) Description() string     { return gitCommitDescription }
-func (GitCommitTool) Schema() json.RawMessage { return MustSchema[GitCommitParams]() }
+func (GitCommitTool) Schema() json.RawMessage { return gitCommitSchema }
 func (GitCommitTool) ReadOnly() bool          { return false }
 
 // gitCommitCall is a validated commit: the root to run in and the

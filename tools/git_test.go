@@ -200,3 +200,19 @@ func TestGitOutsideRepository(t *testing.T) {
 		t.Errorf("status outside a repository = %+v", res)
 	}
 }
+
+// TestGitPathsAreLiteral commits a file whose name is pathspec magic:
+// staging it must stage that file only, not what the magic selects.
+func TestGitPathsAreLiteral(t *testing.T) {
+	env, root := gitTestRepo(t)
+	gitWrite(t, root, ":(glob)*.txt", "magic\n")
+	gitWrite(t, root, "other.txt", "other\n")
+	res := gitRun(t, GitCommitTool{}, env, GitCommitParams{Message: "only the odd name", Paths: []string{":(glob)*.txt"}})
+	if res.IsError {
+		t.Fatalf("commit = %+v", res)
+	}
+	res = gitRun(t, GitStatusTool{}, env, GitStatusParams{})
+	if !strings.Contains(res.Content, "?? other.txt") {
+		t.Errorf("other.txt was staged through pathspec magic: %q", res.Content)
+	}
+}

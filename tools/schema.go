@@ -286,11 +286,12 @@ func writeJSON(b *bytes.Buffer, v any) {
 // nulls for required fields, wrong JSON types, values outside an enum or
 // range, and fractional numbers for integer fields are all rejected with an
 // *InputError that names the field (dotted path, "edits[1].old_string").
-// Empty input counts as {}.
+// Empty input and a top-level null count as {}, so the required fields are
+// still checked.
 func DecodeInput[P any](input json.RawMessage) (P, error) {
 	var p P
 	t := reflect.TypeFor[P]()
-	if len(bytes.TrimSpace(input)) == 0 {
+	if trimmed := bytes.TrimSpace(input); len(trimmed) == 0 || string(trimmed) == "null" {
 		input = json.RawMessage("{}")
 	}
 	if !json.Valid(input) {

@@ -23,6 +23,7 @@ type schemaAll struct {
 	Items   []schemaInner `json:"items"`
 	Ptr     *schemaInner  `json:"ptr,omitempty"`
 	Skipped string        `json:"-"`
+	//lint:ignore U1000 present to check that unexported fields are skipped
 	private string
 }
 
@@ -83,6 +84,7 @@ func TestDecodeInput(t *testing.T) {
 	}{
 		{"ok", `{"name":"x","on":true,"items":[{"a":"1","b":2}],"count":3,"mode":"fast","ratio":1.5}`, ""},
 		{"empty input is {}", ``, `missing required field "name"`},
+		{"top-level null is {}", ` null `, `missing required field "name"`},
 		{"not an object", `[1]`, `the arguments must be an object, got an array`},
 		{"invalid JSON", `{"name":`, `not valid JSON`},
 		{"unknown field", `{"name":"x","on":true,"items":[],"nmae":1}`, `unknown field "nmae" (allowed: name, count, ratio, on, mode, tags, items, ptr)`},

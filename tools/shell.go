@@ -28,13 +28,15 @@ type ShellParams struct {
 	Workdir        string `json:"workdir,omitempty" jsonschema:"description=Directory to run in, relative to the workspace root (default: the root)."`
 }
 
+var shellSchema = MustSchema[ShellParams]()
+
 // ShellTool runs a shell command in the workspace. Commands on the danger
 // list (see shellsafety.go) are refused in Access and again in Run.
 type ShellTool struct{}
 
 func (ShellTool) Name() string            { return "shell" }
 func (ShellTool) Description() string     { return shellDescription }
-func (ShellTool) Schema() json.RawMessage { return MustSchema[ShellParams]() }
+func (ShellTool) Schema() json.RawMessage { return shellSchema }
 func (ShellTool) ReadOnly() bool          { return false }
 
 // shellCall is a validated shell call.

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -95,14 +96,30 @@ type shellScript struct {
 	cmds      []SimpleCommand
 	redirects []Redirect // every file redirection, compound commands' too
 	forkBombs []string   // functions that call themselves piped or in background
-	// remoteShell notes a download piped straight into a shell.
+	// remoteShell notes a download run as a script unseen: piped into a
+	// shell, or given to one (or to source, ., eval) as a substitution.
 	remoteShell string
+	// vars holds the literal values the script assigns to shell variables
+	// (`x=/`, `export x=/`), the latest in source order; an assignment
+	// whose value is not literal forgets the variable.
+	vars map[string]string
+	// expandVars substitutes vars into words ($x, ${x}).
+	expandVars bool
+	// expanded is the script parsed again with expandVars, when it
+	// assigns literals; the danger check judges both readings.
+	expanded *shellScript
 }
 
 func parseShellScript(cmdline string) (*shellScript, error) {
 	s := &shellScript{}
 	if err := s.parse(cmdline, 0, nil); err != nil {
 		return nil, err
+	}
+	if len(s.vars) > 0 {
+		e := &shellScript{expandVars: true}
+		if e.parse(cmdline, 0, nil) == nil {
+			s.expanded = e
+		}
 	}
 	return s, nil
 }
@@ -165,7 +182,12 @@ func (p *scriptParser) walk(f *syntax.File) error {
 			case ok && len(call.Args) > 0:
 				err = p.call(call, redirs, p.stdinScript(call, n.Redirs))
 				fr.start = len(p.s.cmds) // the call's own redirections are set
-			case !ok:
+			case ok:
+				p.recordVars(call.Assigns) // x=/ on its own sets a shell variable
+			default:
+				if decl, isDecl := n.Cmd.(*syntax.DeclClause); isDecl {
+					p.recordVars(decl.Args) // export x=/, local x=/, ...
+				}
 				fr.redirs = redirs
 			}
 		case *syntax.BinaryCmd:
@@ -219,6 +241,9 @@ func (p *scriptParser) command(words []string, dyn []bool, assigns []string, red
 		script := strings.Join(append([]string{args[0]}, quoteWords(args[1:])...), " ")
 		return p.nested(script, nil, c, envAssigns)
 	}
+	if why := remoteScript(c.Name(), args); why != "" {
+		p.s.remoteShell = why
+	}
 	switch name := c.Name(); {
 	case isShellName(name):
 		inv := shellInvocation(args)
@@ -242,6 +267,28 @@ func (p *scriptParser) command(words []string, dyn []bool, assigns []string, red
 	}
 	p.s.cmds = append(p.s.cmds, c)
 	return nil
+}
+
+// recordVars notes the literal values of plain NAME=value assignments
+// and forgets variables given any other value.
+func (p *scriptParser) recordVars(as []*syntax.Assign) {
+	for _, a := range as {
+		if a.Name == nil || a.Naked || a.Index != nil || a.Array != nil {
+			continue
+		}
+		if p.s.vars == nil {
+			p.s.vars = map[string]string{}
+		}
+		v, dyn := "", false
+		if a.Value != nil {
+			v, dyn = p.parts(a.Value.Parts, false)
+		}
+		if dyn || a.Append {
+			delete(p.s.vars, a.Name.Value)
+			continue
+		}
+		p.s.vars[a.Name.Value] = v
+	}
 }
 
 // nested parses a script that the command c runs (sh -c, eval, env -S, a
@@ -295,6 +342,24 @@ func (p *scriptParser) pipeline(b *syntax.BinaryCmd, seen map[*syntax.BinaryCmd]
 		}
 	}
 	return nil
+}
+
+// downloadSubst matches a command or process substitution that starts
+// with a downloader: $(curl ...), <(wget ...), `curl ...`.
+var downloadSubst = regexp.MustCompile("(\\$\\(|<\\(|`)\\s*([^\\s()`]*/)?(curl|wget|fetch|aria2c|http|lynx)(\\s|\\)|`|$)")
+
+// remoteScript describes a shell, source, . or eval that runs the output of
+// a download (`sh -c "$(curl ...)"`, `bash <(curl ...)`), or "".
+func remoteScript(name string, args []string) string {
+	if !isShellName(name) && name != "source" && name != "." && name != "eval" {
+		return ""
+	}
+	for _, a := range args[1:] {
+		if downloadSubst.MatchString(a) {
+			return name + " " + clipText(a, 60)
+		}
+	}
+	return ""
 }
 
 // pipeStages flattens a pipeline into its stages, marking the nested

@@ -41,7 +41,16 @@ var diskCommands = map[string]bool{
 }
 
 // dangerReason returns why the parsed command line must not run, or "".
+// A script that assigns literals to variables is judged a second time
+// with them substituted (`x=/; rm -rf $x`).
 func dangerReason(s *shellScript) string {
+	if why := scriptDanger(s); why != "" || s.expanded == nil {
+		return why
+	}
+	return scriptDanger(s.expanded)
+}
+
+func scriptDanger(s *shellScript) string {
 	if len(s.forkBombs) > 0 {
 		return fmt.Sprintf("function %q is a fork bomb (it calls itself in a pipe or in the background)", s.forkBombs[0])
 	}

@@ -3,9 +3,11 @@ package tools
 // Word resolution: turn a parsed shell word into the string the command
 // receives, as far as that is knowable without running anything. Quotes
 // and escapes are removed, brace expansions expanded, and the positional
-// parameters of a `sh -c script $0 $1` call substituted. Anything else that
-// expands at run time ($VAR, $(cmd), $((1+1))) keeps its source text and
-// marks the word dynamic; globs are left unexpanded.
+// parameters of a `sh -c script $0 $1` call substituted (and, for the
+// danger check's second reading, variables the script set to literals;
+// see shellScript.expandVars). Anything else that expands at run time
+// ($VAR, $(cmd), $((1+1))) keeps its source text and marks the word
+// dynamic; globs are left unexpanded.
 
 import (
 	"strconv"
@@ -101,6 +103,10 @@ func (p *scriptParser) parts(parts []syntax.WordPart, quoted bool) (string, bool
 				b.WriteString(v)
 				continue
 			}
+			if v, ok := p.literalVar(x); ok {
+				b.WriteString(v)
+				continue
+			}
 			b.WriteString(p.source(x))
 			dynamic = true
 		default: // command and process substitution, arithmetic, globs
@@ -114,8 +120,7 @@ func (p *scriptParser) parts(parts []syntax.WordPart, quoted bool) (string, bool
 // positionalParam substitutes $0..$9, $@ and $* when the script was run
 // by `sh -c script arg0 arg1 ...` with literal arguments.
 func (p *scriptParser) positionalParam(x *syntax.ParamExp) (string, bool) {
-	if p.positional == nil || x.Param == nil || x.Exp != nil || x.Repl != nil ||
-		x.Slice != nil || x.Index != nil || x.Excl || x.Length || x.Names != 0 {
+	if p.positional == nil || !plainParam(x) {
 		return "", false
 	}
 	switch name := x.Param.Value; name {
@@ -134,6 +139,22 @@ func (p *scriptParser) positionalParam(x *syntax.ParamExp) (string, bool) {
 		}
 		return "", true
 	}
+}
+
+// literalVar substitutes $x and ${x} when the script is read with
+// expandVars and assigned x a literal earlier (see shellScript.vars).
+func (p *scriptParser) literalVar(x *syntax.ParamExp) (string, bool) {
+	if !p.s.expandVars || !plainParam(x) {
+		return "", false
+	}
+	v, ok := p.s.vars[x.Param.Value]
+	return v, ok
+}
+
+// plainParam reports $name or ${name} without any operator.
+func plainParam(x *syntax.ParamExp) bool {
+	return x.Param != nil && x.Exp == nil && x.Repl == nil && x.Slice == nil &&
+		x.Index == nil && !x.Excl && !x.Length && x.Names == 0
 }
 
 // source returns a node's text in the script being parsed.

@@ -90,9 +90,7 @@ func skipWrapper(name string, words []string, i int, opts []string) (next int, a
 			if name == "timeout" {
 				i++ // the duration
 			}
-			if name == "busybox" && !isShellName(w) {
-				return i, nil, false // only `busybox sh` is unwrapped
-			}
+			// busybox APPLET args runs the applet: `busybox rm -rf /` is rm.
 			return i, assigns, true
 		}
 	}

@@ -14,7 +14,8 @@
 // provider-specific key (ANTHROPIC_API_KEY, OPENAI_API_KEY) is only handed
 // out for that provider's own API host, so a URL from a workspace file
 // cannot collect it; PARLEY_API_KEY / api_key is sent wherever api_url
-// points. Keys never appear in Redacted or in errors. A Config is not safe
+// points, unless a workspace file chose that api_url (see WithheldKey).
+// Keys never appear in Redacted or in errors. A Config is not safe
 // for concurrent mutation; callers hand out copies.
 package config
 
@@ -101,6 +102,9 @@ type Config struct {
 	Sources map[string]string `json:"sources,omitempty"`
 
 	raw Layer // every layer merged; the resolved fields derive from it
+	// workspaceFile names the workspace config file once it was merged
+	// (its path is the Sources entry of the fields it set).
+	workspaceFile string
 }
 
 // Merge applies a layer on top of the configuration, source naming it for
@@ -303,10 +307,11 @@ func hostOf(apiURL string) string {
 }
 
 // Key returns the API key to send to APIURL, and where it came from ("" if
-// none). api_key / PARLEY_API_KEY wins; otherwise the provider's own key,
-// but only for the provider's own host.
+// none). api_key / PARLEY_API_KEY wins unless it is withheld (see
+// WithheldKey); otherwise the provider's own key, but only for the
+// provider's own host.
 func (c *Config) Key() (key, source string) {
-	if c.APIKey != "" {
+	if c.APIKey != "" && c.WithheldKey() == "" {
 		return c.APIKey, c.sourceOf("api_key")
 	}
 	host := hostOf(c.APIURL)
@@ -317,6 +322,19 @@ func (c *Config) Key() (key, source string) {
 		return c.OpenAIAPIKey, c.sourceOf("openai_api_key")
 	}
 	return "", ""
+}
+
+// WithheldKey explains why api_key is not sent to APIURL, or returns "".
+// A workspace file may come from a stranger's repository, so an api_url it
+// chose (and no later layer overrode) never receives the user's api_key.
+func (c *Config) WithheldKey() string {
+	if c.APIKey == "" || c.workspaceFile == "" || c.Sources["api_url"] != c.workspaceFile ||
+		c.Sources["api_key"] == c.workspaceFile { // the file's own key may go where it says
+		return ""
+	}
+	return fmt.Sprintf("the api_key from %s is not sent to %s because that api_url comes from the workspace file %s; "+
+		"set api_url yourself (--api-url, PARLEY_API_URL or the user config) to send it there",
+		c.sourceOf("api_key"), hostOf(c.APIURL), c.workspaceFile)
 }
 
 func (c *Config) sourceOf(field string) string {
@@ -335,6 +353,9 @@ func (c *Config) Ready() error {
 	}
 	if key, _ := c.Key(); key != "" || c.Provider == OpenAICompatible {
 		return nil
+	}
+	if why := c.WithheldKey(); why != "" {
+		return errors.New("no API key: " + why)
 	}
 	host := hostOf(c.APIURL)
 	switch c.Provider {

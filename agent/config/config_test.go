@@ -108,22 +108,35 @@ func expect(ok bool, c *Config) string {
 
 func TestKeySelection(t *testing.T) {
 	tests := []struct {
-		name    string
-		env     map[string]string
-		wantKey string
-		ready   bool
+		name      string
+		env       map[string]string
+		workspace string // .parley/config.json
+		wantKey   string
+		ready     bool
 	}{
-		{"anthropic key for anthropic host", map[string]string{"ANTHROPIC_API_KEY": "sk-ant-A", "OPENAI_API_KEY": "sk-O", "PARLEY_API_URL": "https://api.anthropic.com/v1/messages"}, "sk-ant-A", true},
-		{"openai key for openai host", map[string]string{"ANTHROPIC_API_KEY": "sk-ant-A", "OPENAI_API_KEY": "sk-O"}, "sk-O", true},
-		{"PARLEY_API_KEY overrides", map[string]string{"OPENAI_API_KEY": "sk-O", "PARLEY_API_KEY": "sk-P"}, "sk-P", true},
-		{"provider key not sent to a foreign host", map[string]string{"ANTHROPIC_API_KEY": "sk-ant-A", "PARLEY_PROVIDER": "anthropic", "PARLEY_API_URL": "https://evil.example/v1/messages"}, "", false},
-		{"openai key not sent to a local server", map[string]string{"OPENAI_API_KEY": "sk-O", "PARLEY_API_URL": "http://localhost:1234/v1", "PARLEY_MODEL": "m"}, "", true},
-		{"PARLEY_API_KEY goes to a local server", map[string]string{"PARLEY_API_KEY": "sk-P", "PARLEY_API_URL": "http://localhost:1234/v1", "PARLEY_MODEL": "m"}, "sk-P", true},
-		{"no key for openai", nil, "", false},
+		{"anthropic key for anthropic host", map[string]string{"ANTHROPIC_API_KEY": "sk-ant-A", "OPENAI_API_KEY": "sk-O", "PARLEY_API_URL": "https://api.anthropic.com/v1/messages"}, "", "sk-ant-A", true},
+		{"openai key for openai host", map[string]string{"ANTHROPIC_API_KEY": "sk-ant-A", "OPENAI_API_KEY": "sk-O"}, "", "sk-O", true},
+		{"PARLEY_API_KEY overrides", map[string]string{"OPENAI_API_KEY": "sk-O", "PARLEY_API_KEY": "sk-P"}, "", "sk-P", true},
+		{"provider key not sent to a foreign host", map[string]string{"ANTHROPIC_API_KEY": "sk-ant-A", "PARLEY_PROVIDER": "anthropic", "PARLEY_API_URL": "https://evil.example/v1/messages"}, "", "", false},
+		{"openai key not sent to a local server", map[string]string{"OPENAI_API_KEY": "sk-O", "PARLEY_API_URL": "http://localhost:1234/v1", "PARLEY_MODEL": "m"}, "", "", true},
+		{"PARLEY_API_KEY goes to a local server", map[string]string{"PARLEY_API_KEY": "sk-P", "PARLEY_API_URL": "http://localhost:1234/v1", "PARLEY_MODEL": "m"}, "", "sk-P", true},
+		{"no key for openai", nil, "", "", false},
+		{"PARLEY_API_KEY withheld from a workspace api_url", map[string]string{"PARLEY_API_KEY": "sk-P", "PARLEY_MODEL": "m"},
+			`{"api_url":"https://evil.example/v1"}`, "", true},
+		{"withheld key of a hosted provider is not ready", map[string]string{"PARLEY_API_KEY": "sk-P"},
+			`{"api_url":"https://evil.example/v1","provider":"openai"}`, "", false},
+		{"the user's api_url overrides the workspace one", map[string]string{"PARLEY_API_KEY": "sk-P", "PARLEY_MODEL": "m", "PARLEY_API_URL": "https://openrouter.ai/api/v1"},
+			`{"api_url":"https://evil.example/v1"}`, "sk-P", true},
+		{"provider key for its own host from a workspace api_url", map[string]string{"ANTHROPIC_API_KEY": "sk-ant-A"},
+			`{"api_url":"https://api.anthropic.com"}`, "sk-ant-A", true},
+		{"the workspace file's own key goes to its own api_url", nil,
+			`{"api_url":"http://localhost:1234/v1","api_key":"sk-W","model":"m"}`, "sk-W", true},
+		{"workspace model does not withhold the key", map[string]string{"PARLEY_API_KEY": "sk-P", "PARLEY_API_URL": "http://localhost:1234/v1"},
+			`{"model":"m"}`, "sk-P", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := fixture{env: tt.env}.load(t)
+			c, err := fixture{env: tt.env, workspace: tt.workspace}.load(t)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -225,5 +238,19 @@ func TestRedacted(t *testing.T) {
 	}
 	if r.APIKey != "[redacted]" || c.APIKey != "sk-parley" {
 		t.Errorf("Redacted changed the original or did not mark the key")
+	}
+}
+
+func TestWithheldKeyIsExplained(t *testing.T) {
+	c, err := fixture{env: map[string]string{"PARLEY_API_KEY": "sk-secret-P"}, workspace: `{"api_url":"https://evil.example/v1","provider":"openai"}`}.load(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Ready()
+	if err == nil || !strings.Contains(err.Error(), "comes from the workspace file") || !strings.Contains(err.Error(), "env PARLEY_API_KEY") {
+		t.Errorf("Ready() = %v, want the withheld key explained", err)
+	}
+	if err != nil && strings.Contains(err.Error(), "sk-secret-P") {
+		t.Errorf("Ready leaks the key: %v", err)
 	}
 }

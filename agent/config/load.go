@@ -103,7 +103,13 @@ func (c *Config) mergeFile(path string, workspace bool) error {
 	if workspace && l.PermissionMode != nil && strings.EqualFold(strings.TrimSpace(*l.PermissionMode), "bypassPermissions") {
 		return fmt.Errorf("config %s: permission_mode bypassPermissions can only be chosen by the user (user config, environment or flag), not by a workspace file", path)
 	}
-	return c.Merge(l, path)
+	if err := c.Merge(l, path); err != nil {
+		return err
+	}
+	if workspace {
+		c.workspaceFile = path
+	}
+	return nil
 }
 
 func userFileHint() string {

@@ -11,6 +11,10 @@
 // the policy: it lives in the tool and refuses even in bypassPermissions
 // mode.
 //
+// A call is judged by the paths it names, so a search over a directory
+// is a read of that directory; GuardFiles makes read deny rules hold for
+// the files such a search reads too.
+//
 // Shell commands are judged per simple command (tools.ParseCommand): a
 // compound command such as `go test ./... && rm x`, including the script of
 // a nested `sh -c`, is allowed by rules only when every simple command in

@@ -150,6 +150,14 @@ func (p *Policy) SessionRules() []string {
 	return out
 }
 
+// ForgetSession drops the allowances granted with AllowSession, when the
+// front end moves to another session (a new one, or one it resumes).
+func (p *Policy) ForgetSession() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.session = nil
+}
+
 // remember adds the session rules for a call the user allowed.
 func (p *Policy) remember(tool string, a tools.Access) {
 	c := newCall(tool, a)

@@ -283,6 +283,14 @@ func TestCheckSessionAllowance(t *testing.T) {
 	if got := mustPolicy(t, ModeDefault, Rules{}).SessionRules(); len(got) != 0 {
 		t.Errorf("new policy has session rules %q", got)
 	}
+	// Moving to another session forgets them: the next call is asked again.
+	p.ForgetSession()
+	if got := p.SessionRules(); len(got) != 0 {
+		t.Errorf("session rules after ForgetSession: %q", got)
+	}
+	if ok, _ := check(t, p, ap, shellCall("go test ./pkg/...")); !ok || ap.count() != 10 {
+		t.Errorf("after ForgetSession: ok %v, asked %d times; want asked again (10)", ok, ap.count())
+	}
 }
 
 func TestSessionPrefixes(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
@@ -105,7 +106,7 @@ func runChat(cmd *cobra.Command, g *globals, f *chatFlags, args []string) error 
 		return err
 	}
 	interactive := msg == ""
-	app, err := openChat(g, f, cmd.Flags(), interactive || isTerminal(os.Stdin))
+	app, err := openChat(g, f, cmd.Flags(), interactive || isTTY(os.Stdin))
 	if err != nil {
 		return err
 	}
@@ -126,7 +127,7 @@ func chatMessage(args []string, stdin *os.File) (string, error) {
 		}
 		return msg, nil
 	}
-	if isTerminal(stdin) {
+	if isTTY(stdin) {
 		return "", nil
 	}
 	data, err := io.ReadAll(io.LimitReader(stdin, maxStdinMessage+1))
@@ -171,11 +172,11 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 	if err != nil {
 		return nil, err
 	}
-	policy, err := newPolicy(app.cfg)
+	policy, err := permission.FromConfig(app.cfg)
 	if err != nil {
 		return nil, err
 	}
-	env, err := app.openEnv(storeDir)
+	env, err := app.openEnv(storeDir, policy)
 	if err != nil {
 		return nil, err
 	}
@@ -221,28 +222,21 @@ func (app *chatApp) openProvider(debug string) (provider.Provider, error) {
 	return provider.New(pc)
 }
 
-func newPolicy(cfg *config.Config) (*permission.Policy, error) {
-	mode, err := permission.ParseMode(cfg.PermissionMode)
-	if err != nil {
-		return nil, err
-	}
-	p := cfg.Permissions
-	return permission.New(mode, permission.Rules{Allow: p.Allow, Deny: p.Deny, Ask: p.Ask})
-}
-
-// openEnv builds the tools' environment. The index is optional: when
-// another process holds it the chat goes on without it.
-func (app *chatApp) openEnv(storeDir string) (*tools.Env, error) {
+// openEnv builds the tools' environment; files are read through the
+// policy's guard, so searches skip what a read deny rule forbids. The
+// index is optional: when another process holds it the chat goes on
+// without it.
+func (app *chatApp) openEnv(storeDir string, policy *permission.Policy) (*tools.Env, error) {
 	roots, err := workspace.NewRoots(app.root)
 	if err != nil {
 		return nil, err
 	}
 	app.editor = tools.NewDiskEditor(roots)
 	env := &tools.Env{
-		Roots: roots, Files: &tools.DiskView{}, Editor: app.editor, Todos: &tools.TodoList{},
+		Roots: roots, Files: policy.GuardFiles(&tools.DiskView{}, roots), Editor: app.editor, Todos: &tools.TodoList{},
 		ShellTimeout: time.Duration(app.cfg.ShellTimeoutSeconds) * time.Second,
 	}
-	if isTerminal(os.Stderr) {
+	if isTTY(os.Stderr) {
 		env.Output = func(_, chunk string) { app.out.toolOutput(chunk) }
 	}
 	st, err := index.Open(storeDir)
@@ -274,8 +268,7 @@ func (app *chatApp) openSessions() {
 }
 
 func (app *chatApp) buildAgent(prov provider.Provider, policy *permission.Policy, env *tools.Env, askUser bool) error {
-	all := append(tools.FileTools(), tools.ShellTools()...)
-	reg, err := tools.NewRegistry(append(all, tools.TaskTool{})...)
+	reg, err := tools.NewRegistry(tools.AgentTools()...)
 	if err != nil {
 		return err
 	}
@@ -315,7 +308,7 @@ func (app *chatApp) pickSession(ref string) (*agent.Session, error) {
 // findSession resolves "last", an ID or a unique ID prefix.
 func (app *chatApp) findSession(ref string) (string, error) {
 	if app.sessions == nil {
-		return "", errors.New("cannot resume: the session store is not available")
+		return "", errors.New("sessions are not available: the session store could not be opened")
 	}
 	list, err := app.sessions.List()
 	if err != nil {
@@ -363,10 +356,12 @@ func (app *chatApp) once(msg string) error {
 	return nil
 }
 
-// turn runs one message and reports how it ended.
+// turn runs one message and reports how it ended and what it cost.
 func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
 	res, err := app.agent.Run(ctx, app.session, msg)
 	app.out.endTurn(res)
+	window := provider.ContextWindow(app.agent.Model, app.cfg.ContextWindow)
+	app.out.usage(res, app.session.Usage, window)
 	if err != nil {
 		return res, app.explain(err)
 	}
@@ -383,8 +378,15 @@ func (app *chatApp) explain(err error) error {
 	if _, src := app.cfg.Key(); src != "" {
 		return fmt.Errorf("%w\n(the API rejected the key from %s for %s)", err, src, app.cfg.APIURL)
 	}
+	if why := app.cfg.WithheldKey(); why != "" {
+		return fmt.Errorf("%w\n(%s)", err, why)
+	}
 	return fmt.Errorf("%w\n(no API key is configured for %s; set PARLEY_API_KEY)", err, app.cfg.APIURL)
 }
+
+// isTTY reports whether f is a terminal (unlike a check for a character
+// device, /dev/null is not one).
+func isTTY(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // rootIndex is the IndexSet of a single-root workspace.
 type rootIndex struct {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
 )
 
@@ -30,6 +31,7 @@ clears the line); Ctrl+D, quit or exit leaves.
   /undo          revert the agent's last file edit
   /sessions      list this workspace's sessions, most recent first
   /resume ID     continue a session (ID, unique prefix, or "last")
+  /delete ID     delete a saved session (ID, unique prefix, or "last")
   /new           start a new session
   /model NAME    use another model from the next message on
 `
@@ -132,13 +134,15 @@ func (app *chatApp) command(line string) {
 			fmt.Fprintln(w, "resume:", err)
 			return
 		}
-		app.session = s
+		app.switchSession(s)
 		fmt.Fprintf(w, "resumed %s: %s (%d messages)\n", s.ID, s.Title, len(s.Messages))
 		if last := s.LastText(); last != "" {
 			fmt.Fprintf(w, "last answer:\n%s\n", last)
 		}
+	case "/delete":
+		app.deleteSession(arg)
 	case "/new":
-		app.session = agent.NewSession()
+		app.switchSession(agent.NewSession())
 		fmt.Fprintf(w, "new session %s\n", app.session.ID)
 	case "/model":
 		if arg == "" {
@@ -149,6 +153,38 @@ func (app *chatApp) command(line string) {
 		fmt.Fprintf(w, "model set to %s\n", arg)
 	default:
 		fmt.Fprintf(w, "unknown command %s; /help lists them\n", name)
+	}
+}
+
+// switchSession makes s the current session. Allowances the user granted
+// "for this session" belong to the one being left.
+func (app *chatApp) switchSession(s *agent.Session) {
+	app.session = s
+	if p, ok := app.agent.Policy.(*permission.Policy); ok {
+		p.ForgetSession()
+	}
+}
+
+// deleteSession removes a saved session; deleting the current one starts
+// a new one.
+func (app *chatApp) deleteSession(ref string) {
+	w := app.g.stderr
+	if ref == "" {
+		fmt.Fprintln(w, "usage: /delete ID")
+		return
+	}
+	id, err := app.findSession(ref)
+	if err == nil {
+		err = app.sessions.Delete(id)
+	}
+	if err != nil {
+		fmt.Fprintln(w, "delete:", err)
+		return
+	}
+	fmt.Fprintf(w, "deleted session %s\n", id)
+	if id == app.session.ID {
+		app.switchSession(agent.NewSession())
+		fmt.Fprintf(w, "new session %s\n", app.session.ID)
 	}
 }
 
@@ -334,14 +370,15 @@ type chatPrinter struct {
 	root           string // paths below it are shown relative
 	stdout, stderr io.Writer
 	ttyErr         bool
-	midLine        bool // stdout holds an unfinished line
-	thinking       bool // stderr holds an unfinished thinking line
+	midLine        bool           // stdout holds an unfinished line
+	thinking       bool           // stderr holds an unfinished thinking line
+	lastCall       provider.Usage // the turn's latest model call
 }
 
 func newChatPrinter(stdout, stderr io.Writer) *chatPrinter {
 	p := &chatPrinter{stdout: stdout, stderr: stderr}
 	if f, ok := stderr.(*os.File); ok {
-		p.ttyErr = isTerminal(f)
+		p.ttyErr = isTTY(f)
 	}
 	return p
 }
@@ -365,6 +402,8 @@ func (p *chatPrinter) sink(e agent.Event) {
 			io.WriteString(p.stderr, dim+e.Text+reset)
 			p.thinking = true
 		}
+	case agent.EventUsage:
+		p.lastCall = e.Usage
 	case agent.EventToolCall:
 		p.finishLine()
 		fmt.Fprintf(p.stderr, "▸ %s %s\n", e.ToolName, summarize(e.Input))
@@ -451,6 +490,31 @@ func (p *chatPrinter) endTurn(res *agent.TurnResult) {
 	default:
 		fmt.Fprintf(p.stderr, "(%s)\n", res.StopReason)
 	}
+}
+
+// usage prints what a turn cost, what the session has cost so far, and how
+// full the model's context window was after the turn's last call (its
+// prompt plus its answer, which the next call sends again). Nothing is
+// printed for a turn that made no model call.
+func (p *chatPrinter) usage(res *agent.TurnResult, session provider.Usage, window int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	last := p.lastCall
+	p.lastCall = provider.Usage{}
+	if res == nil || res.Usage == (provider.Usage{}) {
+		return
+	}
+	fmt.Fprintln(p.stderr, usageLine(res.Usage, session, last, window))
+}
+
+// usageLine formats usage; input counts cached tokens too.
+func usageLine(turn, session, last provider.Usage, window int) string {
+	in := func(u provider.Usage) int { return u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens }
+	s := fmt.Sprintf("(tokens: turn %d in, %d out · session %d in, %d out", in(turn), turn.OutputTokens, in(session), session.OutputTokens)
+	if used := in(last) + last.OutputTokens; used > 0 && window > 0 {
+		s += fmt.Sprintf(" · context %d of %d, %d%%", used, window, used*100/window)
+	}
+	return s + ")"
 }
 
 // summarize renders tool input as one short line: key=value pairs with

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/provider"
 )
 
 func TestSummarize(t *testing.T) {
@@ -78,5 +79,76 @@ func TestPrinterKeepsStreamsApart(t *testing.T) {
 	}
 	if want := "▸ read_file path=a.go\n  ✗ no such file\n  ✎ rename a.go → /elsewhere/b.go\n"; errb.String() != want {
 		t.Errorf("stderr %q, want %q", errb.String(), want)
+	}
+}
+
+func TestUsageLine(t *testing.T) {
+	tests := []struct {
+		name                string
+		turn, session, last provider.Usage
+		window              int
+		want                string
+	}{
+		{"no window", provider.Usage{InputTokens: 10, OutputTokens: 2}, provider.Usage{InputTokens: 30, OutputTokens: 6}, provider.Usage{InputTokens: 10, OutputTokens: 2}, 0,
+			"(tokens: turn 10 in, 2 out · session 30 in, 6 out)"},
+		{"cached input counts", provider.Usage{InputTokens: 5, CacheReadTokens: 1000, CacheWriteTokens: 200, OutputTokens: 40}, provider.Usage{InputTokens: 5, CacheReadTokens: 1000, CacheWriteTokens: 200, OutputTokens: 40},
+			provider.Usage{InputTokens: 5, CacheReadTokens: 1000, CacheWriteTokens: 200, OutputTokens: 40}, 200_000,
+			"(tokens: turn 1205 in, 40 out · session 1205 in, 40 out · context 1245 of 200000, 0%)"},
+		{"context from the last call only", provider.Usage{InputTokens: 3000, OutputTokens: 100}, provider.Usage{InputTokens: 3000, OutputTokens: 100}, provider.Usage{InputTokens: 2000, OutputTokens: 50}, 8192,
+			"(tokens: turn 3000 in, 100 out · session 3000 in, 100 out · context 2050 of 8192, 25%)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := usageLine(tt.turn, tt.session, tt.last, tt.window); got != tt.want {
+				t.Errorf("usageLine = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestChatMessage(t *testing.T) {
+	dir := t.TempDir()
+	file := func(content string) *os.File {
+		f, err := os.CreateTemp(dir, "stdin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(content)
+		f.Seek(0, 0)
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	tests := []struct {
+		name    string
+		args    []string
+		stdin   *os.File
+		want    string
+		wantErr string
+	}{
+		{"arguments", []string{"fix", "it"}, devNull, "fix it", ""},
+		{"blank argument", []string{"  "}, devNull, "", "the message is empty"},
+		{"from a file on stdin", nil, file("  explain main.go\n"), "explain main.go", ""},
+		{"empty stdin", nil, file("\n"), "", "no message"},
+		// /dev/null is a character device but not a terminal: no REPL.
+		{"/dev/null is not a terminal", nil, devNull, "", "no message"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := chatMessage(tt.args, tt.stdin)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("chatMessage = %q, %v; want error %q", got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("chatMessage = %q, %v; want %q", got, err, tt.want)
+			}
+		})
 	}
 }
