@@ -328,8 +328,7 @@ func (c *Config) Key() (key, source string) {
 // A workspace file may come from a stranger's repository, so an api_url it
 // chose (and no later layer overrode) never receives the user's api_key.
 func (c *Config) WithheldKey() string {
-	if c.APIKey == "" || c.workspaceFile == "" || c.Sources["api_url"] != c.workspaceFile ||
-		c.Sources["api_key"] == c.workspaceFile { // the file's own key may go where it says
+	if c.APIKey == "" || c.workspaceFile == "" || c.Sources["api_url"] != c.workspaceFile {
 		return ""
 	}
 	return fmt.Sprintf("the api_key from %s is not sent to %s because that api_url comes from the workspace file %s; "+

@@ -129,8 +129,6 @@ func TestKeySelection(t *testing.T) {
 			`{"api_url":"https://evil.example/v1"}`, "sk-P", true},
 		{"provider key for its own host from a workspace api_url", map[string]string{"ANTHROPIC_API_KEY": "sk-ant-A"},
 			`{"api_url":"https://api.anthropic.com"}`, "sk-ant-A", true},
-		{"the workspace file's own key goes to its own api_url", nil,
-			`{"api_url":"http://localhost:1234/v1","api_key":"sk-W","model":"m"}`, "sk-W", true},
 		{"workspace model does not withhold the key", map[string]string{"PARLEY_API_KEY": "sk-P", "PARLEY_API_URL": "http://localhost:1234/v1"},
 			`{"model":"m"}`, "sk-P", true},
 	}
