@@ -79,6 +79,8 @@ func TestChatTurn(t *testing.T) {
 	}
 	if r := results["shell"]; len(r) != 2 || !strings.Contains(r[0], "approved-output") || !strings.Contains(r[1], "denied") {
 		t.Errorf("shell results %q", r)
+	} else if !strings.Contains(r[0], "unsaved changes in the editor that this command did not see (it reads the disk): a.go, b.go;") {
+		t.Errorf("the command's result does not name the unsaved files: %q", r[0])
 	}
 	if r := results["edit_file"]; len(r) != 3 || !strings.Contains(r[2], "the user discarded it") {
 		t.Errorf("edit_file results %q; the third must carry the rejection", r)

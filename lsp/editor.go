@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sync"
 	"time"
 
@@ -69,6 +70,25 @@ func (p *pendingFiles) set(abs string, f pendingFile) {
 		p.m = map[string]pendingFile{}
 	}
 	p.m[abs] = f
+}
+
+// paths lists the pending paths.
+func (p *pendingFiles) paths() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]string, 0, len(p.m))
+	for abs := range p.m {
+		out = append(out, abs)
+	}
+	return out
+}
+
+// unsaved lists the paths whose content in the editor may differ from the
+// disk: changed open documents and closed files the agent edited.
+func (s *Server) unsaved() []string {
+	out := append(s.overlays.Unsaved(), s.pending.paths()...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // forget drops abs: the client now says what the path holds.

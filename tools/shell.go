@@ -127,7 +127,30 @@ func (t ShellTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*R
 	if err != nil {
 		return nil, err
 	}
-	return shellResult(res, c.timeout), nil
+	r := shellResult(res, c.timeout)
+	r.Content += unsavedNote(env)
+	return r, nil
+}
+
+// unsavedNote tells the model which files the command could not see as
+// the editor holds them.
+func unsavedNote(env *Env) string {
+	if env.Unsaved == nil {
+		return ""
+	}
+	paths := env.Unsaved()
+	if len(paths) == 0 {
+		return ""
+	}
+	rels := make([]string, len(paths))
+	for i, p := range paths {
+		rels[i] = p
+		if _, _, rel, err := env.Roots.Resolve(p); err == nil {
+			rels[i] = rel
+		}
+	}
+	return "\n[note: these files have unsaved changes in the editor that this command did not see (it reads the disk): " +
+		strings.Join(rels, ", ") + "; ask the user to save them if the command needs them]"
 }
 
 // shellResult formats the output and how the command ended.

@@ -162,6 +162,10 @@ type Env struct {
 	HTTPClient *http.Client
 	// ShellTimeout caps a shell command (zero: 120 s; never above 300 s).
 	ShellTimeout time.Duration
+	// Unsaved, when set, lists absolute paths whose editor content differs
+	// from the disk; shell results name them, since commands only see the
+	// disk.
+	Unsaved func() []string
 	// Output, when set, receives streamed output of long-running tools
 	// (shell) as it arrives, for display; the Result still holds it all.
 	Output func(tool, chunk string)

@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
@@ -145,4 +146,19 @@ func (o *Overlays) Get(path string) (*Overlay, bool) {
 	defer o.mu.RUnlock()
 	ov, ok := o.docs[path]
 	return ov, ok
+}
+
+// Unsaved lists the paths of open documents whose content may differ from
+// the disk (changed since they were opened or saved), sorted.
+func (o *Overlays) Unsaved() []string {
+	o.mu.RLock()
+	var out []string
+	for p, ov := range o.docs {
+		if !ov.Saved {
+			out = append(out, p)
+		}
+	}
+	o.mu.RUnlock()
+	slices.Sort(out)
+	return out
 }

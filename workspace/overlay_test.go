@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -70,9 +71,16 @@ func TestOverlays(t *testing.T) {
 	if cur, _ := o.Get("a.go"); cur.Version != 2 {
 		t.Fatalf("a failed change moved the version to %d", cur.Version)
 	}
+	o.Open("b.go", 1, []byte("package a\n"))
+	if got := o.Unsaved(); !slices.Equal(got, []string{"a.go"}) {
+		t.Fatalf("unsaved %q, want the changed document only", got)
+	}
 	saved, err := o.Save("a.go", nil)
 	if err != nil || !saved.Saved || saved.Version != 2 {
 		t.Fatalf("save: %+v, %v", saved, err)
+	}
+	if got := o.Unsaved(); len(got) != 0 {
+		t.Fatalf("unsaved after save: %q", got)
 	}
 	o.Close("a.go")
 	if _, ok := o.Get("a.go"); ok {
