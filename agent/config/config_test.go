@@ -79,8 +79,8 @@ func TestPrecedence(t *testing.T) {
 		{"zero in a later layer counts as set", fixture{user: `{"thinking_budget":2048}`, flags: Layer{ThinkingBudget: Ptr(0)}}, func(c *Config) string {
 			return expect(c.ThinkingBudget == 0, c)
 		}},
-		{"permission rules accumulate", fixture{user: `{"permissions":{"deny":["shell(rm:*)"]}}`, workspace: `{"permissions":{"allow":["edit(src/**)"],"deny":["shell(rm:*)"]}}`}, func(c *Config) string {
-			return expect(len(c.Permissions.Deny) == 1 && len(c.Permissions.Allow) == 1, c)
+		{"permission rules accumulate", fixture{user: `{"permissions":{"allow":["edit(src/**)"],"deny":["shell(rm:*)"]}}`, workspace: `{"permissions":{"ask":["fetch_url"],"deny":["shell(rm:*)"]}}`}, func(c *Config) string {
+			return expect(len(c.Permissions.Deny) == 1 && len(c.Permissions.Allow) == 1 && len(c.Permissions.Ask) == 1, c)
 		}},
 		{"permission mode from env", fixture{user: `{"permission_mode":"plan"}`, env: map[string]string{"PARLEY_PERMISSION_MODE": "acceptEdits"}}, func(c *Config) string {
 			return expect(c.PermissionMode == "acceptEdits", c)
@@ -172,6 +172,7 @@ func TestErrors(t *testing.T) {
 		{"shell timeout cap", fixture{user: `{"shell_timeout_seconds":301}`}, "at most 300"},
 		{"keys refused in workspace file", fixture{workspace: `{"api_key":"sk-secret"}`}, "API keys do not belong"},
 		{"bypass refused in workspace file", fixture{workspace: `{"permission_mode":"BypassPermissions"}`}, "only be chosen by the user"},
+		{"allow rules refused in workspace file", fixture{workspace: `{"permissions":{"allow":["shell"]}}`}, "permissions.allow can only be set by the user"},
 		{"compatible without url", fixture{env: map[string]string{"PARLEY_PROVIDER": "openai-compatible"}}, "needs api_url"},
 	}
 	for _, tt := range tests {

@@ -84,7 +84,8 @@ func Load(o Options) (*Config, error) {
 
 // mergeFile merges the JSON file at path if it exists. A workspace file
 // may be committed to a repository (and come from a stranger), so it must
-// not hold API keys nor switch permission checks off.
+// not hold API keys nor switch permission checks off (bypassPermissions,
+// allow rules).
 func (c *Config) mergeFile(path string, workspace bool) error {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -102,6 +103,10 @@ func (c *Config) mergeFile(path string, workspace bool) error {
 	}
 	if workspace && l.PermissionMode != nil && strings.EqualFold(strings.TrimSpace(*l.PermissionMode), "bypassPermissions") {
 		return fmt.Errorf("config %s: permission_mode bypassPermissions can only be chosen by the user (user config, environment or flag), not by a workspace file", path)
+	}
+	if workspace && l.Permissions != nil && len(l.Permissions.Allow) > 0 {
+		// "allow": ["shell"] would be bypassPermissions by another name.
+		return fmt.Errorf("config %s: permissions.allow can only be set by the user (%s), not by a workspace file; a workspace file may add deny and ask rules", path, userFileHint())
 	}
 	if err := c.Merge(l, path); err != nil {
 		return err
