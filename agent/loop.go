@@ -88,7 +88,30 @@ type turn struct {
 	res   TurnResult
 
 	mu      sync.Mutex // serializes Sink calls
+	usageMu sync.Mutex // guards res.Usage and s.Usage against sub-agents
 	repeats map[string]int
+}
+
+// usageKey carries a turn's addUsage in the context of its tool calls, so
+// sub-agents (the task tool) charge their tokens to the turn and session
+// that started them.
+type usageKey struct{}
+
+// addUsage accounts tokens spent for this turn, by its own model calls or
+// by a sub-agent's, and reports them.
+func (t *turn) addUsage(u provider.Usage) {
+	t.usageMu.Lock()
+	t.res.Usage.Add(u)
+	t.s.Usage.Add(u)
+	t.usageMu.Unlock()
+	t.emit(Event{Kind: EventUsage, Usage: u})
+}
+
+// chargeUsage adds u to the turn running in ctx, if any.
+func chargeUsage(ctx context.Context, u provider.Usage) {
+	if add, ok := ctx.Value(usageKey{}).(func(provider.Usage)); ok {
+		add(u)
+	}
 }
 
 // Run appends userMessage to the session and runs the loop until the model
@@ -102,7 +125,8 @@ type turn struct {
 // non-nil only for failures (then the result's StopReason is StopError).
 func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnResult, error) {
 	s.Turns++
-	t := &turn{a: a, ctx: ctx, s: s, n: s.Turns, repeats: map[string]int{}}
+	t := &turn{a: a, s: s, n: s.Turns, repeats: map[string]int{}}
+	t.ctx = context.WithValue(ctx, usageKey{}, t.addUsage)
 	if a.Registry != nil {
 		t.specs = a.Registry.Specs()
 	}
@@ -198,12 +222,10 @@ func (t *turn) callModel() (*provider.Response, error) {
 	if resp == nil {
 		return nil, errors.New("provider returned no response")
 	}
-	t.res.Usage.Add(resp.Usage)
-	t.s.Usage.Add(resp.Usage)
 	if a.Model != "" {
 		t.s.Model = a.Model
 	}
-	t.emit(Event{Kind: EventUsage, Usage: resp.Usage})
+	t.addUsage(resp.Usage)
 	return resp, nil
 }
 

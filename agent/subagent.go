@@ -52,6 +52,7 @@ func (a *Agent) SubAgent(o SubAgentOptions) tools.SubAgentFunc {
 			RepeatLimit: a.RepeatLimit, SystemPrompt: a.SystemPrompt + subAgentNote,
 		}
 		res, err := child.Run(ctx, NewSession(), prompt)
+		chargeUsage(ctx, res.Usage)
 		if err != nil {
 			return "", fmt.Errorf("sub-agent: %w", err)
 		}

@@ -53,6 +53,10 @@ func TestSubAgentThroughTaskTool(t *testing.T) {
 	if len(s.Messages) != 4 {
 		t.Errorf("the sub-agent's messages leaked into the parent session: %d messages", len(s.Messages))
 	}
+	// Four model calls, two of them the sub-agent's, all charged here.
+	if want := (provider.Usage{InputTokens: 4 * stepUsage.InputTokens, OutputTokens: 4 * stepUsage.OutputTokens}); res.Usage != want || s.Usage != want {
+		t.Errorf("usage: turn %+v, session %+v, want %+v", res.Usage, s.Usage, want)
+	}
 	if len(sub.of(EventToolCall)) != 1 || len(rec.of(EventToolCall)) != 1 {
 		t.Errorf("events: sub %v, parent %v", sub.kinds(), rec.kinds())
 	}
