@@ -363,3 +363,31 @@ func TestChatAllowForSession(t *testing.T) {
 		t.Errorf("questions %q: one per session", e.agent.asked)
 	}
 }
+
+// Creating a file goes through the editor as a CreateFile plus its text;
+// the agent then reads what the editor holds.
+func TestChatResourceOps(t *testing.T) {
+	m := newScriptModel()
+	e := chatEditor(t, m, `{"permission_mode": "acceptEdits"}`, false)
+	m.script("files",
+		calls("write_file", `{"path": "c.go", "content": "package chat\n\nconst C = 1\n"}`),
+		calls("read_file", `{"path": "c.go"}`),
+		reply("ok"))
+	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "files"}))
+	results := toolResults(e.events(res.Session))
+	if r := results["read_file"]; len(r) != 1 || !strings.Contains(r[0], "const C = 1") {
+		t.Errorf("read after create: %q", r)
+	}
+	if got, _ := e.bufferText("c.go"); got != "package chat\n\nconst C = 1\n" {
+		t.Errorf("c.go in the editor: %q", got)
+	}
+	var kinds []string
+	for _, raw := range e.agent.applied[0].Edit.DocumentChanges {
+		var dc wireDocChange
+		json.Unmarshal(raw, &dc)
+		kinds = append(kinds, dc.Kind)
+	}
+	if !slices.Equal(kinds, []string{"create", ""}) {
+		t.Errorf("create edit: %q, want a CreateFile then a text edit", kinds)
+	}
+}

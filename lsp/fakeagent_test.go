@@ -180,8 +180,23 @@ func (e *fakeEditor) applyWire(p wireApply) ([]string, error) {
 			}
 			a.buffers[abs] = ""
 			continue
-		case "rename", "delete":
-			return nil, fmt.Errorf("the fake editor does not %s", dc.Kind)
+		case "rename":
+			from, to := uri.URI(dc.OldURI).FsPath(), uri.URI(dc.NewURI).FsPath()
+			if err := os.Rename(from, to); err != nil {
+				return nil, err
+			}
+			if b, ok := a.buffers[from]; ok {
+				a.buffers[to] = b
+				delete(a.buffers, from)
+			}
+			continue
+		case "delete":
+			abs := uri.URI(dc.URI).FsPath()
+			if err := os.Remove(abs); err != nil {
+				return nil, err
+			}
+			delete(a.buffers, abs)
+			continue
 		}
 		abs := uri.URI(dc.TextDocument.URI).FsPath()
 		if d, open := a.docs[abs]; open {
