@@ -16,32 +16,6 @@ type SymbolHit struct {
 	Match int
 }
 
-// symbolLoader decodes 'y' records once per file during a query.
-type symbolLoader struct {
-	s     *Store
-	cache map[uint32][]extract.Symbol
-}
-
-func (l *symbolLoader) symbol(id, idx uint32) (extract.Symbol, bool, error) {
-	syms, ok := l.cache[id]
-	if !ok {
-		v, err := l.s.get(idKey(prefixSymbols, id))
-		if err != nil {
-			return extract.Symbol{}, false, err
-		}
-		if v != nil {
-			if syms, err = decodeSymbols(v); err != nil {
-				return extract.Symbol{}, false, err
-			}
-		}
-		l.cache[id] = syms
-	}
-	if int(idx) >= len(syms) {
-		return extract.Symbol{}, false, nil
-	}
-	return syms[idx], true, nil
-}
-
 type candidate struct {
 	id, idx  uint32
 	match    int

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -283,14 +282,6 @@ func (s *Server) sessionsRequest(method string, raw json.RawMessage) (any, error
 		return nil, err
 	}
 	return json.RawMessage(data), nil
-}
-
-// relOrAbs names abs relative to its folder when it is inside one.
-func (s *Server) relOrAbs(abs string) string {
-	if _, rel, ok := s.folderOf(abs); ok {
-		return rel
-	}
-	return filepath.ToSlash(abs)
 }
 
 // firstLine is the first non-blank line of s, cut to max runes.

@@ -314,13 +314,18 @@ func TestCodeActions(t *testing.T) {
 func TestChatNonInteractive(t *testing.T) {
 	m := newScriptModel()
 	root := loadTxtar(t, "testdata/chat.txtar")
-	e := startEditor(t, root, editorConfig{serverOpts: agentOpts(m, "")}) // no showMessage, no applyEdit
+	e := startEditor(t, root, editorConfig{serverOpts: agentOpts(m, `{"permission_mode": "acceptEdits"}`)}) // no showMessage, no applyEdit
 	e.waitIndexed(1)
-	m.script("try", calls("shell", `{"command": "touch x.txt"}`), reply("gave up"))
+	m.script("try", calls("shell", `{"command": "touch x.txt"}`), calls("edit_file", `{"path": "a.go", "old_string": "hello", "new_string": "hi"}`), reply("gave up"))
 	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "try"}))
-	r := toolResults(e.events(res.Session))["shell"]
-	if len(r) != 1 || !strings.Contains(r[0], "non-interactive") {
+	results := toolResults(e.events(res.Session))
+	if r := results["shell"]; len(r) != 1 || !strings.Contains(r[0], "non-interactive") {
 		t.Errorf("shell result %q", r)
+	}
+	// acceptEdits lets the edit through the policy, but the client cannot
+	// receive it.
+	if r := results["edit_file"]; len(r) != 1 || !strings.Contains(r[0], "does not support workspace/applyEdit") {
+		t.Errorf("edit_file result %q", r)
 	}
 	if _, err := os.Stat(filepath.Join(root, "x.txt")); err == nil {
 		t.Error("the command ran")

@@ -141,6 +141,9 @@ func (e agentEditor) Apply(ctx context.Context, label string, changes []tools.Fi
 	if hook := s.testHookApply; hook != nil {
 		hook()
 	}
+	if !s.caps.applyEdit {
+		return tools.ApplyResult{Reason: "this editor cannot receive edits (it does not support workspace/applyEdit); show the user the change instead"}, nil
+	}
 	if reason := e.stale(changes); reason != "" {
 		return tools.ApplyResult{Reason: reason}, nil
 	}

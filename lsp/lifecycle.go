@@ -130,8 +130,11 @@ func (s *Server) initialRoots(p *protocol.InitializeParams) ([]string, error) {
 		for _, f := range folders {
 			uris = append(uris, f.URI)
 		}
-	} else if p.RootURI != nil && !p.RootURI.IsZero() {
-		uris = append(uris, *p.RootURI)
+	} else {
+		//lint:ignore SA1019 clients without workspaceFolders still send rootUri
+		if root := p.RootURI; root != nil && !root.IsZero() {
+			uris = append(uris, *root)
+		}
 	}
 	var roots []string
 	for _, u := range uris {
