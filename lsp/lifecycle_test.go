@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,5 +88,13 @@ func TestIndexStatusAndRestart(t *testing.T) {
 	_, msg = progressKind(e2.notes[i])
 	if want := "5 files, 0 changed"; !strings.Contains(msg, want) {
 		t.Errorf("restart: %q, want %q", msg, want)
+	}
+
+	// parley/reindex starts another run, which finds a file the server
+	// was not told about (no watcher here).
+	os.WriteFile(filepath.Join(root, "extra.go"), []byte("package shop\n\nfunc Extra() {}\n"), 0o644)
+	e2.mustCall(methodReindex, nil, nil)
+	if st := e2.waitIndexed(2); st.Files != 6 {
+		t.Errorf("after parley/reindex: %d files, want 6", st.Files)
 	}
 }

@@ -12,6 +12,7 @@ import (
 // Custom methods (documented in docs/protocol.md).
 const (
 	methodIndexStatus = "parley/indexStatus"
+	methodReindex     = "parley/reindex"
 	methodServerStats = "parley/serverStats"
 )
 
@@ -54,6 +55,13 @@ func (s *Server) Request(ctx context.Context, method string, params any) (any, e
 		return s.sessionsRequest(method, rawParams(params))
 	case methodIndexStatus:
 		return s.indexStatus(), nil
+	case methodReindex:
+		// An incremental run per folder, as after a burst of file events:
+		// it picks up changes the watchers missed.
+		for _, f := range s.allFolders() {
+			f.requestReindex()
+		}
+		return map[string]bool{"started": true}, nil
 	case methodServerStats:
 		st := ServerStats{Methods: s.stats.snapshot()}
 		var p struct {
