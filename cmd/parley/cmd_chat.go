@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
@@ -383,10 +382,6 @@ func (app *chatApp) explain(err error) error {
 	}
 	return fmt.Errorf("%w\n(no API key is configured for %s; set PARLEY_API_KEY)", err, app.cfg.APIURL)
 }
-
-// isTTY reports whether f is a terminal (unlike a check for a character
-// device, /dev/null is not one).
-func isTTY(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // rootIndex is the IndexSet of a single-root workspace.
 type rootIndex struct {

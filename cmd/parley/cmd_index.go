@@ -75,7 +75,7 @@ func ensureIndexed(ctx context.Context, g *globals, st *index.Store, root string
 // words an interruption as what it is.
 func runIndex(ctx context.Context, g *globals, st *index.Store, root string, opts index.Options, progress bool) (*index.Summary, error) {
 	if progress {
-		opts.Progress = newProgressPrinter(g.stderr, isTerminal(os.Stderr))
+		opts.Progress = newProgressPrinter(g.stderr, isTTY(os.Stderr))
 	}
 	sum, err := st.Index(ctx, root, opts)
 	if err != nil {
@@ -128,11 +128,6 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 // newProgressPrinter draws a one-line bar with rate and ETA on a terminal,

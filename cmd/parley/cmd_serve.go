@@ -117,5 +117,6 @@ func (stdio) Close() error {
 	return err
 }
 
-// stdinIsTerminal decides whether a bare `parley` serves LSP.
-func stdinIsTerminal() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
+// isTTY reports whether f is a terminal (/dev/null, a character device,
+// is not). A bare `parley` serves LSP unless stdin is one.
+func isTTY(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

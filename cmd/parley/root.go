@@ -54,7 +54,7 @@ and dependency queries from it.`,
 	// An editor launches the binary with stdin on a pipe: serve LSP.
 	cmd.Args = cobra.NoArgs
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		if stdinIsTerminal() {
+		if isTTY(os.Stdin) {
 			return cmd.Help()
 		}
 		code, err := runServe(g, serveFlags{logLevel: "info"})
