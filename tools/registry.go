@@ -112,6 +112,8 @@ func FileTools() []Tool {
 		EditFileTool{},
 		MultiEditTool{},
 		FileDeltaTool{},
+		DeleteFileTool{},
+		MoveFileTool{},
 		OutlineTool{},
 		GetSymbolTool{},
 		FindDefinitionTool{},

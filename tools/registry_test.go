@@ -92,14 +92,15 @@ func TestFileToolsRegister(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"read_file", "write_file", "edit_file", "multi_edit", "file_delta", "list_dir", "glob", "grep", "file_info",
+	for _, name := range []string{"read_file", "write_file", "edit_file", "multi_edit", "file_delta", "delete_file", "move_file", "list_dir", "glob", "grep", "file_info",
 		"outline", "get_symbol", "find_definition", "find_references", "get_dependencies", "get_dependents", "get_complexity", "get_todos", "todo_write"} {
 		tool, ok := r.Get(name)
 		if !ok {
 			t.Errorf("missing %s", name)
 			continue
 		}
-		edits := name == "write_file" || name == "edit_file" || name == "multi_edit" || name == "file_delta"
+		edits := name == "write_file" || name == "edit_file" || name == "multi_edit" || name == "file_delta" ||
+			name == "delete_file" || name == "move_file"
 		if tool.ReadOnly() == edits {
 			t.Errorf("%s: ReadOnly() = %v", name, tool.ReadOnly())
 		}

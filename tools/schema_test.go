@@ -134,7 +134,8 @@ func TestDecodeInput(t *testing.T) {
 func TestFileToolSchemas(t *testing.T) {
 	want := map[string][]string{
 		"read_file": {"path"}, "write_file": {"path", "content"}, "edit_file": {"path", "old_string", "new_string"},
-		"multi_edit": {"path", "edits"}, "file_delta": {"path", "operations"}, "list_dir": nil, "glob": {"pattern"},
+		"multi_edit": {"path", "edits"}, "file_delta": {"path", "operations"},
+		"delete_file": {"path"}, "move_file": {"from", "to"}, "list_dir": nil, "glob": {"pattern"},
 		"grep": {"pattern"}, "file_info": {"path"}, "outline": {"path"}, "get_symbol": {"name"},
 		"find_definition": {"name"}, "find_references": {"name"}, "get_dependencies": {"path"},
 		"get_dependents": nil, "get_complexity": nil, "get_todos": nil, "todo_write": {"todos"},
