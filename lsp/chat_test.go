@@ -369,30 +369,42 @@ func TestChatAllowForSession(t *testing.T) {
 	}
 }
 
-// Creating a file goes through the editor as a CreateFile plus its text;
-// the agent then reads what the editor holds.
+// Creating, moving and deleting files go through the editor as resource
+// operations; the agent then reads what the editor holds.
 func TestChatResourceOps(t *testing.T) {
 	m := newScriptModel()
 	e := chatEditor(t, m, `{"permission_mode": "acceptEdits"}`, false)
 	m.script("files",
 		calls("write_file", `{"path": "c.go", "content": "package chat\n\nconst C = 1\n"}`),
 		calls("read_file", `{"path": "c.go"}`),
+		calls("move_file", `{"from": "b.go", "to": "sub/b.go"}`),
+		calls("delete_file", `{"path": "c.go"}`),
+		calls("read_file", `{"path": "sub/b.go"}`, "read_file", `{"path": "c.go"}`),
 		reply("ok"))
 	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "files"}))
 	results := toolResults(e.events(res.Session))
-	if r := results["read_file"]; len(r) != 1 || !strings.Contains(r[0], "const C = 1") {
-		t.Errorf("read after create: %q", r)
-	}
-	if got, _ := e.bufferText("c.go"); got != "package chat\n\nconst C = 1\n" {
-		t.Errorf("c.go in the editor: %q", got)
+	if r := results["read_file"]; len(r) != 3 || !strings.Contains(r[0], "const C = 1") ||
+		!strings.Contains(r[1], "Farewell") || !strings.Contains(r[2], "not") {
+		t.Errorf("reads after create, move and delete: %q\nall results: %q", r, results)
 	}
 	var kinds []string
-	for _, raw := range e.agent.applied[0].Edit.DocumentChanges {
-		var dc wireDocChange
-		json.Unmarshal(raw, &dc)
-		kinds = append(kinds, dc.Kind)
+	for _, ap := range e.agent.applied {
+		for _, raw := range ap.Edit.DocumentChanges {
+			var dc wireDocChange
+			json.Unmarshal(raw, &dc)
+			kinds = append(kinds, dc.Kind)
+		}
 	}
-	if !slices.Equal(kinds, []string{"create", ""}) {
-		t.Errorf("create edit: %q, want a CreateFile then a text edit", kinds)
+	if want := []string{"create", "", "rename", "delete"}; !slices.Equal(kinds, want) {
+		t.Errorf("document changes %q, want %q", kinds, want)
+	}
+	// The fake editor performs resource operations on disk, as editors do.
+	if _, err := os.Stat(filepath.Join(e.root, "sub", "b.go")); err != nil {
+		t.Errorf("moved file: %v", err)
+	}
+	for _, gone := range []string{"b.go", "c.go"} {
+		if _, err := os.Stat(filepath.Join(e.root, gone)); err == nil {
+			t.Errorf("%s still exists", gone)
+		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -163,6 +165,9 @@ func (e agentEditor) Apply(ctx context.Context, label string, changes []tools.Fi
 	if len(edit.Changes) == 0 && len(edit.DocumentChanges) == 0 {
 		return tools.ApplyResult{Applied: true}, nil // nothing differs
 	}
+	if err := makeParents(changes); err != nil {
+		return tools.ApplyResult{}, err
+	}
 	sent := map[string]int32{}
 	for _, c := range changes {
 		if t := targets(c.Path); t.open {
@@ -185,6 +190,29 @@ func (e agentEditor) Apply(ctx context.Context, label string, changes []tools.Fi
 	}
 	e.settle(ctx, changes, sent)
 	return tools.ApplyResult{Applied: true}, nil
+}
+
+// makeParents creates the missing parent directories of created and
+// renamed files: clients differ in whether their file operations do
+// (VS Code does, Neovim 0.7 does not), and an empty directory holds
+// nothing the user could lose. Paths were resolved inside the roots.
+func makeParents(changes []tools.FileChange) error {
+	for _, c := range changes {
+		target := ""
+		switch c.Op {
+		case tools.OpCreate:
+			target = c.Path
+		case tools.OpRename:
+			target = c.NewPath
+		}
+		if target == "" {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("create the parent of %s: %w", target, err)
+		}
+	}
+	return nil
 }
 
 // stale returns why changes cannot be sent, or "": each must have been
