@@ -204,9 +204,11 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 		}
 		ls.policy, ls.built = pol, b
 	}
-	// In "default" mode edits need approval; a client that confirms edits
-	// itself (change annotations) asks instead of a message box.
-	confirm := b.cfg.PermissionMode == string(permission.ModeDefault)
+	// In "default" mode edits need approval. A client that said it shows
+	// edits marked needsConfirmation for confirmation (VS Code does; some
+	// clients advertise annotations and apply them silently) asks in its
+	// own preview instead of a message box.
+	confirm := b.cfg.PermissionMode == string(permission.ModeDefault) && s.editorConfirms()
 	env := &tools.Env{
 		Roots: roots, Files: ls.policy.GuardFiles(agentView{s}, roots), Editor: agentEditor{s: s, confirm: confirm},
 		Index: serverIndex{s}, Todos: ls.todos, Unsaved: s.unsaved,
@@ -222,10 +224,17 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 		a.Store = st
 	}
 	if s.caps.showMessageRequest {
-		a.Approver = editorApprover{s: s, editsConfirm: confirm && s.caps.edits.annotations}
+		a.Approver = editorApprover{s: s, editsConfirm: confirm}
 	}
 	env.SubAgent = a.SubAgent(agent.SubAgentOptions{})
 	return a, nil
+}
+
+// editorConfirms says whether the client confirms edits itself: it opted
+// in with initializationOptions.editConfirmation "annotations" and
+// supports change annotations.
+func (s *Server) editorConfirms() bool {
+	return s.editConfirmation == "annotations" && s.caps.edits.annotations
 }
 
 // serverIndex is the agent's view of the folders' index stores.

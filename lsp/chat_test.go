@@ -18,11 +18,16 @@ import (
 )
 
 // chatEditor starts a fake editor with agent capabilities serving model m
-// under the configuration layer.
-func chatEditor(t *testing.T, m provider.Provider, layer string, annotate bool) *fakeEditor {
+// under the configuration layer; confirms says the editor confirms edits
+// itself (change annotations, opted in with editConfirmation).
+func chatEditor(t *testing.T, m provider.Provider, layer string, confirms bool) *fakeEditor {
 	t.Helper()
 	root := loadTxtar(t, "testdata/chat.txtar")
-	e := startEditor(t, root, editorConfig{progress: true, agent: true, annotate: annotate, serverOpts: agentOpts(m, layer)})
+	cfg := editorConfig{progress: true, agent: true, annotate: confirms, serverOpts: agentOpts(m, layer)}
+	if confirms {
+		cfg.initOpts = `{"editConfirmation": "annotations"}`
+	}
+	e := startEditor(t, root, cfg)
 	e.waitIndexed(1)
 	return e
 }
@@ -379,7 +384,8 @@ func TestChatResourceOps(t *testing.T) {
 		calls("read_file", `{"path": "c.go"}`),
 		calls("move_file", `{"from": "b.go", "to": "sub/b.go"}`),
 		calls("delete_file", `{"path": "c.go"}`),
-		calls("read_file", `{"path": "sub/b.go"}`, "read_file", `{"path": "c.go"}`),
+		calls("read_file", `{"path": "sub/b.go"}`),
+		calls("read_file", `{"path": "c.go"}`),
 		reply("ok"))
 	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "files"}))
 	results := toolResults(e.events(res.Session))
@@ -406,5 +412,27 @@ func TestChatResourceOps(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(e.root, gone)); err == nil {
 			t.Errorf("%s still exists", gone)
 		}
+	}
+}
+
+// A client that supports change annotations but did not say it confirms
+// edits gets the approval question and plain edits: some clients apply
+// annotated edits without asking.
+func TestChatEditConfirmation(t *testing.T) {
+	m := newScriptModel()
+	root := loadTxtar(t, "testdata/chat.txtar")
+	e := startEditor(t, root, editorConfig{agent: true, annotate: true, serverOpts: agentOpts(m, `{"permission_mode": "default"}`)})
+	e.waitIndexed(1)
+	e.agent.answers = []string{approveOnce}
+	m.script("edit", calls("edit_file", `{"path": "b.go", "old_string": "bye", "new_string": "ciao"}`), reply("ok"))
+	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "edit"}))
+	if r := toolResults(e.events(res.Session))["edit_file"]; len(r) != 1 || !strings.HasPrefix(r[0], "Edited") {
+		t.Fatalf("edit_file: %q", r)
+	}
+	if len(e.agent.asked) != 1 || !strings.Contains(e.agent.asked[0], "change b.go") {
+		t.Errorf("questions %q, want the edit asked about", e.agent.asked)
+	}
+	if a := e.agent.applied[0].Edit.ChangeAnnotations; len(a) != 0 {
+		t.Errorf("annotations %v on an edit the user already approved", a)
 	}
 }

@@ -132,8 +132,7 @@ const syncWait = 5 * time.Second
 // agentEditor is the agent's tools.Editor in the language server.
 type agentEditor struct {
 	s *Server
-	// confirm asks the client to show the edit for confirmation (change
-	// annotations) when it can.
+	// confirm marks edits needsConfirmation (see editorConfirms).
 	confirm bool
 }
 
@@ -155,7 +154,7 @@ func (e agentEditor) Apply(ctx context.Context, label string, changes []tools.Fi
 		}
 		return editTarget{}
 	}
-	edit, err := buildWorkspaceEdit(label, changes, s.enc, s.caps.edits, targets, e.confirm && s.caps.edits.annotations)
+	edit, err := buildWorkspaceEdit(label, changes, s.enc, s.caps.edits, targets, e.confirm)
 	if errors.Is(err, errUnsupportedEdit) {
 		return tools.ApplyResult{Reason: err.Error()}, nil
 	}

@@ -16,6 +16,10 @@ import (
 // initOptions is what clients may pass as initializationOptions.
 type initOptions struct {
 	LogLevel string `json:"logLevel"`
+	// EditConfirmation "annotations" says the client shows edits marked
+	// needsConfirmation for the user to accept (the default, "ask", asks
+	// with window/showMessageRequest instead).
+	EditConfirmation string `json:"editConfirmation"`
 	// Agent is a configuration layer for the agent, in the shape of
 	// .parley/config.json.
 	Agent json.RawMessage `json:"agent"`
@@ -66,6 +70,12 @@ func (s *Server) applyInitOptions(raw protocol.LSPAny) error {
 			return err
 		}
 		s.log.setLevel(level)
+	}
+	switch o.EditConfirmation {
+	case "", "ask", "annotations":
+		s.editConfirmation = o.EditConfirmation
+	default:
+		return fmt.Errorf("editConfirmation %q: want \"ask\" or \"annotations\"", o.EditConfirmation)
 	}
 	s.opts.Index.Excludes = append(s.opts.Index.Excludes, o.Index.Exclude...)
 	if o.Index.MaxFileSize > 0 {

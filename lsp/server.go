@@ -62,8 +62,9 @@ type Server struct {
 	exitOnce sync.Once
 
 	// Negotiated at initialize; read-only afterwards.
-	enc  workspace.Encoding
-	caps clientCaps
+	enc              workspace.Encoding
+	caps             clientCaps
+	editConfirmation string // initializationOptions.editConfirmation
 
 	overlays *workspace.Overlays
 	files    *fileCache
