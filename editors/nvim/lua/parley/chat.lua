@@ -1,0 +1,727 @@
+-- The chat: one scratch buffer (filetype markdown) per parley client
+-- (root). It sends parley/chat, streams parley/event into the buffer
+-- (text as it arrives; tool calls, results and edits one line each; usage
+-- and stop reason at the end), keeps the session for the next message, and
+-- lists, resumes and deletes sessions.
+local config = require('parley.config')
+local util = require('parley.util')
+local clients = require('parley.client')
+
+local M = {}
+
+local api = vim.api
+
+-- root -> state:
+--   root, client_id, buf
+--   session      the session the next message continues (nil: a new one)
+--   running      a turn runs
+--   request_id   the running parley/chat or executeCommand request
+--   turn_request the last turn's request (its answer may come after done)
+--   waiting_new  running, and the session is not known yet (new session)
+--   text_open    the last line is answer text still streaming
+--   thinking_open  likewise for thinking text
+--   done_seen    the running turn's done event arrived
+--   error_seen   an error event arrived in this turn
+--   last         the last turn's result ({session, turn, stopReason, usage, text, error})
+--   events       parley/event params of this state, in order (for tests and debugging)
+M.states = {}
+
+--- The state for a client (created on first use).
+function M.state(client)
+  local root = clients.root_of(client)
+  local st = M.states[root]
+  if not st then
+    st = { root = root, events = {} }
+    M.states[root] = st
+  end
+  st.client_id = client.id
+  return st
+end
+
+local function state_for_id(client_id)
+  local client = vim.lsp.get_client_by_id(client_id)
+  if client then
+    return M.state(client), client
+  end
+  for _, st in pairs(M.states) do
+    if st.client_id == client_id then
+      return st, nil
+    end
+  end
+  return nil, nil
+end
+
+--- Whether some chat turn runs.
+function M.any_running()
+  for _, st in pairs(M.states) do
+    if st.running then
+      return true
+    end
+  end
+  return false
+end
+
+local function status_changed()
+  require('parley.status').changed()
+end
+
+-- Buffer ---------------------------------------------------------------
+
+--- Whether st's chat buffer exists; one unloaded with :bdelete is loaded
+--- again (empty).
+local function buf_valid(st)
+  if not (st.buf and api.nvim_buf_is_valid(st.buf)) then
+    return false
+  end
+  if not api.nvim_buf_is_loaded(st.buf) then
+    vim.fn.bufload(st.buf)
+  end
+  return true
+end
+
+--- The chat buffer of st (created on first use).
+function M.buffer(st)
+  if buf_valid(st) then
+    return st.buf
+  end
+  local buf = api.nvim_create_buf(true, true)
+  pcall(api.nvim_buf_set_name, buf, 'parley://chat/' .. st.root)
+  api.nvim_buf_set_var(buf, 'parley_root', st.root)
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'hide'
+  vim.bo[buf].swapfile = false
+  vim.bo[buf].undolevels = -1
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].filetype = 'markdown'
+  st.buf = buf
+  return buf
+end
+
+--- Changes the chat buffer with fn(buf), keeping windows that showed its
+--- end (or do not have focus) at the end.
+local function edit(st, fn)
+  local buf = M.buffer(st)
+  local before = api.nvim_buf_line_count(buf)
+  local follow = {}
+  local cur = api.nvim_get_current_win()
+  for _, win in ipairs(api.nvim_list_wins()) do
+    if api.nvim_win_get_buf(win) == buf then
+      if win ~= cur or api.nvim_win_get_cursor(win)[1] >= before then
+        table.insert(follow, win)
+      end
+    end
+  end
+  vim.bo[buf].modifiable = true
+  local ok, err = pcall(fn, buf)
+  vim.bo[buf].modifiable = false
+  if not ok then
+    error(err)
+  end
+  local last = api.nvim_buf_line_count(buf)
+  for _, win in ipairs(follow) do
+    pcall(api.nvim_win_set_cursor, win, { last, 0 })
+  end
+end
+
+local function split_lines(text)
+  return vim.split((tostring(text):gsub('\r', '')), '\n', { plain = true })
+end
+
+--- Appends whole lines.
+local function add_lines(st, lines)
+  st.text_open, st.thinking_open = false, false
+  edit(st, function(buf)
+    local n = api.nvim_buf_line_count(buf)
+    if n == 1 and api.nvim_buf_get_lines(buf, 0, 1, false)[1] == '' then
+      api.nvim_buf_set_lines(buf, 0, 1, false, lines)
+    else
+      api.nvim_buf_set_lines(buf, n, n, false, lines)
+    end
+  end)
+end
+
+--- Appends a fragment of streamed text to the last line.
+local function add_fragment(st, text)
+  edit(st, function(buf)
+    local parts = split_lines(text)
+    local n = api.nvim_buf_line_count(buf)
+    local last = api.nvim_buf_get_lines(buf, n - 1, n, false)[1] or ''
+    parts[1] = last .. parts[1]
+    api.nvim_buf_set_lines(buf, n - 1, n, false, parts)
+  end)
+end
+
+--- The last line of the chat buffer.
+local function last_line(st)
+  local buf = M.buffer(st)
+  local n = api.nvim_buf_line_count(buf)
+  return api.nvim_buf_get_lines(buf, n - 1, n, false)[1] or ''
+end
+
+--- Appends tool, edit and approval lines, apart from answer text before
+--- them.
+local function add_event_lines(st, lines)
+  if st.text_open or st.thinking_open then
+    add_lines(st, { '' })
+  end
+  add_lines(st, lines)
+  st.after_events = true
+end
+
+local function add_text(st, text)
+  if not st.text_open then
+    if st.after_events or st.thinking_open then
+      add_lines(st, { '', '' })
+    else
+      add_lines(st, { '' })
+    end
+    st.after_events = false
+    st.text_open = true
+  end
+  add_fragment(st, text)
+end
+
+local function add_thinking(st, text)
+  if not config.options.chat.show_thinking then
+    return
+  end
+  if not st.thinking_open then
+    add_lines(st, { '> ' })
+    st.thinking_open = true
+  end
+  add_fragment(st, (tostring(text):gsub('\n', '\n> ')))
+end
+
+--- Clears the chat buffer.
+local function clear(st)
+  st.text_open, st.thinking_open = false, false
+  edit(st, function(buf)
+    api.nvim_buf_set_lines(buf, 0, -1, false, {})
+  end)
+end
+
+--- Adds a line to the chat buffer of a client (approvals use it).
+function M.note(client_id, line)
+  local st = state_for_id(client_id)
+  if st then
+    add_event_lines(st, split_lines(line))
+  end
+end
+
+-- Windows -------------------------------------------------------------
+
+--- Shows the chat buffer: focuses a window of the current tab showing
+--- it, else opens one where chat.position says. With focus false the
+--- current window stays current.
+function M.open(st, focus)
+  local buf = M.buffer(st)
+  local cur = api.nvim_get_current_win()
+  for _, win in ipairs(api.nvim_tabpage_list_wins(0)) do
+    if api.nvim_win_get_buf(win) == buf then
+      if focus then
+        api.nvim_set_current_win(win)
+      end
+      return win
+    end
+  end
+  local o = config.options.chat
+  local pos = o.position
+  if pos == 'current' then
+    api.nvim_win_set_buf(0, buf)
+  elseif pos == 'tab' then
+    vim.cmd('tab sbuffer ' .. buf)
+  else
+    local cmd = ({ right = 'botright vsplit', left = 'topleft vsplit', bottom = 'botright split', top = 'topleft split' })[pos]
+    vim.cmd(cmd or 'botright vsplit')
+    api.nvim_win_set_buf(0, buf)
+    if pos == 'bottom' or pos == 'top' then
+      pcall(api.nvim_win_set_height, 0, o.height)
+    else
+      pcall(api.nvim_win_set_width, 0, o.width)
+    end
+  end
+  local win = api.nvim_get_current_win()
+  vim.wo[win].wrap = true
+  vim.wo[win].linebreak = true
+  vim.wo[win].number = false
+  vim.wo[win].relativenumber = false
+  vim.wo[win].spell = false
+  pcall(api.nvim_win_set_cursor, win, { api.nvim_buf_line_count(buf), 0 })
+  if not focus and pos ~= 'current' and api.nvim_win_is_valid(cur) then
+    api.nvim_set_current_win(cur)
+  end
+  return win
+end
+
+-- Rendering -----------------------------------------------------------
+
+local summary_keys = { 'path', 'file_path', 'command', 'pattern', 'query', 'url', 'name', 'symbol', 'description' }
+
+--- One line about a tool call's arguments: the path, command, pattern ...
+local function input_summary(input, root)
+  if type(input) ~= 'table' then
+    return ''
+  end
+  for _, k in ipairs(summary_keys) do
+    local v = input[k]
+    if type(v) == 'string' and v ~= '' then
+      if k == 'path' or k == 'file_path' then
+        v = util.relative(v, root)
+      end
+      return util.first_line(v, 80)
+    end
+  end
+  local ok, json = pcall(vim.json.encode, input)
+  return ok and util.first_line(json, 60) or ''
+end
+
+local function tool_call_line(name, input, root)
+  local s = input_summary(input, root)
+  return '▸ ' .. (name or 'tool') .. (s ~= '' and (' ' .. s) or '')
+end
+
+local function tool_result_line(name, content, is_error)
+  local first = util.first_line(content, 100)
+  return (is_error and '✗ ' or '✓ ') .. (name or 'tool') .. (first ~= '' and (': ' .. first) or '')
+end
+
+local function usage_text(usage)
+  if type(usage) ~= 'table' then
+    return ''
+  end
+  local s = string.format('%d in, %d out', usage.inputTokens or 0, usage.outputTokens or 0)
+  if (usage.cacheReadTokens or 0) > 0 then
+    s = s .. string.format(', %d cached', usage.cacheReadTokens)
+  end
+  return s .. ' tokens'
+end
+
+local function footer(st, stop_reason, usage)
+  local u = usage_text(usage)
+  add_lines(st, { '', '— ' .. (stop_reason or '?') .. (u ~= '' and (' · ' .. u) or ''), '' })
+end
+
+local function header(st, who, lines)
+  local out = {}
+  st.after_events = false
+  if last_line(st) ~= '' then
+    table.insert(out, '')
+  end
+  table.insert(out, '## ' .. who)
+  for _, l in ipairs(lines or {}) do
+    table.insert(out, l)
+  end
+  add_lines(st, out)
+end
+
+--- Ends the running turn (once).
+local function end_turn(st)
+  st.running, st.request_id, st.waiting_new = false, nil, false
+  status_changed()
+  vim.cmd('silent doautocmd <nomodeline> User ParleyChatDone')
+end
+
+-- Events --------------------------------------------------------------
+
+--- The parley/event handler of parley's clients.
+function M.on_event(_, ev, ctx)
+  if type(ev) ~= 'table' then
+    return
+  end
+  local st = state_for_id(ctx.client_id)
+  if not st then
+    return
+  end
+  if ev.session ~= st.session then
+    if st.running and st.waiting_new then
+      st.session, st.waiting_new = ev.session, false
+    elseif st.running then
+      return -- another session's turn; this buffer follows its own
+    else
+      -- A turn this plugin did not start (vim.lsp.buf.execute_command):
+      -- follow it.
+      st.session, st.running, st.done_seen, st.error_seen = ev.session, true, false, false
+      header(st, 'parley', {})
+      status_changed()
+    end
+  end
+  table.insert(st.events, ev)
+  local kind = ev.kind
+  if kind == 'text' then
+    add_text(st, ev.text or '')
+  elseif kind == 'thinking' then
+    add_thinking(st, ev.text or '')
+  elseif kind == 'toolCall' then
+    add_event_lines(st, { tool_call_line(ev.toolName, ev.input, st.root) })
+  elseif kind == 'toolResult' then
+    local r = ev.result or {}
+    add_event_lines(st, { tool_result_line(ev.toolName, r.content, r.isError) })
+  elseif kind == 'edit' then
+    local lines = {}
+    for _, c in ipairs(ev.changes or {}) do
+      local l = '✎ ' .. (c.op or 'modify') .. ' ' .. util.uri_label(c.uri, st.root)
+      if c.newUri then
+        l = l .. ' → ' .. util.uri_label(c.newUri, st.root)
+      end
+      table.insert(lines, l)
+    end
+    if #lines > 0 then
+      add_event_lines(st, lines)
+    end
+  elseif kind == 'error' then
+    st.error_seen = true
+    add_event_lines(st, { '✗ error: ' .. util.first_line(ev.error, 200) })
+  elseif kind == 'done' then
+    st.done_seen = true
+    st.last = vim.tbl_extend('force', st.last or {}, {
+      session = ev.session, turn = ev.turn, stopReason = ev.stopReason, usage = ev.usage,
+    })
+    footer(st, ev.stopReason, ev.usage)
+    end_turn(st)
+  end
+end
+
+--- Handles the answer to a turn's request (parley/chat or
+--- workspace/executeCommand): an error, or the result when no done event
+--- reported the end.
+local function on_answer(st, request_id, err, result)
+  if st.turn_request ~= request_id then
+    return -- the answer to an earlier turn's request
+  end
+  local open = st.running and not st.done_seen
+  if err then
+    if err.code == -32800 then -- RequestCancelled; the done event says the rest
+      if open then
+        footer(st, 'cancelled')
+        end_turn(st)
+      end
+      return
+    end
+    add_event_lines(st, { '✗ ' .. util.err_text(err) })
+    if open then
+      end_turn(st)
+    end
+    return
+  end
+  if type(result) ~= 'table' then
+    if open then
+      end_turn(st)
+    end
+    return
+  end
+  if result.session then
+    st.session = result.session
+  end
+  st.last = vim.tbl_extend('force', st.last or {}, result)
+  if result.error and result.error ~= '' and not st.error_seen then
+    add_event_lines(st, { '✗ error: ' .. util.first_line(result.error, 200) })
+  end
+  if open then
+    footer(st, result.stopReason, result.usage)
+    end_turn(st)
+  end
+end
+
+--- Starts a turn: state bookkeeping, then send(client, callback) sends
+--- the request and returns (ok, request_id).
+local function start_turn(st, client, send)
+  st.running, st.done_seen, st.error_seen, st.last = true, false, false, nil
+  st.waiting_new = st.session == nil
+  local request_id
+  local ok, id = send(function(err, result)
+    on_answer(st, request_id, err, result)
+  end)
+  if not ok then
+    add_event_lines(st, { '✗ the request was not sent: the parley client has stopped' })
+    end_turn(st)
+    return false
+  end
+  request_id = id
+  st.request_id, st.turn_request = id, id
+  status_changed()
+  return true
+end
+
+-- Context --------------------------------------------------------------
+
+--- The chat context for the current window's buffer: its URI and the
+--- selected lines (range given) or the cursor position; nil when the
+--- buffer is not a file parley serves.
+function M.context(client, range)
+  local buf = api.nvim_get_current_buf()
+  if not vim.lsp.buf_is_attached(buf, client.id) then
+    return nil
+  end
+  local enc = client.offset_encoding or 'utf-16'
+  local r
+  if range and range.line1 and range.count and range.count > 0 then
+    local l1, l2 = range.line1, range.line2
+    local last = api.nvim_buf_get_lines(buf, l2 - 1, l2, false)[1] or ''
+    r = {
+      start = { line = l1 - 1, character = 0 },
+      ['end'] = { line = l2 - 1, character = util.character(last, #last, enc) },
+    }
+  else
+    local pos = api.nvim_win_get_cursor(0)
+    local line = api.nvim_buf_get_lines(buf, pos[1] - 1, pos[1], false)[1] or ''
+    local c = util.character(line, pos[2], enc)
+    r = { start = { line = pos[1] - 1, character = c }, ['end'] = { line = pos[1] - 1, character = c } }
+  end
+  return { uri = vim.uri_from_bufnr(buf), range = r }
+end
+
+local function context_label(ctx, root)
+  if not ctx then
+    return nil
+  end
+  local label = util.uri_label(ctx.uri, root)
+  local r = ctx.range
+  if r then
+    if r.start.line == r['end'].line then
+      label = label .. ':' .. (r.start.line + 1)
+    else
+      label = label .. ':' .. (r.start.line + 1) .. '-' .. (r['end'].line + 1)
+    end
+  end
+  return label
+end
+
+-- Commands -------------------------------------------------------------
+
+--- Sends a message in the current session (or a new one with opts.new).
+--- Returns true when the request went out.
+function M.send(client, message, context, opts)
+  opts = opts or {}
+  local st = M.state(client)
+  if st.running then
+    util.warn('a turn is running; wait for it or :ParleyStop')
+    return false
+  end
+  if opts.new then
+    M.new_session(client)
+  end
+  M.open(st, opts.focus ~= false)
+  local lines = split_lines(message)
+  local label = context_label(context, st.root)
+  if label then
+    table.insert(lines, '')
+    table.insert(lines, '*context: ' .. label .. '*')
+  end
+  header(st, 'You', lines)
+  header(st, 'parley', {})
+  local params = { message = message }
+  if st.session then
+    params.session = st.session
+  end
+  if context then
+    params.context = context
+  end
+  return start_turn(st, client, function(cb)
+    return util.request(client, 'parley/chat', params, cb, st.buf)
+  end)
+end
+
+--- Forgets the session: the next message starts a new one.
+function M.new_session(client)
+  local st = M.state(client)
+  if st.running then
+    util.warn('a turn is running; :ParleyStop first')
+    return false
+  end
+  st.session, st.last = nil, nil
+  clear(st)
+  return true
+end
+
+--- Cancels the running turn.
+function M.stop(client)
+  local st = M.state(client)
+  if not st.running then
+    util.notify('no turn is running')
+    return false
+  end
+  if st.request_id then
+    util.cancel_request(client, st.request_id)
+    return true
+  end
+  -- A turn started elsewhere: cancel its progress item.
+  for _, item in ipairs(require('parley.status').active('chat', client.id)) do
+    util.notify_server(client, 'window/workDoneProgress/cancel', { token = item.token })
+    return true
+  end
+  util.warn('cannot cancel this turn')
+  return false
+end
+
+--- The client-side handler of the code actions' commands
+--- (parley.explain, ...): runs the command as a turn in a new session,
+--- shown in the chat buffer.
+function M.run_command(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client then
+    return
+  end
+  local st = M.state(client)
+  if st.running then
+    util.warn('a turn is running; wait for it or :ParleyStop')
+    return
+  end
+  st.session, st.last = nil, nil
+  clear(st)
+  M.open(st, false)
+  local label = context_label(command.arguments and command.arguments[1], st.root)
+  header(st, 'You', { (command.title or command.command) .. (label and (' — ' .. label) or '') })
+  header(st, 'parley', {})
+  start_turn(st, client, function(cb)
+    return util.request(client, 'workspace/executeCommand', {
+      command = command.command,
+      arguments = command.arguments,
+    }, cb, ctx.bufnr)
+  end)
+end
+
+--- workspace/executeCommand handler of parley's clients, for commands
+--- run with vim.lsp.buf.execute_command: the result ends the turn the
+--- events showed.
+function M.on_command_result(err, result, ctx)
+  local st = state_for_id(ctx.client_id)
+  if not st then
+    return
+  end
+  if err then
+    add_event_lines(st, { '✗ ' .. util.err_text(err) })
+    return
+  end
+  if type(result) == 'table' and result.session then
+    st.last = result
+    if st.running and st.request_id == nil and not st.done_seen then
+      footer(st, result.stopReason, result.usage)
+      end_turn(st)
+    end
+  end
+end
+
+-- Sessions -------------------------------------------------------------
+
+local function render_history(st, session)
+  clear(st)
+  add_lines(st, { '# ' .. ((session.title and session.title ~= '') and session.title or session.id), '',
+    '*session ' .. session.id .. ' · ' .. (session.turns or 0) .. ' turns*' })
+  local names = {}
+  for _, msg in ipairs(session.messages or {}) do
+    local texts, tools = {}, {}
+    for _, b in ipairs(msg.blocks or {}) do
+      if b.kind == 'text' and b.text and b.text ~= '' then
+        table.insert(texts, b.text)
+      elseif b.kind == 'tool_use' then
+        names[b.toolCallId or ''] = b.toolName
+        local input = b.input
+        if type(input) == 'string' then
+          local ok, decoded = pcall(vim.json.decode, input)
+          input = ok and decoded or nil
+        end
+        table.insert(tools, tool_call_line(b.toolName, input, st.root))
+      elseif b.kind == 'tool_result' then
+        table.insert(tools, tool_result_line(names[b.toolCallId or ''], b.text, b.isError))
+      end
+    end
+    if #texts > 0 then
+      local lines = {}
+      for _, t in ipairs(texts) do
+        vim.list_extend(lines, split_lines(t))
+      end
+      header(st, msg.role == 'user' and 'You' or 'parley', lines)
+    end
+    if #tools > 0 then
+      if #texts == 0 and msg.role == 'assistant' then
+        header(st, 'parley', {})
+      end
+      add_lines(st, tools)
+    end
+  end
+  add_lines(st, { '' })
+end
+
+--- Loads a session's history into the chat buffer and continues it.
+function M.resume(client, id, cb)
+  local st = M.state(client)
+  if st.running then
+    util.warn('a turn is running; :ParleyStop first')
+    return
+  end
+  util.request(client, 'parley/session', { session = id }, function(err, session)
+    if err then
+      util.error('parley/session: ' .. util.err_text(err))
+      return
+    end
+    st.session, st.last = session.id, nil
+    render_history(st, session)
+    M.open(st, true)
+    if cb then
+      cb(session)
+    end
+  end, st.buf)
+end
+
+local function session_label(s)
+  local when = tostring(s.updated or s.created or ''):gsub('T', ' '):gsub('%.%d+', ''):gsub('Z$', '')
+  local title = (s.title and s.title ~= '') and s.title or '(untitled)'
+  local extra = s.running and 'running' or ((s.turns or 0) .. ' turns')
+  return string.format('%s  [%s, %s]', title, extra, when)
+end
+
+--- Lists the sessions with vim.ui.select; the chosen one is passed to
+--- on_choice(client, session).
+function M.pick_session(client, prompt, on_choice)
+  util.request(client, 'parley/sessions', vim.empty_dict(), function(err, result)
+    if err then
+      util.error('parley/sessions: ' .. util.err_text(err))
+      return
+    end
+    local list = (result and result.sessions) or {}
+    if #list == 0 then
+      util.notify('no sessions yet')
+      return
+    end
+    vim.ui.select(list, { prompt = prompt, kind = 'parley.session', format_item = session_label }, function(s)
+      if s then
+        on_choice(client, s)
+      end
+    end)
+  end)
+end
+
+--- :ParleySessions: pick a session and resume it.
+function M.sessions(client)
+  M.pick_session(client, 'parley sessions', function(c, s)
+    M.resume(c, s.id)
+  end)
+end
+
+--- :ParleyDeleteSession: pick a session and delete it.
+function M.delete_session(client)
+  M.pick_session(client, 'delete parley session', function(c, s)
+    util.request(c, 'parley/deleteSession', { session = s.id }, function(err)
+      if err then
+        util.error('parley/deleteSession: ' .. util.err_text(err))
+        return
+      end
+      local st = M.state(c)
+      if st.session == s.id then
+        st.session = nil
+      end
+      util.notify('deleted session ' .. s.id)
+    end)
+  end)
+end
+
+--- Forgets a client that exited.
+function M.on_exit(client_id, root)
+  local st = M.states[root]
+  if st and st.client_id == client_id and st.running then
+    add_event_lines(st, { '✗ the parley server exited' })
+    end_turn(st)
+  end
+end
+
+return M

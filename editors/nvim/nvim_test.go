@@ -1,0 +1,487 @@
+// Package nvim_test runs the Neovim plugin in editors/nvim in headless
+// Neovim against a real `parley serve` (built once per test binary run) and
+// a scripted model API (internal/fakellm). Each test runs one Lua script
+// of tests/, which writes "ok" or "FAIL: ..." to a result file. Without
+// nvim the tests are skipped, or fail under CI.
+package nvim_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/fakellm"
+)
+
+// nvimTimeout bounds one Neovim run; the scripts' own waits are shorter.
+const nvimTimeout = 120 * time.Second
+
+var (
+	buildOnce sync.Once
+	binDir    string // holds the parley binary; removed by TestMain
+	binPath   string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// parleyBinary builds cmd/parley once per test binary run.
+func parleyBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		gotool, err := exec.LookPath("go")
+		if err != nil {
+			buildErr = fmt.Errorf("go not found: %w", err)
+			return
+		}
+		binDir, err = os.MkdirTemp("", "parley-nvim-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(binDir, "parley")
+		out, err := exec.Command(gotool, "build", "-o", binPath, "github.com/parleyhq/parley/cmd/parley").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// nvimPath finds nvim: skipped without it, fatal under CI.
+func nvimPath(t *testing.T) string {
+	t.Helper()
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("nvim not found; .ci/run installs Debian's neovim")
+		}
+		t.Skip("nvim not installed")
+	}
+	return nvim
+}
+
+// The fixture workspace: a small Go module with a .parley root marker.
+// Line 4 of cart/fee.go has non-ASCII text before the edited expression,
+// so positions must be converted to the client's encoding.
+var fixture = map[string]string{
+	".parley/.keep": "",
+	"go.mod":        "module example.com/shop\n\ngo 1.22\n",
+	"cart/cart.go": `package cart
+
+// Cart holds the items a customer picked.
+type Cart struct {
+	Items []string
+}
+
+// Total sums the item prices plus the fee.
+func (c *Cart) Total() int {
+	return len(c.Items) + Fee()
+}
+
+// Fee is the handling fee.
+func Fee() int { return 1 }
+`,
+	"cart/fee.go": "package cart\n\n// Discount lowers the fee.\nfunc Discount() int { s := \"« héllo 😀 »\"; _ = s; return Fee() - 1 }\n",
+}
+
+// The edit the scripted model asks for.
+const (
+	oldExpr = `return Fee() - 1`
+	newExpr = `return Fee() - 2`
+)
+
+// writeTree creates files (relative path -> content) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// nvimRun is one headless Neovim run of a test script.
+type nvimRun struct {
+	script string   // file name under tests/
+	llm    string   // the fake model's script (without the key line)
+	mode   string   // the agent's permission mode
+	env    []string // more environment, "K=V"
+}
+
+// runResult is what a run leaves for the test to check.
+type runResult struct {
+	root string          // the fixture workspace
+	llm  *fakellm.Server // the fake model API
+	data string          // the server's data directory (serve.log)
+}
+
+const apiKey = "nvim-plugin-test-key"
+
+// run starts the fake model API, creates the fixture workspace and runs
+// headless Neovim with the plugin on its runtimepath and r.script, which
+// must write "ok" to its result file.
+func run(t *testing.T, r nvimRun) runResult {
+	t.Helper()
+	nvim := nvimPath(t)
+	bin := parleyBinary(t)
+	url, llm := fakellm.Start(t, "key "+apiKey+"\n"+r.llm)
+
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "shop")
+	writeTree(t, root, fixture)
+	root2 := filepath.Join(tmp, "other")
+	writeTree(t, root2, map[string]string{".git/.keep": "", "main.go": "package main\n\nfunc main() {}\n"})
+	data := filepath.Join(tmp, "data")
+	xdg := filepath.Join(tmp, "xdg")
+	for _, d := range []string{data, xdg} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	result := filepath.Join(tmp, "result")
+
+	plugin, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(plugin, "tests", r.script)
+	mode := r.mode
+	if mode == "" {
+		mode = "acceptEdits"
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), nvimTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n",
+		"--cmd", "set rtp+="+plugin, "-c", "luafile "+script)
+	cmd.Dir = root
+	cmd.WaitDelay = 5 * time.Second
+	cmd.Env = append(cleanEnv(),
+		"PARLEY_DATA_DIR="+data,
+		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"),
+		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
+		"XDG_DATA_HOME="+filepath.Join(xdg, "data"),
+		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
+		"PARLEY_TEST_BIN="+bin,
+		"PARLEY_TEST_ROOT="+root,
+		"PARLEY_TEST_ROOT2="+root2,
+		"PARLEY_TEST_RESULT="+result,
+		"PARLEY_TEST_API_URL="+url+"/v1/chat/completions",
+		"PARLEY_TEST_API_KEY="+apiKey,
+		"PARLEY_TEST_MODE="+mode,
+	)
+	cmd.Env = append(cmd.Env, r.env...)
+	out, runErr := cmd.CombinedOutput()
+	got, _ := os.ReadFile(result)
+	res := runResult{root: root, llm: llm, data: data}
+	if strings.TrimSpace(string(got)) != "ok" || runErr != nil {
+		if ctx.Err() != nil {
+			runErr = fmt.Errorf("%v (killed after %s)", runErr, nvimTimeout)
+		}
+		chats, _ := os.ReadFile(result + ".chat")
+		t.Fatalf("neovim (tests/%s): %v\nresult: %s\noutput: %s\nchat buffers:\n%s\n%s\nserver log:\n%s\nNeovim's LSP log:\n%s",
+			r.script, runErr, got, out, chats, modelRequests(llm.Requests()), serverLog(data), lspLog(xdg))
+	}
+	return res
+}
+
+// cleanEnv is the environment without settings that could point the
+// server or Neovim somewhere else (the developer's keys, models, config).
+func cleanEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "PARLEY_"), strings.HasPrefix(k, "XDG_"),
+			strings.HasPrefix(k, "ANTHROPIC_"), strings.HasPrefix(k, "OPENAI_"),
+			strings.HasPrefix(k, "NVIM"), k == "VIMINIT", k == "MYVIMRC":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// serverLog is the server's log (serve.log in its data directory).
+func serverLog(data string) string {
+	b, err := os.ReadFile(filepath.Join(data, "serve.log"))
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// lspLog is Neovim's LSP log (the server's stderr lands there): in
+// $XDG_CACHE_HOME/nvim before Neovim 0.8, $XDG_STATE_HOME/nvim after.
+func lspLog(xdg string) string {
+	for _, p := range []string{"cache/nvim/lsp.log", "state/nvim/lsp.log"} {
+		if b, err := os.ReadFile(filepath.Join(xdg, filepath.FromSlash(p))); err == nil {
+			return string(b)
+		}
+	}
+	return "(none)"
+}
+
+// modelRequests summarises what the fake model received, for failure
+// messages: each request's messages except the system prompt, cut to 400
+// bytes.
+func modelRequests(reqs [][]byte) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the model got %d requests\n", len(reqs))
+	for i, r := range reqs {
+		for _, m := range chatMessages(r) {
+			if m.Role == "system" {
+				continue
+			}
+			msg, _ := json.Marshal(m)
+			fmt.Fprintf(&b, "request %d: %.400s\n", i+1, msg)
+		}
+	}
+	return b.String()
+}
+
+// message is one message of an OpenAI chat completions request.
+type message struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+	ToolCalls  []struct {
+		ID       string `json:"id"`
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	} `json:"tool_calls,omitempty"`
+}
+
+func chatMessages(body []byte) []message {
+	var req struct {
+		Messages []message `json:"messages"`
+	}
+	json.Unmarshal(body, &req)
+	return req.Messages
+}
+
+// conversation is the text of a request's messages other than the system
+// prompt, for substring checks.
+func conversation(body []byte) string {
+	var b strings.Builder
+	for _, m := range chatMessages(body) {
+		if m.Role != "system" {
+			b.Write(m.Content)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// toolResult is the content of the tool message answering the request's
+// only call of tool, or "".
+func toolResult(body []byte, tool string) string {
+	msgs := chatMessages(body)
+	id := ""
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls {
+			if c.Function.Name == tool {
+				id = c.ID
+			}
+		}
+	}
+	for _, m := range msgs {
+		if id != "" && m.Role == "tool" && m.ToolCallID == id {
+			return string(m.Content)
+		}
+	}
+	return ""
+}
+
+// TestSetup: setup() attaches buffers to one client per root (a second
+// root gets its own), the statusline shows indexing and then "idle",
+// :ParleyIndexStatus echoes the status and :ParleyReindex starts a run
+// (tests/setup.lua).
+func TestSetup(t *testing.T) {
+	run(t, nvimRun{script: "setup.lua"})
+}
+
+// TestChat: :ParleyChat streams the answer into the chat buffer with the
+// cursor's file as context and keeps the session; :ParleyNew starts
+// another; :ParleySessions resumes the first with its history; a code
+// action runs as a turn shown in the chat buffer (tests/chat.lua). Here:
+// what the model received.
+func TestChat(t *testing.T) {
+	r := run(t, nvimRun{script: "chat.lua", llm: `
+text Discount lowers the fee by one.
+---
+text Yes, it calls Fee.
+---
+text Fresh start.
+---
+text Back in the first session.
+---
+text It returns the fee minus one.
+`})
+	reqs := r.llm.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("the model got %d requests, want 5\n%s", len(reqs), modelRequests(reqs))
+	}
+	want := []struct {
+		has, hasNot []string
+	}{
+		{has: []string{"What does Discount do?", "fee.go", "// Discount lowers the fee.", "Discount() int"}},
+		{has: []string{"What does Discount do?", "Discount lowers the fee by one.", "Does it call Fee?"}},
+		{has: []string{"Start over."}, hasNot: []string{"What does Discount do?"}},
+		{has: []string{"What does Discount do?", "Yes, it calls Fee.", "And now?"}, hasNot: []string{"Start over."}},
+		{has: []string{"Explain what this code does", "Discount() int"}, hasNot: []string{"What does Discount do?"}},
+	}
+	for i, w := range want {
+		conv := conversation(reqs[i])
+		for _, s := range w.has {
+			if !strings.Contains(conv, s) {
+				t.Errorf("model request %d lacks %q:\n%s", i+1, s, conv)
+			}
+		}
+		for _, s := range w.hasNot {
+			if strings.Contains(conv, s) {
+				t.Errorf("model request %d has %q:\n%s", i+1, s, conv)
+			}
+		}
+	}
+}
+
+// editScript is the fake model of the edit tests: an edit_file call on
+// cart/fee.go, then a text answer.
+func editScript(answer string) string {
+	input, _ := json.Marshal(map[string]string{"path": "cart/fee.go", "old_string": oldExpr, "new_string": newExpr})
+	return fmt.Sprintf("tool edit_file %s\n---\ntext %s\n", input, answer)
+}
+
+// line4 is line 4 of the fixture's cart/fee.go before and after the edit.
+func line4() (before, after string) {
+	before = strings.Split(fixture["cart/fee.go"], "\n")[3]
+	return before, strings.Replace(before, oldExpr, newExpr, 1)
+}
+
+// TestAppliedEditUndo: with permission mode acceptEdits the agent's edit
+// lands in the open buffer, the chat lists it, and one `u` undoes it
+// (tests/edit.lua). Here: the disk is untouched and the model was told
+// the edit succeeded.
+func TestAppliedEditUndo(t *testing.T) {
+	before, after := line4()
+	r := run(t, nvimRun{script: "edit.lua", llm: editScript("done"), mode: "acceptEdits",
+		env: []string{"PARLEY_TEST_OLD_LINE=" + before, "PARLEY_TEST_NEW_LINE=" + after}})
+	disk, err := os.ReadFile(filepath.Join(r.root, "cart", "fee.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(disk) != fixture["cart/fee.go"] {
+		t.Errorf("cart/fee.go changed on disk:\n%s", disk)
+	}
+	reqs := r.llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model got %d requests, want 2\n%s", len(reqs), modelRequests(reqs))
+	}
+	if res := toolResult(reqs[1], "edit_file"); !strings.Contains(res, "Edited cart/fee.go") || !strings.Contains(res, newExpr) {
+		t.Errorf("edit_file result: %s", res)
+	}
+	if strings.Contains(serverLog(r.data), "did not report the change") {
+		t.Errorf("Neovim did not report the applied edit with didChange:\n%s", serverLog(r.data))
+	}
+}
+
+// TestRejectedEdit: in permission mode default the edit is asked about
+// through vim.ui.select; "Deny" leaves the buffer alone and the chat
+// shows the denial; after set_agent switches to acceptEdits the edit
+// applies unasked (tests/deny.lua). Here: the model was told.
+func TestRejectedEdit(t *testing.T) {
+	r := run(t, nvimRun{script: "deny.lua", llm: editScript("I left it unchanged.") + "---\n" + editScript("done"), mode: "default"})
+	reqs := r.llm.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("the model got %d requests, want 4\n%s", len(reqs), modelRequests(reqs))
+	}
+	if res := toolResult(reqs[1], "edit_file"); !strings.Contains(res, "permission denied") {
+		t.Errorf("edit_file result: %s", res)
+	}
+	if res := toolResult(reqs[3], "edit_file"); !strings.Contains(res, "Edited cart/fee.go") {
+		t.Errorf("edit_file result after set_agent: %s", res)
+	}
+	disk, err := os.ReadFile(filepath.Join(r.root, "cart", "fee.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(disk) != fixture["cart/fee.go"] {
+		t.Errorf("cart/fee.go changed on disk:\n%s", disk)
+	}
+}
+
+// TestHelpTags: :helptags accepts doc/parley.txt (no duplicate or bad
+// tags) and the tags of the sections are there.
+func TestHelpTags(t *testing.T) {
+	nvim := nvimPath(t)
+	dir := t.TempDir()
+	doc, err := os.ReadFile(filepath.Join("doc", "parley.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "parley.txt"), doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// An error in :helptags ends Neovim with exit code 1.
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n",
+		"-c", "try | helptags "+dir+" | catch | cquit 1 | endtry", "-c", "if v:errmsg != '' | cquit 1 | endif", "-c", "qall!")
+	cmd.Env = cleanEnv()
+	if out, err := cmd.CombinedOutput(); err != nil || len(strings.TrimSpace(string(out))) > 0 {
+		t.Fatalf(":helptags: %v\n%s", err, out)
+	}
+	tags, err := os.ReadFile(filepath.Join(dir, "tags"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tag := range []string{"parley.txt", "parley-setup", "parley-options", "parley-commands", ":ParleyChat",
+		":ParleyStop", ":ParleySessions", ":ParleyIndexStatus", "parley-statusline", "parley-approvals",
+		"parley-undo", "parley-troubleshooting"} {
+		if !strings.Contains(string(tags), tag+"\tparley.txt\t") {
+			t.Errorf("no help tag %s", tag)
+		}
+	}
+}
+
+// TestCancel: :ParleyStop cancels a turn whose model response is held
+// open; it ends with stop reason "cancelled" and the session continues
+// (tests/cancel.lua).
+func TestCancel(t *testing.T) {
+	r := run(t, nvimRun{script: "cancel.lua", llm: `
+text Thinking hard about it
+wait
+---
+text Back again.
+`})
+	reqs := r.llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model got %d requests, want 2\n%s", len(reqs), modelRequests(reqs))
+	}
+	if conv := conversation(reqs[1]); !strings.Contains(conv, "Take your time.") || !strings.Contains(conv, "Are you there?") {
+		t.Errorf("the turn after the cancel lacks the session's history:\n%s", conv)
+	}
+}

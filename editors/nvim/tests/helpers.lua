@@ -1,0 +1,172 @@
+-- Helpers of the plugin's headless Neovim tests (driven by nvim_test.go).
+-- Environment: PARLEY_TEST_ROOT (the fixture workspace), PARLEY_TEST_BIN
+-- (the parley binary), PARLEY_TEST_RESULT (where the script writes "ok"
+-- or "FAIL: ..."), PARLEY_TEST_API_URL / PARLEY_TEST_API_KEY (the fake
+-- model API) and PARLEY_TEST_MODE (the permission mode).
+local H = {}
+
+H.root = os.getenv('PARLEY_TEST_ROOT')
+local result_file = os.getenv('PARLEY_TEST_RESULT')
+
+-- Messages given to vim.notify, { msg, level } in order; errors fail the
+-- test at the end.
+H.notes = {}
+vim.notify = function(msg, level)
+  table.insert(H.notes, { msg = tostring(msg), level = level })
+end
+
+local finished = false
+
+function H.finish(msg)
+  if finished then
+    return
+  end
+  finished = true
+  local f = assert(io.open(result_file, 'w'))
+  f:write(msg)
+  f:close()
+  vim.cmd(msg == 'ok' and 'qall!' or 'cquit! 1')
+end
+
+function H.check(cond, msg)
+  if not cond then
+    error('check failed: ' .. msg, 0)
+  end
+end
+
+--- Waits up to ms for cond() (handling events meanwhile) or fails.
+function H.wait(ms, cond, what)
+  local ok = vim.wait(ms, cond, 20)
+  if not ok then
+    error('timed out after ' .. ms .. ' ms waiting for ' .. (type(what) == 'function' and what() or what), 0)
+  end
+end
+
+--- Runs the test body; writes the verdict and quits.
+function H.run(fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  if ok then
+    for _, n in ipairs(H.notes) do
+      if n.level == vim.log.levels.ERROR then
+        ok, err = false, 'vim.notify error: ' .. n.msg
+        break
+      end
+    end
+  end
+  -- The chat buffers, for failure messages.
+  pcall(function()
+    local f = assert(io.open(result_file .. '.chat', 'w'))
+    for root, st in pairs(require('parley.chat').states) do
+      f:write('--- ' .. root .. '\n' .. H.chat_text(st) .. '\n')
+    end
+    f:close()
+  end)
+  H.finish(ok and 'ok' or ('FAIL: ' .. tostring(err)))
+end
+
+-- The params of the last parley/chat request sent.
+H.last_params = nil
+local util = require('parley.util')
+local request = util.request
+util.request = function(client, method, params, handler, bufnr)
+  if method == 'parley/chat' then
+    H.last_params = vim.deepcopy(params)
+  end
+  return request(client, method, params, handler, bufnr)
+end
+
+--- require('parley').setup for the test server and fake model.
+function H.setup(extra)
+  local opts = {
+    cmd = { os.getenv('PARLEY_TEST_BIN'), 'serve', '--log-level', 'debug' },
+    init_options = {
+      logLevel = 'debug',
+      agent = {
+        api_url = os.getenv('PARLEY_TEST_API_URL'),
+        api_key = os.getenv('PARLEY_TEST_API_KEY'),
+        model = 'fake-model',
+        provider = 'openai-compatible',
+        permission_mode = os.getenv('PARLEY_TEST_MODE') or 'acceptEdits',
+      },
+    },
+    flags = { debounce_text_changes = 0 },
+    chat = { position = 'right' },
+  }
+  require('parley').setup(vim.tbl_deep_extend('force', opts, extra or {}))
+end
+
+--- Opens a fixture file and waits until parley's client is initialized
+--- and attached to it; returns buf, win, client.
+function H.open(rel)
+  vim.cmd('edit ' .. vim.fn.fnameescape(H.root .. '/' .. rel))
+  local buf = vim.api.nvim_get_current_buf()
+  local client
+  H.wait(15000, function()
+    client = require('parley.client').for_buffer(buf, false)
+    return client and client.initialized and vim.lsp.buf_is_attached(buf, client.id)
+  end, 'the parley client to start and attach to ' .. rel)
+  return buf, vim.api.nvim_get_current_win(), client
+end
+
+--- A synchronous request to client, failing on errors.
+function H.request(client, method, params)
+  local res, err
+  if vim.fn.has('nvim-0.11') == 1 then
+    res, err = client:request_sync(method, params or vim.empty_dict(), 10000, 0)
+  else
+    res, err = client.request_sync(method, params or vim.empty_dict(), 10000, 0)
+  end
+  H.check(res, method .. ': ' .. tostring(err))
+  H.check(not res.err, method .. ': ' .. vim.inspect(res.err))
+  return res.result
+end
+
+--- Waits for the first index run to end.
+function H.wait_indexed(client)
+  H.wait(20000, function()
+    local st = H.request(client, 'parley/indexStatus')
+    return st.folders and st.folders[1] and st.folders[1].runs >= 1 and not st.indexing
+  end, 'the first index run')
+end
+
+--- The lines of a buffer.
+function H.lines(buf)
+  return vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+end
+
+--- The chat buffer's text.
+function H.chat_text(st)
+  if not (st.buf and vim.api.nvim_buf_is_valid(st.buf)) then
+    return ''
+  end
+  return table.concat(H.lines(st.buf), '\n')
+end
+
+--- Whether the chat buffer holds a line equal to line.
+function H.has_line(st, line)
+  for _, l in ipairs(H.lines(st.buf)) do
+    if l == line then
+      return true
+    end
+  end
+  return false
+end
+
+--- Waits for the running turn of st to end; returns st.last.
+function H.wait_turn(st, what)
+  H.wait(30000, function() return not st.running and st.last ~= nil end, function()
+    return (what or 'the turn to end') .. '; chat buffer:\n' .. H.chat_text(st)
+  end)
+  return st.last
+end
+
+--- The kinds of the chat state's events, comma-separated.
+function H.kinds(st)
+  local out = {}
+  for _, e in ipairs(st.events) do
+    table.insert(out, e.kind)
+  end
+  return table.concat(out, ',')
+end
+
+return H
