@@ -30,14 +30,13 @@ func (s *Server) handler() jsonrpc2.Handler {
 		}
 		return standard(ctx, req)
 	}
-	cancellable, cancel := jsonrpc2.CancelHandler(dispatch)
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		// The method string borrows the transport frame, which is reused
 		// once the handler goes asynchronous.
 		method := strings.Clone(req.Method())
 		switch method {
 		case protocol.MethodCancelRequest:
-			s.cancelRequest(req, cancel)
+			s.cancelRequest(req)
 			return nil, nil
 		case protocol.MethodExit:
 			s.exitOnce.Do(func() { close(s.exited) })
@@ -61,7 +60,7 @@ func (s *Server) handler() jsonrpc2.Handler {
 			jsonrpc2.Async(ctx)
 		}
 		start := time.Now()
-		res, err := cancellable(ctx, req)
+		res, err := s.cancellable(ctx, req, dispatch)
 		if err == nil {
 			s.stats.record(method, time.Since(start))
 		}
@@ -84,18 +83,50 @@ func (s *Server) gate(method string) error {
 	return nil
 }
 
+// cancellable runs a request under a context that $/cancelRequest and
+// server teardown cancel. jsonrpc2.CancelHandler is not used: it derives
+// that context from the connection's pooled request context, whose
+// cancellation watcher can outlive the request and read it after the
+// connection recycled it (a panic under load, found by FuzzServerFrames).
+// Here the request context only lends its values, while the handler runs.
+func (s *Server) cancellable(ctx context.Context, req *jsonrpc2.Request, h jsonrpc2.Handler) (any, error) {
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(s.bg, cancel)
+	id := req.ID()
+	s.inflightMu.Lock()
+	s.inflight[id] = cancel
+	s.inflightMu.Unlock()
+	defer func() {
+		s.inflightMu.Lock()
+		delete(s.inflight, id)
+		s.inflightMu.Unlock()
+		stop()
+		cancel()
+	}()
+	return h(rctx, req)
+}
+
 // cancelRequest handles $/cancelRequest for a request still running.
-func (s *Server) cancelRequest(req *jsonrpc2.Request, cancel func(jsonrpc2.ID)) {
+func (s *Server) cancelRequest(req *jsonrpc2.Request) {
 	var p protocol.CancelParams
 	if err := protocol.Unmarshal(req.Params(), &p); err != nil {
 		s.log.Warnf("$/cancelRequest: %v", err)
 		return
 	}
-	switch id := p.ID.(type) {
+	var id jsonrpc2.ID
+	switch v := p.ID.(type) {
 	case protocol.Integer:
-		cancel(jsonrpc2.NewNumberID(int64(id)))
+		id = jsonrpc2.NewNumberID(int64(v))
 	case protocol.String:
-		cancel(jsonrpc2.NewStringID(string(id)))
+		id = jsonrpc2.NewStringID(string(v))
+	default:
+		return
+	}
+	s.inflightMu.Lock()
+	cancel := s.inflight[id]
+	s.inflightMu.Unlock()
+	if cancel != nil {
+		cancel()
 	}
 }
 

@@ -93,6 +93,10 @@ type Server struct {
 	// stats holds server-side request latencies (parley/serverStats).
 	stats latencies
 
+	// inflight maps running requests to their cancel funcs ($/cancelRequest).
+	inflightMu sync.Mutex
+	inflight   map[jsonrpc2.ID]context.CancelFunc
+
 	// progressCancels maps progress tokens to the cancel func of their run.
 	progressCancels sync.Map
 
@@ -124,6 +128,7 @@ func New(opts Options) *Server {
 		overlays: workspace.NewOverlays(),
 		files:    newFileCache(256),
 		wide:     newWideCache(maxWideCache),
+		inflight: map[jsonrpc2.ID]context.CancelFunc{},
 	}
 	s.bg, s.stopBg = context.WithCancel(context.Background())
 	s.agents = newAgentHost(s)

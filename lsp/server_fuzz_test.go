@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -51,17 +50,7 @@ func stopsServer(body []byte) bool {
 // parley/indexStatus. A framed non-empty body never stops the server from
 // answering (unless it is a shutdown or exit); in every case the server
 // stops once the client closes the connection.
-//
-// Only under -fuzz for now: the server crashes now and then whatever the
-// input ("cannot create context from nil parent", or a nil dereference in
-// jsonrpc2's incomingRequest.Err), because jsonrpc2.CancelHandler derives a
-// context from the pooled request context of initialize, which is answered
-// synchronously and recycled while context.WithCancel's watcher goroutine
-// still reads it. The seed corpus would make `go test ./lsp` flaky.
 func FuzzServerFrames(f *testing.F) {
-	if fl := flag.Lookup("test.fuzz"); fl == nil || fl.Value.String() == "" {
-		f.Skip("runs only under -fuzz until the initialize context race is fixed")
-	}
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/a.go","languageId":"go","version":1,"text":"package a\nfunc F() {}\n"}}}`,
 		`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///tmp/a.go","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":9,"character":99}},"text":"x"}]}}`,
