@@ -33,6 +33,18 @@ fuzz:
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzIgnorePattern -fuzztime 30s
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzLines -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzDecode -fuzztime 30s
+	$(GO) test ./lsp -run '^$$' -fuzz FuzzMinimalEdits -fuzztime 30s
+	$(GO) test ./lsp -run '^$$' -fuzz FuzzStreamRead -fuzztime 30s
+	$(GO) test ./lsp -run '^$$' -fuzz FuzzServerFrames -fuzztime 30s
+	$(GO) test ./tools -run '^$$' -fuzz FuzzShellDanger -fuzztime 30s
+	$(GO) test ./tools -run '^$$' -fuzz FuzzDecodeInput -fuzztime 30s
+	$(GO) test ./tools -run '^$$' -fuzz FuzzHTMLToText -fuzztime 30s
+	$(GO) test ./agent/config -run '^$$' -fuzz FuzzParseLayer -fuzztime 30s
+	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzRetryAfter -fuzztime 30s
+	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzErrorBody -fuzztime 30s
+	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzDebugBody -fuzztime 30s
+	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzToolInput -fuzztime 30s
+	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzStream -fuzztime 30s
 
 clean:
 	rm -rf bin bench_out

@@ -212,12 +212,17 @@ func (w *htmlWriter) list(n *html.Node) {
 	}
 }
 
+// maxListIndent caps the indentation levels of nested lists.
+const maxListIndent = 8
+
 func (w *htmlWriter) item(n *html.Node) {
 	w.lineBreak(1)
 	indent := ""
 	bullet := "- "
 	if d := len(w.lists); d > 0 {
-		indent = strings.Repeat("  ", d-1)
+		// Deeper nesting is flattened: a page of 500 nested lists would
+		// otherwise grow quadratically in indentation.
+		indent = strings.Repeat("  ", min(d-1, maxListIndent))
 		if w.lists[d-1] > 0 {
 			bullet = strconv.Itoa(w.lists[d-1]) + ". "
 			w.lists[d-1]++

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"golang.org/x/net/html"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -246,5 +247,18 @@ func TestFetchCancelled(t *testing.T) {
 	in, _ := json.Marshal(FetchURLParams{URL: srv.URL})
 	if _, err := (FetchURLTool{}).Run(ctx, &Env{HTTPClient: srv.Client()}, in); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+// Deeply nested lists do not blow the text up: indentation is capped.
+func TestHTMLNestedListsBounded(t *testing.T) {
+	page := strings.Repeat("<ul><li>", 250) + strings.Repeat("<li>x", 1000)
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, text := htmlToText(doc, nil)
+	if len(text) > 20*len(page) {
+		t.Errorf("%d bytes of HTML became %d bytes of text", len(page), len(text))
 	}
 }

@@ -58,7 +58,7 @@ func classify(name, key string, now time.Time, err error, rec *recorder, streamE
 		return f
 	}
 	if ae, ok := streamErr(err); ok {
-		ae.Message = redact(ae.Message, key)
+		ae.scrub(key)
 		return failure{err: ae, retryable: ae.Retryable}
 	}
 	if !rec.called {
@@ -83,13 +83,24 @@ func apiErrorFromBody(name string, status int, h http.Header, body []byte, key s
 	if msg == "" {
 		msg = http.StatusText(status)
 	}
-	return &APIError{
+	ae := &APIError{
 		Provider:   name,
 		StatusCode: status,
 		Type:       typ,
-		Message:    redact(msg, key),
+		Message:    msg,
 		Retryable:  retryableStatus(status, h),
 	}
+	ae.scrub(key)
+	return ae
+}
+
+// scrub makes an error from the API safe to show and log: the key is
+// removed from every field the API filled in (a server may echo it in
+// a type or code as well as in the message), and only then are the fields
+// cut to size, so a key straddling the cut cannot survive in part.
+func (e *APIError) scrub(key string) {
+	e.Type = snippet(redact(e.Type, key), 80)
+	e.Message = snippet(redact(e.Message, key), 300)
 }
 
 // streamAPIError builds the APIError for an error event inside a stream.
@@ -118,7 +129,7 @@ func parseErrorBody(body []byte) (typ, msg string) {
 		Message string          `json:"message"`
 	}
 	if json.Unmarshal(body, &env) != nil {
-		return "", snippet(body)
+		return "", strings.TrimSpace(string(body))
 	}
 	if len(env.Error) > 0 {
 		var obj struct {
@@ -142,9 +153,8 @@ func parseErrorBody(body []byte) (typ, msg string) {
 }
 
 // snippet is a short, valid-UTF-8 excerpt of a non-JSON body.
-func snippet(b []byte) string {
-	s := strings.TrimSpace(strings.ToValidUTF8(string(b), "?"))
-	const limit = 300
+func snippet(s string, limit int) string {
+	s = strings.TrimSpace(strings.ToValidUTF8(s, "?"))
 	if len(s) > limit {
 		cut := limit
 		for cut > 0 && !utf8.RuneStart(s[cut]) {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -127,14 +128,27 @@ func TestRetryableStatus(t *testing.T) {
 }
 
 func TestSnippetTruncatesLongBodies(t *testing.T) {
-	long := make([]byte, 1000)
-	for i := range long {
-		long[i] = 'x'
-	}
-	if s := snippet(long); len(s) != 303 {
+	if s := snippet(strings.Repeat("x", 1000), 300); len(s) != 303 {
 		t.Errorf("len = %d", len(s))
 	}
-	if s := snippet([]byte("ok\xff")); s != "ok?" {
+	if s := snippet("ok\xff", 300); s != "ok?" {
 		t.Errorf("invalid UTF-8 kept: %q", s)
+	}
+}
+
+// The key is removed from every field of an API error before anything is
+// cut, wherever the server echoes it (found by FuzzErrorBody).
+func TestAPIErrorNeverShowsTheKey(t *testing.T) {
+	const key = "sk-test-SECRET-0123456789"
+	for name, body := range map[string]string{
+		"in the code":            `{"error":{"message":"bad key","code":"invalid_api_key:` + key + `"}}`,
+		"in the type":            `{"error":{"type":"00` + key + `","message":"x"}}`,
+		"straddling the cut":     strings.Repeat("x", 295) + " " + key,
+		"in a long JSON message": `{"error":{"message":"` + strings.Repeat("y", 290) + key + `"}}`,
+	} {
+		ae := apiErrorFromBody("openai", 401, http.Header{}, []byte(body), key)
+		if msg := ae.Error(); strings.Contains(msg, key[:8]) {
+			t.Errorf("%s: %q shows the key", name, msg)
+		}
 	}
 }

@@ -1,0 +1,56 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+)
+
+// refused reports whether the shell tool refuses cmd: prepareShell turns a
+// parse error and a danger reason alike into a refusal.
+func refused(cmd string) (bool, string) {
+	s, err := parseShellScript(cmd)
+	if err != nil {
+		return true, "parse error: " + err.Error()
+	}
+	if why := dangerReason(s); why != "" {
+		return true, why
+	}
+	return false, ""
+}
+
+// FuzzShellDanger parses model-supplied command lines and judges them.
+// Beyond not panicking, a refusal must survive wrapping: running a refused
+// command through sudo, in a subshell or as the script of sh -c is refused
+// too (whether as dangerous or as unparseable). A script that starts with
+// "-" or "+" is not wrapped in sh -c: the shell reads such a word as
+// options, never as the script, and refuses to start.
+func FuzzShellDanger(f *testing.F) {
+	for _, cmd := range dangerousCommands {
+		f.Add(cmd)
+	}
+	for _, cmd := range benignCommands {
+		f.Add(cmd)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		if _, err := ParseCommand(cmd); err != nil {
+			return
+		}
+		s, err := parseShellScript(cmd)
+		if err != nil {
+			t.Fatalf("ParseCommand accepted %q but parseShellScript failed: %v", cmd, err)
+		}
+		why := dangerReason(s)
+		if why == "" {
+			return
+		}
+		wrapped := []string{"sudo " + cmd, "(" + cmd + ")"}
+		if !strings.ContainsRune(cmd, '\'') && !strings.HasPrefix(cmd, "-") && !strings.HasPrefix(cmd, "+") {
+			wrapped = append(wrapped, "sh -c '"+cmd+"'")
+		}
+		for _, w := range wrapped {
+			if ok, _ := refused(w); !ok {
+				t.Errorf("%q is refused (%s) but %q is not", cmd, why, w)
+			}
+		}
+	})
+}
