@@ -6,7 +6,9 @@ LDFLAGS := -X main.version=$(VERSION)
 # The workspace `make run` indexes; override with `make run WS=/path`.
 WS      ?= .
 
-.PHONY: build run test bench lint fuzz clean
+VSCODE  := editors/vscode
+
+.PHONY: build run test bench lint fuzz clean vscode-deps vscode-test vscode
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/parley
@@ -46,5 +48,17 @@ fuzz:
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzToolInput -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzStream -fuzztime 30s
 
+# The VS Code extension (needs Node 20+ and npm; its Chromium tests need
+# Debian's chromium). Not part of `test`, which runs offline: npm ci
+# downloads. .ci/run runs both.
+vscode-deps:
+	cd $(VSCODE) && npm ci
+# Unit, Chromium and end-to-end tests (the latter against bin/parley).
+vscode-test: build vscode-deps
+	cd $(VSCODE) && PARLEY_BIN=$(CURDIR)/$(BIN) npm test
+# editors/vscode/parley-<version>.vsix
+vscode: vscode-deps
+	cd $(VSCODE) && npm run package
+
 clean:
-	rm -rf bin bench_out
+	rm -rf bin bench_out $(VSCODE)/dist $(VSCODE)/out $(VSCODE)/*.vsix

@@ -1,0 +1,485 @@
+// The extension side of the chat view: runs turns (parley/chat and the
+// code actions' workspace/executeCommand) with a cancellation token the
+// Stop button fires, forwards parley/event to the page, loads, lists and
+// deletes sessions, asks approvals in the view, and keeps a transcript to
+// replay when the page is re-created.
+//
+// It talks to the language client and the view through small interfaces so
+// the tests drive it with fakes; vscode is only used for cancellation
+// tokens.
+
+import * as vscode from 'vscode';
+import {
+  type ChatContext,
+  type ChatEvent,
+  type ChatParams,
+  type ChatResult,
+  type SessionHistory,
+  type SessionSummary,
+  Methods,
+  ServerCommandTitles,
+} from './protocol';
+import type { ContextInfo, FromView, ToView } from './webview/messages';
+import type { CancelToken } from './approvals';
+
+export interface ChatClient {
+  sendRequest<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R>;
+}
+
+export interface ChatViewPort {
+  /** Posts to the page; dropped when there is no page. */
+  post(m: ToView): void;
+  readonly visible: boolean;
+  /** Shows the view (and focuses it unless preserveFocus). */
+  reveal(preserveFocus?: boolean): void | Thenable<void>;
+}
+
+export interface EditorContext {
+  context: ChatContext;
+  info: ContextInfo;
+}
+
+export interface ChatHost {
+  /** The running language client, or undefined while it is not running. */
+  client(): ChatClient | undefined;
+  view: ChatViewPort;
+  /** The active editor's file and selection. */
+  editorContext(): EditorContext | undefined;
+  /** Opens a file URI in an editor. */
+  openFile(uri: string): void;
+  openLink(href: string): void;
+  /** A modal yes/no; resolves true when confirmed. */
+  confirm(message: string, action: string): Thenable<boolean>;
+  /** A modal approval question (when the view is hidden). */
+  askModal(message: string, actions: string[]): Thenable<string | undefined>;
+  restartServer(): void;
+  /** Called whenever the number of turns in flight changes. */
+  onRunning?(count: number): void;
+  /** Called when a turn ends (to refresh the index status, say). */
+  onTurnEnd?(): void;
+  log?(msg: string): void;
+}
+
+interface Run {
+  cts: vscode.CancellationTokenSource;
+  /** The session, once known (a new session learns it from its first event). */
+  session?: string;
+  /** The "done" event arrived: the session takes the next message. */
+  doneSeen?: boolean;
+  /** Settles when the request has been answered. */
+  finished?: Promise<unknown>;
+}
+
+interface PendingApproval {
+  message: string;
+  actions: string[];
+  resolve(answer: string | null): void;
+}
+
+function errorMessage(e: unknown): string {
+  if (e instanceof Error) {
+    return e.message;
+  }
+  if (e && typeof e === 'object' && 'message' in e) {
+    return String((e as { message: unknown }).message);
+  }
+  return String(e);
+}
+
+export class ChatController implements vscode.Disposable {
+  /** The session the view shows; undefined for a new one. */
+  session?: string;
+  /** The turn the view shows as running. */
+  private active?: Run;
+  /** Turns still running that the view no longer shows. */
+  private readonly background = new Set<Run>();
+  /** Messages posted for the shown session, replayed to a new page. */
+  private transcript: ToView[] = [];
+  private sessions: SessionSummary[] = [];
+  private pinned?: EditorContext;
+  private includeContext: boolean;
+  private approvalSeq = 0;
+  private readonly approvals = new Map<number, PendingApproval>();
+  private serverState: { state: 'starting' | 'running' | 'stopped'; message?: string } = { state: 'starting' };
+
+  constructor(
+    private readonly host: ChatHost,
+    options: { includeContext?: boolean } = {},
+  ) {
+    this.includeContext = options.includeContext ?? true;
+  }
+
+  get running(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** Turns in flight, shown or not. */
+  get runningCount(): number {
+    return (this.active ? 1 : 0) + this.background.size;
+  }
+
+  dispose(): void {
+    this.active?.cts.cancel();
+    for (const r of this.background) {
+      r.cts.cancel();
+    }
+    for (const a of this.approvals.values()) {
+      a.resolve(null);
+    }
+    this.approvals.clear();
+  }
+
+  // ---- messages to the page ----
+
+  /** Posts a message that belongs to the shown session's transcript. */
+  private record(m: ToView): void {
+    if (m.type === 'reset') {
+      this.transcript = [];
+    } else {
+      this.transcript.push(m);
+    }
+    this.host.view.post(m);
+  }
+
+  private postContext(): void {
+    const c = this.pinned ?? this.host.editorContext();
+    const info = c ? { ...c.info, pinned: this.pinned !== undefined } : undefined;
+    this.host.view.post({ type: 'context', context: info, include: this.includeContext });
+  }
+
+  /** The active editor or its selection changed. */
+  editorChanged(): void {
+    this.postContext();
+  }
+
+  setServerState(state: 'starting' | 'running' | 'stopped', message?: string): void {
+    this.serverState = { state, message };
+    this.host.view.post({ type: 'server', state, message });
+    if (state !== 'running') {
+      // The connection is gone: its requests fail on their own, but the
+      // view must not keep waiting.
+      if (this.active) {
+        this.record({ type: 'requestError', message: message ?? 'The parley server stopped.' });
+        this.active = undefined;
+      }
+      this.background.clear();
+      for (const a of this.approvals.values()) {
+        a.resolve(null);
+      }
+      this.approvals.clear();
+      this.changedRunning();
+    }
+  }
+
+  // ---- the page ----
+
+  async onMessage(m: FromView): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.host.view.post({ type: 'reset' });
+        for (const t of this.transcript) {
+          this.host.view.post(t);
+        }
+        this.host.view.post({ type: 'server', ...this.serverState });
+        this.host.view.post({ type: 'sessions', sessions: this.sessions, current: this.session });
+        this.postContext();
+        for (const [id, a] of this.approvals) {
+          this.host.view.post({ type: 'approval', id, message: a.message, actions: a.actions });
+        }
+        return;
+      case 'send':
+        await this.send(m.text, m.includeContext);
+        return;
+      case 'stop':
+        this.stop();
+        return;
+      case 'newSession':
+        this.newSession();
+        return;
+      case 'listSessions':
+        await this.refreshSessions();
+        return;
+      case 'openSession':
+        await this.openSession(m.id);
+        return;
+      case 'deleteSession':
+        await this.deleteSession(m.id);
+        return;
+      case 'openFile':
+        this.host.openFile(m.uri);
+        return;
+      case 'openLink':
+        this.host.openLink(m.href);
+        return;
+      case 'approve': {
+        const a = this.approvals.get(m.id);
+        if (a) {
+          this.approvals.delete(m.id);
+          a.resolve(m.answer);
+        }
+        return;
+      }
+      case 'includeContext':
+        this.includeContext = m.include;
+        return;
+      case 'unpinContext':
+        this.pinned = undefined;
+        this.postContext();
+        return;
+      case 'restartServer':
+        this.host.restartServer();
+        return;
+    }
+  }
+
+  // ---- turns ----
+
+  /** Sends the user's message in the shown session (a new one when none). */
+  async send(text: string, includeContext = this.includeContext): Promise<ChatResult | undefined> {
+    if (this.active?.doneSeen) {
+      // "done" comes just before the answer; let the answer land first.
+      await this.active.finished;
+    }
+    if (this.active) {
+      this.host.view.post({ type: 'requestError', message: 'A turn is already running; stop it or wait for it to end.' });
+      return undefined;
+    }
+    const ctx = this.pinned ?? (includeContext ? this.host.editorContext() : undefined);
+    this.pinned = undefined;
+    const params: ChatParams = { message: text };
+    if (this.session) {
+      params.session = this.session;
+    }
+    if (ctx) {
+      params.context = ctx.context;
+    }
+    this.record({ type: 'userMessage', text, context: ctx?.info });
+    this.postContext();
+    return this.run(Methods.chat, params);
+  }
+
+  /**
+   * Runs a code action's command (parley.explain, parley.fix, …) in a new
+   * session shown in the view, cancellable with Stop. Returns the
+   * command's result for the language client.
+   */
+  async runServerCommand(command: string, args: unknown[]): Promise<ChatResult | undefined> {
+    void this.host.view.reveal(true);
+    this.detachActive();
+    this.session = undefined;
+    this.record({ type: 'reset' });
+    const arg = (args?.[0] ?? {}) as ChatContext;
+    let info: ContextInfo | undefined;
+    if (arg && typeof arg.uri === 'string') {
+      const r = arg.range;
+      const lines = r ? `:${r.start.line + 1}-${r.end.line + 1}` : '';
+      info = { label: `${fileName(arg.uri)}${lines}`, uri: arg.uri, diagnostics: arg.diagnostics?.length || undefined };
+    }
+    this.record({ type: 'userMessage', text: ServerCommandTitles[command] ?? command, context: info });
+    return this.run('workspace/executeCommand', { command, arguments: args });
+  }
+
+  private async run(method: string, params: unknown): Promise<ChatResult | undefined> {
+    const client = this.host.client();
+    if (!client) {
+      this.record({ type: 'requestError', message: 'The parley server is not running.' });
+      return undefined;
+    }
+    const run: Run = { cts: new vscode.CancellationTokenSource(), session: this.session };
+    this.active = run;
+    this.changedRunning();
+    this.record({ type: 'turnStart' });
+    const shown = () => this.active === run;
+    try {
+      const pending = client.sendRequest<ChatResult>(method, params, run.cts.token);
+      run.finished = pending.catch(() => undefined);
+      const result = await pending;
+      if (shown()) {
+        if (result && result.session) {
+          this.session = result.session;
+          run.session = result.session;
+        }
+        this.record({ type: 'turnEnd', result: result ?? undefined, cancelled: run.cts.token.isCancellationRequested });
+      }
+      return result ?? undefined;
+    } catch (e) {
+      if (shown()) {
+        if (run.cts.token.isCancellationRequested) {
+          this.record({ type: 'turnEnd', cancelled: true });
+        } else {
+          this.record({ type: 'requestError', message: errorMessage(e) });
+        }
+      } else {
+        this.host.log?.(`chat turn in the background failed: ${errorMessage(e)}`);
+      }
+      return undefined;
+    } finally {
+      if (this.active === run) {
+        this.active = undefined;
+      }
+      this.background.delete(run);
+      run.cts.dispose();
+      this.changedRunning();
+      this.host.onTurnEnd?.();
+      void this.refreshSessions(false);
+    }
+  }
+
+  private changedRunning(): void {
+    this.host.onRunning?.(this.runningCount);
+  }
+
+  /** Keeps the shown turn running without showing it any more. */
+  private detachActive(): void {
+    if (this.active) {
+      this.background.add(this.active);
+      this.active = undefined;
+    }
+  }
+
+  /** Stop: cancels the shown turn ($/cancelRequest through the token). */
+  stop(): void {
+    this.active?.cts.cancel();
+    for (const [id, a] of this.approvals) {
+      this.host.view.post({ type: 'approvalDone', id });
+      a.resolve(null);
+    }
+    this.approvals.clear();
+  }
+
+  /** parley/event. */
+  onEvent(e: ChatEvent): void {
+    const run = this.active;
+    if (run && run.session === undefined && e.session && ![...this.background].some((b) => b.session === e.session)) {
+      // The first event of a new session names it.
+      run.session = e.session;
+      this.session = e.session;
+    }
+    if (e.kind === 'done' && run && run.session === e.session) {
+      run.doneSeen = true;
+    }
+    if (e.session === this.session && this.session !== undefined) {
+      this.record({ type: 'event', event: e });
+    }
+  }
+
+  // ---- sessions ----
+
+  newSession(): void {
+    this.detachActive();
+    this.session = undefined;
+    this.record({ type: 'reset' });
+    this.host.view.post({ type: 'sessions', sessions: this.sessions, current: undefined });
+    this.postContext();
+    this.host.view.post({ type: 'focusInput' });
+  }
+
+  async refreshSessions(reportErrors = true): Promise<void> {
+    const client = this.host.client();
+    if (!client) {
+      return;
+    }
+    try {
+      const r = await client.sendRequest<{ sessions: SessionSummary[] }>(Methods.sessions, {});
+      this.sessions = r?.sessions ?? [];
+      this.host.view.post({ type: 'sessions', sessions: this.sessions, current: this.session });
+    } catch (e) {
+      if (reportErrors) {
+        this.host.view.post({ type: 'requestError', message: `Could not list sessions: ${errorMessage(e)}` });
+      }
+    }
+  }
+
+  async openSession(id: string): Promise<void> {
+    const client = this.host.client();
+    if (!client || id === '') {
+      return;
+    }
+    try {
+      const h = await client.sendRequest<SessionHistory>(Methods.session, { session: id });
+      this.detachActive();
+      this.session = h.id;
+      this.record({ type: 'reset' });
+      this.record({ type: 'history', session: h });
+      this.host.view.post({ type: 'sessions', sessions: this.sessions, current: this.session });
+    } catch (e) {
+      this.host.view.post({ type: 'requestError', message: `Could not open the session: ${errorMessage(e)}` });
+    }
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    const client = this.host.client();
+    if (!client || id === '') {
+      return;
+    }
+    const title = this.sessions.find((s) => s.id === id)?.title || id;
+    if (!(await this.host.confirm(`Delete the chat session "${title}"?`, 'Delete'))) {
+      return;
+    }
+    try {
+      await client.sendRequest(Methods.deleteSession, { session: id });
+      if (id === this.session) {
+        this.newSession();
+      }
+      await this.refreshSessions();
+    } catch (e) {
+      this.host.view.post({ type: 'requestError', message: `Could not delete the session: ${errorMessage(e)}` });
+    }
+  }
+
+  // ---- "Ask about selection" ----
+
+  /** Pins the editor's selection as the next message's context and focuses the input. */
+  async askAboutSelection(ctx: EditorContext | undefined): Promise<void> {
+    this.pinned = ctx;
+    await this.host.view.reveal(false);
+    this.postContext();
+    this.host.view.post({ type: 'focusInput' });
+  }
+
+  // ---- approvals ----
+
+  /**
+   * Asks an approval in the view when it is visible; undefined otherwise.
+   * Resolves to the chosen title, or null when the request was cancelled.
+   * Questions still open when the view is hidden move to a modal dialog.
+   */
+  askInChat(message: string, actions: string[], token: CancelToken): Promise<string | null> | undefined {
+    if (!this.host.view.visible) {
+      return undefined;
+    }
+    const id = ++this.approvalSeq;
+    return new Promise<string | null>((resolve) => {
+      const sub = token.onCancellationRequested(() => {
+        if (this.approvals.delete(id)) {
+          this.host.view.post({ type: 'approvalDone', id });
+          resolve(null);
+        }
+      });
+      this.approvals.set(id, {
+        message,
+        actions,
+        resolve: (a) => {
+          sub.dispose();
+          resolve(a);
+        },
+      });
+      this.host.view.post({ type: 'approval', id, message, actions });
+    });
+  }
+
+  /** The view was hidden: open questions become modal dialogs. */
+  viewHidden(): void {
+    for (const [id, a] of [...this.approvals]) {
+      this.approvals.delete(id);
+      this.host.view.post({ type: 'approvalDone', id });
+      void Promise.resolve(this.host.askModal(a.message, a.actions)).then((ans) => a.resolve(ans ?? null));
+    }
+  }
+}
+
+function fileName(uri: string): string {
+  const p = uri.replace(/^file:\/\//, '');
+  const segs = decodeURIComponent(p).split('/').filter((x) => x !== '');
+  return segs.slice(-2).join('/');
+}

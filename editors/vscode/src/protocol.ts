@@ -1,0 +1,182 @@
+// Shapes of parley's custom LSP methods, as documented in docs/protocol.md.
+// This module has no dependencies so that the webview bundle can share it.
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** A diagnostic as LSP sends it (only the fields parley reads). */
+export interface Diagnostic {
+  range: Range;
+  message: string;
+  severity?: number;
+  source?: string;
+  code?: string | number;
+}
+
+/** parley/chat's context: the file the user is looking at. */
+export interface ChatContext {
+  uri: string;
+  range?: Range;
+  diagnostics?: Diagnostic[];
+}
+
+export interface ChatParams {
+  session?: string;
+  message: string;
+  context?: ChatContext;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
+export type StopReason =
+  | 'end_turn'
+  | 'max_tokens'
+  | 'max_iterations'
+  | 'repeated_calls'
+  | 'cancelled'
+  | 'error'
+  | string;
+
+export interface ChatResult {
+  session: string;
+  turn: number;
+  stopReason: StopReason;
+  usage: Usage;
+  text: string;
+  error?: string;
+}
+
+export interface ToolOutcome {
+  content: string;
+  isError?: boolean;
+}
+
+export interface ChangeEvent {
+  op: 'modify' | 'create' | 'delete' | 'rename' | string;
+  uri: string;
+  newUri?: string;
+}
+
+export type EventKind =
+  | 'text'
+  | 'thinking'
+  | 'toolCall'
+  | 'toolResult'
+  | 'edit'
+  | 'usage'
+  | 'error'
+  | 'done';
+
+/** parley/event's params. */
+export interface ChatEvent {
+  session: string;
+  turn: number;
+  kind: EventKind | string;
+  text?: string;
+  toolCallId?: string;
+  toolName?: string;
+  input?: unknown;
+  result?: ToolOutcome;
+  changes?: ChangeEvent[];
+  usage?: Usage;
+  stopReason?: StopReason;
+  error?: string;
+}
+
+/** One entry of parley/sessions. */
+export interface SessionSummary {
+  id: string;
+  title: string;
+  created: string;
+  updated: string;
+  turns: number;
+  running?: boolean;
+}
+
+export interface SessionBlock {
+  kind: 'text' | 'thinking' | 'tool_use' | 'tool_result' | string;
+  text?: string;
+  toolCallId?: string;
+  toolName?: string;
+  input?: unknown;
+  isError?: boolean;
+}
+
+export interface SessionMessage {
+  role: 'user' | 'assistant' | string;
+  blocks: SessionBlock[];
+}
+
+/** parley/session's result. */
+export interface SessionHistory {
+  id: string;
+  created: string;
+  updated: string;
+  title: string;
+  model?: string;
+  turns: number;
+  usage?: Usage;
+  messages: SessionMessage[];
+}
+
+export interface FolderStatus {
+  root: string;
+  files: number;
+  symbols: number;
+  indexing: boolean;
+  done: number;
+  total: number;
+  runs: number;
+  lastRun?: string;
+  lastError?: string;
+  private?: boolean;
+}
+
+/** parley/indexStatus's result. */
+export interface IndexStatus {
+  files: number;
+  symbols: number;
+  indexing: boolean;
+  lastError?: string;
+  folders?: FolderStatus[];
+}
+
+export const Methods = {
+  chat: 'parley/chat',
+  event: 'parley/event',
+  sessions: 'parley/sessions',
+  session: 'parley/session',
+  deleteSession: 'parley/deleteSession',
+  indexStatus: 'parley/indexStatus',
+  reindex: 'parley/reindex',
+} as const;
+
+/** The commands the server offers as code actions (executeCommandProvider). */
+export const ServerCommands = [
+  'parley.explain',
+  'parley.fix',
+  'parley.refactor',
+  'parley.addTests',
+  'parley.document',
+] as const;
+
+/** What the chat view shows for a code action's turn, as the user's line. */
+export const ServerCommandTitles: Record<string, string> = {
+  'parley.explain': 'Explain',
+  'parley.fix': 'Fix',
+  'parley.refactor': 'Refactor',
+  'parley.addTests': 'Add tests',
+  'parley.document': 'Document',
+};

@@ -1,0 +1,47 @@
+// Messages between the extension (ChatController) and the chat webview.
+// Both sides import these types; nothing here touches the DOM or vscode.
+
+import type { ChatEvent, ChatResult, SessionHistory, SessionSummary } from '../protocol';
+
+/** The editor context a message is sent with, as the view shows it. */
+export interface ContextInfo {
+  /** e.g. "cart/cart.go:11-17" */
+  label: string;
+  uri: string;
+  /** true when pinned by "Ask about selection" (sent with the next message only). */
+  pinned?: boolean;
+  diagnostics?: number;
+}
+
+/** Extension → webview. */
+export type ToView =
+  | { type: 'event'; event: ChatEvent }
+  | { type: 'userMessage'; text: string; context?: ContextInfo }
+  | { type: 'turnStart' }
+  | { type: 'turnEnd'; result?: ChatResult; cancelled?: boolean }
+  | { type: 'requestError'; message: string }
+  | { type: 'reset' }
+  | { type: 'history'; session: SessionHistory }
+  | { type: 'sessions'; sessions: SessionSummary[]; current?: string }
+  | { type: 'context'; context?: ContextInfo; include: boolean }
+  | { type: 'approval'; id: number; message: string; actions: string[] }
+  | { type: 'approvalDone'; id: number }
+  | { type: 'focusInput'; text?: string }
+  | { type: 'showSessions' }
+  | { type: 'server'; state: 'starting' | 'running' | 'stopped'; message?: string };
+
+/** Webview → extension. */
+export type FromView =
+  | { type: 'ready' }
+  | { type: 'send'; text: string; includeContext: boolean }
+  | { type: 'stop' }
+  | { type: 'newSession' }
+  | { type: 'listSessions' }
+  | { type: 'openSession'; id: string }
+  | { type: 'deleteSession'; id: string }
+  | { type: 'openFile'; uri: string }
+  | { type: 'openLink'; href: string }
+  | { type: 'restartServer' }
+  | { type: 'approve'; id: number; answer: string | null }
+  | { type: 'includeContext'; include: boolean }
+  | { type: 'unpinContext' };

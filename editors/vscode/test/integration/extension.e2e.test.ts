@@ -1,0 +1,228 @@
+// End to end without VS Code: the built extension (dist/extension.js) with
+// the real vscode-languageclient drives a real `parley serve`, whose agent
+// talks to a local fake model API. The `vscode` module is a stub
+// (vscodeStub.ts) that records what the extension shows; the test plays the
+// chat page by sending the page's messages.
+//
+// Needs a parley binary: $PARLEY_BIN, else ../../bin/parley (make build).
+// Skipped without one unless CI=true and PARLEY_E2E=1.
+
+import * as fs from 'node:fs';
+import Module from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FromView, ToView } from '../../src/webview/messages';
+import { reduceAll } from '../../src/webview/state';
+import { root } from '../root';
+import { Uri, createVscodeStub } from './vscodeStub';
+
+const bin = path.resolve(process.env.PARLEY_BIN ?? path.join(root, '..', '..', 'bin', 'parley'));
+const haveBin = fs.existsSync(bin);
+const mustRun = process.env.CI === 'true' && process.env.PARLEY_E2E === '1';
+
+interface FakeModel {
+  url: string;
+  script(steps: unknown[]): void;
+  requests(): number;
+  close(): Promise<void>;
+}
+
+describe.skipIf(!haveBin && !mustRun)('extension ↔ parley serve (vscode stubbed)', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
+  const ws = path.join(tmp, 'shop');
+  const { vscode, rec } = createVscodeStub(ws);
+  let model: FakeModel;
+  let ext: { activate(c: unknown): Promise<void>; deactivate(): Promise<void> };
+  const posted: ToView[] = [];
+  let fromPage: (m: FromView) => void = () => undefined;
+  const envBefore = { ...process.env };
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(ws, 'cart'), { recursive: true });
+    fs.mkdirSync(path.join(ws, '.git'));
+    fs.writeFileSync(path.join(ws, 'go.mod'), 'module example.com/shop\n\ngo 1.22\n');
+    fs.writeFileSync(
+      path.join(ws, 'cart', 'cart.go'),
+      'package cart\n\n// Total adds the fee.\nfunc Total(prices []int, fee int) int {\n\tsum := 0\n\tfor _, p := range prices {\n\t\tsum += p\n\t}\n\treturn sum + fee\n}\n',
+    );
+    // @ts-expect-error: a plain .mjs helper shared with the fixture recorder
+    const { startFakeModel } = await import('../../scripts/fake-model.mjs');
+    model = await startFakeModel();
+    // The server inherits the extension host's environment: no real
+    // config files, a temporary data directory, the local fake model.
+    const home = path.join(tmp, 'home');
+    fs.mkdirSync(path.join(home, '.config'), { recursive: true });
+    Object.assign(process.env, {
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      PARLEY_DATA_DIR: path.join(tmp, 'data'),
+      PARLEY_API_URL: model.url,
+      PARLEY_PROVIDER: 'anthropic',
+      PARLEY_API_KEY: 'dummy-key-for-a-local-fake',
+      PARLEY_MODEL: 'fake-model',
+    });
+    delete process.env.ANTHROPIC_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    rec.settings['parley.path'] = bin;
+    rec.settings['parley.logLevel'] = 'debug';
+    rec.settings['parley.agent.permissionMode'] = 'default';
+
+    // dist/extension.js requires 'vscode': hand it the stub.
+    const M = Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown };
+    const load = M._load;
+    M._load = function (req: string, ...rest: unknown[]) {
+      return req === 'vscode' ? vscode : load.call(this, req, ...rest);
+    };
+    const file = path.join(root, 'dist', 'extension.js');
+    if (!fs.existsSync(file)) {
+      throw new Error('dist/extension.js is missing: run npm run build first');
+    }
+    ext = Module.createRequire(file)(file);
+    await ext.activate({ extensionPath: root, extensionUri: Uri.file(root), subscriptions: [] });
+
+    // Open the chat view: resolve the webview as VS Code would.
+    const provider = rec.webviewProviders.get('parley.chat');
+    provider.resolveWebviewView({
+      visible: true,
+      show: () => undefined,
+      onDidChangeVisibility: () => ({ dispose() {} }),
+      onDidDispose: () => ({ dispose() {} }),
+      webview: {
+        options: {},
+        html: '',
+        cspSource: 'vscode-webview://stub',
+        asWebviewUri: (u: Uri) => u,
+        postMessage: async (m: ToView) => {
+          posted.push(m);
+          return true;
+        },
+        onDidReceiveMessage: (l: (m: FromView) => void) => {
+          fromPage = l;
+          return { dispose() {} };
+        },
+      },
+    });
+    fromPage({ type: 'ready' });
+  });
+
+  afterAll(async () => {
+    await ext?.deactivate();
+    await model?.close();
+    process.env = envBefore;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const turnEnds = () => posted.filter((m) => m.type === 'turnEnd' || m.type === 'requestError').length;
+
+  it('starts the server, shows index progress and counts in the status bar', async () => {
+    await vi.waitFor(() => expect(rec.statusTexts.at(-1)).toMatch(/^\$\(database\) parley \d+ files · \d+ symbols$/), { timeout: 15000 });
+    expect(rec.output.join('')).toContain(`starting ${bin} serve (from setting)`);
+    expect(posted.some((m) => m.type === 'server' && m.state === 'running')).toBe(true);
+    // The index run's $/progress went to the status bar, not a notification.
+    expect(rec.statusTexts.some((t) => t.startsWith('$(sync~spin) parley'))).toBe(true);
+  });
+
+  it('Show Index Status lists the folder from parley/indexStatus', async () => {
+    await rec.commands.get('parley.showIndexStatus')!();
+    const items = rec.quickPicks.at(-1)!;
+    expect(items[0].label).toMatch(/files · .* symbols/);
+    expect(items.some((i) => i.label === `$(folder) ${ws}`)).toBe(true);
+    expect(items.some((i) => i.label === '$(refresh) Reindex')).toBe(true);
+  });
+
+  it('Reindex sends parley/reindex', async () => {
+    await rec.commands.get('parley.reindex')!();
+    // A stale binary without parley/reindex shows up here: rebuild it (make build).
+    expect(rec.messages.filter((m) => m.kind === 'error').map((m) => m.message)).toEqual([]);
+    expect(rec.messages.some((m) => m.kind === 'statusBar' && m.message === 'parley: reindexing…')).toBe(true);
+  });
+
+  it('runs a chat turn: streamed events reach the view', async () => {
+    model.script([{ blocks: [{ text: 'The fee is added **once**, after the loop.' }] }]);
+    const n = turnEnds();
+    fromPage({ type: 'send', text: 'Why is the fee added?', includeContext: true });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
+    const s = reduceAll(posted);
+    const t = s.turns.at(-1)!;
+    expect(t.user?.text).toBe('Why is the fee added?');
+    expect(t.items).toEqual([{ kind: 'text', text: 'The fee is added **once**, after the loop.' }]);
+    expect(t.stopReason).toBe('end_turn');
+    expect(s.session).toMatch(/^\d{8}-\d{6}/);
+    expect(rec.contextKeys.get('parley.chatRunning')).toBe(false);
+  });
+
+  it('an edit opens the preview (needsConfirmation); discarding it tells the agent why', async () => {
+    rec.applyEditResult = false; // the user presses Discard in the Refactor Preview
+    model.script([
+      { blocks: [{ tool: 'edit_file', input: { path: 'cart/cart.go', old_string: '\t\tsum += p\n', new_string: '\t\tsum += p * 2\n' } }] },
+      { blocks: [{ text: 'OK, I left it.' }] },
+    ]);
+    const n = turnEnds();
+    const edits = rec.appliedEdits.length;
+    fromPage({ type: 'send', text: 'Double the prices', includeContext: false });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
+    expect(rec.appliedEdits.length).toBe(edits + 1);
+    const e = rec.appliedEdits.at(-1)!;
+    expect(e.entries[0]).toMatchObject({ uri: pathToFileURL(path.join(ws, 'cart', 'cart.go')).href, text: ' * 2' });
+    expect(e.entries[0].metadata).toMatchObject({ needsConfirmation: true });
+    const t = reduceAll(posted).turns.at(-1)!;
+    const tool = t.items.find((i) => i.kind === 'tool');
+    expect(tool).toMatchObject({ name: 'edit_file', result: { isError: true } });
+    expect((tool as { result: { content: string } }).result.content).toContain("discarded the change in the editor's preview");
+    expect(t.items.some((i) => i.kind === 'edit')).toBe(false);
+    rec.applyEditResult = true;
+  });
+
+  it('asks a shell command in the view, then Stop cancels the running command', async () => {
+    model.script([{ blocks: [{ text: 'Running it.' }, { tool: 'shell', input: { command: 'sleep 30' } }] }]);
+    const n = turnEnds();
+    fromPage({ type: 'send', text: 'Run something slow', includeContext: false });
+    await vi.waitFor(() => expect(posted.some((m) => m.type === 'approval')).toBe(true), { timeout: 15000 });
+    const q = posted.filter((m): m is Extract<ToView, { type: 'approval' }> => m.type === 'approval').at(-1)!;
+    expect(q.message).toBe('parley wants to run: sleep 30');
+    expect(q.actions).toEqual(['Allow once', 'Allow for this session', 'Deny']);
+    const started = Date.now();
+    fromPage({ type: 'approve', id: q.id, answer: 'Allow once' });
+    await vi.waitFor(() => expect(rec.statusTexts.at(-1)).toContain('agent shell'), { timeout: 15000 });
+    fromPage({ type: 'stop' });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
+    expect(Date.now() - started).toBeLessThan(15000); // sleep 30 was killed
+    const t = reduceAll(posted).turns.at(-1)!;
+    expect(t.stopReason).toBe('cancelled');
+    const shell = t.items.find((i) => i.kind === 'tool') as { name: string; result?: { isError?: boolean } };
+    expect(shell.name).toBe('shell');
+    if (shell.result) {
+      expect(shell.result.isError).toBe(true); // killed (or never started)
+    }
+  });
+
+  it('lists and loads the sessions', async () => {
+    posted.length = 0;
+    fromPage({ type: 'listSessions' });
+    await vi.waitFor(() => expect(posted.some((m) => m.type === 'sessions' && m.sessions.length >= 1)).toBe(true));
+    const list = posted.filter((m): m is Extract<ToView, { type: 'sessions' }> => m.type === 'sessions').at(-1)!;
+    // All three turns above ran in one session; the list has it.
+    const first = list.sessions.find((s) => s.title === 'Why is the fee added?');
+    expect(first).toBeDefined();
+    fromPage({ type: 'openSession', id: first!.id });
+    await vi.waitFor(() => expect(posted.some((m) => m.type === 'history')).toBe(true));
+    const s = reduceAll(posted);
+    expect(s.turns.map((t) => t.user?.text)).toEqual(['Why is the fee added?', 'Double the prices', 'Run something slow']);
+  });
+
+  it('sends changed agent settings as workspace/didChangeConfiguration', async () => {
+    rec.settings['parley.agent.model'] = 'fake-model-2';
+    for (const l of rec.configListeners) {
+      l({ affectsConfiguration: (s: string) => 'parley.agent.model'.startsWith(s) });
+    }
+    model.script([{ blocks: [{ text: 'ok' }] }]);
+    const n = turnEnds();
+    fromPage({ type: 'newSession' });
+    fromPage({ type: 'send', text: 'hello', includeContext: false });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
+    expect(rec.output.join('')).toContain('agent settings changed');
+  });
+});
