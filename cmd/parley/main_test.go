@@ -26,7 +26,7 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"holdlock": holdLock,
+			"holdlock": holdLock, "lspframes": lspFrames,
 			// chat: a fake model API and session helpers (fakellm_test.go).
 			"fakellm": fakeLLM, "lastsession": lastSession, "nofilecontains": noFileContains,
 		},
