@@ -1,5 +1,6 @@
 // Package lsp is parley's language server: it serves the workspace index
-// to editors over LSP 3.18 (go.lsp.dev/protocol and jsonrpc2).
+// to editors over LSP 3.18 (go.lsp.dev/protocol and jsonrpc2) and runs the
+// agent for them (parley/chat, code actions).
 //
 // Shape. Handlers are thin: they resolve the document, wait until the
 // index has caught up with the editor's buffer, and call plain functions
@@ -19,5 +20,14 @@
 // shutdown, InvalidRequest. Background indexing starts after initialized
 // and reports $/progress. Serve returns the process exit code: 0 after
 // shutdown then exit, 1 otherwise. Each workspace folder owns an index
-// store that Serve closes on the way out.
+// store that Serve closes on the way out, as it closes the session store.
+//
+// The agent. A parley/chat request (or an agent command) runs one turn of
+// the agent core on its own goroutine; turns of different sessions run
+// concurrently, one session runs one turn at a time. The agent reads files
+// through agentView (open buffers first) and changes them only through
+// agentEditor, which sends workspace/applyEdit and never writes the disk;
+// questions go to the user with window/showMessageRequest. The agent's
+// configuration is built on first use and rebuilt after
+// didChangeConfiguration; a turn keeps the configuration it started with.
 package lsp
