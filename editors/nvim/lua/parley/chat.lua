@@ -1,8 +1,8 @@
 -- The chat: one scratch buffer (filetype markdown) per parley client
 -- (root). It sends parley/chat, streams parley/event into the buffer
 -- (text as it arrives; tool calls, results and edits one line each; usage
--- and stop reason at the end), keeps the session for the next message, and
--- lists, resumes and deletes sessions.
+-- and stop reason at the end) and keeps the session for the next message.
+-- Listing, resuming and deleting sessions is parley.sessions.
 local config = require('parley.config')
 local util = require('parley.util')
 local clients = require('parley.client')
@@ -601,119 +601,16 @@ function M.on_command_result(err, result, ctx)
   end
 end
 
--- Sessions -------------------------------------------------------------
-
-local function render_history(st, session)
-  clear(st)
-  add_lines(st, { '# ' .. ((session.title and session.title ~= '') and session.title or session.id), '',
-    '*session ' .. session.id .. ' · ' .. (session.turns or 0) .. ' turns*' })
-  local names = {}
-  for _, msg in ipairs(session.messages or {}) do
-    local texts, tools = {}, {}
-    for _, b in ipairs(msg.blocks or {}) do
-      if b.kind == 'text' and b.text and b.text ~= '' then
-        table.insert(texts, b.text)
-      elseif b.kind == 'tool_use' then
-        names[b.toolCallId or ''] = b.toolName
-        local input = b.input
-        if type(input) == 'string' then
-          local ok, decoded = pcall(vim.json.decode, input)
-          input = ok and decoded or nil
-        end
-        table.insert(tools, tool_call_line(b.toolName, input, st.root))
-      elseif b.kind == 'tool_result' then
-        table.insert(tools, tool_result_line(names[b.toolCallId or ''], b.text, b.isError))
-      end
-    end
-    if #texts > 0 then
-      local lines = {}
-      for _, t in ipairs(texts) do
-        vim.list_extend(lines, split_lines(t))
-      end
-      header(st, msg.role == 'user' and 'You' or 'parley', lines)
-    end
-    if #tools > 0 then
-      if #texts == 0 and msg.role == 'assistant' then
-        header(st, 'parley', {})
-      end
-      add_lines(st, tools)
-    end
-  end
-  add_lines(st, { '' })
-end
-
---- Loads a session's history into the chat buffer and continues it.
-function M.resume(client, id, cb)
-  local st = M.state(client)
-  if st.running then
-    util.warn('a turn is running; :ParleyStop first')
-    return
-  end
-  util.request(client, 'parley/session', { session = id }, function(err, session)
-    if err then
-      util.error('parley/session: ' .. util.err_text(err))
-      return
-    end
-    st.session, st.last = session.id, nil
-    render_history(st, session)
-    M.open(st, true)
-    if cb then
-      cb(session)
-    end
-  end, st.buf)
-end
-
-local function session_label(s)
-  local when = tostring(s.updated or s.created or ''):gsub('T', ' '):gsub('%.%d+', ''):gsub('Z$', '')
-  local title = (s.title and s.title ~= '') and s.title or '(untitled)'
-  local extra = s.running and 'running' or ((s.turns or 0) .. ' turns')
-  return string.format('%s  [%s, %s]', title, extra, when)
-end
-
---- Lists the sessions with vim.ui.select; the chosen one is passed to
---- on_choice(client, session).
-function M.pick_session(client, prompt, on_choice)
-  util.request(client, 'parley/sessions', vim.empty_dict(), function(err, result)
-    if err then
-      util.error('parley/sessions: ' .. util.err_text(err))
-      return
-    end
-    local list = (result and result.sessions) or {}
-    if #list == 0 then
-      util.notify('no sessions yet')
-      return
-    end
-    vim.ui.select(list, { prompt = prompt, kind = 'parley.session', format_item = session_label }, function(s)
-      if s then
-        on_choice(client, s)
-      end
-    end)
-  end)
-end
-
---- :ParleySessions: pick a session and resume it.
-function M.sessions(client)
-  M.pick_session(client, 'parley sessions', function(c, s)
-    M.resume(c, s.id)
-  end)
-end
-
---- :ParleyDeleteSession: pick a session and delete it.
-function M.delete_session(client)
-  M.pick_session(client, 'delete parley session', function(c, s)
-    util.request(c, 'parley/deleteSession', { session = s.id }, function(err)
-      if err then
-        util.error('parley/deleteSession: ' .. util.err_text(err))
-        return
-      end
-      local st = M.state(c)
-      if st.session == s.id then
-        st.session = nil
-      end
-      util.notify('deleted session ' .. s.id)
-    end)
-  end)
-end
+-- Rendering helpers for parley.sessions, which draws a session's history
+-- into the same buffer.
+M.render = {
+  clear = clear,
+  add_lines = add_lines,
+  header = header,
+  split_lines = split_lines,
+  tool_call_line = tool_call_line,
+  tool_result_line = tool_result_line,
+}
 
 --- Forgets a client that exited.
 function M.on_exit(client_id, root)

@@ -138,13 +138,13 @@ local function define_commands()
   cmd('ParleySessions', function()
     local c = current_client(false)
     if c then
-      chat.sessions(c)
+      require('parley.sessions').sessions(c)
     end
   end, { desc = 'parley: resume a session' })
   cmd('ParleyDeleteSession', function()
     local c = current_client(false)
     if c then
-      chat.delete_session(c)
+      require('parley.sessions').delete_session(c)
     end
   end, { desc = 'parley: delete a session' })
   cmd('ParleyIndexStatus', function() M.index_status() end, { desc = 'parley: show the index status' })
