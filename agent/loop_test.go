@@ -367,6 +367,10 @@ func TestToolInfrastructureErrorStopsTheTurn(t *testing.T) {
 	panicky := &fakeTool{name: "panicky", readOnly: true, run: func(context.Context, json.RawMessage) (*tools.Result, error) {
 		panic("boom")
 	}}
+	// A panic while judging the call (a parser bug on model input).
+	badAccess := &fakeTool{name: "badaccess", readOnly: true, access: func(json.RawMessage) (tools.Access, error) {
+		panic("parser bug")
+	}}
 	tests := []struct {
 		name  string
 		calls []provider.Block
@@ -374,11 +378,12 @@ func TestToolInfrastructureErrorStopsTheTurn(t *testing.T) {
 	}{
 		{"error", []provider.Block{use("1", "broken", `{}`), use("2", "look", `{}`)}, "disk on fire"},
 		{"panic", []provider.Block{use("1", "panicky", `{}`), use("2", "look", `{}`)}, "panicked: boom"},
+		{"panic in Access", []provider.Block{use("1", "badaccess", `{}`), use("2", "look", `{}`)}, "panicked: parser bug"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newScripted(callTools(tt.calls...))
-			a, _ := newTestAgent(t, p, broken, panicky, echo("look", false))
+			a, _ := newTestAgent(t, p, broken, panicky, badAccess, echo("look", false))
 			s := NewSession()
 			res, err := a.Run(context.Background(), s, "go")
 			if err == nil || !strings.Contains(err.Error(), tt.want) || res.StopReason != StopError {

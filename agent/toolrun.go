@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -126,13 +127,25 @@ func (t *turn) vet(c *call) bool {
 	if n := t.countRepeat(c); n > t.repeatLimit() {
 		return t.decide(c, tools.Errorf("refused: this is call %d of %s with exactly these arguments in this turn, and it will not give a different result. Use the result you already have, change the arguments, or tell the user what is blocking you.", n, u.ToolName))
 	}
-	access, err := c.tool.Access(t.a.Env, u.Input)
+	var access tools.Access
+	err := guard(u.ToolName, func() (err error) {
+		access, err = c.tool.Access(t.a.Env, u.Input)
+		return err
+	})
+	var pe *panicError
+	if errors.As(err, &pe) {
+		c.err = err
+		return t.decide(c, tools.Errorf("internal error: %v", firstLine(err.Error())))
+	}
 	if err != nil {
 		return t.decide(c, tools.Errorf("invalid call of %s: %v", u.ToolName, err))
 	}
 	allowed, reason := c.tool.ReadOnly(), "no permission policy is configured, so only read-only tools may run"
 	if t.a.Policy != nil {
-		allowed, reason, err = t.a.Policy.Check(t.ctx, t.a.Approver, u.ToolName, c.tool.ReadOnly(), access)
+		err = guard(u.ToolName, func() (err error) {
+			allowed, reason, err = t.a.Policy.Check(t.ctx, t.a.Approver, u.ToolName, c.tool.ReadOnly(), access)
+			return err
+		})
 	}
 	switch {
 	case err != nil && t.ctx.Err() != nil:
@@ -150,17 +163,31 @@ func (t *turn) vet(c *call) bool {
 	return true
 }
 
+// guard runs fn, turning a panic into a *panicError: model input reaches
+// the tools' parsers, and a bug there must not take the process down.
+func guard(tool string, fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &panicError{fmt.Sprintf("tool %s panicked: %v\n%s", tool, p, debug.Stack())}
+		}
+	}()
+	return fn()
+}
+
+// panicError is a recovered panic: an infrastructure failure (a bug), not
+// a mistake of the model.
+type panicError struct{ msg string }
+
+func (e *panicError) Error() string { return e.msg }
+
 // execute runs an approved call. A panicking tool is an infrastructure
 // failure, reported rather than allowed to take the process down.
 func (t *turn) execute(c *call) {
-	res, err := func() (res *tools.Result, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = fmt.Errorf("tool %s panicked: %v\n%s", c.use.ToolName, p, debug.Stack())
-			}
-		}()
-		return c.tool.Run(t.ctx, t.a.Env, c.use.Input)
-	}()
+	var res *tools.Result
+	err := guard(c.use.ToolName, func() (err error) {
+		res, err = c.tool.Run(t.ctx, t.a.Env, c.use.Input)
+		return err
+	})
 	switch {
 	case err != nil && t.ctx.Err() != nil:
 		res = &tools.Result{Content: msgCancelled, IsError: true}

@@ -104,6 +104,14 @@ func commandDanger(c SimpleCommand) string {
 		}
 	case name == "find":
 		return findDanger(args)
+	case isExpansion(name):
+		// `$(echo rm) -rf /`, `$RM -rf /usr`: the program is only known
+		// at run time, so its arguments are judged as rm's would be.
+		if hasFlag(args, 'r', 'R', "--recursive") {
+			if t := firstCatastrophic(operands(args)); t != "" {
+				return fmt.Sprintf("the command is only known at run time and its arguments recursively target %s", t)
+			}
+		}
 	case name == "shred" || name == "tee" || name == "cp" || name == "truncate" || name == "install":
 		for _, a := range args {
 			if blockDevice.MatchString(a) {
@@ -194,15 +202,31 @@ func findDanger(args []string) string {
 }
 
 // firstCatastrophic returns the first target that is the root, a
-// top-level system directory, a glob over either, or a home directory.
+// top-level system directory, a glob over either, or a home directory —
+// also once its run-time expansions come out empty (`"$DIR/"*` with DIR
+// unset is `/*`).
 func firstCatastrophic(targets []string) string {
 	for _, t := range targets {
 		if isCatastrophicTarget(t) {
 			return t
 		}
+		if e := emptyExpansions(t); e != t && isCatastrophicTarget(e) {
+			return fmt.Sprintf("%s (%s when the expansion is empty)", t, e)
+		}
 	}
 	return ""
 }
+
+// expansionRE matches the run-time expansions a parsed word keeps as
+// written: $NAME, ${...}, $(...) (one level of nested parentheses), $1,
+// $@ and the like, and backquotes.
+var expansionRE = regexp.MustCompile(`\$\{[^}]*\}|\$\((?:[^()]|\([^()]*\))*\)|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|` + "`[^`]*`")
+
+// emptyExpansions is t with every run-time expansion replaced by nothing.
+func emptyExpansions(t string) string { return expansionRE.ReplaceAllString(t, "") }
+
+// isExpansion reports a word that starts with a run-time expansion.
+func isExpansion(w string) bool { return strings.HasPrefix(w, "$") || strings.HasPrefix(w, "`") }
 
 func isCatastrophicTarget(t string) bool {
 	t = strings.TrimSpace(t)

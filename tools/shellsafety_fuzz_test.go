@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,11 @@ func refused(cmd string) (bool, string) {
 // too (whether as dangerous or as unparseable). A script that starts with
 // "-" or "+" is not wrapped in sh -c: the shell reads such a word as
 // options, never as the script, and refuses to start.
+// positionalRE matches $0..$9, $@ and $*, which mean something else
+// inside sh -c (the arguments after the script), so wrapping changes the
+// command.
+var positionalRE = regexp.MustCompile(`\$[0-9@*]|\$\{[0-9@*]`)
+
 func FuzzShellDanger(f *testing.F) {
 	for _, cmd := range dangerousCommands {
 		f.Add(cmd)
@@ -44,7 +50,7 @@ func FuzzShellDanger(f *testing.F) {
 			return
 		}
 		wrapped := []string{"sudo " + cmd, "(" + cmd + ")"}
-		if !strings.ContainsRune(cmd, '\'') && !strings.HasPrefix(cmd, "-") && !strings.HasPrefix(cmd, "+") {
+		if !strings.ContainsRune(cmd, '\'') && !strings.HasPrefix(cmd, "-") && !strings.HasPrefix(cmd, "+") && !positionalRE.MatchString(cmd) {
 			wrapped = append(wrapped, "sh -c '"+cmd+"'")
 		}
 		for _, w := range wrapped {

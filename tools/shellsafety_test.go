@@ -8,6 +8,15 @@ import (
 // Every form here must be refused. None of them is ever run: the table
 // only goes through the parser and the danger check.
 var dangerousCommands = []string{
+	// Expansions that come out empty, and programs named at run time.
+	`rm -rf "$STEAMROOT/"*`,
+	`rm -rf $BUILD/`,
+	`rm -rf "${PREFIX}/usr"`,
+	"rm -rf `pwd`/",
+	`chmod -R 777 "$ROOT/"`,
+	`$(echo rm) -rf /`,
+	`$RM -rf /usr`,
+	"`which rm` -rf /",
 	`rm -rf /`,
 	`rm -fr /`,
 	`rm -r -f /`,
@@ -126,6 +135,11 @@ var dangerousCommands = []string{
 
 // Commands that look similar but are fine.
 var benignCommands = []string{
+	`rm -rf "$BUILD_DIR"`,
+	`rm -rf "$DIR/build"`,
+	`rm -rf $tmp`,
+	`$CC -o prog main.c`,
+	`$(go env GOROOT)/bin/go test -r ./...`,
 	`rm -rf ./build`,
 	`rm -rf build/ dist/`,
 	`rm -f /tmp/parley-test.log`,

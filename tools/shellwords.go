@@ -144,7 +144,7 @@ func (p *scriptParser) positionalParam(x *syntax.ParamExp) (string, bool) {
 // literalVar substitutes $x and ${x} when the script is read with
 // expandVars and assigned x a literal earlier (see shellScript.vars).
 func (p *scriptParser) literalVar(x *syntax.ParamExp) (string, bool) {
-	if !p.s.expandVars || !plainParam(x) {
+	if p.s == nil || !p.s.expandVars || !plainParam(x) {
 		return "", false
 	}
 	v, ok := p.s.vars[x.Param.Value]
