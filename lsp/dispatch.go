@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -30,10 +31,18 @@ func (s *Server) handler() jsonrpc2.Handler {
 		}
 		return standard(ctx, req)
 	}
-	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	return func(ctx context.Context, req *jsonrpc2.Request) (res any, err error) {
 		// The method string borrows the transport frame, which is reused
 		// once the handler goes asynchronous.
 		method := strings.Clone(req.Method())
+		// A bug in a handler answers InternalError instead of ending the
+		// process (and with it the user's editing session).
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Errorf("%s panicked: %v\n%s", method, p, debug.Stack())
+				res, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: internal error: %v", method, p)
+			}
+		}()
 		switch method {
 		case protocol.MethodCancelRequest:
 			s.cancelRequest(req)
@@ -60,7 +69,7 @@ func (s *Server) handler() jsonrpc2.Handler {
 			jsonrpc2.Async(ctx)
 		}
 		start := time.Now()
-		res, err := s.cancellable(ctx, req, dispatch)
+		res, err = s.cancellable(ctx, req, dispatch)
 		if err == nil {
 			s.stats.record(method, time.Since(start))
 		}

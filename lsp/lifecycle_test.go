@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,4 +98,21 @@ func TestIndexStatusAndRestart(t *testing.T) {
 	if st := e2.waitIndexed(2); st.Files != 6 {
 		t.Errorf("after parley/reindex: %d files, want 6", st.Files)
 	}
+}
+
+// A panicking handler answers InternalError; the server goes on.
+func TestHandlerPanicIsAnError(t *testing.T) {
+	root := loadTxtar(t, "testdata/basic.txtar")
+	e := startEditor(t, root, editorConfig{})
+	e.srv.testHookRequest = func(_ context.Context, method string) {
+		if method == protocol.MethodWorkspaceSymbol {
+			panic("handler bug")
+		}
+	}
+	err := e.call(protocol.MethodWorkspaceSymbol, &protocol.WorkspaceSymbolParams{Query: "Fee"}, nil)
+	if rpcCode(err) != jsonrpc2.InternalError || !strings.Contains(err.Error(), "handler bug") {
+		t.Fatalf("panicking request: %v", err)
+	}
+	e.srv.testHookRequest = nil
+	e.waitIndexed(1)
 }
