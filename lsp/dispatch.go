@@ -109,6 +109,7 @@ func (s *Server) cancellable(ctx context.Context, req *jsonrpc2.Request, h jsonr
 		s.inflightMu.Lock()
 		delete(s.inflight, id)
 		s.inflightMu.Unlock()
+		s.requestBell.ring()
 		stop()
 		cancel()
 	}()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -217,10 +218,39 @@ func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams)
 	return nil
 }
 
+// shutdownGrace bounds how long shutdown lets requests already running
+// finish before it cancels them.
+const shutdownGrace = 3 * time.Second
+
+// Shutdown refuses new requests, lets those already running finish
+// (bounded by shutdownGrace; a long chat turn is cancelled) and then stops
+// background work and closes the stores.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.state.Store(stateShutdown)
+	s.awaitRequests(shutdownGrace)
 	s.teardown()
 	return nil
+}
+
+// awaitRequests waits until no request but the caller (shutdown) is
+// running, or until d has passed.
+func (s *Server) awaitRequests(d time.Duration) {
+	timeout := time.NewTimer(d)
+	defer timeout.Stop()
+	for {
+		ring := s.requestBell.next()
+		s.inflightMu.Lock()
+		n := len(s.inflight)
+		s.inflightMu.Unlock()
+		if n <= 1 {
+			return
+		}
+		select {
+		case <-ring:
+		case <-timeout.C:
+			return
+		}
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

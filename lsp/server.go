@@ -94,8 +94,9 @@ type Server struct {
 	stats latencies
 
 	// inflight maps running requests to their cancel funcs ($/cancelRequest).
-	inflightMu sync.Mutex
-	inflight   map[jsonrpc2.ID]context.CancelFunc
+	inflightMu  sync.Mutex
+	inflight    map[jsonrpc2.ID]context.CancelFunc
+	requestBell bell // rings when a request ends
 
 	// progressCancels maps progress tokens to the cancel func of their run.
 	progressCancels sync.Map
