@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/internal/nvimtest"
 )
 
 // The edit the scripted model asks for in TestNeovimChatE2E: one line of
@@ -55,12 +56,12 @@ func TestNeovimChatE2E(t *testing.T) {
 	})
 	fail := func(format string, args ...any) {
 		t.Helper()
-		t.Fatalf("%s\n%s\nserver log:\n%s", fmt.Sprintf(format, args...), requests(), serverLog(data))
+		t.Fatalf("%s\n%s\nserver log:\n%s", fmt.Sprintf(format, args...), requests(), nvimtest.ServerLog(data))
 	}
 
 	// The server waits for the didChange of an edited open buffer; a
 	// client that never sends it costs every edit a timeout.
-	if log := serverLog(data); strings.Contains(log, "did not report the change") {
+	if log := nvimtest.ServerLog(data); strings.Contains(log, "did not report the change") {
 		fail("Neovim did not report the applied edit with didChange")
 	}
 

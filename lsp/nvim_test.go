@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/internal/nvimtest"
 )
 
 // TestMain lets the test binary act as `parley serve` for a real editor:
@@ -62,13 +63,7 @@ type nvimRun struct {
 // skipped, or fails under CI.
 func runNeovim(t *testing.T, r nvimRun) (data string) {
 	t.Helper()
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("nvim not found; .ci/run installs Debian's neovim")
-		}
-		t.Skip("nvim not installed")
-	}
+	nvim := nvimtest.Path(t)
 	data = t.TempDir()
 	result := filepath.Join(data, "result")
 	script, err := filepath.Abs(r.script)
@@ -82,7 +77,7 @@ func runNeovim(t *testing.T, r nvimRun) (data string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-c", "luafile "+script)
-	cmd.Env = append(os.Environ(), "PARLEY_ROOT="+r.root, "PARLEY_CMD="+self, "PARLEY_RESULT="+result,
+	cmd.Env = append(nvimtest.CleanEnv(), "PARLEY_ROOT="+r.root, "PARLEY_CMD="+self, "PARLEY_RESULT="+result,
 		"PARLEY_TEST_DATA="+data, "XDG_STATE_HOME="+data, "XDG_DATA_HOME="+data, "XDG_CACHE_HOME="+data)
 	cmd.Env = append(cmd.Env, r.env...)
 	out, runErr := cmd.CombinedOutput()
@@ -92,18 +87,9 @@ func runNeovim(t *testing.T, r nvimRun) (data string) {
 		if r.detail != nil {
 			more = "\n" + r.detail()
 		}
-		t.Fatalf("neovim (%s): %v\nresult: %s\noutput: %s%s\nserver log:\n%s", r.script, runErr, got, out, more, serverLog(data))
+		t.Fatalf("neovim (%s): %v\nresult: %s\noutput: %s%s\nserver log:\n%s", r.script, runErr, got, out, more, nvimtest.ServerLog(data))
 	}
 	return data
-}
-
-// serverLog is the test server's log in data, for failure messages.
-func serverLog(data string) string {
-	logs, err := os.ReadFile(filepath.Join(data, "serve.log"))
-	if err != nil {
-		return err.Error()
-	}
-	return string(logs)
 }
 
 // TestNeovimE2E: headless Neovim attaches to the server on a fixture

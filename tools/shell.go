@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -113,11 +112,7 @@ func (ShellTool) Access(env *Env, input json.RawMessage) (Access, error) {
 func (t ShellTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
 	c, err := prepareShell(env, input)
 	if err != nil {
-		var ie *InputError
-		if errors.As(err, &ie) {
-			return Errorf("%s", ie.Msg), nil
-		}
-		return nil, err
+		return resultForInputErr(err)
 	}
 	var stream func(string)
 	if env.Output != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/internal/nvimtest"
 )
 
 // nvimTimeout bounds one Neovim run; the scripts' own waits are shorter.
@@ -62,19 +63,6 @@ func parleyBinary(t *testing.T) string {
 		t.Fatal(buildErr)
 	}
 	return binPath
-}
-
-// nvimPath finds nvim: skipped without it, fatal under CI.
-func nvimPath(t *testing.T) string {
-	t.Helper()
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("nvim not found; .ci/run installs Debian's neovim")
-		}
-		t.Skip("nvim not installed")
-	}
-	return nvim
 }
 
 // The fixture workspace: a small Go module with a .parley root marker.
@@ -143,7 +131,7 @@ const apiKey = "nvim-plugin-test-key"
 // must write "ok" to its result file.
 func run(t *testing.T, r nvimRun) runResult {
 	t.Helper()
-	nvim := nvimPath(t)
+	nvim := nvimtest.Path(t)
 	bin := parleyBinary(t)
 	url, llm := fakellm.Start(t, "key "+apiKey+"\n"+r.llm)
 
@@ -177,7 +165,7 @@ func run(t *testing.T, r nvimRun) runResult {
 		"--cmd", "set rtp+="+plugin, "-c", "luafile "+script)
 	cmd.Dir = root
 	cmd.WaitDelay = 5 * time.Second
-	cmd.Env = append(cleanEnv(),
+	cmd.Env = append(nvimtest.CleanEnv(),
 		"PARLEY_DATA_DIR="+data,
 		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"),
 		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
@@ -201,35 +189,9 @@ func run(t *testing.T, r nvimRun) runResult {
 		}
 		chats, _ := os.ReadFile(result + ".chat")
 		t.Fatalf("neovim (tests/%s): %v\nresult: %s\noutput: %s\nchat buffers:\n%s\n%s\nserver log:\n%s\nNeovim's LSP log:\n%s",
-			r.script, runErr, got, out, chats, modelRequests(llm.Requests()), serverLog(data), lspLog(xdg))
+			r.script, runErr, got, out, chats, modelRequests(llm.Requests()), nvimtest.ServerLog(data), lspLog(xdg))
 	}
 	return res
-}
-
-// cleanEnv is the environment without settings that could point the
-// server or Neovim somewhere else (the developer's keys, models, config).
-func cleanEnv() []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(k, "PARLEY_"), strings.HasPrefix(k, "XDG_"),
-			strings.HasPrefix(k, "ANTHROPIC_"), strings.HasPrefix(k, "OPENAI_"),
-			strings.HasPrefix(k, "NVIM"), k == "VIMINIT", k == "MYVIMRC":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
-
-// serverLog is the server's log (serve.log in its data directory).
-func serverLog(data string) string {
-	b, err := os.ReadFile(filepath.Join(data, "serve.log"))
-	if err != nil {
-		return err.Error()
-	}
-	return string(b)
 }
 
 // lspLog is Neovim's LSP log (the server's stderr lands there): in
@@ -403,8 +365,8 @@ func TestAppliedEditUndo(t *testing.T) {
 	if res := toolResult(reqs[1], "edit_file"); !strings.Contains(res, "Edited cart/fee.go") || !strings.Contains(res, newExpr) {
 		t.Errorf("edit_file result: %s", res)
 	}
-	if strings.Contains(serverLog(r.data), "did not report the change") {
-		t.Errorf("Neovim did not report the applied edit with didChange:\n%s", serverLog(r.data))
+	if strings.Contains(nvimtest.ServerLog(r.data), "did not report the change") {
+		t.Errorf("Neovim did not report the applied edit with didChange:\n%s", nvimtest.ServerLog(r.data))
 	}
 }
 
@@ -436,7 +398,7 @@ func TestRejectedEdit(t *testing.T) {
 // TestHelpTags: :helptags accepts doc/parley.txt (no duplicate or bad
 // tags) and the tags of the sections are there.
 func TestHelpTags(t *testing.T) {
-	nvim := nvimPath(t)
+	nvim := nvimtest.Path(t)
 	dir := t.TempDir()
 	doc, err := os.ReadFile(filepath.Join("doc", "parley.txt"))
 	if err != nil {
@@ -450,7 +412,7 @@ func TestHelpTags(t *testing.T) {
 	// An error in :helptags ends Neovim with exit code 1.
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n",
 		"-c", "try | helptags "+dir+" | catch | cquit 1 | endtry", "-c", "if v:errmsg != '' | cquit 1 | endif", "-c", "qall!")
-	cmd.Env = cleanEnv()
+	cmd.Env = nvimtest.CleanEnv()
 	if out, err := cmd.CombinedOutput(); err != nil || len(strings.TrimSpace(string(out))) > 0 {
 		t.Fatalf(":helptags: %v\n%s", err, out)
 	}

@@ -6,42 +6,22 @@
 -- "ok" or the failure), PARLEY_FAKE_API_URL and PARLEY_FAKE_API_KEY (the
 -- model API), and PARLEY_CHAT_OLD_LINE / PARLEY_CHAT_NEW_LINE (line 4 of
 -- cart/fee.go before and after the edit).
-local root = os.getenv('PARLEY_ROOT')
-local result_file = os.getenv('PARLEY_RESULT')
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/nvim_helpers.lua')
+local check, root = H.check, H.root
 local old_line = os.getenv('PARLEY_CHAT_OLD_LINE')
 local new_line = os.getenv('PARLEY_CHAT_NEW_LINE')
 
-local function finish(msg)
-  local f = io.open(result_file, 'w')
-  f:write(msg)
-  f:close()
-  vim.cmd(msg == 'ok' and 'qall!' or 'cquit! 1')
-end
-
-local function check(cond, msg)
-  if not cond then
-    finish('FAIL: ' .. msg)
-    error(msg)
-  end
-end
-
-local ok, err = pcall(function()
-  local initialized = false
+H.run(function()
   local events = {} -- parley/event params in arrival order
   local applied = {} -- workspace/applyEdit: { params = ..., reply = ... }
-  local client_id = vim.lsp.start_client({
-    cmd = { os.getenv('PARLEY_CMD'), 'serve', '--log-level', 'debug' },
-    cmd_env = { PARLEY_LSP_TEST_SERVE = '1' },
-    root_dir = root,
-    workspace_folders = { { uri = vim.uri_from_fname(root), name = 'shop' } },
-    flags = { debounce_text_changes = 0 },
+  local client, buf = H.start({
     init_options = {
       agent = {
         api_url = os.getenv('PARLEY_FAKE_API_URL'),
         api_key = os.getenv('PARLEY_FAKE_API_KEY'),
         model = 'fake-model',
         provider = 'openai-compatible',
-        -- Neovim has no change annotations: in "default" mode every edit
+        -- Neovim does not confirm edits itself: in "default" mode every edit
         -- would be a window/showMessageRequest question.
         permission_mode = 'acceptEdits',
       },
@@ -55,30 +35,11 @@ local ok, err = pcall(function()
         return reply
       end,
     },
-    on_init = function() initialized = true end,
   })
-  check(client_id, 'start_client failed')
-  check(vim.wait(10000, function() return initialized end, 20), 'server did not initialize')
-  local client = vim.lsp.get_client_by_id(client_id)
-
-  vim.cmd('edit ' .. root .. '/cart/fee.go')
-  local buf = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(buf, client_id)
   local original = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
   check(original[4] == old_line, 'line 4 before the chat: ' .. vim.inspect(original))
 
-  local function request(method, params)
-    local res, rerr = client.request_sync(method, params, 10000, buf)
-    check(res, method .. ': ' .. tostring(rerr))
-    check(not res.err, method .. ': ' .. vim.inspect(res.err))
-    return res.result
-  end
-
-  -- Wait for the first index run.
-  check(vim.wait(20000, function()
-    local st = request('parley/indexStatus', vim.empty_dict())
-    return st.folders and st.folders[1] and st.folders[1].runs >= 1 and not st.indexing
-  end, 50), 'indexing did not finish')
+  H.wait_indexed(client, buf)
 
   -- The turn: the server sends workspace/applyEdit while the request runs,
   -- so wait asynchronously (vim.wait keeps handling messages).
@@ -144,8 +105,5 @@ local ok, err = pcall(function()
   check(vim.deep_equal(lines, original), 'buffer after undo: ' .. vim.inspect(lines) ..
     '\nworkspace/applyEdit: ' .. vim.inspect(applied))
   check(not vim.bo[buf].modified, 'buffer still modified after undo')
-  finish('ok')
+  H.finish('ok')
 end)
-if not ok then
-  finish('FAIL: ' .. tostring(err))
-end
