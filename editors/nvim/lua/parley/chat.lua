@@ -6,6 +6,7 @@
 local config = require('parley.config')
 local util = require('parley.util')
 local clients = require('parley.client')
+local format = require('parley.format')
 
 local M = {}
 
@@ -255,49 +256,8 @@ end
 
 -- Rendering -----------------------------------------------------------
 
-local summary_keys = { 'path', 'file_path', 'command', 'pattern', 'query', 'url', 'name', 'symbol', 'description' }
-
---- One line about a tool call's arguments: the path, command, pattern ...
-local function input_summary(input, root)
-  if type(input) ~= 'table' then
-    return ''
-  end
-  for _, k in ipairs(summary_keys) do
-    local v = input[k]
-    if type(v) == 'string' and v ~= '' then
-      if k == 'path' or k == 'file_path' then
-        v = util.relative(v, root)
-      end
-      return util.first_line(v, 80)
-    end
-  end
-  local ok, json = pcall(vim.json.encode, input)
-  return ok and util.first_line(json, 60) or ''
-end
-
-local function tool_call_line(name, input, root)
-  local s = input_summary(input, root)
-  return '▸ ' .. (name or 'tool') .. (s ~= '' and (' ' .. s) or '')
-end
-
-local function tool_result_line(name, content, is_error)
-  local first = util.first_line(content, 100)
-  return (is_error and '✗ ' or '✓ ') .. (name or 'tool') .. (first ~= '' and (': ' .. first) or '')
-end
-
-local function usage_text(usage)
-  if type(usage) ~= 'table' then
-    return ''
-  end
-  local s = string.format('%d in, %d out', usage.inputTokens or 0, usage.outputTokens or 0)
-  if (usage.cacheReadTokens or 0) > 0 then
-    s = s .. string.format(', %d cached', usage.cacheReadTokens)
-  end
-  return s .. ' tokens'
-end
-
 local function footer(st, stop_reason, usage)
-  local u = usage_text(usage)
+  local u = format.usage(usage)
   add_lines(st, { '', '— ' .. (stop_reason or '?') .. (u ~= '' and (' · ' .. u) or ''), '' })
 end
 
@@ -352,10 +312,10 @@ function M.on_event(_, ev, ctx)
   elseif kind == 'thinking' then
     add_thinking(st, ev.text or '')
   elseif kind == 'toolCall' then
-    add_event_lines(st, { tool_call_line(ev.toolName, ev.input, st.root) })
+    add_event_lines(st, { format.tool_call(ev.toolName, ev.input, st.root) })
   elseif kind == 'toolResult' then
     local r = ev.result or {}
-    add_event_lines(st, { tool_result_line(ev.toolName, r.content, r.isError) })
+    add_event_lines(st, { format.tool_result(ev.toolName, r.content, r.isError) })
   elseif kind == 'edit' then
     local lines = {}
     for _, c in ipairs(ev.changes or {}) do
@@ -608,8 +568,6 @@ M.render = {
   add_lines = add_lines,
   header = header,
   split_lines = split_lines,
-  tool_call_line = tool_call_line,
-  tool_result_line = tool_result_line,
 }
 
 --- Forgets a client that exited.

@@ -2,6 +2,7 @@
 -- sessions (parley/sessions, parley/session, parley/deleteSession); a
 -- resumed session's history is drawn into its root's chat buffer.
 local chat = require('parley.chat')
+local format = require('parley.format')
 local util = require('parley.util')
 
 local M = {}
@@ -25,9 +26,9 @@ local function render_history(st, session)
           local ok, decoded = pcall(vim.json.decode, input)
           input = ok and decoded or nil
         end
-        table.insert(tools, r.tool_call_line(b.toolName, input, st.root))
+        table.insert(tools, format.tool_call(b.toolName, input, st.root))
       elseif b.kind == 'tool_result' then
-        table.insert(tools, r.tool_result_line(names[b.toolCallId or ''], b.text, b.isError))
+        table.insert(tools, format.tool_result(names[b.toolCallId or ''], b.text, b.isError))
       end
     end
     if #texts > 0 then
