@@ -87,13 +87,11 @@ function M.attachable(bufnr)
 end
 
 local function capabilities()
+  -- Neovim applies edits without honouring needsConfirmation, so the
+  -- plugin does not set initializationOptions.editConfirmation: the server
+  -- asks before edits (permission mode "default") with
+  -- window/showMessageRequest, answered through vim.ui.select.
   local caps = vim.lsp.protocol.make_client_capabilities()
-  -- Neovim applies edits without honouring needsConfirmation; without
-  -- change annotations the server asks before edits (permission mode
-  -- "default") with window/showMessageRequest instead.
-  if caps.workspace and caps.workspace.workspaceEdit then
-    caps.workspace.workspaceEdit.changeAnnotationSupport = nil
-  end
   if config.options.capabilities then
     caps = vim.tbl_deep_extend('force', caps, config.options.capabilities)
   end
