@@ -44,8 +44,10 @@ func commandNames() []string {
 }
 
 // CodeAction offers the agent commands for a range.
+// Editors ask on every cursor move, so only the URI is checked: the
+// actions do not depend on the document's content or the index.
 func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
-	if _, err := s.document(ctx, p.TextDocument.URI); err != nil {
+	if _, _, _, err := s.inFolder(p.TextDocument.URI); err != nil {
 		return nil, err
 	}
 	out := []protocol.CommandOrCodeAction{}
@@ -138,13 +140,9 @@ func (s *Server) contextMessage(p ChatParams) (string, error) {
 	if p.Context == nil || p.Context.URI == "" {
 		return p.Message, nil
 	}
-	abs, err := s.notifiedPath(p.Context.URI)
+	f, abs, rel, err := s.inFolder(p.Context.URI)
 	if err != nil {
-		return "", invalidParams("context: %v", err)
-	}
-	f, rel, ok := s.folderOf(abs)
-	if !ok {
-		return "", invalidParams("context: %s is outside the workspace folders", abs)
+		return "", err
 	}
 	content, _, err := agentView{s}.Read(abs)
 	if err != nil {

@@ -25,13 +25,9 @@ type doc struct {
 // folder and waits until the index reflects its buffer. URIs outside the
 // folders (also through symlinks) are InvalidParams.
 func (s *Server) document(ctx context.Context, u uri.URI) (*doc, error) {
-	abs, err := s.notifiedPath(u)
+	f, abs, rel, err := s.inFolder(u)
 	if err != nil {
-		return nil, invalidParams("%v", err)
-	}
-	f, rel, ok := s.folderOf(abs)
-	if !ok {
-		return nil, invalidParams("%s is outside the workspace folders", abs)
+		return nil, err
 	}
 	f.awaitDoc(ctx, rel)
 	if err := ctx.Err(); err != nil {
@@ -42,6 +38,20 @@ func (s *Server) document(ctx context.Context, u uri.URI) (*doc, error) {
 		return nil, invalidParams("%s: %v", abs, err)
 	}
 	return &doc{f: f, abs: abs, rel: rel, fileText: t}, nil
+}
+
+// inFolder resolves a request's URI to a path inside a workspace folder;
+// anything else (also through symlinks) is InvalidParams.
+func (s *Server) inFolder(u uri.URI) (f *folder, abs, rel string, err error) {
+	abs, err = s.notifiedPath(u)
+	if err != nil {
+		return nil, "", "", invalidParams("%v", err)
+	}
+	f, rel, ok := s.folderOf(abs)
+	if !ok {
+		return nil, "", "", invalidParams("%s is outside the workspace folders", abs)
+	}
+	return f, abs, rel, nil
 }
 
 // offset converts a client position; positions past the last line are
