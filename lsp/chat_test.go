@@ -12,6 +12,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/agent/provider"
@@ -311,6 +312,10 @@ func TestCodeActions(t *testing.T) {
 	}
 	if err := e.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: "parley.nope"}, nil); rpcCode(err) != jsonrpc2.InvalidParams {
 		t.Errorf("unknown command: %v", err)
+	}
+	outside := protocol.TextDocumentIdentifier{URI: uri.File(filepath.Join(t.TempDir(), "x.go"))}
+	if err := e.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: outside, Range: sel}, nil); rpcCode(err) != jsonrpc2.InvalidParams {
+		t.Errorf("code actions outside the folders: %v", err)
 	}
 }
 
