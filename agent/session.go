@@ -47,7 +47,7 @@ const titleLen = 72
 // after a tool round), the text joins it, so roles keep alternating.
 func (s *Session) addUserText(text string) {
 	if s.Title == "" {
-		s.Title = makeTitle(text)
+		s.Title = Title(text)
 	}
 	b := provider.Block{Kind: provider.BlockText, Text: text}
 	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == provider.RoleUser {
@@ -57,8 +57,9 @@ func (s *Session) addUserText(text string) {
 	s.Messages = append(s.Messages, provider.Message{Role: provider.RoleUser, Blocks: []provider.Block{b}})
 }
 
-// makeTitle is the first non-blank line of the first message, shortened.
-func makeTitle(text string) string {
+// Title is the first non-blank line of text with runs of white space
+// collapsed, shortened to a title (a session's, a progress item's).
+func Title(text string) string {
 	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.Join(strings.Fields(line), " ")
 		if line == "" {

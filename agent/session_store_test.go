@@ -208,8 +208,8 @@ func TestTitles(t *testing.T) {
 		{strings.Repeat("é", 100), strings.Repeat("é", titleLen-1) + "…"},
 	}
 	for _, tt := range tests {
-		if got := makeTitle(tt.in); got != tt.want {
-			t.Errorf("makeTitle(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Title(tt.in); got != tt.want {
+			t.Errorf("Title(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

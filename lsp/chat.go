@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -156,7 +154,7 @@ func (s *Server) turnLocked(ctx context.Context, b *builtAgent, ls *liveSession,
 	}
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := s.beginProgressKind(ctx, "chat", "parley: "+firstLine(msg, 60), cancel)
+	p := s.beginProgressKind(ctx, "chat", "parley: "+agent.Title(msg), cancel)
 	var done agent.Event
 	a.Sink = func(e agent.Event) {
 		switch e.Kind {
@@ -291,19 +289,4 @@ func (s *Server) sessionsRequest(method string, raw json.RawMessage) (any, error
 		return nil, err
 	}
 	return json.RawMessage(data), nil
-}
-
-// firstLine is the first non-blank line of s, cut to max runes.
-func firstLine(s string, max int) string {
-	for line := range strings.SplitSeq(s, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		if utf8.RuneCountInString(line) > max {
-			line = string([]rune(line)[:max-1]) + "…"
-		}
-		return line
-	}
-	return ""
 }
