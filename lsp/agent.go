@@ -70,19 +70,25 @@ func newAgentHost(s *Server) *agentHost {
 	return &agentHost{s: s, live: map[string]*liveSession{}}
 }
 
+// parseAgentLayer reads the client's agent settings like a config file:
+// unknown fields (typos) are errors.
+func parseAgentLayer(raw json.RawMessage) (config.Layer, error) {
+	if string(raw) == "null" {
+		return config.Layer{}, nil
+	}
+	l, err := config.ParseLayer(raw)
+	if err != nil {
+		return config.Layer{}, fmt.Errorf("agent %w", err)
+	}
+	return l, nil
+}
+
 // setLayer replaces the client's configuration layer; the next turn
 // builds the agent from it.
-func (h *agentHost) setLayer(raw json.RawMessage) error {
-	var l config.Layer
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &l); err != nil {
-			return fmt.Errorf("agent settings: %w", err)
-		}
-	}
+func (h *agentHost) setLayer(l config.Layer) {
 	h.mu.Lock()
 	h.layer, h.built = l, nil
 	h.mu.Unlock()
-	return nil
 }
 
 // agentFor returns the configuration-dependent part, building it when
@@ -321,6 +327,11 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChan
 	if layer == nil {
 		return nil
 	}
+	l, err := parseAgentLayer(layer)
+	if err != nil {
+		return err
+	}
 	s.log.Infof("agent settings changed")
-	return s.agents.setLayer(layer)
+	s.agents.setLayer(l)
+	return nil
 }

@@ -65,25 +65,33 @@ func (s *Server) applyInitOptions(raw protocol.LSPAny) error {
 	if err := json.Unmarshal(raw, &o); err != nil {
 		return err
 	}
+	// Everything is checked before anything is applied: a client may
+	// retry initialize after an error.
+	level := s.opts.LogLevel
 	if o.LogLevel != "" {
-		level, err := ParseLevel(o.LogLevel)
-		if err != nil {
+		var err error
+		if level, err = ParseLevel(o.LogLevel); err != nil {
 			return err
 		}
-		s.log.setLevel(level)
 	}
 	switch o.EditConfirmation {
 	case "", "ask", "annotations":
-		s.editConfirmation = o.EditConfirmation
 	default:
 		return fmt.Errorf("editConfirmation %q: want \"ask\" or \"annotations\"", o.EditConfirmation)
 	}
+	layer, err := parseAgentLayer(o.Agent)
+	if err != nil {
+		return err
+	}
+	s.log.setLevel(level)
+	s.editConfirmation = o.EditConfirmation
 	s.opts.Index.Excludes = append(s.opts.Index.Excludes, o.Index.Exclude...)
 	if o.Index.MaxFileSize > 0 {
 		s.opts.Index.MaxFileSize = o.Index.MaxFileSize
 	}
 	s.opts.Index.EnableLanguages = append(s.opts.Index.EnableLanguages, o.Index.EnableLanguages...)
-	return s.agents.setLayer(o.Agent)
+	s.agents.setLayer(layer)
+	return nil
 }
 
 // negotiateEncoding picks UTF-8 when the client offers it (no conversion

@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 func TestLifecycle(t *testing.T) {
@@ -115,4 +116,29 @@ func TestHandlerPanicIsAnError(t *testing.T) {
 	}
 	e.srv.testHookRequest = nil
 	e.waitIndexed(1)
+}
+
+// Bad initializationOptions fail initialize with InvalidParams, and the
+// client may try again.
+func TestInitializationOptionsRejected(t *testing.T) {
+	root := loadTxtar(t, "testdata/basic.txtar")
+	for name, opts := range map[string]string{
+		"log level":         `{"logLevel": "loud"}`,
+		"edit confirmation": `{"editConfirmation": "always"}`,
+		"agent layer":       `{"agent": {"modle": "x"}}`,
+		"shape":             `{"index": []}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := startEditor(t, root, editorConfig{noInit: true})
+			p := &protocol.InitializeParams{InitializationOptions: protocol.LSPAny(opts)}
+			p.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: uri.File(root), Name: "shop"}})
+			if err := e.call(protocol.MethodInitialize, p, nil); rpcCode(err) != jsonrpc2.InvalidParams {
+				t.Fatalf("initialize with %s: %v", opts, err)
+			}
+			p.InitializationOptions = protocol.LSPAny(`{"editConfirmation": "annotations", "agent": {"model": "m"}}`)
+			if err := e.call(protocol.MethodInitialize, p, nil); err != nil {
+				t.Fatalf("initialize again with valid options: %v", err)
+			}
+		})
+	}
 }
