@@ -16,9 +16,15 @@ build:
 run: build
 	./$(BIN) index $(WS)
 
+# The packages with concurrent code, tested again under the race detector.
+RACE_PKGS := ./workspace/... ./index/... ./lsp/... ./agent/...
+
+# scripts/gotest runs go test; under CI=true it fails on any skipped test
+# whose reason is not the platform (internal/testenv).
 test:
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) run ./scripts/gotest -count=1 ./...
+	$(GO) run ./scripts/gotest -race -count=1 $(RACE_PKGS)
 
 # Heavy: indexes GOROOT/src, the Python standard library and a JavaScript
 # tree with parley and universal-ctags and prints ratios. Not part of test.

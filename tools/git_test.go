@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/workspace"
+
+	"github.com/parleyhq/parley/internal/testenv"
 )
 
 // gitTestRepo creates a repository in a fresh workspace root with an
@@ -18,7 +20,7 @@ import (
 func gitTestRepo(t *testing.T) (*Env, string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		testenv.Need(t, "git not installed")
 	}
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")

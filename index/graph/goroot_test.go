@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/index/extract"
+
+	"github.com/parleyhq/parley/internal/testenv"
 )
 
 // loadGoTree lists the Go files and go.mod files under root, with imports
@@ -85,7 +87,7 @@ func TestGOROOT(t *testing.T) {
 	}
 	root := filepath.Join(runtime.GOROOT(), "src")
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Skipf("no GOROOT source: %v", err)
+		testenv.Need(t, "no GOROOT source: %v", err)
 	}
 	files := loadGoTree(t, root)
 	nImports := 0
