@@ -2,7 +2,6 @@ package graph
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -52,7 +51,7 @@ func (ix *index) goInit() *goState {
 		}
 	}
 	for _, p := range ix.configs["go.mod"] {
-		mp := parseGoModPath(ix.readConfig(p))
+		mp := goModulePath(p, ix.readConfig(p))
 		if mp == "" {
 			continue
 		}
@@ -257,52 +256,4 @@ func firstElem(p string) string {
 // first element has no dot.
 func isGoStdPath(p string) bool {
 	return !strings.Contains(firstElem(p), ".")
-}
-
-// parseGoModPath returns the module path declared by a go.mod file, or "".
-// It accepts quoted paths, trailing comments and the block form.
-func parseGoModPath(data []byte) string {
-	inBlock := false
-	for line := range strings.Lines(string(data)) {
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = line[:i]
-		}
-		line = strings.TrimSpace(line)
-		if inBlock {
-			if line == ")" {
-				inBlock = false
-			} else if line != "" {
-				return unquoteModPath(line)
-			}
-			continue
-		}
-		rest, ok := strings.CutPrefix(line, "module")
-		if !ok || (rest != "" && !strings.ContainsAny(rest[:1], " \t(\"`")) {
-			continue
-		}
-		rest = strings.TrimSpace(rest)
-		if rest == "(" {
-			inBlock = true
-			continue
-		}
-		rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(rest, "("), ")"))
-		return unquoteModPath(rest)
-	}
-	return ""
-}
-
-func unquoteModPath(s string) string {
-	if s == "" {
-		return ""
-	}
-	if s[0] == '"' || s[0] == '`' {
-		if u, err := strconv.Unquote(s); err == nil {
-			return strings.TrimSpace(u)
-		}
-		return strings.Trim(s, "\"`")
-	}
-	if f := strings.Fields(s); len(f) > 0 {
-		return f[0]
-	}
-	return ""
 }

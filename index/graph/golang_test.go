@@ -2,24 +2,6 @@ package graph
 
 import "testing"
 
-func TestParseGoModPath(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"module example.com/m\n\ngo 1.22\n", "example.com/m"},
-		{"// header comment\nmodule example.com/m // trailing\n", "example.com/m"},
-		{"module \"example.com/quoted\"\n", "example.com/quoted"},
-		{"module `example.com/raw`\n", "example.com/raw"},
-		{"module (\n\t// c\n\texample.com/block\n)\n", "example.com/block"},
-		{"module std\n", "std"},
-		{"modulex foo\n", ""},
-		{"go 1.22\n", ""},
-		{"", ""},
-	} {
-		if got := parseGoModPath([]byte(c.in)); got != c.want {
-			t.Errorf("parseGoModPath(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 // A GOROOT/src-like layout: module std at the root with a vendor tree,
 // module cmd below it with its own vendor tree.
 func TestGoFakeGOROOT(t *testing.T) {
