@@ -5,10 +5,14 @@ import (
 	"strings"
 )
 
-// goModule is one go.mod of the workspace.
+// goModule is one go.mod of the workspace, or the part of a module
+// enclosing the root that lies inside it (see addEnclosing).
 type goModule struct {
 	path string // module path
 	dir  string // directory holding go.mod
+	// enclosing marks a module whose go.mod is above the root: its
+	// vendor directory is not the root's.
+	enclosing bool
 }
 
 type goState struct {
@@ -27,6 +31,10 @@ type goState struct {
 	// gopath is the import path prefix of the workspace root, guessed from
 	// the imports when the workspace has no go.mod; "" if none.
 	gopath string
+	// outside holds the paths of modules that are (at least partly)
+	// outside the root: an import under one that does not resolve inside
+	// the root is external.
+	outside map[string]bool
 }
 
 type goKey struct {
@@ -39,11 +47,12 @@ func (ix *index) goInit() *goState {
 		return ix.goSt
 	}
 	st := &goState{
-		byPath: make(map[string][]*goModule),
-		byDir:  make(map[string]*goModule),
-		goDirs: make(map[string]bool),
-		encl:   make(map[string]*goModule),
-		memo:   make(map[goKey]target),
+		byPath:  make(map[string][]*goModule),
+		byDir:   make(map[string]*goModule),
+		goDirs:  make(map[string]bool),
+		encl:    make(map[string]*goModule),
+		memo:    make(map[goKey]target),
+		outside: make(map[string]bool),
 	}
 	for _, p := range ix.order {
 		if strings.HasSuffix(p, ".go") {
@@ -51,23 +60,57 @@ func (ix *index) goInit() *goState {
 		}
 	}
 	for _, p := range ix.configs["go.mod"] {
-		mp := goModulePath(p, ix.readConfig(p))
-		if mp == "" {
-			continue
-		}
-		m := &goModule{path: mp, dir: dirOf(p)}
-		st.byDir[m.dir] = m
-		st.byPath[mp] = append(st.byPath[mp], m)
-		st.dupPaths = st.dupPaths || len(st.byPath[mp]) > 1
-		if mp == "std" {
-			st.std = append(st.std, m)
+		if mp := goModulePath(p, ix.readConfig(p)); mp != "" {
+			st.add(&goModule{path: mp, dir: dirOf(p)})
 		}
 	}
+	st.addEnv(ix.env.GoModules)
 	if len(st.byDir) == 0 {
 		st.gopath = ix.guessGopathPrefix(st.goDirs)
 	}
 	ix.goSt = st
 	return st
+}
+
+func (st *goState) add(m *goModule) {
+	if st.byDir[m.dir] == nil {
+		st.byDir[m.dir] = m
+	}
+	st.byPath[m.path] = append(st.byPath[m.path], m)
+	st.dupPaths = st.dupPaths || len(st.byPath[m.path]) > 1
+	if m.path == "std" && !m.enclosing {
+		st.std = append(st.std, m)
+	}
+}
+
+// addEnv adds the modules whose go.mod is outside the root. One enclosing
+// the root becomes a module at "." whose path is the root's import path
+// (module path plus the root's directory in the module; no prefix in
+// module std, whose packages have none), unless the root has a go.mod of
+// its own. Every outside module's path is remembered, so that what it
+// holds outside the root is known to be external.
+func (st *goState) addEnv(mods []GoModule) {
+	own := st.byDir["."] != nil
+	for _, em := range mods { // enclosing ones first, innermost first
+		if em.Path == "" {
+			continue
+		}
+		if em.Path != "std" {
+			st.outside[em.Path] = true
+		}
+		if !em.Encloses || own {
+			continue
+		}
+		m := &goModule{path: em.Path, dir: ".", enclosing: em.Sub != "." && em.Sub != ""}
+		if m.enclosing {
+			if em.Path == "std" {
+				m.path = em.Sub
+			} else {
+				m.path = em.Path + "/" + em.Sub
+			}
+		}
+		st.add(m)
+	}
 }
 
 // guessGopathPrefix finds the import path prefix under which the
@@ -140,11 +183,11 @@ func (ix *index) resolveGo(f *node, p string) target {
 	t := target{}
 	if d := st.lookup(mod, p, dir); d != "" {
 		t = found(d)
-	} else if d, matched := st.byModulePath(p, dir); d != "" {
+	} else if d, m := st.byModulePath(p, dir); d != "" {
 		t = found(d)
 	} else {
 		std := isGoStdPath(p)
-		t.ext = !matched && (!std || len(st.std) == 0)
+		t.ext = m == matchOutside || (m == matchNone && (!std || len(st.std) == 0))
 		if d := st.gopathDir(p, std); d != "" {
 			t = found(d)
 		}
@@ -156,7 +199,7 @@ func (ix *index) resolveGo(f *node, p string) target {
 // lookup tries the enclosing module's vendor directory, then, for
 // standard-library-looking paths, the "std" modules (GOROOT/src).
 func (st *goState) lookup(mod *goModule, p, fromDir string) string {
-	if mod != nil {
+	if mod != nil && !mod.enclosing {
 		if d := joinDir(mod.dir, "vendor/"+p); st.goDirs[d] {
 			return d
 		}
@@ -184,23 +227,38 @@ func joinDir(dir, rel string) string {
 	return dir + "/" + rel
 }
 
+// moduleMatch says which kind of module an unresolved import belongs to.
+type moduleMatch int
+
+const (
+	matchNone      moduleMatch = iota
+	matchWorkspace             // a module inside the root: not external
+	matchOutside               // a module outside the root: external
+)
+
 // byModulePath maps p through the workspace modules, longest module path
-// first. matched reports whether any workspace module path is a prefix of p
-// (an unresolved import of a workspace module is not external).
-func (st *goState) byModulePath(p, fromDir string) (dir string, matched bool) {
+// first. When no directory matches, m reports the longest module path
+// that is a prefix of p: an unresolved import of a workspace module is not
+// external, one of a module outside the root is.
+func (st *goState) byModulePath(p, fromDir string) (dir string, m moduleMatch) {
 	for q := p; ; {
 		if ms := st.byPath[q]; ms != nil && q != "std" {
-			matched = true
 			rest := strings.TrimPrefix(p[len(q):], "/")
-			for _, m := range st.preferEnclosing(ms, fromDir) {
-				if d := joinDir(m.dir, rest); st.goDirs[d] {
-					return d, true
+			for _, mod := range st.preferEnclosing(ms, fromDir) {
+				if d := joinDir(mod.dir, rest); st.goDirs[d] {
+					return d, matchWorkspace
 				}
 			}
+			if m == matchNone {
+				m = matchWorkspace
+			}
+		}
+		if m == matchNone && st.outside[q] {
+			m = matchOutside
 		}
 		i := strings.LastIndexByte(q, '/')
 		if i < 0 {
-			return "", matched
+			return "", m
 		}
 		q = q[:i]
 	}

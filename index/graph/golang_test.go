@@ -134,3 +134,77 @@ func TestGoNoModule(t *testing.T) {
 		{from: "cmd/main.go", imp: "github.com/x/errors", ext: true},
 	})
 }
+
+// The root is a directory of a module whose go.mod is above it (parley
+// --root agent inside this repository): imports of the module resolve
+// against the root's own import path, what the module holds outside the
+// root is external, and a nested module inside the root still wins for
+// its own directory.
+func TestGoRootInsideModule(t *testing.T) {
+	files := []File{
+		src("loop.go", "go", "agent", "fmt", "example.com/proj/agent/permission", "example.com/proj/tools",
+			"example.com/proj/agent/missing", "example.com/proj/agent", "example.com/proj/agent/plugin/x",
+			"shared/util", "shared", "other.org/x", "example.com/proj"),
+		src("permission/policy.go", "go", "permission", "example.com/proj/agent/provider"),
+		src("provider/p.go", "go", "provider"),
+		src("vendor/other.org/x/x.go", "go", "x"),
+		src("plugin/x/x.go", "go", "x", "example.com/plugin/y", "example.com/proj/agent/provider"),
+		src("plugin/y/y.go", "go", "y"),
+	}
+	env := Env{GoModules: []GoModule{
+		{Path: "example.com/proj", Encloses: true, Sub: "agent"},
+		{Path: "shared"}, // used by a go.work, outside the root
+	}}
+	g := buildEnv(files, map[string]string{"plugin/go.mod": "module example.com/plugin\n"}, env)
+	checkResolve(t, g, []rc{
+		{from: "loop.go", imp: "fmt", ext: true},
+		{from: "loop.go", imp: "example.com/proj/agent/permission", to: "permission", dir: true},
+		{from: "loop.go", imp: "example.com/proj/agent", to: ".", dir: true},
+		// In the module but outside the root.
+		{from: "loop.go", imp: "example.com/proj/tools", ext: true},
+		{from: "loop.go", imp: "example.com/proj", ext: true},
+		// Under the root's import path, missing: not external.
+		{from: "loop.go", imp: "example.com/proj/agent/missing"},
+		// The nested module owns its directory; its path still maps here.
+		{from: "loop.go", imp: "example.com/proj/agent/plugin/x", to: "plugin/x", dir: true},
+		{from: "plugin/x/x.go", imp: "example.com/plugin/y", to: "plugin/y", dir: true},
+		{from: "plugin/x/x.go", imp: "example.com/proj/agent/provider", to: "provider", dir: true},
+		{from: "permission/policy.go", imp: "example.com/proj/agent/provider", to: "provider", dir: true},
+		// A dotless module path of the go.work is external, not a
+		// standard-library guess.
+		{from: "loop.go", imp: "shared/util", ext: true},
+		{from: "loop.go", imp: "shared", ext: true},
+		// The enclosing module's vendor tree is at its own root, not here.
+		{from: "loop.go", imp: "other.org/x", ext: true},
+	})
+}
+
+// A root inside GOROOT/src (module std): standard-library paths under the
+// root resolve, the others are external.
+func TestGoRootInsideStd(t *testing.T) {
+	files := []File{
+		src("http/client.go", "go", "http", "net", "net/url", "fmt", "net/http/internal"),
+		src("http/internal/i.go", "go", "internal"),
+		src("url/url.go", "go", "url"),
+		src("ip.go", "go", "net"),
+	}
+	g := buildEnv(files, nil, Env{GoModules: []GoModule{{Path: "std", Encloses: true, Sub: "net"}}})
+	checkResolve(t, g, []rc{
+		{from: "http/client.go", imp: "net", to: ".", dir: true},
+		{from: "http/client.go", imp: "net/url", to: "url", dir: true},
+		{from: "http/client.go", imp: "net/http/internal", to: "http/internal", dir: true},
+		{from: "http/client.go", imp: "fmt", ext: true},
+	})
+}
+
+// The root's own go.mod wins over an enclosing module (a stale Env, or a
+// nested module that is the root).
+func TestGoRootOwnModuleWins(t *testing.T) {
+	files := []File{src("main.go", "go", "main", "example.com/own/pkg", "example.com/proj/agent/pkg"), src("pkg/p.go", "go", "pkg")}
+	env := Env{GoModules: []GoModule{{Path: "example.com/proj", Encloses: true, Sub: "agent"}}}
+	g := buildEnv(files, map[string]string{"go.mod": "module example.com/own\n"}, env)
+	checkResolve(t, g, []rc{
+		{from: "main.go", imp: "example.com/own/pkg", to: "pkg", dir: true},
+		{from: "main.go", imp: "example.com/proj/agent/pkg", ext: true},
+	})
+}

@@ -32,6 +32,20 @@ func goModulePath(name string, data []byte) string {
 	return modfile.ModulePath(data)
 }
 
+// goWorkUses returns the directories a go.work file's use directives list,
+// as written (relative to the go.work's directory, or absolute).
+func goWorkUses(name string, data []byte) ([]string, error) {
+	wf, err := modfile.ParseWork(name, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	dirs := make([]string, 0, len(wf.Use))
+	for _, u := range wf.Use {
+		dirs = append(dirs, u.Path)
+	}
+	return dirs, nil
+}
+
 // utf8BOM is stripped before JSONC parsing: TypeScript accepts it, JSON
 // parsers (hujson included) do not.
 var utf8BOM = []byte("\ufeff")

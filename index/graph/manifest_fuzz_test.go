@@ -13,6 +13,7 @@ func FuzzManifests(f *testing.F) {
 	for _, s := range []string{
 		"module example.com/m\n",
 		"module (\n\t\"example.com/q//x\"\n)\n",
+		"go 1.22\nuse (\n\t./a\n\t../b\n)\n",
 		"{\"compilerOptions\": {\"paths\": {\"@/*\": [\"src/*\"],},}} // c",
 		"\ufeff{\"a\": 1}",
 		"[package]\nname = 'my-crate'\n[lib]\nname = \"x\" # c\n",
@@ -22,6 +23,7 @@ func FuzzManifests(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		goModulePath("go.mod", data)
+		goWorkUses("go.work", data)
 		var v any
 		jsoncErr := decodeJSONC(append([]byte(nil), data...), &v)
 		if json.Valid(data) && jsoncErr != nil {
