@@ -117,12 +117,18 @@ func (st *goState) addEnv(mods []GoModule) {
 // workspace's directories are imported, in a GOPATH layout without go.mod:
 // the prefix X (host-like first element) for which the most imports X+"/"+D
 // name a Go directory D of the workspace; ties go to the longer prefix.
+// An import naming the root directory itself (X alone) is weaker evidence,
+// as every third-party import has that shape: such votes only add to a
+// prefix that has others, or decide when there are none, and never come
+// from the root's own files (a package does not import itself).
 func (ix *index) guessGopathPrefix(goDirs map[string]bool) string {
 	votes := make(map[string]int)
+	rootVotes := make(map[string]int)
 	for _, p := range ix.order {
 		if ix.files[p].lang != "go" {
 			continue
 		}
+		inRoot := dirOf(p) == "."
 		for _, imp := range ix.files[p].Imports {
 			if isGoStdPath(imp.Path) {
 				continue
@@ -137,9 +143,16 @@ func (ix *index) guessGopathPrefix(goDirs map[string]bool) string {
 				}
 				i += j + 1
 			}
-			if goDirs["."] {
-				votes[imp.Path]++
+			if goDirs["."] && !inRoot {
+				rootVotes[imp.Path]++
 			}
+		}
+	}
+	if len(votes) == 0 {
+		votes = rootVotes
+	} else {
+		for pre := range votes {
+			votes[pre] += rootVotes[pre]
 		}
 	}
 	best, n := "", 0

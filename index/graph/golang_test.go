@@ -208,3 +208,34 @@ func TestGoRootOwnModuleWins(t *testing.T) {
 		{from: "main.go", imp: "example.com/proj/agent/pkg", ext: true},
 	})
 }
+
+// Without any go.mod, an import can only name the root directory itself
+// from a subdirectory (a package does not import itself), and an import
+// that maps onto a subdirectory is better evidence of the root's prefix
+// than one that would map onto the root: a much-imported third-party
+// package must not become the root's import path.
+func TestGoNoModuleGuessIgnoresRootNoise(t *testing.T) {
+	files := []File{
+		src("a.go", "go", "proj", "github.com/pkg/errors", "github.com/acme/proj/util"),
+		src("b.go", "go", "proj", "github.com/pkg/errors"),
+		src("c.go", "go", "proj", "github.com/pkg/errors", "github.com/acme/proj/tools"),
+		src("util/u.go", "go", "util", "github.com/pkg/errors", "github.com/acme/proj"),
+	}
+	g := build(files, nil)
+	checkResolve(t, g, []rc{
+		{from: "a.go", imp: "github.com/pkg/errors", ext: true},
+		{from: "a.go", imp: "github.com/acme/proj/util", to: "util", dir: true},
+		{from: "util/u.go", imp: "github.com/acme/proj", to: ".", dir: true},
+		{from: "c.go", imp: "github.com/acme/proj/tools", ext: true},
+	})
+	// Only imports of the root from below it: the most common one wins.
+	g = build([]File{
+		src("main.go", "go", "main"),
+		src("x/x.go", "go", "x", "example.com/root", "github.com/pkg/errors"),
+		src("y/y.go", "go", "y", "example.com/root"),
+	}, nil)
+	checkResolve(t, g, []rc{
+		{from: "x/x.go", imp: "example.com/root", to: ".", dir: true},
+		{from: "x/x.go", imp: "github.com/pkg/errors", ext: true},
+	})
+}
