@@ -93,27 +93,33 @@ func SortDefinitions[T any](hits []T, rank func(T) DefinitionRank) (best int) {
 
 // importsFile reports whether one of a file's imports (written in the
 // language's own syntax) plausibly names target, a root-relative file
-// path: Go and JS paths match a directory or file suffix ("net/http",
-// "./util"), dotted module names match as paths ("os.path",
-// "com.acme.Widget"), Rust paths with "::" likewise. It is a heuristic on
-// purpose: the full import graph costs tens of milliseconds to build,
-// a definition answer must take a few.
+// path: an import that ends with the target's directory, its path without
+// extension or its path ("./util", "util/str.h", "os.path" and
+// "com.acme.Widget" as paths, Rust "::" paths likewise), or, for a
+// non-relative import, one the target's directory ends (a Go module path,
+// "example.com/m/lib" for lib/). It is a heuristic on purpose: the full
+// import graph costs tens of milliseconds to build, a definition answer
+// must take a few.
 func importsFile(imports []extract.Import, fromDir, target string) bool {
 	targetDir := path.Dir(target)
 	targetNoExt := strings.TrimSuffix(target, path.Ext(target))
 	for _, imp := range imports {
 		p := strings.Trim(imp.Path, "\"'<> ")
+		relative := false
 		switch {
 		case p == "":
 			continue
 		case strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../"):
-			p = path.Join(fromDir, p)
+			p, relative = path.Join(fromDir, p), true
 		case strings.Contains(p, "::"):
 			p = strings.TrimPrefix(strings.ReplaceAll(p, "::", "/"), "crate/")
 		case !strings.Contains(p, "/") && strings.Contains(p, "."):
 			p = strings.ReplaceAll(p, ".", "/")
 		}
-		if hasPathSuffix(targetDir, p) || hasPathSuffix(targetNoExt, p) {
+		if hasPathSuffix(targetDir, p) || hasPathSuffix(targetNoExt, p) || hasPathSuffix(target, p) {
+			return true
+		}
+		if !relative && targetDir != "." && hasPathSuffix(p, targetDir) {
 			return true
 		}
 	}

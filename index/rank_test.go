@@ -33,7 +33,16 @@ func TestDefinitionRank(t *testing.T) {
 		{"import, partial element", "cmd/main.go", []string{"util"}, "lib/myutil/u.go", RankElsewhere},
 		{"relative js import", "web/src/app.ts", []string{"./lib/fmt"}, "web/src/lib/fmt.ts", RankImported},
 		{"relative js parent import", "web/src/app.ts", []string{"../shared"}, "web/shared/index.ts", RankImported},
-		{"quoted c include", "src/main.c", []string{`"util/str.h"`}, "include/util/str.h", RankElsewhere},
+		// These were RankElsewhere: the import was only matched as a
+		// suffix of the target, never the target's directory as a suffix
+		// of the import (Go module paths) nor the file with its extension.
+		{"go module import path", "cmd/main.go", []string{"example.com/m/lib/util"}, "lib/util/u.go", RankImported},
+		{"go module import of the parent", "cmd/main.go", []string{"example.com/m/lib"}, "lib/util/u.go", RankElsewhere},
+		{"go module import, partial element", "cmd/main.go", []string{"example.com/m/myutil"}, "lib/util/u.go", RankElsewhere},
+		{"go import cannot name a root file by suffix", "cmd/main.go", []string{"example.com/m"}, "root.go", RankElsewhere},
+		{"quoted c include", "src/main.c", []string{`"util/str.h"`}, "include/util/str.h", RankImported},
+		{"relative import with extension", "web/src/app.js", []string{"../lib/lib.js"}, "web/lib/lib.js", RankImported},
+		{"relative import does not match by directory suffix", "web/src/app.js", []string{"./lib"}, "lib/x.js", RankElsewhere},
 		{"c include without extension match", "src/main.c", []string{"<util/str>"}, "include/util/str.h", RankImported},
 		{"python dotted module", "app/main.py", []string{"pkg.helpers"}, "pkg/helpers.py", RankImported},
 		{"java class", "src/Main.java", []string{"com.acme.Widget"}, "src/com/acme/Widget.java", RankImported},
