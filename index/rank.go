@@ -27,13 +27,25 @@ const (
 // leaves the workspace-wide (path) order.
 type DefinitionContext struct {
 	from, dir string
-	imports   []extract.Import
+	imports   []importPath
+}
+
+// importPath is an import as a slash-separated path (see importPathOf).
+type importPath struct {
+	p        string
+	relative bool // written relative to the importing file ("./x")
 }
 
 // NewDefinitionContext ranks from the store-relative file from, whose
 // imports (FileDetail.Imports) decide RankImported.
 func NewDefinitionContext(from string, imports []extract.Import) DefinitionContext {
-	return DefinitionContext{from: from, dir: path.Dir(from), imports: imports}
+	c := DefinitionContext{from: from, dir: path.Dir(from)}
+	for _, imp := range imports {
+		if ip := importPathOf(imp.Path, c.dir); ip.p != "" {
+			c.imports = append(c.imports, ip)
+		}
+	}
+	return c
 }
 
 // DefinitionContext returns the context of the indexed file from. A file
@@ -61,7 +73,7 @@ func (c DefinitionContext) Rank(p string) DefinitionRank {
 		return RankSameFile
 	case path.Dir(p) == c.dir:
 		return RankSameDir
-	case importsFile(c.imports, c.dir, p):
+	case importsFile(c.imports, p):
 		return RankImported
 	}
 	return RankElsewhere
@@ -72,54 +84,76 @@ func (c DefinitionContext) Rank(p string) DefinitionRank {
 // store), so the result is by rank, then path. It returns how many hits
 // share the best rank: a go-to-definition answer keeps just those.
 func SortDefinitions[T any](hits []T, rank func(T) DefinitionRank) (best int) {
-	if len(hits) == 0 {
-		return 0
-	}
-	// A bucket per rank: linear, and rank runs once per hit.
-	var buckets [RankElsewhere + 1][]T
-	for _, h := range hits {
+	// A counting sort: linear, and rank runs once per hit.
+	const n = RankElsewhere + 1
+	ranks := make([]DefinitionRank, len(hits))
+	var counts [n]int
+	sorted := true
+	for i, h := range hits {
 		r := min(rank(h), RankElsewhere)
-		buckets[r] = append(buckets[r], h)
+		ranks[i] = r
+		counts[r]++
+		sorted = sorted && (i == 0 || ranks[i-1] <= r)
 	}
-	out := hits[:0]
-	for _, b := range buckets {
-		if best == 0 {
-			best = len(b)
+	for _, c := range counts {
+		if c > 0 {
+			best = c
+			break
 		}
-		out = append(out, b...)
 	}
+	if sorted {
+		return best
+	}
+	var next [n]int
+	for r := 1; r < int(n); r++ {
+		next[r] = next[r-1] + counts[r-1]
+	}
+	out := make([]T, len(hits))
+	for i, h := range hits {
+		out[next[ranks[i]]] = h
+		next[ranks[i]]++
+	}
+	copy(hits, out)
 	return best
 }
 
-// importsFile reports whether one of a file's imports (written in the
-// language's own syntax) plausibly names target, a root-relative file
-// path: an import that ends with the target's directory, its path without
-// extension or its path ("./util", "util/str.h", "os.path" and
-// "com.acme.Widget" as paths, Rust "::" paths likewise), or, for a
-// non-relative import, one the target's directory ends (a Go module path,
-// "example.com/m/lib" for lib/). It is a heuristic on purpose: the full
-// import graph costs tens of milliseconds to build, a definition answer
-// must take a few.
-func importsFile(imports []extract.Import, fromDir, target string) bool {
+// importPathOf writes an import (in the language's own syntax) as a
+// slash-separated path: quotes and brackets dropped, a relative one joined
+// to the importing file's directory fromDir, Rust "::" and dotted module
+// names ("os.path", "com.acme.Widget") as path elements. Done once per
+// import, not per definition ranked.
+func importPathOf(imp, fromDir string) importPath {
+	p := strings.Trim(imp, "\"'<> ")
+	switch {
+	case p == "":
+	case strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../"):
+		return importPath{p: path.Join(fromDir, p), relative: true}
+	case strings.Contains(p, "::"):
+		p = strings.TrimPrefix(strings.ReplaceAll(p, "::", "/"), "crate/")
+	case !strings.Contains(p, "/") && strings.Contains(p, "."):
+		p = strings.ReplaceAll(p, ".", "/")
+	}
+	return importPath{p: p}
+}
+
+// importsFile reports whether one of the imports plausibly names target, a
+// root-relative file path: an import that ends with the target's
+// directory, its path without extension or its path ("./util",
+// "util/str.h", "os.path"), or, for a non-relative import, one the
+// target's directory ends (a Go module path, "example.com/m/lib" for
+// lib/). It is a heuristic on purpose: the full import graph costs tens of
+// milliseconds to build, a definition answer must take a few.
+func importsFile(imports []importPath, target string) bool {
+	if len(imports) == 0 {
+		return false
+	}
 	targetDir := path.Dir(target)
 	targetNoExt := strings.TrimSuffix(target, path.Ext(target))
-	for _, imp := range imports {
-		p := strings.Trim(imp.Path, "\"'<> ")
-		relative := false
-		switch {
-		case p == "":
-			continue
-		case strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../"):
-			p, relative = path.Join(fromDir, p), true
-		case strings.Contains(p, "::"):
-			p = strings.TrimPrefix(strings.ReplaceAll(p, "::", "/"), "crate/")
-		case !strings.Contains(p, "/") && strings.Contains(p, "."):
-			p = strings.ReplaceAll(p, ".", "/")
-		}
-		if hasPathSuffix(targetDir, p) || hasPathSuffix(targetNoExt, p) || hasPathSuffix(target, p) {
+	for _, ip := range imports {
+		if hasPathSuffix(targetDir, ip.p) || hasPathSuffix(targetNoExt, ip.p) || hasPathSuffix(target, ip.p) {
 			return true
 		}
-		if !relative && targetDir != "." && hasPathSuffix(p, targetDir) {
+		if !ip.relative && targetDir != "." && hasPathSuffix(ip.p, targetDir) {
 			return true
 		}
 	}
