@@ -6,7 +6,7 @@ import (
 )
 
 // goModule is one go.mod of the workspace, or the part of a module
-// enclosing the root that lies inside it (see addEnclosing).
+// enclosing the root that lies inside it (see addEnv).
 type goModule struct {
 	path string // module path
 	dir  string // directory holding go.mod
