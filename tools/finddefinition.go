@@ -66,7 +66,7 @@ func (FindDefinitionTool) Run(ctx context.Context, env *Env, input json.RawMessa
 		})
 	}
 	if len(hits) == 0 {
-		return &Result{Content: notFound(env, p.Name, p.Path, p.Kind) + "\n"}, nil
+		return &Result{Content: notFound(env, p.Name, scopePath, p.Kind) + "\n"}, nil
 	}
 	var b strings.Builder
 	for i, h := range hits {
