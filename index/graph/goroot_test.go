@@ -97,7 +97,7 @@ func TestGOROOT(t *testing.T) {
 	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))) }
 
 	start := time.Now()
-	g := Build(files, read)
+	g := Build(files, read, Env{})
 	elapsed := time.Since(start)
 	t.Logf("Build: %d files, %d imports in %v", len(files), nImports, elapsed)
 
@@ -170,6 +170,6 @@ func BenchmarkBuildGOROOT(b *testing.B) {
 	read := func(rel string) ([]byte, error) { return cache[rel], nil }
 	b.ResetTimer()
 	for b.Loop() {
-		Build(files, read)
+		Build(files, read, Env{})
 	}
 }
