@@ -19,7 +19,8 @@
 // Lifecycle. Requests before initialize get ServerNotInitialized; after
 // shutdown, InvalidRequest. Background indexing starts after initialized
 // and reports $/progress. Serve returns the process exit code: 0 after
-// shutdown then exit, 1 otherwise. Each workspace folder owns an index
+// shutdown then exit, 1 otherwise. It returns on exit without waiting for
+// the client to close the input stream (see Server.closeConn). Each workspace folder owns an index
 // store that Serve closes on the way out, as it closes the session store.
 //
 // The agent. A parley/chat request (or an agent command) runs one turn of
