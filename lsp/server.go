@@ -81,8 +81,9 @@ type Server struct {
 	pending pendingFiles
 	docBell bell
 
-	// testHookRequest, when set by a test, runs before each request.
-	testHookRequest func(ctx context.Context, method string)
+	// testHookRequest, when set by a test, runs before each request. A
+	// test sets it while the server runs, hence atomic.
+	testHookRequest atomic.Pointer[func(ctx context.Context, method string)]
 	// testHookApply, when set by a test, runs before an agent edit is
 	// checked and sent.
 	testHookApply func()
