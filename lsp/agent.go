@@ -71,12 +71,13 @@ func newAgentHost(s *Server) *agentHost {
 }
 
 // parseAgentLayer reads the client's agent settings like a config file:
-// unknown fields (typos) are errors.
+// unknown fields (typos) are errors. Absent, null, {} and [] (an empty Lua
+// table) are an empty layer.
 func parseAgentLayer(raw json.RawMessage) (config.Layer, error) {
 	if string(raw) == "null" {
 		return config.Layer{}, nil
 	}
-	l, err := config.ParseLayer(raw)
+	l, err := config.ParseLayer(luaObjectsFor[config.Layer](raw))
 	if err != nil {
 		return config.Layer{}, fmt.Errorf("agent %w", err)
 	}
@@ -303,21 +304,25 @@ func (h *agentHost) close() {
 	}
 }
 
+// configSettings is the part of didChangeConfiguration's settings the
+// server reads.
+type configSettings struct {
+	Parley struct {
+		Agent json.RawMessage `json:"agent"`
+	} `json:"parley"`
+	Agent json.RawMessage `json:"agent"`
+}
+
 // DidChangeConfiguration takes new agent settings: {"parley": {"agent":
 // {...}}} (VS Code's section shape) or {"agent": {...}}. Settings without
 // an agent part leave the agent as it is. Running turns finish with the
 // configuration they started with.
 func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
-	var settings struct {
-		Parley struct {
-			Agent json.RawMessage `json:"agent"`
-		} `json:"parley"`
-		Agent json.RawMessage `json:"agent"`
-	}
+	var settings configSettings
 	if len(p.Settings) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(p.Settings, &settings); err != nil {
+	if err := json.Unmarshal(luaObjectsFor[configSettings](p.Settings), &settings); err != nil {
 		return fmt.Errorf("settings: %w", err)
 	}
 	layer := settings.Parley.Agent

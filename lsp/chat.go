@@ -108,7 +108,7 @@ func requestFailed(format string, args ...any) error {
 func (s *Server) chat(ctx context.Context, raw json.RawMessage) (*ChatResult, error) {
 	var p ChatParams
 	// The protocol package's decoder: diagnostics hold unions.
-	if err := protocol.Unmarshal(raw, &p); err != nil {
+	if err := protocol.Unmarshal(luaObjectsFor[ChatParams](raw), &p); err != nil {
 		return nil, invalidParams("%s: %v", methodChat, err)
 	}
 	if p.Message == "" {
@@ -254,6 +254,11 @@ func (x serverIndex) Stores() []tools.RootStore {
 	return out
 }
 
+// sessionParams are parley/session's and parley/deleteSession's params.
+type sessionParams struct {
+	Session string `json:"session"`
+}
+
 // sessionsRequest answers parley/sessions, parley/session and
 // parley/deleteSession.
 func (s *Server) sessionsRequest(method string, raw json.RawMessage) (any, error) {
@@ -264,10 +269,8 @@ func (s *Server) sessionsRequest(method string, raw json.RawMessage) (any, error
 		}
 		return map[string]any{"sessions": list}, nil
 	}
-	var p struct {
-		Session string `json:"session"`
-	}
-	if err := json.Unmarshal(raw, &p); err != nil || p.Session == "" {
+	var p sessionParams
+	if err := json.Unmarshal(luaObjectsFor[sessionParams](raw), &p); err != nil || p.Session == "" {
 		return nil, invalidParams("%s: params must be {\"session\": ID}", method)
 	}
 	if method == methodDeleteSession {

@@ -127,7 +127,7 @@ func TestInitializationOptionsRejected(t *testing.T) {
 		"log level":         `{"logLevel": "loud"}`,
 		"edit confirmation": `{"editConfirmation": "always"}`,
 		"agent layer":       `{"agent": {"modle": "x"}}`,
-		"shape":             `{"index": []}`,
+		"shape":             `{"index": {"exclude": "gen"}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := startEditor(t, root, editorConfig{noInit: true})
