@@ -135,9 +135,11 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 		return nil, requestFailed("session %s is already running a turn", ls.session.ID)
 	}
 	res, done, err := s.turnLocked(ctx, b, ls, msg)
+	size := sessionFootprint(ls.session)
 	// "done" goes out once the session is free again, so a client may send
 	// the next message as soon as it sees it.
 	ls.turn.Unlock()
+	s.agents.touch(ls, size)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,14 @@
 // the client to close the input stream (see Server.closeConn). Each workspace folder owns an index
 // store that Serve closes on the way out, as it closes the session store.
 //
+// Memory. Everything the server keeps that grows with its input is bounded
+// by bytes, least recently used first: converted disk files (fileCache,
+// 64 MiB), non-ASCII lines (wideCache, 32 MiB), agent edits to closed
+// files (pendingFiles, 64 MiB; past it a path is marked, not forgotten)
+// and sessions in memory (agentHost, 64 MiB; running ones stay). Open
+// documents' overlays and updater state are not caches: they mirror what
+// the client has open and go when it closes them.
+//
 // The agent. A parley/chat request (or an agent command) runs one turn of
 // the agent core on its own goroutine; turns of different sessions run
 // concurrently, one session runs one turn at a time. The agent reads files

@@ -128,7 +128,7 @@ func New(opts Options) *Server {
 		log:      &logSink{file: opts.LogFile, level: opts.LogLevel},
 		exited:   make(chan struct{}),
 		overlays: workspace.NewOverlays(),
-		files:    newFileCache(256),
+		files:    newFileCache(maxFileCache),
 		wide:     newWideCache(maxWideCache),
 		inflight: map[jsonrpc2.ID]context.CancelFunc{},
 	}
