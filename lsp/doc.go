@@ -4,7 +4,9 @@
 //
 // Shape. Handlers are thin: they resolve the document, wait until the
 // index has caught up with the editor's buffer, and call plain functions
-// of index/ and workspace/. One file per method family.
+// of index/ and workspace/. One file per method family. Params the server
+// decodes itself pass through luaObjects: Lua clients send an empty
+// object as [].
 //
 // Ordering and concurrency. Notifications (didOpen, didChange, ...) run
 // inline on the connection's read goroutine, in wire order, so a request
@@ -20,8 +22,9 @@
 // shutdown, InvalidRequest. Background indexing starts after initialized
 // and reports $/progress. Serve returns the process exit code: 0 after
 // shutdown then exit, 1 otherwise. It returns on exit without waiting for
-// the client to close the input stream (see Server.closeConn). Each workspace folder owns an index
-// store that Serve closes on the way out, as it closes the session store.
+// the client to close the input stream (see Server.closeConn). Each
+// workspace folder owns an index store that Serve closes on the way out,
+// as it closes the session store.
 //
 // Memory. Everything the server keeps that grows with its input is bounded
 // by bytes, least recently used first: converted disk files (fileCache,
