@@ -46,6 +46,7 @@ fuzz:
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzMinimalEdits -fuzztime 30s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzStreamRead -fuzztime 30s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzServerFrames -fuzztime 30s
+	$(GO) test ./lsp -run '^$$' -fuzz FuzzLuaObjects -fuzztime 30s
 	$(GO) test ./tools -run '^$$' -fuzz FuzzShellDanger -fuzztime 30s
 	$(GO) test ./tools -run '^$$' -fuzz FuzzDecodeInput -fuzztime 30s
 	$(GO) test ./tools -run '^$$' -fuzz FuzzHTMLToText -fuzztime 30s

@@ -105,16 +105,17 @@ func TestIndexStatusAndRestart(t *testing.T) {
 func TestHandlerPanicIsAnError(t *testing.T) {
 	root := loadTxtar(t, "testdata/basic.txtar")
 	e := startEditor(t, root, editorConfig{})
-	e.srv.testHookRequest = func(_ context.Context, method string) {
+	hook := func(_ context.Context, method string) {
 		if method == protocol.MethodWorkspaceSymbol {
 			panic("handler bug")
 		}
 	}
+	e.srv.testHookRequest.Store(&hook)
 	err := e.call(protocol.MethodWorkspaceSymbol, &protocol.WorkspaceSymbolParams{Query: "Fee"}, nil)
 	if rpcCode(err) != jsonrpc2.InternalError || !strings.Contains(err.Error(), "handler bug") {
 		t.Fatalf("panicking request: %v", err)
 	}
-	e.srv.testHookRequest = nil
+	e.srv.testHookRequest.Store(nil)
 	e.waitIndexed(1)
 }
 
@@ -126,7 +127,7 @@ func TestInitializationOptionsRejected(t *testing.T) {
 		"log level":         `{"logLevel": "loud"}`,
 		"edit confirmation": `{"editConfirmation": "always"}`,
 		"agent layer":       `{"agent": {"modle": "x"}}`,
-		"shape":             `{"index": []}`,
+		"shape":             `{"index": {"exclude": "gen"}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := startEditor(t, root, editorConfig{noInit: true})

@@ -148,12 +148,13 @@ func TestCancelRequest(t *testing.T) {
 	e := startEditor(t, root, editorConfig{})
 	e.waitIndexed(1)
 	started := make(chan struct{})
-	e.srv.testHookRequest = func(ctx context.Context, method string) {
+	hook := func(ctx context.Context, method string) {
 		if method == protocol.MethodWorkspaceSymbol {
 			close(started)
 			<-ctx.Done()
 		}
 	}
+	e.srv.testHookRequest.Store(&hook)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
@@ -165,7 +166,7 @@ func TestCancelRequest(t *testing.T) {
 	if err := <-errc; err == nil {
 		t.Fatal("cancelled request succeeded")
 	}
-	e.srv.testHookRequest = nil
+	e.srv.testHookRequest.Store(nil)
 	// The server answered the cancelled call with RequestCancelled (seen
 	// by the stats: no success recorded) and still serves.
 	if got := workspaceSymbols(t, e, "Fee"); len(got) != 3 {

@@ -115,6 +115,14 @@ type nvimRun struct {
 	llm    string   // the fake model's script (without the key line)
 	mode   string   // the agent's permission mode
 	env    []string // more environment, "K=V"
+	// init, when set, is the user's init.lua (Neovim starts with -u, not
+	// --clean); the plugin must then be put on the runtimepath there.
+	init string
+	// files are given on the command line (relative to the workspace).
+	files []string
+	// userEnv sets up what a user of the minimal setup has: parley on
+	// $PATH and the model configured in the environment.
+	userEnv bool
 }
 
 // runResult is what a run leaves for the test to check.
@@ -159,10 +167,18 @@ func run(t *testing.T, r nvimRun) runResult {
 		mode = "acceptEdits"
 	}
 
+	args := []string{"--headless", "--clean", "-n", "--cmd", "set rtp+=" + plugin}
+	if r.init != "" {
+		initFile := filepath.Join(tmp, "init.lua")
+		if err := os.WriteFile(initFile, []byte(r.init), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = []string{"--headless", "-n", "-i", "NONE", "-u", initFile}
+	}
+	args = append(append(args, r.files...), "-c", "luafile "+script)
 	ctx, cancel := context.WithTimeout(context.Background(), nvimTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n",
-		"--cmd", "set rtp+="+plugin, "-c", "luafile "+script)
+	cmd := exec.CommandContext(ctx, nvim, args...)
 	cmd.Dir = root
 	cmd.WaitDelay = 5 * time.Second
 	cmd.Env = append(nvimtest.CleanEnv(),
@@ -179,6 +195,12 @@ func run(t *testing.T, r nvimRun) runResult {
 		"PARLEY_TEST_API_KEY="+apiKey,
 		"PARLEY_TEST_MODE="+mode,
 	)
+	if r.userEnv {
+		cmd.Env = append(cmd.Env,
+			"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
+			"PARLEY_API_URL="+url+"/v1/chat/completions", "PARLEY_API_KEY="+apiKey,
+			"PARLEY_PROVIDER=openai-compatible", "PARLEY_MODEL=fake-model")
+	}
 	cmd.Env = append(cmd.Env, r.env...)
 	out, runErr := cmd.CombinedOutput()
 	got, _ := os.ReadFile(result)
@@ -445,5 +467,49 @@ text Back again.
 	}
 	if conv := conversation(reqs[1]); !strings.Contains(conv, "Take your time.") || !strings.Contains(conv, "Are you there?") {
 		t.Errorf("the turn after the cancel lacks the session's history:\n%s", conv)
+	}
+}
+
+// minimalSetup is the user's init.lua of TestMinimalSetup: `filetype on`
+// and the README's Neovim setup (the first Lua block of its Neovim
+// section) with the plugin's path filled in.
+func minimalSetup(t *testing.T, plugin string) string {
+	t.Helper()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n### Neovim\n")
+	_, block, ok2 := strings.Cut(section, "```lua\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	const placeholder = "/path/to/parley/editors/nvim"
+	if !ok || !ok2 || !ok3 || !strings.Contains(block, placeholder) {
+		t.Fatalf("README.md has no Neovim setup block naming %s", placeholder)
+	}
+	return "vim.cmd('filetype on')\n" + strings.ReplaceAll(block, placeholder, plugin)
+}
+
+// TestMinimalSetup: the README's minimal setup, as a user's init.lua,
+// with parley on $PATH and the model configured in the environment,
+// attaches the file given on the command line and runs a chat turn;
+// set_agent({}) is accepted (tests/minimal.lua). Neovim encodes an empty
+// Lua table as [], which initialize used to refuse.
+func TestMinimalSetup(t *testing.T) {
+	plugin, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	init := minimalSetup(t, plugin)
+	if strings.Contains(init, "init_options") {
+		t.Fatalf("the README's Neovim setup is not the minimal one:\n%s", init)
+	}
+	r := run(t, nvimRun{script: "minimal.lua", init: init, files: []string{"cart/fee.go"}, userEnv: true,
+		llm: "text Discount lowers the fee by one.\n---\ntext Still the same.\n"})
+	log := nvimtest.ServerLog(r.data)
+	if !strings.Contains(log, "agent settings changed") || strings.Contains(log, "didChangeConfiguration:") {
+		t.Errorf("set_agent({}) was not taken:\n%s", log)
+	}
+	if n := len(r.llm.Requests()); n != 2 {
+		t.Errorf("the model got %d requests, want 2", n)
 	}
 }
