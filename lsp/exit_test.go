@@ -13,6 +13,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/uri"
+
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 // blockingStdio is what `parley serve` reads and writes: the read end of a
@@ -50,7 +52,7 @@ func (b *lockedBuffer) String() string {
 // gone), with code 0 after shutdown and 1 without, whether exit carries
 // "params": null or no params.
 func TestExitWithStdinOpen(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	for _, tc := range []struct {
 		name     string
 		shutdown bool

@@ -8,12 +8,14 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 // A Lua client sends an empty table as []: initialize takes null, {} and
 // [] as no options, and [] for each object inside them.
 func TestInitializationOptionsEmpty(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	for _, opts := range []string{`null`, `{}`, `[]`, ` [ ] `, `{"index": [], "agent": []}`,
 		`{"agent": {"model": "m", "permissions": []}, "index": {"exclude": []}}`} {
 		t.Run(opts, func(t *testing.T) {

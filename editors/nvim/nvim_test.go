@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/internal/nvimtest"
 )
 
@@ -65,29 +66,11 @@ func parleyBinary(t *testing.T) string {
 	return binPath
 }
 
-// The fixture workspace: a small Go module with a .parley root marker.
-// Line 4 of cart/fee.go has non-ASCII text before the edited expression,
-// so positions must be converted to the client's encoding.
-var fixture = map[string]string{
-	".parley/.keep": "",
-	"go.mod":        "module example.com/shop\n\ngo 1.22\n",
-	"cart/cart.go": `package cart
-
-// Cart holds the items a customer picked.
-type Cart struct {
-	Items []string
-}
-
-// Total sums the item prices plus the fee.
-func (c *Cart) Total() int {
-	return len(c.Items) + Fee()
-}
-
-// Fee is the handling fee.
-func Fee() int { return 1 }
-`,
-	"cart/fee.go": "package cart\n\n// Discount lowers the fee.\nfunc Discount() int { s := \"« héllo 😀 »\"; _ = s; return Fee() - 1 }\n",
-}
+// The fixture workspace is the shared testdata/workspaces/shop.txtar plus
+// a .parley root marker. Line 4 of cart/fee.go has non-ASCII text before
+// the edited expression, so positions must be converted to the client's
+// encoding.
+const workspace = "shop"
 
 // The edit the scripted model asks for.
 const (
@@ -144,8 +127,8 @@ func run(t *testing.T, r nvimRun) runResult {
 	url, llm := fakellm.Start(t, "key "+apiKey+"\n"+r.llm)
 
 	tmp := t.TempDir()
-	root := filepath.Join(tmp, "shop")
-	writeTree(t, root, fixture)
+	root := fixture.Workspace(t, workspace)
+	writeTree(t, root, map[string]string{".parley/.keep": ""})
 	root2 := filepath.Join(tmp, "other")
 	writeTree(t, root2, map[string]string{".git/.keep": "", "main.go": "package main\n\nfunc main() {}\n"})
 	data := filepath.Join(tmp, "data")
@@ -359,9 +342,12 @@ func editScript(answer string) string {
 	return fmt.Sprintf("tool edit_file %s\n---\ntext %s\n", input, answer)
 }
 
+// feeGo is the fixture's cart/fee.go.
+func feeGo(t *testing.T) string { return fixture.File(t, workspace, "cart/fee.go") }
+
 // line4 is line 4 of the fixture's cart/fee.go before and after the edit.
-func line4() (before, after string) {
-	before = strings.Split(fixture["cart/fee.go"], "\n")[3]
+func line4(t *testing.T) (before, after string) {
+	before = strings.Split(feeGo(t), "\n")[3]
 	return before, strings.Replace(before, oldExpr, newExpr, 1)
 }
 
@@ -370,14 +356,14 @@ func line4() (before, after string) {
 // (tests/edit.lua). Here: the disk is untouched and the model was told
 // the edit succeeded.
 func TestAppliedEditUndo(t *testing.T) {
-	before, after := line4()
+	before, after := line4(t)
 	r := run(t, nvimRun{script: "edit.lua", llm: editScript("done"), mode: "acceptEdits",
 		env: []string{"PARLEY_TEST_OLD_LINE=" + before, "PARLEY_TEST_NEW_LINE=" + after}})
 	disk, err := os.ReadFile(filepath.Join(r.root, "cart", "fee.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(disk) != fixture["cart/fee.go"] {
+	if string(disk) != feeGo(t) {
 		t.Errorf("cart/fee.go changed on disk:\n%s", disk)
 	}
 	reqs := r.llm.Requests()
@@ -412,7 +398,7 @@ func TestRejectedEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(disk) != fixture["cart/fee.go"] {
+	if string(disk) != feeGo(t) {
 		t.Errorf("cart/fee.go changed on disk:\n%s", disk)
 	}
 }
