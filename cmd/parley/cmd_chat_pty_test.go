@@ -150,13 +150,9 @@ type replProcess struct {
 // configuration under dir and the model API at apiURL.
 func startREPL(t *testing.T, dir, ws, apiURL string) *replProcess {
 	t.Helper()
-	parley, err := exec.LookPath("parley") // installed by testscript.Main
-	if err != nil {
-		t.Skipf("parley test command not found: %v", err)
-	}
 	master, slave := openPTY(t)
 	t.Cleanup(func() { master.Close() })
-	cmd := exec.Command(parley, "chat", "--root", ws)
+	cmd := parleyCommand(t, "chat", "--root", ws)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	cmd.Env = append(cleanEnv(),
@@ -284,6 +280,21 @@ text waiting for you
 	if hist, _ := os.ReadFile(hists[0]); !strings.Contains(string(hist), "hello\n/help\n/model other-model\n") {
 		t.Errorf("history file holds %q", hist)
 	}
+}
+
+// parleyCommand runs parley as the scripts do: this test binary, which
+// TestMain (testscript.Main) turns into parley when its argv[0] is
+// "parley". Running it directly rather than looking "parley" up in PATH
+// works whatever PATH holds.
+func parleyCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatalf("find the test binary: %v", err)
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Args[0] = "parley"
+	return cmd
 }
 
 // cleanEnv is the test's environment without parley's own settings and
