@@ -42,15 +42,43 @@ const newFileMode fs.FileMode = 0o644
 type DiskEditor struct {
 	roots   *workspace.Roots
 	maxUndo int
+	opts    DiskEditorOptions
 
 	mu   sync.Mutex
 	undo []undoEntry // oldest first
 }
 
+// DiskEditorOptions configure a DiskEditor; the zero value is a plain
+// editor.
+type DiskEditorOptions struct {
+	// Written, if set, is called after an edit or an undo was written,
+	// with the absolute paths it created, changed or removed, before Apply
+	// or Undo returns: the terminal re-indexes them there, so the agent's
+	// next index query sees its own edit. It runs with the editor locked.
+	Written func(ctx context.Context, paths []string)
+}
+
 // NewDiskEditor returns an editor confined to roots with an undo stack of
 // DefaultUndoDepth entries.
 func NewDiskEditor(roots *workspace.Roots) *DiskEditor {
-	return &DiskEditor{roots: roots, maxUndo: DefaultUndoDepth}
+	return NewDiskEditorWith(roots, DiskEditorOptions{})
+}
+
+// NewDiskEditorWith is NewDiskEditor with options.
+func NewDiskEditorWith(roots *workspace.Roots, opts DiskEditorOptions) *DiskEditor {
+	return &DiskEditor{roots: roots, maxUndo: DefaultUndoDepth, opts: opts}
+}
+
+// written calls the Written hook for targets.
+func (e *DiskEditor) written(ctx context.Context, targets []target) {
+	if e.opts.Written == nil {
+		return
+	}
+	paths := make([]string, len(targets))
+	for i, t := range targets {
+		paths[i] = t.abs
+	}
+	e.opts.Written(ctx, paths)
 }
 
 // fileState is a file's content as the editor saw or left it.
@@ -112,6 +140,7 @@ func (e *DiskEditor) Apply(ctx context.Context, label string, changes []FileChan
 	if over := len(e.undo) - e.maxUndo; over > 0 {
 		e.undo = slices.Delete(e.undo, 0, over)
 	}
+	e.written(ctx, targets)
 	return ApplyResult{Applied: true}, nil
 }
 
@@ -260,6 +289,7 @@ func (e *DiskEditor) Undo() (string, error) {
 		_ = os.Remove(d) // fails harmlessly on a non-empty directory
 	}
 	e.undo = e.undo[:len(e.undo)-1]
+	e.written(context.Background(), targets)
 	return entry.label, nil
 }
 

@@ -89,8 +89,11 @@ type walker struct {
 
 	ctx     context.Context
 	done    <-chan struct{}
-	visit   func(Entry) error
+	visit   func(Entry) error // nil: files are not visited (nor lstat'ed)
 	skipped func(Skip)
+	// dir, when set, is called for every directory the walk descends
+	// into, before its entries (walkTree, for watchers).
+	dir func(abs, rel string) error
 }
 
 // ignoreStack is the chain of ignore files in effect for a directory, the
@@ -174,7 +177,7 @@ func (w *walker) walkDir(abs, rel string, entries []os.DirEntry, stack *ignoreSt
 			err = w.descend(childAbs, childRel, stack)
 		case typ&fs.ModeSymlink != 0:
 			w.skip(childRel, w.symlinkReason(childAbs))
-		case typ.IsRegular():
+		case typ.IsRegular() && w.visit != nil:
 			err = w.visitFile(childAbs, childRel)
 		}
 		if err != nil {
@@ -185,6 +188,11 @@ func (w *walker) walkDir(abs, rel string, entries []os.DirEntry, stack *ignoreSt
 }
 
 func (w *walker) descend(abs, rel string, stack *ignoreStack) error {
+	if w.dir != nil {
+		if err := w.dir(abs, rel); err != nil {
+			return err
+		}
+	}
 	entries, err := readDirSorted(abs)
 	if err != nil {
 		w.skip(rel, err.Error())
@@ -346,6 +354,29 @@ func within(root, p string) bool {
 		return strings.HasPrefix(p, root)
 	}
 	return len(p) > len(root) && p[len(root)] == os.PathSeparator && p[:len(root)] == root
+}
+
+// walkTree walks the directory rel (slash-separated, relative to root;
+// "" is the root) as Walk would reach it: dir is called for rel and every
+// directory below it that Walk would descend into, file (which may be nil)
+// for every file Walk would visit. The caller has checked that rel itself
+// is not ignored. Errors from dir or file, or a cancelled ctx, stop it.
+func walkTree(ctx context.Context, root, rel string, opts WalkOptions, dir func(abs, rel string) error, file func(Entry) error) error {
+	w, err := newWalker(root, opts)
+	if err != nil {
+		return err
+	}
+	w.ctx, w.done, w.visit, w.dir = ctx, ctx.Done(), file, dir
+	// The ignore files of rel's ancestors apply to it, as in Ignored.
+	stack := w.rootStack()
+	abs, cur := w.rootAbs, ""
+	if rel != "" {
+		for name := range strings.SplitSeq(rel, "/") {
+			stack = w.pushIgnoreFiles(abs, cur, nil, stack)
+			abs, cur = joinAbs(abs, name), joinRel(cur, name)
+		}
+	}
+	return w.descend(abs, rel, stack)
 }
 
 // Ignored reports whether the file or directory rel (slash-separated,

@@ -29,6 +29,7 @@ type chatFlags struct {
 	maxIter                           int
 	session                           string
 	debug                             string
+	noWatch                           bool
 }
 
 // maxStdinMessage caps a message read from standard input.
@@ -62,6 +63,7 @@ would need approval are denied and the model is told so.`,
 	fs.StringVar(&f.session, "session", "", "resume a session: its ID, a unique prefix of it, or \"last\"")
 	fs.StringVar(&f.debug, "debug", "", "log API requests and responses (keys redacted) to stderr, or to the file given as --debug=FILE")
 	fs.Lookup("debug").NoOptDefVal = "-"
+	fs.BoolVar(&f.noWatch, "no-watch", false, "do not watch the workspace: files changed outside the chat reach the index at the next start")
 	return cmd
 }
 
@@ -94,6 +96,7 @@ type chatApp struct {
 	editor   *tools.DiskEditor
 	sessions *agent.SessionStore // nil: sessions are not saved
 	index    *index.Store        // nil: no index
+	live     *chatIndex          // keeps index current; nil without one
 	closers  []func() error
 	out      *chatPrinter
 	session  *agent.Session
@@ -175,7 +178,7 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 	if err != nil {
 		return nil, err
 	}
-	env, err := app.openEnv(storeDir, policy)
+	env, err := app.openEnv(storeDir, policy, !f.noWatch)
 	if err != nil {
 		return nil, err
 	}
@@ -222,36 +225,53 @@ func (app *chatApp) openProvider(debug string) (provider.Provider, error) {
 }
 
 // openEnv builds the tools' environment; files are read through the
-// policy's guard, so searches skip what a read deny rule forbids. The
-// index is optional: when another process holds it the chat goes on
-// without it.
-func (app *chatApp) openEnv(storeDir string, policy *permission.Policy) (*tools.Env, error) {
+// policy's guard, so searches skip what a read deny rule forbids.
+func (app *chatApp) openEnv(storeDir string, policy *permission.Policy, watch bool) (*tools.Env, error) {
 	roots, err := workspace.NewRoots(app.root)
 	if err != nil {
 		return nil, err
 	}
-	app.editor = tools.NewDiskEditor(roots)
 	env := &tools.Env{
-		Roots: roots, Files: policy.GuardFiles(&tools.DiskView{}, roots), Editor: app.editor, Todos: &tools.TodoList{},
+		Roots: roots, Files: policy.GuardFiles(&tools.DiskView{}, roots), Todos: &tools.TodoList{},
 		ShellTimeout: time.Duration(app.cfg.ShellTimeoutSeconds) * time.Second,
 	}
 	if isTTY(os.Stderr) {
 		env.Output = func(_, chunk string) { app.out.toolOutput(chunk) }
 	}
+	var edOpts tools.DiskEditorOptions
+	if app.openIndex(storeDir, watch) {
+		env.Index = rootIndex{root: app.root, st: app.index}
+		edOpts.Written = app.live.written
+	}
+	app.editor = tools.NewDiskEditorWith(roots, edOpts)
+	env.Editor = app.editor
+	return env, nil
+}
+
+// openIndex opens and updates the code index and keeps it current while
+// the chat runs (chatIndex): the agent's edits right away, other changes
+// through a watcher unless watch is false. The index is optional: when
+// another process holds it the chat goes on without it (false).
+func (app *chatApp) openIndex(storeDir string, watch bool) bool {
 	st, err := index.Open(storeDir)
 	if err != nil {
 		fmt.Fprintf(app.g.stderr, "parley: continuing without the code index: %v\n", err)
-		return env, nil
+		return false
 	}
 	app.index = st
 	app.closers = append(app.closers, st.Close)
+	app.live = newChatIndex(app.root, st, index.Options{}, app.out.warn)
+	app.closers = append(app.closers, app.live.close)
 	ctx, stop := signalContext()
 	defer stop()
-	if _, err := runIndex(ctx, app.g, st, app.root, index.Options{}, true); err != nil {
+	err = app.live.start(watch, func() error {
+		_, err := runIndex(ctx, app.g, st, app.root, index.Options{}, true)
+		return err
+	})
+	if err != nil {
 		fmt.Fprintf(app.g.stderr, "parley: the code index may be out of date: %v\n", err)
 	}
-	env.Index = rootIndex{root: app.root, st: st}
-	return env, nil
+	return true
 }
 
 // openSessions opens the session store; without it the chat still works

@@ -443,6 +443,15 @@ func (p *chatPrinter) subSink(e agent.Event) {
 	fmt.Fprintf(p.stderr, "  ▹ task: %s %s\n", e.ToolName, summarize(e.Input))
 }
 
+// warn reports a problem that does not stop the chat (a failed background
+// index run), from any goroutine.
+func (p *chatPrinter) warn(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.finishLine()
+	fmt.Fprintln(p.stderr, "parley:", err)
+}
+
 // toolOutput streams a long-running tool's output (a terminal only).
 func (p *chatPrinter) toolOutput(chunk string) {
 	p.mu.Lock()

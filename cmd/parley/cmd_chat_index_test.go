@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/internal/fakellm"
+)
+
+// syncBuffer is a bytes.Buffer safe for the chat's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// openTestChat opens `parley chat` in-process on the workspace ws, talking
+// to a fake model API serving script, with its data and configuration
+// under dir.
+func openTestChat(t *testing.T, dir, ws, script string, f *chatFlags) (*chatApp, *fakellm.Server, *syncBuffer) {
+	t.Helper()
+	url, llm := fakellm.Start(t, script)
+	for _, kv := range cleanEnvOverrides(dir, url) {
+		name, value, _ := strings.Cut(kv, "=")
+		t.Setenv(name, value)
+	}
+	var out syncBuffer
+	g := &globals{root: ws, dataDir: filepath.Join(dir, "data"), stdout: &out, stderr: &out}
+	app, err := openChat(g, f, newChatCmd(g).Flags(), false)
+	if err != nil {
+		t.Fatalf("open chat: %v\n%s", err, out.String())
+	}
+	t.Cleanup(app.close)
+	return app, llm, &out
+}
+
+// cleanEnvOverrides is the environment a test chat needs: no keys or
+// settings from the user running the tests.
+func cleanEnvOverrides(dir, apiURL string) []string {
+	out := []string{"HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"PARLEY_API_URL=" + apiURL + "/v1", "PARLEY_MODEL=fake-model"}
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if (strings.HasPrefix(name, "PARLEY_") && name != "PARLEY_API_URL" && name != "PARLEY_MODEL") || strings.HasSuffix(name, "_API_KEY") {
+			out = append(out, name+"=")
+		}
+	}
+	return out
+}
+
+// A file another program writes while the chat runs reaches the index
+// through the watcher, and the agent's next query finds it.
+func TestChatIndexFollowsTheDisk(t *testing.T) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	mkFiles(t, ws, map[string]string{"a.go": "package a\n\nfunc Answer() int { return 42 }\n"})
+	app, llm, out := openTestChat(t, dir, ws, `tool find_definition {"name":"Later"}
+---
+text Found it.
+`, &chatFlags{})
+	if app.live == nil {
+		t.Fatalf("no live index:\n%s", out.String())
+	}
+	runs := make(chan error, 100)
+	app.live.mu.Lock()
+	app.live.afterRun = func(_ *index.Summary, err error) { runs <- err }
+	app.live.mu.Unlock()
+
+	// "Another window" writes a new file.
+	mkFiles(t, ws, map[string]string{"b.go": "package a\n\nfunc Later() {}\n"})
+	timeout := time.After(30 * time.Second)
+	for {
+		defs, err := app.index.Definitions("Later")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(defs) > 0 {
+			break
+		}
+		select {
+		case err := <-runs:
+			if err != nil {
+				t.Fatalf("index run: %v", err)
+			}
+		case <-timeout:
+			t.Fatalf("b.go was not indexed within 30s:\n%s", out.String())
+		}
+	}
+	if err := app.once("where is Later?"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := llm.Requests()
+	if len(reqs) != 2 || !bytes.Contains(reqs[1], []byte("b.go:3: function Later")) {
+		t.Fatalf("the model did not get the definition:\n%s", reqs[len(reqs)-1])
+	}
+}
+
+func mkFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
