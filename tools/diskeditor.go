@@ -51,6 +51,14 @@ type DiskEditor struct {
 // DiskEditorOptions configure a DiskEditor; the zero value is a plain
 // editor.
 type DiskEditorOptions struct {
+	// Confirm, if set, is asked before anything is written, with the
+	// changes as they will be written: they have been checked against the
+	// disk, and are checked again after the answer, so a file that changes
+	// while the user looks at the question is refused, not overwritten.
+	// ok false leaves everything untouched and tells the model reason; an
+	// error (a cancelled question) is returned by Apply. It runs without
+	// the editor's lock held.
+	Confirm func(ctx context.Context, label string, changes []FileChange) (ok bool, reason string, err error)
 	// Written, if set, is called after an edit or an undo was written,
 	// with the absolute paths it created, changed or removed, before Apply
 	// or Undo returns: the terminal re-indexes them there, so the agent's
@@ -118,6 +126,22 @@ func (e *DiskEditor) Apply(ctx context.Context, label string, changes []FileChan
 	}
 	if len(changes) == 0 {
 		return ApplyResult{Applied: true}, nil
+	}
+	if e.opts.Confirm != nil {
+		// A change that cannot apply is refused before the user is asked.
+		e.mu.Lock()
+		_, reason, err := e.plan(changes)
+		e.mu.Unlock()
+		if err != nil || reason != "" {
+			return ApplyResult{Reason: reason}, err
+		}
+		ok, reason, err := e.opts.Confirm(ctx, label, changes)
+		if err != nil {
+			return ApplyResult{}, err
+		}
+		if !ok {
+			return ApplyResult{Reason: reason}, nil
+		}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

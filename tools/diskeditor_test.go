@@ -224,3 +224,71 @@ func TestStaleEditRefused(t *testing.T) {
 		t.Errorf("the user's change was overwritten: %q", got)
 	}
 }
+
+// Confirm is asked with the changes as they will be written, after they
+// were checked; a no leaves the disk alone, and a file that changes while
+// the question is open is refused rather than overwritten. Written hears
+// of every write, undo included.
+func TestDiskEditorConfirmAndWritten(t *testing.T) {
+	w := ftNew(t, map[string]string{"a.txt": "a\n"})
+	var asked [][]FileChange
+	answer := func(ok bool) func(context.Context, string, []FileChange) (bool, string, error) {
+		return func(_ context.Context, _ string, changes []FileChange) (bool, string, error) {
+			asked = append(asked, changes)
+			if !ok {
+				return false, "the user said no", nil
+			}
+			return true, "", nil
+		}
+	}
+	var written [][]string
+	opts := DiskEditorOptions{Written: func(_ context.Context, paths []string) { written = append(written, paths) }}
+	modify := FileChange{Op: OpModify, Path: w.path("a.txt"), Old: []byte("a\n"), New: []byte("A\n")}
+
+	opts.Confirm = answer(false)
+	ed := NewDiskEditorWith(w.env.Roots, opts)
+	res := ftApply(t, ed, modify)
+	if res.Applied || res.Reason != "the user said no" || w.read(t, "a.txt") != "a\n" || len(asked) != 1 || len(written) != 0 {
+		t.Fatalf("refused edit: %+v, file %q, asked %d, written %v", res, w.read(t, "a.txt"), len(asked), written)
+	}
+	if string(asked[0][0].New) != "A\n" {
+		t.Errorf("asked about %+v", asked[0])
+	}
+	// A stale change is refused without a question.
+	res = ftApply(t, ed, FileChange{Op: OpModify, Path: w.path("a.txt"), Old: []byte("stale\n"), New: []byte("x")})
+	if res.Applied || !strings.Contains(res.Reason, staleReason) || len(asked) != 1 {
+		t.Fatalf("stale edit: %+v, asked %d times", res, len(asked))
+	}
+	// The user edits the file while looking at the question.
+	opts.Confirm = func(ctx context.Context, label string, changes []FileChange) (bool, string, error) {
+		ftWrite(t, w.root, "a.txt", "typed meanwhile\n")
+		return answer(true)(ctx, label, changes)
+	}
+	ed = NewDiskEditorWith(w.env.Roots, opts)
+	res = ftApply(t, ed, modify)
+	if res.Applied || !strings.Contains(res.Reason, staleReason) || w.read(t, "a.txt") != "typed meanwhile\n" {
+		t.Fatalf("edit over a change made during the question: %+v, file %q", res, w.read(t, "a.txt"))
+	}
+	// Yes writes, and Written hears of it and of the undo.
+	ftWrite(t, w.root, "a.txt", "a\n")
+	opts.Confirm = answer(true)
+	ed = NewDiskEditorWith(w.env.Roots, opts)
+	if res := ftApply(t, ed, modify); !res.Applied || w.read(t, "a.txt") != "A\n" {
+		t.Fatalf("approved edit: %+v", res)
+	}
+	if _, err := ed.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{w.path("a.txt")}, {w.path("a.txt")}}
+	if fmt.Sprint(written) != fmt.Sprint(want) {
+		t.Errorf("written %v, want %v", written, want)
+	}
+	// A cancelled question is an error, and nothing is written.
+	opts.Confirm = func(ctx context.Context, _ string, _ []FileChange) (bool, string, error) {
+		return false, "", context.Canceled
+	}
+	ed = NewDiskEditorWith(w.env.Roots, opts)
+	if _, err := ed.Apply(context.Background(), "test", []FileChange{modify}); err != context.Canceled || w.read(t, "a.txt") != "a\n" {
+		t.Errorf("cancelled question: %v, file %q", err, w.read(t, "a.txt"))
+	}
+}

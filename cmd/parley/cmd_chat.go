@@ -97,6 +97,8 @@ type chatApp struct {
 	sessions *agent.SessionStore // nil: sessions are not saved
 	index    *index.Store        // nil: no index
 	live     *chatIndex          // keeps index current; nil without one
+	policy   *permission.Policy
+	gate     *editGate // the agent's Policy: policy, with edits asked about with their diff
 	closers  []func() error
 	out      *chatPrinter
 	session  *agent.Session
@@ -174,16 +176,19 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 	if err != nil {
 		return nil, err
 	}
-	policy, err := permission.FromConfig(app.cfg)
-	if err != nil {
+	if app.policy, err = permission.FromConfig(app.cfg); err != nil {
 		return nil, err
 	}
-	env, err := app.openEnv(storeDir, policy, !f.noWatch)
+	// The approver sees the terminal it asks on (/dev/tty).
+	app.gate = newEditGate(app.policy, app.root, diffStyle{
+		color: colorWanted(), perFile: diffLinesPerFile, total: diffLinesTotal, shortPath: app.out.shortPath,
+	})
+	env, err := app.openEnv(storeDir, app.policy, !f.noWatch)
 	if err != nil {
 		return nil, err
 	}
 	app.openSessions()
-	if err = app.buildAgent(prov, policy, env, askUser); err != nil {
+	if err = app.buildAgent(prov, env, askUser); err != nil {
 		return nil, err
 	}
 	if app.session, err = app.pickSession(f.session); err != nil {
@@ -238,7 +243,7 @@ func (app *chatApp) openEnv(storeDir string, policy *permission.Policy, watch bo
 	if isTTY(os.Stderr) {
 		env.Output = func(_, chunk string) { app.out.toolOutput(chunk) }
 	}
-	var edOpts tools.DiskEditorOptions
+	edOpts := tools.DiskEditorOptions{Confirm: app.gate.confirm}
 	if app.openIndex(storeDir, watch) {
 		env.Index = rootIndex{root: app.root, st: app.index}
 		edOpts.Written = app.live.written
@@ -286,14 +291,14 @@ func (app *chatApp) openSessions() {
 	app.closers = append(app.closers, st.Close)
 }
 
-func (app *chatApp) buildAgent(prov provider.Provider, policy *permission.Policy, env *tools.Env, askUser bool) error {
+func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser bool) error {
 	reg, err := tools.NewRegistry(tools.AgentTools()...)
 	if err != nil {
 		return err
 	}
 	c := app.cfg
 	a := &agent.Agent{
-		Provider: prov, Model: c.Model, Registry: reg, Env: env, Policy: policy,
+		Provider: prov, Model: c.Model, Registry: reg, Env: env, Policy: app.gate,
 		Sink: app.out.sink, MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens,
 		ThinkingBudget: c.ThinkingBudget,
 		SystemPrompt:   agent.SystemPrompt(agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()}),
@@ -304,6 +309,7 @@ func (app *chatApp) buildAgent(prov provider.Provider, policy *permission.Policy
 	if askUser {
 		if ap := openTTYApprover(app.out); ap != nil {
 			a.Approver = ap
+			app.gate.tty = ap
 			app.closers = append(app.closers, ap.Close)
 		}
 	}
@@ -378,6 +384,7 @@ func (app *chatApp) once(msg string) error {
 // turn runs one message and reports how it ended and what it cost.
 func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
 	res, err := app.agent.Run(ctx, app.session, msg)
+	app.gate.endTurn()
 	app.out.endTurn(res)
 	window := provider.ContextWindow(app.agent.Model, app.cfg.ContextWindow)
 	app.out.usage(res, app.session.Usage, window)

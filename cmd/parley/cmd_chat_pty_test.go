@@ -187,7 +187,8 @@ func startREPL(t *testing.T, dir, ws, apiURL string) *replProcess {
 }
 
 // TestREPLOnATerminal drives `parley chat` on a pseudo-terminal: line
-// editing input, an approval question on the terminal, /help, /model,
+// editing input, an edit's approval question on the terminal with its
+// diff (approved, then denied), /help, /model,
 // /undo, /sessions, /resume, /new, /delete, Ctrl+C during a turn and at
 // the prompt, the history file, and Ctrl+D to leave.
 func TestREPLOnATerminal(t *testing.T) {
@@ -196,6 +197,10 @@ func TestREPLOnATerminal(t *testing.T) {
 tool write_file {"path":"a.txt","content":"new\n"}
 ---
 text Done.
+---
+tool write_file {"path":"a.txt","content":"rejected\n"}
+---
+text Not changed.
 ---
 wait
 text waiting for you
@@ -231,10 +236,13 @@ text waiting for you
 		{"hello\r", []string{"Hi there.", "(tokens: turn 100 in, 20 out", "parley> "}, nil},
 		{"/help\r", []string{"/delete ID", "parley> "}, nil},
 		{"/model other-model\r", []string{"model set to other-model", "parley> "}, nil},
-		// The edit needs approval, asked on the terminal.
-		{"change a.txt\r", []string{"Allow write_file: write a.txt", "[n] deny (default) > "}, nil},
+		// The edit needs approval, asked on the terminal with its diff.
+		{"change a.txt\r", []string{"Allow write_file: write a.txt", "modify a.txt  +1 -1", "@@ -1 +1 @@", "-old", "+new", "[n] deny (default) > "}, nil},
 		{"y\r", []string{"modify a.txt", "Done.", "parley> "}, fileIs("new\n")},
 		{"/undo\r", []string{"undone: write a.txt", "parley> "}, fileIs("old\n")},
+		// Denied, the edit leaves the file alone and the model is told.
+		{"change it again\r", []string{"Allow write_file: write a.txt", "-old", "+rejected", "[n] deny (default) > "}, nil},
+		{"n\r", []string{"Not changed.", "parley> "}, fileIs("old\n")},
 		// Ctrl+C during a turn interrupts it; the REPL goes on.
 		{"take your time\r", []string{"waiting"}, nil},
 		{"\x03", []string{"(cancelled)", "parley> "}, nil},
@@ -266,11 +274,14 @@ text waiting for you
 		t.Fatalf("parley chat did not exit after Ctrl+D")
 	}
 	reqs := llm.Requests()
-	if len(reqs) != 4 {
-		t.Fatalf("%d model requests, want 4", len(reqs))
+	if len(reqs) != 6 {
+		t.Fatalf("%d model requests, want 6", len(reqs))
 	}
 	if !bytes.Contains(reqs[0], []byte(`"model":"fake-model"`)) || !bytes.Contains(reqs[1], []byte(`"model":"other-model"`)) {
 		t.Errorf("/model did not switch the model:\n%s\n%s", reqs[0], reqs[1])
+	}
+	if !bytes.Contains(reqs[4], []byte("not applied: the user denied this call")) {
+		t.Errorf("the model was not told of the denial:\n%s", reqs[4])
 	}
 	// The lines typed are kept in the history file for the next session.
 	hists, _ := filepath.Glob(filepath.Join(dir, "data", "*", "chat_history"))
