@@ -15,9 +15,6 @@ import (
 	"github.com/parleyhq/parley/workspace"
 )
 
-// DefaultUndoDepth is how many applied edits a DiskEditor remembers.
-const DefaultUndoDepth = 50
-
 // staleReason is what the model is told when a file moved on under it.
 const staleReason = "file changed since it was read; read it again"
 
@@ -34,18 +31,21 @@ const newFileMode fs.FileMode = 0o644
 // new contents are written to temporary files beside their targets and
 // fsynced, and only when all of them exist are they renamed into place
 // (deletions in the same pass). A failure during the renames rolls back the
-// files already replaced. Every applied edit pushes one undo entry.
+// files already replaced. Every applied edit pushes one undo entry (see
+// diskeditor_undo.go; the stack may live in an UndoStore).
 // FileChange.Version is not consulted: files on disk have no versions, and
 // comparing the whole content is the stricter check.
 //
 // Safe for concurrent use: Apply and Undo are serialised.
 type DiskEditor struct {
-	roots   *workspace.Roots
-	maxUndo int
-	opts    DiskEditorOptions
+	roots *workspace.Roots
+	opts  DiskEditorOptions
+	// The undo stack's bounds: entries, and bytes of file content kept.
+	maxUndo, maxUndoBytes int
 
-	mu   sync.Mutex
-	undo []undoEntry // oldest first
+	mu    sync.Mutex
+	undo  []UndoEntry // oldest first
+	store UndoStore   // nil: the stack lives in memory only
 }
 
 // DiskEditorOptions configure a DiskEditor; the zero value is a plain
@@ -59,6 +59,9 @@ type DiskEditorOptions struct {
 	// error (a cancelled question) is returned by Apply. It runs without
 	// the editor's lock held.
 	Confirm func(ctx context.Context, label string, changes []FileChange) (ok bool, reason string, err error)
+	// Warn, if set, hears of problems that do not stop an edit or an undo
+	// (an undo entry that could not be saved to the UndoStore).
+	Warn func(error)
 	// Written, if set, is called after an edit or an undo was written,
 	// with the absolute paths it created, changed or removed, before Apply
 	// or Undo returns: the terminal re-indexes them there, so the agent's
@@ -66,15 +69,15 @@ type DiskEditorOptions struct {
 	Written func(ctx context.Context, paths []string)
 }
 
-// NewDiskEditor returns an editor confined to roots with an undo stack of
-// DefaultUndoDepth entries.
+// NewDiskEditor returns an editor confined to roots with an in-memory
+// undo stack of at most DefaultUndoDepth entries and DefaultUndoBytes.
 func NewDiskEditor(roots *workspace.Roots) *DiskEditor {
 	return NewDiskEditorWith(roots, DiskEditorOptions{})
 }
 
 // NewDiskEditorWith is NewDiskEditor with options.
 func NewDiskEditorWith(roots *workspace.Roots, opts DiskEditorOptions) *DiskEditor {
-	return &DiskEditor{roots: roots, maxUndo: DefaultUndoDepth, opts: opts}
+	return &DiskEditor{roots: roots, opts: opts, maxUndo: DefaultUndoDepth, maxUndoBytes: DefaultUndoBytes}
 }
 
 // written calls the Written hook for targets.
@@ -102,21 +105,6 @@ func (s fileState) sum() [32]byte { return sha256.Sum256(s.content) }
 type target struct {
 	abs           string
 	before, after fileState
-}
-
-// undoEntry records one Apply: the files' states on both sides (after is
-// kept as a hash only) and the directories it created, outermost first.
-type undoEntry struct {
-	label string
-	files []undoFile
-	dirs  []string
-}
-
-type undoFile struct {
-	abs       string
-	before    fileState
-	afterSum  [32]byte
-	afterLive bool
 }
 
 // Apply implements Editor.
@@ -156,14 +144,7 @@ func (e *DiskEditor) Apply(ctx context.Context, label string, changes []FileChan
 	if err != nil {
 		return ApplyResult{}, fmt.Errorf("apply %q: %w", label, err)
 	}
-	entry := undoEntry{label: label, dirs: dirs}
-	for _, t := range targets {
-		entry.files = append(entry.files, undoFile{abs: t.abs, before: t.before, afterSum: t.after.sum(), afterLive: t.after.exists})
-	}
-	e.undo = append(e.undo, entry)
-	if over := len(e.undo) - e.maxUndo; over > 0 {
-		e.undo = slices.Delete(e.undo, 0, over)
-	}
+	e.push(label, targets, dirs)
 	e.written(ctx, targets)
 	return ApplyResult{Applied: true}, nil
 }
@@ -280,48 +261,6 @@ func checkParents(abs string) string {
 			return ""
 		}
 	}
-}
-
-// Undo reverts the most recent Apply and returns its label. It refuses,
-// keeping the entry, if any file the edit touched has changed since.
-func (e *DiskEditor) Undo() (string, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.undo) == 0 {
-		return "", errors.New("nothing to undo")
-	}
-	entry := e.undo[len(e.undo)-1]
-	targets := make([]target, 0, len(entry.files))
-	for _, f := range entry.files {
-		if abs, _, _, err := e.roots.Resolve(f.abs); err != nil || abs != f.abs {
-			return "", fmt.Errorf("cannot undo %q: %s no longer resolves to the same place", entry.label, f.abs)
-		}
-		cur, err := readState(f.abs)
-		if err != nil {
-			return "", fmt.Errorf("cannot undo %q: %w", entry.label, err)
-		}
-		if cur.exists != f.afterLive || cur.exists && cur.sum() != f.afterSum {
-			return "", fmt.Errorf("cannot undo %q: %s changed since the edit", entry.label, f.abs)
-		}
-		targets = append(targets, target{abs: f.abs, before: cur, after: f.before})
-	}
-	if _, err := commit(targets); err != nil {
-		return "", fmt.Errorf("undo %q: %w", entry.label, err)
-	}
-	// Directories the edit created go too, if nothing else lives there now.
-	for _, d := range slices.Backward(entry.dirs) {
-		_ = os.Remove(d) // fails harmlessly on a non-empty directory
-	}
-	e.undo = e.undo[:len(e.undo)-1]
-	e.written(context.Background(), targets)
-	return entry.label, nil
-}
-
-// UndoDepth is the number of edits Undo can revert.
-func (e *DiskEditor) UndoDepth() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return len(e.undo)
 }
 
 // commit moves every target to its after state: all new contents are

@@ -194,6 +194,7 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 	if app.session, err = app.pickSession(f.session); err != nil {
 		return nil, err
 	}
+	app.useUndo(app.session)
 	return app, nil
 }
 
@@ -243,7 +244,7 @@ func (app *chatApp) openEnv(storeDir string, policy *permission.Policy, watch bo
 	if isTTY(os.Stderr) {
 		env.Output = func(_, chunk string) { app.out.toolOutput(chunk) }
 	}
-	edOpts := tools.DiskEditorOptions{Confirm: app.gate.confirm}
+	edOpts := tools.DiskEditorOptions{Confirm: app.gate.confirm, Warn: app.out.warn}
 	if app.openIndex(storeDir, watch) {
 		env.Index = rootIndex{root: app.root, st: app.index}
 		edOpts.Written = app.live.written
@@ -328,6 +329,19 @@ func (app *chatApp) pickSession(ref string) (*agent.Session, error) {
 		return nil, err
 	}
 	return app.sessions.Load(id)
+}
+
+// useUndo gives the editor session s's undo stack, which lives with the
+// session in the store (so /undo works after --session), or in memory
+// when there is no store.
+func (app *chatApp) useUndo(s *agent.Session) {
+	var store tools.UndoStore
+	if app.sessions != nil {
+		store = app.sessions.Undo(s.ID)
+	}
+	if err := app.editor.UseUndo(store); err != nil {
+		app.out.warn(fmt.Errorf("%w; /undo cannot revert this session's earlier edits", err))
+	}
 }
 
 // findSession resolves "last", an ID or a unique ID prefix.

@@ -144,21 +144,18 @@ type replProcess struct {
 	waitErr error
 }
 
-// startREPL runs `parley chat --root ws` on a new pseudo-terminal, as a
-// session leader with that terminal as its controlling terminal (so the
-// approver finds /dev/tty and Ctrl+C sends SIGINT), with its data and
+// startREPL runs `parley chat --root ws [args]` on a new pseudo-terminal,
+// as a session leader with that terminal as its controlling terminal (so
+// the approver finds /dev/tty and Ctrl+C sends SIGINT), with its data and
 // configuration under dir and the model API at apiURL.
-func startREPL(t *testing.T, dir, ws, apiURL string) *replProcess {
+func startREPL(t *testing.T, dir, ws, apiURL string, args ...string) *replProcess {
 	t.Helper()
 	master, slave := openPTY(t)
 	t.Cleanup(func() { master.Close() })
-	cmd := parleyCommand(t, "chat", "--root", ws)
+	cmd := parleyCommand(t, append([]string{"chat", "--root", ws}, args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	cmd.Env = append(cleanEnv(),
-		"HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"PARLEY_DATA_DIR="+filepath.Join(dir, "data"),
-		"PARLEY_API_URL="+apiURL, "PARLEY_MODEL=fake-model")
+	cmd.Env = chatTestEnv(dir, apiURL)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -308,6 +305,15 @@ func parleyCommand(t *testing.T, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// chatTestEnv is the environment of a parley chat under test: its data
+// and configuration under dir, the model API at apiURL.
+func chatTestEnv(dir, apiURL string) []string {
+	return append(cleanEnv(),
+		"HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"PARLEY_DATA_DIR="+filepath.Join(dir, "data"),
+		"PARLEY_API_URL="+apiURL, "PARLEY_MODEL=fake-model")
+}
+
 // cleanEnv is the test's environment without parley's own settings and
 // keys, so the child sees only what the test sets.
 func cleanEnv() []string {
@@ -321,4 +327,56 @@ func cleanEnv() []string {
 		out = append(out, kv)
 	}
 	return out
+}
+
+// The undo stack lives with the session: an edit made by one `parley chat`
+// process is undone by /undo in another that resumes the session, unless
+// the file changed in between, in which case nothing is undone.
+func TestUndoAfterResume(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		between string // written to a.txt between the two processes ("": nothing)
+		expect  []string
+		want    string // a.txt at the end
+	}{
+		{"restores", "", []string{"undone: write a.txt"}, "old\n"},
+		{"refuses a changed file", "typed meanwhile\n", []string{`cannot undo "write a.txt": a.txt changed since the edit; nothing was undone`}, "typed meanwhile\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			url, _ := fakellm.Start(t, `tool write_file {"path":"a.txt","content":"new\n"}
+---
+text Done.
+`)
+			dir := t.TempDir()
+			ws := filepath.Join(dir, "ws")
+			aTxt := filepath.Join(ws, "a.txt")
+			mkFiles(t, ws, map[string]string{"a.txt": "old\n"})
+			edit := parleyCommand(t, "chat", "--root", ws, "--no-watch", "--permission-mode", "acceptEdits", "change a.txt")
+			edit.Env = chatTestEnv(dir, url+"/v1")
+			if out, err := edit.CombinedOutput(); err != nil {
+				t.Fatalf("parley chat: %v\n%s", err, out)
+			}
+			if got, _ := os.ReadFile(aTxt); string(got) != "new\n" {
+				t.Fatalf("the edit was not made: a.txt holds %q", got)
+			}
+			if tt.between != "" {
+				mkFiles(t, ws, map[string]string{"a.txt": tt.between})
+			}
+			r := startREPL(t, dir, ws, url+"/v1", "--no-watch", "--session", "last")
+			r.scr.expect("parley> ")
+			r.scr.typeText("/undo\r")
+			for _, want := range append(tt.expect, "parley> ") {
+				r.scr.expect(want)
+			}
+			if got, _ := os.ReadFile(aTxt); string(got) != tt.want {
+				t.Errorf("a.txt holds %q, want %q", got, tt.want)
+			}
+			r.scr.typeText("\x04")
+			select {
+			case <-r.exited:
+			case <-time.After(ptyTimeout):
+				t.Fatal("parley chat did not exit after Ctrl+D")
+			}
+		})
+	}
 }

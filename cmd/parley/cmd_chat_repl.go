@@ -24,7 +24,7 @@ press Enter after the paste. Ctrl+C interrupts the agent (at the prompt it
 clears the line); Ctrl+D, quit or exit leaves.
 
   /help          this help
-  /undo          revert the agent's last file edit
+  /undo          revert the agent's last file edit in this session
   /sessions      list this workspace's sessions, most recent first
   /resume ID     continue a session (ID, unique prefix, or "last")
   /delete ID     delete a saved session (ID, unique prefix, or "last")
@@ -149,10 +149,12 @@ func (app *chatApp) command(line string) {
 }
 
 // switchSession makes s the current session. Allowances the user granted
-// "for this session" belong to the one being left.
+// "for this session" belong to the one being left; /undo reverts the new
+// session's edits.
 func (app *chatApp) switchSession(s *agent.Session) {
 	app.session = s
 	app.policy.ForgetSession()
+	app.useUndo(s)
 }
 
 // deleteSession removes a saved session; deleting the current one starts
