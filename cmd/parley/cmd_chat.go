@@ -179,11 +179,12 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 	if app.policy, err = permission.FromConfig(app.cfg); err != nil {
 		return nil, err
 	}
-	// The approver sees the terminal it asks on (/dev/tty).
+	// Diffs go to /dev/tty, a terminal by definition: only NO_COLOR (or a
+	// dumb terminal) turns their colour off.
 	app.gate = newEditGate(app.policy, app.root, diffStyle{
 		color: colorWanted(), perFile: diffLinesPerFile, total: diffLinesTotal, shortPath: app.out.shortPath,
 	})
-	env, err := app.openEnv(storeDir, app.policy, !f.noWatch)
+	env, err := app.openEnv(storeDir, !f.noWatch)
 	if err != nil {
 		return nil, err
 	}
@@ -232,13 +233,13 @@ func (app *chatApp) openProvider(debug string) (provider.Provider, error) {
 
 // openEnv builds the tools' environment; files are read through the
 // policy's guard, so searches skip what a read deny rule forbids.
-func (app *chatApp) openEnv(storeDir string, policy *permission.Policy, watch bool) (*tools.Env, error) {
+func (app *chatApp) openEnv(storeDir string, watch bool) (*tools.Env, error) {
 	roots, err := workspace.NewRoots(app.root)
 	if err != nil {
 		return nil, err
 	}
 	env := &tools.Env{
-		Roots: roots, Files: policy.GuardFiles(&tools.DiskView{}, roots), Todos: &tools.TodoList{},
+		Roots: roots, Files: app.policy.GuardFiles(&tools.DiskView{}, roots), Todos: &tools.TodoList{},
 		ShellTimeout: time.Duration(app.cfg.ShellTimeoutSeconds) * time.Second,
 	}
 	if isTTY(os.Stderr) {
