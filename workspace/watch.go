@@ -212,11 +212,11 @@ func (w *Watcher) deliver() {
 		w.ready = batchBuilder{}
 		w.mu.Unlock()
 		// Paths are checked here, once per path of the batch rather than
-		// once per event (a checkout writes each file several times).
-		b.Events = slices.DeleteFunc(b.Events, func(ev WatchEvent) bool {
-			ignored, err := Ignored(w.root, ev.Rel, false, w.opts.Walk)
-			return err != nil || ignored
-		})
+		// once per event (a checkout writes each file several times), each
+		// directory's ignore files read once.
+		if ds, err := newDirStacks(w.root, w.opts.Walk); err == nil {
+			b.Events = slices.DeleteFunc(b.Events, func(ev WatchEvent) bool { return ds.ignored(ev.Rel, false) })
+		}
 		if w.ctx.Err() != nil {
 			return
 		}

@@ -1,8 +1,10 @@
 package workspace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +193,52 @@ func TestWatchBatchMerge(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkWatchGOROOT sets up (and closes) a watcher on GOROOT/src: the
+// cost `parley chat` and the language server pay per root at start.
+func BenchmarkWatchGOROOT(b *testing.B) {
+	src := filepath.Join(runtime.GOROOT(), "src")
+	if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
+		b.Skip("GOROOT/src not available")
+	}
+	var dirs int
+	for b.Loop() {
+		w, err := Watch(src, WatchOptions{OnBatch: func(WatchBatch) {}, OnError: func(err error) { b.Fatal(err) }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		dirs = w.Dirs()
+		w.Close()
+	}
+	b.ReportMetric(float64(dirs), "dirs")
+}
+
+// BenchmarkWatchFilter is the cost of deciding whether the paths of a
+// batch belong to the workspace: 1000 files of GOROOT/src per op, as a
+// branch switch might change.
+func BenchmarkWatchFilter(b *testing.B) {
+	src := filepath.Join(runtime.GOROOT(), "src")
+	if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
+		b.Skip("GOROOT/src not available")
+	}
+	var rels []string
+	Walk(context.Background(), src, WalkOptions{}, func(e Entry) error {
+		if len(rels) < 1000 {
+			rels = append(rels, e.Rel)
+		}
+		return nil
+	}, nil)
+	for b.Loop() {
+		ds, err := newDirStacks(src, WalkOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, rel := range rels {
+			if ds.ignored(rel, false) {
+				b.Fatalf("%s ignored", rel)
+			}
+		}
 	}
 }
