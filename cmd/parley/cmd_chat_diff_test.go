@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hexops/gotextdiff"
+
 	"github.com/parleyhq/parley/tools"
 )
 
@@ -152,4 +154,44 @@ func TestRenderDiffHugeRegion(t *testing.T) {
 	if got != want {
 		t.Errorf("renderDiff =\n%s\nwant\n%s", got, want)
 	}
+}
+
+// FuzzDiffHunks checks, for any two texts, that the hunks shown take the
+// first to the second: every context and removed line is what the old
+// text holds there, and applying them gives the new text.
+func FuzzDiffHunks(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nB\nc\n")
+	f.Add("", "x")
+	f.Add("x\ny", "")
+	f.Add("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\nX\n6\n7\n8\n9\n0\n")
+	f.Add("same\n", "same\n")
+	f.Fuzz(func(t *testing.T, before, after string) {
+		old, want := splitKeep(before), splitKeep(after)
+		var got []string
+		cursor := 0
+		for _, h := range hunks(before, after) {
+			if h.FromLine-1 < cursor || h.FromLine-1 > len(old) {
+				t.Fatalf("hunk at line %d, cursor %d, %d lines", h.FromLine, cursor, len(old))
+			}
+			got = append(got, old[cursor:h.FromLine-1]...)
+			cursor = h.FromLine - 1
+			for _, l := range h.Lines {
+				if l.Kind == gotextdiff.Insert {
+					got = append(got, l.Content)
+					continue
+				}
+				if cursor >= len(old) || old[cursor] != l.Content {
+					t.Fatalf("%s line %q at %d does not match the old text", l.Kind, l.Content, cursor)
+				}
+				if l.Kind == gotextdiff.Equal {
+					got = append(got, l.Content)
+				}
+				cursor++
+			}
+		}
+		got = append(got, old[cursor:]...)
+		if strings.Join(got, "") != strings.Join(want, "") {
+			t.Fatalf("hunks give %q, want %q", strings.Join(got, ""), after)
+		}
+	})
 }
