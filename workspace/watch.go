@@ -94,7 +94,6 @@ type Watcher struct {
 	// ready holds the batch waiting for OnBatch; kick says it is there.
 	mu    sync.Mutex
 	ready batchBuilder
-	dirs  int // directories added so far
 	kick  chan struct{}
 
 	closeOnce sync.Once
@@ -131,12 +130,8 @@ func Watch(root string, opts WatchOptions) (*Watcher, error) {
 	return w, nil
 }
 
-// Dirs is the number of directories watched so far.
-func (w *Watcher) Dirs() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.dirs
-}
+// Dirs is the number of directories watched now.
+func (w *Watcher) Dirs() int { return len(w.fsw.WatchList()) }
 
 // Close stops watching and waits for the goroutines (and a running
 // OnBatch) to finish.
@@ -301,9 +296,6 @@ func (w *Watcher) addTree(rel string, pending *batchBuilder) error {
 			}
 			return nil // vanished or unreadable: nothing to watch there
 		}
-		w.mu.Lock()
-		w.dirs++
-		w.mu.Unlock()
 		return nil
 	}, files)
 	if full != nil {
