@@ -37,7 +37,12 @@ func (s *syncBuffer) String() string {
 func openTestChat(t *testing.T, dir, ws, script string, f *chatFlags) (*chatApp, *fakellm.Server, *syncBuffer) {
 	t.Helper()
 	url, llm := fakellm.Start(t, script)
-	for _, kv := range cleanEnvOverrides(dir, url) {
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); chatSetting(name) {
+			t.Setenv(name, "")
+		}
+	}
+	for _, kv := range chatTestSettings(dir, url+"/v1") {
 		name, value, _ := strings.Cut(kv, "=")
 		t.Setenv(name, value)
 	}
@@ -51,18 +56,30 @@ func openTestChat(t *testing.T, dir, ws, script string, f *chatFlags) (*chatApp,
 	return app, llm, &out
 }
 
-// cleanEnvOverrides is the environment a test chat needs: no keys or
-// settings from the user running the tests.
-func cleanEnvOverrides(dir, apiURL string) []string {
-	out := []string{"HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
-		"PARLEY_API_URL=" + apiURL + "/v1", "PARLEY_MODEL=fake-model"}
+// chatTestEnv is the environment of a parley chat process under test: the
+// test's own without parley's settings and keys, plus chatTestSettings.
+func chatTestEnv(dir, apiURL string) []string {
+	var out []string
 	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if (strings.HasPrefix(name, "PARLEY_") && name != "PARLEY_API_URL" && name != "PARLEY_MODEL") || strings.HasSuffix(name, "_API_KEY") {
-			out = append(out, name+"=")
+		if name, _, _ := strings.Cut(kv, "="); !chatSetting(name) {
+			out = append(out, kv)
 		}
 	}
-	return out
+	return append(out, chatTestSettings(dir, apiURL)...)
+}
+
+// chatTestSettings put a chat's data and configuration under dir and its
+// model API at apiURL.
+func chatTestSettings(dir, apiURL string) []string {
+	return []string{"HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"PARLEY_DATA_DIR=" + filepath.Join(dir, "data"),
+		"PARLEY_API_URL=" + apiURL, "PARLEY_MODEL=fake-model"}
+}
+
+// chatSetting says whether an environment variable configures parley chat
+// (settings, keys, where configuration lives): tests set those themselves.
+func chatSetting(name string) bool {
+	return strings.HasPrefix(name, "PARLEY_") || strings.HasSuffix(name, "_API_KEY") || name == "HOME" || name == "XDG_CONFIG_HOME"
 }
 
 // A file another program writes while the chat runs reaches the index

@@ -305,30 +305,6 @@ func parleyCommand(t *testing.T, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// chatTestEnv is the environment of a parley chat under test: its data
-// and configuration under dir, the model API at apiURL.
-func chatTestEnv(dir, apiURL string) []string {
-	return append(cleanEnv(),
-		"HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"PARLEY_DATA_DIR="+filepath.Join(dir, "data"),
-		"PARLEY_API_URL="+apiURL, "PARLEY_MODEL=fake-model")
-}
-
-// cleanEnv is the test's environment without parley's own settings and
-// keys, so the child sees only what the test sets.
-func cleanEnv() []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(name, "PARLEY_"), strings.HasSuffix(name, "_API_KEY"), name == "HOME", name == "XDG_CONFIG_HOME":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
-
 // The undo stack lives with the session: an edit made by one `parley chat`
 // process is undone by /undo in another that resumes the session, unless
 // the file changed in between, in which case nothing is undone.
