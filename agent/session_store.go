@@ -22,20 +22,25 @@ import (
 // Key layout of the session store. One prefix byte per record kind;
 // session IDs sort by creation time (see NewID).
 //
-//	0x01 "schema" -> uvarint sessionSchemaVersion
-//	'm'  id       -> JSON SessionInfo (what List shows)
-//	'c'  id       -> JSON []provider.Message (the conversation)
+//	0x01 "schema"        -> uvarint sessionSchemaVersion
+//	'm'  id              -> JSON SessionInfo (what List shows)
+//	'c'  id              -> JSON []provider.Message (the conversation)
+//	'u'  id 0x00 seq(8)  -> JSON tools.UndoEntry (the terminal's undo stack;
+//	                        seq big-endian, so a prefix scan is oldest first)
 //
 // A session's 'm' and 'c' records are written and deleted together in one
-// synced batch, so a crash never leaves a listing without its messages.
-// Sessions are user data that cannot be rebuilt, so unlike the index a
-// store with another schema version is refused, never wiped.
+// synced batch, so a crash never leaves a listing without its messages;
+// Delete removes its 'u' records in the same batch. Sessions are user data
+// that cannot be rebuilt, so unlike the index a store with another schema
+// version is refused, never wiped. The 'u' records came without a version
+// change: a parley that does not know them ignores them.
 const sessionSchemaVersion = 1
 
 const (
 	prefixSchema   = 0x01
 	prefixInfo     = 'm'
 	prefixMessages = 'c'
+	prefixUndo     = 'u'
 )
 
 var sessionSchemaKey = []byte{prefixSchema, 's', 'c', 'h', 'e', 'm', 'a'}
@@ -244,6 +249,10 @@ func (st *SessionStore) Delete(id string) error {
 		return fmt.Errorf("delete session %s: %w", id, err)
 	}
 	if err := b.Delete(sessionKey(prefixMessages, id), nil); err != nil {
+		return fmt.Errorf("delete session %s: %w", id, err)
+	}
+	lower, upper := undoBounds(id)
+	if err := b.DeleteRange(lower, upper, nil); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)
 	}
 	if err := b.Commit(pebble.Sync); err != nil {

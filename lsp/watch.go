@@ -2,15 +2,11 @@ package lsp
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/workspace"
 )
 
 // startWatching asks the client to watch the workspace when it supports
@@ -46,78 +42,50 @@ func (s *Server) watchAll() {
 	}
 }
 
-// watchFolder watches f's directory tree with fsnotify until the folder
-// is removed. A no-op when the client watches for us or watching is off.
+// watchFolder watches f's directory tree (workspace.Watch, with the
+// index's walk rules) until the folder is removed. A no-op when the client
+// watches for us or watching is off.
 func (s *Server) watchFolder(f *folder) {
 	if s.caps.dynamicWatchedFiles || s.opts.NoWatch {
 		return
 	}
-	w, err := fsnotify.NewWatcher()
+	w, err := workspace.Watch(f.root, workspace.WatchOptions{
+		Walk:    workspace.WalkOptions{Excludes: s.opts.Index.Excludes},
+		OnBatch: func(b workspace.WatchBatch) { s.watchBatch(f, b) },
+		OnError: func(err error) { s.log.Warnf("watch %s: %v", f.root, err) },
+	})
 	if err != nil {
-		s.log.Warnf("watch %s: %v; file changes outside the editor are seen at the next restart", f.root, err)
+		s.log.Warnf("%v; file changes outside the editor are seen at the next restart", err)
 		return
 	}
-	n := addTree(w, f.root)
-	s.log.Debugf("watching %d directories under %s", n, f.root)
+	s.log.Debugf("watching %d directories under %s", w.Dirs(), f.root)
 	f.wg.Add(1)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		defer f.wg.Done()
-		defer w.Close()
-		for {
-			select {
-			case <-f.ctx.Done():
-				return
-			case err := <-w.Errors:
-				s.log.Warnf("watch %s: %v", f.root, err)
-			case ev := <-w.Events:
-				s.watchEvent(w, ev)
-			}
-		}
+		<-f.ctx.Done()
+		w.Close()
 	}()
 }
 
-func (s *Server) watchEvent(w *fsnotify.Watcher, ev fsnotify.Event) {
-	m := modification{kind: modChanged, abs: ev.Name}
-	switch {
-	case ev.Has(fsnotify.Create):
-		m.kind = modCreated
-		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() && !skipWatchDir(filepath.Base(ev.Name)) {
-			addTree(w, ev.Name)
-		}
-	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
-		m.kind = modDeleted
-	case ev.Has(fsnotify.Write):
-	default:
-		return // chmod
+// watchBatch turns a batch of disk changes into modifications. When the
+// system dropped events, the next incremental run finds what changed.
+func (s *Server) watchBatch(f *folder, b workspace.WatchBatch) {
+	if b.Overflow {
+		s.files.clear()
+		f.requestReindex()
 	}
-	s.modify(m)
-}
-
-// addTree watches dir and its subdirectories, except version-control and
-// dependency directories; it returns how many directories it added.
-func addTree(w *fsnotify.Watcher, dir string) int {
-	n := 0
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
+	mods := make([]modification, len(b.Events))
+	for i, ev := range b.Events {
+		m := modification{kind: modChanged, abs: ev.Abs}
+		switch ev.Op {
+		case workspace.WatchCreated:
+			m.kind = modCreated
+		case workspace.WatchRemoved:
+			m.kind = modDeleted
 		}
-		if p != dir && skipWatchDir(d.Name()) {
-			return filepath.SkipDir
-		}
-		if err := w.Add(p); err != nil {
-			if errors.Is(err, fs.ErrPermission) {
-				return filepath.SkipDir
-			}
-			return filepath.SkipAll // out of inotify watches: keep what we have
-		}
-		n++
-		return nil
-	})
-	return n
-}
-
-func skipWatchDir(name string) bool {
-	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "__pycache__"
+		mods[i] = m
+	}
+	s.modify(mods...)
 }

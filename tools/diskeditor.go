@@ -15,9 +15,6 @@ import (
 	"github.com/parleyhq/parley/workspace"
 )
 
-// DefaultUndoDepth is how many applied edits a DiskEditor remembers.
-const DefaultUndoDepth = 50
-
 // staleReason is what the model is told when a file moved on under it.
 const staleReason = "file changed since it was read; read it again"
 
@@ -34,23 +31,65 @@ const newFileMode fs.FileMode = 0o644
 // new contents are written to temporary files beside their targets and
 // fsynced, and only when all of them exist are they renamed into place
 // (deletions in the same pass). A failure during the renames rolls back the
-// files already replaced. Every applied edit pushes one undo entry.
+// files already replaced. Every applied edit pushes one undo entry (see
+// diskeditor_undo.go; the stack may live in an UndoStore).
 // FileChange.Version is not consulted: files on disk have no versions, and
 // comparing the whole content is the stricter check.
 //
 // Safe for concurrent use: Apply and Undo are serialised.
 type DiskEditor struct {
-	roots   *workspace.Roots
-	maxUndo int
+	roots *workspace.Roots
+	opts  DiskEditorOptions
+	// The undo stack's bounds: entries, and bytes of file content kept.
+	maxUndo, maxUndoBytes int
 
-	mu   sync.Mutex
-	undo []undoEntry // oldest first
+	mu    sync.Mutex
+	undo  []UndoEntry // oldest first
+	store UndoStore   // nil: the stack lives in memory only
 }
 
-// NewDiskEditor returns an editor confined to roots with an undo stack of
-// DefaultUndoDepth entries.
+// DiskEditorOptions configure a DiskEditor; the zero value is a plain
+// editor.
+type DiskEditorOptions struct {
+	// Confirm, if set, is asked before anything is written, with the
+	// changes as they will be written: they have been checked against the
+	// disk, and are checked again after the answer, so a file that changes
+	// while the user looks at the question is refused, not overwritten.
+	// ok false leaves everything untouched and tells the model reason; an
+	// error (a cancelled question) is returned by Apply. It runs without
+	// the editor's lock held.
+	Confirm func(ctx context.Context, label string, changes []FileChange) (ok bool, reason string, err error)
+	// Warn, if set, hears of problems that do not stop an edit or an undo
+	// (an undo entry that could not be saved to the UndoStore).
+	Warn func(error)
+	// Written, if set, is called after an edit or an undo was written,
+	// with the absolute paths it created, changed or removed, before Apply
+	// or Undo returns: the terminal re-indexes them there, so the agent's
+	// next index query sees its own edit. It runs with the editor locked.
+	Written func(ctx context.Context, paths []string)
+}
+
+// NewDiskEditor returns an editor confined to roots with an in-memory
+// undo stack of at most DefaultUndoDepth entries and DefaultUndoBytes.
 func NewDiskEditor(roots *workspace.Roots) *DiskEditor {
-	return &DiskEditor{roots: roots, maxUndo: DefaultUndoDepth}
+	return NewDiskEditorWith(roots, DiskEditorOptions{})
+}
+
+// NewDiskEditorWith is NewDiskEditor with options.
+func NewDiskEditorWith(roots *workspace.Roots, opts DiskEditorOptions) *DiskEditor {
+	return &DiskEditor{roots: roots, opts: opts, maxUndo: DefaultUndoDepth, maxUndoBytes: DefaultUndoBytes}
+}
+
+// written calls the Written hook for targets.
+func (e *DiskEditor) written(ctx context.Context, targets []target) {
+	if e.opts.Written == nil {
+		return
+	}
+	paths := make([]string, len(targets))
+	for i, t := range targets {
+		paths[i] = t.abs
+	}
+	e.opts.Written(ctx, paths)
 }
 
 // fileState is a file's content as the editor saw or left it.
@@ -68,21 +107,6 @@ type target struct {
 	before, after fileState
 }
 
-// undoEntry records one Apply: the files' states on both sides (after is
-// kept as a hash only) and the directories it created, outermost first.
-type undoEntry struct {
-	label string
-	files []undoFile
-	dirs  []string
-}
-
-type undoFile struct {
-	abs       string
-	before    fileState
-	afterSum  [32]byte
-	afterLive bool
-}
-
 // Apply implements Editor.
 func (e *DiskEditor) Apply(ctx context.Context, label string, changes []FileChange) (ApplyResult, error) {
 	if err := ctx.Err(); err != nil {
@@ -90,6 +114,22 @@ func (e *DiskEditor) Apply(ctx context.Context, label string, changes []FileChan
 	}
 	if len(changes) == 0 {
 		return ApplyResult{Applied: true}, nil
+	}
+	if e.opts.Confirm != nil {
+		// A change that cannot apply is refused before the user is asked.
+		e.mu.Lock()
+		_, reason, err := e.plan(changes)
+		e.mu.Unlock()
+		if err != nil || reason != "" {
+			return ApplyResult{Reason: reason}, err
+		}
+		ok, reason, err := e.opts.Confirm(ctx, label, changes)
+		if err != nil {
+			return ApplyResult{}, err
+		}
+		if !ok {
+			return ApplyResult{Reason: reason}, nil
+		}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -104,14 +144,8 @@ func (e *DiskEditor) Apply(ctx context.Context, label string, changes []FileChan
 	if err != nil {
 		return ApplyResult{}, fmt.Errorf("apply %q: %w", label, err)
 	}
-	entry := undoEntry{label: label, dirs: dirs}
-	for _, t := range targets {
-		entry.files = append(entry.files, undoFile{abs: t.abs, before: t.before, afterSum: t.after.sum(), afterLive: t.after.exists})
-	}
-	e.undo = append(e.undo, entry)
-	if over := len(e.undo) - e.maxUndo; over > 0 {
-		e.undo = slices.Delete(e.undo, 0, over)
-	}
+	e.push(label, targets, dirs)
+	e.written(ctx, targets)
 	return ApplyResult{Applied: true}, nil
 }
 
@@ -227,47 +261,6 @@ func checkParents(abs string) string {
 			return ""
 		}
 	}
-}
-
-// Undo reverts the most recent Apply and returns its label. It refuses,
-// keeping the entry, if any file the edit touched has changed since.
-func (e *DiskEditor) Undo() (string, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.undo) == 0 {
-		return "", errors.New("nothing to undo")
-	}
-	entry := e.undo[len(e.undo)-1]
-	targets := make([]target, 0, len(entry.files))
-	for _, f := range entry.files {
-		if abs, _, _, err := e.roots.Resolve(f.abs); err != nil || abs != f.abs {
-			return "", fmt.Errorf("cannot undo %q: %s no longer resolves to the same place", entry.label, f.abs)
-		}
-		cur, err := readState(f.abs)
-		if err != nil {
-			return "", fmt.Errorf("cannot undo %q: %w", entry.label, err)
-		}
-		if cur.exists != f.afterLive || cur.exists && cur.sum() != f.afterSum {
-			return "", fmt.Errorf("cannot undo %q: %s changed since the edit", entry.label, f.abs)
-		}
-		targets = append(targets, target{abs: f.abs, before: cur, after: f.before})
-	}
-	if _, err := commit(targets); err != nil {
-		return "", fmt.Errorf("undo %q: %w", entry.label, err)
-	}
-	// Directories the edit created go too, if nothing else lives there now.
-	for _, d := range slices.Backward(entry.dirs) {
-		_ = os.Remove(d) // fails harmlessly on a non-empty directory
-	}
-	e.undo = e.undo[:len(e.undo)-1]
-	return entry.label, nil
-}
-
-// UndoDepth is the number of edits Undo can revert.
-func (e *DiskEditor) UndoDepth() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return len(e.undo)
 }
 
 // commit moves every target to its after state: all new contents are

@@ -21,6 +21,10 @@
 //     apply LSP content changes (ApplyChanges) in the client's encoding.
 //   - Roots.Resolve is the single gate for tool-supplied paths: it rejects
 //     NUL bytes, ".." escapes and symlinks leading out of every root.
+//   - Watch watches a root's tree with fsnotify under Walk's rules and
+//     reports changed paths in debounced batches (the language server's
+//     and `parley chat`'s watcher). Its owner must Close it; see Watcher
+//     for the goroutines and callbacks.
 //
 // Concurrency: all functions are safe for concurrent use. IgnoreRules and
 // Roots are immutable after construction. Walk calls visit and skipped

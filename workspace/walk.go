@@ -89,8 +89,11 @@ type walker struct {
 
 	ctx     context.Context
 	done    <-chan struct{}
-	visit   func(Entry) error
+	visit   func(Entry) error // nil: files are not visited (nor lstat'ed)
 	skipped func(Skip)
+	// dir, when set, is called for every directory the walk descends
+	// into, before its entries (walkTree, for watchers).
+	dir func(abs, rel string) error
 }
 
 // ignoreStack is the chain of ignore files in effect for a directory, the
@@ -174,7 +177,7 @@ func (w *walker) walkDir(abs, rel string, entries []os.DirEntry, stack *ignoreSt
 			err = w.descend(childAbs, childRel, stack)
 		case typ&fs.ModeSymlink != 0:
 			w.skip(childRel, w.symlinkReason(childAbs))
-		case typ.IsRegular():
+		case typ.IsRegular() && w.visit != nil:
 			err = w.visitFile(childAbs, childRel)
 		}
 		if err != nil {
@@ -185,6 +188,11 @@ func (w *walker) walkDir(abs, rel string, entries []os.DirEntry, stack *ignoreSt
 }
 
 func (w *walker) descend(abs, rel string, stack *ignoreStack) error {
+	if w.dir != nil {
+		if err := w.dir(abs, rel); err != nil {
+			return err
+		}
+	}
 	entries, err := readDirSorted(abs)
 	if err != nil {
 		w.skip(rel, err.Error())
@@ -348,29 +356,100 @@ func within(root, p string) bool {
 	return len(p) > len(root) && p[len(root)] == os.PathSeparator && p[:len(root)] == root
 }
 
+// walkTree walks the directory rel (slash-separated, relative to root;
+// "" is the root) as Walk would reach it: dir is called for rel and every
+// directory below it that Walk would descend into, file (which may be nil)
+// for every file Walk would visit. The caller has checked that rel itself
+// is not ignored. Errors from dir or file, or a cancelled ctx, stop it.
+func walkTree(ctx context.Context, root, rel string, opts WalkOptions, dir func(abs, rel string) error, file func(Entry) error) error {
+	ds, err := newDirStacks(root, opts)
+	if err != nil {
+		return err
+	}
+	w := ds.w
+	w.ctx, w.done, w.visit, w.dir = ctx, ctx.Done(), file, dir
+	// The ignore files of rel's ancestors apply to it; its own are pushed
+	// by the walk.
+	stack := ds.rootStack
+	if rel != "" {
+		stack = ds.below(parentRel(rel))
+	}
+	return w.descend(ds.abs(rel), rel, stack)
+}
+
 // Ignored reports whether the file or directory rel (slash-separated,
 // relative to root) would be excluded by Walk with the same options, either
-// itself or because an ancestor directory is. It is meant for file-watcher
-// events; it reads the ignore files along the path on every call.
+// itself or because an ancestor directory is. It reads the ignore files
+// along the path on every call; a watcher deciding many paths at once uses
+// one dirStacks for them all.
 func Ignored(root, rel string, isDir bool, opts WalkOptions) (bool, error) {
 	if rel == "." || !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return false, fmt.Errorf("ignored check %q: not a clean path relative to the root", rel)
 	}
-	w, err := newWalker(root, opts)
+	ds, err := newDirStacks(root, opts)
 	if err != nil {
 		return false, err
 	}
-	stack := w.rootStack()
-	abs, dirRel := w.rootAbs, ""
-	parts := strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), "/")
-	for i, name := range parts {
-		stack = w.pushIgnoreFiles(abs, dirRel, nil, stack)
-		childRel := joinRel(dirRel, name)
-		childIsDir := isDir || i < len(parts)-1
-		if w.excluded(&dirInfo{abs: abs}, childRel, name, childIsDir, stack) {
-			return true, nil
-		}
-		abs, dirRel = joinAbs(abs, name), childRel
+	return ds.ignored(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), isDir), nil
+}
+
+// dirStacks answers Ignored for paths of one root, reading each
+// directory's ignore files once. Not safe for concurrent use.
+type dirStacks struct {
+	w         *walker
+	rootStack *ignoreStack            // .git/info/exclude only
+	stacks    map[string]*ignoreStack // dir rel -> in effect for its children
+}
+
+func newDirStacks(root string, opts WalkOptions) (*dirStacks, error) {
+	w, err := newWalker(root, opts)
+	if err != nil {
+		return nil, err
 	}
-	return false, nil
+	return &dirStacks{w: w, rootStack: w.rootStack(), stacks: map[string]*ignoreStack{}}, nil
+}
+
+// below returns the ignore stack in effect for the entries of directory
+// dir ("" is the root): its ancestors' ignore files and its own.
+func (d *dirStacks) below(dir string) *ignoreStack {
+	if s, ok := d.stacks[dir]; ok {
+		return s
+	}
+	parent := d.rootStack
+	if dir != "" {
+		parent = d.below(parentRel(dir))
+	}
+	s := d.w.pushIgnoreFiles(d.abs(dir), dir, nil, parent)
+	d.stacks[dir] = s
+	return s
+}
+
+// ignored decides a clean slash-separated rel, as Ignored.
+func (d *dirStacks) ignored(rel string, isDir bool) bool {
+	parts := strings.Split(rel, "/")
+	dirRel := ""
+	for i, name := range parts {
+		childRel := joinRel(dirRel, name)
+		if d.w.excluded(&dirInfo{abs: d.abs(dirRel)}, childRel, name, isDir || i < len(parts)-1, d.below(dirRel)) {
+			return true
+		}
+		dirRel = childRel
+	}
+	return false
+}
+
+func (d *dirStacks) abs(rel string) string {
+	if rel == "" {
+		return d.w.rootAbs
+	}
+	return filepath.Join(d.w.rootAbs, filepath.FromSlash(rel))
+}
+
+// parentRel is the parent directory of a slash-separated rel ("" for the
+// root).
+func parentRel(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[:i]
+	}
+	return ""
 }

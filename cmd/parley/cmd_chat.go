@@ -29,6 +29,7 @@ type chatFlags struct {
 	maxIter                           int
 	session                           string
 	debug                             string
+	noWatch                           bool
 }
 
 // maxStdinMessage caps a message read from standard input.
@@ -62,6 +63,7 @@ would need approval are denied and the model is told so.`,
 	fs.StringVar(&f.session, "session", "", "resume a session: its ID, a unique prefix of it, or \"last\"")
 	fs.StringVar(&f.debug, "debug", "", "log API requests and responses (keys redacted) to stderr, or to the file given as --debug=FILE")
 	fs.Lookup("debug").NoOptDefVal = "-"
+	fs.BoolVar(&f.noWatch, "no-watch", false, "do not watch the workspace: files changed outside the chat reach the index at the next start")
 	return cmd
 }
 
@@ -94,6 +96,9 @@ type chatApp struct {
 	editor   *tools.DiskEditor
 	sessions *agent.SessionStore // nil: sessions are not saved
 	index    *index.Store        // nil: no index
+	live     *chatIndex          // keeps index current; nil without one
+	policy   *permission.Policy
+	gate     *editGate // the agent's Policy: policy, with edits asked about with their diff
 	closers  []func() error
 	out      *chatPrinter
 	session  *agent.Session
@@ -171,21 +176,26 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 	if err != nil {
 		return nil, err
 	}
-	policy, err := permission.FromConfig(app.cfg)
-	if err != nil {
+	if app.policy, err = permission.FromConfig(app.cfg); err != nil {
 		return nil, err
 	}
-	env, err := app.openEnv(storeDir, policy)
+	// Diffs go to /dev/tty, a terminal by definition: only NO_COLOR (or a
+	// dumb terminal) turns their colour off.
+	app.gate = newEditGate(app.policy, app.root, diffStyle{
+		color: colorWanted(), perFile: diffLinesPerFile, total: diffLinesTotal, shortPath: app.out.shortPath,
+	})
+	env, err := app.openEnv(storeDir, !f.noWatch)
 	if err != nil {
 		return nil, err
 	}
 	app.openSessions()
-	if err = app.buildAgent(prov, policy, env, askUser); err != nil {
+	if err = app.buildAgent(prov, env, askUser); err != nil {
 		return nil, err
 	}
 	if app.session, err = app.pickSession(f.session); err != nil {
 		return nil, err
 	}
+	app.useUndo(app.session)
 	return app, nil
 }
 
@@ -222,36 +232,53 @@ func (app *chatApp) openProvider(debug string) (provider.Provider, error) {
 }
 
 // openEnv builds the tools' environment; files are read through the
-// policy's guard, so searches skip what a read deny rule forbids. The
-// index is optional: when another process holds it the chat goes on
-// without it.
-func (app *chatApp) openEnv(storeDir string, policy *permission.Policy) (*tools.Env, error) {
+// policy's guard, so searches skip what a read deny rule forbids.
+func (app *chatApp) openEnv(storeDir string, watch bool) (*tools.Env, error) {
 	roots, err := workspace.NewRoots(app.root)
 	if err != nil {
 		return nil, err
 	}
-	app.editor = tools.NewDiskEditor(roots)
 	env := &tools.Env{
-		Roots: roots, Files: policy.GuardFiles(&tools.DiskView{}, roots), Editor: app.editor, Todos: &tools.TodoList{},
+		Roots: roots, Files: app.policy.GuardFiles(&tools.DiskView{}, roots), Todos: &tools.TodoList{},
 		ShellTimeout: time.Duration(app.cfg.ShellTimeoutSeconds) * time.Second,
 	}
 	if isTTY(os.Stderr) {
 		env.Output = func(_, chunk string) { app.out.toolOutput(chunk) }
 	}
+	edOpts := tools.DiskEditorOptions{Confirm: app.gate.confirm, Warn: app.out.warn}
+	if app.openIndex(storeDir, watch) {
+		env.Index = rootIndex{root: app.root, st: app.index}
+		edOpts.Written = app.live.written
+	}
+	app.editor = tools.NewDiskEditorWith(roots, edOpts)
+	env.Editor = app.editor
+	return env, nil
+}
+
+// openIndex opens and updates the code index and keeps it current while
+// the chat runs (chatIndex): the agent's edits right away, other changes
+// through a watcher unless watch is false. The index is optional: when
+// another process holds it the chat goes on without it (false).
+func (app *chatApp) openIndex(storeDir string, watch bool) bool {
 	st, err := index.Open(storeDir)
 	if err != nil {
 		fmt.Fprintf(app.g.stderr, "parley: continuing without the code index: %v\n", err)
-		return env, nil
+		return false
 	}
 	app.index = st
 	app.closers = append(app.closers, st.Close)
+	app.live = newChatIndex(app.root, st, index.Options{}, app.out.warn)
+	app.closers = append(app.closers, app.live.close)
 	ctx, stop := signalContext()
 	defer stop()
-	if _, err := runIndex(ctx, app.g, st, app.root, index.Options{}, true); err != nil {
+	err = app.live.start(watch, func() error {
+		_, err := runIndex(ctx, app.g, st, app.root, index.Options{}, true)
+		return err
+	})
+	if err != nil {
 		fmt.Fprintf(app.g.stderr, "parley: the code index may be out of date: %v\n", err)
 	}
-	env.Index = rootIndex{root: app.root, st: st}
-	return env, nil
+	return true
 }
 
 // openSessions opens the session store; without it the chat still works
@@ -266,14 +293,14 @@ func (app *chatApp) openSessions() {
 	app.closers = append(app.closers, st.Close)
 }
 
-func (app *chatApp) buildAgent(prov provider.Provider, policy *permission.Policy, env *tools.Env, askUser bool) error {
+func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser bool) error {
 	reg, err := tools.NewRegistry(tools.AgentTools()...)
 	if err != nil {
 		return err
 	}
 	c := app.cfg
 	a := &agent.Agent{
-		Provider: prov, Model: c.Model, Registry: reg, Env: env, Policy: policy,
+		Provider: prov, Model: c.Model, Registry: reg, Env: env, Policy: app.gate,
 		Sink: app.out.sink, MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens,
 		ThinkingBudget: c.ThinkingBudget,
 		SystemPrompt:   agent.SystemPrompt(agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()}),
@@ -284,6 +311,7 @@ func (app *chatApp) buildAgent(prov provider.Provider, policy *permission.Policy
 	if askUser {
 		if ap := openTTYApprover(app.out); ap != nil {
 			a.Approver = ap
+			app.gate.tty = ap
 			app.closers = append(app.closers, ap.Close)
 		}
 	}
@@ -302,6 +330,19 @@ func (app *chatApp) pickSession(ref string) (*agent.Session, error) {
 		return nil, err
 	}
 	return app.sessions.Load(id)
+}
+
+// useUndo gives the editor session s's undo stack, which lives with the
+// session in the store (so /undo works after --session), or in memory
+// when there is no store.
+func (app *chatApp) useUndo(s *agent.Session) {
+	var store tools.UndoStore
+	if app.sessions != nil {
+		store = app.sessions.Undo(s.ID)
+	}
+	if err := app.editor.UseUndo(store); err != nil {
+		app.out.warn(fmt.Errorf("%w; /undo cannot revert this session's earlier edits", err))
+	}
 }
 
 // findSession resolves "last", an ID or a unique ID prefix.
@@ -358,6 +399,7 @@ func (app *chatApp) once(msg string) error {
 // turn runs one message and reports how it ended and what it cost.
 func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
 	res, err := app.agent.Run(ctx, app.session, msg)
+	app.gate.endTurn()
 	app.out.endTurn(res)
 	window := provider.ContextWindow(app.agent.Model, app.cfg.ContextWindow)
 	app.out.usage(res, app.session.Usage, window)

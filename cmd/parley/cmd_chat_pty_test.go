@@ -144,25 +144,18 @@ type replProcess struct {
 	waitErr error
 }
 
-// startREPL runs `parley chat --root ws` on a new pseudo-terminal, as a
-// session leader with that terminal as its controlling terminal (so the
-// approver finds /dev/tty and Ctrl+C sends SIGINT), with its data and
+// startREPL runs `parley chat --root ws [args]` on a new pseudo-terminal,
+// as a session leader with that terminal as its controlling terminal (so
+// the approver finds /dev/tty and Ctrl+C sends SIGINT), with its data and
 // configuration under dir and the model API at apiURL.
-func startREPL(t *testing.T, dir, ws, apiURL string) *replProcess {
+func startREPL(t *testing.T, dir, ws, apiURL string, args ...string) *replProcess {
 	t.Helper()
-	parley, err := exec.LookPath("parley") // installed by testscript.Main
-	if err != nil {
-		t.Skipf("parley test command not found: %v", err)
-	}
 	master, slave := openPTY(t)
 	t.Cleanup(func() { master.Close() })
-	cmd := exec.Command(parley, "chat", "--root", ws)
+	cmd := parleyCommand(t, append([]string{"chat", "--root", ws}, args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	cmd.Env = append(cleanEnv(),
-		"HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"PARLEY_DATA_DIR="+filepath.Join(dir, "data"),
-		"PARLEY_API_URL="+apiURL, "PARLEY_MODEL=fake-model")
+	cmd.Env = chatTestEnv(dir, apiURL)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +184,8 @@ func startREPL(t *testing.T, dir, ws, apiURL string) *replProcess {
 }
 
 // TestREPLOnATerminal drives `parley chat` on a pseudo-terminal: line
-// editing input, an approval question on the terminal, /help, /model,
+// editing input, an edit's approval question on the terminal with its
+// diff (approved, then denied), /help, /model,
 // /undo, /sessions, /resume, /new, /delete, Ctrl+C during a turn and at
 // the prompt, the history file, and Ctrl+D to leave.
 func TestREPLOnATerminal(t *testing.T) {
@@ -200,6 +194,10 @@ func TestREPLOnATerminal(t *testing.T) {
 tool write_file {"path":"a.txt","content":"new\n"}
 ---
 text Done.
+---
+tool write_file {"path":"a.txt","content":"rejected\n"}
+---
+text Not changed.
 ---
 wait
 text waiting for you
@@ -235,10 +233,13 @@ text waiting for you
 		{"hello\r", []string{"Hi there.", "(tokens: turn 100 in, 20 out", "parley> "}, nil},
 		{"/help\r", []string{"/delete ID", "parley> "}, nil},
 		{"/model other-model\r", []string{"model set to other-model", "parley> "}, nil},
-		// The edit needs approval, asked on the terminal.
-		{"change a.txt\r", []string{"Allow write_file: write a.txt", "[n] deny (default) > "}, nil},
+		// The edit needs approval, asked on the terminal with its diff.
+		{"change a.txt\r", []string{"Allow write_file: write a.txt", "modify a.txt  +1 -1", "@@ -1 +1 @@", "-old", "+new", "[n] deny (default) > "}, nil},
 		{"y\r", []string{"modify a.txt", "Done.", "parley> "}, fileIs("new\n")},
 		{"/undo\r", []string{"undone: write a.txt", "parley> "}, fileIs("old\n")},
+		// Denied, the edit leaves the file alone and the model is told.
+		{"change it again\r", []string{"Allow write_file: write a.txt", "-old", "+rejected", "[n] deny (default) > "}, nil},
+		{"n\r", []string{"Not changed.", "parley> "}, fileIs("old\n")},
 		// Ctrl+C during a turn interrupts it; the REPL goes on.
 		{"take your time\r", []string{"waiting"}, nil},
 		{"\x03", []string{"(cancelled)", "parley> "}, nil},
@@ -270,11 +271,14 @@ text waiting for you
 		t.Fatalf("parley chat did not exit after Ctrl+D")
 	}
 	reqs := llm.Requests()
-	if len(reqs) != 4 {
-		t.Fatalf("%d model requests, want 4", len(reqs))
+	if len(reqs) != 6 {
+		t.Fatalf("%d model requests, want 6", len(reqs))
 	}
 	if !bytes.Contains(reqs[0], []byte(`"model":"fake-model"`)) || !bytes.Contains(reqs[1], []byte(`"model":"other-model"`)) {
 		t.Errorf("/model did not switch the model:\n%s\n%s", reqs[0], reqs[1])
+	}
+	if !bytes.Contains(reqs[4], []byte("not applied: the user denied this call")) {
+		t.Errorf("the model was not told of the denial:\n%s", reqs[4])
 	}
 	// The lines typed are kept in the history file for the next session.
 	hists, _ := filepath.Glob(filepath.Join(dir, "data", "*", "chat_history"))
@@ -286,17 +290,69 @@ text waiting for you
 	}
 }
 
-// cleanEnv is the test's environment without parley's own settings and
-// keys, so the child sees only what the test sets.
-func cleanEnv() []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(name, "PARLEY_"), strings.HasSuffix(name, "_API_KEY"), name == "HOME", name == "XDG_CONFIG_HOME":
-			continue
-		}
-		out = append(out, kv)
+// parleyCommand runs parley as the scripts do: this test binary, which
+// TestMain (testscript.Main) turns into parley when its argv[0] is
+// "parley". Running it directly rather than looking "parley" up in PATH
+// works whatever PATH holds.
+func parleyCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatalf("find the test binary: %v", err)
 	}
-	return out
+	cmd := exec.Command(self, args...)
+	cmd.Args[0] = "parley"
+	return cmd
+}
+
+// The undo stack lives with the session: an edit made by one `parley chat`
+// process is undone by /undo in another that resumes the session, unless
+// the file changed in between, in which case nothing is undone.
+func TestUndoAfterResume(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		between string // written to a.txt between the two processes ("": nothing)
+		expect  []string
+		want    string // a.txt at the end
+	}{
+		{"restores", "", []string{"undone: write a.txt"}, "old\n"},
+		{"refuses a changed file", "typed meanwhile\n", []string{`cannot undo "write a.txt": a.txt changed since the edit; nothing was undone`}, "typed meanwhile\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			url, _ := fakellm.Start(t, `tool write_file {"path":"a.txt","content":"new\n"}
+---
+text Done.
+`)
+			dir := t.TempDir()
+			ws := filepath.Join(dir, "ws")
+			aTxt := filepath.Join(ws, "a.txt")
+			mkFiles(t, ws, map[string]string{"a.txt": "old\n"})
+			edit := parleyCommand(t, "chat", "--root", ws, "--no-watch", "--permission-mode", "acceptEdits", "change a.txt")
+			edit.Env = chatTestEnv(dir, url+"/v1")
+			if out, err := edit.CombinedOutput(); err != nil {
+				t.Fatalf("parley chat: %v\n%s", err, out)
+			}
+			if got, _ := os.ReadFile(aTxt); string(got) != "new\n" {
+				t.Fatalf("the edit was not made: a.txt holds %q", got)
+			}
+			if tt.between != "" {
+				mkFiles(t, ws, map[string]string{"a.txt": tt.between})
+			}
+			r := startREPL(t, dir, ws, url+"/v1", "--no-watch", "--session", "last")
+			r.scr.expect("parley> ")
+			r.scr.typeText("/undo\r")
+			for _, want := range append(tt.expect, "parley> ") {
+				r.scr.expect(want)
+			}
+			if got, _ := os.ReadFile(aTxt); string(got) != tt.want {
+				t.Errorf("a.txt holds %q, want %q", got, tt.want)
+			}
+			r.scr.typeText("\x04")
+			select {
+			case <-r.exited:
+			case <-time.After(ptyTimeout):
+				t.Fatal("parley chat did not exit after Ctrl+D")
+			}
+		})
+	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,15 +11,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"golang.org/x/term"
 
 	"github.com/parleyhq/parley/agent"
-	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
-	"github.com/parleyhq/parley/tools"
 )
 
 const replHelp = `Type a message and press Enter; pasted lines are sent together when you
@@ -28,7 +24,7 @@ press Enter after the paste. Ctrl+C interrupts the agent (at the prompt it
 clears the line); Ctrl+D, quit or exit leaves.
 
   /help          this help
-  /undo          revert the agent's last file edit
+  /undo          revert the agent's last file edit in this session
   /sessions      list this workspace's sessions, most recent first
   /resume ID     continue a session (ID, unique prefix, or "last")
   /delete ID     delete a saved session (ID, unique prefix, or "last")
@@ -45,11 +41,7 @@ func (app *chatApp) repl() error {
 		io.Writer
 	}{&ctrlCReader{r: os.Stdin}, os.Stdout}, "parley> ")
 	t.History = hist
-	mode := "default"
-	if p, ok := app.agent.Policy.(*permission.Policy); ok {
-		mode = p.Mode().String()
-	}
-	fmt.Fprintf(app.g.stderr, "parley chat · %s · %s · permission mode %s\n", app.agent.Model, app.root, mode)
+	fmt.Fprintf(app.g.stderr, "parley chat · %s · %s · permission mode %s\n", app.agent.Model, app.root, app.policy.Mode())
 	fmt.Fprintf(app.g.stderr, "session %s · /help for commands, Ctrl+D to quit\n", app.session.ID)
 	for {
 		line, err := readREPLLine(fd, t)
@@ -157,12 +149,12 @@ func (app *chatApp) command(line string) {
 }
 
 // switchSession makes s the current session. Allowances the user granted
-// "for this session" belong to the one being left.
+// "for this session" belong to the one being left; /undo reverts the new
+// session's edits.
 func (app *chatApp) switchSession(s *agent.Session) {
 	app.session = s
-	if p, ok := app.agent.Policy.(*permission.Policy); ok {
-		p.ForgetSession()
-	}
+	app.policy.ForgetSession()
+	app.useUndo(s)
 }
 
 // deleteSession removes a saved session; deleting the current one starts
@@ -295,73 +287,6 @@ func (h *fileHistory) Len() int { return len(h.entries) }
 
 func (h *fileHistory) At(i int) string { return h.entries[len(h.entries)-1-i] }
 
-// ttyApprover asks the user on /dev/tty, one question at a time.
-type ttyApprover struct {
-	mu  sync.Mutex
-	tty *os.File
-	out *chatPrinter
-}
-
-// openTTYApprover returns nil when there is no controlling terminal.
-func openTTYApprover(out *chatPrinter) *ttyApprover {
-	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
-	if err != nil {
-		return nil
-	}
-	return &ttyApprover{tty: f, out: out}
-}
-
-func (a *ttyApprover) Close() error { return a.tty.Close() }
-
-func (a *ttyApprover) Approve(ctx context.Context, tool string, acc tools.Access) (permission.Answer, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.out.breakLine()
-	what := acc.Summary
-	if what == "" {
-		what = strings.Join(append(slices.Clone(acc.Paths), acc.Command, acc.URL), " ")
-	}
-	fmt.Fprintf(a.tty, "\nAllow %s: %s\n  [y] allow once   [a] allow for this session   [n] deny (default) > ", tool, strings.TrimSpace(what))
-	// Cancellation (Ctrl+C) unblocks the read through a deadline.
-	stop := context.AfterFunc(ctx, func() { a.tty.SetReadDeadline(time.Now()) })
-	line, err := readTTYLine(a.tty)
-	if !stop() {
-		a.tty.SetReadDeadline(time.Time{})
-		fmt.Fprintln(a.tty)
-		return permission.Deny, ctx.Err()
-	}
-	if err != nil {
-		return permission.Deny, fmt.Errorf("read the answer from the terminal: %w", err)
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes", "o", "once":
-		return permission.AllowOnce, nil
-	case "a", "always", "s", "session":
-		return permission.AllowSession, nil
-	}
-	return permission.Deny, nil
-}
-
-// readTTYLine reads up to a newline without buffering past it, so nothing
-// typed afterwards is swallowed.
-func readTTYLine(f *os.File) (string, error) {
-	var b []byte
-	one := make([]byte, 1)
-	for len(b) < 1024 {
-		n, err := f.Read(one)
-		if n == 1 {
-			if one[0] == '\n' {
-				break
-			}
-			b = append(b, one[0])
-		}
-		if err != nil {
-			return string(b), err
-		}
-	}
-	return string(b), nil
-}
-
 // chatPrinter shows a turn on the terminal: the answer on stdout as it
 // streams, tool calls and problems compactly on stderr. Safe for
 // concurrent use (sub-agents report from their own goroutines).
@@ -441,6 +366,15 @@ func (p *chatPrinter) subSink(e agent.Event) {
 	defer p.mu.Unlock()
 	p.finishLine()
 	fmt.Fprintf(p.stderr, "  ▹ task: %s %s\n", e.ToolName, summarize(e.Input))
+}
+
+// warn reports a problem that does not stop the chat (a failed background
+// index run), from any goroutine.
+func (p *chatPrinter) warn(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.finishLine()
+	fmt.Fprintln(p.stderr, "parley:", err)
 }
 
 // toolOutput streams a long-running tool's output (a terminal only).

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -16,24 +14,6 @@ import (
 // exitWait bounds the wait for `parley serve` to end after exit. It is a
 // failure bound, not a measurement: a server that exits does so at once.
 const exitWait = 10 * time.Second
-
-// syncBuffer is the server's stdout, written by exec's copying goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
 
 // TestServeExitsWithStdinOpen runs `parley serve` as editors do, with
 // stdin a pipe the client keeps open, and checks that exit ends the
