@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -53,10 +54,10 @@ func (GrepTool) Access(env *Env, input json.RawMessage) (Access, error) {
 // grepper holds one search's state.
 type grepper struct {
 	env      *Env
-	line     *regexp.Regexp // per-line semantics
-	scan     *regexp.Regexp // (?m) variant to find candidates in a whole file
-	filter   *globPattern
-	baseName bool // filter matches base names
+	line     *regexp.Regexp    // per-line semantics
+	scan     *regexp.Regexp    // (?m) variant to find candidates in a whole file
+	filter   *pathglob.Pattern // nil: every file
+	baseName bool              // filter matches base names
 	context  int
 	limit    int
 
@@ -106,10 +107,11 @@ func newGrepper(env *Env, p grepParams) (*grepper, *Result) {
 	}
 	g := &grepper{env: env, line: line, scan: regexp.MustCompile("(?m)" + flags + p.Pattern), context: p.Context, limit: cmp.Or(p.MaxResults, defaultGrepResults)}
 	if p.Glob != "" {
-		if g.filter, err = compileGlob(p.Glob); err != nil {
+		filter, err := compileGlob(p.Glob)
+		if err != nil {
 			return nil, Errorf("glob: %v", err)
 		}
-		g.baseName = !strings.Contains(p.Glob, "/")
+		g.filter, g.baseName = &filter, !strings.Contains(p.Glob, "/")
 	}
 	return g, nil
 }
@@ -119,9 +121,9 @@ func (g *grepper) wants(baseRel string) bool {
 		return true
 	}
 	if g.baseName {
-		return g.filter.match(baseRel[strings.LastIndexByte(baseRel, '/')+1:])
+		return g.filter.Match(baseRel[strings.LastIndexByte(baseRel, '/')+1:])
 	}
-	return g.filter.match(baseRel)
+	return g.filter.Match(baseRel)
 }
 
 // file searches one file. Unreadable files are skipped silently: a search

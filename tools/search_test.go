@@ -38,13 +38,20 @@ func TestGlobMatch(t *testing.T) {
 		{"./src/*.c", "src/x.c", true},
 		{"src/*", "src/x/y.c", false},
 		{`\{x\}.go`, "{x}.go", true},
+		{"[!a]*.go", "b.go", true},
+		{"[!a]*.go", "a.go", false},
+		{"[^a]*.go", "a.go", false},
+		{"{cmd,internal/{x,y}}/*.go", "internal/y/a.go", true},
+		{"**/x/**", "a/x/b/c.go", true},
+		{strings.Repeat("**/", 16) + "x.go", strings.Repeat("a/", 40) + "b.go", false},
+		{strings.Repeat("**/", 16) + "x.go", strings.Repeat("a/", 40) + "x.go", true},
 	}
 	for _, tt := range tests {
 		g, err := compileGlob(tt.pattern)
 		if err != nil {
 			t.Fatalf("compile %q: %v", tt.pattern, err)
 		}
-		if got := g.match(tt.path); got != tt.want {
+		if got := g.Match(tt.path); got != tt.want {
 			t.Errorf("%q matches %q = %v, want %v", tt.pattern, tt.path, got, tt.want)
 		}
 	}
@@ -134,6 +141,18 @@ func TestGrepTool(t *testing.T) {
 	ftFail(t, GrepTool{}, w.env, map[string]any{"pattern": "("}, "invalid regular expression")
 	ftFail(t, GrepTool{}, w.env, map[string]any{"pattern": ""}, "pattern is empty")
 	ftFail(t, GrepTool{}, w.env, map[string]any{"pattern": "x", "context": 11}, "at most 10")
+	// The filter is doublestar's: negated classes, nested braces.
+	out = ftOK(t, GrepTool{}, w.env, map[string]any{"pattern": "(?i)needle", "glob": "[!m]*.go"})
+	ftContains(t, out, "sub/a.go:3:", "sub/deep/b_test.go:3:")
+	if strings.Contains(out, "main.go") {
+		t.Errorf("negated class ignored:\n%s", out)
+	}
+	out = ftOK(t, GrepTool{}, w.env, map[string]any{"pattern": "(?i)needle", "glob": "sub/{x,deep/{b,c}_test}.go"})
+	if out != "sub/deep/b_test.go:3: var needle = 1\nsub/deep/b_test.go:4: var NEEDLE = 2\n" {
+		t.Errorf("nested braces:\n%s", out)
+	}
+	ftFail(t, GrepTool{}, w.env, map[string]any{"pattern": "x", "glob": "a}"}, "glob: malformed pattern")
+	ftFail(t, GrepTool{}, w.env, map[string]any{"pattern": "x", "glob": strings.Repeat("{a,b}", 9)}, "more than 256 alternatives")
 }
 
 func TestGrepCapsAndContext(t *testing.T) {

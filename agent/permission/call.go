@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/tools"
 )
 
@@ -75,7 +76,7 @@ func (c *call) matchItem(r *rule, i int, forAllow bool) bool {
 	if k != patPath {
 		return false
 	}
-	return matchGlob(cleanGlob(r.pattern), c.a.Paths[i])
+	return r.glob.Match(c.a.Paths[i])
 }
 
 // anyMatch returns the first rule that names the call and matches any of
@@ -253,7 +254,7 @@ func sessionRules(c *call) []string {
 		}
 		var out []string
 		for _, p := range c.a.Paths {
-			out = append(out, string(c.a.Kind)+"("+escapeGlob(p)+")")
+			out = append(out, string(c.a.Kind)+"("+pathglob.Escape(p)+")")
 		}
 		return out
 	case tools.AccessNetwork:

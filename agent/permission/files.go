@@ -47,7 +47,7 @@ func (p *Policy) readDenied(roots *workspace.Roots, abs string) *rule {
 		if r.name != string(tools.AccessRead) {
 			continue
 		}
-		if r.kind == patNone || (r.kind == patPath && matchGlob(r.pattern, rel)) {
+		if r.kind == patNone || (r.kind == patPath && r.glob.Match(rel)) {
 			return r
 		}
 	}
