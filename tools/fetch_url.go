@@ -17,6 +17,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
+
+	"github.com/parleyhq/parley/internal/htmlmd"
 )
 
 //go:embed desc/fetch_url.md
@@ -115,7 +117,7 @@ func (FetchURLTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*
 	if truncated {
 		body = body[:fetchMaxBody]
 	}
-	return fetchResult(resp, body, truncated), nil
+	return fetchResult(resp, body, truncated)
 }
 
 // fetchGet sends the request through env.HTTPClient (or a default client)
@@ -183,7 +185,7 @@ func (c *cancelOnClose) Close() error {
 }
 
 // fetchResult turns a response into what the model sees.
-func fetchResult(resp *http.Response, body []byte, truncated bool) *Result {
+func fetchResult(resp *http.Response, body []byte, truncated bool) (*Result, error) {
 	final := resp.Request.URL
 	ctype := resp.Header.Get("Content-Type")
 	media, _, err := mime.ParseMediaType(ctype)
@@ -193,13 +195,17 @@ func fetchResult(resp *http.Response, body []byte, truncated bool) *Result {
 	var head strings.Builder
 	fmt.Fprintf(&head, "URL: %s\nStatus: %s\nContent-Type: %s\n", final.Redacted(), resp.Status, media)
 	if !textualMedia(media) {
-		return Errorf("%s\n%s is binary content (%d bytes read), which fetch_url does not return", head.String(), media, len(body))
+		return Errorf("%s\n%s is binary content (%d bytes read), which fetch_url does not return", head.String(), media, len(body)), nil
 	}
 	text := decodeCharset(body, ctype)
 	if media == "text/html" || media == "application/xhtml+xml" {
+		// A page html.Parse rejects (nesting too deep) is returned as it is.
 		doc, err := html.Parse(strings.NewReader(text))
 		if err == nil {
-			title, t := htmlToText(doc, final)
+			title, t, err := htmlmd.Convert(doc, final)
+			if err != nil {
+				return nil, fmt.Errorf("fetch_url %s: %w", final.Redacted(), err)
+			}
 			if title != "" {
 				fmt.Fprintf(&head, "Title: %s\n", title)
 			}
@@ -221,7 +227,7 @@ func fetchResult(resp *http.Response, body []byte, truncated bool) *Result {
 	if resp.StatusCode >= 400 {
 		res.IsError = true
 	}
-	return res
+	return res, nil
 }
 
 // textualMedia reports media types returned as text.
