@@ -2,6 +2,7 @@ package tools
 
 import (
 	"errors"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -126,4 +127,57 @@ func quoteForTest(s string) (string, error) {
 		return "", errors.New("quote failed")
 	}
 	return q[0], nil
+}
+
+// TestANSICQuoting decodes $'...' words and checks each expectation
+// against bash itself. expand and bash still differ on escapes of lone
+// UTF-16 surrogates (\ud800: bash writes the surrogate's bytes, expand
+// U+FFFD), which cannot spell an ASCII command or path.
+func TestANSICQuoting(t *testing.T) {
+	tests := []struct {
+		body, want string
+	}{
+		{`a\nb`, "a\nb"},
+		{`\t\r\v\f\a\b\e\E`, "\t\r\v\f\a\b\x1b\x1b"},
+		{`\x41`, "A"},
+		{`\x4g`, "\x04g"},
+		{`\x414`, "A4"},
+		{`\x72\x6d`, "rm"},
+		{`\u00e9`, "é"},
+		{`\U0001F600`, "😀"},
+		{`it\'s`, "it's"},
+		{`\"\?\\`, `"?\`},
+		{`\101`, "A"},
+		{`\0101`, "\b1"},
+		{`\1234`, "S4"},
+		{`\162m`, "rm"},
+		{`\562\555`, "rm"}, // octal keeps the low eight bits
+		{`\457`, "/"},
+		{`rm\0zz`, "rm"}, // a NUL ends the string
+		{`rm\400zz`, "rm"},
+		{`rm\x00zz`, "rm"},
+		{`\cA\ca\c?\c1`, "\x01\x01\x7f\x11"},
+		{`x\c@y`, "x"},
+		{`\c\\z`, "\x1cz"},
+		{`\c`, `\c`},
+		{`\q\x\u\xZ`, `\q\x\u\xZ`}, // unknown escapes stay as written
+		{`%s%d`, "%s%d"},
+	}
+	for _, tt := range tests {
+		word := "$'" + tt.body + "'"
+		out, err := exec.Command("bash", "-c", "printf %s "+word).Output()
+		if err != nil {
+			t.Fatalf("bash -c 'printf %%s %s': %v", word, err)
+		}
+		if string(out) != tt.want {
+			t.Errorf("bash decodes %s as %q; the table says %q", word, out, tt.want)
+		}
+		cmds, err := ParseCommand("echo " + word)
+		if err != nil {
+			t.Fatalf("%s: %v", word, err)
+		}
+		if got := cmds[0].Words[1]; got != tt.want || cmds[0].Dynamic {
+			t.Errorf("%s = %q (dynamic %v), want %q as bash", word, got, cmds[0].Dynamic, tt.want)
+		}
+	}
 }
