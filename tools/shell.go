@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/internal/shellcmd"
 )
 
 //go:embed desc/shell.md
@@ -30,7 +32,7 @@ type ShellParams struct {
 var shellSchema = MustSchema[ShellParams]()
 
 // ShellTool runs a shell command in the workspace. Commands on the danger
-// list (see shellsafety.go) are refused in Access and again in Run.
+// list (see package shellcmd) are refused in Access and again in Run.
 type ShellTool struct{}
 
 func (ShellTool) Name() string            { return "shell" }
@@ -59,11 +61,11 @@ func prepareShell(env *Env, input json.RawMessage) (*shellCall, error) {
 	if strings.IndexByte(p.Command, 0) >= 0 {
 		return nil, inputErrorf("command contains a NUL byte")
 	}
-	script, err := parseShellScript(p.Command)
+	script, err := shellcmd.Parse(p.Command)
 	if err != nil {
 		return nil, inputErrorf("%v (the command must be valid bash syntax)", err)
 	}
-	if why := dangerReason(script); why != "" {
+	if why := script.Danger(); why != "" {
 		return nil, inputErrorf("refused: %s. The shell tool never runs this kind of command; do the task another way or ask the user to run it", why)
 	}
 	c := &shellCall{p: p, timeout: shellTimeout(env, p.TimeoutSeconds)}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/internal/pathglob"
+	"github.com/parleyhq/parley/internal/shellcmd"
 	"github.com/parleyhq/parley/tools"
 )
 
@@ -17,14 +18,14 @@ import (
 type call struct {
 	tool string
 	a    tools.Access
-	cmds []tools.SimpleCommand // nil when the command does not parse
+	cmds []shellcmd.SimpleCommand // nil when the command does not parse
 }
 
 func newCall(tool string, a tools.Access) *call {
 	c := &call{tool: tool, a: a}
 	if a.Kind == tools.AccessShell && a.Command != "" {
-		if cmds, err := tools.ParseCommand(a.Command); err == nil {
-			c.cmds = cmds
+		if s, err := shellcmd.Parse(a.Command); err == nil {
+			c.cmds = s.Commands()
 		}
 	}
 	return c
@@ -146,7 +147,7 @@ var harmlessWrappers = map[string]bool{
 // output redirections stay in the workspace qualify, and the effective
 // command only when nothing but harmless wrappers and no assignments
 // precede it.
-func commandForms(cmd tools.SimpleCommand, forAllow bool) []string {
+func commandForms(cmd shellcmd.SimpleCommand, forAllow bool) []string {
 	full := cmd.String()
 	eff := cmd.Effective()
 	if !forAllow {
@@ -168,7 +169,7 @@ func commandForms(cmd tools.SimpleCommand, forAllow bool) []string {
 
 // redirectsContained reports whether every output redirection writes to a
 // relative path inside the working directory or to a harmless device.
-func redirectsContained(cmd tools.SimpleCommand) bool {
+func redirectsContained(cmd shellcmd.SimpleCommand) bool {
 	for _, r := range cmd.Redirects {
 		if !r.Writes() {
 			continue
@@ -209,7 +210,7 @@ var subcommandWord = regexp.MustCompile(`^[a-z][a-z0-9:_-]*$`)
 
 // sessionPrefix is the "first word + subcommand" prefix remembered for a
 // command, or "" when the command name is not literal.
-func sessionPrefix(cmd tools.SimpleCommand) string {
+func sessionPrefix(cmd shellcmd.SimpleCommand) string {
 	forms := commandForms(cmd, true)
 	switch len(forms) {
 	case 0:

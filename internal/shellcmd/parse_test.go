@@ -1,4 +1,4 @@
-package tools
+package shellcmd
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ EOF`, []string{"cat"}},
 		{`sh -c "$CMD"`, []string{`sh -c $CMD`}},
 	}
 	for _, tt := range tests {
-		cmds, err := ParseCommand(tt.cmd)
+		cmds, err := parseCommands(tt.cmd)
 		if err != nil {
 			t.Errorf("%q: %v", tt.cmd, err)
 			continue
@@ -50,7 +50,7 @@ EOF`, []string{"cat"}},
 }
 
 func TestParseCommandFields(t *testing.T) {
-	cmds, err := ParseCommand(`timeout 60 nice -n 5 go test -run X ./... > out.txt 2>&1`)
+	cmds, err := parseCommands(`timeout 60 nice -n 5 go test -run X ./... > out.txt 2>&1`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,28 +71,28 @@ func TestParseCommandFields(t *testing.T) {
 		t.Errorf("Redirects = %+v (2>&1 is not a file)", c.Redirects)
 	}
 
-	nested, err := ParseCommand(`bash -c 'rm -rf "$1"' _ build`)
+	nested, err := parseCommands(`bash -c 'rm -rf "$1"' _ build`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(nested) != 1 || nested[0].String() != "rm -rf build" || nested[0].Depth != 1 || nested[0].Dynamic {
 		t.Errorf("positional substitution: %+v", nested)
 	}
-	dyn, _ := ParseCommand(`rm -rf "$DIR"`)
+	dyn, _ := parseCommands(`rm -rf "$DIR"`)
 	if len(dyn) != 1 || !dyn[0].Dynamic || dyn[0].Args[2] != "$DIR" {
 		t.Errorf("dynamic word: %+v", dyn)
 	}
-	group, _ := ParseCommand(`{ go test; echo $(date) > log; } > out 2>/dev/null`)
+	group, _ := parseCommands(`{ go test; echo $(date) > log; } > out 2>/dev/null`)
 	if len(group) != 3 || len(group[0].Redirects) != 2 || group[0].Redirects[0].Target != "out" ||
 		len(group[1].Redirects) != 3 || group[1].Redirects[0].Target != "log" || len(group[2].Redirects) != 2 {
 		t.Errorf("a group's redirections apply to its commands: %+v", group)
 	}
-	inherited, _ := ParseCommand(`GOFLAGS=-x env CGO_ENABLED=0 sh -c 'go build' > out`)
+	inherited, _ := parseCommands(`GOFLAGS=-x env CGO_ENABLED=0 sh -c 'go build' > out`)
 	if len(inherited) != 1 || inherited[0].String() != "GOFLAGS=-x CGO_ENABLED=0 go build" ||
 		!reflect.DeepEqual(inherited[0].Wrappers, []string{"env"}) || len(inherited[0].Redirects) != 1 {
 		t.Errorf("a nested script inherits assignments, wrappers and redirections: %+v", inherited)
 	}
-	lookup, _ := ParseCommand(`command -v go`)
+	lookup, _ := parseCommands(`command -v go`)
 	if len(lookup) != 1 || lookup[0].Name() != "command" {
 		t.Errorf("command -v is a lookup, not a wrapper: %+v", lookup)
 	}
@@ -107,7 +107,7 @@ func TestParseCommandErrors(t *testing.T) {
 		`eval 'echo "x'`,
 		`a && `,
 	} {
-		if _, err := ParseCommand(cmd); err == nil {
+		if _, err := parseCommands(cmd); err == nil {
 			t.Errorf("%q: no error", cmd)
 		}
 	}
@@ -116,7 +116,7 @@ func TestParseCommandErrors(t *testing.T) {
 		q, _ := quoteForTest(deep)
 		deep = "sh -c " + q
 	}
-	if _, err := ParseCommand(deep); err == nil || !strings.Contains(err.Error(), "too deeply") {
+	if _, err := parseCommands(deep); err == nil || !strings.Contains(err.Error(), "too deeply") {
 		t.Errorf("deep nesting: err = %v", err)
 	}
 }
@@ -172,7 +172,7 @@ func TestANSICQuoting(t *testing.T) {
 		if string(out) != tt.want {
 			t.Errorf("bash decodes %s as %q; the table says %q", word, out, tt.want)
 		}
-		cmds, err := ParseCommand("echo " + word)
+		cmds, err := parseCommands("echo " + word)
 		if err != nil {
 			t.Fatalf("%s: %v", word, err)
 		}
@@ -180,4 +180,12 @@ func TestANSICQuoting(t *testing.T) {
 			t.Errorf("%s = %q (dynamic %v), want %q as bash", word, got, cmds[0].Dynamic, tt.want)
 		}
 	}
+}
+
+func parseCommands(cmdline string) ([]SimpleCommand, error) {
+	s, err := Parse(cmdline)
+	if err != nil {
+		return nil, err
+	}
+	return s.Commands(), nil
 }

@@ -1,11 +1,11 @@
-package tools
+package shellcmd
 
 // Word resolution: turn a parsed shell word into the string the command
 // receives, as far as that is knowable without running anything. Quotes
 // and escapes are removed, brace expansions expanded, and the positional
 // parameters of a `sh -c script $0 $1` call substituted (and, for the
 // danger check's second reading, variables the script set to literals;
-// see shellScript.expandVars). Anything else that expands at run time
+// see Script.expandVars). Anything else that expands at run time
 // ($VAR, $(cmd), $((1+1))) keeps its source text and marks the word
 // dynamic; globs are left unexpanded.
 
@@ -142,7 +142,7 @@ func (p *scriptParser) positionalParam(x *syntax.ParamExp) (string, bool) {
 }
 
 // literalVar substitutes $x and ${x} when the script is read with
-// expandVars and assigned x a literal earlier (see shellScript.vars).
+// expandVars and assigned x a literal earlier (see Script.vars).
 func (p *scriptParser) literalVar(x *syntax.ParamExp) (string, bool) {
 	if p.s == nil || !p.s.expandVars || !plainParam(x) {
 		return "", false
