@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -24,7 +25,7 @@ type deleteFileParams struct {
 // deletion and can undo it.
 type DeleteFileTool struct{}
 
-var deleteFileSchema = MustSchema[deleteFileParams]()
+var deleteFileSchema = jsonschema.For[deleteFileParams]()
 
 func (DeleteFileTool) Name() string            { return "delete_file" }
 func (DeleteFileTool) Description() string     { return deleteFileDesc }
@@ -32,7 +33,7 @@ func (DeleteFileTool) Schema() json.RawMessage { return deleteFileSchema }
 func (DeleteFileTool) ReadOnly() bool          { return false }
 
 func (DeleteFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[deleteFileParams](input)
+	p, err := jsonschema.Decode[deleteFileParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -40,7 +41,7 @@ func (DeleteFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (DeleteFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[deleteFileParams](input)
+	p, err := jsonschema.Decode[deleteFileParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 // ftStaleView is a FileView that returns old content for one path, as if
@@ -148,7 +150,7 @@ func TestDeleteFileAccess(t *testing.T) {
 	if err != nil || a.Kind != AccessEdit || !reflect.DeepEqual(a.Paths, []string{"src/a.go"}) || a.Summary != "delete src/a.go" {
 		t.Errorf("access %+v %v", a, err)
 	}
-	var ie *InputError
+	var ie *jsonschema.InputError
 	if _, err := (DeleteFileTool{}).Access(w.env, ftInput(t, map[string]any{"path": "../x"})); !errors.As(err, &ie) {
 		t.Errorf("outside path: err = %v, want an InputError", err)
 	}

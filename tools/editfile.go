@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/edit_file.md
@@ -21,7 +23,7 @@ type editFileParams struct {
 // EditFileTool replaces an exact string in a file.
 type EditFileTool struct{}
 
-var editFileSchema = MustSchema[editFileParams]()
+var editFileSchema = jsonschema.For[editFileParams]()
 
 func (EditFileTool) Name() string            { return "edit_file" }
 func (EditFileTool) Description() string     { return editFileDesc }
@@ -29,7 +31,7 @@ func (EditFileTool) Schema() json.RawMessage { return editFileSchema }
 func (EditFileTool) ReadOnly() bool          { return false }
 
 func (EditFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[editFileParams](input)
+	p, err := jsonschema.Decode[editFileParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -37,7 +39,7 @@ func (EditFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (EditFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[editFileParams](input)
+	p, err := jsonschema.Decode[editFileParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

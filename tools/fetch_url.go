@@ -19,6 +19,7 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"github.com/parleyhq/parley/internal/htmlmd"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/fetch_url.md
@@ -40,7 +41,7 @@ type FetchURLParams struct {
 	URL string `json:"url" jsonschema:"description=The http or https address to fetch."`
 }
 
-var fetchURLSchema = MustSchema[FetchURLParams]()
+var fetchURLSchema = jsonschema.For[FetchURLParams]()
 
 // FetchURLTool fetches a web page or text document. It has no side effects
 // on the workspace (ReadOnly), but it reaches the network (AccessNetwork),
@@ -78,7 +79,7 @@ func checkFetchURL(raw string) (*url.URL, error) {
 }
 
 func (FetchURLTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[FetchURLParams](input)
+	p, err := jsonschema.Decode[FetchURLParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -90,7 +91,7 @@ func (FetchURLTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (FetchURLTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[FetchURLParams](input)
+	p, err := jsonschema.Decode[FetchURLParams](input)
 	if err != nil {
 		return resultForInputErr(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 func fetchRun(t *testing.T, env *Env, u string) *Result {
@@ -148,7 +150,7 @@ func TestFetchRefusesSchemes(t *testing.T) {
 	} {
 		in, _ := json.Marshal(FetchURLParams{URL: u})
 		_, err := FetchURLTool{}.Access(nil, in)
-		var ie *InputError
+		var ie *jsonschema.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("%s: Access err = %v", u, err)
 		}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/file_delta.md
@@ -28,7 +30,7 @@ type deltaOp struct {
 // FileDeltaTool applies line-numbered insert/delete/replace operations.
 type FileDeltaTool struct{}
 
-var fileDeltaSchema = MustSchema[fileDeltaParams]()
+var fileDeltaSchema = jsonschema.For[fileDeltaParams]()
 
 func (FileDeltaTool) Name() string            { return "file_delta" }
 func (FileDeltaTool) Description() string     { return fileDeltaDesc }
@@ -36,7 +38,7 @@ func (FileDeltaTool) Schema() json.RawMessage { return fileDeltaSchema }
 func (FileDeltaTool) ReadOnly() bool          { return false }
 
 func (FileDeltaTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[fileDeltaParams](input)
+	p, err := jsonschema.Decode[fileDeltaParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -44,7 +46,7 @@ func (FileDeltaTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (FileDeltaTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[fileDeltaParams](input)
+	p, err := jsonschema.Decode[fileDeltaParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -23,7 +24,7 @@ type fileInfoParams struct {
 // FileInfoTool reports a file's metadata and index status.
 type FileInfoTool struct{}
 
-var fileInfoSchema = MustSchema[fileInfoParams]()
+var fileInfoSchema = jsonschema.For[fileInfoParams]()
 
 func (FileInfoTool) Name() string            { return "file_info" }
 func (FileInfoTool) Description() string     { return fileInfoDesc }
@@ -31,7 +32,7 @@ func (FileInfoTool) Schema() json.RawMessage { return fileInfoSchema }
 func (FileInfoTool) ReadOnly() bool          { return true }
 
 func (FileInfoTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[fileInfoParams](input)
+	p, err := jsonschema.Decode[fileInfoParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -39,7 +40,7 @@ func (FileInfoTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (FileInfoTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[fileInfoParams](input)
+	p, err := jsonschema.Decode[fileInfoParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/find_definition.md
@@ -23,7 +25,7 @@ type findDefinitionParams struct {
 // FindDefinitionTool lists where a name is defined.
 type FindDefinitionTool struct{}
 
-var findDefinitionSchema = MustSchema[findDefinitionParams]()
+var findDefinitionSchema = jsonschema.For[findDefinitionParams]()
 
 func (FindDefinitionTool) Name() string            { return "find_definition" }
 func (FindDefinitionTool) Description() string     { return findDefinitionDesc }
@@ -31,7 +33,7 @@ func (FindDefinitionTool) Schema() json.RawMessage { return findDefinitionSchema
 func (FindDefinitionTool) ReadOnly() bool          { return true }
 
 func (FindDefinitionTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[findDefinitionParams](input)
+	p, err := jsonschema.Decode[findDefinitionParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -39,7 +41,7 @@ func (FindDefinitionTool) Access(env *Env, input json.RawMessage) (Access, error
 }
 
 func (FindDefinitionTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[findDefinitionParams](input)
+	p, err := jsonschema.Decode[findDefinitionParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/find_references.md
@@ -23,7 +25,7 @@ type findReferencesParams struct {
 // FindReferencesTool lists the occurrences of an identifier.
 type FindReferencesTool struct{}
 
-var findReferencesSchema = MustSchema[findReferencesParams]()
+var findReferencesSchema = jsonschema.For[findReferencesParams]()
 
 func (FindReferencesTool) Name() string            { return "find_references" }
 func (FindReferencesTool) Description() string     { return findReferencesDesc }
@@ -31,7 +33,7 @@ func (FindReferencesTool) Schema() json.RawMessage { return findReferencesSchema
 func (FindReferencesTool) ReadOnly() bool          { return true }
 
 func (FindReferencesTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[findReferencesParams](input)
+	p, err := jsonschema.Decode[findReferencesParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -39,7 +41,7 @@ func (FindReferencesTool) Access(env *Env, input json.RawMessage) (Access, error
 }
 
 func (FindReferencesTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[findReferencesParams](input)
+	p, err := jsonschema.Decode[findReferencesParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/get_complexity.md
@@ -26,7 +27,7 @@ type getComplexityParams struct {
 // GetComplexityTool ranks functions by cyclomatic complexity.
 type GetComplexityTool struct{}
 
-var getComplexitySchema = MustSchema[getComplexityParams]()
+var getComplexitySchema = jsonschema.For[getComplexityParams]()
 
 func (GetComplexityTool) Name() string            { return "get_complexity" }
 func (GetComplexityTool) Description() string     { return getComplexityDesc }
@@ -34,7 +35,7 @@ func (GetComplexityTool) Schema() json.RawMessage { return getComplexitySchema }
 func (GetComplexityTool) ReadOnly() bool          { return true }
 
 func (GetComplexityTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[getComplexityParams](input)
+	p, err := jsonschema.Decode[getComplexityParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -47,7 +48,7 @@ type complexFunc struct {
 }
 
 func (GetComplexityTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[getComplexityParams](input)
+	p, err := jsonschema.Decode[getComplexityParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

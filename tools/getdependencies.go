@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/index/graph"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/get_dependencies.md
@@ -21,7 +22,7 @@ type getDependenciesParams struct {
 // files and package directories.
 type GetDependenciesTool struct{}
 
-var getDependenciesSchema = MustSchema[getDependenciesParams]()
+var getDependenciesSchema = jsonschema.For[getDependenciesParams]()
 
 func (GetDependenciesTool) Name() string            { return "get_dependencies" }
 func (GetDependenciesTool) Description() string     { return getDependenciesDesc }
@@ -29,7 +30,7 @@ func (GetDependenciesTool) Schema() json.RawMessage { return getDependenciesSche
 func (GetDependenciesTool) ReadOnly() bool          { return true }
 
 func (GetDependenciesTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[getDependenciesParams](input)
+	p, err := jsonschema.Decode[getDependenciesParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -37,7 +38,7 @@ func (GetDependenciesTool) Access(env *Env, input json.RawMessage) (Access, erro
 }
 
 func (GetDependenciesTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[getDependenciesParams](input)
+	p, err := jsonschema.Decode[getDependenciesParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

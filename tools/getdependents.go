@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/get_dependents.md
@@ -25,7 +27,7 @@ type getDependentsParams struct {
 // GetDependentsTool lists who imports a file or package, or the hubs.
 type GetDependentsTool struct{}
 
-var getDependentsSchema = MustSchema[getDependentsParams]()
+var getDependentsSchema = jsonschema.For[getDependentsParams]()
 
 func (GetDependentsTool) Name() string            { return "get_dependents" }
 func (GetDependentsTool) Description() string     { return getDependentsDesc }
@@ -33,7 +35,7 @@ func (GetDependentsTool) Schema() json.RawMessage { return getDependentsSchema }
 func (GetDependentsTool) ReadOnly() bool          { return true }
 
 func (GetDependentsTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[getDependentsParams](input)
+	p, err := jsonschema.Decode[getDependentsParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -41,7 +43,7 @@ func (GetDependentsTool) Access(env *Env, input json.RawMessage) (Access, error)
 }
 
 func (GetDependentsTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[getDependentsParams](input)
+	p, err := jsonschema.Decode[getDependentsParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

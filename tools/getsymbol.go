@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/get_symbol.md
@@ -26,7 +27,7 @@ type getSymbolParams struct {
 // GetSymbolTool shows the source of one symbol found through the index.
 type GetSymbolTool struct{}
 
-var getSymbolSchema = MustSchema[getSymbolParams]()
+var getSymbolSchema = jsonschema.For[getSymbolParams]()
 
 func (GetSymbolTool) Name() string            { return "get_symbol" }
 func (GetSymbolTool) Description() string     { return getSymbolDesc }
@@ -34,7 +35,7 @@ func (GetSymbolTool) Schema() json.RawMessage { return getSymbolSchema }
 func (GetSymbolTool) ReadOnly() bool          { return true }
 
 func (GetSymbolTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[getSymbolParams](input)
+	p, err := jsonschema.Decode[getSymbolParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -48,7 +49,7 @@ type symbolHit struct {
 }
 
 func (GetSymbolTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[getSymbolParams](input)
+	p, err := jsonschema.Decode[getSymbolParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/get_todos.md
@@ -25,7 +26,7 @@ type getTodosParams struct {
 // GetTodosTool lists TODO/FIXME/HACK/XXX comments recorded by the index.
 type GetTodosTool struct{}
 
-var getTodosSchema = MustSchema[getTodosParams]()
+var getTodosSchema = jsonschema.For[getTodosParams]()
 
 func (GetTodosTool) Name() string            { return "get_todos" }
 func (GetTodosTool) Description() string     { return getTodosDesc }
@@ -33,7 +34,7 @@ func (GetTodosTool) Schema() json.RawMessage { return getTodosSchema }
 func (GetTodosTool) ReadOnly() bool          { return true }
 
 func (GetTodosTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[getTodosParams](input)
+	p, err := jsonschema.Decode[getTodosParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -41,7 +42,7 @@ func (GetTodosTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (GetTodosTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[getTodosParams](input)
+	p, err := jsonschema.Decode[getTodosParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -15,6 +15,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 var (
@@ -129,7 +131,7 @@ func gitResult(out gitOutput, err error, empty string) (*Result, error) {
 
 // resultForInputErr converts a prepare error into a tool result.
 func resultForInputErr(err error) (*Result, error) {
-	var ie *InputError
+	var ie *jsonschema.InputError
 	if errors.As(err, &ie) {
 		return Errorf("%s", ie.Msg), nil
 	}
@@ -141,7 +143,7 @@ type GitStatusParams struct {
 	Path string `json:"path,omitempty" jsonschema:"description=Limit the status to this file or directory (default: the whole workspace root)."`
 }
 
-var gitStatusSchema = MustSchema[GitStatusParams]()
+var gitStatusSchema = jsonschema.For[GitStatusParams]()
 
 // GitStatusTool shows the working tree status.
 type GitStatusTool struct{}
@@ -152,7 +154,7 @@ func (GitStatusTool) Schema() json.RawMessage { return gitStatusSchema }
 func (GitStatusTool) ReadOnly() bool          { return true }
 
 func (GitStatusTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[GitStatusParams](input)
+	p, err := jsonschema.Decode[GitStatusParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -164,7 +166,7 @@ func (GitStatusTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (GitStatusTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[GitStatusParams](input)
+	p, err := jsonschema.Decode[GitStatusParams](input)
 	if err != nil {
 		return resultForInputErr(err)
 	}
@@ -191,7 +193,7 @@ type GitDiffParams struct {
 	Ref    string `json:"ref,omitempty" jsonschema:"description=Compare against this commit, branch or tag (HEAD~1, main, a..b)."`
 }
 
-var gitDiffSchema = MustSchema[GitDiffParams]()
+var gitDiffSchema = jsonschema.For[GitDiffParams]()
 
 // GitDiffTool shows changes as a unified diff.
 type GitDiffTool struct{}
@@ -202,7 +204,7 @@ func (GitDiffTool) Schema() json.RawMessage { return gitDiffSchema }
 func (GitDiffTool) ReadOnly() bool          { return true }
 
 func prepareGitDiff(env *Env, input json.RawMessage) (p GitDiffParams, root, rel string, err error) {
-	if p, err = DecodeInput[GitDiffParams](input); err != nil {
+	if p, err = jsonschema.Decode[GitDiffParams](input); err != nil {
 		return p, "", "", err
 	}
 	if err = checkGitRef(p.Ref); err != nil {
@@ -262,7 +264,7 @@ type GitLogParams struct {
 	Path  string `json:"path,omitempty" jsonschema:"description=Only commits that touch this file or directory."`
 }
 
-var gitLogSchema = MustSchema[GitLogParams]()
+var gitLogSchema = jsonschema.For[GitLogParams]()
 
 // GitLogTool shows the commit history.
 type GitLogTool struct{}
@@ -273,7 +275,7 @@ func (GitLogTool) Schema() json.RawMessage { return gitLogSchema }
 func (GitLogTool) ReadOnly() bool          { return true }
 
 func (GitLogTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[GitLogParams](input)
+	p, err := jsonschema.Decode[GitLogParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -285,7 +287,7 @@ func (GitLogTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (GitLogTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[GitLogParams](input)
+	p, err := jsonschema.Decode[GitLogParams](input)
 	if err != nil {
 		return resultForInputErr(err)
 	}

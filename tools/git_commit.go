@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/git_commit.md
@@ -17,7 +19,7 @@ type GitCommitParams struct {
 	Paths   []string `json:"paths,omitempty" jsonschema:"description=Files or directories to stage (git add) before committing. Without them only what is already staged is committed."`
 }
 
-var gitCommitSchema = MustSchema[GitCommitParams]()
+var gitCommitSchema = jsonschema.For[GitCommitParams]()
 
 // GitCommitTool stages the given paths and commits the index.
 type GitCommitTool struct{}
@@ -36,7 +38,7 @@ type gitCommitCall struct {
 }
 
 func prepareGitCommit(env *Env, input json.RawMessage) (*gitCommitCall, error) {
-	p, err := DecodeInput[GitCommitParams](input)
+	p, err := jsonschema.Decode[GitCommitParams](input)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -136,7 +137,7 @@ func TestGitCommitValidation(t *testing.T) {
 		`{"message": "m", "extra": 1}`,
 	} {
 		_, err := GitCommitTool{}.Access(env, json.RawMessage(in))
-		var ie *InputError
+		var ie *jsonschema.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("%s: Access err = %v, want an InputError", in, err)
 		}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -32,7 +33,7 @@ type globParams struct {
 // GlobTool finds files by path pattern.
 type GlobTool struct{}
 
-var globSchema = MustSchema[globParams]()
+var globSchema = jsonschema.For[globParams]()
 
 func (GlobTool) Name() string            { return "glob" }
 func (GlobTool) Description() string     { return globDesc }
@@ -40,7 +41,7 @@ func (GlobTool) Schema() json.RawMessage { return globSchema }
 func (GlobTool) ReadOnly() bool          { return true }
 
 func (GlobTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[globParams](input)
+	p, err := jsonschema.Decode[globParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -50,7 +51,7 @@ func (GlobTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (GlobTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[globParams](input)
+	p, err := jsonschema.Decode[globParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -34,7 +35,7 @@ type grepParams struct {
 // GrepTool searches file contents by regular expression.
 type GrepTool struct{}
 
-var grepSchema = MustSchema[grepParams]()
+var grepSchema = jsonschema.For[grepParams]()
 
 func (GrepTool) Name() string            { return "grep" }
 func (GrepTool) Description() string     { return grepDesc }
@@ -42,7 +43,7 @@ func (GrepTool) Schema() json.RawMessage { return grepSchema }
 func (GrepTool) ReadOnly() bool          { return true }
 
 func (GrepTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[grepParams](input)
+	p, err := jsonschema.Decode[grepParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -67,7 +68,7 @@ type grepper struct {
 }
 
 func (GrepTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[grepParams](input)
+	p, err := jsonschema.Decode[grepParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

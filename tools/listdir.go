@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -28,7 +29,7 @@ type listDirParams struct {
 // ListDirTool lists a directory's entries with type and size.
 type ListDirTool struct{}
 
-var listDirSchema = MustSchema[listDirParams]()
+var listDirSchema = jsonschema.For[listDirParams]()
 
 func (ListDirTool) Name() string            { return "list_dir" }
 func (ListDirTool) Description() string     { return listDirDesc }
@@ -36,7 +37,7 @@ func (ListDirTool) Schema() json.RawMessage { return listDirSchema }
 func (ListDirTool) ReadOnly() bool          { return true }
 
 func (ListDirTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[listDirParams](input)
+	p, err := jsonschema.Decode[listDirParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -53,7 +54,7 @@ type lister struct {
 }
 
 func (ListDirTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[listDirParams](input)
+	p, err := jsonschema.Decode[listDirParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/move_file.md
@@ -24,7 +26,7 @@ type moveFileParams struct {
 // sees the change and can undo it.
 type MoveFileTool struct{}
 
-var moveFileSchema = MustSchema[moveFileParams]()
+var moveFileSchema = jsonschema.For[moveFileParams]()
 
 func (MoveFileTool) Name() string            { return "move_file" }
 func (MoveFileTool) Description() string     { return moveFileDesc }
@@ -32,7 +34,7 @@ func (MoveFileTool) Schema() json.RawMessage { return moveFileSchema }
 func (MoveFileTool) ReadOnly() bool          { return false }
 
 func (MoveFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[moveFileParams](input)
+	p, err := jsonschema.Decode[moveFileParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -40,7 +42,7 @@ func (MoveFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
 	for _, path := range []string{p.From, p.To} {
 		_, rel, res := resolveArg(env, path)
 		if res != nil {
-			return Access{}, &InputError{Msg: res.Content}
+			return Access{}, &jsonschema.InputError{Msg: res.Content}
 		}
 		rels = append(rels, rel)
 	}
@@ -48,7 +50,7 @@ func (MoveFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (MoveFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[moveFileParams](input)
+	p, err := jsonschema.Decode[moveFileParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

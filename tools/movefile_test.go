@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 func TestMoveFile(t *testing.T) {
@@ -110,7 +112,7 @@ func TestMoveFileAccess(t *testing.T) {
 	if err != nil || a.Kind != AccessEdit || !reflect.DeepEqual(a.Paths, []string{"src/a.go", "lib/a.go"}) || a.Summary != "move src/a.go to lib/a.go" {
 		t.Errorf("access %+v %v", a, err)
 	}
-	var ie *InputError
+	var ie *jsonschema.InputError
 	for _, in := range []map[string]any{
 		{"from": "../x", "to": "a"},
 		{"from": "src/a.go", "to": "../x"},

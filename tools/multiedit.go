@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/multi_edit.md
@@ -25,7 +27,7 @@ type editSpec struct {
 // MultiEditTool applies several exact-string edits to one file atomically.
 type MultiEditTool struct{}
 
-var multiEditSchema = MustSchema[multiEditParams]()
+var multiEditSchema = jsonschema.For[multiEditParams]()
 
 func (MultiEditTool) Name() string            { return "multi_edit" }
 func (MultiEditTool) Description() string     { return multiEditDesc }
@@ -33,7 +35,7 @@ func (MultiEditTool) Schema() json.RawMessage { return multiEditSchema }
 func (MultiEditTool) ReadOnly() bool          { return false }
 
 func (MultiEditTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[multiEditParams](input)
+	p, err := jsonschema.Decode[multiEditParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -41,7 +43,7 @@ func (MultiEditTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (MultiEditTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[multiEditParams](input)
+	p, err := jsonschema.Decode[multiEditParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

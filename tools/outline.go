@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/outline.md
@@ -20,7 +21,7 @@ type outlineParams struct {
 // OutlineTool shows the nested symbols of a file from the index.
 type OutlineTool struct{}
 
-var outlineSchema = MustSchema[outlineParams]()
+var outlineSchema = jsonschema.For[outlineParams]()
 
 func (OutlineTool) Name() string            { return "outline" }
 func (OutlineTool) Description() string     { return outlineDesc }
@@ -28,7 +29,7 @@ func (OutlineTool) Schema() json.RawMessage { return outlineSchema }
 func (OutlineTool) ReadOnly() bool          { return true }
 
 func (OutlineTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[outlineParams](input)
+	p, err := jsonschema.Decode[outlineParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -36,7 +37,7 @@ func (OutlineTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (OutlineTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[outlineParams](input)
+	p, err := jsonschema.Decode[outlineParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/read_file.md
@@ -24,7 +26,7 @@ type readFileParams struct {
 // ReadFileTool shows a text file with numbered lines.
 type ReadFileTool struct{}
 
-var readFileSchema = MustSchema[readFileParams]()
+var readFileSchema = jsonschema.For[readFileParams]()
 
 func (ReadFileTool) Name() string            { return "read_file" }
 func (ReadFileTool) Description() string     { return readFileDesc }
@@ -32,7 +34,7 @@ func (ReadFileTool) Schema() json.RawMessage { return readFileSchema }
 func (ReadFileTool) ReadOnly() bool          { return true }
 
 func (ReadFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[readFileParams](input)
+	p, err := jsonschema.Decode[readFileParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -40,7 +42,7 @@ func (ReadFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (ReadFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[readFileParams](input)
+	p, err := jsonschema.Decode[readFileParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}
@@ -93,7 +95,7 @@ func (ReadFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*
 func pathAccess(env *Env, kind AccessKind, p, verb string) (Access, error) {
 	_, rel, res := resolveArg(env, p)
 	if res != nil {
-		return Access{}, &InputError{Msg: res.Content}
+		return Access{}, &jsonschema.InputError{Msg: res.Content}
 	}
 	return Access{Kind: kind, Paths: []string{rel}, Summary: verb + " " + rel}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/internal/shellcmd"
 )
 
@@ -29,7 +30,7 @@ type ShellParams struct {
 	Workdir        string `json:"workdir,omitempty" jsonschema:"description=Directory to run in, relative to the workspace root (default: the root)."`
 }
 
-var shellSchema = MustSchema[ShellParams]()
+var shellSchema = jsonschema.For[ShellParams]()
 
 // ShellTool runs a shell command in the workspace. Commands on the danger
 // list (see package shellcmd) are refused in Access and again in Run.
@@ -49,9 +50,9 @@ type shellCall struct {
 }
 
 // prepareShell decodes, parses and judges a call. Errors are model errors
-// (*InputError).
+// (*jsonschema.InputError).
 func prepareShell(env *Env, input json.RawMessage) (*shellCall, error) {
-	p, err := DecodeInput[ShellParams](input)
+	p, err := jsonschema.Decode[ShellParams](input)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -94,7 +95,7 @@ func TestShellWorkdir(t *testing.T) {
 	}
 	for _, wd := range []string{"..", "../x", outside, "escape", "escape/sub", "missing", "file"} {
 		_, err := ShellTool{}.Access(env, shellInput(t, ShellParams{Command: "touch marker", Workdir: wd}))
-		var ie *InputError
+		var ie *jsonschema.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("workdir %q: Access err = %v, want an InputError", wd, err)
 		}
@@ -127,7 +128,7 @@ func TestShellAccess(t *testing.T) {
 		`{}`,
 	} {
 		_, err := ShellTool{}.Access(env, json.RawMessage(in))
-		var ie *InputError
+		var ie *jsonschema.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("%s: err = %v, want an InputError", in, err)
 		}

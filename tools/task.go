@@ -5,6 +5,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/task.md
@@ -26,7 +28,7 @@ type taskParams struct {
 // sub-agent does goes through the same permission policy, call by call.
 type TaskTool struct{}
 
-var taskSchema = MustSchema[taskParams]()
+var taskSchema = jsonschema.For[taskParams]()
 
 func (TaskTool) Name() string            { return TaskToolName }
 func (TaskTool) Description() string     { return taskDesc }
@@ -61,7 +63,7 @@ func (TaskTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Resu
 }
 
 func decodeTask(input json.RawMessage) (taskParams, error) {
-	p, err := DecodeInput[taskParams](input)
+	p, err := jsonschema.Decode[taskParams](input)
 	if err != nil {
 		return p, err
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/todo_write.md
@@ -101,7 +103,7 @@ type todoParam struct {
 // TodoWriteTool replaces the session's todo list.
 type TodoWriteTool struct{}
 
-var todoWriteSchema = MustSchema[todoWriteParams]()
+var todoWriteSchema = jsonschema.For[todoWriteParams]()
 
 func (TodoWriteTool) Name() string            { return "todo_write" }
 func (TodoWriteTool) Description() string     { return todoWriteDesc }
@@ -112,7 +114,7 @@ func (TodoWriteTool) Schema() json.RawMessage { return todoWriteSchema }
 func (TodoWriteTool) ReadOnly() bool { return true }
 
 func (TodoWriteTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[todoWriteParams](input)
+	p, err := jsonschema.Decode[todoWriteParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -120,7 +122,7 @@ func (TodoWriteTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (TodoWriteTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[todoWriteParams](input)
+	p, err := jsonschema.Decode[todoWriteParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -73,6 +74,12 @@ type Result struct {
 	IsError bool
 	// Changes lists file changes the call applied (for the event sink).
 	Changes []FileChange
+}
+
+// inputErrorf reports a model mistake in a call's input, worded like the
+// decoding errors ("invalid input: ...").
+func inputErrorf(format string, args ...any) error {
+	return &jsonschema.InputError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // Errorf builds a model-facing error result.

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/write_file.md
@@ -20,7 +22,7 @@ type writeFileParams struct {
 // WriteFileTool creates a file or replaces its whole content.
 type WriteFileTool struct{}
 
-var writeFileSchema = MustSchema[writeFileParams]()
+var writeFileSchema = jsonschema.For[writeFileParams]()
 
 func (WriteFileTool) Name() string            { return "write_file" }
 func (WriteFileTool) Description() string     { return writeFileDesc }
@@ -28,7 +30,7 @@ func (WriteFileTool) Schema() json.RawMessage { return writeFileSchema }
 func (WriteFileTool) ReadOnly() bool          { return false }
 
 func (WriteFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[writeFileParams](input)
+	p, err := jsonschema.Decode[writeFileParams](input)
 	if err != nil {
 		return Access{}, err
 	}
@@ -36,7 +38,7 @@ func (WriteFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
 }
 
 func (WriteFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[writeFileParams](input)
+	p, err := jsonschema.Decode[writeFileParams](input)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}
