@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
@@ -93,7 +94,7 @@ func callTools(calls ...provider.Block) step {
 type fakeTool struct {
 	name     string
 	readOnly bool
-	access   func(input json.RawMessage) (tools.Access, error)
+	access   func(input json.RawMessage) (access.Access, error)
 	run      func(ctx context.Context, input json.RawMessage) (*tools.Result, error)
 }
 
@@ -101,15 +102,15 @@ func (f *fakeTool) Name() string            { return f.name }
 func (f *fakeTool) Description() string     { return "fake tool " + f.name }
 func (f *fakeTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
 func (f *fakeTool) ReadOnly() bool          { return f.readOnly }
-func (f *fakeTool) Access(_ *tools.Env, in json.RawMessage) (tools.Access, error) {
+func (f *fakeTool) Access(_ *tools.Env, in json.RawMessage) (access.Access, error) {
 	if f.access != nil {
 		return f.access(in)
 	}
-	kind := tools.AccessEdit
+	kind := access.Edit
 	if f.readOnly {
-		kind = tools.AccessRead
+		kind = access.Read
 	}
-	return tools.Access{Kind: kind, Summary: f.name}, nil
+	return access.Access{Kind: kind, Summary: f.name}, nil
 }
 func (f *fakeTool) Run(ctx context.Context, _ *tools.Env, in json.RawMessage) (*tools.Result, error) {
 	if f.run != nil {
@@ -124,7 +125,7 @@ func echo(name string, readOnly bool) *fakeTool { return &fakeTool{name: name, r
 // allowAll is a Policy that allows everything except the listed tools.
 type allowAll struct{ deny map[string]string }
 
-func (p allowAll) Check(_ context.Context, _ permission.Approver, tool string, _ bool, _ tools.Access) (bool, string, error) {
+func (p allowAll) Check(_ context.Context, _ permission.Approver, tool string, _ bool, _ access.Access) (bool, string, error) {
 	if reason, ok := p.deny[tool]; ok {
 		return false, reason, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
 )
@@ -127,7 +128,7 @@ func (t *turn) vet(c *call) bool {
 	if n := t.countRepeat(c); n > t.repeatLimit() {
 		return t.decide(c, tools.Errorf("refused: this is call %d of %s with exactly these arguments in this turn, and it will not give a different result. Use the result you already have, change the arguments, or tell the user what is blocking you.", n, u.ToolName))
 	}
-	var access tools.Access
+	var access access.Access
 	err := guard(u.ToolName, func() (err error) {
 		access, err = c.tool.Access(t.a.Env, u.Input)
 		return err

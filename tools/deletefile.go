@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -32,12 +33,12 @@ func (DeleteFileTool) Description() string     { return deleteFileDesc }
 func (DeleteFileTool) Schema() json.RawMessage { return deleteFileSchema }
 func (DeleteFileTool) ReadOnly() bool          { return false }
 
-func (DeleteFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (DeleteFileTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[deleteFileParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return pathAccess(env, AccessEdit, p.Path, "delete")
+	return pathAccess(env, access.Edit, p.Path, "delete")
 }
 
 func (DeleteFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -147,7 +148,7 @@ func TestDeleteFileNotApplied(t *testing.T) {
 func TestDeleteFileAccess(t *testing.T) {
 	w := ftNew(t, map[string]string{"src/a.go": "package a\n"})
 	a, err := DeleteFileTool{}.Access(w.env, ftInput(t, map[string]any{"path": "src/a.go"}))
-	if err != nil || a.Kind != AccessEdit || !reflect.DeepEqual(a.Paths, []string{"src/a.go"}) || a.Summary != "delete src/a.go" {
+	if err != nil || a.Kind != access.Edit || !reflect.DeepEqual(a.Paths, []string{"src/a.go"}) || a.Summary != "delete src/a.go" {
 		t.Errorf("access %+v %v", a, err)
 	}
 	var ie *jsonschema.InputError

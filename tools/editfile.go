@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -30,12 +31,12 @@ func (EditFileTool) Description() string     { return editFileDesc }
 func (EditFileTool) Schema() json.RawMessage { return editFileSchema }
 func (EditFileTool) ReadOnly() bool          { return false }
 
-func (EditFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (EditFileTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[editFileParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return pathAccess(env, AccessEdit, p.Path, "edit")
+	return pathAccess(env, access.Edit, p.Path, "edit")
 }
 
 func (EditFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

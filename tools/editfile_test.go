@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 func TestWriteFile(t *testing.T) {
@@ -25,7 +27,7 @@ func TestWriteFile(t *testing.T) {
 		t.Errorf("undo depth %d", w.editor.UndoDepth())
 	}
 	a, err := WriteFileTool{}.Access(w.env, ftInput(t, map[string]any{"path": "x/y.txt", "content": ""}))
-	if err != nil || a.Kind != AccessEdit || a.Paths[0] != "x/y.txt" {
+	if err != nil || a.Kind != access.Edit || a.Paths[0] != "x/y.txt" {
 		t.Errorf("access %+v %v", a, err)
 	}
 	w.env.Editor = nil

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/htmlmd"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
@@ -44,7 +45,7 @@ type FetchURLParams struct {
 var fetchURLSchema = jsonschema.For[FetchURLParams]()
 
 // FetchURLTool fetches a web page or text document. It has no side effects
-// on the workspace (ReadOnly), but it reaches the network (AccessNetwork),
+// on the workspace (ReadOnly), but it reaches the network (access.Network),
 // which the permission policy treats as its own kind.
 type FetchURLTool struct{}
 
@@ -78,16 +79,16 @@ func checkFetchURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-func (FetchURLTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (FetchURLTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[FetchURLParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	u, err := checkFetchURL(p.URL)
 	if err != nil {
-		return Access{}, inputErrorf("url: %v", err)
+		return access.Access{}, inputErrorf("url: %v", err)
 	}
-	return Access{Kind: AccessNetwork, URL: u.String(), Summary: "fetch " + clipText(u.String(), 200)}, nil
+	return access.Access{Kind: access.Network, URL: u.String(), Summary: "fetch " + clipText(u.String(), 200)}, nil
 }
 
 func (FetchURLTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -160,7 +161,7 @@ func TestFetchRefusesSchemes(t *testing.T) {
 		}
 	}
 	a, err := FetchURLTool{}.Access(nil, json.RawMessage(`{"url": "https://docs.example.com/a?b=c"}`))
-	if err != nil || a.Kind != AccessNetwork || a.URL != "https://docs.example.com/a?b=c" {
+	if err != nil || a.Kind != access.Network || a.URL != "https://docs.example.com/a?b=c" {
 		t.Errorf("Access = %+v, %v", a, err)
 	}
 }

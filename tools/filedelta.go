@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -37,12 +38,12 @@ func (FileDeltaTool) Description() string     { return fileDeltaDesc }
 func (FileDeltaTool) Schema() json.RawMessage { return fileDeltaSchema }
 func (FileDeltaTool) ReadOnly() bool          { return false }
 
-func (FileDeltaTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (FileDeltaTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[fileDeltaParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return pathAccess(env, AccessEdit, p.Path, "edit")
+	return pathAccess(env, access.Edit, p.Path, "edit")
 }
 
 func (FileDeltaTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

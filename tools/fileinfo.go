@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -31,12 +32,12 @@ func (FileInfoTool) Description() string     { return fileInfoDesc }
 func (FileInfoTool) Schema() json.RawMessage { return fileInfoSchema }
 func (FileInfoTool) ReadOnly() bool          { return true }
 
-func (FileInfoTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (FileInfoTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[fileInfoParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return pathAccess(env, AccessRead, p.Path, "inspect")
+	return pathAccess(env, access.Read, p.Path, "inspect")
 }
 
 func (FileInfoTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -32,10 +33,10 @@ func (FindDefinitionTool) Description() string     { return findDefinitionDesc }
 func (FindDefinitionTool) Schema() json.RawMessage { return findDefinitionSchema }
 func (FindDefinitionTool) ReadOnly() bool          { return true }
 
-func (FindDefinitionTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (FindDefinitionTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[findDefinitionParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	return optionalPathAccess(env, p.Path, "find definition of "+p.Name)
 }

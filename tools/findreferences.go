@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -32,10 +33,10 @@ func (FindReferencesTool) Description() string     { return findReferencesDesc }
 func (FindReferencesTool) Schema() json.RawMessage { return findReferencesSchema }
 func (FindReferencesTool) ReadOnly() bool          { return true }
 
-func (FindReferencesTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (FindReferencesTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[findReferencesParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	return optionalPathAccess(env, p.Path, "find references to "+p.Name)
 }

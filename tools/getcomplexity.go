@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/internal/jsonschema"
@@ -34,10 +35,10 @@ func (GetComplexityTool) Description() string     { return getComplexityDesc }
 func (GetComplexityTool) Schema() json.RawMessage { return getComplexitySchema }
 func (GetComplexityTool) ReadOnly() bool          { return true }
 
-func (GetComplexityTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GetComplexityTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[getComplexityParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	return optionalPathAccess(env, p.Path, "complexity")
 }

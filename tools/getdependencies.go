@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index/graph"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
@@ -29,12 +30,12 @@ func (GetDependenciesTool) Description() string     { return getDependenciesDesc
 func (GetDependenciesTool) Schema() json.RawMessage { return getDependenciesSchema }
 func (GetDependenciesTool) ReadOnly() bool          { return true }
 
-func (GetDependenciesTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GetDependenciesTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[getDependenciesParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return pathAccess(env, AccessRead, p.Path, "dependencies of")
+	return pathAccess(env, access.Read, p.Path, "dependencies of")
 }
 
 func (GetDependenciesTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -34,10 +35,10 @@ func (GetDependentsTool) Description() string     { return getDependentsDesc }
 func (GetDependentsTool) Schema() json.RawMessage { return getDependentsSchema }
 func (GetDependentsTool) ReadOnly() bool          { return true }
 
-func (GetDependentsTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GetDependentsTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[getDependentsParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	return optionalPathAccess(env, p.Path, "dependents")
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
@@ -34,10 +35,10 @@ func (GetSymbolTool) Description() string     { return getSymbolDesc }
 func (GetSymbolTool) Schema() json.RawMessage { return getSymbolSchema }
 func (GetSymbolTool) ReadOnly() bool          { return true }
 
-func (GetSymbolTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GetSymbolTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[getSymbolParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	return optionalPathAccess(env, p.Path, "get symbol "+p.Name)
 }
@@ -194,11 +195,11 @@ func hasCommentPrefix(t string) bool {
 
 // optionalPathAccess describes an index query that may be narrowed to a
 // path.
-func optionalPathAccess(env *Env, p, summary string) (Access, error) {
+func optionalPathAccess(env *Env, p, summary string) (access.Access, error) {
 	if p == "" {
-		return Access{Kind: AccessRead, Summary: summary}, nil
+		return access.Access{Kind: access.Read, Summary: summary}, nil
 	}
-	a, err := pathAccess(env, AccessRead, p, summary)
+	a, err := pathAccess(env, access.Read, p, summary)
 	a.Summary = summary + " in " + filepath.ToSlash(p)
 	return a, err
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
@@ -33,10 +34,10 @@ func (GetTodosTool) Description() string     { return getTodosDesc }
 func (GetTodosTool) Schema() json.RawMessage { return getTodosSchema }
 func (GetTodosTool) ReadOnly() bool          { return true }
 
-func (GetTodosTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GetTodosTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[getTodosParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	return optionalPathAccess(env, p.Path, "todos")
 }

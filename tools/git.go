@@ -3,7 +3,7 @@ package tools
 // The git tools run the git binary against the repository holding a
 // workspace root (`git -C <root>`), with no pager, no terminal prompts, no
 // editor and no colour, under a timeout, with bounded output. git_status,
-// git_diff and git_log only read; git_commit writes (AccessGit).
+// git_diff and git_log only read; git_commit writes (access.Git).
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -153,16 +154,16 @@ func (GitStatusTool) Description() string     { return gitStatusDescription }
 func (GitStatusTool) Schema() json.RawMessage { return gitStatusSchema }
 func (GitStatusTool) ReadOnly() bool          { return true }
 
-func (GitStatusTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GitStatusTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[GitStatusParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	_, rel, err := gitTarget(env, p.Path)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return Access{Kind: AccessRead, Paths: gitPathList(rel), Summary: "git status " + rel}, nil
+	return access.Access{Kind: access.Read, Paths: gitPathList(rel), Summary: "git status " + rel}, nil
 }
 
 func (GitStatusTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
@@ -214,12 +215,12 @@ func prepareGitDiff(env *Env, input json.RawMessage) (p GitDiffParams, root, rel
 	return p, root, rel, err
 }
 
-func (GitDiffTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GitDiffTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, _, rel, err := prepareGitDiff(env, input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return Access{Kind: AccessRead, Paths: gitPathList(rel), Summary: strings.TrimSpace("git diff " + p.Ref + " " + rel)}, nil
+	return access.Access{Kind: access.Read, Paths: gitPathList(rel), Summary: strings.TrimSpace("git diff " + p.Ref + " " + rel)}, nil
 }
 
 func (GitDiffTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
@@ -274,16 +275,16 @@ func (GitLogTool) Description() string     { return gitLogDescription }
 func (GitLogTool) Schema() json.RawMessage { return gitLogSchema }
 func (GitLogTool) ReadOnly() bool          { return true }
 
-func (GitLogTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GitLogTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[GitLogParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	_, rel, err := gitTarget(env, p.Path)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return Access{Kind: AccessRead, Paths: gitPathList(rel), Summary: strings.TrimSpace("git log " + rel)}, nil
+	return access.Access{Kind: access.Read, Paths: gitPathList(rel), Summary: strings.TrimSpace("git log " + rel)}, nil
 }
 
 func (GitLogTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

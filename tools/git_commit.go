@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -71,17 +72,17 @@ func prepareGitCommit(env *Env, input json.RawMessage) (*gitCommitCall, error) {
 	return c, nil
 }
 
-func (GitCommitTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GitCommitTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	c, err := prepareGitCommit(env, input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	first, _, _ := strings.Cut(c.message, "\n")
 	summary := fmt.Sprintf("git commit %q", clipText(first, 100))
 	if len(c.rels) > 0 {
 		summary += " (staging " + clipText(strings.Join(c.rels, ", "), 200) + ")"
 	}
-	return Access{Kind: AccessGit, Paths: c.rels, Summary: summary}, nil
+	return access.Access{Kind: access.Git, Paths: c.rels, Summary: summary}, nil
 }
 
 func (GitCommitTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -150,7 +151,7 @@ func TestGitCommitValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Kind != AccessGit || len(a.Paths) != 1 || a.Paths[0] != "a.txt" || !strings.Contains(a.Summary, `"add a"`) {
+	if a.Kind != access.Git || len(a.Paths) != 1 || a.Paths[0] != "a.txt" || !strings.Contains(a.Summary, `"add a"`) {
 		t.Errorf("Access = %+v", a)
 	}
 	out, _ := exec.Command("git", "-C", root, "log", "--oneline").CombinedOutput()
@@ -174,7 +175,7 @@ func TestGitReadToolsAccess(t *testing.T) {
 			t.Errorf("%s: %v", tc.tool.Name(), err)
 			continue
 		}
-		if a.Kind != AccessRead || !tc.tool.ReadOnly() {
+		if a.Kind != access.Read || !tc.tool.ReadOnly() {
 			t.Errorf("%s: kind %s, read-only %v", tc.tool.Name(), a.Kind, tc.tool.ReadOnly())
 		}
 	}

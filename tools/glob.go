@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/workspace"
@@ -40,12 +41,12 @@ func (GlobTool) Description() string     { return globDesc }
 func (GlobTool) Schema() json.RawMessage { return globSchema }
 func (GlobTool) ReadOnly() bool          { return true }
 
-func (GlobTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GlobTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[globParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	a, err := pathAccess(env, AccessRead, cmp.Or(p.Path, "."), "glob")
+	a, err := pathAccess(env, access.Read, cmp.Or(p.Path, "."), "glob")
 	a.Summary = "glob " + p.Pattern
 	return a, err
 }

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/workspace"
@@ -42,12 +43,12 @@ func (GrepTool) Description() string     { return grepDesc }
 func (GrepTool) Schema() json.RawMessage { return grepSchema }
 func (GrepTool) ReadOnly() bool          { return true }
 
-func (GrepTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (GrepTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[grepParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	a, err := pathAccess(env, AccessRead, cmp.Or(p.Path, "."), "grep")
+	a, err := pathAccess(env, access.Read, cmp.Or(p.Path, "."), "grep")
 	a.Summary = "grep " + p.Pattern
 	return a, err
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -36,12 +37,12 @@ func (ListDirTool) Description() string     { return listDirDesc }
 func (ListDirTool) Schema() json.RawMessage { return listDirSchema }
 func (ListDirTool) ReadOnly() bool          { return true }
 
-func (ListDirTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (ListDirTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[listDirParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return pathAccess(env, AccessRead, cmp.Or(p.Path, "."), "list")
+	return pathAccess(env, access.Read, cmp.Or(p.Path, "."), "list")
 }
 
 // lister accumulates list_dir output.

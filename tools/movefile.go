@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -33,20 +34,20 @@ func (MoveFileTool) Description() string     { return moveFileDesc }
 func (MoveFileTool) Schema() json.RawMessage { return moveFileSchema }
 func (MoveFileTool) ReadOnly() bool          { return false }
 
-func (MoveFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (MoveFileTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[moveFileParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	var rels []string
 	for _, path := range []string{p.From, p.To} {
 		_, rel, res := resolveArg(env, path)
 		if res != nil {
-			return Access{}, &jsonschema.InputError{Msg: res.Content}
+			return access.Access{}, &jsonschema.InputError{Msg: res.Content}
 		}
 		rels = append(rels, rel)
 	}
-	return Access{Kind: AccessEdit, Paths: rels, Summary: "move " + rels[0] + " to " + rels[1]}, nil
+	return access.Access{Kind: access.Edit, Paths: rels, Summary: "move " + rels[0] + " to " + rels[1]}, nil
 }
 
 func (MoveFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

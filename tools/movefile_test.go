@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -109,7 +110,7 @@ func TestMoveFileNotApplied(t *testing.T) {
 func TestMoveFileAccess(t *testing.T) {
 	w := ftNew(t, map[string]string{"src/a.go": "package a\n"})
 	a, err := MoveFileTool{}.Access(w.env, ftInput(t, map[string]any{"from": "src/a.go", "to": "lib/a.go"}))
-	if err != nil || a.Kind != AccessEdit || !reflect.DeepEqual(a.Paths, []string{"src/a.go", "lib/a.go"}) || a.Summary != "move src/a.go to lib/a.go" {
+	if err != nil || a.Kind != access.Edit || !reflect.DeepEqual(a.Paths, []string{"src/a.go", "lib/a.go"}) || a.Summary != "move src/a.go to lib/a.go" {
 		t.Errorf("access %+v %v", a, err)
 	}
 	var ie *jsonschema.InputError

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -34,12 +35,12 @@ func (MultiEditTool) Description() string     { return multiEditDesc }
 func (MultiEditTool) Schema() json.RawMessage { return multiEditSchema }
 func (MultiEditTool) ReadOnly() bool          { return false }
 
-func (MultiEditTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (MultiEditTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[multiEditParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return pathAccess(env, AccessEdit, p.Path, "edit")
+	return pathAccess(env, access.Edit, p.Path, "edit")
 }
 
 func (MultiEditTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

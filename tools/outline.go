@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
@@ -28,12 +29,12 @@ func (OutlineTool) Description() string     { return outlineDesc }
 func (OutlineTool) Schema() json.RawMessage { return outlineSchema }
 func (OutlineTool) ReadOnly() bool          { return true }
 
-func (OutlineTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (OutlineTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[outlineParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return pathAccess(env, AccessRead, p.Path, "outline")
+	return pathAccess(env, access.Read, p.Path, "outline")
 }
 
 func (OutlineTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -33,12 +34,12 @@ func (ReadFileTool) Description() string     { return readFileDesc }
 func (ReadFileTool) Schema() json.RawMessage { return readFileSchema }
 func (ReadFileTool) ReadOnly() bool          { return true }
 
-func (ReadFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (ReadFileTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[readFileParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return pathAccess(env, AccessRead, p.Path, "read")
+	return pathAccess(env, access.Read, p.Path, "read")
 }
 
 func (ReadFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
@@ -92,10 +93,10 @@ func (ReadFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*
 }
 
 // pathAccess describes a call that touches one model-supplied path.
-func pathAccess(env *Env, kind AccessKind, p, verb string) (Access, error) {
+func pathAccess(env *Env, kind access.Kind, p, verb string) (access.Access, error) {
 	_, rel, res := resolveArg(env, p)
 	if res != nil {
-		return Access{}, &jsonschema.InputError{Msg: res.Content}
+		return access.Access{}, &jsonschema.InputError{Msg: res.Content}
 	}
-	return Access{Kind: kind, Paths: []string{rel}, Summary: verb + " " + rel}, nil
+	return access.Access{Kind: kind, Paths: []string{rel}, Summary: verb + " " + rel}, nil
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 // ftHostile adds the files path-safety tests need: symlinks out of the
@@ -133,7 +135,7 @@ func TestReadFile(t *testing.T) {
 	ftContains(t, ftOK(t, ReadFileTool{}, w.env, map[string]any{"path": "empty.txt"}), "empty")
 	ftContains(t, ftOK(t, ReadFileTool{}, w.env, map[string]any{"path": w.path("sub/b.go")}), "1\tpackage b")
 	a, err := ReadFileTool{}.Access(w.env, ftInput(t, map[string]any{"path": "sub/b.go"}))
-	if err != nil || a.Kind != AccessRead || len(a.Paths) != 1 || a.Paths[0] != "sub/b.go" {
+	if err != nil || a.Kind != access.Read || len(a.Paths) != 1 || a.Paths[0] != "sub/b.go" {
 		t.Errorf("access %+v %v", a, err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 // ftNamed is a minimal tool for registry tests.
@@ -23,8 +25,8 @@ func (n ftNamed) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
 }
 func (ftNamed) ReadOnly() bool { return true }
-func (ftNamed) Access(*Env, json.RawMessage) (Access, error) {
-	return Access{Kind: AccessRead}, nil
+func (ftNamed) Access(*Env, json.RawMessage) (access.Access, error) {
+	return access.Access{Kind: access.Read}, nil
 }
 func (ftNamed) Run(context.Context, *Env, json.RawMessage) (*Result, error) {
 	return &Result{}, nil

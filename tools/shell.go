@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/internal/shellcmd"
 )
@@ -100,16 +101,16 @@ func shellTimeout(env *Env, seconds int) time.Duration {
 	return min(d, MaxShellTimeout)
 }
 
-func (ShellTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (ShellTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	c, err := prepareShell(env, input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
 	summary := "run `" + clipText(c.p.Command, 200) + "`"
 	if c.rel != "." {
 		summary += " in " + c.rel
 	}
-	return Access{Kind: AccessShell, Command: c.p.Command, Summary: summary}, nil
+	return access.Access{Kind: access.Shell, Command: c.p.Command, Summary: summary}, nil
 }
 
 func (t ShellTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -115,7 +116,7 @@ func TestShellAccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Kind != AccessShell || a.Command != "go test ./..." || !strings.Contains(a.Summary, "go test") {
+	if a.Kind != access.Shell || a.Command != "go test ./..." || !strings.Contains(a.Summary, "go test") {
 		t.Errorf("Access = %+v", a)
 	}
 	for _, in := range []string{

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -35,12 +36,12 @@ func (TaskTool) Description() string     { return taskDesc }
 func (TaskTool) Schema() json.RawMessage { return taskSchema }
 func (TaskTool) ReadOnly() bool          { return true }
 
-func (TaskTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (TaskTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := decodeTask(input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return Access{Kind: AccessRead, Summary: "run a sub-agent: " + p.Description}, nil
+	return access.Access{Kind: access.Read, Summary: "run a sub-agent: " + p.Description}, nil
 }
 
 func (TaskTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 func TestTaskTool(t *testing.T) {
@@ -78,7 +80,7 @@ func TestTaskTool(t *testing.T) {
 
 func TestTaskToolAccessAndCancel(t *testing.T) {
 	a, err := TaskTool{}.Access(&Env{}, json.RawMessage(`{"description":"survey","prompt":"p"}`))
-	if err != nil || a.Kind != AccessRead || !strings.Contains(a.Summary, "survey") {
+	if err != nil || a.Kind != access.Read || !strings.Contains(a.Summary, "survey") {
 		t.Fatalf("Access = %+v, %v", a, err)
 	}
 	if _, err := (TaskTool{}).Access(&Env{}, json.RawMessage(`{"description":"x"}`)); err == nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -113,12 +114,12 @@ func (TodoWriteTool) Schema() json.RawMessage { return todoWriteSchema }
 // use it and it needs no approval.
 func (TodoWriteTool) ReadOnly() bool { return true }
 
-func (TodoWriteTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (TodoWriteTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[todoWriteParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return Access{Kind: AccessRead, Summary: fmt.Sprintf("update the todo list (%s)", plural(len(p.Todos), "item"))}, nil
+	return access.Access{Kind: access.Read, Summary: fmt.Sprintf("update the todo list (%s)", plural(len(p.Todos), "item"))}, nil
 }
 
 func (TodoWriteTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

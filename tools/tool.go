@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
@@ -37,35 +38,9 @@ type Tool interface {
 	ReadOnly() bool
 	// Access parses and validates input and says what the call would touch,
 	// for the permission policy. It must not change anything.
-	Access(env *Env, input json.RawMessage) (Access, error)
+	Access(env *Env, input json.RawMessage) (access.Access, error)
 	// Run performs the call.
 	Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error)
-}
-
-// AccessKind classifies side effects for the permission policy.
-type AccessKind string
-
-const (
-	AccessRead    AccessKind = "read"    // reads workspace files or the index
-	AccessEdit    AccessKind = "edit"    // creates, changes, renames or deletes files
-	AccessShell   AccessKind = "shell"   // runs a command
-	AccessNetwork AccessKind = "network" // fetches a URL
-	AccessGit     AccessKind = "git"     // writes to the repository (commit)
-)
-
-// Access describes one call for the permission policy and approval prompt.
-type Access struct {
-	Kind AccessKind
-	// Paths are root-relative, slash-separated paths the call touches
-	// (edit rules such as "edit(src/**)" match them).
-	Paths []string
-	// Command is the shell command line (shell rules such as
-	// "shell(go test:*)" match it).
-	Command string
-	// URL is the fetched address.
-	URL string
-	// Summary is one human line for an approval prompt.
-	Summary string
 }
 
 // Result is what the model sees.

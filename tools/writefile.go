@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
@@ -29,12 +30,12 @@ func (WriteFileTool) Description() string     { return writeFileDesc }
 func (WriteFileTool) Schema() json.RawMessage { return writeFileSchema }
 func (WriteFileTool) ReadOnly() bool          { return false }
 
-func (WriteFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
+func (WriteFileTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
 	p, err := jsonschema.Decode[writeFileParams](input)
 	if err != nil {
-		return Access{}, err
+		return access.Access{}, err
 	}
-	return pathAccess(env, AccessEdit, p.Path, "write")
+	return pathAccess(env, access.Edit, p.Path, "write")
 }
 
 func (WriteFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/internal/shellcmd"
-	"github.com/parleyhq/parley/tools"
 )
 
 // call is one tool call prepared for rule matching. A shell call is split
@@ -17,13 +17,13 @@ import (
 // ("items").
 type call struct {
 	tool string
-	a    tools.Access
+	a    access.Access
 	cmds []shellcmd.SimpleCommand // nil when the command does not parse
 }
 
-func newCall(tool string, a tools.Access) *call {
+func newCall(tool string, a access.Access) *call {
 	c := &call{tool: tool, a: a}
-	if a.Kind == tools.AccessShell && a.Command != "" {
+	if a.Kind == access.Shell && a.Command != "" {
 		if s, err := shellcmd.Parse(a.Command); err == nil {
 			c.cmds = s.Commands()
 		}
@@ -34,9 +34,9 @@ func newCall(tool string, a tools.Access) *call {
 // itemKind is the kind of item a call is judged by.
 func (c *call) itemKind() patternKind {
 	switch {
-	case c.a.Kind == tools.AccessShell:
+	case c.a.Kind == access.Shell:
 		return patCommand
-	case c.a.Kind == tools.AccessNetwork:
+	case c.a.Kind == access.Network:
 		return patURL
 	}
 	return patPath
@@ -234,7 +234,7 @@ func sessionPrefix(cmd shellcmd.SimpleCommand) string {
 // command that cannot be generalised safely yields none (allow once).
 func sessionRules(c *call) []string {
 	switch c.a.Kind {
-	case tools.AccessShell:
+	case access.Shell:
 		if len(c.cmds) == 0 {
 			return nil
 		}
@@ -249,7 +249,7 @@ func sessionRules(c *call) []string {
 			}
 		}
 		return out
-	case tools.AccessEdit, tools.AccessRead:
+	case access.Edit, access.Read:
 		if len(c.a.Paths) == 0 {
 			return []string{c.tool}
 		}
@@ -258,7 +258,7 @@ func sessionRules(c *call) []string {
 			out = append(out, string(c.a.Kind)+"("+pathglob.Escape(p)+")")
 		}
 		return out
-	case tools.AccessNetwork:
+	case access.Network:
 		if u, err := url.Parse(c.a.URL); err == nil && u.Hostname() != "" {
 			return []string{"network(domain:" + strings.ToLower(u.Hostname()) + ")"}
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -75,7 +76,7 @@ func TestGuardFilesKeepsSearchesOut(t *testing.T) {
 	roots := guardWorkspace(t)
 	p := mustPolicy(t, ModeDefault, Rules{Deny: []string{"read(secrets/**)"}})
 	env := &tools.Env{Roots: roots, Files: p.GuardFiles(&tools.DiskView{}, roots)}
-	if d, reason := p.Decide("grep", true, tools.Access{Kind: tools.AccessRead, Paths: []string{"."}}); d != DecisionAllow {
+	if d, reason := p.Decide("grep", true, access.Access{Kind: access.Read, Paths: []string{"."}}); d != DecisionAllow {
 		t.Fatalf("grep over the workspace: %s (%s)", d, reason)
 	}
 	res, err := tools.GrepTool{}.Run(context.Background(), env, []byte(`{"pattern":"TOKEN"}`))

@@ -9,14 +9,14 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/agent/access"
 )
 
 // testCall is one tool call for the table tests.
 type testCall struct {
 	tool     string
 	readOnly bool
-	a        tools.Access
+	a        access.Access
 }
 
 func (c testCall) String() string {
@@ -24,23 +24,23 @@ func (c testCall) String() string {
 }
 
 func shellCall(cmd string) testCall {
-	return testCall{"shell", false, tools.Access{Kind: tools.AccessShell, Command: cmd}}
+	return testCall{"shell", false, access.Access{Kind: access.Shell, Command: cmd}}
 }
 
 func editCall(paths ...string) testCall {
-	return testCall{"edit_file", false, tools.Access{Kind: tools.AccessEdit, Paths: paths}}
+	return testCall{"edit_file", false, access.Access{Kind: access.Edit, Paths: paths}}
 }
 
 func readCall(paths ...string) testCall {
-	return testCall{"read_file", true, tools.Access{Kind: tools.AccessRead, Paths: paths}}
+	return testCall{"read_file", true, access.Access{Kind: access.Read, Paths: paths}}
 }
 
 func fetchCall(u string) testCall {
-	return testCall{"fetch_url", true, tools.Access{Kind: tools.AccessNetwork, URL: u}}
+	return testCall{"fetch_url", true, access.Access{Kind: access.Network, URL: u}}
 }
 
 func gitCall(paths ...string) testCall {
-	return testCall{"git_commit", false, tools.Access{Kind: tools.AccessGit, Paths: paths}}
+	return testCall{"git_commit", false, access.Access{Kind: access.Git, Paths: paths}}
 }
 
 func mustPolicy(t *testing.T, mode Mode, rules Rules) *Policy {
@@ -59,8 +59,8 @@ func TestDecideModeDefaults(t *testing.T) {
 		"shell":    shellCall("go test ./..."),
 		"network":  fetchCall("https://example.com/"),
 		"git":      gitCall(),
-		"other":    {"mcp_x_do", false, tools.Access{}},
-		"readonly": {"todo_read", true, tools.Access{}},
+		"other":    {"mcp_x_do", false, access.Access{}},
+		"readonly": {"todo_read", true, access.Access{}},
 	}
 	A, D, Q := DecisionAllow, DecisionDeny, DecisionAsk
 	want := map[Mode]map[string]Decision{
@@ -183,7 +183,7 @@ type fakeApprover struct {
 	asked  []string
 }
 
-func (f *fakeApprover) Approve(ctx context.Context, tool string, a tools.Access) (Answer, error) {
+func (f *fakeApprover) Approve(ctx context.Context, tool string, a access.Access) (Answer, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.asked = append(f.asked, tool+":"+a.Command+strings.Join(a.Paths, ",")+a.URL)

@@ -7,8 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/pathglob"
-	"github.com/parleyhq/parley/tools"
 )
 
 // Rules are the permission rules from the configuration. Each entry is a
@@ -171,21 +171,21 @@ func (r *rule) setPath(pat string) error {
 func normaliseCommand(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // applies reports whether the rule names this call's tool or kind.
-func (r *rule) applies(tool string, a tools.Access) bool {
+func (r *rule) applies(tool string, a access.Access) bool {
 	return r.name == tool || (a.Kind != "" && r.name == string(a.Kind))
 }
 
 // effectiveKind resolves patAny by the kind of call.
-func (r *rule) effectiveKind(a tools.Access) patternKind {
+func (r *rule) effectiveKind(a access.Access) patternKind {
 	if r.kind != patAny {
 		return r.kind
 	}
 	switch {
-	case a.Kind == tools.AccessShell:
+	case a.Kind == access.Shell:
 		return patCommand
-	case a.Kind == tools.AccessNetwork && strings.HasPrefix(r.pattern, "domain:"):
+	case a.Kind == access.Network && strings.HasPrefix(r.pattern, "domain:"):
 		return patDomain
-	case a.Kind == tools.AccessNetwork:
+	case a.Kind == access.Network:
 		return patURL
 	}
 	return patPath

@@ -18,9 +18,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
-	"github.com/parleyhq/parley/tools"
 )
 
 const replHelp = `Type a message and press Enter; pasted lines are sent together when you
@@ -313,7 +313,7 @@ func openTTYApprover(out *chatPrinter) *ttyApprover {
 
 func (a *ttyApprover) Close() error { return a.tty.Close() }
 
-func (a *ttyApprover) Approve(ctx context.Context, tool string, acc tools.Access) (permission.Answer, error) {
+func (a *ttyApprover) Approve(ctx context.Context, tool string, acc access.Access) (permission.Answer, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.out.breakLine()
