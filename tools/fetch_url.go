@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/htmlmd"
-	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/fetch_url.md
@@ -40,19 +38,16 @@ const (
 // FetchURLParams is the input of fetch_url.
 type FetchURLParams struct {
 	URL string `json:"url" jsonschema:"description=The http or https address to fetch."`
+
+	u *url.URL // the checked URL
 }
 
-var fetchURLSchema = jsonschema.For[FetchURLParams]()
-
-// FetchURLTool fetches a web page or text document. It has no side effects
+// fetchURLTool fetches a web page or text document. It has no side effects
 // on the workspace (ReadOnly), but it reaches the network (access.Network),
 // which the permission policy treats as its own kind.
-type FetchURLTool struct{}
-
-func (FetchURLTool) Name() string            { return "fetch_url" }
-func (FetchURLTool) Description() string     { return fetchURLDescription }
-func (FetchURLTool) Schema() json.RawMessage { return fetchURLSchema }
-func (FetchURLTool) ReadOnly() bool          { return true }
+var fetchURLTool = New(
+	Spec{Name: "fetch_url", Description: fetchURLDescription, ReadOnly: true},
+	fetchURLAccess, fetchURLRun)
 
 // checkFetchURL accepts absolute http(s) URLs without credentials.
 func checkFetchURL(raw string) (*url.URL, error) {
@@ -79,27 +74,17 @@ func checkFetchURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-func (FetchURLTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
-	p, err := jsonschema.Decode[FetchURLParams](input)
-	if err != nil {
-		return access.Access{}, err
-	}
+func fetchURLAccess(env *Env, p *FetchURLParams) (access.Access, error) {
 	u, err := checkFetchURL(p.URL)
 	if err != nil {
 		return access.Access{}, inputErrorf("url: %v", err)
 	}
+	p.u = u
 	return access.Access{Kind: access.Network, URL: u.String(), Summary: "fetch " + clipText(u.String(), 200)}, nil
 }
 
-func (FetchURLTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := jsonschema.Decode[FetchURLParams](input)
-	if err != nil {
-		return resultForInputErr(err)
-	}
-	u, err := checkFetchURL(p.URL)
-	if err != nil {
-		return Errorf("url: %v", err), nil
-	}
+func fetchURLRun(ctx context.Context, env *Env, p *FetchURLParams) (*Result, error) {
+	u := p.u
 	resp, err := fetchGet(ctx, env, u)
 	if err != nil {
 		if ctx.Err() != nil {

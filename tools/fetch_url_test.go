@@ -18,7 +18,7 @@ import (
 func fetchRun(t *testing.T, env *Env, u string) *Result {
 	t.Helper()
 	in, _ := json.Marshal(FetchURLParams{URL: u})
-	res, err := FetchURLTool{}.Run(context.Background(), env, in)
+	res, err := runTool(context.Background(), fetchURLTool, env, in)
 	if err != nil {
 		t.Fatalf("fetch %s: %v", u, err)
 	}
@@ -150,17 +150,17 @@ func TestFetchRefusesSchemes(t *testing.T) {
 		"http:///nohost",
 	} {
 		in, _ := json.Marshal(FetchURLParams{URL: u})
-		_, err := FetchURLTool{}.Access(nil, in)
+		_, err := accessOf(fetchURLTool, nil, in)
 		var ie *jsonschema.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("%s: Access err = %v", u, err)
 		}
-		res, err := FetchURLTool{}.Run(context.Background(), &Env{}, in)
+		res, err := runTool(context.Background(), fetchURLTool, &Env{}, in)
 		if err != nil || !res.IsError {
 			t.Errorf("%s: Run = %+v, %v", u, res, err)
 		}
 	}
-	a, err := FetchURLTool{}.Access(nil, json.RawMessage(`{"url": "https://docs.example.com/a?b=c"}`))
+	a, err := accessOf(fetchURLTool, nil, json.RawMessage(`{"url": "https://docs.example.com/a?b=c"}`))
 	if err != nil || a.Kind != access.Network || a.URL != "https://docs.example.com/a?b=c" {
 		t.Errorf("Access = %+v, %v", a, err)
 	}
@@ -247,7 +247,7 @@ func TestFetchCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	in, _ := json.Marshal(FetchURLParams{URL: srv.URL})
-	if _, err := (FetchURLTool{}).Run(ctx, &Env{HTTPClient: srv.Client()}, in); !errors.Is(err, context.Canceled) {
+	if _, err := runTool(ctx, fetchURLTool, &Env{HTTPClient: srv.Client()}, in); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
-	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/get_complexity.md
@@ -25,21 +23,12 @@ type getComplexityParams struct {
 	Limit int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=500,description=How many functions to list, most complex first (default 20)."`
 }
 
-// GetComplexityTool ranks functions by cyclomatic complexity.
-type GetComplexityTool struct{}
+// getComplexityTool ranks functions by cyclomatic complexity.
+var getComplexityTool = New(
+	Spec{Name: "get_complexity", Description: getComplexityDesc, ReadOnly: true},
+	getComplexityAccess, getComplexityRun)
 
-var getComplexitySchema = jsonschema.For[getComplexityParams]()
-
-func (GetComplexityTool) Name() string            { return "get_complexity" }
-func (GetComplexityTool) Description() string     { return getComplexityDesc }
-func (GetComplexityTool) Schema() json.RawMessage { return getComplexitySchema }
-func (GetComplexityTool) ReadOnly() bool          { return true }
-
-func (GetComplexityTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
-	p, err := jsonschema.Decode[getComplexityParams](input)
-	if err != nil {
-		return access.Access{}, err
-	}
+func getComplexityAccess(env *Env, p *getComplexityParams) (access.Access, error) {
 	return optionalPathAccess(env, p.Path, "complexity")
 }
 
@@ -48,11 +37,7 @@ type complexFunc struct {
 	sym        extract.Symbol
 }
 
-func (GetComplexityTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := jsonschema.Decode[getComplexityParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func getComplexityRun(ctx context.Context, env *Env, p *getComplexityParams) (*Result, error) {
 	scopes, res := indexScopes(env, p.Path)
 	if res != nil {
 		return res, nil

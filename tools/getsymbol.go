@@ -3,14 +3,12 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
-	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/get_symbol.md
@@ -25,21 +23,12 @@ type getSymbolParams struct {
 	Kind string `json:"kind,omitempty" jsonschema:"description=Symbol kind to pick (function, method, struct, class, interface, variable, constant, field, ...)."`
 }
 
-// GetSymbolTool shows the source of one symbol found through the index.
-type GetSymbolTool struct{}
+// getSymbolTool shows the source of one symbol found through the index.
+var getSymbolTool = New(
+	Spec{Name: "get_symbol", Description: getSymbolDesc, ReadOnly: true},
+	getSymbolAccess, getSymbolRun)
 
-var getSymbolSchema = jsonschema.For[getSymbolParams]()
-
-func (GetSymbolTool) Name() string            { return "get_symbol" }
-func (GetSymbolTool) Description() string     { return getSymbolDesc }
-func (GetSymbolTool) Schema() json.RawMessage { return getSymbolSchema }
-func (GetSymbolTool) ReadOnly() bool          { return true }
-
-func (GetSymbolTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
-	p, err := jsonschema.Decode[getSymbolParams](input)
-	if err != nil {
-		return access.Access{}, err
-	}
+func getSymbolAccess(env *Env, p *getSymbolParams) (access.Access, error) {
 	return optionalPathAccess(env, p.Path, "get symbol "+p.Name)
 }
 
@@ -49,11 +38,7 @@ type symbolHit struct {
 	hit index.SymbolHit
 }
 
-func (GetSymbolTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := jsonschema.Decode[getSymbolParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func getSymbolRun(ctx context.Context, env *Env, p *getSymbolParams) (*Result, error) {
 	hits, res, err := findSymbols(env, p.Name, p.Path, p.Kind)
 	if res != nil || err != nil {
 		return res, err

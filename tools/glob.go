@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/agent/access"
-	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -31,31 +29,18 @@ type globParams struct {
 	All     bool   `json:"all,omitempty" jsonschema:"description=Also match files excluded by ignore rules."`
 }
 
-// GlobTool finds files by path pattern.
-type GlobTool struct{}
+// globTool finds files by path pattern.
+var globTool = New(
+	Spec{Name: "glob", Description: globDesc, ReadOnly: true},
+	globAccess, globRun)
 
-var globSchema = jsonschema.For[globParams]()
-
-func (GlobTool) Name() string            { return "glob" }
-func (GlobTool) Description() string     { return globDesc }
-func (GlobTool) Schema() json.RawMessage { return globSchema }
-func (GlobTool) ReadOnly() bool          { return true }
-
-func (GlobTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
-	p, err := jsonschema.Decode[globParams](input)
-	if err != nil {
-		return access.Access{}, err
-	}
+func globAccess(env *Env, p *globParams) (access.Access, error) {
 	a, err := pathAccess(env, access.Read, cmp.Or(p.Path, "."), "glob")
 	a.Summary = "glob " + p.Pattern
 	return a, err
 }
 
-func (GlobTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := jsonschema.Decode[globParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func globRun(ctx context.Context, env *Env, p *globParams) (*Result, error) {
 	g, err := compileGlob(p.Pattern)
 	if err != nil {
 		return Errorf("%v", err), nil

@@ -5,13 +5,11 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/parleyhq/parley/agent/access"
-	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -33,21 +31,12 @@ type grepParams struct {
 	MaxResults      int    `json:"max_results,omitempty" jsonschema:"minimum=1,maximum=1000,description=Maximum matching lines to show (default 100); the rest are counted."`
 }
 
-// GrepTool searches file contents by regular expression.
-type GrepTool struct{}
+// grepTool searches file contents by regular expression.
+var grepTool = New(
+	Spec{Name: "grep", Description: grepDesc, ReadOnly: true},
+	grepAccess, grepRun)
 
-var grepSchema = jsonschema.For[grepParams]()
-
-func (GrepTool) Name() string            { return "grep" }
-func (GrepTool) Description() string     { return grepDesc }
-func (GrepTool) Schema() json.RawMessage { return grepSchema }
-func (GrepTool) ReadOnly() bool          { return true }
-
-func (GrepTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
-	p, err := jsonschema.Decode[grepParams](input)
-	if err != nil {
-		return access.Access{}, err
-	}
+func grepAccess(env *Env, p *grepParams) (access.Access, error) {
 	a, err := pathAccess(env, access.Read, cmp.Or(p.Path, "."), "grep")
 	a.Summary = "grep " + p.Pattern
 	return a, err
@@ -68,11 +57,7 @@ type grepper struct {
 	skippedBinary, skippedBig int
 }
 
-func (GrepTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := jsonschema.Decode[grepParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func grepRun(ctx context.Context, env *Env, p *grepParams) (*Result, error) {
 	g, res := newGrepper(env, p)
 	if res != nil {
 		return res, nil
@@ -95,7 +80,7 @@ func (GrepTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Resu
 	return &Result{Content: g.report(p.Pattern)}, nil
 }
 
-func newGrepper(env *Env, p grepParams) (*grepper, *Result) {
+func newGrepper(env *Env, p *grepParams) (*grepper, *Result) {
 	if p.Pattern == "" {
 		return nil, Errorf("pattern is empty")
 	}

@@ -4,14 +4,12 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/parleyhq/parley/agent/access"
-	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -27,21 +25,12 @@ type listDirParams struct {
 	All   bool   `json:"all,omitempty" jsonschema:"description=Include entries excluded by .gitignore/.parleyignore and built-in rules (VCS directories, build output)."`
 }
 
-// ListDirTool lists a directory's entries with type and size.
-type ListDirTool struct{}
+// listDirTool lists a directory's entries with type and size.
+var listDirTool = New(
+	Spec{Name: "list_dir", Description: listDirDesc, ReadOnly: true},
+	listDirAccess, listDirRun)
 
-var listDirSchema = jsonschema.For[listDirParams]()
-
-func (ListDirTool) Name() string            { return "list_dir" }
-func (ListDirTool) Description() string     { return listDirDesc }
-func (ListDirTool) Schema() json.RawMessage { return listDirSchema }
-func (ListDirTool) ReadOnly() bool          { return true }
-
-func (ListDirTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
-	p, err := jsonschema.Decode[listDirParams](input)
-	if err != nil {
-		return access.Access{}, err
-	}
+func listDirAccess(env *Env, p *listDirParams) (access.Access, error) {
 	return pathAccess(env, access.Read, cmp.Or(p.Path, "."), "list")
 }
 
@@ -54,11 +43,7 @@ type lister struct {
 	ignored int
 }
 
-func (ListDirTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := jsonschema.Decode[listDirParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func listDirRun(ctx context.Context, env *Env, p *listDirParams) (*Result, error) {
 	abs, rel, res := resolveArg(env, cmp.Or(p.Path, "."))
 	if res != nil {
 		return res, nil

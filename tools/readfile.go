@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -24,29 +23,16 @@ type readFileParams struct {
 	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"minimum=100,maximum=100000,description=Token budget for the output (default 20000). Output stops at the last whole line that fits."`
 }
 
-// ReadFileTool shows a text file with numbered lines.
-type ReadFileTool struct{}
+// readFileTool shows a text file with numbered lines.
+var readFileTool = New(
+	Spec{Name: "read_file", Description: readFileDesc, ReadOnly: true},
+	readFileAccess, readFileRun)
 
-var readFileSchema = jsonschema.For[readFileParams]()
-
-func (ReadFileTool) Name() string            { return "read_file" }
-func (ReadFileTool) Description() string     { return readFileDesc }
-func (ReadFileTool) Schema() json.RawMessage { return readFileSchema }
-func (ReadFileTool) ReadOnly() bool          { return true }
-
-func (ReadFileTool) Access(env *Env, input json.RawMessage) (access.Access, error) {
-	p, err := jsonschema.Decode[readFileParams](input)
-	if err != nil {
-		return access.Access{}, err
-	}
+func readFileAccess(env *Env, p *readFileParams) (access.Access, error) {
 	return pathAccess(env, access.Read, p.Path, "read")
 }
 
-func (ReadFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := jsonschema.Decode[readFileParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func readFileRun(ctx context.Context, env *Env, p *readFileParams) (*Result, error) {
 	if p.EndLine > 0 && p.StartLine > p.EndLine {
 		return Errorf("start_line %d is after end_line %d", p.StartLine, p.EndLine), nil
 	}

@@ -45,11 +45,11 @@ func TestFileToolSchemas(t *testing.T) {
 		}
 		// Every tool rejects unknown fields with a result naming them.
 		env := &Env{}
-		res, err := tool.Run(t.Context(), env, json.RawMessage(`{"bogus_field":1}`))
+		res, err := runTool(t.Context(), tool, env, json.RawMessage(`{"bogus_field":1}`))
 		if err != nil || !res.IsError || !strings.Contains(res.Content, "bogus_field") {
 			t.Errorf("%s: unknown field: %+v %v", tool.Name(), res, err)
 		}
-		if _, err := tool.Access(env, json.RawMessage(`{"bogus_field":1}`)); err == nil {
+		if _, err := accessOf(tool, env, json.RawMessage(`{"bogus_field":1}`)); err == nil {
 			t.Errorf("%s: Access accepted an unknown field", tool.Name())
 		}
 	}
