@@ -16,9 +16,15 @@ build:
 run: build
 	./$(BIN) index $(WS)
 
+# The packages with concurrent code, tested again under the race detector.
+RACE_PKGS := ./workspace/... ./index/... ./lsp/... ./agent/...
+
+# scripts/gotest runs go test; under CI=true it fails on any skipped test
+# whose reason is not the platform (internal/testenv).
 test:
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) run ./scripts/gotest -count=1 ./...
+	$(GO) run ./scripts/gotest -race -count=1 $(RACE_PKGS)
 
 # Heavy: indexes GOROOT/src, the Python standard library and a JavaScript
 # tree with parley and universal-ctags and prints ratios. Not part of test.
@@ -36,9 +42,11 @@ fuzz:
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzIgnorePattern -fuzztime 30s
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzLines -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzDecode -fuzztime 30s
+	$(GO) test ./index/graph -run '^$$' -fuzz FuzzManifests -fuzztime 30s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzMinimalEdits -fuzztime 30s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzStreamRead -fuzztime 30s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzServerFrames -fuzztime 30s
+	$(GO) test ./lsp -run '^$$' -fuzz FuzzLuaObjects -fuzztime 30s
 	$(GO) test ./internal/shellcmd -run '^$$' -fuzz FuzzShellDanger -fuzztime 30s
 	$(GO) test ./internal/jsonschema -run '^$$' -fuzz FuzzDecodeInput -fuzztime 30s
 	$(GO) test ./internal/htmlmd -run '^$$' -fuzz FuzzHTMLToText -fuzztime 30s

@@ -293,3 +293,28 @@ func BenchmarkClassify(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(names)), "ns/name")
 	})
 }
+
+// BenchmarkRankedDefinitions is the language server's go-to-definition
+// lookup as seen from one file: DefinitionSites, the file's context and
+// SortDefinitions (best/op is the size of the class the server answers).
+func BenchmarkRankedDefinitions(b *testing.B) {
+	st := benchQueryStore(b)
+	const from = "pkg010/file0200.go"
+	for _, name := range []string{"Close", "NewReader1", "ReadBuffer", "nosuchname"} {
+		b.Run(name, func(b *testing.B) {
+			best := 0
+			for b.Loop() {
+				hits, err := st.DefinitionSites(name)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, err := st.DefinitionContext(from)
+				if err != nil {
+					b.Fatal(err)
+				}
+				best = SortDefinitions(hits, func(h NameHit) DefinitionRank { return ctx.Rank(h.Path) })
+			}
+			b.ReportMetric(float64(best), "best/op")
+		})
+	}
+}

@@ -14,8 +14,13 @@ import (
 // known), so it is computed on demand from the stored details rather than
 // maintained incrementally; on GOROOT/src that takes tens of milliseconds.
 // root is the workspace root, used to read go.mod, package.json and
-// tsconfig.json files.
+// tsconfig.json files, and to find the go.mod and go.work files above it
+// (graph.LoadEnv) when the root is part of a larger Go module.
 func (s *Store) Graph(root string) (*graph.Graph, error) {
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("graph of %s: %w", root, err)
+	}
 	s.mu.RLock()
 	files := make([]graph.File, 0, len(s.byID))
 	langs := make(map[uint32]string, len(s.byID))
@@ -23,7 +28,7 @@ func (s *Store) Graph(root string) (*graph.Graph, error) {
 		langs[id] = h.Lang
 	}
 	s.mu.RUnlock()
-	err := s.scan([]byte{prefixDetail}, func(k, v []byte) error {
+	err = s.scan([]byte{prefixDetail}, func(k, v []byte) error {
 		if len(k) != 5 {
 			return nil
 		}
@@ -43,7 +48,7 @@ func (s *Store) Graph(root string) (*graph.Graph, error) {
 		return nil, fmt.Errorf("load imports: %w", err)
 	}
 	read := func(rel string) ([]byte, error) {
-		return os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		return os.ReadFile(filepath.Join(absRoot, filepath.FromSlash(rel)))
 	}
-	return graph.Build(files, read), nil
+	return graph.Build(files, read, graph.LoadEnv(absRoot)), nil
 }

@@ -9,10 +9,12 @@
 //
 // Store.Index brings the store up to date with the files under a root (see
 // indexer.go for the pipeline and bulk.go for how new files are loaded).
-// Queries (SearchSymbols, Definitions, References, FileReferences, Symbols,
-// Outline, Graph, Stats, Files, Header, Detail) are safe for concurrent use
-// with each other and with a running Index; they see each file either
-// entirely before or entirely after an update, never half of one.
+// Queries (SearchSymbols, Definitions, DefinitionContext, References,
+// FileReferences, Symbols, Outline, Graph, Stats, Files, Header, Detail) are
+// safe for concurrent use with each other and with a running Index; they
+// see each file either entirely before or entirely after an update, never
+// half of one. rank.go holds the one definition ranking (seen from a file)
+// that every caller shares.
 //
 // Writes are not concurrent: at most one Index run or Writer may be active
 // on a Store at a time. keys.go documents the key layout.

@@ -35,6 +35,13 @@ type AgentOptions struct {
 // sessions in memory. The agent itself is built on first use, so a server
 // without a configured model still serves the index. Safe for concurrent
 // use.
+//
+// Sessions in memory hold at most maxSessionBytes (their JSON size), the
+// least recently used idle ones going first; running sessions and the one
+// just used stay. An evicted session is loaded from the store when next
+// used, having lost only its todo list and "allow for this session"
+// answers. Without a store (another process holds it) an evicted session
+// is gone, which is logged: memory stays bounded either way.
 type agentHost struct {
 	s *Server
 
@@ -43,8 +50,11 @@ type agentHost struct {
 	built  *builtAgent  // nil until first use and after a configuration change
 	store  *agent.SessionStore
 	opened bool // the store was tried (store may still be nil)
-	live   map[string]*liveSession
+	live   *byteLRU[string, *liveSession]
 }
+
+// maxSessionBytes bounds the sessions kept in memory.
+const maxSessionBytes = 64 << 20
 
 // builtAgent is the configuration-dependent part, rebuilt when the
 // configuration changes; turns running hold on to the one they started with.
@@ -67,16 +77,52 @@ type liveSession struct {
 }
 
 func newAgentHost(s *Server) *agentHost {
-	return &agentHost{s: s, live: map[string]*liveSession{}}
+	h := &agentHost{s: s, live: newByteLRU[string, *liveSession](maxSessionBytes)}
+	h.live.keep = func(_ string, ls *liveSession) bool {
+		if !ls.turn.TryLock() {
+			return true // running
+		}
+		ls.turn.Unlock()
+		return false
+	}
+	// Called by live.add, under h.mu.
+	h.live.onEvict = func(id string, _ *liveSession) {
+		if h.store == nil {
+			h.s.log.Warnf("session %s dropped from memory: sessions exceed %d MiB and the session store is unavailable", id, maxSessionBytes>>20)
+		}
+	}
+	return h
+}
+
+// sessionFootprint estimates the bytes a session holds: its JSON size.
+// Precondition: the session's turn lock is held, or it is not shared yet.
+func sessionFootprint(s *agent.Session) int64 {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return 0
+	}
+	return int64(len(data)) + 256
+}
+
+// touch records ls's size after a turn and makes it the most recently
+// used session, evicting idle ones past the budget.
+func (h *agentHost) touch(ls *liveSession, size int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	id := ls.session.ID // fixed for the session's life
+	if cur, ok := h.live.peek(id); ok && cur == ls {
+		h.live.add(id, ls, size)
+	}
 }
 
 // parseAgentLayer reads the client's agent settings like a config file:
-// unknown fields (typos) are errors.
+// unknown fields (typos) are errors. Absent, null, {} and [] (an empty Lua
+// table) are an empty layer.
 func parseAgentLayer(raw json.RawMessage) (config.Layer, error) {
 	if string(raw) == "null" {
 		return config.Layer{}, nil
 	}
-	l, err := config.ParseLayer(raw)
+	l, err := config.ParseLayer(luaObjectsFor[config.Layer](raw))
 	if err != nil {
 		return config.Layer{}, fmt.Errorf("agent %w", err)
 	}
@@ -173,10 +219,10 @@ func (h *agentHost) session(id string) (*liveSession, error) {
 	defer h.mu.Unlock()
 	if id == "" {
 		ls := &liveSession{session: agent.NewSession(), todos: &tools.TodoList{}}
-		h.live[ls.session.ID] = ls
+		h.live.add(ls.session.ID, ls, sessionFootprint(ls.session))
 		return ls, nil
 	}
-	if ls, ok := h.live[id]; ok {
+	if ls, ok := h.live.get(id); ok {
 		return ls, nil
 	}
 	st := h.sessionsLocked()
@@ -191,7 +237,7 @@ func (h *agentHost) session(id string) (*liveSession, error) {
 		return nil, err
 	}
 	ls := &liveSession{session: s, todos: &tools.TodoList{}}
-	h.live[id] = ls
+	h.live.add(id, ls, sessionFootprint(s))
 	return ls, nil
 }
 
@@ -221,20 +267,17 @@ func (h *agentHost) list() ([]SessionSummary, error) {
 	defer h.mu.Unlock()
 	seen := map[string]bool{}
 	var out []SessionSummary
-	for id, ls := range h.live {
-		running := !ls.turn.TryLock()
-		if running {
-			// The running turn owns the session; report what the store
-			// has below, or just the ID.
+	h.live.each(func(id string, ls *liveSession) {
+		seen[id] = true
+		if !ls.turn.TryLock() {
+			// The running turn owns the session: just the ID.
 			out = append(out, SessionSummary{ID: id, Running: true})
-			seen[id] = true
-			continue
+			return
 		}
 		s := ls.session
 		out = append(out, SessionSummary{ID: id, Title: s.Title, Created: s.Created, Updated: s.Updated, Turns: s.Turns})
 		ls.turn.Unlock()
-		seen[id] = true
-	}
+	})
 	if st := h.sessionsLocked(); st != nil {
 		infos, err := st.List()
 		if err != nil {
@@ -256,12 +299,12 @@ func (h *agentHost) list() ([]SessionSummary, error) {
 func (h *agentHost) remove(id string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	ls, inMemory := h.live[id]
+	ls, inMemory := h.live.peek(id)
 	if inMemory {
 		if !ls.turn.TryLock() {
 			return fmt.Errorf("session %s is running a turn", id)
 		}
-		delete(h.live, id)
+		h.live.remove(id)
 		ls.turn.Unlock()
 	}
 	st := h.sessionsLocked()
@@ -303,21 +346,25 @@ func (h *agentHost) close() {
 	}
 }
 
+// configSettings is the part of didChangeConfiguration's settings the
+// server reads.
+type configSettings struct {
+	Parley struct {
+		Agent json.RawMessage `json:"agent"`
+	} `json:"parley"`
+	Agent json.RawMessage `json:"agent"`
+}
+
 // DidChangeConfiguration takes new agent settings: {"parley": {"agent":
 // {...}}} (VS Code's section shape) or {"agent": {...}}. Settings without
 // an agent part leave the agent as it is. Running turns finish with the
 // configuration they started with.
 func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
-	var settings struct {
-		Parley struct {
-			Agent json.RawMessage `json:"agent"`
-		} `json:"parley"`
-		Agent json.RawMessage `json:"agent"`
-	}
+	var settings configSettings
 	if len(p.Settings) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(p.Settings, &settings); err != nil {
+	if err := json.Unmarshal(luaObjectsFor[configSettings](p.Settings), &settings); err != nil {
 		return fmt.Errorf("settings: %w", err)
 	}
 	layer := settings.Parley.Agent

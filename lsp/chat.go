@@ -108,7 +108,7 @@ func requestFailed(format string, args ...any) error {
 func (s *Server) chat(ctx context.Context, raw json.RawMessage) (*ChatResult, error) {
 	var p ChatParams
 	// The protocol package's decoder: diagnostics hold unions.
-	if err := protocol.Unmarshal(raw, &p); err != nil {
+	if err := protocol.Unmarshal(luaObjectsFor[ChatParams](raw), &p); err != nil {
 		return nil, invalidParams("%s: %v", methodChat, err)
 	}
 	if p.Message == "" {
@@ -135,9 +135,11 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 		return nil, requestFailed("session %s is already running a turn", ls.session.ID)
 	}
 	res, done, err := s.turnLocked(ctx, b, ls, msg)
+	size := sessionFootprint(ls.session)
 	// "done" goes out once the session is free again, so a client may send
 	// the next message as soon as it sees it.
 	ls.turn.Unlock()
+	s.agents.touch(ls, size)
 	if err != nil {
 		return nil, err
 	}
@@ -254,6 +256,11 @@ func (x serverIndex) Stores() []tools.RootStore {
 	return out
 }
 
+// sessionParams are parley/session's and parley/deleteSession's params.
+type sessionParams struct {
+	Session string `json:"session"`
+}
+
 // sessionsRequest answers parley/sessions, parley/session and
 // parley/deleteSession.
 func (s *Server) sessionsRequest(method string, raw json.RawMessage) (any, error) {
@@ -264,10 +271,8 @@ func (s *Server) sessionsRequest(method string, raw json.RawMessage) (any, error
 		}
 		return map[string]any{"sessions": list}, nil
 	}
-	var p struct {
-		Session string `json:"session"`
-	}
-	if err := json.Unmarshal(raw, &p); err != nil || p.Session == "" {
+	var p sessionParams
+	if err := json.Unmarshal(luaObjectsFor[sessionParams](raw), &p); err != nil || p.Session == "" {
 		return nil, invalidParams("%s: params must be {\"session\": ID}", method)
 	}
 	if method == methodDeleteSession {

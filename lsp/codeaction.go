@@ -108,7 +108,7 @@ func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		return nil, invalidParams("%s takes one argument {uri, range, diagnostics}", p.Command)
 	}
 	var cc ChatContext
-	if err := protocol.Unmarshal(p.Arguments[0], &cc); err != nil {
+	if err := protocol.Unmarshal(luaObjectsFor[ChatContext](p.Arguments[0]), &cc); err != nil {
 		return nil, invalidParams("%s: %v", p.Command, err)
 	}
 	msg, err := s.contextMessage(ChatParams{Message: cmd.prompt, Context: &cc})

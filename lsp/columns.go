@@ -57,19 +57,18 @@ func newWideLines(content []byte, hash uint64) *wideLines {
 
 // wideCache maps absolute paths to the wideLines of the version the index
 // holds. An entry is valid while the index header's hash matches, so a
-// hit costs no system call. Safe for concurrent use.
+// hit costs no system call. It holds at most max bytes, the least
+// recently used files going first. Safe for concurrent use.
 type wideCache struct {
-	mu      sync.Mutex
-	max     int // bytes
-	size    int
-	entries map[string]*wideLines
+	mu  sync.Mutex
+	lru *byteLRU[string, *wideLines]
 }
 
 // maxWideCache bounds the bytes of non-ASCII lines kept.
 const maxWideCache = 32 << 20
 
 func newWideCache(max int) *wideCache {
-	return &wideCache{max: max, entries: map[string]*wideLines{}}
+	return &wideCache{lru: newByteLRU[string, *wideLines](int64(max))}
 }
 
 // get returns the wide lines of abs at the indexed version hash, reading
@@ -78,7 +77,7 @@ func newWideCache(max int) *wideCache {
 // the current content.
 func (c *wideCache) get(abs string, hash uint64) (*wideLines, bool) {
 	c.mu.Lock()
-	w, ok := c.entries[abs]
+	w, ok := c.lru.get(abs)
 	c.mu.Unlock()
 	if ok && w.hash == hash {
 		return w, true
@@ -89,16 +88,8 @@ func (c *wideCache) get(abs string, hash uint64) (*wideLines, bool) {
 	}
 	w = newWideLines(content, hash)
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old, ok := c.entries[abs]; ok {
-		c.size -= old.size
-	}
-	if c.size+w.size > c.max {
-		clear(c.entries) // crude but bounded; refills as answers need it
-		c.size = 0
-	}
-	c.entries[abs] = w
-	c.size += w.size
+	c.lru.addIfFits(abs, w, int64(w.size+len(abs))+64)
+	c.mu.Unlock()
 	return w, true
 }
 

@@ -71,7 +71,7 @@ func TestWideCacheVersion(t *testing.T) {
 	}
 	small := newWideCache(1)
 	small.get(filepath.Join(dir, "missing"), 0)
-	if len(small.entries) != 0 {
+	if small.lru.order.Len() != 0 {
 		t.Fatal("an unreadable file must not be cached")
 	}
 }

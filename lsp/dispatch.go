@@ -23,8 +23,8 @@ func (s *Server) handler() jsonrpc2.Handler {
 	// parley/ methods bypass the protocol package, which insists on params
 	// even for requests that take none.
 	dispatch := func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if hook := s.testHookRequest; hook != nil {
-			hook(ctx, req.Method())
+		if hook := s.testHookRequest.Load(); hook != nil {
+			(*hook)(ctx, req.Method())
 		}
 		if strings.HasPrefix(req.Method(), "parley/") {
 			return s.Request(ctx, req.Method(), protocol.LSPAny(slices.Clone(req.Params())))

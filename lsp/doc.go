@@ -4,7 +4,9 @@
 //
 // Shape. Handlers are thin: they resolve the document, wait until the
 // index has caught up with the editor's buffer, and call plain functions
-// of index/ and workspace/. One file per method family.
+// of index/ and workspace/. One file per method family. Params the server
+// decodes itself pass through luaObjects: Lua clients send an empty
+// object as [].
 //
 // Ordering and concurrency. Notifications (didOpen, didChange, ...) run
 // inline on the connection's read goroutine, in wire order, so a request
@@ -19,8 +21,18 @@
 // Lifecycle. Requests before initialize get ServerNotInitialized; after
 // shutdown, InvalidRequest. Background indexing starts after initialized
 // and reports $/progress. Serve returns the process exit code: 0 after
-// shutdown then exit, 1 otherwise. Each workspace folder owns an index
-// store that Serve closes on the way out, as it closes the session store.
+// shutdown then exit, 1 otherwise. It returns on exit without waiting for
+// the client to close the input stream (see Server.closeConn). Each
+// workspace folder owns an index store that Serve closes on the way out,
+// as it closes the session store.
+//
+// Memory. Everything the server keeps that grows with its input is bounded
+// by bytes, least recently used first: converted disk files (fileCache,
+// 64 MiB), non-ASCII lines (wideCache, 32 MiB), agent edits to closed
+// files (pendingFiles, 64 MiB; past it a path is marked, not forgotten)
+// and sessions in memory (agentHost, 64 MiB; running ones stay). Open
+// documents' overlays and updater state are not caches: they mirror what
+// the client has open and go when it closes them.
 //
 // The agent. A parley/chat request (or an agent command) runs one turn of
 // the agent core on its own goroutine; turns of different sessions run

@@ -37,52 +37,16 @@ func (v agentView) Read(abs string) ([]byte, int32, error) {
 	if ov, ok := v.s.overlays.Get(abs); ok {
 		return ov.Content, ov.Version, nil
 	}
-	if content, deleted, ok := v.s.pending.get(abs); ok {
-		if deleted {
+	if f, ok := v.s.pending.get(abs); ok {
+		switch {
+		case f.dropped:
+			return nil, 0, fmt.Errorf("%s: an editor buffer holds changes to it that parley no longer keeps (too many unsaved agent edits); ask the user to save or close it, then read it again", abs)
+		case f.deleted:
 			return nil, 0, &fs.PathError{Op: "open", Path: abs, Err: fs.ErrNotExist}
 		}
-		return content, tools.DiskVersion, nil
+		return f.content, tools.DiskVersion, nil
 	}
 	return (&tools.DiskView{}).Read(abs)
-}
-
-// pendingFiles maps paths of closed files to the content the agent applied
-// (nil content and deleted for removals). Safe for concurrent use.
-type pendingFiles struct {
-	mu sync.Mutex
-	m  map[string]pendingFile
-}
-
-type pendingFile struct {
-	content []byte
-	deleted bool
-}
-
-func (p *pendingFiles) get(abs string) (content []byte, deleted, ok bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	f, ok := p.m[abs]
-	return f.content, f.deleted, ok
-}
-
-func (p *pendingFiles) set(abs string, f pendingFile) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.m == nil {
-		p.m = map[string]pendingFile{}
-	}
-	p.m[abs] = f
-}
-
-// paths lists the pending paths.
-func (p *pendingFiles) paths() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := make([]string, 0, len(p.m))
-	for abs := range p.m {
-		out = append(out, abs)
-	}
-	return out
 }
 
 // unsaved lists the paths whose content in the editor may differ from the
@@ -91,13 +55,6 @@ func (s *Server) unsaved() []string {
 	out := append(s.overlays.Unsaved(), s.pending.paths()...)
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// forget drops abs: the client now says what the path holds.
-func (p *pendingFiles) forget(abs string) {
-	p.mu.Lock()
-	delete(p.m, abs)
-	p.mu.Unlock()
 }
 
 // bell lets a goroutine wait for the next document modification.

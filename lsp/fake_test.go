@@ -14,10 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 // waitTimeout bounds every wait in these tests; nothing sleeps.
@@ -58,27 +59,11 @@ type editorConfig struct {
 	serverOpts func(*Options)
 }
 
-// loadTxtar writes a txtar archive under a new temp dir and returns it.
+// loadTxtar writes a txtar archive of this package's testdata under a new
+// temp dir and returns it.
 func loadTxtar(t *testing.T, file string) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
-	}
-	for _, f := range ar.Files {
-		p := filepath.Join(root, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return fixture.Extract(t, file)
 }
 
 func startEditor(t *testing.T, root string, cfg editorConfig) *fakeEditor {

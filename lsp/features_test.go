@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 // feeLine is line 3 (0-based) of cart/fee.go:
@@ -48,7 +50,7 @@ func TestFeatures(t *testing.T) {
 		col  uint32
 	}{{"utf-16", false, feeColUTF16}, {"utf-8", true, feeColUTF8}} {
 		t.Run(enc.name, func(t *testing.T) {
-			root := loadTxtar(t, "testdata/basic.txtar")
+			root := fixture.Workspace(t, "shop")
 			e := startEditor(t, root, editorConfig{noInit: true})
 			e.initialize(editorConfig{utf8: enc.utf8})
 			e.waitIndexed(1)

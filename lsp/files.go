@@ -20,19 +20,30 @@ type fileText struct {
 // fileCache keeps recently converted files of the disk (not open
 // documents): results in UTF-16 need each file's lines, and the same
 // files come back request after request. Entries are validated by size
-// and mtime on every use. Safe for concurrent use.
+// and mtime on every use. It holds at most max bytes of content and line
+// tables, the least recently used files going first. Safe for concurrent
+// use.
 type fileCache struct {
-	mu      sync.Mutex
-	max     int
-	entries map[string]*fileText
+	mu  sync.Mutex
+	lru *byteLRU[string, *fileText]
 }
 
 func newFileCache(max int) *fileCache {
-	return &fileCache{max: max, entries: map[string]*fileText{}}
+	return &fileCache{lru: newByteLRU[string, *fileText](int64(max))}
 }
 
-// maxConvertSize bounds the files read just to convert positions.
-const maxConvertSize = 16 << 20
+// Bounds of the file cache and of the files read just to convert
+// positions.
+const (
+	maxFileCache   = 64 << 20
+	maxConvertSize = 16 << 20
+)
+
+// footprint estimates the bytes an entry for abs holds: the content, the
+// line table and the bookkeeping.
+func (t *fileText) footprint(abs string) int64 {
+	return int64(len(t.content)+8*t.lines.Count()+len(abs)) + 128
+}
 
 func (c *fileCache) get(abs string) (*fileText, error) {
 	fi, err := os.Stat(abs)
@@ -40,7 +51,7 @@ func (c *fileCache) get(abs string) (*fileText, error) {
 		return nil, err
 	}
 	c.mu.Lock()
-	e, ok := c.entries[abs]
+	e, ok := c.lru.get(abs)
 	c.mu.Unlock()
 	if ok && e.size == fi.Size() && e.mtime.Equal(fi.ModTime()) {
 		return e, nil
@@ -54,23 +65,20 @@ func (c *fileCache) get(abs string) (*fileText, error) {
 	}
 	e = &fileText{content: content, lines: workspace.NewLines(content), size: fi.Size(), mtime: fi.ModTime()}
 	c.mu.Lock()
-	if len(c.entries) >= c.max {
-		clear(c.entries) // crude, but bounded; hits come in bursts per request
-	}
-	c.entries[abs] = e
+	c.lru.addIfFits(abs, e, e.footprint(abs))
 	c.mu.Unlock()
 	return e, nil
 }
 
 func (c *fileCache) invalidate(abs string) {
 	c.mu.Lock()
-	delete(c.entries, abs)
+	c.lru.remove(abs)
 	c.mu.Unlock()
 }
 
 func (c *fileCache) clear() {
 	c.mu.Lock()
-	clear(c.entries)
+	c.lru.clear()
 	c.mu.Unlock()
 }
 

@@ -14,7 +14,9 @@ import (
 	"github.com/parleyhq/parley/workspace"
 )
 
-// initOptions is what clients may pass as initializationOptions.
+// initOptions is what clients may pass as initializationOptions. null,
+// {} and [] (an empty Lua table) are no options; [] also stands for {}
+// in its object members (see luaObjects).
 type initOptions struct {
 	LogLevel string `json:"logLevel"`
 	// EditConfirmation "annotations" says the client shows edits marked
@@ -62,7 +64,7 @@ func (s *Server) applyInitOptions(raw protocol.LSPAny) error {
 		return nil
 	}
 	var o initOptions
-	if err := json.Unmarshal(raw, &o); err != nil {
+	if err := json.Unmarshal(luaObjectsFor[initOptions](raw), &o); err != nil {
 		return err
 	}
 	// Everything is checked before anything is applied: a client may

@@ -10,10 +10,12 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 func TestLifecycle(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	e := startEditor(t, root, editorConfig{noInit: true})
 
 	// Requests before initialize are refused; the server keeps serving.
@@ -44,7 +46,7 @@ func TestLifecycle(t *testing.T) {
 }
 
 func TestExitWithoutShutdown(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	e := startEditor(t, root, editorConfig{})
 	e.notify(protocol.MethodExit, nil)
 	if code := <-e.exit; code != 1 {
@@ -54,7 +56,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 }
 
 func TestUTF8Negotiated(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	e := startEditor(t, root, editorConfig{noInit: true})
 	res := e.initialize(editorConfig{utf8: true})
 	if res.Capabilities.PositionEncoding != protocol.PositionEncodingKindUTF8 {
@@ -63,7 +65,7 @@ func TestUTF8Negotiated(t *testing.T) {
 }
 
 func TestIndexStatusAndRestart(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	data := t.TempDir()
 	opts := func(o *Options) {
 		o.StoreDir = func(string) (string, error) { return filepath.Join(data, "index"), nil }
@@ -103,30 +105,31 @@ func TestIndexStatusAndRestart(t *testing.T) {
 
 // A panicking handler answers InternalError; the server goes on.
 func TestHandlerPanicIsAnError(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	e := startEditor(t, root, editorConfig{})
-	e.srv.testHookRequest = func(_ context.Context, method string) {
+	hook := func(_ context.Context, method string) {
 		if method == protocol.MethodWorkspaceSymbol {
 			panic("handler bug")
 		}
 	}
+	e.srv.testHookRequest.Store(&hook)
 	err := e.call(protocol.MethodWorkspaceSymbol, &protocol.WorkspaceSymbolParams{Query: "Fee"}, nil)
 	if rpcCode(err) != jsonrpc2.InternalError || !strings.Contains(err.Error(), "handler bug") {
 		t.Fatalf("panicking request: %v", err)
 	}
-	e.srv.testHookRequest = nil
+	e.srv.testHookRequest.Store(nil)
 	e.waitIndexed(1)
 }
 
 // Bad initializationOptions fail initialize with InvalidParams, and the
 // client may try again.
 func TestInitializationOptionsRejected(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	for name, opts := range map[string]string{
 		"log level":         `{"logLevel": "loud"}`,
 		"edit confirmation": `{"editConfirmation": "always"}`,
 		"agent layer":       `{"agent": {"modle": "x"}}`,
-		"shape":             `{"index": []}`,
+		"shape":             `{"index": {"exclude": "gen"}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := startEditor(t, root, editorConfig{noInit: true})

@@ -293,35 +293,53 @@ func fmtEdits(edits []protocol.TextEdit) string {
 	return b.String() + "]"
 }
 
-// TestMinimalEditsLarge covers the paths around the Myers diff: a change
-// in a long file (common lines trimmed first) and changes spread over more
-// lines than maxDiffLines (one coarse hunk).
+// TestMinimalEditsLarge: changes to a 10k-line generated file go out as
+// small edits, one per changed spot, however far apart the spots are (a
+// whole-file replacement would lose the user's cursor, folds and marks,
+// and flood the undo history).
 func TestMinimalEditsLarge(t *testing.T) {
-	var old bytes.Buffer
-	for i := range 3 * maxDiffLines {
-		fmt.Fprintf(&old, "line %d\n", i)
+	old := generatedFile(10_000)
+	change := func(text []byte, pairs ...string) []byte {
+		for i := 0; i+1 < len(pairs); i += 2 {
+			if !bytes.Contains(text, []byte(pairs[i])) {
+				t.Fatalf("no %q in the file", pairs[i])
+			}
+			text = bytes.Replace(text, []byte(pairs[i]), []byte(pairs[i+1]), 1)
+		}
+		return text
 	}
 	tests := []struct {
-		name      string
-		new       []byte
-		wantEdits int
+		name string
+		new  []byte
+		// want is the text of each edit in order; each must lie on one line.
+		want []string
 	}{
-		{"one word", bytes.Replace(old.Bytes(), []byte("line 1234\n"), []byte("line 12x4\n"), 1), 1},
-		{"two words far apart", bytes.Replace(bytes.Replace(old.Bytes(), []byte("line 1\n"), []byte("line one\n"), 1), []byte("line 5000\n"), []byte("line five\n"), 1), 1},
-		{"two words near", bytes.Replace(bytes.Replace(old.Bytes(), []byte("line 10\n"), []byte("line ten\n"), 1), []byte("line 50\n"), []byte("line fifty\n"), 1), 2},
+		{"one word", change(old, "Field05000 int", "Field05000 uint"), []string{"u"}},
+		{"three lines far apart", change(old, "Field00100 int", "Field00100 int64", "Field05000 int", "Field05000 int64",
+			"// value 69930\n", "// value 42\n"), []string{"64", "64", "42"}},
+		{"two lines near", change(old, "Field00010 int", "Field00010 int8", "Field00050 int", "Field00050 int8"), []string{"8", "8"}},
+		{"insert a line", change(old, "\tField07000", "\tInserted bool\n\tField07000"), []string{"\tInserted bool\n"}},
+		// Past go-udiff's search bound (about 50 spots): coarse hunks are
+		// diffed again.
+		{"every 20th line", denseChanges(old), slices.Repeat([]string{"Member"}, 500)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := minimalEdits(old.Bytes(), tc.new, workspace.UTF16)
-			if len(got) != tc.wantEdits {
-				t.Errorf("%d edits, want %d", len(got), tc.wantEdits)
-			}
-			applied, err := applyTextEdits(old.Bytes(), got, workspace.UTF16)
+			got := minimalEdits(old, tc.new, workspace.UTF16)
+			applied, err := applyTextEdits(old, got, workspace.UTF16)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(applied, tc.new) {
-				t.Errorf("applying %d edits does not give new", len(got))
+				t.Fatalf("applying %d edits does not give new", len(got))
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("%d edits, want %d: %.500s", len(got), len(tc.want), fmtEdits(got))
+			}
+			for i, e := range got {
+				if e.NewText != tc.want[i] || e.Range.End.Line-e.Range.Start.Line > 1 {
+					t.Errorf("edit %d: %s, want new text %q within one line", i, fmtEdits(got[i:i+1]), tc.want[i])
+				}
 			}
 		})
 	}

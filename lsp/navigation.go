@@ -3,10 +3,8 @@ package lsp
 import (
 	"context"
 	"errors"
-	"path"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -19,10 +17,10 @@ import (
 // places (Close, String) is better searched than listed.
 const maxDefinitions = 50
 
-// Definition ranks the definitions of the identifier under the cursor:
-// the same file, then the same directory (package), then files the
-// document imports, then the rest; only the best non-empty class is
-// returned.
+// Definition ranks the definitions of the identifier under the cursor
+// (index.DefinitionRank: the same file, then the same directory, then
+// files the document imports, then the rest); only the best non-empty
+// class is returned.
 func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) (protocol.DefinitionResult, error) {
 	d, err := s.document(ctx, p.TextDocument.URI)
 	if err != nil {
@@ -46,29 +44,20 @@ func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 	return out, nil
 }
 
-// rankedHit is a definition with the folder it lives in and its rank.
-type rankedHit struct {
+// folderHit is a definition with the folder it lives in.
+type folderHit struct {
 	f *folder
 	index.NameHit
-	rank int
 }
 
-const (
-	rankSameFile = iota
-	rankSameDir
-	rankImported
-	rankElsewhere
-)
-
 // rankedDefinitions returns the best class of definitions of name as seen
-// from d, in path order.
-func (s *Server) rankedDefinitions(ctx context.Context, d *doc, name string) ([]rankedHit, error) {
-	var imports []extract.Import
-	if det, err := d.f.store.Detail(d.rel); err == nil {
-		imports = det.Imports
+// from d, in folder and path order.
+func (s *Server) rankedDefinitions(ctx context.Context, d *doc, name string) ([]folderHit, error) {
+	from, err := d.f.store.DefinitionContext(d.rel)
+	if err != nil && !errors.Is(err, index.ErrNotIndexed) {
+		return nil, err
 	}
-	dir := path.Dir(d.rel)
-	var all []rankedHit
+	var all []folderHit
 	for _, f := range s.allFolders() {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -78,58 +67,16 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, name string) ([]
 			return nil, err
 		}
 		for _, h := range hits {
-			r := rankElsewhere
-			switch {
-			case f != d.f:
-			case h.Path == d.rel:
-				r = rankSameFile
-			case path.Dir(h.Path) == dir:
-				r = rankSameDir
-			case importsFile(imports, dir, h.Path):
-				r = rankImported
-			}
-			all = append(all, rankedHit{f, h, r})
+			all = append(all, folderHit{f, h})
 		}
 	}
-	if len(all) == 0 {
-		return nil, nil
-	}
-	best := slices.MinFunc(all, func(a, b rankedHit) int { return a.rank - b.rank }).rank
-	all = slices.DeleteFunc(all, func(h rankedHit) bool { return h.rank != best })
-	return all[:min(len(all), maxDefinitions)], nil
-}
-
-// importsFile reports whether one of a file's imports (written in the
-// language's own syntax) plausibly names target, a root-relative file
-// path: Go and JS paths match a directory or file suffix ("net/http",
-// "./util"), dotted module names match as paths ("os.path",
-// "com.acme.Widget"), Rust paths with "::" likewise. It is a heuristic on
-// purpose: the full import graph costs tens of milliseconds to build,
-// a definition answer must take a few.
-func importsFile(imports []extract.Import, fromDir, target string) bool {
-	targetDir := path.Dir(target)
-	targetNoExt := strings.TrimSuffix(target, path.Ext(target))
-	for _, imp := range imports {
-		p := strings.Trim(imp.Path, "\"'<> ")
-		switch {
-		case p == "":
-			continue
-		case strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../"):
-			p = path.Join(fromDir, p)
-		case strings.Contains(p, "::"):
-			p = strings.TrimPrefix(strings.ReplaceAll(p, "::", "/"), "crate/")
-		case !strings.Contains(p, "/") && strings.Contains(p, "."):
-			p = strings.ReplaceAll(p, ".", "/")
+	best := index.SortDefinitions(all, func(h folderHit) index.DefinitionRank {
+		if h.f != d.f {
+			return index.RankElsewhere
 		}
-		if hasPathSuffix(targetDir, p) || hasPathSuffix(targetNoExt, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func hasPathSuffix(p, suffix string) bool {
-	return p == suffix || strings.HasSuffix(p, "/"+suffix)
+		return from.Rank(h.Path)
+	})
+	return all[:min(best, maxDefinitions)], nil
 }
 
 func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/internal/nvimtest"
 )
 
@@ -26,7 +27,7 @@ const (
 // the buffer, and that one undo restores the original, unmodified buffer.
 // Here: the file on disk is untouched and the model saw the tool result.
 func TestNeovimChatE2E(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	target := filepath.Join(root, "cart", "fee.go")
 	before, err := os.ReadFile(target)
 	if err != nil {

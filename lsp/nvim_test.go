@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/internal/nvimtest"
 )
 
@@ -96,5 +97,5 @@ func runNeovim(t *testing.T, r nvimRun) (data string) {
 // workspace, asks for workspace symbols, a definition, references and a
 // hover, edits the buffer and finds the new symbol (testdata/nvim_e2e.lua).
 func TestNeovimE2E(t *testing.T) {
-	runNeovim(t, nvimRun{script: "testdata/nvim_e2e.lua", root: loadTxtar(t, "testdata/basic.txtar")})
+	runNeovim(t, nvimRun{script: "testdata/nvim_e2e.lua", root: fixture.Workspace(t, "shop")})
 }

@@ -81,8 +81,9 @@ type Server struct {
 	pending pendingFiles
 	docBell bell
 
-	// testHookRequest, when set by a test, runs before each request.
-	testHookRequest func(ctx context.Context, method string)
+	// testHookRequest, when set by a test, runs before each request. A
+	// test sets it while the server runs, hence atomic.
+	testHookRequest atomic.Pointer[func(ctx context.Context, method string)]
 	// testHookApply, when set by a test, runs before an agent edit is
 	// checked and sent.
 	testHookApply func()
@@ -127,7 +128,7 @@ func New(opts Options) *Server {
 		log:      &logSink{file: opts.LogFile, level: opts.LogLevel},
 		exited:   make(chan struct{}),
 		overlays: workspace.NewOverlays(),
-		files:    newFileCache(256),
+		files:    newFileCache(maxFileCache),
 		wide:     newWideCache(maxWideCache),
 		inflight: map[jsonrpc2.ID]context.CancelFunc{},
 	}
@@ -140,7 +141,8 @@ func New(opts Options) *Server {
 // stream ends, then closes every store. It returns the process exit code:
 // 0 when exit followed shutdown, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
-	s.conn = jsonrpc2.NewConn(&tolerantStream{inner: stream, log: s.log}, jsonrpc2.WithCodec(lspCodec{}))
+	ts := newTolerantStream(stream, s.log)
+	s.conn = jsonrpc2.NewConn(ts, jsonrpc2.WithCodec(lspCodec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.log.setClient(s.client)
 	s.conn.Go(protocol.WithClient(ctx, s.client), s.handler())
@@ -151,7 +153,7 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	}
 	s.log.setClient(nil)
 	s.teardown()
-	s.conn.Close()
+	s.closeConn(ts)
 	if s.state.Load() == stateShutdown {
 		select {
 		case <-s.exited:
@@ -160,6 +162,23 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 		}
 	}
 	return 1
+}
+
+// closeConn closes the connection without waiting for its read
+// goroutine. jsonrpc2's Close returns only once that goroutine has, but a
+// Read blocked on an inherited stdin (a blocking file descriptor, which
+// closing does not interrupt) returns only when the client writes or
+// closes its end, and editors close it after the process is gone: the
+// server would never exit. The connection closes the stream once no
+// request or call is in flight, so nothing is left to write then; Serve
+// returns at that point and leaves the reader behind (the process exits;
+// an in-process reader ends when its peer closes).
+func (s *Server) closeConn(ts *tolerantStream) {
+	go s.conn.Close()
+	select {
+	case <-s.conn.Done():
+	case <-ts.closed:
+	}
 }
 
 // teardown stops background work and closes the stores. Safe to call

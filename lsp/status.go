@@ -46,6 +46,11 @@ type ServerStats struct {
 	Methods map[string]OpStats `json:"methods"`
 }
 
+// serverStatsParams are parley/serverStats' params.
+type serverStatsParams struct {
+	Reset bool `json:"reset"`
+}
+
 // Request answers parley/ methods; everything else is MethodNotFound.
 func (s *Server) Request(ctx context.Context, method string, params any) (any, error) {
 	switch method {
@@ -64,11 +69,9 @@ func (s *Server) Request(ctx context.Context, method string, params any) (any, e
 		return map[string]bool{"started": true}, nil
 	case methodServerStats:
 		st := ServerStats{Methods: s.stats.snapshot()}
-		var p struct {
-			Reset bool `json:"reset"`
-		}
+		var p serverStatsParams
 		if raw, ok := params.(protocol.LSPAny); ok && len(raw) > 0 {
-			if err := json.Unmarshal(raw, &p); err != nil {
+			if err := json.Unmarshal(luaObjectsFor[serverStatsParams](raw), &p); err != nil {
 				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", method, err)
 			}
 		}

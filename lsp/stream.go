@@ -18,6 +18,13 @@ type tolerantStream struct {
 	inner jsonrpc2.Stream
 	mu    sync.Mutex // serialises writes: the connection's and ours
 	log   *logSink
+
+	closeOnce sync.Once
+	closed    chan struct{} // closed by Close
+}
+
+func newTolerantStream(inner jsonrpc2.Stream, log *logSink) *tolerantStream {
+	return &tolerantStream{inner: inner, log: log, closed: make(chan struct{})}
 }
 
 func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
@@ -44,4 +51,10 @@ func (s *tolerantStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64
 	return s.inner.Write(ctx, msg)
 }
 
-func (s *tolerantStream) Close() error { return s.inner.Close() }
+// Close closes the inner stream; the closed channel tells Serve that the
+// connection has nothing left to write.
+func (s *tolerantStream) Close() error {
+	err := s.inner.Close()
+	s.closeOnce.Do(func() { close(s.closed) })
+	return err
+}

@@ -100,7 +100,7 @@ func FuzzStreamRead(f *testing.F) {
 			return
 		}
 		wire := &fuzzWire{in: bytes.NewReader(data), budget: len(data) + 1}
-		s := &tolerantStream{inner: jsonrpc2.NewStream(wire), log: &logSink{}}
+		s := newTolerantStream(jsonrpc2.NewStream(wire), &logSink{})
 		ctx := context.Background()
 		done := make(chan error, 1)
 		go func() {

@@ -12,6 +12,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 func workspaceSymbols(t *testing.T, e *fakeEditor, query string) []string {
@@ -29,7 +31,7 @@ func workspaceSymbols(t *testing.T, e *fakeEditor, query string) []string {
 // An unsaved edit is visible to the very next request: the request waits
 // for the buffer to reach the index, not for a timer.
 func TestEditSeenByNextRequest(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	e := startEditor(t, root, editorConfig{})
 	e.waitIndexed(1)
 	e.open("cart/fee.go")
@@ -72,7 +74,7 @@ func TestEditSeenByNextRequest(t *testing.T) {
 func TestWatchedFiles(t *testing.T) {
 	for _, dyn := range []bool{true, false} {
 		t.Run(fmt.Sprintf("dynamic=%v", dyn), func(t *testing.T) {
-			root := loadTxtar(t, "testdata/basic.txtar")
+			root := fixture.Workspace(t, "shop")
 			e := startEditor(t, root, editorConfig{dynWatch: dyn, fsWatch: !dyn})
 			e.waitIndexed(1)
 			if dyn {
@@ -103,8 +105,8 @@ func TestWatchedFiles(t *testing.T) {
 }
 
 func TestMultiRoot(t *testing.T) {
-	a := loadTxtar(t, "testdata/basic.txtar")
-	b := loadTxtar(t, "testdata/basic.txtar")
+	a := fixture.Workspace(t, "shop")
+	b := fixture.Workspace(t, "shop")
 	if err := os.WriteFile(filepath.Join(b, "only_b.go"), []byte("package shop\n\nfunc OnlyInB() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -144,16 +146,17 @@ func TestMultiRoot(t *testing.T) {
 // A request cancelled with $/cancelRequest stops and answers
 // RequestCancelled; the server keeps serving.
 func TestCancelRequest(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	e := startEditor(t, root, editorConfig{})
 	e.waitIndexed(1)
 	started := make(chan struct{})
-	e.srv.testHookRequest = func(ctx context.Context, method string) {
+	hook := func(ctx context.Context, method string) {
 		if method == protocol.MethodWorkspaceSymbol {
 			close(started)
 			<-ctx.Done()
 		}
 	}
+	e.srv.testHookRequest.Store(&hook)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
@@ -165,7 +168,7 @@ func TestCancelRequest(t *testing.T) {
 	if err := <-errc; err == nil {
 		t.Fatal("cancelled request succeeded")
 	}
-	e.srv.testHookRequest = nil
+	e.srv.testHookRequest.Store(nil)
 	// The server answered the cancelled call with RequestCancelled (seen
 	// by the stats: no success recorded) and still serves.
 	if got := workspaceSymbols(t, e, "Fee"); len(got) != 3 {
@@ -177,7 +180,7 @@ func TestCancelRequest(t *testing.T) {
 }
 
 func TestMalformedInput(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "x.go"), []byte("package x\n"), 0o644)
 	if err := os.Symlink(filepath.Join(outside, "x.go"), filepath.Join(root, "link.go")); err != nil {
@@ -224,7 +227,7 @@ func TestMalformedInput(t *testing.T) {
 // Cancelling the indexing progress item stops the run; the server keeps
 // serving and reports the run as cancelled.
 func TestCancelIndexing(t *testing.T) {
-	root := loadTxtar(t, "testdata/basic.txtar")
+	root := fixture.Workspace(t, "shop")
 	srvOpts := Options{NoWatch: true}
 	data := t.TempDir()
 	srvOpts.StoreDir = func(string) (string, error) { return filepath.Join(data, "index"), nil }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/hexops/gotextdiff/myers"
+	"github.com/aymanbagabas/go-udiff"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -200,23 +200,17 @@ func textDocumentEdit(u uri.URI, version *int32, edits []protocol.TextEdit, ann 
 	}
 }
 
-// maxDiffLines bounds the lines (old plus new, after dropping common
-// leading and trailing lines) given to the Myers diff, whose trace takes
-// up to 16·n² bytes (n = that line count; ~64 MB at 2000). Beyond it the
-// differing region becomes one hunk, still trimmed to the differing
-// characters: correct, only less fine-grained.
-const maxDiffLines = 2000
-
 // minimalEdits returns non-overlapping TextEdits, in document order, that
 // turn old into new; positions are in enc and computed against old.
 //
-// Myers (gotextdiff) finds the changed line hunks; each hunk then shrinks
-// to the characters that differ by dropping the common prefix and suffix.
-// Cuts fall only where both texts are at a character boundary (never
-// inside a UTF-8 sequence, so NewText stays whole characters) and where
-// workspace.Lines maps the offset in old to a position and back exactly:
-// not between the '\r' and '\n' of a line break, and not before a stray
-// UTF-8 continuation byte (which Lines folds into the preceding character).
+// gopls's line diff (go-udiff) finds the changed line hunks; each hunk
+// then shrinks to the characters that differ by dropping the common prefix
+// and suffix. Cuts fall only where both texts are at a character boundary
+// (never inside a UTF-8 sequence, so NewText stays whole characters) and
+// where workspace.Lines maps the offset in old to a position and back
+// exactly: not between the '\r' and '\n' of a line break, and not before a
+// stray UTF-8 continuation byte (which Lines folds into the preceding
+// character).
 func minimalEdits(old, new []byte, enc workspace.Encoding) []protocol.TextEdit {
 	if bytes.Equal(old, new) {
 		return nil
@@ -249,83 +243,54 @@ type hunk struct {
 	text       []byte
 }
 
-// lineHunks returns the changed line ranges of old, in order, separated by
-// at least one unchanged line, that turn old into new.
+// lineHunks returns the changed line ranges of old, in order, that turn
+// old into new; adjacent ranges are merged.
+//
+// go-udiff (gopls's diff) bounds its LCS search, so a diff costs linear
+// time and memory in the file's size however many lines differ; past the
+// bound (some 50 changed spots) it returns a coarse hunk spanning the
+// rest. Such hunks are diffed again, which finds the next spots, until a
+// hunk no longer splits or the work reaches refineFactor times the size
+// of the texts: heavily changed files still get small edits, and the cost
+// stays linear.
 func lineHunks(old, new []byte) []hunk {
-	a, b := splitLines(old), splitLines(new)
-	pre := 0
-	for pre < len(a) && pre < len(b) && bytes.Equal(a[pre], b[pre]) {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && bytes.Equal(a[len(a)-1-suf], b[len(b)-1-suf]) {
-		suf++
-	}
-	oldStart, newStart := totalLen(a[:pre]), totalLen(b[:pre])
-	am, bm := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	whole := hunk{oldStart, oldStart + totalLen(am), new[newStart : newStart+totalLen(bm)]}
-	if len(am)+len(bm) > maxDiffLines {
-		return []hunk{whole}
-	}
-	hunks, ok := myersHunks(old[whole.start:whole.end], whole.text, am)
-	if !ok {
-		return []hunk{whole}
-	}
-	for i := range hunks {
-		hunks[i].start += oldStart
-		hunks[i].end += oldStart
-	}
-	// Check the diff against the texts: a wrong hunk list would corrupt the
-	// user's document, a single hunk only makes a coarser edit.
-	if !bytes.Equal(applyHunks(old, hunks), new) {
-		return []hunk{whole}
-	}
-	return hunks
+	r := refiner{budget: refineFactor * (len(old) + len(new))}
+	r.diff(0, string(old), string(new))
+	return r.hunks
 }
 
-// myersHunks diffs the line-aligned texts old and new (oldLines being old
-// split) and returns the hunks relative to old, adjacent operations
-// merged. ok is false if the diff library failed.
-func myersHunks(old, new []byte, oldLines [][]byte) (hunks []hunk, ok bool) {
-	defer func() {
-		if recover() != nil { // a bug in the library must not take the server down
-			hunks, ok = nil, false
-		}
-	}()
-	// lineStart[i] is the offset of line i of old; lineStart[len] = len(old).
-	lineStart := make([]int, len(oldLines)+1)
-	for i, l := range oldLines {
-		lineStart[i+1] = lineStart[i] + len(l)
-	}
-	for _, e := range myers.ComputeEdits("", string(old), string(new)) {
-		i1, i2 := e.Span.Start().Line()-1, e.Span.End().Line()-1
-		if i1 < 0 || i2 < i1 || i2 >= len(lineStart) {
-			return nil, false
-		}
-		s, t := lineStart[i1], lineStart[i2]
-		if n := len(hunks); n > 0 && hunks[n-1].end == s {
-			hunks[n-1].end = t
-			hunks[n-1].text = append(hunks[n-1].text, e.NewText...)
+// refineFactor bounds the bytes lineHunks diffs, in multiples of the
+// bytes of both texts.
+const refineFactor = 8
+
+type refiner struct {
+	budget int
+	hunks  []hunk
+}
+
+// diff appends the hunks that turn a, which starts at offset base of old,
+// into b. a and b start and end at line boundaries.
+func (r *refiner) diff(base int, a, b string) {
+	r.budget -= len(a) + len(b)
+	for _, e := range udiff.Lines(a, b) {
+		del := a[e.Start:e.End]
+		smaller := len(del) < len(a) || len(e.New) < len(b) // so the recursion ends
+		if r.budget > 0 && smaller && strings.Count(del, "\n") > 1 && strings.Count(e.New, "\n") > 1 {
+			r.diff(base+e.Start, del, e.New)
 			continue
 		}
-		if n := len(hunks); n > 0 && hunks[n-1].end > s {
-			return nil, false // out of order
-		}
-		hunks = append(hunks, hunk{s, t, []byte(e.NewText)})
+		r.add(hunk{base + e.Start, base + e.End, []byte(e.New)})
 	}
-	return hunks, true
 }
 
-// applyHunks returns old with hunks (sorted, non-overlapping) applied.
-func applyHunks(old []byte, hunks []hunk) []byte {
-	var out []byte
-	at := 0
-	for _, h := range hunks {
-		out = append(out, old[at:h.start]...)
-		out = append(out, h.text...)
-		at = h.end
+// add appends h, merging it into the previous hunk when they touch.
+func (r *refiner) add(h hunk) {
+	if n := len(r.hunks); n > 0 && r.hunks[n-1].end == h.start {
+		r.hunks[n-1].end = h.end
+		r.hunks[n-1].text = append(r.hunks[n-1].text, h.text...)
+		return
 	}
-	return append(out, old[at:]...)
+	r.hunks = append(r.hunks, h)
 }
 
 // shrink narrows h by the longest common prefix and suffix of
@@ -367,22 +332,4 @@ func oldCut(text []byte, o int) bool {
 // textCut reports whether cutting text at i keeps UTF-8 sequences whole.
 func textCut(text []byte, i int) bool {
 	return i <= 0 || i >= len(text) || utf8.RuneStart(text[i])
-}
-
-// splitLines splits text after each '\n'; a final line without one is
-// kept, an empty remainder is not.
-func splitLines(text []byte) [][]byte {
-	lines := bytes.SplitAfter(text, []byte("\n"))
-	if len(lines[len(lines)-1]) == 0 {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
-}
-
-func totalLen(lines [][]byte) int {
-	n := 0
-	for _, l := range lines {
-		n += len(l)
-	}
-	return n
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
+
+	"github.com/parleyhq/parley/internal/testenv"
 )
 
 // gitTestRepo creates a repository in a fresh workspace root with an
@@ -20,7 +22,7 @@ import (
 func gitTestRepo(t *testing.T) (*Env, string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		testenv.Need(t, "git not installed")
 	}
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")

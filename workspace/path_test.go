@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/testenv"
 )
 
 // realTempDir is t.TempDir with symlinks evaluated (macOS /var -> /private/var).
@@ -22,7 +24,7 @@ func realTempDir(t *testing.T) string {
 func symlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
-		t.Skipf("symlinks unavailable: %v", err)
+		testenv.SkipPlatform(t, "symlinks unavailable: %v", err)
 	}
 }
 
@@ -42,7 +44,7 @@ func TestNewRootsErrors(t *testing.T) {
 
 func TestRootsResolve(t *testing.T) {
 	if runtime.GOOS == "windows" {
-		t.Skip("symlink-heavy test")
+		testenv.SkipPlatform(t, "symlink-heavy test")
 	}
 	root := realTempDir(t)
 	out := realTempDir(t)
@@ -132,7 +134,7 @@ func TestRootsResolve(t *testing.T) {
 
 func TestRootsMultiAndAliases(t *testing.T) {
 	if runtime.GOOS == "windows" {
-		t.Skip("symlink-heavy test")
+		testenv.SkipPlatform(t, "symlink-heavy test")
 	}
 	r1, r2 := realTempDir(t), realTempDir(t)
 	mkTree(t, r1, map[string]string{"one.go": "", "nested/n.go": ""})

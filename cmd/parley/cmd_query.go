@@ -49,15 +49,27 @@ func newSymbolsCmd(g *globals) *cobra.Command {
 }
 
 func newDefsCmd(g *globals) *cobra.Command {
+	var from string
 	cmd := &cobra.Command{
 		Use:   "defs NAME",
-		Short: "Show where NAME is defined",
+		Short: "Show where NAME is defined (nearest to --from FILE first)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			return runQuery(g, args, func(st *index.Store, _ string, args []string) error {
+			return runQuery(g, args, func(st *index.Store, root string, args []string) error {
 				hits, err := st.Definitions(args[0])
 				if err != nil {
 					return err
+				}
+				if from != "" {
+					rel, err := fileArg(st, root, from)
+					if err != nil {
+						return err
+					}
+					ctx, err := st.DefinitionContext(rel)
+					if err != nil {
+						return err
+					}
+					index.SortDefinitions(hits, func(h index.SymbolHit) index.DefinitionRank { return ctx.Rank(h.Path) })
 				}
 				if g.limit > 0 && len(hits) > g.limit {
 					hits = hits[:g.limit]
@@ -67,6 +79,7 @@ func newDefsCmd(g *globals) *cobra.Command {
 		},
 	}
 	addQueryFlags(cmd, g, 100)
+	cmd.Flags().StringVar(&from, "from", "", "rank as seen from FILE: definitions in FILE, its directory and the files it imports first, as the editor's go-to-definition does")
 	return cmd
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/internal/nvimtest"
 )
 
@@ -65,29 +66,11 @@ func parleyBinary(t *testing.T) string {
 	return binPath
 }
 
-// The fixture workspace: a small Go module with a .parley root marker.
-// Line 4 of cart/fee.go has non-ASCII text before the edited expression,
-// so positions must be converted to the client's encoding.
-var fixture = map[string]string{
-	".parley/.keep": "",
-	"go.mod":        "module example.com/shop\n\ngo 1.22\n",
-	"cart/cart.go": `package cart
-
-// Cart holds the items a customer picked.
-type Cart struct {
-	Items []string
-}
-
-// Total sums the item prices plus the fee.
-func (c *Cart) Total() int {
-	return len(c.Items) + Fee()
-}
-
-// Fee is the handling fee.
-func Fee() int { return 1 }
-`,
-	"cart/fee.go": "package cart\n\n// Discount lowers the fee.\nfunc Discount() int { s := \"« héllo 😀 »\"; _ = s; return Fee() - 1 }\n",
-}
+// The fixture workspace is the shared testdata/workspaces/shop.txtar plus
+// a .parley root marker. Line 4 of cart/fee.go has non-ASCII text before
+// the edited expression, so positions must be converted to the client's
+// encoding.
+const workspace = "shop"
 
 // The edit the scripted model asks for.
 const (
@@ -115,6 +98,14 @@ type nvimRun struct {
 	llm    string   // the fake model's script (without the key line)
 	mode   string   // the agent's permission mode
 	env    []string // more environment, "K=V"
+	// init, when set, is the user's init.lua (Neovim starts with -u, not
+	// --clean); the plugin must then be put on the runtimepath there.
+	init string
+	// files are given on the command line (relative to the workspace).
+	files []string
+	// userEnv sets up what a user of the minimal setup has: parley on
+	// $PATH and the model configured in the environment.
+	userEnv bool
 }
 
 // runResult is what a run leaves for the test to check.
@@ -136,8 +127,8 @@ func run(t *testing.T, r nvimRun) runResult {
 	url, llm := fakellm.Start(t, "key "+apiKey+"\n"+r.llm)
 
 	tmp := t.TempDir()
-	root := filepath.Join(tmp, "shop")
-	writeTree(t, root, fixture)
+	root := fixture.Workspace(t, workspace)
+	writeTree(t, root, map[string]string{".parley/.keep": ""})
 	root2 := filepath.Join(tmp, "other")
 	writeTree(t, root2, map[string]string{".git/.keep": "", "main.go": "package main\n\nfunc main() {}\n"})
 	data := filepath.Join(tmp, "data")
@@ -159,10 +150,18 @@ func run(t *testing.T, r nvimRun) runResult {
 		mode = "acceptEdits"
 	}
 
+	args := []string{"--headless", "--clean", "-n", "--cmd", "set rtp+=" + plugin}
+	if r.init != "" {
+		initFile := filepath.Join(tmp, "init.lua")
+		if err := os.WriteFile(initFile, []byte(r.init), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = []string{"--headless", "-n", "-i", "NONE", "-u", initFile}
+	}
+	args = append(append(args, r.files...), "-c", "luafile "+script)
 	ctx, cancel := context.WithTimeout(context.Background(), nvimTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n",
-		"--cmd", "set rtp+="+plugin, "-c", "luafile "+script)
+	cmd := exec.CommandContext(ctx, nvim, args...)
 	cmd.Dir = root
 	cmd.WaitDelay = 5 * time.Second
 	cmd.Env = append(nvimtest.CleanEnv(),
@@ -179,6 +178,12 @@ func run(t *testing.T, r nvimRun) runResult {
 		"PARLEY_TEST_API_KEY="+apiKey,
 		"PARLEY_TEST_MODE="+mode,
 	)
+	if r.userEnv {
+		cmd.Env = append(cmd.Env,
+			"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
+			"PARLEY_API_URL="+url+"/v1/chat/completions", "PARLEY_API_KEY="+apiKey,
+			"PARLEY_PROVIDER=openai-compatible", "PARLEY_MODEL=fake-model")
+	}
 	cmd.Env = append(cmd.Env, r.env...)
 	out, runErr := cmd.CombinedOutput()
 	got, _ := os.ReadFile(result)
@@ -337,9 +342,12 @@ func editScript(answer string) string {
 	return fmt.Sprintf("tool edit_file %s\n---\ntext %s\n", input, answer)
 }
 
+// feeGo is the fixture's cart/fee.go.
+func feeGo(t *testing.T) string { return fixture.File(t, workspace, "cart/fee.go") }
+
 // line4 is line 4 of the fixture's cart/fee.go before and after the edit.
-func line4() (before, after string) {
-	before = strings.Split(fixture["cart/fee.go"], "\n")[3]
+func line4(t *testing.T) (before, after string) {
+	before = strings.Split(feeGo(t), "\n")[3]
 	return before, strings.Replace(before, oldExpr, newExpr, 1)
 }
 
@@ -348,14 +356,14 @@ func line4() (before, after string) {
 // (tests/edit.lua). Here: the disk is untouched and the model was told
 // the edit succeeded.
 func TestAppliedEditUndo(t *testing.T) {
-	before, after := line4()
+	before, after := line4(t)
 	r := run(t, nvimRun{script: "edit.lua", llm: editScript("done"), mode: "acceptEdits",
 		env: []string{"PARLEY_TEST_OLD_LINE=" + before, "PARLEY_TEST_NEW_LINE=" + after}})
 	disk, err := os.ReadFile(filepath.Join(r.root, "cart", "fee.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(disk) != fixture["cart/fee.go"] {
+	if string(disk) != feeGo(t) {
 		t.Errorf("cart/fee.go changed on disk:\n%s", disk)
 	}
 	reqs := r.llm.Requests()
@@ -390,7 +398,7 @@ func TestRejectedEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(disk) != fixture["cart/fee.go"] {
+	if string(disk) != feeGo(t) {
 		t.Errorf("cart/fee.go changed on disk:\n%s", disk)
 	}
 }
@@ -445,5 +453,49 @@ text Back again.
 	}
 	if conv := conversation(reqs[1]); !strings.Contains(conv, "Take your time.") || !strings.Contains(conv, "Are you there?") {
 		t.Errorf("the turn after the cancel lacks the session's history:\n%s", conv)
+	}
+}
+
+// minimalSetup is the user's init.lua of TestMinimalSetup: `filetype on`
+// and the README's Neovim setup (the first Lua block of its Neovim
+// section) with the plugin's path filled in.
+func minimalSetup(t *testing.T, plugin string) string {
+	t.Helper()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n### Neovim\n")
+	_, block, ok2 := strings.Cut(section, "```lua\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	const placeholder = "/path/to/parley/editors/nvim"
+	if !ok || !ok2 || !ok3 || !strings.Contains(block, placeholder) {
+		t.Fatalf("README.md has no Neovim setup block naming %s", placeholder)
+	}
+	return "vim.cmd('filetype on')\n" + strings.ReplaceAll(block, placeholder, plugin)
+}
+
+// TestMinimalSetup: the README's minimal setup, as a user's init.lua,
+// with parley on $PATH and the model configured in the environment,
+// attaches the file given on the command line and runs a chat turn;
+// set_agent({}) is accepted (tests/minimal.lua). Neovim encodes an empty
+// Lua table as [], which initialize used to refuse.
+func TestMinimalSetup(t *testing.T) {
+	plugin, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	init := minimalSetup(t, plugin)
+	if strings.Contains(init, "init_options") {
+		t.Fatalf("the README's Neovim setup is not the minimal one:\n%s", init)
+	}
+	r := run(t, nvimRun{script: "minimal.lua", init: init, files: []string{"cart/fee.go"}, userEnv: true,
+		llm: "text Discount lowers the fee by one.\n---\ntext Still the same.\n"})
+	log := nvimtest.ServerLog(r.data)
+	if !strings.Contains(log, "agent settings changed") || strings.Contains(log, "didChangeConfiguration:") {
+		t.Errorf("set_agent({}) was not taken:\n%s", log)
+	}
+	if n := len(r.llm.Requests()); n != 2 {
+		t.Errorf("the model got %d requests, want 2", n)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/testenv"
 )
 
 func TestCompactBodies(t *testing.T) {
@@ -142,7 +144,7 @@ func gorootFiles(t *testing.T) []string {
 		return nil
 	})
 	if len(files) == 0 {
-		t.Skip("no GOROOT sources")
+		testenv.Need(t, "no GOROOT sources")
 	}
 	return files
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,7 +71,7 @@ func TestGolden(t *testing.T) {
 		t.Run(strings.TrimSuffix(filepath.Base(f.path), ".txtar"), func(t *testing.T) {
 			ex := For(f.lang)
 			if ex == nil {
-				t.Skipf("no extractor registered for %q", f.lang)
+				t.Fatalf("no extractor registered for %q", f.lang)
 			}
 			if testing.Short() && f.lang == "swift" {
 				t.Skip("the swift grammar takes seconds and ~2 GB to load")
@@ -213,4 +214,25 @@ func formatRefs(res *Result) string {
 		fmt.Fprintf(&b, "%s %s\n", n, strings.Join(byName[n], " "))
 	}
 	return b.String()
+}
+
+// TestEveryLanguageHasGolden pins the supported languages: each has an
+// extractor and a golden fixture, so dropping a registration (or a
+// fixture) fails here instead of passing quietly.
+func TestEveryLanguageHasGolden(t *testing.T) {
+	want := []string{"bash", "c", "cpp", "csharp", "go", "java", "javascript", "kotlin",
+		"lua", "php", "python", "ruby", "rust", "swift", "tsx", "typescript"}
+	registered := Languages()
+	slices.Sort(registered)
+	if !slices.Equal(registered, want) {
+		t.Errorf("registered extractors %q, want %q", registered, want)
+	}
+	var fixtures []string
+	for _, f := range loadFixtures(t) {
+		fixtures = append(fixtures, f.lang)
+	}
+	slices.Sort(fixtures)
+	if !slices.Equal(fixtures, want) {
+		t.Errorf("golden fixtures cover %q, want %q", fixtures, want)
+	}
 }

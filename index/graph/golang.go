@@ -2,14 +2,17 @@ package graph
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 )
 
-// goModule is one go.mod of the workspace.
+// goModule is one go.mod of the workspace, or the part of a module
+// enclosing the root that lies inside it (see addEnv).
 type goModule struct {
 	path string // module path
 	dir  string // directory holding go.mod
+	// enclosing marks a module whose go.mod is above the root: its
+	// vendor directory is not the root's.
+	enclosing bool
 }
 
 type goState struct {
@@ -28,6 +31,10 @@ type goState struct {
 	// gopath is the import path prefix of the workspace root, guessed from
 	// the imports when the workspace has no go.mod; "" if none.
 	gopath string
+	// outside holds the paths of modules that are (at least partly)
+	// outside the root: an import under one that does not resolve inside
+	// the root is external.
+	outside map[string]bool
 }
 
 type goKey struct {
@@ -40,11 +47,12 @@ func (ix *index) goInit() *goState {
 		return ix.goSt
 	}
 	st := &goState{
-		byPath: make(map[string][]*goModule),
-		byDir:  make(map[string]*goModule),
-		goDirs: make(map[string]bool),
-		encl:   make(map[string]*goModule),
-		memo:   make(map[goKey]target),
+		byPath:  make(map[string][]*goModule),
+		byDir:   make(map[string]*goModule),
+		goDirs:  make(map[string]bool),
+		encl:    make(map[string]*goModule),
+		memo:    make(map[goKey]target),
+		outside: make(map[string]bool),
 	}
 	for _, p := range ix.order {
 		if strings.HasSuffix(p, ".go") {
@@ -52,18 +60,11 @@ func (ix *index) goInit() *goState {
 		}
 	}
 	for _, p := range ix.configs["go.mod"] {
-		mp := parseGoModPath(ix.readConfig(p))
-		if mp == "" {
-			continue
-		}
-		m := &goModule{path: mp, dir: dirOf(p)}
-		st.byDir[m.dir] = m
-		st.byPath[mp] = append(st.byPath[mp], m)
-		st.dupPaths = st.dupPaths || len(st.byPath[mp]) > 1
-		if mp == "std" {
-			st.std = append(st.std, m)
+		if mp := goModulePath(p, ix.readConfig(p)); mp != "" {
+			st.add(&goModule{path: mp, dir: dirOf(p)})
 		}
 	}
+	st.addEnv(ix.env.GoModules)
 	if len(st.byDir) == 0 {
 		st.gopath = ix.guessGopathPrefix(st.goDirs)
 	}
@@ -71,16 +72,63 @@ func (ix *index) goInit() *goState {
 	return st
 }
 
+func (st *goState) add(m *goModule) {
+	if st.byDir[m.dir] == nil {
+		st.byDir[m.dir] = m
+	}
+	st.byPath[m.path] = append(st.byPath[m.path], m)
+	st.dupPaths = st.dupPaths || len(st.byPath[m.path]) > 1
+	if m.path == "std" && !m.enclosing {
+		st.std = append(st.std, m)
+	}
+}
+
+// addEnv adds the modules whose go.mod is outside the root. One enclosing
+// the root becomes a module at "." whose path is the root's import path
+// (module path plus the root's directory in the module; no prefix in
+// module std, whose packages have none), unless the root has a go.mod of
+// its own. Every outside module's path is remembered, so that what it
+// holds outside the root is known to be external.
+func (st *goState) addEnv(mods []GoModule) {
+	own := st.byDir["."] != nil
+	for _, em := range mods { // enclosing ones first, innermost first
+		if em.Path == "" {
+			continue
+		}
+		if em.Path != "std" {
+			st.outside[em.Path] = true
+		}
+		if !em.Encloses || own {
+			continue
+		}
+		m := &goModule{path: em.Path, dir: ".", enclosing: em.Sub != "." && em.Sub != ""}
+		if m.enclosing {
+			if em.Path == "std" {
+				m.path = em.Sub
+			} else {
+				m.path = em.Path + "/" + em.Sub
+			}
+		}
+		st.add(m)
+	}
+}
+
 // guessGopathPrefix finds the import path prefix under which the
 // workspace's directories are imported, in a GOPATH layout without go.mod:
 // the prefix X (host-like first element) for which the most imports X+"/"+D
 // name a Go directory D of the workspace; ties go to the longer prefix.
+// An import naming the root directory itself (X alone) is weaker evidence,
+// as every third-party import has that shape: such votes only add to a
+// prefix that has others, or decide when there are none, and never come
+// from the root's own files (a package does not import itself).
 func (ix *index) guessGopathPrefix(goDirs map[string]bool) string {
 	votes := make(map[string]int)
+	rootVotes := make(map[string]int)
 	for _, p := range ix.order {
 		if ix.files[p].lang != "go" {
 			continue
 		}
+		inRoot := dirOf(p) == "."
 		for _, imp := range ix.files[p].Imports {
 			if isGoStdPath(imp.Path) {
 				continue
@@ -95,9 +143,16 @@ func (ix *index) guessGopathPrefix(goDirs map[string]bool) string {
 				}
 				i += j + 1
 			}
-			if goDirs["."] {
-				votes[imp.Path]++
+			if goDirs["."] && !inRoot {
+				rootVotes[imp.Path]++
 			}
+		}
+	}
+	if len(votes) == 0 {
+		votes = rootVotes
+	} else {
+		for pre := range votes {
+			votes[pre] += rootVotes[pre]
 		}
 	}
 	best, n := "", 0
@@ -141,11 +196,11 @@ func (ix *index) resolveGo(f *node, p string) target {
 	t := target{}
 	if d := st.lookup(mod, p, dir); d != "" {
 		t = found(d)
-	} else if d, matched := st.byModulePath(p, dir); d != "" {
+	} else if d, m := st.byModulePath(p, dir); d != "" {
 		t = found(d)
 	} else {
 		std := isGoStdPath(p)
-		t.ext = !matched && (!std || len(st.std) == 0)
+		t.ext = m == matchOutside || (m == matchNone && (!std || len(st.std) == 0))
 		if d := st.gopathDir(p, std); d != "" {
 			t = found(d)
 		}
@@ -157,7 +212,7 @@ func (ix *index) resolveGo(f *node, p string) target {
 // lookup tries the enclosing module's vendor directory, then, for
 // standard-library-looking paths, the "std" modules (GOROOT/src).
 func (st *goState) lookup(mod *goModule, p, fromDir string) string {
-	if mod != nil {
+	if mod != nil && !mod.enclosing {
 		if d := joinDir(mod.dir, "vendor/"+p); st.goDirs[d] {
 			return d
 		}
@@ -185,23 +240,38 @@ func joinDir(dir, rel string) string {
 	return dir + "/" + rel
 }
 
+// moduleMatch says which kind of module an unresolved import belongs to.
+type moduleMatch int
+
+const (
+	matchNone      moduleMatch = iota
+	matchWorkspace             // a module inside the root: not external
+	matchOutside               // a module outside the root: external
+)
+
 // byModulePath maps p through the workspace modules, longest module path
-// first. matched reports whether any workspace module path is a prefix of p
-// (an unresolved import of a workspace module is not external).
-func (st *goState) byModulePath(p, fromDir string) (dir string, matched bool) {
+// first. When no directory matches, m reports the longest module path
+// that is a prefix of p: an unresolved import of a workspace module is not
+// external, one of a module outside the root is.
+func (st *goState) byModulePath(p, fromDir string) (dir string, m moduleMatch) {
 	for q := p; ; {
 		if ms := st.byPath[q]; ms != nil && q != "std" {
-			matched = true
 			rest := strings.TrimPrefix(p[len(q):], "/")
-			for _, m := range st.preferEnclosing(ms, fromDir) {
-				if d := joinDir(m.dir, rest); st.goDirs[d] {
-					return d, true
+			for _, mod := range st.preferEnclosing(ms, fromDir) {
+				if d := joinDir(mod.dir, rest); st.goDirs[d] {
+					return d, matchWorkspace
 				}
 			}
+			if m == matchNone {
+				m = matchWorkspace
+			}
+		}
+		if m == matchNone && st.outside[q] {
+			m = matchOutside
 		}
 		i := strings.LastIndexByte(q, '/')
 		if i < 0 {
-			return "", matched
+			return "", m
 		}
 		q = q[:i]
 	}
@@ -257,52 +327,4 @@ func firstElem(p string) string {
 // first element has no dot.
 func isGoStdPath(p string) bool {
 	return !strings.Contains(firstElem(p), ".")
-}
-
-// parseGoModPath returns the module path declared by a go.mod file, or "".
-// It accepts quoted paths, trailing comments and the block form.
-func parseGoModPath(data []byte) string {
-	inBlock := false
-	for line := range strings.Lines(string(data)) {
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = line[:i]
-		}
-		line = strings.TrimSpace(line)
-		if inBlock {
-			if line == ")" {
-				inBlock = false
-			} else if line != "" {
-				return unquoteModPath(line)
-			}
-			continue
-		}
-		rest, ok := strings.CutPrefix(line, "module")
-		if !ok || (rest != "" && !strings.ContainsAny(rest[:1], " \t(\"`")) {
-			continue
-		}
-		rest = strings.TrimSpace(rest)
-		if rest == "(" {
-			inBlock = true
-			continue
-		}
-		rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(rest, "("), ")"))
-		return unquoteModPath(rest)
-	}
-	return ""
-}
-
-func unquoteModPath(s string) string {
-	if s == "" {
-		return ""
-	}
-	if s[0] == '"' || s[0] == '`' {
-		if u, err := strconv.Unquote(s); err == nil {
-			return strings.TrimSpace(u)
-		}
-		return strings.Trim(s, "\"`")
-	}
-	if f := strings.Fields(s); len(f) > 0 {
-		return f[0]
-	}
-	return ""
 }

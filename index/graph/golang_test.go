@@ -2,24 +2,6 @@ package graph
 
 import "testing"
 
-func TestParseGoModPath(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"module example.com/m\n\ngo 1.22\n", "example.com/m"},
-		{"// header comment\nmodule example.com/m // trailing\n", "example.com/m"},
-		{"module \"example.com/quoted\"\n", "example.com/quoted"},
-		{"module `example.com/raw`\n", "example.com/raw"},
-		{"module (\n\t// c\n\texample.com/block\n)\n", "example.com/block"},
-		{"module std\n", "std"},
-		{"modulex foo\n", ""},
-		{"go 1.22\n", ""},
-		{"", ""},
-	} {
-		if got := parseGoModPath([]byte(c.in)); got != c.want {
-			t.Errorf("parseGoModPath(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 // A GOROOT/src-like layout: module std at the root with a vendor tree,
 // module cmd below it with its own vendor tree.
 func TestGoFakeGOROOT(t *testing.T) {
@@ -150,5 +132,110 @@ func TestGoNoModule(t *testing.T) {
 		{from: "cmd/main.go", imp: "util", ext: true},
 		// Only the guessed prefix maps onto the workspace.
 		{from: "cmd/main.go", imp: "github.com/x/errors", ext: true},
+	})
+}
+
+// The root is a directory of a module whose go.mod is above it (parley
+// --root agent inside this repository): imports of the module resolve
+// against the root's own import path, what the module holds outside the
+// root is external, and a nested module inside the root still wins for
+// its own directory.
+func TestGoRootInsideModule(t *testing.T) {
+	files := []File{
+		src("loop.go", "go", "agent", "fmt", "example.com/proj/agent/permission", "example.com/proj/tools",
+			"example.com/proj/agent/missing", "example.com/proj/agent", "example.com/proj/agent/plugin/x",
+			"shared/util", "shared", "other.org/x", "example.com/proj"),
+		src("permission/policy.go", "go", "permission", "example.com/proj/agent/provider"),
+		src("provider/p.go", "go", "provider"),
+		src("vendor/other.org/x/x.go", "go", "x"),
+		src("plugin/x/x.go", "go", "x", "example.com/plugin/y", "example.com/proj/agent/provider"),
+		src("plugin/y/y.go", "go", "y"),
+	}
+	env := Env{GoModules: []GoModule{
+		{Path: "example.com/proj", Encloses: true, Sub: "agent"},
+		{Path: "shared"}, // used by a go.work, outside the root
+	}}
+	g := buildEnv(files, map[string]string{"plugin/go.mod": "module example.com/plugin\n"}, env)
+	checkResolve(t, g, []rc{
+		{from: "loop.go", imp: "fmt", ext: true},
+		{from: "loop.go", imp: "example.com/proj/agent/permission", to: "permission", dir: true},
+		{from: "loop.go", imp: "example.com/proj/agent", to: ".", dir: true},
+		// In the module but outside the root.
+		{from: "loop.go", imp: "example.com/proj/tools", ext: true},
+		{from: "loop.go", imp: "example.com/proj", ext: true},
+		// Under the root's import path, missing: not external.
+		{from: "loop.go", imp: "example.com/proj/agent/missing"},
+		// The nested module owns its directory; its path still maps here.
+		{from: "loop.go", imp: "example.com/proj/agent/plugin/x", to: "plugin/x", dir: true},
+		{from: "plugin/x/x.go", imp: "example.com/plugin/y", to: "plugin/y", dir: true},
+		{from: "plugin/x/x.go", imp: "example.com/proj/agent/provider", to: "provider", dir: true},
+		{from: "permission/policy.go", imp: "example.com/proj/agent/provider", to: "provider", dir: true},
+		// A dotless module path of the go.work is external, not a
+		// standard-library guess.
+		{from: "loop.go", imp: "shared/util", ext: true},
+		{from: "loop.go", imp: "shared", ext: true},
+		// The enclosing module's vendor tree is at its own root, not here.
+		{from: "loop.go", imp: "other.org/x", ext: true},
+	})
+}
+
+// A root inside GOROOT/src (module std): standard-library paths under the
+// root resolve, the others are external.
+func TestGoRootInsideStd(t *testing.T) {
+	files := []File{
+		src("http/client.go", "go", "http", "net", "net/url", "fmt", "net/http/internal"),
+		src("http/internal/i.go", "go", "internal"),
+		src("url/url.go", "go", "url"),
+		src("ip.go", "go", "net"),
+	}
+	g := buildEnv(files, nil, Env{GoModules: []GoModule{{Path: "std", Encloses: true, Sub: "net"}}})
+	checkResolve(t, g, []rc{
+		{from: "http/client.go", imp: "net", to: ".", dir: true},
+		{from: "http/client.go", imp: "net/url", to: "url", dir: true},
+		{from: "http/client.go", imp: "net/http/internal", to: "http/internal", dir: true},
+		{from: "http/client.go", imp: "fmt", ext: true},
+	})
+}
+
+// The root's own go.mod wins over an enclosing module (a stale Env, or a
+// nested module that is the root).
+func TestGoRootOwnModuleWins(t *testing.T) {
+	files := []File{src("main.go", "go", "main", "example.com/own/pkg", "example.com/proj/agent/pkg"), src("pkg/p.go", "go", "pkg")}
+	env := Env{GoModules: []GoModule{{Path: "example.com/proj", Encloses: true, Sub: "agent"}}}
+	g := buildEnv(files, map[string]string{"go.mod": "module example.com/own\n"}, env)
+	checkResolve(t, g, []rc{
+		{from: "main.go", imp: "example.com/own/pkg", to: "pkg", dir: true},
+		{from: "main.go", imp: "example.com/proj/agent/pkg", ext: true},
+	})
+}
+
+// Without any go.mod, an import can only name the root directory itself
+// from a subdirectory (a package does not import itself), and an import
+// that maps onto a subdirectory is better evidence of the root's prefix
+// than one that would map onto the root: a much-imported third-party
+// package must not become the root's import path.
+func TestGoNoModuleGuessIgnoresRootNoise(t *testing.T) {
+	files := []File{
+		src("a.go", "go", "proj", "github.com/pkg/errors", "github.com/acme/proj/util"),
+		src("b.go", "go", "proj", "github.com/pkg/errors"),
+		src("c.go", "go", "proj", "github.com/pkg/errors", "github.com/acme/proj/tools"),
+		src("util/u.go", "go", "util", "github.com/pkg/errors", "github.com/acme/proj"),
+	}
+	g := build(files, nil)
+	checkResolve(t, g, []rc{
+		{from: "a.go", imp: "github.com/pkg/errors", ext: true},
+		{from: "a.go", imp: "github.com/acme/proj/util", to: "util", dir: true},
+		{from: "util/u.go", imp: "github.com/acme/proj", to: ".", dir: true},
+		{from: "c.go", imp: "github.com/acme/proj/tools", ext: true},
+	})
+	// Only imports of the root from below it: the most common one wins.
+	g = build([]File{
+		src("main.go", "go", "main"),
+		src("x/x.go", "go", "x", "example.com/root", "github.com/pkg/errors"),
+		src("y/y.go", "go", "y", "example.com/root"),
+	}, nil)
+	checkResolve(t, g, []rc{
+		{from: "x/x.go", imp: "example.com/root", to: ".", dir: true},
+		{from: "x/x.go", imp: "github.com/pkg/errors", ext: true},
 	})
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/index/extract"
+
+	"github.com/parleyhq/parley/internal/testenv"
 )
 
 // loadGoTree lists the Go files and go.mod files under root, with imports
@@ -85,7 +87,7 @@ func TestGOROOT(t *testing.T) {
 	}
 	root := filepath.Join(runtime.GOROOT(), "src")
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Skipf("no GOROOT source: %v", err)
+		testenv.Need(t, "no GOROOT source: %v", err)
 	}
 	files := loadGoTree(t, root)
 	nImports := 0
@@ -95,7 +97,7 @@ func TestGOROOT(t *testing.T) {
 	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))) }
 
 	start := time.Now()
-	g := Build(files, read)
+	g := Build(files, read, Env{})
 	elapsed := time.Since(start)
 	t.Logf("Build: %d files, %d imports in %v", len(files), nImports, elapsed)
 
@@ -168,6 +170,6 @@ func BenchmarkBuildGOROOT(b *testing.B) {
 	read := func(rel string) ([]byte, error) { return cache[rel], nil }
 	b.ResetTimer()
 	for b.Loop() {
-		Build(files, read)
+		Build(files, read, Env{})
 	}
 }

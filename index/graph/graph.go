@@ -13,7 +13,9 @@
 //     own lookup rules (go.mod module paths and vendoring, Python source roots,
 //     Node/TypeScript probing with tsconfig paths and workspace packages, C
 //     include search, JVM and C# packages, Rust module files, ...). It never
-//     runs a tool and reads only small configuration files via readFile.
+//     runs a tool and reads only small configuration files via readFile,
+//     plus, in LoadEnv, the go.mod and go.work files outside the root that
+//     place it in a larger Go build.
 //   - Go imports (and JVM "a.b.*", C# namespace and similar package-level
 //     imports) resolve to a directory unit: Edge.To is the directory and
 //     Edge.ToDir is set.
@@ -30,7 +32,11 @@
 //   - Go: module paths from every go.mod (longest match, enclosing module
 //     preferred), the enclosing module's vendor/ tree, module "std"
 //     (GOROOT/src) for paths whose first element has no dot, and a guessed
-//     import prefix for GOPATH-style workspaces without go.mod.
+//     import prefix for GOPATH-style workspaces without go.mod. A root
+//     inside a module whose go.mod is above it (Env, from LoadEnv) has that
+//     module's path plus its own directory as import path; what that
+//     module, or another one a go.work uses, holds outside the root is
+//     external.
 //   - Python: leading dots relative to the file's package; absolute names
 //     under the file's source root, ".", "src" and "lib" (module file,
 //     package __init__.py, then the parent module, then a namespace dir).
@@ -127,9 +133,10 @@ type Graph struct {
 // Build resolves every import of files. readFile reads a workspace file by
 // its relative path; it is used for go.mod, tsconfig.json/jsconfig.json,
 // package.json, composer.json and Cargo.toml. Its errors are tolerated, and
-// it may be nil.
-func Build(files []File, readFile func(rel string) ([]byte, error)) *Graph {
-	ix := newIndex(files, readFile)
+// it may be nil. env describes the manifests outside the root that matter
+// (LoadEnv reads them); the zero Env means none.
+func Build(files []File, readFile func(rel string) ([]byte, error), env Env) *Graph {
+	ix := newIndex(files, readFile, env)
 	total := 0
 	for _, f := range ix.files {
 		total += len(f.Imports)

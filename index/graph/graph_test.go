@@ -23,6 +23,11 @@ func src(path, lang, pkg string, imports ...string) File {
 // build builds a graph over files plus one unparsed file per config entry,
 // with readFile served from configs.
 func build(files []File, configs map[string]string) *Graph {
+	return buildEnv(files, configs, Env{})
+}
+
+// buildEnv is build with manifests outside the root.
+func buildEnv(files []File, configs map[string]string, env Env) *Graph {
 	all := append([]File(nil), files...)
 	for p := range configs {
 		all = append(all, File{Path: p})
@@ -32,7 +37,7 @@ func build(files []File, configs map[string]string) *Graph {
 			return []byte(s), nil
 		}
 		return nil, fs.ErrNotExist
-	})
+	}, env)
 }
 
 // rc is one resolution expectation: file from importing imp resolves to to
@@ -185,7 +190,7 @@ func TestBuildEdgeCases(t *testing.T) {
 		src("../outside.py", "python", "", "c"),
 		src("notes.txt", "other", "", "whatever"),
 	}
-	g := Build(files, nil)
+	g := Build(files, nil, Env{})
 	checkResolve(t, g, []rc{
 		{from: "b.py", imp: "c", to: "c.py"},
 		{from: "b.py", imp: ""},
@@ -196,7 +201,7 @@ func TestBuildEdgeCases(t *testing.T) {
 	}
 	// readFile errors are tolerated.
 	g = Build([]File{{Path: "go.mod"}, src("a.go", "go", "a", "fmt")},
-		func(string) ([]byte, error) { return nil, errors.New("boom") })
+		func(string) ([]byte, error) { return nil, errors.New("boom") }, Env{})
 	checkResolve(t, g, []rc{{from: "a.go", imp: "fmt", ext: true}})
 }
 

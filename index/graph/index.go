@@ -30,6 +30,7 @@ type index struct {
 	order   []string            // file paths, sorted
 	configs map[string][]string // base name of a config file -> its paths, sorted
 	read    func(string) ([]byte, error)
+	env     Env
 
 	// Built on first use (see lazy): not every workspace needs them.
 	built    bool
@@ -50,11 +51,12 @@ type index struct {
 var configNames = setOf("go.mod", "package.json", "tsconfig.json", "jsconfig.json",
 	"Cargo.toml", "composer.json")
 
-func newIndex(files []File, read func(string) ([]byte, error)) *index {
+func newIndex(files []File, read func(string) ([]byte, error), env Env) *index {
 	ix := &index{
 		files:   make(map[string]*node, len(files)),
 		configs: make(map[string][]string),
 		read:    read,
+		env:     env,
 	}
 	nodes := make([]node, len(files))
 	for i := range files {

@@ -87,13 +87,3 @@ func TestTypeScriptJSExtensionMapsToSource(t *testing.T) {
 		{from: "src/a.ts", imp: "baseurl/thing", to: "src/baseurl/thing.ts"},
 	})
 }
-
-func TestStripJSONC(t *testing.T) {
-	in := `{"a": "x // not a comment", /* c */ "b": [1, 2,], // c
-"c": "q\"/*", }`
-	want := `{"a": "x // not a comment",  "b": [1, 2], 
-"c": "q\"/*" }`
-	if got := string(stripJSONC([]byte(in))); got != want {
-		t.Errorf("stripJSONC =\n%s\nwant\n%s", got, want)
-	}
-}

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bytes"
 	"encoding/json"
 	"path"
 	"slices"
@@ -87,7 +86,7 @@ func (ix *index) loadTSConfig(p string, depth int) *tsConfig {
 		} `json:"compilerOptions"`
 	}
 	data := ix.readConfig(p)
-	if data == nil || json.Unmarshal(stripJSONC(data), &raw) != nil {
+	if data == nil || decodeJSONC(data, &raw) != nil {
 		return nil
 	}
 	dir := dirOf(p)
@@ -325,49 +324,4 @@ func exportEntries(v any, depth int) []string {
 		return out
 	}
 	return nil
-}
-
-// stripJSONC removes // and /* */ comments and trailing commas, the JSON
-// extensions tsconfig.json files commonly use.
-func stripJSONC(data []byte) []byte {
-	out := make([]byte, 0, len(data))
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case c == '"':
-			j := i + 1
-			for j < len(data) && data[j] != '"' {
-				if data[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j, len(data)-1)
-			out = append(out, data[i:j+1]...)
-			i = j
-		case c == '/' && i+1 < len(data) && data[i+1] == '/':
-			for i < len(data) && data[i] != '\n' {
-				i++
-			}
-			i--
-		case c == '/' && i+1 < len(data) && data[i+1] == '*':
-			end := bytes.Index(data[i+2:], []byte("*/"))
-			if end < 0 {
-				return out
-			}
-			i += end + 3
-		case c == ']' || c == '}':
-			k := len(out) - 1
-			for k >= 0 && strings.IndexByte(" \t\r\n", out[k]) >= 0 {
-				k--
-			}
-			if k >= 0 && out[k] == ',' {
-				out = append(out[:k], out[k+1:]...)
-			}
-			out = append(out, c)
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
 }

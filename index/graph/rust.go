@@ -2,7 +2,6 @@ package graph
 
 import (
 	"path"
-	"strconv"
 	"strings"
 )
 
@@ -19,7 +18,7 @@ func (ix *index) rustInit() *rustState {
 	st := &rustState{cargo: make(map[string]string), crates: make(map[string]string), upward: make(map[string]string)}
 	for _, p := range ix.configs["Cargo.toml"] {
 		d := dirOf(p)
-		name := parseCrateName(ix.readConfig(p))
+		name := cargoCrateName(ix.readConfig(p))
 		st.cargo[d] = name
 		if name != "" && st.crates[name] == "" {
 			st.crates[name] = path.Join(d, "src")
@@ -163,41 +162,6 @@ func (ix *index) rustResolveIn(start, root string, segs []string) string {
 		}
 	}
 	return ix.rustModFile(start, root)
-}
-
-// parseCrateName returns the library name of a Cargo.toml ([lib] name, else
-// [package] name) with dashes turned into underscores.
-func parseCrateName(data []byte) string {
-	section, pkgName, libName := "", "", ""
-	for line := range strings.Lines(string(data)) {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			section = strings.TrimSpace(strings.Trim(line, "[]"))
-			continue
-		}
-		key, val, ok := strings.Cut(line, "=")
-		if !ok || strings.TrimSpace(key) != "name" {
-			continue
-		}
-		val = strings.TrimSpace(val)
-		if i := strings.LastIndexByte(val, '"'); i > 0 {
-			val = val[:i+1]
-		}
-		if u, err := strconv.Unquote(val); err == nil {
-			val = u
-		}
-		switch section {
-		case "package":
-			pkgName = val
-		case "lib":
-			libName = val
-		}
-	}
-	name := libName
-	if name == "" {
-		name = pkgName
-	}
-	return strings.ReplaceAll(name, "-", "_")
 }
 
 var rustStd = setOf("std", "core", "alloc", "proc_macro", "test")

@@ -78,16 +78,3 @@ func TestRustWithoutCargo(t *testing.T) {
 		{from: "a.rs", imp: "super::a", to: "a.rs"},
 	})
 }
-
-func TestParseCrateName(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"[package]\nname = \"my-crate\"\n", "my_crate"},
-		{"[package]\nname = \"pkg\"\n[lib]\nname = \"libname\"\n", "libname"},
-		{"[workspace]\nmembers = [\"a\"]\n", ""},
-		{"", ""},
-	} {
-		if got := parseCrateName([]byte(c.in)); got != c.want {
-			t.Errorf("parseCrateName(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/testenv"
 )
 
 // Path returns the nvim binary. Without one the test is skipped, or fails
@@ -19,10 +21,7 @@ func Path(t testing.TB) string {
 	t.Helper()
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("nvim not found; .ci/run installs Debian's neovim")
-		}
-		t.Skip("nvim not installed")
+		testenv.Need(t, "nvim not found; .ci/run installs Debian's neovim")
 	}
 	return nvim
 }

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/testenv"
 )
 
 func TestParseCommandSimpleCommands(t *testing.T) {
@@ -162,6 +164,9 @@ func TestANSICQuoting(t *testing.T) {
 		{`\c`, `\c`},
 		{`\q\x\u\xZ`, `\q\x\u\xZ`}, // unknown escapes stay as written
 		{`%s%d`, "%s%d"},
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		testenv.Need(t, "bash not installed")
 	}
 	for _, tt := range tests {
 		word := "$'" + tt.body + "'"

@@ -100,12 +100,18 @@ end
 function H.open(rel)
   vim.cmd('edit ' .. vim.fn.fnameescape(H.root .. '/' .. rel))
   local buf = vim.api.nvim_get_current_buf()
+  return buf, vim.api.nvim_get_current_win(), H.attached(buf, rel)
+end
+
+--- Waits until parley's client is initialized and attached to buf;
+--- returns the client.
+function H.attached(buf, what)
   local client
   H.wait(15000, function()
     client = require('parley.client').for_buffer(buf, false)
     return client and client.initialized and vim.lsp.buf_is_attached(buf, client.id)
-  end, 'the parley client to start and attach to ' .. rel)
-  return buf, vim.api.nvim_get_current_win(), client
+  end, 'the parley client to start and attach to ' .. what)
+  return client
 end
 
 --- A synchronous request to client, failing on errors.

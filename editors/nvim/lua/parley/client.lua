@@ -130,7 +130,7 @@ local function client_config(root)
     cmd_env = o.cmd_env,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ':t') } },
-    init_options = o.init_options,
+    init_options = util.object(o.init_options),
     capabilities = capabilities(),
     flags = o.flags,
     handlers = handlers(),

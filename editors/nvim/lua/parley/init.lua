@@ -109,7 +109,8 @@ end
 --- every running server (workspace/didChangeConfiguration); the next turn
 --- uses them.
 function M.set_agent(agent)
-  config.options.init_options = config.options.init_options or {}
+  agent = util.object(agent)
+  config.options.init_options = util.object(config.options.init_options)
   config.options.init_options.agent = agent
   for _, client in ipairs(clients.all()) do
     client.config.init_options = config.options.init_options

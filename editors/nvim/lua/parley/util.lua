@@ -29,6 +29,15 @@ function M.cancel_request(client, id)
   return client.cancel_request(id)
 end
 
+--- t as a JSON object for the server: Neovim encodes an empty table as
+--- an array ([]), so nil or an empty table becomes vim.empty_dict().
+function M.object(t)
+  if t == nil or next(t) == nil then
+    return vim.empty_dict()
+  end
+  return t
+end
+
 --- Reports something to the user, prefixed with "parley: ".
 function M.notify(msg, level)
   vim.notify('parley: ' .. msg, level or vim.log.levels.INFO)
