@@ -47,9 +47,9 @@ fuzz:
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzStreamRead -fuzztime 30s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzServerFrames -fuzztime 30s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzLuaObjects -fuzztime 30s
-	$(GO) test ./tools -run '^$$' -fuzz FuzzShellDanger -fuzztime 30s
-	$(GO) test ./tools -run '^$$' -fuzz FuzzDecodeInput -fuzztime 30s
-	$(GO) test ./tools -run '^$$' -fuzz FuzzHTMLToText -fuzztime 30s
+	$(GO) test ./internal/shellcmd -run '^$$' -fuzz FuzzShellDanger -fuzztime 30s
+	$(GO) test ./internal/jsonschema -run '^$$' -fuzz FuzzDecodeInput -fuzztime 30s
+	$(GO) test ./internal/htmlmd -run '^$$' -fuzz FuzzHTMLToText -fuzztime 30s
 	$(GO) test ./agent/config -run '^$$' -fuzz FuzzParseLayer -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzRetryAfter -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzErrorBody -fuzztime 30s

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
@@ -93,7 +94,7 @@ func callTools(calls ...provider.Block) step {
 type fakeTool struct {
 	name     string
 	readOnly bool
-	access   func(input json.RawMessage) (tools.Access, error)
+	access   func(input json.RawMessage) (access.Access, error)
 	run      func(ctx context.Context, input json.RawMessage) (*tools.Result, error)
 }
 
@@ -101,21 +102,34 @@ func (f *fakeTool) Name() string            { return f.name }
 func (f *fakeTool) Description() string     { return "fake tool " + f.name }
 func (f *fakeTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
 func (f *fakeTool) ReadOnly() bool          { return f.readOnly }
-func (f *fakeTool) Access(_ *tools.Env, in json.RawMessage) (tools.Access, error) {
+func (f *fakeTool) Prepare(_ *tools.Env, in json.RawMessage) (tools.Call, error) {
 	if f.access != nil {
-		return f.access(in)
+		a, err := f.access(in)
+		if err != nil {
+			return nil, err
+		}
+		return &fakeCall{f, in, a}, nil
 	}
-	kind := tools.AccessEdit
+	kind := access.Edit
 	if f.readOnly {
-		kind = tools.AccessRead
+		kind = access.Read
 	}
-	return tools.Access{Kind: kind, Summary: f.name}, nil
+	return &fakeCall{f, in, access.Access{Kind: kind, Summary: f.name}}, nil
 }
-func (f *fakeTool) Run(ctx context.Context, _ *tools.Env, in json.RawMessage) (*tools.Result, error) {
-	if f.run != nil {
-		return f.run(ctx, in)
+
+// fakeCall is a prepared call of a fakeTool.
+type fakeCall struct {
+	tool *fakeTool
+	in   json.RawMessage
+	acc  access.Access
+}
+
+func (c *fakeCall) Access() access.Access { return c.acc }
+func (c *fakeCall) Run(ctx context.Context) (*tools.Result, error) {
+	if c.tool.run != nil {
+		return c.tool.run(ctx, c.in)
 	}
-	return &tools.Result{Content: f.name + " " + string(in)}, nil
+	return &tools.Result{Content: c.tool.name + " " + string(c.in)}, nil
 }
 
 // echo returns its name and input.
@@ -124,7 +138,7 @@ func echo(name string, readOnly bool) *fakeTool { return &fakeTool{name: name, r
 // allowAll is a Policy that allows everything except the listed tools.
 type allowAll struct{ deny map[string]string }
 
-func (p allowAll) Check(_ context.Context, _ permission.Approver, tool string, _ bool, _ tools.Access) (bool, string, error) {
+func (p allowAll) Check(_ context.Context, _ permission.Approver, tool string, _ bool, _ access.Access) (bool, string, error) {
 	if reason, ok := p.deny[tool]; ok {
 		return false, reason, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
@@ -39,7 +40,7 @@ const (
 // implementation. allowed false with a reason is a denial for the model;
 // err means the decision itself failed.
 type Policy interface {
-	Check(ctx context.Context, ap permission.Approver, tool string, readOnly bool, a tools.Access) (allowed bool, reason string, err error)
+	Check(ctx context.Context, ap permission.Approver, tool string, readOnly bool, a access.Access) (allowed bool, reason string, err error)
 }
 
 // Saver persists a session; *SessionStore is the implementation.

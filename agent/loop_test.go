@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
 )
@@ -131,8 +132,8 @@ func TestMutatingToolsRunInOrder(t *testing.T) {
 }
 
 func TestModelMistakesBecomeErrorResults(t *testing.T) {
-	strict := &fakeTool{name: "strict", readOnly: true, access: func(json.RawMessage) (tools.Access, error) {
-		return tools.Access{}, errors.New(`missing required field "path"`)
+	strict := &fakeTool{name: "strict", readOnly: true, access: func(json.RawMessage) (access.Access, error) {
+		return access.Access{}, errors.New(`missing required field "path"`)
 	}}
 	p := newScripted(callTools(
 		use("u", "nosuch", `{}`), use("d", "rm", `{}`), use("s", "strict", `{}`), use("ok", "look", `{}`),
@@ -368,7 +369,7 @@ func TestToolInfrastructureErrorStopsTheTurn(t *testing.T) {
 		panic("boom")
 	}}
 	// A panic while judging the call (a parser bug on model input).
-	badAccess := &fakeTool{name: "badaccess", readOnly: true, access: func(json.RawMessage) (tools.Access, error) {
+	badAccess := &fakeTool{name: "badaccess", readOnly: true, access: func(json.RawMessage) (access.Access, error) {
 		panic("parser bug")
 	}}
 	tests := []struct {

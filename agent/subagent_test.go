@@ -28,7 +28,7 @@ func TestSubAgentThroughTaskTool(t *testing.T) {
 		// parent: final answer
 		say("There are two parsers."),
 	)
-	a, rec := newTestAgent(t, p, echo("look", true), echo("write", false), tools.TaskTool{})
+	a, rec := newTestAgent(t, p, echo("look", true), echo("write", false), taskTool(t))
 	var sub recorder
 	a.Env.SubAgent = a.SubAgent(SubAgentOptions{Sink: sub.sink})
 	a.SystemPrompt = "parent prompt"
@@ -77,7 +77,7 @@ func TestSubAgentToolSelection(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newScripted(say("report"))
-			a, _ := newTestAgent(t, p, echo("look", true), echo("write", false), tools.TaskTool{})
+			a, _ := newTestAgent(t, p, echo("look", true), echo("write", false), taskTool(t))
 			out, err := a.SubAgent(SubAgentOptions{})(context.Background(), "do", tt.names)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -106,4 +106,18 @@ func TestSubAgentIterationCap(t *testing.T) {
 	if err != nil || !strings.Contains(out, "stopped early: max_iterations") || len(p.requests()) != 2 {
 		t.Errorf("= %q, %v after %d requests", out, err, len(p.requests()))
 	}
+}
+
+// taskTool is the task tool of the interactive tool set.
+func taskTool(t *testing.T) tools.Tool {
+	t.Helper()
+	reg, err := tools.NewRegistry(tools.AgentTools()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, ok := reg.Get(tools.TaskToolName)
+	if !ok {
+		t.Fatal("AgentTools has no task tool")
+	}
+	return task
 }

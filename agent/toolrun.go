@@ -25,10 +25,11 @@ const (
 
 // call is one tool_use on its way to a tool_result.
 type call struct {
-	use    provider.Block
-	tool   tools.Tool
-	result *tools.Result // set once decided or run
-	err    error         // infrastructure failure
+	use      provider.Block
+	tool     tools.Tool
+	prepared tools.Call    // set by vet: the input decoded once
+	result   *tools.Result // set once decided or run
+	err      error         // infrastructure failure
 }
 
 // runCalls runs a response's tool calls and returns their results in call
@@ -114,8 +115,9 @@ func (t *turn) runBatch(batch []*call) error {
 }
 
 // vet decides whether c may run: the tool exists, the call is not a
-// refused repeat, its arguments are valid and the policy allows it. A call
-// that may not run gets its result here; vet reports whether it may run.
+// refused repeat, its arguments are valid (Prepare decodes them, once, for
+// the policy and for execute) and the policy allows it. A call that may
+// not run gets its result here; vet reports whether it may run.
 func (t *turn) vet(c *call) bool {
 	u := c.use
 	if t.ctx.Err() != nil {
@@ -127,9 +129,8 @@ func (t *turn) vet(c *call) bool {
 	if n := t.countRepeat(c); n > t.repeatLimit() {
 		return t.decide(c, tools.Errorf("refused: this is call %d of %s with exactly these arguments in this turn, and it will not give a different result. Use the result you already have, change the arguments, or tell the user what is blocking you.", n, u.ToolName))
 	}
-	var access tools.Access
 	err := guard(u.ToolName, func() (err error) {
-		access, err = c.tool.Access(t.a.Env, u.Input)
+		c.prepared, err = c.tool.Prepare(t.a.Env, u.Input)
 		return err
 	})
 	var pe *panicError
@@ -143,7 +144,7 @@ func (t *turn) vet(c *call) bool {
 	allowed, reason := c.tool.ReadOnly(), "no permission policy is configured, so only read-only tools may run"
 	if t.a.Policy != nil {
 		err = guard(u.ToolName, func() (err error) {
-			allowed, reason, err = t.a.Policy.Check(t.ctx, t.a.Approver, u.ToolName, c.tool.ReadOnly(), access)
+			allowed, reason, err = t.a.Policy.Check(t.ctx, t.a.Approver, u.ToolName, c.tool.ReadOnly(), c.prepared.Access())
 			return err
 		})
 	}
@@ -185,7 +186,7 @@ func (e *panicError) Error() string { return e.msg }
 func (t *turn) execute(c *call) {
 	var res *tools.Result
 	err := guard(c.use.ToolName, func() (err error) {
-		res, err = c.tool.Run(t.ctx, t.a.Env, c.use.Input)
+		res, err = c.prepared.Run(t.ctx)
 		return err
 	})
 	switch {

@@ -7,8 +7,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/permission"
-	"github.com/parleyhq/parley/tools"
 )
 
 // Titles of the approval question's buttons.
@@ -27,8 +27,8 @@ type editorApprover struct {
 	editsConfirm bool
 }
 
-func (a editorApprover) Approve(ctx context.Context, tool string, acc tools.Access) (permission.Answer, error) {
-	if acc.Kind == tools.AccessEdit && a.editsConfirm {
+func (a editorApprover) Approve(ctx context.Context, tool string, acc access.Access) (permission.Answer, error) {
+	if acc.Kind == access.Edit && a.editsConfirm {
 		return permission.AllowOnce, nil
 	}
 	item, err := a.s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
@@ -56,20 +56,20 @@ func (a editorApprover) Approve(ctx context.Context, tool string, acc tools.Acce
 
 // approvalMessage is the question's text: what the agent wants to do, in
 // one line when it can.
-func approvalMessage(tool string, acc tools.Access) string {
+func approvalMessage(tool string, acc access.Access) string {
 	var b strings.Builder
 	b.WriteString("parley wants to ")
 	switch acc.Kind {
-	case tools.AccessShell:
+	case access.Shell:
 		fmt.Fprintf(&b, "run: %s", acc.Command)
-	case tools.AccessNetwork:
+	case access.Network:
 		fmt.Fprintf(&b, "fetch %s", acc.URL)
-	case tools.AccessEdit:
+	case access.Edit:
 		fmt.Fprintf(&b, "change %s", strings.Join(acc.Paths, ", "))
 	default:
 		fmt.Fprintf(&b, "use %s", tool)
 	}
-	if acc.Summary != "" && acc.Kind != tools.AccessShell {
+	if acc.Summary != "" && acc.Kind != access.Shell {
 		fmt.Fprintf(&b, " (%s)", acc.Summary)
 	}
 	return b.String()

@@ -4,5 +4,5 @@ package tools
 // the language server): FileTools, ShellTools and the task tool.
 func AgentTools() []Tool {
 	all := append(FileTools(), ShellTools()...)
-	return append(all, TaskTool{})
+	return append(all, taskTool)
 }

@@ -3,13 +3,13 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -20,30 +20,17 @@ type deleteFileParams struct {
 	Path string `json:"path" jsonschema:"description=File to delete: relative to the workspace root, or absolute inside it. Must be a regular file, not a directory or a symbolic link."`
 }
 
-// DeleteFileTool deletes one file through the Editor, so the user sees the
+// deleteFileTool deletes one file through the Editor, so the user sees the
 // deletion and can undo it.
-type DeleteFileTool struct{}
+var deleteFileTool = New(
+	Spec{Name: "delete_file", Description: deleteFileDesc},
+	deleteFileAccess, deleteFileRun)
 
-var deleteFileSchema = MustSchema[deleteFileParams]()
-
-func (DeleteFileTool) Name() string            { return "delete_file" }
-func (DeleteFileTool) Description() string     { return deleteFileDesc }
-func (DeleteFileTool) Schema() json.RawMessage { return deleteFileSchema }
-func (DeleteFileTool) ReadOnly() bool          { return false }
-
-func (DeleteFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[deleteFileParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return pathAccess(env, AccessEdit, p.Path, "delete")
+func deleteFileAccess(env *Env, p *deleteFileParams) (access.Access, error) {
+	return pathAccess(env, access.Edit, p.Path, "delete")
 }
 
-func (DeleteFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[deleteFileParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func deleteFileRun(ctx context.Context, env *Env, p *deleteFileParams) (*Result, error) {
 	abs, res := resolveFileArg(env, p.Path)
 	if res != nil {
 		return res, nil

@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 // ftStaleView is a FileView that returns old content for one path, as if
@@ -89,13 +92,13 @@ func TestDeleteFile(t *testing.T) {
 			in := map[string]any{"path": path}
 			before := ftSnapshot(t, w.root, outside)
 			if msg, ok := strings.CutPrefix(tt.want, "!"); ok {
-				ftFail(t, DeleteFileTool{}, w.env, in, msg)
+				ftFail(t, deleteFileTool, w.env, in, msg)
 				if after := ftSnapshot(t, w.root, outside); !reflect.DeepEqual(before, after) {
 					t.Errorf("files changed on error:\nbefore %v\nafter  %v", before, after)
 				}
 				return
 			}
-			res := ftRun(t, DeleteFileTool{}, w.env, in)
+			res := ftRun(t, deleteFileTool, w.env, in)
 			if res.IsError || res.Content != tt.want {
 				t.Fatalf("got %+v, want %q", res, tt.want)
 			}
@@ -125,14 +128,14 @@ func TestDeleteFileNotApplied(t *testing.T) {
 	in := map[string]any{"path": "a.txt"}
 
 	w.env.Files = ftStaleView{inner: w.env.Files, path: w.path("a.txt"), old: []byte("then\n")}
-	ftFail(t, DeleteFileTool{}, w.env, in, "not applied: "+w.path("a.txt")+": "+staleReason)
+	ftFail(t, deleteFileTool, w.env, in, "not applied: "+w.path("a.txt")+": "+staleReason)
 	w.env.Files = &DiskView{}
 
 	w.env.Editor = ftRejecter{}
-	ftFail(t, DeleteFileTool{}, w.env, in, "not applied: the user rejected the edit")
+	ftFail(t, deleteFileTool, w.env, in, "not applied: the user rejected the edit")
 
 	w.env.Editor = nil
-	ftFail(t, DeleteFileTool{}, w.env, in, "editing is unavailable")
+	ftFail(t, deleteFileTool, w.env, in, "editing is unavailable")
 
 	if got := w.read(t, "a.txt"); got != "now\n" {
 		t.Errorf("file changed: %q", got)
@@ -144,15 +147,15 @@ func TestDeleteFileNotApplied(t *testing.T) {
 
 func TestDeleteFileAccess(t *testing.T) {
 	w := ftNew(t, map[string]string{"src/a.go": "package a\n"})
-	a, err := DeleteFileTool{}.Access(w.env, ftInput(t, map[string]any{"path": "src/a.go"}))
-	if err != nil || a.Kind != AccessEdit || !reflect.DeepEqual(a.Paths, []string{"src/a.go"}) || a.Summary != "delete src/a.go" {
+	a, err := accessOf(deleteFileTool, w.env, ftInput(t, map[string]any{"path": "src/a.go"}))
+	if err != nil || a.Kind != access.Edit || !reflect.DeepEqual(a.Paths, []string{"src/a.go"}) || a.Summary != "delete src/a.go" {
 		t.Errorf("access %+v %v", a, err)
 	}
-	var ie *InputError
-	if _, err := (DeleteFileTool{}).Access(w.env, ftInput(t, map[string]any{"path": "../x"})); !errors.As(err, &ie) {
+	var ie *jsonschema.InputError
+	if _, err := accessOf(deleteFileTool, w.env, ftInput(t, map[string]any{"path": "../x"})); !errors.As(err, &ie) {
 		t.Errorf("outside path: err = %v, want an InputError", err)
 	}
-	if _, err := (DeleteFileTool{}).Access(w.env, ftInput(t, `{}`)); !errors.As(err, &ie) {
+	if _, err := accessOf(deleteFileTool, w.env, ftInput(t, `{}`)); !errors.As(err, &ie) {
 		t.Errorf("no path: err = %v, want an InputError", err)
 	}
 }

@@ -220,8 +220,8 @@ func (e ftChangingEditor) Apply(ctx context.Context, label string, changes []Fil
 func TestStaleEditRefused(t *testing.T) {
 	w := ftNew(t, map[string]string{"a.txt": "one\ntwo\n"})
 	w.env.Editor = ftChangingEditor{inner: w.editor, path: w.path("a.txt"), n: new(int)}
-	ftFail(t, EditFileTool{}, w.env, map[string]any{"path": "a.txt", "old_string": "one", "new_string": "1"}, "not applied: ")
-	msg := ftFail(t, WriteFileTool{}, w.env, map[string]any{"path": "a.txt", "content": "x"}, staleReason)
+	ftFail(t, editFileTool, w.env, map[string]any{"path": "a.txt", "old_string": "one", "new_string": "1"}, "not applied: ")
+	msg := ftFail(t, writeFileTool, w.env, map[string]any{"path": "a.txt", "content": "x"}, staleReason)
 	ftContains(t, msg, "a.txt")
 	if got := w.read(t, "a.txt"); got != "typed by the user 2\n" {
 		t.Errorf("the user's change was overwritten: %q", got)

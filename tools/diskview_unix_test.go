@@ -16,7 +16,7 @@ func TestReadFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(w.path("pipe"), 0o644); err != nil {
 		testenv.SkipPlatform(t, "mkfifo: %v", err)
 	}
-	ftFail(t, ReadFileTool{}, w.env, map[string]any{"path": "pipe"}, "not a regular file")
-	ftFail(t, EditFileTool{}, w.env, map[string]any{"path": "pipe", "old_string": "a", "new_string": "b"}, "not a regular file")
-	ftContains(t, ftOK(t, ListDirTool{}, w.env, map[string]any{}), "othr          -  pipe")
+	ftFail(t, readFileTool, w.env, map[string]any{"path": "pipe"}, "not a regular file")
+	ftFail(t, editFileTool, w.env, map[string]any{"path": "pipe", "old_string": "a", "new_string": "b"}, "not a regular file")
+	ftContains(t, ftOK(t, listDirTool, w.env, map[string]any{}), "othr          -  pipe")
 }

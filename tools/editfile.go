@@ -3,9 +3,10 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 //go:embed desc/edit_file.md
@@ -18,29 +19,16 @@ type editFileParams struct {
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"description=Replace every occurrence instead of requiring exactly one."`
 }
 
-// EditFileTool replaces an exact string in a file.
-type EditFileTool struct{}
+// editFileTool replaces an exact string in a file.
+var editFileTool = New(
+	Spec{Name: "edit_file", Description: editFileDesc},
+	editFileAccess, editFileRun)
 
-var editFileSchema = MustSchema[editFileParams]()
-
-func (EditFileTool) Name() string            { return "edit_file" }
-func (EditFileTool) Description() string     { return editFileDesc }
-func (EditFileTool) Schema() json.RawMessage { return editFileSchema }
-func (EditFileTool) ReadOnly() bool          { return false }
-
-func (EditFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[editFileParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return pathAccess(env, AccessEdit, p.Path, "edit")
+func editFileAccess(env *Env, p *editFileParams) (access.Access, error) {
+	return pathAccess(env, access.Edit, p.Path, "edit")
 }
 
-func (EditFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[editFileParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func editFileRun(ctx context.Context, env *Env, p *editFileParams) (*Result, error) {
 	abs, shown, content, version, res := readForEdit(env, p.Path)
 	if res != nil {
 		return res, nil

@@ -4,32 +4,34 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 func TestWriteFile(t *testing.T) {
 	w := ftNew(t, map[string]string{"a.txt": "old\n"})
-	out := ftOK(t, WriteFileTool{}, w.env, map[string]any{"path": "new/dir/b.txt", "content": "one\ntwo\n"})
+	out := ftOK(t, writeFileTool, w.env, map[string]any{"path": "new/dir/b.txt", "content": "one\ntwo\n"})
 	ftContains(t, out, "Created new/dir/b.txt (2 lines")
 	if got := w.read(t, "new/dir/b.txt"); got != "one\ntwo\n" {
 		t.Errorf("created %q", got)
 	}
-	res := ftRun(t, WriteFileTool{}, w.env, map[string]any{"path": "a.txt", "content": "new\n"})
+	res := ftRun(t, writeFileTool, w.env, map[string]any{"path": "a.txt", "content": "new\n"})
 	if res.IsError || len(res.Changes) != 1 || res.Changes[0].Op != OpModify || string(res.Changes[0].Old) != "old\n" || res.Changes[0].Version != DiskVersion {
 		t.Fatalf("overwrite: %+v", res)
 	}
 	if got := w.read(t, "a.txt"); got != "new\n" {
 		t.Errorf("overwritten %q", got)
 	}
-	ftContains(t, ftOK(t, WriteFileTool{}, w.env, map[string]any{"path": "a.txt", "content": "new\n"}), "nothing changed")
+	ftContains(t, ftOK(t, writeFileTool, w.env, map[string]any{"path": "a.txt", "content": "new\n"}), "nothing changed")
 	if w.editor.UndoDepth() != 2 {
 		t.Errorf("undo depth %d", w.editor.UndoDepth())
 	}
-	a, err := WriteFileTool{}.Access(w.env, ftInput(t, map[string]any{"path": "x/y.txt", "content": ""}))
-	if err != nil || a.Kind != AccessEdit || a.Paths[0] != "x/y.txt" {
+	a, err := accessOf(writeFileTool, w.env, ftInput(t, map[string]any{"path": "x/y.txt", "content": ""}))
+	if err != nil || a.Kind != access.Edit || a.Paths[0] != "x/y.txt" {
 		t.Errorf("access %+v %v", a, err)
 	}
 	w.env.Editor = nil
-	ftFail(t, WriteFileTool{}, w.env, map[string]any{"path": "a.txt", "content": "z"}, "editing is unavailable")
+	ftFail(t, writeFileTool, w.env, map[string]any{"path": "a.txt", "content": "z"}, "editing is unavailable")
 }
 
 // ftRejecter is an Editor whose user says no.
@@ -45,28 +47,28 @@ func TestEditFile(t *testing.T) {
 	edit := func(old, new string, all bool) map[string]any {
 		return map[string]any{"path": "a.go", "old_string": old, "new_string": new, "replace_all": all}
 	}
-	ftFail(t, EditFileTool{}, w.env, edit("return 2", "x", false), "old_string not found; read the file again")
-	ftFail(t, EditFileTool{}, w.env, edit("func a() {\n    return 1", "x", false), "it does match if whitespace is ignored")
-	ftFail(t, EditFileTool{}, w.env, edit("return 1", "return 2", false), "old_string matches 2 times (at lines 2, 6)")
-	ftFail(t, EditFileTool{}, w.env, edit("return 1", "return 1", false), "identical")
-	ftFail(t, EditFileTool{}, w.env, edit("", "x", false), "old_string is empty")
+	ftFail(t, editFileTool, w.env, edit("return 2", "x", false), "old_string not found; read the file again")
+	ftFail(t, editFileTool, w.env, edit("func a() {\n    return 1", "x", false), "it does match if whitespace is ignored")
+	ftFail(t, editFileTool, w.env, edit("return 1", "return 2", false), "old_string matches 2 times (at lines 2, 6)")
+	ftFail(t, editFileTool, w.env, edit("return 1", "return 1", false), "identical")
+	ftFail(t, editFileTool, w.env, edit("", "x", false), "old_string is empty")
 	if got := w.read(t, "a.go"); got != src {
 		t.Fatalf("failed edits changed the file: %q", got)
 	}
-	out := ftOK(t, EditFileTool{}, w.env, edit("func b() {\n\treturn 1", "func b() {\n\treturn 2", false))
+	out := ftOK(t, editFileTool, w.env, edit("func b() {\n\treturn 1", "func b() {\n\treturn 2", false))
 	ftContains(t, out, "Edited a.go: replaced 1 occurrence starting at line 5.", "6\t\treturn 2")
-	out = ftOK(t, EditFileTool{}, w.env, edit("return", "yield", true))
+	out = ftOK(t, editFileTool, w.env, edit("return", "yield", true))
 	ftContains(t, out, "replaced 2 occurrences starting at line 2")
 	if got := w.read(t, "a.go"); got != "func a() {\n\tyield 1\n}\n\nfunc b() {\n\tyield 2\n}\n" {
 		t.Errorf("after edits: %q", got)
 	}
 	// The model sends LF; the file has CRLF.
-	ftOK(t, EditFileTool{}, w.env, map[string]any{"path": "crlf.txt", "old_string": "x\ny", "new_string": "X\nY"})
+	ftOK(t, editFileTool, w.env, map[string]any{"path": "crlf.txt", "old_string": "x\ny", "new_string": "X\nY"})
 	if got := w.read(t, "crlf.txt"); got != "X\r\nY\r\nz\r\n" {
 		t.Errorf("crlf edit: %q", got)
 	}
 	w.env.Editor = ftRejecter{}
-	ftFail(t, EditFileTool{}, w.env, edit("yield 1", "yield 3", false), "not applied: the user rejected the edit")
+	ftFail(t, editFileTool, w.env, edit("yield 1", "yield 3", false), "not applied: the user rejected the edit")
 }
 
 func TestMultiEdit(t *testing.T) {
@@ -75,17 +77,17 @@ func TestMultiEdit(t *testing.T) {
 	in := func(edits ...map[string]any) map[string]any { return map[string]any{"path": "a.txt", "edits": edits} }
 	e := func(old, new string) map[string]any { return map[string]any{"old_string": old, "new_string": new} }
 	// The third edit fails: nothing of the first two is written.
-	msg := ftFail(t, MultiEditTool{}, w.env, in(e("alpha", "ALPHA"), e("beta", "BETA"), e("delta", "DELTA")), "edit 3 of 3 (after applying edits 1-2): old_string not found")
+	msg := ftFail(t, multiEditTool, w.env, in(e("alpha", "ALPHA"), e("beta", "BETA"), e("delta", "DELTA")), "edit 3 of 3 (after applying edits 1-2): old_string not found")
 	ftContains(t, msg, "No edits were applied")
 	if got := w.read(t, "a.txt"); got != src {
 		t.Fatalf("rollback failed: %q", got)
 	}
-	ftFail(t, MultiEditTool{}, w.env, in(e("a", "b")), "edit 1 of 1: old_string matches")
-	ftFail(t, MultiEditTool{}, w.env, map[string]any{"path": "a.txt", "edits": []any{}}, "edits is empty")
-	ftFail(t, MultiEditTool{}, w.env, in(), `missing required field "edits"`)
-	ftFail(t, MultiEditTool{}, w.env, map[string]any{"path": "a.txt", "edits": []map[string]any{{"old_string": "a"}}}, `missing required field "edits[0].new_string"`)
+	ftFail(t, multiEditTool, w.env, in(e("a", "b")), "edit 1 of 1: old_string matches")
+	ftFail(t, multiEditTool, w.env, map[string]any{"path": "a.txt", "edits": []any{}}, "edits is empty")
+	ftFail(t, multiEditTool, w.env, in(), `missing required field "edits"`)
+	ftFail(t, multiEditTool, w.env, map[string]any{"path": "a.txt", "edits": []map[string]any{{"old_string": "a"}}}, `missing required field "edits[0].new_string"`)
 	// Later edits see earlier results.
-	out := ftOK(t, MultiEditTool{}, w.env, in(e("alpha", "ALPHA"), e("ALPHA\nbeta", "ALPHA\nBETA"), map[string]any{"old_string": "A", "new_string": "a", "replace_all": true}))
+	out := ftOK(t, multiEditTool, w.env, in(e("alpha", "ALPHA"), e("ALPHA\nbeta", "ALPHA\nBETA"), map[string]any{"old_string": "A", "new_string": "a", "replace_all": true}))
 	ftContains(t, out, "Edited a.txt with 3 edits")
 	if got := w.read(t, "a.txt"); got != "aLPHa\nBETa\ngamma\n" {
 		t.Errorf("result %q", got)
@@ -148,13 +150,13 @@ func TestFileDelta(t *testing.T) {
 			w := ftNew(t, map[string]string{"f.txt": tt.src})
 			in := map[string]any{"path": "f.txt", "operations": tt.ops}
 			if msg, ok := strings.CutPrefix(tt.want, "!"); ok {
-				ftFail(t, FileDeltaTool{}, w.env, in, msg)
+				ftFail(t, fileDeltaTool, w.env, in, msg)
 				if got := w.read(t, "f.txt"); got != tt.src {
 					t.Errorf("file changed on error: %q", got)
 				}
 				return
 			}
-			ftOK(t, FileDeltaTool{}, w.env, in)
+			ftOK(t, fileDeltaTool, w.env, in)
 			if got := w.read(t, "f.txt"); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,9 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
+
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/htmlmd"
 )
 
 //go:embed desc/fetch_url.md
@@ -36,19 +38,16 @@ const (
 // FetchURLParams is the input of fetch_url.
 type FetchURLParams struct {
 	URL string `json:"url" jsonschema:"description=The http or https address to fetch."`
+
+	u *url.URL // the checked URL
 }
 
-var fetchURLSchema = MustSchema[FetchURLParams]()
-
-// FetchURLTool fetches a web page or text document. It has no side effects
-// on the workspace (ReadOnly), but it reaches the network (AccessNetwork),
+// fetchURLTool fetches a web page or text document. It has no side effects
+// on the workspace (ReadOnly), but it reaches the network (access.Network),
 // which the permission policy treats as its own kind.
-type FetchURLTool struct{}
-
-func (FetchURLTool) Name() string            { return "fetch_url" }
-func (FetchURLTool) Description() string     { return fetchURLDescription }
-func (FetchURLTool) Schema() json.RawMessage { return fetchURLSchema }
-func (FetchURLTool) ReadOnly() bool          { return true }
+var fetchURLTool = New(
+	Spec{Name: "fetch_url", Description: fetchURLDescription, ReadOnly: true},
+	fetchURLAccess, fetchURLRun)
 
 // checkFetchURL accepts absolute http(s) URLs without credentials.
 func checkFetchURL(raw string) (*url.URL, error) {
@@ -75,27 +74,17 @@ func checkFetchURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-func (FetchURLTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[FetchURLParams](input)
-	if err != nil {
-		return Access{}, err
-	}
+func fetchURLAccess(env *Env, p *FetchURLParams) (access.Access, error) {
 	u, err := checkFetchURL(p.URL)
 	if err != nil {
-		return Access{}, inputErrorf("url: %v", err)
+		return access.Access{}, inputErrorf("url: %v", err)
 	}
-	return Access{Kind: AccessNetwork, URL: u.String(), Summary: "fetch " + clipText(u.String(), 200)}, nil
+	p.u = u
+	return access.Access{Kind: access.Network, URL: u.String(), Summary: "fetch " + clipText(u.String(), 200)}, nil
 }
 
-func (FetchURLTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[FetchURLParams](input)
-	if err != nil {
-		return resultForInputErr(err)
-	}
-	u, err := checkFetchURL(p.URL)
-	if err != nil {
-		return Errorf("url: %v", err), nil
-	}
+func fetchURLRun(ctx context.Context, env *Env, p *FetchURLParams) (*Result, error) {
+	u := p.u
 	resp, err := fetchGet(ctx, env, u)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -115,7 +104,7 @@ func (FetchURLTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*
 	if truncated {
 		body = body[:fetchMaxBody]
 	}
-	return fetchResult(resp, body, truncated), nil
+	return fetchResult(resp, body, truncated)
 }
 
 // fetchGet sends the request through env.HTTPClient (or a default client)
@@ -183,7 +172,7 @@ func (c *cancelOnClose) Close() error {
 }
 
 // fetchResult turns a response into what the model sees.
-func fetchResult(resp *http.Response, body []byte, truncated bool) *Result {
+func fetchResult(resp *http.Response, body []byte, truncated bool) (*Result, error) {
 	final := resp.Request.URL
 	ctype := resp.Header.Get("Content-Type")
 	media, _, err := mime.ParseMediaType(ctype)
@@ -193,13 +182,17 @@ func fetchResult(resp *http.Response, body []byte, truncated bool) *Result {
 	var head strings.Builder
 	fmt.Fprintf(&head, "URL: %s\nStatus: %s\nContent-Type: %s\n", final.Redacted(), resp.Status, media)
 	if !textualMedia(media) {
-		return Errorf("%s\n%s is binary content (%d bytes read), which fetch_url does not return", head.String(), media, len(body))
+		return Errorf("%s\n%s is binary content (%d bytes read), which fetch_url does not return", head.String(), media, len(body)), nil
 	}
 	text := decodeCharset(body, ctype)
 	if media == "text/html" || media == "application/xhtml+xml" {
+		// A page html.Parse rejects (nesting too deep) is returned as it is.
 		doc, err := html.Parse(strings.NewReader(text))
 		if err == nil {
-			title, t := htmlToText(doc, final)
+			title, t, err := htmlmd.Convert(doc, final)
+			if err != nil {
+				return nil, fmt.Errorf("fetch_url %s: %w", final.Redacted(), err)
+			}
 			if title != "" {
 				fmt.Fprintf(&head, "Title: %s\n", title)
 			}
@@ -221,7 +214,7 @@ func fetchResult(resp *http.Response, body []byte, truncated bool) *Result {
 	if resp.StatusCode >= 400 {
 		res.IsError = true
 	}
-	return res
+	return res, nil
 }
 
 // textualMedia reports media types returned as text.

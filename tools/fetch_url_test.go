@@ -5,18 +5,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"golang.org/x/net/html"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 func fetchRun(t *testing.T, env *Env, u string) *Result {
 	t.Helper()
 	in, _ := json.Marshal(FetchURLParams{URL: u})
-	res, err := FetchURLTool{}.Run(context.Background(), env, in)
+	res, err := runTool(context.Background(), fetchURLTool, env, in)
 	if err != nil {
 		t.Fatalf("fetch %s: %v", u, err)
 	}
@@ -58,13 +60,13 @@ func TestFetchHTMLToText(t *testing.T) {
 		"Title: Guide & Notes\n",
 		"Content-Type: text/html\n",
 		"# Getting started\n\nFirst paragraph with a [relative link](" + srv.URL + "/docs/install) and `inline code`.",
-		"Second bold paragraph.\nAfter a break.",
-		"- one\n- two\n  - nested",
+		"Second **bold** paragraph.  \nAfter a break.",
+		"- one\n- two\n  \n  - nested",
 		"1. first\n2. second",
 		"```\nline 1\n    indented line 2\n```",
 		"Name | Value\na | 1",
 		"anchor only js link",
-		"[image: diagram]",
+		"![diagram](" + srv.URL + "/x.png)",
 	} {
 		if !strings.Contains(c, want) {
 			t.Errorf("missing %q in:\n%s", want, c)
@@ -148,18 +150,18 @@ func TestFetchRefusesSchemes(t *testing.T) {
 		"http:///nohost",
 	} {
 		in, _ := json.Marshal(FetchURLParams{URL: u})
-		_, err := FetchURLTool{}.Access(nil, in)
-		var ie *InputError
+		_, err := accessOf(fetchURLTool, nil, in)
+		var ie *jsonschema.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("%s: Access err = %v", u, err)
 		}
-		res, err := FetchURLTool{}.Run(context.Background(), &Env{}, in)
+		res, err := runTool(context.Background(), fetchURLTool, &Env{}, in)
 		if err != nil || !res.IsError {
 			t.Errorf("%s: Run = %+v, %v", u, res, err)
 		}
 	}
-	a, err := FetchURLTool{}.Access(nil, json.RawMessage(`{"url": "https://docs.example.com/a?b=c"}`))
-	if err != nil || a.Kind != AccessNetwork || a.URL != "https://docs.example.com/a?b=c" {
+	a, err := accessOf(fetchURLTool, nil, json.RawMessage(`{"url": "https://docs.example.com/a?b=c"}`))
+	if err != nil || a.Kind != access.Network || a.URL != "https://docs.example.com/a?b=c" {
 		t.Errorf("Access = %+v, %v", a, err)
 	}
 }
@@ -245,20 +247,7 @@ func TestFetchCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	in, _ := json.Marshal(FetchURLParams{URL: srv.URL})
-	if _, err := (FetchURLTool{}).Run(ctx, &Env{HTTPClient: srv.Client()}, in); !errors.Is(err, context.Canceled) {
+	if _, err := runTool(ctx, fetchURLTool, &Env{HTTPClient: srv.Client()}, in); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
-	}
-}
-
-// Deeply nested lists do not blow the text up: indentation is capped.
-func TestHTMLNestedListsBounded(t *testing.T) {
-	page := strings.Repeat("<ul><li>", 250) + strings.Repeat("<li>x", 1000)
-	doc, err := html.Parse(strings.NewReader(page))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, text := htmlToText(doc, nil)
-	if len(text) > 20*len(page) {
-		t.Errorf("%d bytes of HTML became %d bytes of text", len(page), len(text))
 	}
 }

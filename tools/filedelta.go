@@ -4,10 +4,11 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 //go:embed desc/file_delta.md
@@ -25,29 +26,16 @@ type deltaOp struct {
 	Content *string `json:"content,omitempty" jsonschema:"description=New lines for insert and replace (one trailing newline is ignored)."`
 }
 
-// FileDeltaTool applies line-numbered insert/delete/replace operations.
-type FileDeltaTool struct{}
+// fileDeltaTool applies line-numbered insert/delete/replace operations.
+var fileDeltaTool = New(
+	Spec{Name: "file_delta", Description: fileDeltaDesc},
+	fileDeltaAccess, fileDeltaRun)
 
-var fileDeltaSchema = MustSchema[fileDeltaParams]()
-
-func (FileDeltaTool) Name() string            { return "file_delta" }
-func (FileDeltaTool) Description() string     { return fileDeltaDesc }
-func (FileDeltaTool) Schema() json.RawMessage { return fileDeltaSchema }
-func (FileDeltaTool) ReadOnly() bool          { return false }
-
-func (FileDeltaTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[fileDeltaParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return pathAccess(env, AccessEdit, p.Path, "edit")
+func fileDeltaAccess(env *Env, p *fileDeltaParams) (access.Access, error) {
+	return pathAccess(env, access.Edit, p.Path, "edit")
 }
 
-func (FileDeltaTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[fileDeltaParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func fileDeltaRun(ctx context.Context, env *Env, p *fileDeltaParams) (*Result, error) {
 	if len(p.Operations) == 0 {
 		return Errorf("operations is empty; nothing to do"), nil
 	}

@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -20,29 +20,16 @@ type fileInfoParams struct {
 	Path string `json:"path" jsonschema:"description=File or directory: relative to the workspace root, or absolute inside it."`
 }
 
-// FileInfoTool reports a file's metadata and index status.
-type FileInfoTool struct{}
+// fileInfoTool reports a file's metadata and index status.
+var fileInfoTool = New(
+	Spec{Name: "file_info", Description: fileInfoDesc, ReadOnly: true},
+	fileInfoAccess, fileInfoRun)
 
-var fileInfoSchema = MustSchema[fileInfoParams]()
-
-func (FileInfoTool) Name() string            { return "file_info" }
-func (FileInfoTool) Description() string     { return fileInfoDesc }
-func (FileInfoTool) Schema() json.RawMessage { return fileInfoSchema }
-func (FileInfoTool) ReadOnly() bool          { return true }
-
-func (FileInfoTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[fileInfoParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return pathAccess(env, AccessRead, p.Path, "inspect")
+func fileInfoAccess(env *Env, p *fileInfoParams) (access.Access, error) {
+	return pathAccess(env, access.Read, p.Path, "inspect")
 }
 
-func (FileInfoTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[fileInfoParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func fileInfoRun(ctx context.Context, env *Env, p *fileInfoParams) (*Result, error) {
 	abs, rel, res := resolveArg(env, p.Path)
 	if res != nil {
 		return res, nil

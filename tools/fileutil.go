@@ -35,6 +35,14 @@ func resolveArg(env *Env, p string) (abs, rel string, res *Result) {
 	return abs, rel, nil
 }
 
+// clipText cuts s to n bytes for a summary or message, marking the cut.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
 // rootOf returns the canonical root containing the resolved path abs.
 func rootOf(env *Env, abs string) string {
 	root, _, _ := env.Roots.Rel(abs)

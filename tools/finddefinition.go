@@ -3,10 +3,10 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 )
 
@@ -22,29 +22,16 @@ type findDefinitionParams struct {
 	Kind string `json:"kind,omitempty" jsonschema:"description=Only symbols of this kind (function, method, struct, class, interface, variable, constant, field, ...)."`
 }
 
-// FindDefinitionTool lists where a name is defined.
-type FindDefinitionTool struct{}
+// findDefinitionTool lists where a name is defined.
+var findDefinitionTool = New(
+	Spec{Name: "find_definition", Description: findDefinitionDesc, ReadOnly: true},
+	findDefinitionAccess, findDefinitionRun)
 
-var findDefinitionSchema = MustSchema[findDefinitionParams]()
-
-func (FindDefinitionTool) Name() string            { return "find_definition" }
-func (FindDefinitionTool) Description() string     { return findDefinitionDesc }
-func (FindDefinitionTool) Schema() json.RawMessage { return findDefinitionSchema }
-func (FindDefinitionTool) ReadOnly() bool          { return true }
-
-func (FindDefinitionTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[findDefinitionParams](input)
-	if err != nil {
-		return Access{}, err
-	}
+func findDefinitionAccess(env *Env, p *findDefinitionParams) (access.Access, error) {
 	return optionalPathAccess(env, p.Path, "find definition of "+p.Name)
 }
 
-func (FindDefinitionTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[findDefinitionParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func findDefinitionRun(ctx context.Context, env *Env, p *findDefinitionParams) (*Result, error) {
 	from, err := definitionOrigin(env, p.Path)
 	if err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ func TestFindDefinitionRanksFromFile(t *testing.T) {
 		{"util", []string{"util/util.go:9: function Serve"}},
 	} {
 		t.Run(c.path, func(t *testing.T) {
-			out := ftOK(t, FindDefinitionTool{}, w.env, map[string]any{"name": "Serve", "path": c.path})
+			out := ftOK(t, findDefinitionTool, w.env, map[string]any{"name": "Serve", "path": c.path})
 			var lines []string
 			for l := range strings.Lines(out) {
 				if !strings.HasPrefix(l, "    //") {
@@ -37,7 +37,7 @@ func TestFindDefinitionRanksFromFile(t *testing.T) {
 		})
 	}
 	// The search was not narrowed to the file, so the message says so.
-	out := ftOK(t, FindDefinitionTool{}, w.env, map[string]any{"name": "Nope", "path": "util/util.go"})
+	out := ftOK(t, findDefinitionTool, w.env, map[string]any{"name": "Nope", "path": "util/util.go"})
 	if !strings.Contains(out, "no symbol named Nope") || strings.Contains(out, "in util/util.go") {
 		t.Errorf("not found: %q", out)
 	}

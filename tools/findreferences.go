@@ -4,9 +4,10 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 //go:embed desc/find_references.md
@@ -20,29 +21,16 @@ type findReferencesParams struct {
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1,maximum=1000,description=Maximum occurrences to show (default 100); the rest are counted."`
 }
 
-// FindReferencesTool lists the occurrences of an identifier.
-type FindReferencesTool struct{}
+// findReferencesTool lists the occurrences of an identifier.
+var findReferencesTool = New(
+	Spec{Name: "find_references", Description: findReferencesDesc, ReadOnly: true},
+	findReferencesAccess, findReferencesRun)
 
-var findReferencesSchema = MustSchema[findReferencesParams]()
-
-func (FindReferencesTool) Name() string            { return "find_references" }
-func (FindReferencesTool) Description() string     { return findReferencesDesc }
-func (FindReferencesTool) Schema() json.RawMessage { return findReferencesSchema }
-func (FindReferencesTool) ReadOnly() bool          { return true }
-
-func (FindReferencesTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[findReferencesParams](input)
-	if err != nil {
-		return Access{}, err
-	}
+func findReferencesAccess(env *Env, p *findReferencesParams) (access.Access, error) {
 	return optionalPathAccess(env, p.Path, "find references to "+p.Name)
 }
 
-func (FindReferencesTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[findReferencesParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func findReferencesRun(ctx context.Context, env *Env, p *findReferencesParams) (*Result, error) {
 	_, name := splitQualified(strings.TrimSpace(p.Name))
 	if name == "" {
 		return Errorf("name is empty"), nil

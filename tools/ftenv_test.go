@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -75,10 +76,30 @@ func ftInput(t *testing.T, v any) json.RawMessage {
 	return b
 }
 
+// runTool prepares and runs a call as the loop does, without a permission
+// check: a Prepare error becomes the error result (the loop prefixes it
+// with "invalid call of <tool>: ").
+func runTool(ctx context.Context, tool Tool, env *Env, input json.RawMessage) (*Result, error) {
+	c, err := tool.Prepare(env, input)
+	if err != nil {
+		return Errorf("%v", err), nil
+	}
+	return c.Run(ctx)
+}
+
+// accessOf prepares a call and returns its Access.
+func accessOf(tool Tool, env *Env, input json.RawMessage) (access.Access, error) {
+	c, err := tool.Prepare(env, input)
+	if err != nil {
+		return access.Access{}, err
+	}
+	return c.Access(), nil
+}
+
 // ftRun runs a tool and fails the test on a Go error.
 func ftRun(t *testing.T, tool Tool, env *Env, input any) *Result {
 	t.Helper()
-	res, err := tool.Run(context.Background(), env, ftInput(t, input))
+	res, err := runTool(context.Background(), tool, env, ftInput(t, input))
 	if err != nil {
 		t.Fatalf("%s: Go error: %v", tool.Name(), err)
 	}

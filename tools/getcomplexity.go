@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
@@ -23,21 +23,12 @@ type getComplexityParams struct {
 	Limit int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=500,description=How many functions to list, most complex first (default 20)."`
 }
 
-// GetComplexityTool ranks functions by cyclomatic complexity.
-type GetComplexityTool struct{}
+// getComplexityTool ranks functions by cyclomatic complexity.
+var getComplexityTool = New(
+	Spec{Name: "get_complexity", Description: getComplexityDesc, ReadOnly: true},
+	getComplexityAccess, getComplexityRun)
 
-var getComplexitySchema = MustSchema[getComplexityParams]()
-
-func (GetComplexityTool) Name() string            { return "get_complexity" }
-func (GetComplexityTool) Description() string     { return getComplexityDesc }
-func (GetComplexityTool) Schema() json.RawMessage { return getComplexitySchema }
-func (GetComplexityTool) ReadOnly() bool          { return true }
-
-func (GetComplexityTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[getComplexityParams](input)
-	if err != nil {
-		return Access{}, err
-	}
+func getComplexityAccess(env *Env, p *getComplexityParams) (access.Access, error) {
 	return optionalPathAccess(env, p.Path, "complexity")
 }
 
@@ -46,11 +37,7 @@ type complexFunc struct {
 	sym        extract.Symbol
 }
 
-func (GetComplexityTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[getComplexityParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func getComplexityRun(ctx context.Context, env *Env, p *getComplexityParams) (*Result, error) {
 	scopes, res := indexScopes(env, p.Path)
 	if res != nil {
 		return res, nil

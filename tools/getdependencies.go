@@ -3,10 +3,10 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index/graph"
 )
 
@@ -17,30 +17,17 @@ type getDependenciesParams struct {
 	Path string `json:"path" jsonschema:"description=Source file (or a directory: the imports of the files directly in it)."`
 }
 
-// GetDependenciesTool lists what a file imports, resolved to workspace
+// getDependenciesTool lists what a file imports, resolved to workspace
 // files and package directories.
-type GetDependenciesTool struct{}
+var getDependenciesTool = New(
+	Spec{Name: "get_dependencies", Description: getDependenciesDesc, ReadOnly: true},
+	getDependenciesAccess, getDependenciesRun)
 
-var getDependenciesSchema = MustSchema[getDependenciesParams]()
-
-func (GetDependenciesTool) Name() string            { return "get_dependencies" }
-func (GetDependenciesTool) Description() string     { return getDependenciesDesc }
-func (GetDependenciesTool) Schema() json.RawMessage { return getDependenciesSchema }
-func (GetDependenciesTool) ReadOnly() bool          { return true }
-
-func (GetDependenciesTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[getDependenciesParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return pathAccess(env, AccessRead, p.Path, "dependencies of")
+func getDependenciesAccess(env *Env, p *getDependenciesParams) (access.Access, error) {
+	return pathAccess(env, access.Read, p.Path, "dependencies of")
 }
 
-func (GetDependenciesTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[getDependenciesParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func getDependenciesRun(ctx context.Context, env *Env, p *getDependenciesParams) (*Result, error) {
 	scs, res := indexScopes(env, p.Path)
 	if res != nil {
 		return res, nil

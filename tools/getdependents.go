@@ -4,9 +4,10 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 //go:embed desc/get_dependents.md
@@ -22,29 +23,16 @@ type getDependentsParams struct {
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1,maximum=1000,description=Maximum lines to show (default 100 importers, or 20 hubs)."`
 }
 
-// GetDependentsTool lists who imports a file or package, or the hubs.
-type GetDependentsTool struct{}
+// getDependentsTool lists who imports a file or package, or the hubs.
+var getDependentsTool = New(
+	Spec{Name: "get_dependents", Description: getDependentsDesc, ReadOnly: true},
+	getDependentsAccess, getDependentsRun)
 
-var getDependentsSchema = MustSchema[getDependentsParams]()
-
-func (GetDependentsTool) Name() string            { return "get_dependents" }
-func (GetDependentsTool) Description() string     { return getDependentsDesc }
-func (GetDependentsTool) Schema() json.RawMessage { return getDependentsSchema }
-func (GetDependentsTool) ReadOnly() bool          { return true }
-
-func (GetDependentsTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[getDependentsParams](input)
-	if err != nil {
-		return Access{}, err
-	}
+func getDependentsAccess(env *Env, p *getDependentsParams) (access.Access, error) {
 	return optionalPathAccess(env, p.Path, "dependents")
 }
 
-func (GetDependentsTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[getDependentsParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func getDependentsRun(ctx context.Context, env *Env, p *getDependentsParams) (*Result, error) {
 	scopes, res := indexScopes(env, p.Path)
 	if res != nil {
 		return res, nil

@@ -3,11 +3,11 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 )
 
@@ -23,21 +23,12 @@ type getSymbolParams struct {
 	Kind string `json:"kind,omitempty" jsonschema:"description=Symbol kind to pick (function, method, struct, class, interface, variable, constant, field, ...)."`
 }
 
-// GetSymbolTool shows the source of one symbol found through the index.
-type GetSymbolTool struct{}
+// getSymbolTool shows the source of one symbol found through the index.
+var getSymbolTool = New(
+	Spec{Name: "get_symbol", Description: getSymbolDesc, ReadOnly: true},
+	getSymbolAccess, getSymbolRun)
 
-var getSymbolSchema = MustSchema[getSymbolParams]()
-
-func (GetSymbolTool) Name() string            { return "get_symbol" }
-func (GetSymbolTool) Description() string     { return getSymbolDesc }
-func (GetSymbolTool) Schema() json.RawMessage { return getSymbolSchema }
-func (GetSymbolTool) ReadOnly() bool          { return true }
-
-func (GetSymbolTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[getSymbolParams](input)
-	if err != nil {
-		return Access{}, err
-	}
+func getSymbolAccess(env *Env, p *getSymbolParams) (access.Access, error) {
 	return optionalPathAccess(env, p.Path, "get symbol "+p.Name)
 }
 
@@ -47,11 +38,7 @@ type symbolHit struct {
 	hit index.SymbolHit
 }
 
-func (GetSymbolTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[getSymbolParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func getSymbolRun(ctx context.Context, env *Env, p *getSymbolParams) (*Result, error) {
 	hits, res, err := findSymbols(env, p.Name, p.Path, p.Kind)
 	if res != nil || err != nil {
 		return res, err
@@ -193,11 +180,11 @@ func hasCommentPrefix(t string) bool {
 
 // optionalPathAccess describes an index query that may be narrowed to a
 // path.
-func optionalPathAccess(env *Env, p, summary string) (Access, error) {
+func optionalPathAccess(env *Env, p, summary string) (access.Access, error) {
 	if p == "" {
-		return Access{Kind: AccessRead, Summary: summary}, nil
+		return access.Access{Kind: access.Read, Summary: summary}, nil
 	}
-	a, err := pathAccess(env, AccessRead, p, summary)
+	a, err := pathAccess(env, access.Read, p, summary)
 	a.Summary = summary + " in " + filepath.ToSlash(p)
 	return a, err
 }

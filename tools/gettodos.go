@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 )
 
@@ -22,29 +22,16 @@ type getTodosParams struct {
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1,maximum=2000,description=Maximum markers to show (default 200); the rest are counted."`
 }
 
-// GetTodosTool lists TODO/FIXME/HACK/XXX comments recorded by the index.
-type GetTodosTool struct{}
+// getTodosTool lists TODO/FIXME/HACK/XXX comments recorded by the index.
+var getTodosTool = New(
+	Spec{Name: "get_todos", Description: getTodosDesc, ReadOnly: true},
+	getTodosAccess, getTodosRun)
 
-var getTodosSchema = MustSchema[getTodosParams]()
-
-func (GetTodosTool) Name() string            { return "get_todos" }
-func (GetTodosTool) Description() string     { return getTodosDesc }
-func (GetTodosTool) Schema() json.RawMessage { return getTodosSchema }
-func (GetTodosTool) ReadOnly() bool          { return true }
-
-func (GetTodosTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[getTodosParams](input)
-	if err != nil {
-		return Access{}, err
-	}
+func getTodosAccess(env *Env, p *getTodosParams) (access.Access, error) {
 	return optionalPathAccess(env, p.Path, "todos")
 }
 
-func (GetTodosTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[getTodosParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func getTodosRun(ctx context.Context, env *Env, p *getTodosParams) (*Result, error) {
 	scopes, res := indexScopes(env, p.Path)
 	if res != nil {
 		return res, nil

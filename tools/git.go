@@ -3,18 +3,19 @@ package tools
 // The git tools run the git binary against the repository holding a
 // workspace root (`git -C <root>`), with no pager, no terminal prompts, no
 // editor and no colour, under a timeout, with bounded output. git_status,
-// git_diff and git_log only read; git_commit writes (AccessGit).
+// git_diff and git_log only read; git_commit writes (access.Git).
 
 import (
 	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 var (
@@ -127,56 +128,42 @@ func gitResult(out gitOutput, err error, empty string) (*Result, error) {
 	return &Result{Content: text}, nil
 }
 
-// resultForInputErr converts a prepare error into a tool result.
-func resultForInputErr(err error) (*Result, error) {
-	var ie *InputError
-	if errors.As(err, &ie) {
-		return Errorf("%s", ie.Msg), nil
-	}
-	return nil, err
+// gitScope is the root a git tool runs in and the root-relative pathspec
+// ("" for the whole root), completed by the tool's describe function.
+type gitScope struct {
+	root, rel string
+}
+
+// resolve sets the scope from an optional workspace path.
+func (g *gitScope) resolve(env *Env, path string) (err error) {
+	g.root, g.rel, err = gitTarget(env, path)
+	return err
 }
 
 // GitStatusParams is the input of git_status.
 type GitStatusParams struct {
 	Path string `json:"path,omitempty" jsonschema:"description=Limit the status to this file or directory (default: the whole workspace root)."`
+	gitScope
 }
 
-var gitStatusSchema = MustSchema[GitStatusParams]()
+// gitStatusTool shows the working tree status.
+var gitStatusTool = New(
+	Spec{Name: "git_status", Description: gitStatusDescription, ReadOnly: true},
+	gitStatusAccess, gitStatusRun)
 
-// GitStatusTool shows the working tree status.
-type GitStatusTool struct{}
-
-func (GitStatusTool) Name() string            { return "git_status" }
-func (GitStatusTool) Description() string     { return gitStatusDescription }
-func (GitStatusTool) Schema() json.RawMessage { return gitStatusSchema }
-func (GitStatusTool) ReadOnly() bool          { return true }
-
-func (GitStatusTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[GitStatusParams](input)
-	if err != nil {
-		return Access{}, err
+func gitStatusAccess(env *Env, p *GitStatusParams) (access.Access, error) {
+	if err := p.resolve(env, p.Path); err != nil {
+		return access.Access{}, err
 	}
-	_, rel, err := gitTarget(env, p.Path)
-	if err != nil {
-		return Access{}, err
-	}
-	return Access{Kind: AccessRead, Paths: gitPathList(rel), Summary: "git status " + rel}, nil
+	return access.Access{Kind: access.Read, Paths: gitPathList(p.rel), Summary: "git status " + p.rel}, nil
 }
 
-func (GitStatusTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[GitStatusParams](input)
-	if err != nil {
-		return resultForInputErr(err)
-	}
-	root, rel, err := gitTarget(env, p.Path)
-	if err != nil {
-		return resultForInputErr(err)
-	}
+func gitStatusRun(ctx context.Context, env *Env, p *GitStatusParams) (*Result, error) {
 	args := []string{"status", "--short", "--branch"}
-	if rel != "" {
-		args = append(args, "--", rel)
+	if p.rel != "" {
+		args = append(args, "--", p.rel)
 	}
-	out, err := runGit(ctx, root, args...)
+	out, err := runGit(ctx, p.root, args...)
 	res, err := gitResult(out, err, "")
 	if res != nil && !res.IsError && !strings.Contains(strings.TrimPrefix(res.Content, "##"), "\n") {
 		res.Content += "\n(clean: nothing to commit)"
@@ -189,42 +176,25 @@ type GitDiffParams struct {
 	Path   string `json:"path,omitempty" jsonschema:"description=Limit the diff to this file or directory."`
 	Staged bool   `json:"staged,omitempty" jsonschema:"description=Show the staged changes (the index) instead of the unstaged ones."`
 	Ref    string `json:"ref,omitempty" jsonschema:"description=Compare against this commit, branch or tag (HEAD~1, main, a..b)."`
+	gitScope
 }
 
-var gitDiffSchema = MustSchema[GitDiffParams]()
+// gitDiffTool shows changes as a unified diff.
+var gitDiffTool = New(
+	Spec{Name: "git_diff", Description: gitDiffDescription, ReadOnly: true},
+	gitDiffAccess, gitDiffRun)
 
-// GitDiffTool shows changes as a unified diff.
-type GitDiffTool struct{}
-
-func (GitDiffTool) Name() string            { return "git_diff" }
-func (GitDiffTool) Description() string     { return gitDiffDescription }
-func (GitDiffTool) Schema() json.RawMessage { return gitDiffSchema }
-func (GitDiffTool) ReadOnly() bool          { return true }
-
-func prepareGitDiff(env *Env, input json.RawMessage) (p GitDiffParams, root, rel string, err error) {
-	if p, err = DecodeInput[GitDiffParams](input); err != nil {
-		return p, "", "", err
+func gitDiffAccess(env *Env, p *GitDiffParams) (access.Access, error) {
+	if err := checkGitRef(p.Ref); err != nil {
+		return access.Access{}, err
 	}
-	if err = checkGitRef(p.Ref); err != nil {
-		return p, "", "", err
+	if err := p.resolve(env, p.Path); err != nil {
+		return access.Access{}, err
 	}
-	root, rel, err = gitTarget(env, p.Path)
-	return p, root, rel, err
+	return access.Access{Kind: access.Read, Paths: gitPathList(p.rel), Summary: strings.TrimSpace("git diff " + p.Ref + " " + p.rel)}, nil
 }
 
-func (GitDiffTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, _, rel, err := prepareGitDiff(env, input)
-	if err != nil {
-		return Access{}, err
-	}
-	return Access{Kind: AccessRead, Paths: gitPathList(rel), Summary: strings.TrimSpace("git diff " + p.Ref + " " + rel)}, nil
-}
-
-func (GitDiffTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, root, rel, err := prepareGitDiff(env, input)
-	if err != nil {
-		return resultForInputErr(err)
-	}
+func gitDiffRun(ctx context.Context, env *Env, p *GitDiffParams) (*Result, error) {
 	args := []string{"diff", "--no-ext-diff", "--no-textconv"}
 	if p.Staged {
 		args = append(args, "--cached")
@@ -233,10 +203,10 @@ func (GitDiffTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*R
 		args = append(args, p.Ref)
 	}
 	args = append(args, "--")
-	if rel != "" {
-		args = append(args, rel)
+	if p.rel != "" {
+		args = append(args, p.rel)
 	}
-	out, err := runGit(ctx, root, args...)
+	out, err := runGit(ctx, p.root, args...)
 	return gitResult(out, err, "(no differences)")
 }
 
@@ -260,39 +230,22 @@ func checkGitRef(ref string) error {
 type GitLogParams struct {
 	Count int    `json:"count,omitempty" jsonschema:"minimum=1,maximum=200,description=How many commits to show, newest first (default 20, at most 200)."`
 	Path  string `json:"path,omitempty" jsonschema:"description=Only commits that touch this file or directory."`
+	gitScope
 }
 
-var gitLogSchema = MustSchema[GitLogParams]()
+// gitLogTool shows the commit history.
+var gitLogTool = New(
+	Spec{Name: "git_log", Description: gitLogDescription, ReadOnly: true},
+	gitLogAccess, gitLogRun)
 
-// GitLogTool shows the commit history.
-type GitLogTool struct{}
-
-func (GitLogTool) Name() string            { return "git_log" }
-func (GitLogTool) Description() string     { return gitLogDescription }
-func (GitLogTool) Schema() json.RawMessage { return gitLogSchema }
-func (GitLogTool) ReadOnly() bool          { return true }
-
-func (GitLogTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[GitLogParams](input)
-	if err != nil {
-		return Access{}, err
+func gitLogAccess(env *Env, p *GitLogParams) (access.Access, error) {
+	if err := p.resolve(env, p.Path); err != nil {
+		return access.Access{}, err
 	}
-	_, rel, err := gitTarget(env, p.Path)
-	if err != nil {
-		return Access{}, err
-	}
-	return Access{Kind: AccessRead, Paths: gitPathList(rel), Summary: strings.TrimSpace("git log " + rel)}, nil
+	return access.Access{Kind: access.Read, Paths: gitPathList(p.rel), Summary: strings.TrimSpace("git log " + p.rel)}, nil
 }
 
-func (GitLogTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[GitLogParams](input)
-	if err != nil {
-		return resultForInputErr(err)
-	}
-	root, rel, err := gitTarget(env, p.Path)
-	if err != nil {
-		return resultForInputErr(err)
-	}
+func gitLogRun(ctx context.Context, env *Env, p *GitLogParams) (*Result, error) {
 	n := p.Count
 	if n <= 0 {
 		n = gitLogDefault
@@ -300,10 +253,10 @@ func (GitLogTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Re
 	n = min(n, gitLogMax)
 	args := []string{"log", fmt.Sprintf("-n%d", n), "--date=short", "--format=%h %ad %an%d%n    %s"}
 	args = append(args, "--")
-	if rel != "" {
-		args = append(args, rel)
+	if p.rel != "" {
+		args = append(args, p.rel)
 	}
-	out, err := runGit(ctx, root, args...)
+	out, err := runGit(ctx, p.root, args...)
 	return gitResult(out, err, "(no commits)")
 }
 

@@ -3,9 +3,10 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 //go:embed desc/git_commit.md
@@ -15,80 +16,58 @@ var gitCommitDescription string
 type GitCommitParams struct {
 	Message string   `json:"message" jsonschema:"description=The commit message: a short summary line, optionally a blank line and a body."`
 	Paths   []string `json:"paths,omitempty" jsonschema:"description=Files or directories to stage (git add) before committing. Without them only what is already staged is committed."`
+
+	root string   // the root to run in
+	rels []string // root-relative paths to stage
 }
 
-var gitCommitSchema = MustSchema[GitCommitParams]()
+// gitCommitTool stages the given paths and commits the index.
+var gitCommitTool = New(
+	Spec{Name: "git_commit", Description: gitCommitDescription},
+	gitCommitAccess, gitCommitRun)
 
-// GitCommitTool stages the given paths and commits the index.
-type GitCommitTool struct{}
-
-func (GitCommitTool) Name() string            { return "git_commit" }
-func (GitCommitTool) Description() string     { return gitCommitDescription }
-func (GitCommitTool) Schema() json.RawMessage { return gitCommitSchema }
-func (GitCommitTool) ReadOnly() bool          { return false }
-
-// gitCommitCall is a validated commit: the root to run in and the
-// root-relative paths to stage.
-type gitCommitCall struct {
-	message string
-	root    string
-	rels    []string
-}
-
-func prepareGitCommit(env *Env, input json.RawMessage) (*gitCommitCall, error) {
-	p, err := DecodeInput[GitCommitParams](input)
-	if err != nil {
-		return nil, err
+// gitCommitAccess validates the commit and finds the root to run in and
+// the root-relative paths to stage.
+func gitCommitAccess(env *Env, p *GitCommitParams) (access.Access, error) {
+	p.Message = strings.TrimSpace(p.Message)
+	if p.Message == "" {
+		return access.Access{}, inputErrorf("message is empty: write a summary of the change")
 	}
-	msg := strings.TrimSpace(p.Message)
-	if msg == "" {
-		return nil, inputErrorf("message is empty: write a summary of the change")
+	if strings.IndexByte(p.Message, 0) >= 0 {
+		return access.Access{}, inputErrorf("message contains a NUL byte")
 	}
-	if strings.IndexByte(msg, 0) >= 0 {
-		return nil, inputErrorf("message contains a NUL byte")
-	}
-	c := &gitCommitCall{message: msg}
 	if len(p.Paths) == 0 {
-		c.root, _, err = gitTarget(env, "")
-		return c, err
+		var err error
+		p.root, _, err = gitTarget(env, "")
+		if err != nil {
+			return access.Access{}, err
+		}
 	}
 	for _, path := range p.Paths {
 		root, rel, err := gitTarget(env, path)
 		if err != nil {
-			return nil, err
+			return access.Access{}, err
 		}
-		if c.root != "" && root != c.root {
-			return nil, inputErrorf("paths %q and %q are in different workspace roots; commit each root separately", p.Paths[0], path)
+		if p.root != "" && root != p.root {
+			return access.Access{}, inputErrorf("paths %q and %q are in different workspace roots; commit each root separately", p.Paths[0], path)
 		}
 		if rel == "" {
 			rel = "."
 		}
-		c.root = root
-		c.rels = append(c.rels, rel)
+		p.root = root
+		p.rels = append(p.rels, rel)
 	}
-	return c, nil
-}
-
-func (GitCommitTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	c, err := prepareGitCommit(env, input)
-	if err != nil {
-		return Access{}, err
-	}
-	first, _, _ := strings.Cut(c.message, "\n")
+	first, _, _ := strings.Cut(p.Message, "\n")
 	summary := fmt.Sprintf("git commit %q", clipText(first, 100))
-	if len(c.rels) > 0 {
-		summary += " (staging " + clipText(strings.Join(c.rels, ", "), 200) + ")"
+	if len(p.rels) > 0 {
+		summary += " (staging " + clipText(strings.Join(p.rels, ", "), 200) + ")"
 	}
-	return Access{Kind: AccessGit, Paths: c.rels, Summary: summary}, nil
+	return access.Access{Kind: access.Git, Paths: p.rels, Summary: summary}, nil
 }
 
-func (GitCommitTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	c, err := prepareGitCommit(env, input)
-	if err != nil {
-		return resultForInputErr(err)
-	}
-	if len(c.rels) > 0 {
-		out, err := runGit(ctx, c.root, append([]string{"add", "--"}, c.rels...)...)
+func gitCommitRun(ctx context.Context, env *Env, p *GitCommitParams) (*Result, error) {
+	if len(p.rels) > 0 {
+		out, err := runGit(ctx, p.root, append([]string{"add", "--"}, p.rels...)...)
 		if res, err := gitResult(out, err, ""); err != nil || res.IsError {
 			if res != nil {
 				res.Content = "staging failed, nothing was committed: " + res.Content
@@ -96,6 +75,6 @@ func (GitCommitTool) Run(ctx context.Context, env *Env, input json.RawMessage) (
 			return res, err
 		}
 	}
-	out, err := runGit(ctx, c.root, "commit", "--no-edit", "-m", c.message)
+	out, err := runGit(ctx, p.root, "commit", "--no-edit", "-m", p.Message)
 	return gitResult(out, err, "")
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 
 	"github.com/parleyhq/parley/internal/testenv"
@@ -56,7 +58,7 @@ func gitRun(t *testing.T, tool Tool, env *Env, input any) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := tool.Run(context.Background(), env, b)
+	res, err := runTool(context.Background(), tool, env, b)
 	if err != nil {
 		t.Fatalf("%s: %v", tool.Name(), err)
 	}
@@ -68,58 +70,58 @@ func TestGitWorkflow(t *testing.T) {
 	gitWrite(t, root, "a.txt", "one\n")
 	gitWrite(t, root, "src/b.go", "package b\n")
 
-	res := gitRun(t, GitStatusTool{}, env, GitStatusParams{})
+	res := gitRun(t, gitStatusTool, env, GitStatusParams{})
 	if res.IsError || !strings.Contains(res.Content, "?? a.txt") || !strings.Contains(res.Content, "?? src/") {
 		t.Fatalf("status = %+v", res)
 	}
 
-	res = gitRun(t, GitCommitTool{}, env, GitCommitParams{Message: "first commit\n\nwith a body", Paths: []string{"a.txt", "src"}})
+	res = gitRun(t, gitCommitTool, env, GitCommitParams{Message: "first commit\n\nwith a body", Paths: []string{"a.txt", "src"}})
 	if res.IsError || !strings.Contains(res.Content, "first commit") {
 		t.Fatalf("commit = %+v", res)
 	}
-	res = gitRun(t, GitStatusTool{}, env, GitStatusParams{})
+	res = gitRun(t, gitStatusTool, env, GitStatusParams{})
 	if res.IsError || !strings.Contains(res.Content, "## main") || !strings.Contains(res.Content, "clean") {
 		t.Errorf("status after commit = %+v", res)
 	}
 
 	gitWrite(t, root, "a.txt", "two\n")
-	res = gitRun(t, GitDiffTool{}, env, GitDiffParams{})
+	res = gitRun(t, gitDiffTool, env, GitDiffParams{})
 	if res.IsError || !strings.Contains(res.Content, "-one") || !strings.Contains(res.Content, "+two") {
 		t.Errorf("diff = %+v", res)
 	}
-	res = gitRun(t, GitDiffTool{}, env, GitDiffParams{Staged: true})
+	res = gitRun(t, gitDiffTool, env, GitDiffParams{Staged: true})
 	if res.IsError || res.Content != "(no differences)" {
 		t.Errorf("staged diff before add = %+v", res)
 	}
-	res = gitRun(t, GitDiffTool{}, env, GitDiffParams{Path: "src"})
+	res = gitRun(t, gitDiffTool, env, GitDiffParams{Path: "src"})
 	if res.Content != "(no differences)" {
 		t.Errorf("diff limited to src = %+v", res)
 	}
 
-	res = gitRun(t, GitCommitTool{}, env, GitCommitParams{Message: "second", Paths: []string{"a.txt"}})
+	res = gitRun(t, gitCommitTool, env, GitCommitParams{Message: "second", Paths: []string{"a.txt"}})
 	if res.IsError {
 		t.Fatalf("second commit = %+v", res)
 	}
-	res = gitRun(t, GitDiffTool{}, env, GitDiffParams{Ref: "HEAD~1..HEAD"})
+	res = gitRun(t, gitDiffTool, env, GitDiffParams{Ref: "HEAD~1..HEAD"})
 	if res.IsError || !strings.Contains(res.Content, "+two") {
 		t.Errorf("diff of a range = %+v", res)
 	}
 
-	res = gitRun(t, GitLogTool{}, env, GitLogParams{})
+	res = gitRun(t, gitLogTool, env, GitLogParams{})
 	if res.IsError || !strings.Contains(res.Content, "second") || !strings.Contains(res.Content, "first commit") ||
 		!strings.Contains(res.Content, "Test Author") {
 		t.Errorf("log = %+v", res)
 	}
-	res = gitRun(t, GitLogTool{}, env, GitLogParams{Count: 1})
+	res = gitRun(t, gitLogTool, env, GitLogParams{Count: 1})
 	if strings.Contains(res.Content, "first commit") {
 		t.Errorf("count 1 shows two commits: %q", res.Content)
 	}
-	res = gitRun(t, GitLogTool{}, env, GitLogParams{Path: "src"})
+	res = gitRun(t, gitLogTool, env, GitLogParams{Path: "src"})
 	if strings.Contains(res.Content, "second") || !strings.Contains(res.Content, "first commit") {
 		t.Errorf("log of src = %q", res.Content)
 	}
 
-	res = gitRun(t, GitCommitTool{}, env, GitCommitParams{Message: "nothing"})
+	res = gitRun(t, gitCommitTool, env, GitCommitParams{Message: "nothing"})
 	if !res.IsError || !strings.Contains(res.Content, "nothing") {
 		t.Errorf("empty commit = %+v", res)
 	}
@@ -137,21 +139,21 @@ func TestGitCommitValidation(t *testing.T) {
 		`{"message": "m", "paths": ["` + outside + `"]}`,
 		`{"message": "m", "extra": 1}`,
 	} {
-		_, err := GitCommitTool{}.Access(env, json.RawMessage(in))
-		var ie *InputError
+		_, err := accessOf(gitCommitTool, env, json.RawMessage(in))
+		var ie *jsonschema.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("%s: Access err = %v, want an InputError", in, err)
 		}
-		res, err := GitCommitTool{}.Run(context.Background(), env, json.RawMessage(in))
+		res, err := runTool(context.Background(), gitCommitTool, env, json.RawMessage(in))
 		if err != nil || !res.IsError {
 			t.Errorf("%s: Run = %+v, %v", in, res, err)
 		}
 	}
-	a, err := GitCommitTool{}.Access(env, json.RawMessage(`{"message": "add a\n\nbody", "paths": ["a.txt"]}`))
+	a, err := accessOf(gitCommitTool, env, json.RawMessage(`{"message": "add a\n\nbody", "paths": ["a.txt"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Kind != AccessGit || len(a.Paths) != 1 || a.Paths[0] != "a.txt" || !strings.Contains(a.Summary, `"add a"`) {
+	if a.Kind != access.Git || len(a.Paths) != 1 || a.Paths[0] != "a.txt" || !strings.Contains(a.Summary, `"add a"`) {
 		t.Errorf("Access = %+v", a)
 	}
 	out, _ := exec.Command("git", "-C", root, "log", "--oneline").CombinedOutput()
@@ -166,25 +168,25 @@ func TestGitReadToolsAccess(t *testing.T) {
 		tool  Tool
 		input string
 	}{
-		{GitStatusTool{}, `{}`},
-		{GitDiffTool{}, `{"path": "src", "staged": true}`},
-		{GitLogTool{}, `{"count": 5}`},
+		{gitStatusTool, `{}`},
+		{gitDiffTool, `{"path": "src", "staged": true}`},
+		{gitLogTool, `{"count": 5}`},
 	} {
-		a, err := tc.tool.Access(env, json.RawMessage(tc.input))
+		a, err := accessOf(tc.tool, env, json.RawMessage(tc.input))
 		if err != nil {
 			t.Errorf("%s: %v", tc.tool.Name(), err)
 			continue
 		}
-		if a.Kind != AccessRead || !tc.tool.ReadOnly() {
+		if a.Kind != access.Read || !tc.tool.ReadOnly() {
 			t.Errorf("%s: kind %s, read-only %v", tc.tool.Name(), a.Kind, tc.tool.ReadOnly())
 		}
 	}
 	for _, in := range []string{`{"ref": "--output=/tmp/x"}`, `{"ref": "a b"}`, `{"path": "../.."}`} {
-		if _, err := (GitDiffTool{}).Access(env, json.RawMessage(in)); err == nil {
+		if _, err := accessOf(gitDiffTool, env, json.RawMessage(in)); err == nil {
 			t.Errorf("git_diff %s accepted", in)
 		}
 	}
-	if _, err := (GitLogTool{}).Access(env, json.RawMessage(`{"count": 201}`)); err == nil {
+	if _, err := accessOf(gitLogTool, env, json.RawMessage(`{"count": 201}`)); err == nil {
 		t.Error("git_log count 201 accepted")
 	}
 }
@@ -197,7 +199,7 @@ func TestGitOutsideRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(roots.Paths()[0]))
-	res := gitRun(t, GitStatusTool{}, &Env{Roots: roots}, GitStatusParams{})
+	res := gitRun(t, gitStatusTool, &Env{Roots: roots}, GitStatusParams{})
 	if !res.IsError || !strings.Contains(res.Content, "not a git repository") {
 		t.Errorf("status outside a repository = %+v", res)
 	}
@@ -209,11 +211,11 @@ func TestGitPathsAreLiteral(t *testing.T) {
 	env, root := gitTestRepo(t)
 	gitWrite(t, root, ":(glob)*.txt", "magic\n")
 	gitWrite(t, root, "other.txt", "other\n")
-	res := gitRun(t, GitCommitTool{}, env, GitCommitParams{Message: "only the odd name", Paths: []string{":(glob)*.txt"}})
+	res := gitRun(t, gitCommitTool, env, GitCommitParams{Message: "only the odd name", Paths: []string{":(glob)*.txt"}})
 	if res.IsError {
 		t.Fatalf("commit = %+v", res)
 	}
-	res = gitRun(t, GitStatusTool{}, env, GitStatusParams{})
+	res = gitRun(t, gitStatusTool, env, GitStatusParams{})
 	if !strings.Contains(res.Content, "?? other.txt") {
 		t.Errorf("other.txt was staged through pathspec magic: %q", res.Content)
 	}

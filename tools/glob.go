@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,6 +12,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -24,36 +24,23 @@ var globDesc string
 const globCap = 500
 
 type globParams struct {
-	Pattern string `json:"pattern" jsonschema:"description=Glob pattern matched against paths relative to path (or the workspace root): * and ? stay within one path segment, ** spans any number of directories, [abc] and {a,b} alternatives work. Example: **/*_test.go"`
+	Pattern string `json:"pattern" jsonschema:"description=Glob pattern matched against paths relative to path (or the workspace root): * and ? stay within one path segment, ** spans any number of directories, [abc] and [!abc] classes and {a,b} alternatives work. Example: **/*_test.go"`
 	Path    string `json:"path,omitempty" jsonschema:"description=Directory to search under. Default: the whole workspace."`
 	All     bool   `json:"all,omitempty" jsonschema:"description=Also match files excluded by ignore rules."`
 }
 
-// GlobTool finds files by path pattern.
-type GlobTool struct{}
+// globTool finds files by path pattern.
+var globTool = New(
+	Spec{Name: "glob", Description: globDesc, ReadOnly: true},
+	globAccess, globRun)
 
-var globSchema = MustSchema[globParams]()
-
-func (GlobTool) Name() string            { return "glob" }
-func (GlobTool) Description() string     { return globDesc }
-func (GlobTool) Schema() json.RawMessage { return globSchema }
-func (GlobTool) ReadOnly() bool          { return true }
-
-func (GlobTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[globParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	a, err := pathAccess(env, AccessRead, cmp.Or(p.Path, "."), "glob")
+func globAccess(env *Env, p *globParams) (access.Access, error) {
+	a, err := pathAccess(env, access.Read, cmp.Or(p.Path, "."), "glob")
 	a.Summary = "glob " + p.Pattern
 	return a, err
 }
 
-func (GlobTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[globParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func globRun(ctx context.Context, env *Env, p *globParams) (*Result, error) {
 	g, err := compileGlob(p.Pattern)
 	if err != nil {
 		return Errorf("%v", err), nil
@@ -67,7 +54,7 @@ func (GlobTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Resu
 	for _, base := range bases {
 		from := len(found)
 		err := walkFiles(ctx, base, p.All, func(f walkedFile) error {
-			if g.match(f.baseRel) {
+			if g.Match(f.baseRel) {
 				total++
 				if len(found) < globCap {
 					found = append(found, displayRel(env, base.root, f.rel))
@@ -186,120 +173,17 @@ func walkFiles(ctx context.Context, base searchBase, all bool, visit func(walked
 	})
 }
 
-// globPattern is a compiled doublestar pattern: brace alternatives, each
-// split into path segments.
-type globPattern struct {
-	alts [][]string
-}
-
-// maxBraceAlts bounds brace expansion ({a,b}{c,d}... multiplies).
-const maxBraceAlts = 256
-
-// compileGlob checks and compiles a pattern. Leading "./" is dropped;
-// absolute patterns and ".." segments are refused.
-func compileGlob(pat string) (*globPattern, error) {
+// compileGlob checks and compiles a pattern of the glob tool or grep's
+// filter (see package pathglob). A leading "./" is dropped; absolute
+// patterns and ".." segments are refused, since the paths matched are
+// relative and never contain "..".
+func compileGlob(pat string) (pathglob.Pattern, error) {
 	pat = strings.TrimPrefix(filepath.ToSlash(pat), "./")
-	switch {
-	case pat == "":
-		return nil, errors.New("pattern is empty")
-	case strings.HasPrefix(pat, "/"):
-		return nil, fmt.Errorf("pattern %q is absolute; patterns are relative to path (or the workspace root)", pat)
+	if strings.HasPrefix(pat, "/") {
+		return pathglob.Pattern{}, fmt.Errorf("pattern %q is absolute; patterns are relative to path (or the workspace root)", pat)
 	}
-	alts, err := expandBraces(pat)
-	if err != nil {
-		return nil, fmt.Errorf("pattern %q: %w", pat, err)
+	if slices.Contains(strings.Split(pat, "/"), "..") {
+		return pathglob.Pattern{}, fmt.Errorf("pattern %q: \"..\" is not allowed", pat)
 	}
-	g := &globPattern{}
-	for _, a := range alts {
-		segs := strings.Split(a, "/")
-		for _, s := range segs {
-			if s == ".." {
-				return nil, fmt.Errorf("pattern %q: \"..\" is not allowed", pat)
-			}
-			if _, err := path.Match(s, ""); err != nil {
-				return nil, fmt.Errorf("pattern %q: bad segment %q: %w", pat, s, err)
-			}
-		}
-		g.alts = append(g.alts, segs)
-	}
-	return g, nil
-}
-
-// match reports whether the slash-separated relative path matches.
-func (g *globPattern) match(rel string) bool {
-	name := strings.Split(rel, "/")
-	for _, a := range g.alts {
-		if matchSegments(a, name) {
-			return true
-		}
-	}
-	return false
-}
-
-func matchSegments(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(name); i++ {
-				if matchSegments(pat[1:], name[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
-	}
-	return len(name) == 0
-}
-
-// expandBraces expands the first top-level {a,b} group recursively.
-func expandBraces(p string) ([]string, error) {
-	open, end, commas := -1, -1, []int(nil)
-	depth := 0
-	for i := 0; i < len(p) && end < 0; i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '{':
-			if depth == 0 {
-				open = i
-			}
-			depth++
-		case ',':
-			if depth == 1 {
-				commas = append(commas, i)
-			}
-		case '}':
-			if depth--; depth == 0 && open >= 0 {
-				end = i
-			} else if depth < 0 {
-				return nil, errors.New("unmatched }")
-			}
-		}
-	}
-	if open < 0 {
-		return []string{p}, nil
-	}
-	if end < 0 {
-		return nil, errors.New("unmatched {")
-	}
-	var out []string
-	start := open + 1
-	for _, c := range append(commas, end) {
-		rest, err := expandBraces(p[:open] + p[start:c] + p[end+1:])
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rest...)
-		if len(out) > maxBraceAlts {
-			return nil, fmt.Errorf("more than %d brace alternatives", maxBraceAlts)
-		}
-		start = c + 1
-	}
-	return out, nil
+	return pathglob.Compile(pat)
 }

@@ -5,11 +5,12 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/pathglob"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -30,22 +31,13 @@ type grepParams struct {
 	MaxResults      int    `json:"max_results,omitempty" jsonschema:"minimum=1,maximum=1000,description=Maximum matching lines to show (default 100); the rest are counted."`
 }
 
-// GrepTool searches file contents by regular expression.
-type GrepTool struct{}
+// grepTool searches file contents by regular expression.
+var grepTool = New(
+	Spec{Name: "grep", Description: grepDesc, ReadOnly: true},
+	grepAccess, grepRun)
 
-var grepSchema = MustSchema[grepParams]()
-
-func (GrepTool) Name() string            { return "grep" }
-func (GrepTool) Description() string     { return grepDesc }
-func (GrepTool) Schema() json.RawMessage { return grepSchema }
-func (GrepTool) ReadOnly() bool          { return true }
-
-func (GrepTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[grepParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	a, err := pathAccess(env, AccessRead, cmp.Or(p.Path, "."), "grep")
+func grepAccess(env *Env, p *grepParams) (access.Access, error) {
+	a, err := pathAccess(env, access.Read, cmp.Or(p.Path, "."), "grep")
 	a.Summary = "grep " + p.Pattern
 	return a, err
 }
@@ -53,10 +45,10 @@ func (GrepTool) Access(env *Env, input json.RawMessage) (Access, error) {
 // grepper holds one search's state.
 type grepper struct {
 	env      *Env
-	line     *regexp.Regexp // per-line semantics
-	scan     *regexp.Regexp // (?m) variant to find candidates in a whole file
-	filter   *globPattern
-	baseName bool // filter matches base names
+	line     *regexp.Regexp    // per-line semantics
+	scan     *regexp.Regexp    // (?m) variant to find candidates in a whole file
+	filter   *pathglob.Pattern // nil: every file
+	baseName bool              // filter matches base names
 	context  int
 	limit    int
 
@@ -65,11 +57,7 @@ type grepper struct {
 	skippedBinary, skippedBig int
 }
 
-func (GrepTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[grepParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func grepRun(ctx context.Context, env *Env, p *grepParams) (*Result, error) {
 	g, res := newGrepper(env, p)
 	if res != nil {
 		return res, nil
@@ -92,7 +80,7 @@ func (GrepTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Resu
 	return &Result{Content: g.report(p.Pattern)}, nil
 }
 
-func newGrepper(env *Env, p grepParams) (*grepper, *Result) {
+func newGrepper(env *Env, p *grepParams) (*grepper, *Result) {
 	if p.Pattern == "" {
 		return nil, Errorf("pattern is empty")
 	}
@@ -106,10 +94,11 @@ func newGrepper(env *Env, p grepParams) (*grepper, *Result) {
 	}
 	g := &grepper{env: env, line: line, scan: regexp.MustCompile("(?m)" + flags + p.Pattern), context: p.Context, limit: cmp.Or(p.MaxResults, defaultGrepResults)}
 	if p.Glob != "" {
-		if g.filter, err = compileGlob(p.Glob); err != nil {
+		filter, err := compileGlob(p.Glob)
+		if err != nil {
 			return nil, Errorf("glob: %v", err)
 		}
-		g.baseName = !strings.Contains(p.Glob, "/")
+		g.filter, g.baseName = &filter, !strings.Contains(p.Glob, "/")
 	}
 	return g, nil
 }
@@ -119,9 +108,9 @@ func (g *grepper) wants(baseRel string) bool {
 		return true
 	}
 	if g.baseName {
-		return g.filter.match(baseRel[strings.LastIndexByte(baseRel, '/')+1:])
+		return g.filter.Match(baseRel[strings.LastIndexByte(baseRel, '/')+1:])
 	}
-	return g.filter.match(baseRel)
+	return g.filter.Match(baseRel)
 }
 
 // file searches one file. Unreadable files are skipped silently: a search

@@ -93,14 +93,14 @@ func TestIndexToolsUnavailable(t *testing.T) {
 		tool  Tool
 		input map[string]any
 	}{
-		{OutlineTool{}, map[string]any{"path": "main.go"}},
-		{GetSymbolTool{}, map[string]any{"name": "Serve"}},
-		{FindDefinitionTool{}, map[string]any{"name": "Serve"}},
-		{FindReferencesTool{}, map[string]any{"name": "Serve"}},
-		{GetDependenciesTool{}, map[string]any{"path": "main.go"}},
-		{GetDependentsTool{}, map[string]any{}},
-		{GetComplexityTool{}, map[string]any{}},
-		{GetTodosTool{}, map[string]any{}},
+		{outlineTool, map[string]any{"path": "main.go"}},
+		{getSymbolTool, map[string]any{"name": "Serve"}},
+		{findDefinitionTool, map[string]any{"name": "Serve"}},
+		{findReferencesTool, map[string]any{"name": "Serve"}},
+		{getDependenciesTool, map[string]any{"path": "main.go"}},
+		{getDependentsTool, map[string]any{}},
+		{getComplexityTool, map[string]any{}},
+		{getTodosTool, map[string]any{}},
 	} {
 		ftFail(t, tc.tool, w.env, tc.input, "index unavailable")
 	}
@@ -108,101 +108,101 @@ func TestIndexToolsUnavailable(t *testing.T) {
 
 func TestOutline(t *testing.T) {
 	w := ftIndexed(t)
-	out := ftOK(t, OutlineTool{}, w.env, map[string]any{"path": "main.go"})
+	out := ftOK(t, outlineTool, w.env, map[string]any{"path": "main.go"})
 	ftContains(t, out, "main.go\n", "  struct Server [L10-12]: type Server struct\n", "    field Addr [L11-11]", "  method Serve [L15-25]: func (s *Server) Serve(req string) error (complexity 5)\n", "  function main [L27-31]")
-	ftFail(t, OutlineTool{}, w.env, map[string]any{"path": "util"}, "is a directory")
-	ftFail(t, OutlineTool{}, w.env, map[string]any{"path": "nope.go"}, "not in the index")
-	ftFail(t, OutlineTool{}, w.env, map[string]any{"path": "../x.go"}, "escapes")
+	ftFail(t, outlineTool, w.env, map[string]any{"path": "util"}, "is a directory")
+	ftFail(t, outlineTool, w.env, map[string]any{"path": "nope.go"}, "not in the index")
+	ftFail(t, outlineTool, w.env, map[string]any{"path": "../x.go"}, "escapes")
 }
 
 func TestGetSymbol(t *testing.T) {
 	w := ftIndexed(t)
-	msg := ftFail(t, GetSymbolTool{}, w.env, map[string]any{"name": "Serve"}, "2 symbols are named Serve")
+	msg := ftFail(t, getSymbolTool, w.env, map[string]any{"name": "Serve"}, "2 symbols are named Serve")
 	ftContains(t, msg, "main.go:15: method Server.Serve", "util/util.go:9: function Serve")
-	out := ftOK(t, GetSymbolTool{}, w.env, map[string]any{"name": "Server.Serve"})
+	out := ftOK(t, getSymbolTool, w.env, map[string]any{"name": "Server.Serve"})
 	ftContains(t, out, "main.go:15: method Server.Serve\n", "14\t// Serve handles one request.\n", "15\tfunc (s *Server) Serve(req string) error {\n", "25\t}\n")
 	if strings.Contains(out, "26\t") || strings.Contains(out, "warning") {
 		t.Errorf("body:\n%s", out)
 	}
-	out = ftOK(t, GetSymbolTool{}, w.env, map[string]any{"name": "Serve", "path": "util"})
+	out = ftOK(t, getSymbolTool, w.env, map[string]any{"name": "Serve", "path": "util"})
 	ftContains(t, out, "util/util.go:9: function Serve", "8\t// Serve is a second Serve.\n9\tfunc Serve() {}\n")
-	out = ftOK(t, GetSymbolTool{}, w.env, map[string]any{"name": "Serve", "kind": "function"})
+	out = ftOK(t, getSymbolTool, w.env, map[string]any{"name": "Serve", "kind": "function"})
 	ftContains(t, out, "9\tfunc Serve() {}")
-	msg = ftFail(t, GetSymbolTool{}, w.env, map[string]any{"name": "Doubl"}, "no symbol named Doubl")
+	msg = ftFail(t, getSymbolTool, w.env, map[string]any{"name": "Doubl"}, "no symbol named Doubl")
 	ftContains(t, msg, "similar: function Double (util/util.go:4)")
-	ftFail(t, GetSymbolTool{}, w.env, map[string]any{"name": "Serve", "kind": "gadget"}, `unknown kind "gadget"`)
+	ftFail(t, getSymbolTool, w.env, map[string]any{"name": "Serve", "kind": "gadget"}, `unknown kind "gadget"`)
 	// The source comes through the file view: unsaved edits are seen, and
 	// a file that moved on since indexing is flagged.
 	abs := w.path("util/util.go")
 	w.env.Files = &DiskView{Overlay: func(p string) ([]byte, int32, bool) {
 		return []byte("package util\n\n// Double doubles x.\nfunc Triple(x int) int {\n\treturn x * 3\n}\n"), 2, p == abs
 	}}
-	out = ftOK(t, GetSymbolTool{}, w.env, map[string]any{"name": "Double"})
+	out = ftOK(t, getSymbolTool, w.env, map[string]any{"name": "Double"})
 	ftContains(t, out, "warning: the file changed since it was indexed", "x * 3")
 }
 
 func TestFindDefinitionAndReferences(t *testing.T) {
 	w := ftIndexed(t)
-	out := ftOK(t, FindDefinitionTool{}, w.env, map[string]any{"name": "Double"})
+	out := ftOK(t, findDefinitionTool, w.env, map[string]any{"name": "Double"})
 	if out != "util/util.go:4: function Double — func Double(x int) int\n    // Double doubles x.\n" {
 		t.Errorf("definition:\n%q", out)
 	}
-	out = ftOK(t, FindDefinitionTool{}, w.env, map[string]any{"name": "double"})
+	out = ftOK(t, findDefinitionTool, w.env, map[string]any{"name": "double"})
 	ftContains(t, out, "util/util.go:4: function Double")
-	out = ftOK(t, FindDefinitionTool{}, w.env, map[string]any{"name": "Dubble"})
+	out = ftOK(t, findDefinitionTool, w.env, map[string]any{"name": "Dubble"})
 	ftContains(t, out, "no symbol named Dubble")
 
-	out = ftOK(t, FindReferencesTool{}, w.env, map[string]any{"name": "Serve"})
+	out = ftOK(t, findReferencesTool, w.env, map[string]any{"name": "Serve"})
 	ftContains(t, out, "main.go:15:18: func (s *Server) Serve(req string) error { [definition]\n", "main.go:29:8: _ = s.Serve(\"x\") // TODO: read flags\n", "util/util.go:9:6: func Serve() {} [definition]\n")
-	out = ftOK(t, FindReferencesTool{}, w.env, map[string]any{"name": "Server.Serve", "path": "main.go", "max_results": 1})
+	out = ftOK(t, findReferencesTool, w.env, map[string]any{"name": "Server.Serve", "path": "main.go", "max_results": 1})
 	ftContains(t, out, "main.go:15:18:", "[1 more references not shown (2 in 1 files in all)")
 	if strings.Contains(out, "util.go") {
 		t.Errorf("path filter ignored:\n%s", out)
 	}
-	ftContains(t, ftOK(t, FindReferencesTool{}, w.env, map[string]any{"name": "Nothing"}), "No references to Nothing")
+	ftContains(t, ftOK(t, findReferencesTool, w.env, map[string]any{"name": "Nothing"}), "No references to Nothing")
 }
 
 func TestDependencies(t *testing.T) {
 	w := ftIndexed(t)
-	out := ftOK(t, GetDependenciesTool{}, w.env, map[string]any{"path": "main.go"})
+	out := ftOK(t, getDependenciesTool, w.env, map[string]any{"path": "main.go"})
 	ftContains(t, out, "main.go:\n", `line 4: "fmt" -> external`, `line 6: "example.com/demo/util" -> util/ (package directory)`)
 	ftWrite(t, w.root, "new.go", "package main\n")
-	ftFail(t, GetDependenciesTool{}, w.env, map[string]any{"path": "new.go"}, "not in the index")
-	ftContains(t, ftOK(t, GetDependenciesTool{}, w.env, map[string]any{"path": "."}), "main.go:\n")
-	out = ftOK(t, GetDependentsTool{}, w.env, map[string]any{"path": "util/util.go"})
+	ftFail(t, getDependenciesTool, w.env, map[string]any{"path": "new.go"}, "not in the index")
+	ftContains(t, ftOK(t, getDependenciesTool, w.env, map[string]any{"path": "."}), "main.go:\n")
+	out = ftOK(t, getDependentsTool, w.env, map[string]any{"path": "util/util.go"})
 	ftContains(t, out, "util/util.go is imported by:\n", `main.go:6: "example.com/demo/util"`)
-	out = ftOK(t, GetDependentsTool{}, w.env, map[string]any{"path": "util"})
+	out = ftOK(t, getDependentsTool, w.env, map[string]any{"path": "util"})
 	ftContains(t, out, `main.go:6: "example.com/demo/util"`)
-	ftContains(t, ftOK(t, GetDependentsTool{}, w.env, map[string]any{"path": "main.go"}), "Nothing in the workspace imports main.go")
-	out = ftOK(t, GetDependentsTool{}, w.env, map[string]any{})
+	ftContains(t, ftOK(t, getDependentsTool, w.env, map[string]any{"path": "main.go"}), "Nothing in the workspace imports main.go")
+	out = ftOK(t, getDependentsTool, w.env, map[string]any{})
 	ftContains(t, out, "Most imported files and packages:\n", "   1 importers  util/ (go)")
 }
 
 func TestComplexityAndTodos(t *testing.T) {
 	w := ftIndexed(t)
-	out := ftOK(t, GetComplexityTool{}, w.env, map[string]any{})
+	out := ftOK(t, getComplexityTool, w.env, map[string]any{})
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) < 3 || !strings.Contains(lines[1], "main.go:15: method Server.Serve") || !strings.HasPrefix(strings.TrimSpace(lines[1]), "5 ") {
 		t.Errorf("complexity ranking:\n%s", out)
 	}
-	out = ftOK(t, GetComplexityTool{}, w.env, map[string]any{"path": "util/util.go", "limit": 1})
+	out = ftOK(t, getComplexityTool, w.env, map[string]any{"path": "util/util.go", "limit": 1})
 	ftContains(t, out, "util/util.go:", "[1 more functions not shown]")
-	out = ftOK(t, GetTodosTool{}, w.env, map[string]any{})
+	out = ftOK(t, getTodosTool, w.env, map[string]any{})
 	if out != "main.go:29: TODO read flags\nutil/util.go:5: FIXME overflow\n" {
 		t.Errorf("todos:\n%q", out)
 	}
-	ftContains(t, ftOK(t, GetTodosTool{}, w.env, map[string]any{"tag": "FIXME"}), "util/util.go:5: FIXME overflow")
-	ftContains(t, ftOK(t, GetTodosTool{}, w.env, map[string]any{"path": "util"}), "util/util.go:5: FIXME")
-	ftContains(t, ftOK(t, GetTodosTool{}, w.env, map[string]any{"max_results": 1}), "[1 more markers not shown (2 in all)")
-	ftFail(t, GetTodosTool{}, w.env, map[string]any{"tag": "NOTE"}, "must be one of TODO, FIXME, HACK, XXX")
+	ftContains(t, ftOK(t, getTodosTool, w.env, map[string]any{"tag": "FIXME"}), "util/util.go:5: FIXME overflow")
+	ftContains(t, ftOK(t, getTodosTool, w.env, map[string]any{"path": "util"}), "util/util.go:5: FIXME")
+	ftContains(t, ftOK(t, getTodosTool, w.env, map[string]any{"max_results": 1}), "[1 more markers not shown (2 in all)")
+	ftFail(t, getTodosTool, w.env, map[string]any{"tag": "NOTE"}, "must be one of TODO, FIXME, HACK, XXX")
 }
 
 func TestFileInfoIndexed(t *testing.T) {
 	w := ftIndexed(t)
-	ftContains(t, ftOK(t, FileInfoTool{}, w.env, map[string]any{"path": "main.go"}), "indexed:   yes (indexed, 4 symbols")
-	ftContains(t, ftOK(t, FileInfoTool{}, w.env, map[string]any{"path": "go.mod"}), "indexed:   yes (text")
+	ftContains(t, ftOK(t, fileInfoTool, w.env, map[string]any{"path": "main.go"}), "indexed:   yes (indexed, 4 symbols")
+	ftContains(t, ftOK(t, fileInfoTool, w.env, map[string]any{"path": "go.mod"}), "indexed:   yes (text")
 	ftWrite(t, w.root, "util/util.go", "package util\n")
-	ftContains(t, ftOK(t, FileInfoTool{}, w.env, map[string]any{"path": "util/util.go"}), "stale")
+	ftContains(t, ftOK(t, fileInfoTool, w.env, map[string]any{"path": "util/util.go"}), "stale")
 	ftWrite(t, w.root, "new.go", "package main\n")
-	ftContains(t, ftOK(t, FileInfoTool{}, w.env, map[string]any{"path": "new.go"}), "indexed:   no\n")
+	ftContains(t, ftOK(t, fileInfoTool, w.env, map[string]any{"path": "new.go"}), "indexed:   no\n")
 }

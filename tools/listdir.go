@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -25,22 +25,13 @@ type listDirParams struct {
 	All   bool   `json:"all,omitempty" jsonschema:"description=Include entries excluded by .gitignore/.parleyignore and built-in rules (VCS directories, build output)."`
 }
 
-// ListDirTool lists a directory's entries with type and size.
-type ListDirTool struct{}
+// listDirTool lists a directory's entries with type and size.
+var listDirTool = New(
+	Spec{Name: "list_dir", Description: listDirDesc, ReadOnly: true},
+	listDirAccess, listDirRun)
 
-var listDirSchema = MustSchema[listDirParams]()
-
-func (ListDirTool) Name() string            { return "list_dir" }
-func (ListDirTool) Description() string     { return listDirDesc }
-func (ListDirTool) Schema() json.RawMessage { return listDirSchema }
-func (ListDirTool) ReadOnly() bool          { return true }
-
-func (ListDirTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[listDirParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return pathAccess(env, AccessRead, cmp.Or(p.Path, "."), "list")
+func listDirAccess(env *Env, p *listDirParams) (access.Access, error) {
+	return pathAccess(env, access.Read, cmp.Or(p.Path, "."), "list")
 }
 
 // lister accumulates list_dir output.
@@ -52,11 +43,7 @@ type lister struct {
 	ignored int
 }
 
-func (ListDirTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[listDirParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func listDirRun(ctx context.Context, env *Env, p *listDirParams) (*Result, error) {
 	abs, rel, res := resolveArg(env, cmp.Or(p.Path, "."))
 	if res != nil {
 		return res, nil

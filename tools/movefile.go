@@ -3,13 +3,15 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/move_file.md
@@ -18,52 +20,39 @@ var moveFileDesc string
 type moveFileParams struct {
 	From string `json:"from" jsonschema:"description=File to move or rename: relative to the workspace root, or absolute inside it. Must be a regular file, not a directory or a symbolic link."`
 	To   string `json:"to" jsonschema:"description=Its new path including the file name (not just a directory): relative to the workspace root, or absolute inside it. Must not exist; missing parent directories are created."`
+
+	to string // absolute, resolved by moveFileAccess
 }
 
-// MoveFileTool renames or moves one file through the Editor, so the user
+// moveFileTool renames or moves one file through the Editor, so the user
 // sees the change and can undo it.
-type MoveFileTool struct{}
+var moveFileTool = New(
+	Spec{Name: "move_file", Description: moveFileDesc},
+	moveFileAccess, moveFileRun)
 
-var moveFileSchema = MustSchema[moveFileParams]()
-
-func (MoveFileTool) Name() string            { return "move_file" }
-func (MoveFileTool) Description() string     { return moveFileDesc }
-func (MoveFileTool) Schema() json.RawMessage { return moveFileSchema }
-func (MoveFileTool) ReadOnly() bool          { return false }
-
-func (MoveFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[moveFileParams](input)
-	if err != nil {
-		return Access{}, err
+func moveFileAccess(env *Env, p *moveFileParams) (access.Access, error) {
+	_, fromRel, res := resolveArg(env, p.From)
+	if res != nil {
+		return access.Access{}, &jsonschema.InputError{Msg: res.Content}
 	}
-	var rels []string
-	for _, path := range []string{p.From, p.To} {
-		_, rel, res := resolveArg(env, path)
-		if res != nil {
-			return Access{}, &InputError{Msg: res.Content}
+	to, toRel, res := resolveArg(env, p.To)
+	if res != nil {
+		if _, _, err := env.Resolve(p.To); errors.Is(err, syscall.ENOTDIR) {
+			// Resolve's own message names an lstat call and an absolute path.
+			return access.Access{}, inputErrorf("cannot move to %s: one of its parent directories is a file", p.To)
 		}
-		rels = append(rels, rel)
+		return access.Access{}, &jsonschema.InputError{Msg: res.Content}
 	}
-	return Access{Kind: AccessEdit, Paths: rels, Summary: "move " + rels[0] + " to " + rels[1]}, nil
+	p.to = to
+	return access.Access{Kind: access.Edit, Paths: []string{fromRel, toRel}, Summary: "move " + fromRel + " to " + toRel}, nil
 }
 
-func (MoveFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[moveFileParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func moveFileRun(ctx context.Context, env *Env, p *moveFileParams) (*Result, error) {
 	from, res := resolveFileArg(env, p.From)
 	if res != nil {
 		return res, nil
 	}
-	to, _, res := resolveArg(env, p.To)
-	if res != nil {
-		if _, _, err := env.Resolve(p.To); errors.Is(err, syscall.ENOTDIR) {
-			// Resolve's own message names an lstat call and an absolute path.
-			return Errorf("cannot move to %s: one of its parent directories is a file", p.To), nil
-		}
-		return res, nil
-	}
+	to := p.to
 	fromShown, toShown := displayPath(env, from), displayPath(env, to)
 	if from == to {
 		return Errorf("from and to are the same file (%s); nothing to move", fromShown), nil

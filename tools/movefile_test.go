@@ -6,6 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 func TestMoveFile(t *testing.T) {
@@ -46,13 +49,13 @@ func TestMoveFile(t *testing.T) {
 			in := map[string]any{"from": r.Replace(tt.from), "to": r.Replace(tt.to)}
 			before := ftSnapshot(t, w.root, outside)
 			if msg, ok := strings.CutPrefix(tt.want, "!"); ok {
-				ftFail(t, MoveFileTool{}, w.env, in, msg)
+				ftFail(t, moveFileTool, w.env, in, msg)
 				if after := ftSnapshot(t, w.root, outside); !reflect.DeepEqual(before, after) {
 					t.Errorf("files changed on error:\nbefore %v\nafter  %v", before, after)
 				}
 				return
 			}
-			res := ftRun(t, MoveFileTool{}, w.env, in)
+			res := ftRun(t, moveFileTool, w.env, in)
 			if res.IsError || res.Content != tt.want {
 				t.Fatalf("got %+v, want %q", res, tt.want)
 			}
@@ -84,14 +87,14 @@ func TestMoveFileNotApplied(t *testing.T) {
 	in := map[string]any{"from": "a.txt", "to": "sub/b.txt"}
 
 	w.env.Files = ftStaleView{inner: w.env.Files, path: w.path("a.txt"), old: []byte("then\n")}
-	ftFail(t, MoveFileTool{}, w.env, in, "not applied: "+w.path("a.txt")+": "+staleReason)
+	ftFail(t, moveFileTool, w.env, in, "not applied: "+w.path("a.txt")+": "+staleReason)
 	w.env.Files = &DiskView{}
 
 	w.env.Editor = ftRejecter{}
-	ftFail(t, MoveFileTool{}, w.env, in, "not applied: the user rejected the edit")
+	ftFail(t, moveFileTool, w.env, in, "not applied: the user rejected the edit")
 
 	w.env.Editor = nil
-	ftFail(t, MoveFileTool{}, w.env, in, "editing is unavailable")
+	ftFail(t, moveFileTool, w.env, in, "editing is unavailable")
 
 	if got := w.read(t, "a.txt"); got != "now\n" {
 		t.Errorf("file changed: %q", got)
@@ -106,17 +109,17 @@ func TestMoveFileNotApplied(t *testing.T) {
 
 func TestMoveFileAccess(t *testing.T) {
 	w := ftNew(t, map[string]string{"src/a.go": "package a\n"})
-	a, err := MoveFileTool{}.Access(w.env, ftInput(t, map[string]any{"from": "src/a.go", "to": "lib/a.go"}))
-	if err != nil || a.Kind != AccessEdit || !reflect.DeepEqual(a.Paths, []string{"src/a.go", "lib/a.go"}) || a.Summary != "move src/a.go to lib/a.go" {
+	a, err := accessOf(moveFileTool, w.env, ftInput(t, map[string]any{"from": "src/a.go", "to": "lib/a.go"}))
+	if err != nil || a.Kind != access.Edit || !reflect.DeepEqual(a.Paths, []string{"src/a.go", "lib/a.go"}) || a.Summary != "move src/a.go to lib/a.go" {
 		t.Errorf("access %+v %v", a, err)
 	}
-	var ie *InputError
+	var ie *jsonschema.InputError
 	for _, in := range []map[string]any{
 		{"from": "../x", "to": "a"},
 		{"from": "src/a.go", "to": "../x"},
 		{"from": "src/a.go"},
 	} {
-		if _, err := (MoveFileTool{}).Access(w.env, ftInput(t, in)); !errors.As(err, &ie) {
+		if _, err := accessOf(moveFileTool, w.env, ftInput(t, in)); !errors.As(err, &ie) {
 			t.Errorf("%v: err = %v, want an InputError", in, err)
 		}
 	}

@@ -3,9 +3,10 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 //go:embed desc/multi_edit.md
@@ -22,29 +23,16 @@ type editSpec struct {
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"description=Replace every occurrence."`
 }
 
-// MultiEditTool applies several exact-string edits to one file atomically.
-type MultiEditTool struct{}
+// multiEditTool applies several exact-string edits to one file atomically.
+var multiEditTool = New(
+	Spec{Name: "multi_edit", Description: multiEditDesc},
+	multiEditAccess, multiEditRun)
 
-var multiEditSchema = MustSchema[multiEditParams]()
-
-func (MultiEditTool) Name() string            { return "multi_edit" }
-func (MultiEditTool) Description() string     { return multiEditDesc }
-func (MultiEditTool) Schema() json.RawMessage { return multiEditSchema }
-func (MultiEditTool) ReadOnly() bool          { return false }
-
-func (MultiEditTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[multiEditParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return pathAccess(env, AccessEdit, p.Path, "edit")
+func multiEditAccess(env *Env, p *multiEditParams) (access.Access, error) {
+	return pathAccess(env, access.Edit, p.Path, "edit")
 }
 
-func (MultiEditTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[multiEditParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func multiEditRun(ctx context.Context, env *Env, p *multiEditParams) (*Result, error) {
 	if len(p.Edits) == 0 {
 		return Errorf("edits is empty; nothing to do"), nil
 	}

@@ -3,10 +3,10 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 )
 
@@ -17,29 +17,16 @@ type outlineParams struct {
 	Path string `json:"path" jsonschema:"description=Source file: relative to the workspace root, or absolute inside it."`
 }
 
-// OutlineTool shows the nested symbols of a file from the index.
-type OutlineTool struct{}
+// outlineTool shows the nested symbols of a file from the index.
+var outlineTool = New(
+	Spec{Name: "outline", Description: outlineDesc, ReadOnly: true},
+	outlineAccess, outlineRun)
 
-var outlineSchema = MustSchema[outlineParams]()
-
-func (OutlineTool) Name() string            { return "outline" }
-func (OutlineTool) Description() string     { return outlineDesc }
-func (OutlineTool) Schema() json.RawMessage { return outlineSchema }
-func (OutlineTool) ReadOnly() bool          { return true }
-
-func (OutlineTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[outlineParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return pathAccess(env, AccessRead, p.Path, "outline")
+func outlineAccess(env *Env, p *outlineParams) (access.Access, error) {
+	return pathAccess(env, access.Read, p.Path, "outline")
 }
 
-func (OutlineTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[outlineParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func outlineRun(ctx context.Context, env *Env, p *outlineParams) (*Result, error) {
 	sc, res := indexedFile(env, p.Path)
 	if res != nil {
 		return res, nil

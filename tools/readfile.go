@@ -3,9 +3,11 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/jsonschema"
 )
 
 //go:embed desc/read_file.md
@@ -21,29 +23,16 @@ type readFileParams struct {
 	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"minimum=100,maximum=100000,description=Token budget for the output (default 20000). Output stops at the last whole line that fits."`
 }
 
-// ReadFileTool shows a text file with numbered lines.
-type ReadFileTool struct{}
+// readFileTool shows a text file with numbered lines.
+var readFileTool = New(
+	Spec{Name: "read_file", Description: readFileDesc, ReadOnly: true},
+	readFileAccess, readFileRun)
 
-var readFileSchema = MustSchema[readFileParams]()
-
-func (ReadFileTool) Name() string            { return "read_file" }
-func (ReadFileTool) Description() string     { return readFileDesc }
-func (ReadFileTool) Schema() json.RawMessage { return readFileSchema }
-func (ReadFileTool) ReadOnly() bool          { return true }
-
-func (ReadFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[readFileParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return pathAccess(env, AccessRead, p.Path, "read")
+func readFileAccess(env *Env, p *readFileParams) (access.Access, error) {
+	return pathAccess(env, access.Read, p.Path, "read")
 }
 
-func (ReadFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[readFileParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func readFileRun(ctx context.Context, env *Env, p *readFileParams) (*Result, error) {
 	if p.EndLine > 0 && p.StartLine > p.EndLine {
 		return Errorf("start_line %d is after end_line %d", p.StartLine, p.EndLine), nil
 	}
@@ -90,10 +79,10 @@ func (ReadFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*
 }
 
 // pathAccess describes a call that touches one model-supplied path.
-func pathAccess(env *Env, kind AccessKind, p, verb string) (Access, error) {
+func pathAccess(env *Env, kind access.Kind, p, verb string) (access.Access, error) {
 	_, rel, res := resolveArg(env, p)
 	if res != nil {
-		return Access{}, &InputError{Msg: res.Content}
+		return access.Access{}, &jsonschema.InputError{Msg: res.Content}
 	}
-	return Access{Kind: kind, Paths: []string{rel}, Summary: verb + " " + rel}, nil
+	return access.Access{Kind: kind, Paths: []string{rel}, Summary: verb + " " + rel}, nil
 }

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 // ftNamed is a minimal tool for registry tests.
@@ -22,13 +24,13 @@ func (n ftNamed) Schema() json.RawMessage {
 	}
 	return json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
 }
-func (ftNamed) ReadOnly() bool { return true }
-func (ftNamed) Access(*Env, json.RawMessage) (Access, error) {
-	return Access{Kind: AccessRead}, nil
-}
-func (ftNamed) Run(context.Context, *Env, json.RawMessage) (*Result, error) {
-	return &Result{}, nil
-}
+func (ftNamed) ReadOnly() bool                              { return true }
+func (ftNamed) Prepare(*Env, json.RawMessage) (Call, error) { return ftNamedCall{}, nil }
+
+type ftNamedCall struct{}
+
+func (ftNamedCall) Access() access.Access                { return access.Access{Kind: access.Read} }
+func (ftNamedCall) Run(context.Context) (*Result, error) { return &Result{}, nil }
 
 func TestRegistry(t *testing.T) {
 	r, err := NewRegistry(ftNamed{name: "b"}, ftNamed{name: "a"}, ftNamed{name: "c"})

@@ -3,11 +3,13 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/shellcmd"
 )
 
 //go:embed desc/shell.md
@@ -25,63 +27,55 @@ type ShellParams struct {
 	Command        string `json:"command" jsonschema:"description=The command line, run with bash -c. Pipes, && and ; work."`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"minimum=1,maximum=300,description=Kill the command after this many seconds (default 120, at most 300)."`
 	Workdir        string `json:"workdir,omitempty" jsonschema:"description=Directory to run in, relative to the workspace root (default: the root)."`
-}
 
-var shellSchema = MustSchema[ShellParams]()
-
-// ShellTool runs a shell command in the workspace. Commands on the danger
-// list (see shellsafety.go) are refused in Access and again in Run.
-type ShellTool struct{}
-
-func (ShellTool) Name() string            { return "shell" }
-func (ShellTool) Description() string     { return shellDescription }
-func (ShellTool) Schema() json.RawMessage { return shellSchema }
-func (ShellTool) ReadOnly() bool          { return false }
-
-// shellCall is a validated shell call.
-type shellCall struct {
-	p       ShellParams
 	dir     string // absolute working directory
-	rel     string
 	timeout time.Duration
 }
 
-// prepareShell decodes, parses and judges a call. Errors are model errors
-// (*InputError).
-func prepareShell(env *Env, input json.RawMessage) (*shellCall, error) {
-	p, err := DecodeInput[ShellParams](input)
-	if err != nil {
-		return nil, err
-	}
+// shellTool runs a shell command in the workspace. Commands on the danger
+// list (see package shellcmd) are refused when the call is prepared, so
+// they never reach the permission prompt or Run.
+var shellTool = New(
+	Spec{Name: "shell", Description: shellDescription},
+	shellAccess, shellRun)
+
+// shellAccess parses and judges the command and resolves the working
+// directory.
+func shellAccess(env *Env, p *ShellParams) (access.Access, error) {
 	if strings.TrimSpace(p.Command) == "" {
-		return nil, inputErrorf("command is empty")
+		return access.Access{}, inputErrorf("command is empty")
 	}
 	if strings.IndexByte(p.Command, 0) >= 0 {
-		return nil, inputErrorf("command contains a NUL byte")
+		return access.Access{}, inputErrorf("command contains a NUL byte")
 	}
-	script, err := parseShellScript(p.Command)
+	script, err := shellcmd.Parse(p.Command)
 	if err != nil {
-		return nil, inputErrorf("%v (the command must be valid bash syntax)", err)
+		return access.Access{}, inputErrorf("%v (the command must be valid bash syntax)", err)
 	}
-	if why := dangerReason(script); why != "" {
-		return nil, inputErrorf("refused: %s. The shell tool never runs this kind of command; do the task another way or ask the user to run it", why)
+	if why := script.Danger(); why != "" {
+		return access.Access{}, inputErrorf("refused: %s. The shell tool never runs this kind of command; do the task another way or ask the user to run it", why)
 	}
-	c := &shellCall{p: p, timeout: shellTimeout(env, p.TimeoutSeconds)}
+	p.timeout = shellTimeout(env, p.TimeoutSeconds)
 	if env == nil || env.Roots == nil {
-		return nil, inputErrorf("no workspace roots are configured, so there is nowhere to run commands")
+		return access.Access{}, inputErrorf("no workspace roots are configured, so there is nowhere to run commands")
 	}
-	c.dir, c.rel, err = env.Resolve(p.Workdir)
+	var rel string
+	p.dir, rel, err = env.Resolve(p.Workdir)
 	if err != nil {
-		return nil, inputErrorf("workdir: %v", err)
+		return access.Access{}, inputErrorf("workdir: %v", err)
 	}
-	fi, err := os.Stat(c.dir)
+	fi, err := os.Stat(p.dir)
 	if err != nil {
-		return nil, inputErrorf("workdir %q: %v", p.Workdir, err)
+		return access.Access{}, inputErrorf("workdir %q: %v", p.Workdir, err)
 	}
 	if !fi.IsDir() {
-		return nil, inputErrorf("workdir %q is not a directory", p.Workdir)
+		return access.Access{}, inputErrorf("workdir %q is not a directory", p.Workdir)
 	}
-	return c, nil
+	summary := "run `" + clipText(p.Command, 200) + "`"
+	if rel != "." {
+		summary += " in " + rel
+	}
+	return access.Access{Kind: access.Shell, Command: p.Command, Summary: summary}, nil
 }
 
 // shellTimeout picks the call's timeout, else the Env's, else the default,
@@ -97,32 +91,16 @@ func shellTimeout(env *Env, seconds int) time.Duration {
 	return min(d, MaxShellTimeout)
 }
 
-func (ShellTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	c, err := prepareShell(env, input)
-	if err != nil {
-		return Access{}, err
-	}
-	summary := "run `" + clipText(c.p.Command, 200) + "`"
-	if c.rel != "." {
-		summary += " in " + c.rel
-	}
-	return Access{Kind: AccessShell, Command: c.p.Command, Summary: summary}, nil
-}
-
-func (t ShellTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	c, err := prepareShell(env, input)
-	if err != nil {
-		return resultForInputErr(err)
-	}
+func shellRun(ctx context.Context, env *Env, p *ShellParams) (*Result, error) {
 	var stream func(string)
 	if env.Output != nil {
-		stream = func(chunk string) { env.Output(t.Name(), chunk) }
+		stream = func(chunk string) { env.Output("shell", chunk) }
 	}
-	res, err := execShell(ctx, c.p.Command, c.dir, c.timeout, stream)
+	res, err := execShell(ctx, p.Command, p.dir, p.timeout, stream)
 	if err != nil {
 		return nil, err
 	}
-	r := shellResult(res, c.timeout)
+	r := shellResult(res, p.timeout)
 	r.Content += unsavedNote(env)
 	return r, nil
 }

@@ -5,11 +5,11 @@ package tools
 // before writes).
 func ShellTools() []Tool {
 	return []Tool{
-		ShellTool{},
-		GitStatusTool{},
-		GitDiffTool{},
-		GitLogTool{},
-		GitCommitTool{},
-		FetchURLTool{},
+		shellTool,
+		gitStatusTool,
+		gitDiffTool,
+		gitLogTool,
+		gitCommitTool,
+		fetchURLTool,
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -38,7 +40,7 @@ func shellInput(t *testing.T, p ShellParams) json.RawMessage {
 
 func runShellTool(t *testing.T, env *Env, p ShellParams) *Result {
 	t.Helper()
-	res, err := ShellTool{}.Run(context.Background(), env, shellInput(t, p))
+	res, err := runTool(context.Background(), shellTool, env, shellInput(t, p))
 	if err != nil {
 		t.Fatalf("Run(%q): %v", p.Command, err)
 	}
@@ -93,8 +95,8 @@ func TestShellWorkdir(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, wd := range []string{"..", "../x", outside, "escape", "escape/sub", "missing", "file"} {
-		_, err := ShellTool{}.Access(env, shellInput(t, ShellParams{Command: "touch marker", Workdir: wd}))
-		var ie *InputError
+		_, err := accessOf(shellTool, env, shellInput(t, ShellParams{Command: "touch marker", Workdir: wd}))
+		var ie *jsonschema.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("workdir %q: Access err = %v, want an InputError", wd, err)
 		}
@@ -110,11 +112,11 @@ func TestShellWorkdir(t *testing.T) {
 
 func TestShellAccess(t *testing.T) {
 	env, _ := shellTestEnv(t)
-	a, err := ShellTool{}.Access(env, shellInput(t, ShellParams{Command: "go test ./..."}))
+	a, err := accessOf(shellTool, env, shellInput(t, ShellParams{Command: "go test ./..."}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Kind != AccessShell || a.Command != "go test ./..." || !strings.Contains(a.Summary, "go test") {
+	if a.Kind != access.Shell || a.Command != "go test ./..." || !strings.Contains(a.Summary, "go test") {
 		t.Errorf("Access = %+v", a)
 	}
 	for _, in := range []string{
@@ -126,15 +128,17 @@ func TestShellAccess(t *testing.T) {
 		`{"command": "sudo ls"}`,
 		`{}`,
 	} {
-		_, err := ShellTool{}.Access(env, json.RawMessage(in))
-		var ie *InputError
+		_, err := accessOf(shellTool, env, json.RawMessage(in))
+		var ie *jsonschema.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("%s: err = %v, want an InputError", in, err)
 		}
 	}
 }
 
-func TestShellRunRefusesDangerWithoutAccess(t *testing.T) {
+// TestShellRefusesDangerBeforeRunning: the danger check is part of Prepare,
+// so no call of a refused command can reach Run.
+func TestShellRefusesDangerBeforeRunning(t *testing.T) {
 	env, root := shellTestEnv(t)
 	// dd if= is on the danger list; were it run, it would only create out.
 	res := runShellTool(t, env, ShellParams{Command: "true && dd if=/dev/null of=out"})
@@ -289,7 +293,7 @@ func TestShellCancelStopsPromptly(t *testing.T) {
 	done := make(chan outcome, 1)
 	go func() {
 		in := shellInput(t, ShellParams{Command: `echo $BASHPID > sh.pid; echo started; sleep 30`})
-		res, err := ShellTool{}.Run(ctx, env, in)
+		res, err := runTool(ctx, shellTool, env, in)
 		done <- outcome{res, err}
 	}()
 	select {

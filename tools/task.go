@@ -3,8 +3,9 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 //go:embed desc/task.md
@@ -19,33 +20,27 @@ type taskParams struct {
 	Tools       []string `json:"tools,omitempty" jsonschema:"description=Names of the tools the sub-agent may use (any of yours except task). Default: your read-only tools."`
 }
 
-// TaskTool delegates a task to a sub-agent through Env.SubAgent.
+// taskTool delegates a task to a sub-agent through Env.SubAgent.
 //
 // It counts as read-only: the tool itself changes nothing, so several
 // tasks may run in parallel and plan mode allows them. Whatever the
 // sub-agent does goes through the same permission policy, call by call.
-type TaskTool struct{}
+var taskTool = New(
+	Spec{Name: TaskToolName, Description: taskDesc, ReadOnly: true},
+	taskAccess, taskRun)
 
-var taskSchema = MustSchema[taskParams]()
-
-func (TaskTool) Name() string            { return TaskToolName }
-func (TaskTool) Description() string     { return taskDesc }
-func (TaskTool) Schema() json.RawMessage { return taskSchema }
-func (TaskTool) ReadOnly() bool          { return true }
-
-func (TaskTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := decodeTask(input)
-	if err != nil {
-		return Access{}, err
+func taskAccess(env *Env, p *taskParams) (access.Access, error) {
+	p.Description = strings.TrimSpace(p.Description)
+	if strings.TrimSpace(p.Prompt) == "" {
+		return access.Access{}, inputErrorf("prompt must not be empty")
 	}
-	return Access{Kind: AccessRead, Summary: "run a sub-agent: " + p.Description}, nil
+	if p.Description == "" {
+		p.Description = "task"
+	}
+	return access.Access{Kind: access.Read, Summary: "run a sub-agent: " + p.Description}, nil
 }
 
-func (TaskTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := decodeTask(input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func taskRun(ctx context.Context, env *Env, p *taskParams) (*Result, error) {
 	if env.SubAgent == nil {
 		return Errorf("the task tool is unavailable here: no sub-agent is configured; do the work yourself"), nil
 	}
@@ -58,19 +53,4 @@ func (TaskTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Resu
 		return Errorf("the sub-agent failed: %v", err), nil
 	}
 	return &Result{Content: out}, nil
-}
-
-func decodeTask(input json.RawMessage) (taskParams, error) {
-	p, err := DecodeInput[taskParams](input)
-	if err != nil {
-		return p, err
-	}
-	p.Description = strings.TrimSpace(p.Description)
-	if strings.TrimSpace(p.Prompt) == "" {
-		return p, inputErrorf("prompt must not be empty")
-	}
-	if p.Description == "" {
-		p.Description = "task"
-	}
-	return p, nil
 }

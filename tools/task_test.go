@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 func TestTaskTool(t *testing.T) {
@@ -62,7 +64,7 @@ func TestTaskTool(t *testing.T) {
 			if tt.sub != nil {
 				env.SubAgent = tt.sub(&g)
 			}
-			res, err := TaskTool{}.Run(context.Background(), env, json.RawMessage(tt.input))
+			res, err := runTool(context.Background(), taskTool, env, json.RawMessage(tt.input))
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -77,14 +79,14 @@ func TestTaskTool(t *testing.T) {
 }
 
 func TestTaskToolAccessAndCancel(t *testing.T) {
-	a, err := TaskTool{}.Access(&Env{}, json.RawMessage(`{"description":"survey","prompt":"p"}`))
-	if err != nil || a.Kind != AccessRead || !strings.Contains(a.Summary, "survey") {
+	a, err := accessOf(taskTool, &Env{}, json.RawMessage(`{"description":"survey","prompt":"p"}`))
+	if err != nil || a.Kind != access.Read || !strings.Contains(a.Summary, "survey") {
 		t.Fatalf("Access = %+v, %v", a, err)
 	}
-	if _, err := (TaskTool{}).Access(&Env{}, json.RawMessage(`{"description":"x"}`)); err == nil {
+	if _, err := accessOf(taskTool, &Env{}, json.RawMessage(`{"description":"x"}`)); err == nil {
 		t.Error("Access accepted a call without a prompt")
 	}
-	if !(TaskTool{}).ReadOnly() {
+	if !(taskTool).ReadOnly() {
 		t.Error("task tool must be read-only so parallel tasks and plan mode work")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -93,11 +95,11 @@ func TestTaskToolAccessAndCancel(t *testing.T) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	}}
-	if _, err := (TaskTool{}).Run(ctx, env, json.RawMessage(`{"description":"x","prompt":"p"}`)); !errors.Is(err, context.Canceled) {
+	if _, err := runTool(ctx, taskTool, env, json.RawMessage(`{"description":"x","prompt":"p"}`)); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled sub-agent: err = %v, want context.Canceled", err)
 	}
 	var schema map[string]any
-	if err := json.Unmarshal(TaskTool{}.Schema(), &schema); err != nil || schema["type"] != "object" {
-		t.Errorf("schema %s: %v", TaskTool{}.Schema(), err)
+	if err := json.Unmarshal(taskTool.Schema(), &schema); err != nil || schema["type"] != "object" {
+		t.Errorf("schema %s: %v", taskTool.Schema(), err)
 	}
 }

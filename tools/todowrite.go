@@ -3,12 +3,13 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 //go:embed desc/todo_write.md
@@ -98,32 +99,18 @@ type todoParam struct {
 	ActiveForm string `json:"active_form,omitempty" jsonschema:"description=Present-continuous form shown while in progress (Running the tests)."`
 }
 
-// TodoWriteTool replaces the session's todo list.
-type TodoWriteTool struct{}
+// todoWriteTool replaces the session's todo list. It is read-only: the
+// list is session state, not the workspace, so plan mode may use it and it
+// needs no approval.
+var todoWriteTool = New(
+	Spec{Name: "todo_write", Description: todoWriteDesc, ReadOnly: true},
+	todoWriteAccess, todoWriteRun)
 
-var todoWriteSchema = MustSchema[todoWriteParams]()
-
-func (TodoWriteTool) Name() string            { return "todo_write" }
-func (TodoWriteTool) Description() string     { return todoWriteDesc }
-func (TodoWriteTool) Schema() json.RawMessage { return todoWriteSchema }
-
-// ReadOnly: the list is session state, not the workspace, so plan mode may
-// use it and it needs no approval.
-func (TodoWriteTool) ReadOnly() bool { return true }
-
-func (TodoWriteTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[todoWriteParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return Access{Kind: AccessRead, Summary: fmt.Sprintf("update the todo list (%s)", plural(len(p.Todos), "item"))}, nil
+func todoWriteAccess(env *Env, p *todoWriteParams) (access.Access, error) {
+	return access.Access{Kind: access.Read, Summary: fmt.Sprintf("update the todo list (%s)", plural(len(p.Todos), "item"))}, nil
 }
 
-func (TodoWriteTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[todoWriteParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func todoWriteRun(ctx context.Context, env *Env, p *todoWriteParams) (*Result, error) {
 	if env.Todos == nil {
 		return Errorf("the todo list is unavailable in this session"), nil
 	}

@@ -12,7 +12,7 @@ func TestTodoWrite(t *testing.T) {
 	item := func(content, status string) map[string]any {
 		return map[string]any{"content": content, "status": status}
 	}
-	out := ftOK(t, TodoWriteTool{}, w.env, todos(item("Write the parser", "completed"), item("Test it", "in_progress"), map[string]any{"id": "docs", "content": "Document it", "status": "pending", "active_form": "Documenting it"}))
+	out := ftOK(t, todoWriteTool, w.env, todos(item("Write the parser", "completed"), item("Test it", "in_progress"), map[string]any{"id": "docs", "content": "Document it", "status": "pending", "active_form": "Documenting it"}))
 	if out != "[x] 1. Write the parser\n[>] 2. Test it\n[ ] docs. Document it\n(1 of 3 completed)\n" {
 		t.Errorf("render:\n%s", out)
 	}
@@ -30,7 +30,7 @@ func TestTodoWrite(t *testing.T) {
 		{todos(map[string]any{"id": "x", "content": "a", "status": "pending"}, map[string]any{"id": "x", "content": "b", "status": "pending"}), `same id "x"`},
 		{map[string]any{"todos": []map[string]any{{"content": "a"}}}, `missing required field "todos[0].status"`},
 	} {
-		msg := ftFail(t, TodoWriteTool{}, w.env, tc.input, tc.want)
+		msg := ftFail(t, todoWriteTool, w.env, tc.input, tc.want)
 		if !strings.Contains(msg, "not changed") && !strings.Contains(msg, "invalid input") {
 			t.Errorf("message %q", msg)
 		}
@@ -38,12 +38,12 @@ func TestTodoWrite(t *testing.T) {
 	if len(w.env.Todos.Items()) != 3 {
 		t.Error("a refused update changed the list")
 	}
-	ftContains(t, ftOK(t, TodoWriteTool{}, w.env, map[string]any{"todos": []any{}}), "cleared")
+	ftContains(t, ftOK(t, todoWriteTool, w.env, map[string]any{"todos": []any{}}), "cleared")
 	if len(w.env.Todos.Items()) != 0 {
 		t.Error("not cleared")
 	}
 	w.env.Todos = nil
-	ftFail(t, TodoWriteTool{}, w.env, todos(item("a", "pending")), "unavailable")
+	ftFail(t, todoWriteTool, w.env, todos(item("a", "pending")), "unavailable")
 }
 
 func TestTodoListConcurrent(t *testing.T) {

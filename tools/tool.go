@@ -3,13 +3,18 @@
 // every tool reaches the outside world. The same tools serve the terminal,
 // the language server and the MCP server; only the Env differs.
 //
+// Every tool is built by New from a params struct: its schema is derived
+// from the struct, and each call's input is decoded and validated once, in
+// Prepare, whose Call then serves both the permission check (Access) and
+// the run (Run).
+//
 // Contracts: a Tool is stateless and safe for concurrent use; per-session
-// state lives in the Env. Access validates the input and describes what a
-// call will touch without side effects; Run performs it. A model mistake
-// (bad arguments, no match, path outside the roots) is a Result with
-// IsError set, never a Go error; a Go error means the infrastructure failed
-// (the loop reports it and stops the turn). Every path a tool receives goes
-// through Env.Resolve, which rejects "..", NUL bytes and symlink escapes.
+// state lives in the Env. Prepare has no side effects; Run performs the
+// call. A model mistake (bad arguments, no match, path outside the roots)
+// is an error from Prepare or a Result with IsError set, never a Go error
+// from Run; a Go error from Run means the infrastructure failed (the loop
+// reports it and stops the turn). Every path a tool receives goes through
+// Env.Resolve, which rejects "..", NUL bytes and symlink escapes.
 package tools
 
 import (
@@ -19,7 +24,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -34,37 +41,19 @@ type Tool interface {
 	// ReadOnly tools have no side effects: the loop may run several at once
 	// and plan mode allows them.
 	ReadOnly() bool
-	// Access parses and validates input and says what the call would touch,
-	// for the permission policy. It must not change anything.
-	Access(env *Env, input json.RawMessage) (Access, error)
-	// Run performs the call.
-	Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error)
+	// Prepare decodes and validates input once and returns the call, ready
+	// for the permission check and to run. It must not change anything. An
+	// error is the model's mistake (bad arguments, a path outside the
+	// roots), which the loop reports to the model as an invalid call.
+	Prepare(env *Env, input json.RawMessage) (Call, error)
 }
 
-// AccessKind classifies side effects for the permission policy.
-type AccessKind string
-
-const (
-	AccessRead    AccessKind = "read"    // reads workspace files or the index
-	AccessEdit    AccessKind = "edit"    // creates, changes, renames or deletes files
-	AccessShell   AccessKind = "shell"   // runs a command
-	AccessNetwork AccessKind = "network" // fetches a URL
-	AccessGit     AccessKind = "git"     // writes to the repository (commit)
-)
-
-// Access describes one call for the permission policy and approval prompt.
-type Access struct {
-	Kind AccessKind
-	// Paths are root-relative, slash-separated paths the call touches
-	// (edit rules such as "edit(src/**)" match them).
-	Paths []string
-	// Command is the shell command line (shell rules such as
-	// "shell(go test:*)" match it).
-	Command string
-	// URL is the fetched address.
-	URL string
-	// Summary is one human line for an approval prompt.
-	Summary string
+// Call is one prepared call of a tool: its input decoded and validated.
+type Call interface {
+	// Access says what the call would touch, for the permission policy.
+	Access() access.Access
+	// Run performs the call.
+	Run(ctx context.Context) (*Result, error)
 }
 
 // Result is what the model sees.
@@ -73,6 +62,12 @@ type Result struct {
 	IsError bool
 	// Changes lists file changes the call applied (for the event sink).
 	Changes []FileChange
+}
+
+// inputErrorf reports a model mistake in a call's input, worded like the
+// decoding errors ("invalid input: ...").
+func inputErrorf(format string, args ...any) error {
+	return &jsonschema.InputError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // Errorf builds a model-facing error result.

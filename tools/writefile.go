@@ -3,10 +3,11 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+
+	"github.com/parleyhq/parley/agent/access"
 )
 
 //go:embed desc/write_file.md
@@ -17,29 +18,16 @@ type writeFileParams struct {
 	Content string `json:"content" jsonschema:"description=The complete new content of the file."`
 }
 
-// WriteFileTool creates a file or replaces its whole content.
-type WriteFileTool struct{}
+// writeFileTool creates a file or replaces its whole content.
+var writeFileTool = New(
+	Spec{Name: "write_file", Description: writeFileDesc},
+	writeFileAccess, writeFileRun)
 
-var writeFileSchema = MustSchema[writeFileParams]()
-
-func (WriteFileTool) Name() string            { return "write_file" }
-func (WriteFileTool) Description() string     { return writeFileDesc }
-func (WriteFileTool) Schema() json.RawMessage { return writeFileSchema }
-func (WriteFileTool) ReadOnly() bool          { return false }
-
-func (WriteFileTool) Access(env *Env, input json.RawMessage) (Access, error) {
-	p, err := DecodeInput[writeFileParams](input)
-	if err != nil {
-		return Access{}, err
-	}
-	return pathAccess(env, AccessEdit, p.Path, "write")
+func writeFileAccess(env *Env, p *writeFileParams) (access.Access, error) {
+	return pathAccess(env, access.Edit, p.Path, "write")
 }
 
-func (WriteFileTool) Run(ctx context.Context, env *Env, input json.RawMessage) (*Result, error) {
-	p, err := DecodeInput[writeFileParams](input)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
+func writeFileRun(ctx context.Context, env *Env, p *writeFileParams) (*Result, error) {
 	abs, _, res := resolveArg(env, p.Path)
 	if res != nil {
 		return res, nil

@@ -3,7 +3,7 @@ package permission
 import (
 	"context"
 
-	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/agent/access"
 )
 
 // Answer is the user's reply to an approval question.
@@ -21,5 +21,5 @@ const (
 // editor window/showMessageRequest. A nil Approver means the run is
 // non-interactive: whatever would need a question is denied.
 type Approver interface {
-	Approve(ctx context.Context, tool string, a tools.Access) (Answer, error)
+	Approve(ctx context.Context, tool string, a access.Access) (Answer, error)
 }

@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/pathglob"
+	"github.com/parleyhq/parley/internal/shellcmd"
 )
 
 // call is one tool call prepared for rule matching. A shell call is split
@@ -15,15 +17,15 @@ import (
 // ("items").
 type call struct {
 	tool string
-	a    tools.Access
-	cmds []tools.SimpleCommand // nil when the command does not parse
+	a    access.Access
+	cmds []shellcmd.SimpleCommand // nil when the command does not parse
 }
 
-func newCall(tool string, a tools.Access) *call {
+func newCall(tool string, a access.Access) *call {
 	c := &call{tool: tool, a: a}
-	if a.Kind == tools.AccessShell && a.Command != "" {
-		if cmds, err := tools.ParseCommand(a.Command); err == nil {
-			c.cmds = cmds
+	if a.Kind == access.Shell && a.Command != "" {
+		if s, err := shellcmd.Parse(a.Command); err == nil {
+			c.cmds = s.Commands()
 		}
 	}
 	return c
@@ -32,9 +34,9 @@ func newCall(tool string, a tools.Access) *call {
 // itemKind is the kind of item a call is judged by.
 func (c *call) itemKind() patternKind {
 	switch {
-	case c.a.Kind == tools.AccessShell:
+	case c.a.Kind == access.Shell:
 		return patCommand
-	case c.a.Kind == tools.AccessNetwork:
+	case c.a.Kind == access.Network:
 		return patURL
 	}
 	return patPath
@@ -75,7 +77,7 @@ func (c *call) matchItem(r *rule, i int, forAllow bool) bool {
 	if k != patPath {
 		return false
 	}
-	return matchGlob(cleanGlob(r.pattern), c.a.Paths[i])
+	return r.glob.Match(c.a.Paths[i])
 }
 
 // anyMatch returns the first rule that names the call and matches any of
@@ -145,7 +147,7 @@ var harmlessWrappers = map[string]bool{
 // output redirections stay in the workspace qualify, and the effective
 // command only when nothing but harmless wrappers and no assignments
 // precede it.
-func commandForms(cmd tools.SimpleCommand, forAllow bool) []string {
+func commandForms(cmd shellcmd.SimpleCommand, forAllow bool) []string {
 	full := cmd.String()
 	eff := cmd.Effective()
 	if !forAllow {
@@ -167,7 +169,7 @@ func commandForms(cmd tools.SimpleCommand, forAllow bool) []string {
 
 // redirectsContained reports whether every output redirection writes to a
 // relative path inside the working directory or to a harmless device.
-func redirectsContained(cmd tools.SimpleCommand) bool {
+func redirectsContained(cmd shellcmd.SimpleCommand) bool {
 	for _, r := range cmd.Redirects {
 		if !r.Writes() {
 			continue
@@ -208,7 +210,7 @@ var subcommandWord = regexp.MustCompile(`^[a-z][a-z0-9:_-]*$`)
 
 // sessionPrefix is the "first word + subcommand" prefix remembered for a
 // command, or "" when the command name is not literal.
-func sessionPrefix(cmd tools.SimpleCommand) string {
+func sessionPrefix(cmd shellcmd.SimpleCommand) string {
 	forms := commandForms(cmd, true)
 	switch len(forms) {
 	case 0:
@@ -232,7 +234,7 @@ func sessionPrefix(cmd tools.SimpleCommand) string {
 // command that cannot be generalised safely yields none (allow once).
 func sessionRules(c *call) []string {
 	switch c.a.Kind {
-	case tools.AccessShell:
+	case access.Shell:
 		if len(c.cmds) == 0 {
 			return nil
 		}
@@ -247,16 +249,16 @@ func sessionRules(c *call) []string {
 			}
 		}
 		return out
-	case tools.AccessEdit, tools.AccessRead:
+	case access.Edit, access.Read:
 		if len(c.a.Paths) == 0 {
 			return []string{c.tool}
 		}
 		var out []string
 		for _, p := range c.a.Paths {
-			out = append(out, string(c.a.Kind)+"("+escapeGlob(p)+")")
+			out = append(out, string(c.a.Kind)+"("+pathglob.Escape(p)+")")
 		}
 		return out
-	case tools.AccessNetwork:
+	case access.Network:
 		if u, err := url.Parse(c.a.URL); err == nil && u.Hostname() != "" {
 			return []string{"network(domain:" + strings.ToLower(u.Hostname()) + ")"}
 		}

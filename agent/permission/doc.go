@@ -15,7 +15,7 @@
 // is a read of that directory; GuardFiles makes read deny rules hold for
 // the files such a search reads too.
 //
-// Shell commands are judged per simple command (tools.ParseCommand): a
+// Shell commands are judged per simple command (shellcmd.Script.Commands): a
 // compound command such as `go test ./... && rm x`, including the script of
 // a nested `sh -c`, is allowed by rules only when every simple command in
 // it is, and denied when any one is.

@@ -4,9 +4,16 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/workspace"
 )
+
+// FileView reads files as the user sees them: the subset of tools.FileView
+// that GuardFiles wraps (declared here so the policy does not depend on the
+// tools). Read returns an absolute, resolved path's content and version.
+type FileView interface {
+	Read(abs string) (content []byte, version int32, err error)
+}
 
 // GuardFiles wraps a FileView so that reading a file that a deny rule of
 // kind read forbids ("read(secrets/**)", or a bare "read") fails with an
@@ -18,12 +25,12 @@ import (
 // The edit tools read a file before they change or create it, so they
 // cannot touch a file the rule forbids reading either. The result is safe
 // for concurrent use if view is.
-func (p *Policy) GuardFiles(view tools.FileView, roots *workspace.Roots) tools.FileView {
+func (p *Policy) GuardFiles(view FileView, roots *workspace.Roots) FileView {
 	return &guardedView{view: view, roots: roots, p: p}
 }
 
 type guardedView struct {
-	view  tools.FileView
+	view  FileView
 	roots *workspace.Roots
 	p     *Policy
 }
@@ -44,10 +51,10 @@ func (p *Policy) readDenied(roots *workspace.Roots, abs string) *rule {
 	}
 	for i := range p.deny {
 		r := &p.deny[i]
-		if r.name != string(tools.AccessRead) {
+		if r.name != string(access.Read) {
 			continue
 		}
-		if r.kind == patNone || (r.kind == patPath && matchGlob(r.pattern, rel)) {
+		if r.kind == patNone || (r.kind == patPath && r.glob.Match(rel)) {
 			return r
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -75,18 +76,36 @@ func TestGuardFilesKeepsSearchesOut(t *testing.T) {
 	roots := guardWorkspace(t)
 	p := mustPolicy(t, ModeDefault, Rules{Deny: []string{"read(secrets/**)"}})
 	env := &tools.Env{Roots: roots, Files: p.GuardFiles(&tools.DiskView{}, roots)}
-	if d, reason := p.Decide("grep", true, tools.Access{Kind: tools.AccessRead, Paths: []string{"."}}); d != DecisionAllow {
+	if d, reason := p.Decide("grep", true, access.Access{Kind: access.Read, Paths: []string{"."}}); d != DecisionAllow {
 		t.Fatalf("grep over the workspace: %s (%s)", d, reason)
 	}
-	res, err := tools.GrepTool{}.Run(context.Background(), env, []byte(`{"pattern":"TOKEN"}`))
+	res, err := runFileTool(t, env, "grep", `{"pattern":"TOKEN"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(res.Content, "hunter2") || !strings.Contains(res.Content, "src/a.go") {
 		t.Errorf("grep shows:\n%s", res.Content)
 	}
-	res, err = tools.ReadFileTool{}.Run(context.Background(), env, []byte(`{"path":"secrets/key.txt"}`))
+	res, err = runFileTool(t, env, "read_file", `{"path":"secrets/key.txt"}`)
 	if err != nil || !res.IsError || strings.Contains(res.Content, "hunter2") {
 		t.Errorf("read_file of the denied file = %+v, %v", res, err)
 	}
+}
+
+// runFileTool prepares and runs a call of one of tools.FileTools.
+func runFileTool(t *testing.T, env *tools.Env, name, input string) (*tools.Result, error) {
+	t.Helper()
+	reg, err := tools.NewRegistry(tools.FileTools()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, ok := reg.Get(name)
+	if !ok {
+		t.Fatalf("no tool %s", name)
+	}
+	c, err := tool.Prepare(env, []byte(input))
+	if err != nil {
+		t.Fatalf("%s %s: %v", name, input, err)
+	}
+	return c.Run(context.Background())
 }

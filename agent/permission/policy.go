@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/agent/access"
 )
 
 // Decision is the policy's verdict on a call. The zero value denies.
@@ -75,12 +75,12 @@ func (p *Policy) Mode() Mode { return p.mode }
 // ReadOnly(); a call is a read when its access kind is read (or has no
 // kind and the tool is read-only). reason is one sentence for the model
 // or the user.
-func (p *Policy) Decide(tool string, readOnly bool, a tools.Access) (Decision, string) {
+func (p *Policy) Decide(tool string, readOnly bool, a access.Access) (Decision, string) {
 	c := newCall(tool, a)
 	if r := c.anyMatch(p.deny); r != nil {
 		return DecisionDeny, fmt.Sprintf("the permission rule deny %q forbids this call; do not retry it, find another way or ask the user", r.text)
 	}
-	read := a.Kind == tools.AccessRead || (a.Kind == "" && readOnly)
+	read := a.Kind == access.Read || (a.Kind == "" && readOnly)
 	if p.mode == ModePlan && !read {
 		return DecisionDeny, fmt.Sprintf("plan mode is read-only, so %s (%s) was not run; keep investigating with read-only tools and present your plan, and the user will leave plan mode to carry it out", tool, kindWords(a.Kind))
 	}
@@ -98,7 +98,7 @@ func (p *Policy) Decide(tool string, readOnly bool, a tools.Access) (Decision, s
 		return DecisionAllow, "reads are allowed"
 	case p.mode == ModeBypassPermissions:
 		return DecisionAllow, "mode bypassPermissions allows every call"
-	case p.mode == ModeAcceptEdits && a.Kind == tools.AccessEdit:
+	case p.mode == ModeAcceptEdits && a.Kind == access.Edit:
 		return DecisionAllow, "mode acceptEdits allows edits"
 	}
 	return DecisionAsk, fmt.Sprintf("mode %s asks before %s", p.mode, kindWords(a.Kind))
@@ -109,7 +109,7 @@ func (p *Policy) Decide(tool string, readOnly bool, a tools.Access) (Decision, s
 // that says how to allow it in the configuration. An AllowSession answer
 // adds a session rule covering calls of the same kind (see sessionRules).
 // err reports a failed approver (including ctx cancellation).
-func (p *Policy) Check(ctx context.Context, approver Approver, tool string, readOnly bool, a tools.Access) (allowed bool, reason string, err error) {
+func (p *Policy) Check(ctx context.Context, approver Approver, tool string, readOnly bool, a access.Access) (allowed bool, reason string, err error) {
 	d, reason := p.Decide(tool, readOnly, a)
 	switch d {
 	case DecisionAllow:
@@ -159,7 +159,7 @@ func (p *Policy) ForgetSession() {
 }
 
 // remember adds the session rules for a call the user allowed.
-func (p *Policy) remember(tool string, a tools.Access) {
+func (p *Policy) remember(tool string, a access.Access) {
 	c := newCall(tool, a)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -174,17 +174,17 @@ func (p *Policy) remember(tool string, a tools.Access) {
 }
 
 // kindWords names a kind of call for reasons.
-func kindWords(k tools.AccessKind) string {
+func kindWords(k access.Kind) string {
 	switch k {
-	case tools.AccessShell:
+	case access.Shell:
 		return "shell commands"
-	case tools.AccessEdit:
+	case access.Edit:
 		return "file edits"
-	case tools.AccessGit:
+	case access.Git:
 		return "git writes"
-	case tools.AccessNetwork:
+	case access.Network:
 		return "network access"
-	case tools.AccessRead:
+	case access.Read:
 		return "reads"
 	}
 	return "calls with side effects"

@@ -9,14 +9,14 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/agent/access"
 )
 
 // testCall is one tool call for the table tests.
 type testCall struct {
 	tool     string
 	readOnly bool
-	a        tools.Access
+	a        access.Access
 }
 
 func (c testCall) String() string {
@@ -24,23 +24,23 @@ func (c testCall) String() string {
 }
 
 func shellCall(cmd string) testCall {
-	return testCall{"shell", false, tools.Access{Kind: tools.AccessShell, Command: cmd}}
+	return testCall{"shell", false, access.Access{Kind: access.Shell, Command: cmd}}
 }
 
 func editCall(paths ...string) testCall {
-	return testCall{"edit_file", false, tools.Access{Kind: tools.AccessEdit, Paths: paths}}
+	return testCall{"edit_file", false, access.Access{Kind: access.Edit, Paths: paths}}
 }
 
 func readCall(paths ...string) testCall {
-	return testCall{"read_file", true, tools.Access{Kind: tools.AccessRead, Paths: paths}}
+	return testCall{"read_file", true, access.Access{Kind: access.Read, Paths: paths}}
 }
 
 func fetchCall(u string) testCall {
-	return testCall{"fetch_url", true, tools.Access{Kind: tools.AccessNetwork, URL: u}}
+	return testCall{"fetch_url", true, access.Access{Kind: access.Network, URL: u}}
 }
 
 func gitCall(paths ...string) testCall {
-	return testCall{"git_commit", false, tools.Access{Kind: tools.AccessGit, Paths: paths}}
+	return testCall{"git_commit", false, access.Access{Kind: access.Git, Paths: paths}}
 }
 
 func mustPolicy(t *testing.T, mode Mode, rules Rules) *Policy {
@@ -59,8 +59,8 @@ func TestDecideModeDefaults(t *testing.T) {
 		"shell":    shellCall("go test ./..."),
 		"network":  fetchCall("https://example.com/"),
 		"git":      gitCall(),
-		"other":    {"mcp_x_do", false, tools.Access{}},
-		"readonly": {"todo_read", true, tools.Access{}},
+		"other":    {"mcp_x_do", false, access.Access{}},
+		"readonly": {"todo_read", true, access.Access{}},
 	}
 	A, D, Q := DecisionAllow, DecisionDeny, DecisionAsk
 	want := map[Mode]map[string]Decision{
@@ -147,6 +147,12 @@ func TestDecideRules(t *testing.T) {
 		{"read deny", ModeDefault, Rules{Deny: []string{"read(secrets/**)"}}, readCall("secrets/prod.key"), DecisionDeny},
 		{"read deny other path", ModeDefault, Rules{Deny: []string{"read(secrets/**)"}}, readCall("src/a.go"), DecisionAllow},
 		{"read ask", ModeDefault, Rules{Ask: []string{"read(**/.env)"}}, readCall("svc/.env"), DecisionAsk},
+		{"read deny with braces", ModeDefault, Rules{Deny: []string{"read(secrets/{prod,staging}/**)"}}, readCall("secrets/prod/key.pem"), DecisionDeny},
+		{"read deny with braces, other dir", ModeDefault, Rules{Deny: []string{"read(secrets/{prod,staging}/**)"}}, readCall("secrets/dev/key.pem"), DecisionAllow},
+		{"read deny by tool with braces", ModeDefault, Rules{Deny: []string{"read_file(**/*.{pem,key})"}}, readCall("a/b/c.key"), DecisionDeny},
+		{"edit allow negated class", ModeDefault, Rules{Allow: []string{"edit([!.]*)"}}, editCall("main.go"), DecisionAllow},
+		{"edit allow negated class excludes", ModeDefault, Rules{Allow: []string{"edit([!.]*)"}}, editCall(".env"), DecisionAsk},
+		{"edit deny ** in the middle", ModeAcceptEdits, Rules{Deny: []string{"edit(src/**/gen/*.go)"}}, editCall("src/gen/a.go"), DecisionDeny},
 
 		{"network domain", ModeDefault, Rules{Allow: []string{"network(domain:example.com)"}}, fetchCall("https://docs.example.com/x"), DecisionAllow},
 		{"network other domain", ModeDefault, Rules{Allow: []string{"network(domain:example.com)"}}, fetchCall("https://example.org/"), DecisionAsk},
@@ -177,7 +183,7 @@ type fakeApprover struct {
 	asked  []string
 }
 
-func (f *fakeApprover) Approve(ctx context.Context, tool string, a tools.Access) (Answer, error) {
+func (f *fakeApprover) Approve(ctx context.Context, tool string, a access.Access) (Answer, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.asked = append(f.asked, tool+":"+a.Command+strings.Join(a.Paths, ",")+a.URL)
@@ -250,21 +256,24 @@ func TestCheckSessionAllowance(t *testing.T) {
 		askCount int
 	}{
 		{shellCall("go test ./pkg/..."), true, 1},
-		{shellCall("go test -run X ./..."), true, 1},           // covered by shell(go test:*)
-		{shellCall("timeout 60 go test ./..."), true, 1},       // harmless wrapper
-		{shellCall("go test -exec sudo ./..."), false, 1},      // the deny rule still wins
-		{shellCall("go vet ./..."), true, 2},                   // a different subcommand
-		{shellCall("ls -la && cat go.mod | wc -l"), true, 3},   // three rules at once
-		{shellCall("ls src && wc -c x && cat y"), true, 3},     // all covered now
-		{shellCall("$TOOL run"), true, 4},                      // dynamic: allowed once...
-		{shellCall("$TOOL run"), true, 5},                      // ...and asked again
-		{editCall("src/[id].tsx"), true, 6},                    // that file
-		{editCall("src/[id].tsx"), true, 6},                    //
-		{editCall("src/i.tsx"), true, 7},                       // not another file
-		{fetchCall("https://docs.example.com/a"), true, 8},     // the domain
-		{fetchCall("https://docs.example.com/b?x=1"), true, 8}, //
-		{gitCall("a.go"), true, 9},                             // the tool
-		{gitCall("b.go"), true, 9},                             //
+		{shellCall("go test -run X ./..."), true, 1},            // covered by shell(go test:*)
+		{shellCall("timeout 60 go test ./..."), true, 1},        // harmless wrapper
+		{shellCall("go test -exec sudo ./..."), false, 1},       // the deny rule still wins
+		{shellCall("go vet ./..."), true, 2},                    // a different subcommand
+		{shellCall("ls -la && cat go.mod | wc -l"), true, 3},    // three rules at once
+		{shellCall("ls src && wc -c x && cat y"), true, 3},      // all covered now
+		{shellCall("$TOOL run"), true, 4},                       // dynamic: allowed once...
+		{shellCall("$TOOL run"), true, 5},                       // ...and asked again
+		{editCall("src/[id].tsx"), true, 6},                     // that file
+		{editCall("src/[id].tsx"), true, 6},                     //
+		{editCall("src/i.tsx"), true, 7},                        // not another file
+		{editCall("src/{a,b}.tsx"), true, 8},                    // braces in a name are literal
+		{editCall("src/{a,b}.tsx"), true, 8},                    //
+		{editCall("src/a.tsx"), true, 9},                        //
+		{fetchCall("https://docs.example.com/a"), true, 10},     // the domain
+		{fetchCall("https://docs.example.com/b?x=1"), true, 10}, //
+		{gitCall("a.go"), true, 11},                             // the tool
+		{gitCall("b.go"), true, 11},                             //
 	}
 	for i, s := range steps {
 		ok, reason := check(t, p, ap, s.call)
@@ -274,7 +283,8 @@ func TestCheckSessionAllowance(t *testing.T) {
 	}
 	want := []string{
 		"shell(go test:*)", "shell(go vet:*)", "shell(ls:*)", "shell(cat:*)", "shell(wc:*)",
-		`edit(src/\[id\].tsx)`, "edit(src/i.tsx)", "network(domain:docs.example.com)", "git_commit",
+		`edit(src/\[id\].tsx)`, "edit(src/i.tsx)", `edit(src/\{a,b\}.tsx)`, "edit(src/a.tsx)",
+		"network(domain:docs.example.com)", "git_commit",
 	}
 	if got := p.SessionRules(); !slices.Equal(got, want) {
 		t.Errorf("session rules\n got  %q\n want %q", got, want)
@@ -288,8 +298,8 @@ func TestCheckSessionAllowance(t *testing.T) {
 	if got := p.SessionRules(); len(got) != 0 {
 		t.Errorf("session rules after ForgetSession: %q", got)
 	}
-	if ok, _ := check(t, p, ap, shellCall("go test ./pkg/...")); !ok || ap.count() != 10 {
-		t.Errorf("after ForgetSession: ok %v, asked %d times; want asked again (10)", ok, ap.count())
+	if ok, _ := check(t, p, ap, shellCall("go test ./pkg/...")); !ok || ap.count() != 12 {
+		t.Errorf("after ForgetSession: ok %v, asked %d times; want asked again (12)", ok, ap.count())
 	}
 }
 

@@ -7,7 +7,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/internal/pathglob"
 )
 
 // Rules are the permission rules from the configuration. Each entry is a
@@ -25,7 +26,9 @@ import (
 // The names shell, read, edit, network and git name a kind of access and
 // cover every tool of that kind; any other name is a tool name. Path
 // patterns are doublestar globs over root-relative, slash-separated paths
-// ("*" within a segment, "**" across segments).
+// (see package pathglob: "*" within a segment, "**" across segments, "{a,b}"
+// alternatives, "[!a]" negated classes); a pattern pathglob refuses is an
+// error when the rules load.
 type Rules struct {
 	Allow []string `json:"allow,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
@@ -51,6 +54,9 @@ type rule struct {
 	kind    patternKind
 	pattern string // normalised; for patCommand without the ":*"
 	prefix  bool   // patCommand ending in ":*"
+	// glob is the compiled path pattern of patPath, and of patAny when
+	// the pattern is not a command prefix or a URL or domain.
+	glob pathglob.Pattern
 }
 
 var ruleName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
@@ -98,7 +104,7 @@ func parseRule(text string) (rule, error) {
 			r.pattern, r.prefix = normaliseCommand(strings.TrimSuffix(pat, ":*")), true
 		case strings.Contains(pat, "://") || strings.HasPrefix(pat, "domain:"):
 		default:
-			err = checkGlob(cleanGlob(pat))
+			r.glob, err = compileGlob(pat)
 		}
 	}
 	if err != nil {
@@ -153,11 +159,11 @@ func (r *rule) setURL(pat string) error {
 }
 
 func (r *rule) setPath(pat string) error {
-	p := cleanGlob(pat)
-	if err := checkGlob(p); err != nil {
+	g, err := compileGlob(pat)
+	if err != nil {
 		return err
 	}
-	r.kind, r.pattern = patPath, p
+	r.kind, r.pattern, r.glob = patPath, g.String(), g
 	return nil
 }
 
@@ -165,21 +171,21 @@ func (r *rule) setPath(pat string) error {
 func normaliseCommand(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // applies reports whether the rule names this call's tool or kind.
-func (r *rule) applies(tool string, a tools.Access) bool {
+func (r *rule) applies(tool string, a access.Access) bool {
 	return r.name == tool || (a.Kind != "" && r.name == string(a.Kind))
 }
 
 // effectiveKind resolves patAny by the kind of call.
-func (r *rule) effectiveKind(a tools.Access) patternKind {
+func (r *rule) effectiveKind(a access.Access) patternKind {
 	if r.kind != patAny {
 		return r.kind
 	}
 	switch {
-	case a.Kind == tools.AccessShell:
+	case a.Kind == access.Shell:
 		return patCommand
-	case a.Kind == tools.AccessNetwork && strings.HasPrefix(r.pattern, "domain:"):
+	case a.Kind == access.Network && strings.HasPrefix(r.pattern, "domain:"):
 		return patDomain
-	case a.Kind == tools.AccessNetwork:
+	case a.Kind == access.Network:
 		return patURL
 	}
 	return patPath

@@ -51,6 +51,12 @@ func TestNewRejectsBadRules(t *testing.T) {
 		"write_file(docs/[)",
 		"shell go test",
 		"(go test)",
+		"read(secrets/{prod,staging/**)",
+		"read(secrets/prod}/**)",
+		"read(a[]b)",
+		`read(a\)`,
+		"read(" + strings.Repeat("{a,b}", 9) + ")",
+		"read_file(docs/{a,b)",
 	}
 	for _, text := range bad {
 		_, err := New(ModeDefault, Rules{Deny: []string{text}})
@@ -87,6 +93,9 @@ func TestNewAcceptsRules(t *testing.T) {
 		"mcp_github_create_issue",
 		"write_file(docs/**)",
 		"edit(app/[id]/page.tsx)",
+		"read(secrets/{prod,staging}/**)",
+		"edit([!.]*)",
+		"read(" + strings.Repeat("{a,b}", 8) + ")",
 	}
 	if _, err := New(ModeDefault, Rules{Allow: good, Deny: good, Ask: good}); err != nil {
 		t.Fatal(err)
@@ -97,39 +106,37 @@ func TestNewAcceptsRules(t *testing.T) {
 	}
 }
 
-func TestMatchGlob(t *testing.T) {
+// TestPathRules checks the normalisation permission adds to pathglob's
+// matching (pathglob's own tests cover the syntax).
+func TestPathRules(t *testing.T) {
 	tests := []struct {
-		pattern, name string
-		want          bool
+		rule, path string
+		want       bool
 	}{
-		{"src/**", "src/a.go", true},
-		{"src/**", "src/x/y/z.go", true},
-		{"src/**", "src", true},
-		{"src/**", "srcx/a.go", false},
-		{"src/**", "lib/src/a.go", false},
-		{"**/*.go", "a.go", true},
-		{"**/*.go", "x/y/a.go", true},
-		{"**/*.go", "x/y/a.txt", false},
-		{"*.go", "a.go", true},
-		{"*.go", "x/a.go", false},
-		{"src/*/main.go", "src/cmd/main.go", true},
-		{"src/*/main.go", "src/a/b/main.go", false},
-		{"src/**/test/*.go", "src/test/a.go", true},
-		{"src/**/test/*.go", "src/a/b/test/a.go", true},
-		{"secrets/**", "secrets/prod/key.pem", true},
-		{"**/.env", ".env", true},
-		{"**/.env", "svc/.env", true},
-		{"**", "anything/at/all", true},
-		{`app/\[id\]/page.tsx`, "app/[id]/page.tsx", true},
-		{`app/\[id\]/page.tsx`, "app/i/page.tsx", false},
+		{"edit(src/**)", "src/a.go", true},
+		{"edit(src/**)", "src", true},
+		{"edit(src/**)", "srcx/a.go", false},
+		{"edit(./src/**)", "src/a.go", true},
+		{"edit(/src/**)", "src/a.go", true},
+		{"edit(src/)", "src", true},
+		{"edit(*.go)", "x/a.go", false},
+		{"read(**/.env)", ".env", true},
+		{"read(**)", ".", true},
+		{"read(secrets/**)", ".", false},
+		{`edit(app/\[id\]/page.tsx)`, "app/[id]/page.tsx", true},
+		{`edit(app/\[id\]/page.tsx)`, "app/i/page.tsx", false},
+		{"read_file(secrets/{prod,staging}/**)", "secrets/staging/k", true},
+		{"read_file(go test:*)", ".", false},
+		{"read_file(https://example.com/*)", ".", false},
 	}
 	for _, tt := range tests {
-		if got := matchGlob(cleanGlob(tt.pattern), tt.name); got != tt.want {
-			t.Errorf("matchGlob(%q, %q) = %v", tt.pattern, tt.name, got)
+		r, err := parseRule(tt.rule)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.rule, err)
 		}
-	}
-	if escapeGlob("app/[id]/*.tsx") != `app/\[id\]/\*.tsx` {
-		t.Errorf("escapeGlob = %q", escapeGlob("app/[id]/*.tsx"))
+		if got := r.glob.Match(tt.path); got != tt.want {
+			t.Errorf("%s matches %q = %v, want %v", tt.rule, tt.path, got, tt.want)
+		}
 	}
 }
 

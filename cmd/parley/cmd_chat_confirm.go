@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/tools"
 )
@@ -47,7 +48,7 @@ type gatedCall struct {
 	ask      bool // false: the policy decided without a question
 	tool     string
 	readOnly bool
-	access   tools.Access
+	access   access.Access
 }
 
 func newEditGate(policy *permission.Policy, root string, style diffStyle) *editGate {
@@ -55,11 +56,11 @@ func newEditGate(policy *permission.Policy, root string, style diffStyle) *editG
 }
 
 // Check implements agent.Policy.
-func (g *editGate) Check(ctx context.Context, ap permission.Approver, tool string, readOnly bool, a tools.Access) (bool, string, error) {
+func (g *editGate) Check(ctx context.Context, ap permission.Approver, tool string, readOnly bool, a access.Access) (bool, string, error) {
 	g.mu.Lock()
 	delete(g.calls, ctx)
 	g.mu.Unlock()
-	if a.Kind != tools.AccessEdit || ap == nil || g.tty == nil {
+	if a.Kind != access.Edit || ap == nil || g.tty == nil {
 		return g.policy.Check(ctx, ap, tool, readOnly, a)
 	}
 	call := gatedCall{tool: tool, readOnly: readOnly, access: a}
@@ -97,8 +98,8 @@ func (g *editGate) confirm(ctx context.Context, label string, changes []tools.Fi
 }
 
 // accessOf describes changes for the policy, as an edit tool would.
-func (g *editGate) accessOf(label string, changes []tools.FileChange) tools.Access {
-	a := tools.Access{Kind: tools.AccessEdit, Summary: label}
+func (g *editGate) accessOf(label string, changes []tools.FileChange) access.Access {
+	a := access.Access{Kind: access.Edit, Summary: label}
 	for _, c := range changes {
 		for _, p := range []string{c.Path, c.NewPath} {
 			if rel, err := filepath.Rel(g.root, p); p != "" && err == nil {
@@ -119,7 +120,7 @@ func (g *editGate) endTurn() {
 // asker puts a question about a call to the user, with detail (a diff)
 // between the question and the answers; *ttyApprover is the one.
 type asker interface {
-	ask(ctx context.Context, tool string, acc tools.Access, detail string) (permission.Answer, error)
+	ask(ctx context.Context, tool string, acc access.Access, detail string) (permission.Answer, error)
 }
 
 // diffApprover asks about one edit with its diff.
@@ -128,7 +129,7 @@ type diffApprover struct {
 	diff string
 }
 
-func (d diffApprover) Approve(ctx context.Context, tool string, acc tools.Access) (permission.Answer, error) {
+func (d diffApprover) Approve(ctx context.Context, tool string, acc access.Access) (permission.Answer, error) {
 	return d.tty.ask(ctx, tool, acc, d.diff)
 }
 
@@ -150,13 +151,13 @@ func openTTYApprover(out *chatPrinter) *ttyApprover {
 
 func (a *ttyApprover) Close() error { return a.tty.Close() }
 
-func (a *ttyApprover) Approve(ctx context.Context, tool string, acc tools.Access) (permission.Answer, error) {
+func (a *ttyApprover) Approve(ctx context.Context, tool string, acc access.Access) (permission.Answer, error) {
 	return a.ask(ctx, tool, acc, "")
 }
 
 // ask puts the question about a call, with detail (a diff) between it and
 // the answers.
-func (a *ttyApprover) ask(ctx context.Context, tool string, acc tools.Access, detail string) (permission.Answer, error) {
+func (a *ttyApprover) ask(ctx context.Context, tool string, acc access.Access, detail string) (permission.Answer, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.out.breakLine()

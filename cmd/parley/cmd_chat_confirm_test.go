@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/tools"
 )
@@ -15,7 +16,7 @@ type fakeAsker struct {
 	questions []string // "tool: detail"
 }
 
-func (f *fakeAsker) ask(_ context.Context, tool string, _ tools.Access, detail string) (permission.Answer, error) {
+func (f *fakeAsker) ask(_ context.Context, tool string, _ access.Access, detail string) (permission.Answer, error) {
 	f.questions = append(f.questions, tool+": "+detail)
 	return f.answer, nil
 }
@@ -23,7 +24,7 @@ func (f *fakeAsker) ask(_ context.Context, tool string, _ tools.Access, detail s
 // TestEditGate checks that an edit is asked about once, with its diff,
 // when the policy would ask, and not at all when it would not.
 func TestEditGate(t *testing.T) {
-	edit := tools.Access{Kind: tools.AccessEdit, Paths: []string{"a.go"}, Summary: "edit a.go"}
+	edit := access.Access{Kind: access.Edit, Paths: []string{"a.go"}, Summary: "edit a.go"}
 	change := []tools.FileChange{{Op: tools.OpModify, Path: "/w/a.go", Old: []byte("x\n"), New: []byte("y\n")}}
 	style := diffStyle{perFile: 10, total: 10, shortPath: func(s string) string { return strings.TrimPrefix(s, "/w/") }}
 	tests := []struct {
@@ -96,7 +97,7 @@ func TestEditGateSessionAndOtherCalls(t *testing.T) {
 	fa := &fakeAsker{answer: permission.AllowSession}
 	g := newEditGate(pol, "/w", diffStyle{perFile: 10, total: 10, shortPath: func(s string) string { return s }})
 	g.tty = fa
-	edit := tools.Access{Kind: tools.AccessEdit, Paths: []string{"a.go"}}
+	edit := access.Access{Kind: access.Edit, Paths: []string{"a.go"}}
 	change := []tools.FileChange{{Op: tools.OpCreate, Path: "/w/a.go", New: []byte("y\n")}}
 	for i := range 2 {
 		ctx := context.Background()
@@ -110,7 +111,7 @@ func TestEditGateSessionAndOtherCalls(t *testing.T) {
 	if len(fa.questions) != 1 {
 		t.Fatalf("asked %d times, want once: %q", len(fa.questions), fa.questions)
 	}
-	shell := tools.Access{Kind: tools.AccessShell, Command: "make"}
+	shell := access.Access{Kind: access.Shell, Command: "make"}
 	if run, _, err := g.Check(context.Background(), plainApprover(fa), "shell", false, shell); !run || err != nil {
 		t.Fatalf("shell: %v %v", run, err)
 	}

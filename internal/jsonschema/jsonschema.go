@@ -1,8 +1,8 @@
-package tools
-
-// Tool input schemas are derived from each tool's params struct by
-// reflection, and inputs are decoded strictly against the same description,
-// so the schema the model sees and the checks its calls meet cannot drift.
+// Package jsonschema derives the JSON Schema of a tool's input from its
+// params struct by reflection, and decodes inputs strictly against the same
+// description, so the schema the model sees and the checks its calls meet
+// cannot drift. It knows nothing of tools beyond that: any struct whose
+// fields follow the rules below works.
 //
 // Field rules:
 //   - the property name is the json tag name; `json:"-"` fields are skipped;
@@ -13,6 +13,11 @@ package tools
 //   - supported kinds: string, bool, integers, floats, slices, pointers
 //     (optional values) and nested structs; every object schema has
 //     additionalProperties false.
+//
+// Contracts: For, Of and Decode are safe for concurrent use (derived
+// schemas are cached per type). Decode never panics on any input and
+// reports every mistake as an *InputError (FuzzDecodeInput).
+package jsonschema
 
 import (
 	"bytes"
@@ -141,8 +146,8 @@ func parseSchemaTag(tag string, sf *schemaField) error {
 	return nil
 }
 
-// SchemaOf derives the JSON Schema of a params struct type.
-func SchemaOf(t reflect.Type) (json.RawMessage, error) {
+// Of derives the JSON Schema of a params struct type.
+func Of(t reflect.Type) (json.RawMessage, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("schema of %s: params must be a struct", t)
 	}
@@ -155,15 +160,15 @@ func SchemaOf(t reflect.Type) (json.RawMessage, error) {
 
 var schemaCache sync.Map // reflect.Type -> json.RawMessage
 
-// MustSchema derives the schema of P (once per type). It panics on an
-// unsupported params type, a programming error that the registry's tests
-// catch for every tool. Callers must not modify the returned bytes.
-func MustSchema[P any]() json.RawMessage {
+// For derives the schema of P (once per type). It panics on an unsupported
+// params type, a programming error that the tools' tests catch for every
+// tool. Callers must not modify the returned bytes.
+func For[P any]() json.RawMessage {
 	t := reflect.TypeFor[P]()
 	if s, ok := schemaCache.Load(t); ok {
 		return s.(json.RawMessage)
 	}
-	s, err := SchemaOf(t)
+	s, err := Of(t)
 	if err != nil {
 		panic(err)
 	}
@@ -281,14 +286,14 @@ func writeJSON(b *bytes.Buffer, v any) {
 	b.Write(data)
 }
 
-// DecodeInput strictly decodes a tool's JSON input into a params struct:
+// Decode strictly decodes a tool's JSON input into a params struct:
 // the input must be an object, unknown fields, missing required fields,
 // nulls for required fields, wrong JSON types, values outside an enum or
 // range, and fractional numbers for integer fields are all rejected with an
 // *InputError that names the field (dotted path, "edits[1].old_string").
 // Empty input and a top-level null count as {}, so the required fields are
 // still checked.
-func DecodeInput[P any](input json.RawMessage) (P, error) {
+func Decode[P any](input json.RawMessage) (P, error) {
 	var p P
 	t := reflect.TypeFor[P]()
 	if trimmed := bytes.TrimSpace(input); len(trimmed) == 0 || string(trimmed) == "null" {

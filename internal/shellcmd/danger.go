@@ -1,11 +1,4 @@
-package tools
-
-// The shell danger list: commands the shell tool refuses whatever the
-// permission mode, because one mistake by the model would destroy the
-// machine rather than the workspace. The check runs on the parsed command
-// (see shellparse.go), so quoting, wrappers and nesting do not hide a
-// command; it is a safety net, not a sandbox (a script file or a
-// downloaded binary can still do anything the user can).
+package shellcmd
 
 import (
 	"fmt"
@@ -40,17 +33,17 @@ var diskCommands = map[string]bool{
 	"cfdisk": true, "gdisk": true, "sgdisk": true, "parted": true, "newfs": true,
 }
 
-// dangerReason returns why the parsed command line must not run, or "".
-// A script that assigns literals to variables is judged a second time
-// with them substituted (`x=/; rm -rf $x`).
-func dangerReason(s *shellScript) string {
+// Danger returns why the command line must not run, or "": the danger
+// list (see the package doc). A script that assigns literals to variables
+// is judged a second time with them substituted (`x=/; rm -rf $x`).
+func (s *Script) Danger() string {
 	if why := scriptDanger(s); why != "" || s.expanded == nil {
 		return why
 	}
 	return scriptDanger(s.expanded)
 }
 
-func scriptDanger(s *shellScript) string {
+func scriptDanger(s *Script) string {
 	if len(s.forkBombs) > 0 {
 		return fmt.Sprintf("function %q is a fork bomb (it calls itself in a pipe or in the background)", s.forkBombs[0])
 	}

@@ -1,11 +1,4 @@
-package tools
-
-// Shell command lines are judged on their syntax tree, never on the raw
-// string: quoting (`"rm" -rf "/"`, `r''m`), env prefixes, wrappers (env,
-// nice, timeout, xargs, ...), nested scripts (`sh -c '...'`, `eval`, a here
-// document or `echo ... |` fed to a shell), command substitutions and
-// functions all reduce to the same list of simple commands. The shell tool's
-// danger check and the permission rules both read that list.
+package shellcmd
 
 import (
 	"errors"
@@ -77,22 +70,9 @@ type Redirect struct {
 // Writes reports whether the redirection opens its target for writing.
 func (r Redirect) Writes() bool { return r.Op != "<" && r.Op != "<&" }
 
-// ParseCommand parses a shell command line and returns every simple
-// command it runs, in source order, descending into subshells, command
-// substitutions, function bodies, pipelines and lists, and into the script
-// of `sh -c`, `bash -c`, `eval`, here documents and echo/printf piped into a
-// shell. Pure assignments (`FOO=1`) are not commands. A syntax error, or
-// nesting deeper than 8 levels, is an error.
-func ParseCommand(cmdline string) ([]SimpleCommand, error) {
-	s, err := parseShellScript(cmdline)
-	if err != nil {
-		return nil, err
-	}
-	return s.cmds, nil
-}
-
-// shellScript is everything the danger check needs from a command line.
-type shellScript struct {
+// Script is a parsed command line: its simple commands and what the
+// danger check needs.
+type Script struct {
 	cmds      []SimpleCommand
 	redirects []Redirect // every file redirection, compound commands' too
 	forkBombs []string   // functions that call themselves piped or in background
@@ -107,16 +87,18 @@ type shellScript struct {
 	expandVars bool
 	// expanded is the script parsed again with expandVars, when it
 	// assigns literals; the danger check judges both readings.
-	expanded *shellScript
+	expanded *Script
 }
 
-func parseShellScript(cmdline string) (*shellScript, error) {
-	s := &shellScript{}
+// Parse parses a bash command line. A syntax error, or nesting deeper
+// than 8 levels of sh -c, eval or here documents, is an error.
+func Parse(cmdline string) (*Script, error) {
+	s := &Script{}
 	if err := s.parse(cmdline, 0, nil); err != nil {
 		return nil, err
 	}
 	if len(s.vars) > 0 {
-		e := &shellScript{expandVars: true}
+		e := &Script{expandVars: true}
 		if e.parse(cmdline, 0, nil) == nil {
 			s.expanded = e
 		}
@@ -124,15 +106,22 @@ func parseShellScript(cmdline string) (*shellScript, error) {
 	return s, nil
 }
 
+// Commands returns every simple command the line runs, in source order,
+// descending into subshells, command substitutions, function bodies,
+// pipelines and lists, and into the script of `sh -c`, `bash -c`, `eval`,
+// here documents and echo/printf piped into a shell. Pure assignments
+// (`FOO=1`) are not commands. The slice is the Script's; do not modify it.
+func (s *Script) Commands() []SimpleCommand { return s.cmds }
+
 // scriptParser resolves the words of one (possibly nested) script.
 type scriptParser struct {
-	s          *shellScript
+	s          *Script
 	src        string
 	depth      int
 	positional []string // $0, $1, ... of a `sh -c script $0 $1` call
 }
 
-func (s *shellScript) parse(src string, depth int, positional []string) error {
+func (s *Script) parse(src string, depth int, positional []string) error {
 	if depth > maxShellNesting {
 		return errors.New("shell command nests sh -c / eval too deeply")
 	}

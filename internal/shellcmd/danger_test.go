@@ -1,4 +1,4 @@
-package tools
+package shellcmd
 
 import (
 	"strings"
@@ -35,6 +35,10 @@ var dangerousCommands = []string{
 	`\rm -rf /`,
 	`/bin/rm -rf /`,
 	`$'\x72\x6d' -rf /`,
+	`$'rm\0zz' -rf /`,
+	`$'rm\400' -rf /`,
+	`$'\562\555' -rf /`,
+	`rm -rf $'\457'`,
 	`rm -rf /{usr,tmp}`,
 	`FOO=1 rm -rf /`,
 	`env FOO=1 rm -rf /`,
@@ -190,12 +194,12 @@ func TestDangerRefusesCommands(t *testing.T) {
 		t.Fatalf("only %d dangerous forms", len(dangerousCommands))
 	}
 	for _, cmd := range dangerousCommands {
-		s, err := parseShellScript(cmd)
+		s, err := Parse(cmd)
 		if err != nil {
 			t.Errorf("%q: parse error %v (dangerous forms must parse)", cmd, err)
 			continue
 		}
-		if why := dangerReason(s); why == "" {
+		if why := s.Danger(); why == "" {
 			t.Errorf("%q: not refused", cmd)
 		}
 	}
@@ -206,23 +210,23 @@ func TestDangerAllowsBenignLookAlikes(t *testing.T) {
 		t.Fatalf("only %d benign forms", len(benignCommands))
 	}
 	for _, cmd := range benignCommands {
-		s, err := parseShellScript(cmd)
+		s, err := Parse(cmd)
 		if err != nil {
 			t.Errorf("%q: parse error %v", cmd, err)
 			continue
 		}
-		if why := dangerReason(s); why != "" {
+		if why := s.Danger(); why != "" {
 			t.Errorf("%q: refused: %s", cmd, why)
 		}
 	}
 }
 
 func TestDangerReasonNamesTheCommand(t *testing.T) {
-	s, err := parseShellScript(`go build && sh -c "rm -rf /"`)
+	s, err := Parse(`go build && sh -c "rm -rf /"`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	why := dangerReason(s)
+	why := s.Danger()
 	if !strings.Contains(why, "rm -rf /") || !strings.Contains(why, "recursively removes /") {
 		t.Errorf("reason = %q", why)
 	}
@@ -232,16 +236,16 @@ func TestDangerHomeDirectoryByPath(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	for _, cmd := range []string{"rm -rf " + home, "rm -rf " + home + "/", "rm -rf " + home + "/*"} {
-		s, err := parseShellScript(cmd)
+		s, err := Parse(cmd)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if dangerReason(s) == "" {
+		if s.Danger() == "" {
 			t.Errorf("%q: not refused", cmd)
 		}
 	}
-	s, _ := parseShellScript("rm -rf " + home + "/project/build")
-	if why := dangerReason(s); why != "" {
+	s, _ := Parse("rm -rf " + home + "/project/build")
+	if why := s.Danger(); why != "" {
 		t.Errorf("removing a directory below home refused: %s", why)
 	}
 }

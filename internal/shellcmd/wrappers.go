@@ -1,4 +1,4 @@
-package tools
+package shellcmd
 
 // Command wrappers and shells: which words in front of a command only
 // change how it runs (env, nice, timeout, xargs, ...), and where a shell

@@ -1,4 +1,4 @@
-package tools
+package htmlmd
 
 import (
 	"net/url"
@@ -15,9 +15,9 @@ import (
 const fuzzScriptMarker = "PARLEY-FUZZ-SCRIPT-BODY"
 
 // htmlExpansion bounds the text rendered from an HTML page relative to the
-// page's size. Markup only ever shrinks; what may grow is a NUL or a byte
+// page's size. Markup mostly shrinks; what may grow is a NUL or a byte
 // escaped in a URL (three bytes), a relative link resolved against the base,
-// and the indentation of nested lists.
+// a Markdown escape, and the indentation of nested lists and quotes.
 const (
 	htmlExpansion = 16
 	htmlSlack     = 1024
@@ -26,6 +26,7 @@ const (
 // FuzzHTMLToText renders arbitrary pages the way fetch_url does. The text
 // is valid UTF-8 when the page is, stays within htmlExpansion times the
 // page's size, and never shows what a script or style element held.
+// Conversion never fails.
 func FuzzHTMLToText(f *testing.F) {
 	for _, s := range []string{
 		``, `plain text`, `<p>a<p>b`,
@@ -41,6 +42,9 @@ func FuzzHTMLToText(f *testing.F) {
 		`<noscript><p>enable js</p></noscript><template><p>t</p></template>`,
 		`<textarea><script>not a script</script></textarea><title><script>t</script></title>`,
 		`<ul><li><ul><li><ul><li>deep</ul></ul></ul>`,
+		"<p>run <code>a`b</code></p><pre>x\n```\ny</pre><ul><li><p>one</p><p>two</p></ul>",
+		`<table><tr><td colspan=1000 rowspan=1000>x<td>y</table>`,
+		`<blockquote><blockquote><ol start=1000000000><li>x<br>y</ol></blockquote></blockquote>`,
 		`<a href="https://example.com/a b">https://example.com/a b</a><a href=" mailto:x@y ">mail</a>`,
 		"<p>\x00</p><img alt=\"\x00\x00\">&#0;&#x80;&NotEqualTilde;&amp",
 		"<p>caf\xc3\xa9 \xff\xfe</p>",
@@ -69,15 +73,25 @@ func FuzzHTMLToText(f *testing.F) {
 				}
 			}
 		}
-		title, text := htmlToText(doc, base)
+		title, text, err := Convert(doc, base)
+		if err != nil {
+			t.Fatalf("Convert(%q): %v", page, err)
+		}
 		if utf8.ValidString(page) && (!utf8.ValidString(title) || !utf8.ValidString(text)) {
 			t.Errorf("valid UTF-8 page %q rendered as invalid UTF-8: title %q, text %q", page, title, text)
 		}
 		if n := len(title) + len(text); n > htmlExpansion*len(page)+htmlSlack {
-			t.Errorf("a page of %d bytes rendered as %d bytes (limit %d):\npage %q", len(page), n, htmlExpansion*len(page)+htmlSlack, clipText(page, 2000))
+			t.Errorf("a page of %d bytes rendered as %d bytes (limit %d):\npage %q", len(page), n, htmlExpansion*len(page)+htmlSlack, clip(page, 2000))
 		}
 		if strings.Contains(title, fuzzScriptMarker) || strings.Contains(text, fuzzScriptMarker) {
 			t.Errorf("script or style content shown for %q:\ntitle %q\ntext %q", page, title, text)
 		}
 	})
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

@@ -1,18 +1,18 @@
-package tools
+package shellcmd
 
 // Word resolution: turn a parsed shell word into the string the command
 // receives, as far as that is knowable without running anything. Quotes
 // and escapes are removed, brace expansions expanded, and the positional
 // parameters of a `sh -c script $0 $1` call substituted (and, for the
 // danger check's second reading, variables the script set to literals;
-// see shellScript.expandVars). Anything else that expands at run time
+// see Script.expandVars). Anything else that expands at run time
 // ($VAR, $(cmd), $((1+1))) keeps its source text and marks the word
 // dynamic; globs are left unexpanded.
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -90,7 +90,7 @@ func (p *scriptParser) parts(parts []syntax.WordPart, quoted bool) (string, bool
 			}
 		case *syntax.SglQuoted:
 			if x.Dollar {
-				b.WriteString(ansiC(x.Value))
+				b.WriteString(ansiC(x))
 			} else {
 				b.WriteString(x.Value)
 			}
@@ -142,7 +142,7 @@ func (p *scriptParser) positionalParam(x *syntax.ParamExp) (string, bool) {
 }
 
 // literalVar substitutes $x and ${x} when the script is read with
-// expandVars and assigned x a literal earlier (see shellScript.vars).
+// expandVars and assigned x a literal earlier (see Script.vars).
 func (p *scriptParser) literalVar(x *syntax.ParamExp) (string, bool) {
 	if p.s == nil || !p.s.expandVars || !plainParam(x) {
 		return "", false
@@ -202,78 +202,59 @@ func unescapeDouble(s string) string {
 	return b.String()
 }
 
-// ansiC decodes the escapes of a $'...' string.
-func ansiC(s string) string {
+// ansiC decodes the body of a $'...' string as bash does, through
+// mvdan.cc/sh/v3/expand (which cuts the result at a NUL, as bash does:
+// $'rm\0x' runs rm).
+func ansiC(x *syntax.SglQuoted) string {
+	q := &syntax.SglQuoted{Dollar: true, Value: bashEscapes(x.Value)}
+	v, err := expand.Literal(nil, &syntax.Word{Parts: []syntax.WordPart{q}})
+	if err != nil {
+		// Only parameter, command and arithmetic expansions can fail;
+		// a $'...' string holds none.
+		return x.Value
+	}
+	return v
+}
+
+// bashEscapes rewrites the escapes of a $'...' body that expand decodes
+// differently from bash into escapes it decodes the same: an octal escape
+// above \377 (bash keeps the low eight bits, so $'\562\555' is "rm";
+// expand gives 0xff) and a control escape \cX (expand keeps it as written;
+// bash gives X&0x1f, and 0x7f for \c?).
+func bashEscapes(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] != '\\' || i+1 == len(s) {
 			b.WriteByte(s[i])
 			continue
 		}
-		i++
-		switch c := s[i]; c {
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'e', 'E':
-			b.WriteByte(0x1b)
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte('\v')
-		case 'c':
-			if i+1 < len(s) {
-				i++
-				b.WriteByte(s[i] & 0x1f)
-			}
-		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
-			n, v := hexRun(s[i+1:], max)
-			if n == 0 {
-				b.WriteByte('\\')
-				b.WriteByte(c)
-				continue
-			}
-			i += n
-			if c == 'x' {
-				b.WriteByte(byte(v))
-			} else if utf8.ValidRune(rune(v)) {
-				b.WriteRune(rune(v))
-			}
-		case '0', '1', '2', '3', '4', '5', '6', '7':
+		switch c := s[i+1]; {
+		case '0' <= c && c <= '7':
 			v, n := 0, 0
-			for n < 3 && i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '7' {
-				v = v*8 + int(s[i+n]-'0')
-				n++
+			for ; n < 3 && i+1+n < len(s) && '0' <= s[i+1+n] && s[i+1+n] <= '7'; n++ {
+				v = v*8 + int(s[i+1+n]-'0')
 			}
-			i += n - 1
-			b.WriteByte(byte(v))
-		default: // \\ \' \" \? and unknown escapes
-			if strings.IndexByte(`\'"?`, c) < 0 {
-				b.WriteByte('\\')
+			fmt.Fprintf(&b, `\%03o`, v&0xff)
+			i += n
+		case c == 'c' && i+2 < len(s):
+			x, used := s[i+2], 2
+			if x == '\\' && i+3 < len(s) && s[i+3] == '\\' {
+				used = 3 // \c\\ is the control character of a backslash
 			}
+			v := x & 0x1f
+			if x == '?' {
+				v = 0x7f
+			}
+			fmt.Fprintf(&b, `\x%02x`, v)
+			i += used
+		default:
+			b.WriteByte('\\')
 			b.WriteByte(c)
+			i++
 		}
 	}
 	return b.String()
-}
-
-// hexRun parses up to max hex digits at the start of s.
-func hexRun(s string, max int) (n int, v uint64) {
-	for n < max && n < len(s) {
-		d, err := strconv.ParseUint(s[n:n+1], 16, 8)
-		if err != nil {
-			break
-		}
-		v = v*16 + d
-		n++
-	}
-	return n, v
 }
