@@ -4,6 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/parleyhq/parley/agent/access"
@@ -28,7 +30,17 @@ var findDefinitionTool = New(
 	findDefinitionAccess, findDefinitionRun)
 
 func findDefinitionAccess(env *Env, p *findDefinitionParams) (access.Access, error) {
-	return optionalPathAccess(env, p.Path, "find definition of "+p.Name)
+	a, err := optionalPathAccess(env, p.Path, "find definition of "+p.Name)
+	if err != nil || p.Path == "" {
+		return a, err
+	}
+	// A file does not restrict the search, it orders it (see the run).
+	if abs, _, res := resolveArg(env, p.Path); res == nil {
+		if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() {
+			a.Summary = "find definition of " + p.Name + " (ranked from " + filepath.ToSlash(p.Path) + ")"
+		}
+	}
+	return a, nil
 }
 
 func findDefinitionRun(ctx context.Context, env *Env, p *findDefinitionParams) (*Result, error) {

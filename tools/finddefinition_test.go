@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,22 @@ func TestFindDefinitionRanksFromFile(t *testing.T) {
 	out := ftOK(t, findDefinitionTool, w.env, map[string]any{"name": "Nope", "path": "util/util.go"})
 	if !strings.Contains(out, "no symbol named Nope") || strings.Contains(out, "in util/util.go") {
 		t.Errorf("not found: %q", out)
+	}
+}
+
+// The approval line says what the search covers: a file orders the whole
+// workspace, a directory restricts it.
+func TestFindDefinitionAccessSummary(t *testing.T) {
+	w := ftIndexed(t)
+	for path, want := range map[string]string{
+		"":             "find definition of Serve",
+		"util/util.go": "find definition of Serve (ranked from util/util.go)",
+		"util":         "find definition of Serve in util",
+	} {
+		in, _ := json.Marshal(map[string]any{"name": "Serve", "path": path})
+		a, err := accessOf(findDefinitionTool, w.env, in)
+		if err != nil || a.Summary != want {
+			t.Errorf("path %q: summary %q (%v), want %q", path, a.Summary, err, want)
+		}
 	}
 }
