@@ -6,11 +6,13 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 func TestPutContentAndSkip(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		"a.go": "package a\n\nfunc OnDisk() {}\n",
 		"b.go": "package a\n\nfunc Other() { OnDisk() }\n",
 	})
@@ -84,7 +86,7 @@ func TestPutContentDuringIndex(t *testing.T) {
 	for i := range 200 {
 		files[fmt.Sprintf("p%d/f.go", i)] = fmt.Sprintf("package p%d\n\nfunc F%d() {}\n", i, i)
 	}
-	writeTree(t, root, files)
+	fixture.WriteTree(t, root, files)
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
 	skip := func(rel string) bool { return rel == "open.go" }
@@ -134,7 +136,7 @@ func searchPaths(t *testing.T, st *Store, q string) []string {
 // removals, and index runs (which rebuild it when many files changed).
 func TestSearchFollowsWrites(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.go": "package a\n\nfunc Alpha() {}\nfunc alphaLower() {}\n"})
+	fixture.WriteTree(t, root, map[string]string{"a.go": "package a\n\nfunc Alpha() {}\nfunc alphaLower() {}\n"})
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
 	mustIndex(t, st, root)
@@ -161,7 +163,7 @@ func TestSearchFollowsWrites(t *testing.T) {
 	for i := range rebuildAbove + 10 {
 		files[fmt.Sprintf("m/f%d.go", i)] = fmt.Sprintf("package m\n\nfunc Many%d() {}\n", i)
 	}
-	writeTree(t, root, files)
+	fixture.WriteTree(t, root, files)
 	mustIndex(t, st, root)
 	if got := searchPaths(t, st, "Many2009"); !slices.Equal(got, []string{"Many2009@m/f2009.go"}) {
 		t.Fatalf("after a large run: %v", got)

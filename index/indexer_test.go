@@ -13,22 +13,8 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/internal/fixture"
 )
-
-// writeTree creates files under dir; content "" with a trailing "/" in the
-// name makes a directory.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // bumpMtime moves a file's mtime forward so the change check cannot miss a
 // rewrite within the file system's timestamp granularity.
@@ -106,7 +92,7 @@ func defPaths(t *testing.T, st *Store, name string) []string {
 
 func TestIndexIncremental(t *testing.T) {
 	root, data := t.TempDir(), t.TempDir()
-	writeTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		"main.go":      mainGo,
 		"util/util.go": "package util\n\n// Helper helps.\nfunc Helper() int { return 1 }\n",
 		"README.md":    "# demo\n",
@@ -137,7 +123,7 @@ func TestIndexIncremental(t *testing.T) {
 	// Modify: Helper becomes Assist; the old name must vanish from both
 	// the symbol index and the reference index.
 	p := filepath.Join(root, "util", "util.go")
-	writeTree(t, root, map[string]string{"util/util.go": "package util\n\nfunc Assist() int { return 2 }\n"})
+	fixture.WriteTree(t, root, map[string]string{"util/util.go": "package util\n\nfunc Assist() int { return 2 }\n"})
 	bumpMtime(t, p)
 	if sum = mustIndex(t, st, root); sum.Changed != 1 {
 		t.Fatalf("after modify: %+v", sum)
@@ -198,7 +184,7 @@ func TestIndexIncremental(t *testing.T) {
 
 func TestIndexSkipsLargeFiles(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		"big.go":   "package big\n// " + strings.Repeat("x", 2000) + "\nfunc Big() {}\n",
 		"small.go": "package big\nfunc Small() {}\n",
 	})
@@ -221,7 +207,7 @@ func TestIndexSkipsLargeFiles(t *testing.T) {
 
 func TestIndexPartialFile(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"bad.go": "package bad\nfunc Good() {}\nfunc (\n"})
+	fixture.WriteTree(t, root, map[string]string{"bad.go": "package bad\nfunc Good() {}\nfunc (\n"})
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
 	sum := mustIndex(t, st, root)
@@ -244,7 +230,7 @@ func TestStoreLocked(t *testing.T) {
 
 func TestStoreSchemaMismatchRebuilds(t *testing.T) {
 	root, data := t.TempDir(), t.TempDir()
-	writeTree(t, root, map[string]string{"a.go": "package a\nfunc A() {}\n"})
+	fixture.WriteTree(t, root, map[string]string{"a.go": "package a\nfunc A() {}\n"})
 	st := openTestStore(t, data)
 	mustIndex(t, st, root)
 	var e encoder
@@ -270,7 +256,7 @@ func TestIndexCancelKeepsStoreUsable(t *testing.T) {
 	for i := range 200 {
 		files[filepath.ToSlash(filepath.Join("p", string(rune('a'+i%26)), "f"+itoa(i)+".go"))] = "package p\nfunc F" + itoa(i) + "() {}\n"
 	}
-	writeTree(t, root, files)
+	fixture.WriteTree(t, root, files)
 	st := openTestStore(t, data)
 	ctx, cancel := context.WithCancel(context.Background())
 	_, err := st.Index(ctx, root, Options{Workers: 1, Progress: func(p Progress) {
@@ -301,11 +287,11 @@ func itoa(i int) string {
 // compaction those would pile up until Pebble stalled writes forever.
 func TestManyReopensDoNotStall(t *testing.T) {
 	root, data := t.TempDir(), t.TempDir()
-	writeTree(t, root, map[string]string{"a.go": "package a\nfunc A() {}\n"})
+	fixture.WriteTree(t, root, map[string]string{"a.go": "package a\nfunc A() {}\n"})
 	for i := range 3 * maxReadAmp {
 		st := openTestStore(t, data)
 		p := filepath.Join(root, "a.go")
-		writeTree(t, root, map[string]string{"a.go": "package a\nfunc A" + itoa(i) + "() {}\n"})
+		fixture.WriteTree(t, root, map[string]string{"a.go": "package a\nfunc A" + itoa(i) + "() {}\n"})
 		bumpMtime(t, p)
 		mustIndex(t, st, root)
 		if ra := st.db.Metrics().ReadAmp(); ra > maxReadAmp+1 {
@@ -327,7 +313,7 @@ func TestBulkChunks(t *testing.T) {
 	for i := range 120 {
 		files["d/f"+itoa(i)+".go"] = "package d\n\n// Fn" + itoa(i) + " calls Shared.\nfunc Fn" + itoa(i) + "() { Shared() }\n"
 	}
-	writeTree(t, root, files)
+	fixture.WriteTree(t, root, files)
 	st := openTestStore(t, data)
 	if sum := mustIndex(t, st, root); sum.Files != 120 || sum.Symbols != 120 {
 		t.Fatalf("summary: %+v", sum)
@@ -356,7 +342,7 @@ func TestOptInLanguage(t *testing.T) {
 		t.Skip("loading the Swift grammar takes seconds")
 	}
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.swift": "func greet() { print(\"hi\") }\n"})
+	fixture.WriteTree(t, root, map[string]string{"a.swift": "func greet() { print(\"hi\") }\n"})
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
 	sum := mustIndex(t, st, root)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 // TestIndexSurvivesKill runs an indexer in a child process, SIGKILLs it in
@@ -24,7 +26,7 @@ func TestIndexSurvivesKill(t *testing.T) {
 	for i := range 400 {
 		files[fmt.Sprintf("pkg%02d/f%03d.go", i%20, i)] = fmt.Sprintf("package p\n\n// F%d is a function.\nfunc F%d() int { return G%d() }\n", i, i, i)
 	}
-	writeTree(t, root, files)
+	fixture.WriteTree(t, root, files)
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestIndexSurvivesKill$")
 	cmd.Env = append(os.Environ(), "PARLEY_KILL_CHILD=1", "PARLEY_KILL_ROOT="+root, "PARLEY_KILL_DATA="+data)

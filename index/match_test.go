@@ -1,6 +1,10 @@
 package index
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/parleyhq/parley/internal/fixture"
+)
 
 func TestClassify(t *testing.T) {
 	for _, tc := range []struct {
@@ -59,7 +63,7 @@ func TestWordStarts(t *testing.T) {
 
 func TestSearchRanking(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		"a.go": `package a
 
 func HandleFileServer() {}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 func imports(paths ...string) []extract.Import {
@@ -92,7 +93,7 @@ func TestSortDefinitions(t *testing.T) {
 // store does not know still ranks by path.
 func TestStoreDefinitionContext(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		"app/main.py": "import lib.util\n\nlib.util.run()\n",
 		"lib/util.py": "def run():\n    pass\n",
 	})

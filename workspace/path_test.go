@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/internal/testenv"
 )
 
@@ -30,7 +31,7 @@ func symlink(t *testing.T, target, link string) {
 
 func TestNewRootsErrors(t *testing.T) {
 	dir := realTempDir(t)
-	mkTree(t, dir, map[string]string{"f": ""})
+	fixture.WriteTree(t, dir, map[string]string{"f": ""})
 	for _, tc := range [][]string{nil, {filepath.Join(dir, "missing")}, {filepath.Join(dir, "f")}, {"a\x00b"}} {
 		if _, err := NewRoots(tc...); err == nil {
 			t.Errorf("NewRoots(%q) succeeded", tc)
@@ -48,8 +49,8 @@ func TestRootsResolve(t *testing.T) {
 	}
 	root := realTempDir(t)
 	out := realTempDir(t)
-	mkTree(t, root, map[string]string{"a.go": "", "sub/inner.go": ""})
-	mkTree(t, out, map[string]string{"secret": "", "d/x": ""})
+	fixture.WriteTree(t, root, map[string]string{"a.go": "", "sub/inner.go": ""})
+	fixture.WriteTree(t, out, map[string]string{"secret": "", "d/x": ""})
 	symlink(t, "sub", filepath.Join(root, "in-link"))
 	symlink(t, out, filepath.Join(root, "out-link"))
 	symlink(t, filepath.Join(out, "secret"), filepath.Join(root, "out-file"))
@@ -137,8 +138,8 @@ func TestRootsMultiAndAliases(t *testing.T) {
 		testenv.SkipPlatform(t, "symlink-heavy test")
 	}
 	r1, r2 := realTempDir(t), realTempDir(t)
-	mkTree(t, r1, map[string]string{"one.go": "", "nested/n.go": ""})
-	mkTree(t, r2, map[string]string{"two.go": ""})
+	fixture.WriteTree(t, r1, map[string]string{"one.go": "", "nested/n.go": ""})
+	fixture.WriteTree(t, r2, map[string]string{"two.go": ""})
 	alias := filepath.Join(realTempDir(t), "alias")
 	symlink(t, r2, alias)
 	nested := filepath.Join(r1, "nested")

@@ -11,27 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-)
 
-// mkTree creates files (content as given) and directories (keys ending "/").
-func mkTree(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if strings.HasSuffix(rel, "/") {
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/parleyhq/parley/internal/fixture"
+)
 
 // collect walks root and returns visited Rel paths and skips.
 func collect(t testing.TB, root string, opts WalkOptions) ([]string, []Skip) {
@@ -65,7 +47,7 @@ func checkSet(t *testing.T, got, want, notWant []string) {
 
 func TestWalkNestedIgnoreFiles(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		".gitignore":             "*.log\nignored_dir/\n!ignored_dir/file.txt\ndir/*\n!dir/keep/\n*.gen\n",
 		"keep.log":               "",
 		"a.go":                   "",
@@ -101,7 +83,7 @@ func TestWalkNestedIgnoreFiles(t *testing.T) {
 
 func TestWalkConfigExcludes(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		".gitignore":  "gen/\n",
 		"gen/a.go":    "",
 		"secret/k":    "",
@@ -114,7 +96,7 @@ func TestWalkConfigExcludes(t *testing.T) {
 
 func TestWalkBuiltinExcludes(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		"node_modules/x.js":          "",
 		".git/HEAD":                  "",
 		"sub/.git":                   "gitdir: ../.git/modules/sub",
@@ -158,7 +140,7 @@ func TestWalkBuiltinExcludes(t *testing.T) {
 		checkSet(t, got, append(want, excluded...), nil)
 	})
 	t.Run("re-included by ignore file", func(t *testing.T) {
-		mkTree(t, root, map[string]string{".parleyignore": "!node_modules/\n"})
+		fixture.WriteTree(t, root, map[string]string{".parleyignore": "!node_modules/\n"})
 		defer os.Remove(filepath.Join(root, ".parleyignore"))
 		got, _ := collect(t, root, WalkOptions{})
 		checkSet(t, got, []string{"node_modules/x.js"}, []string{".git/HEAD"})
@@ -167,7 +149,7 @@ func TestWalkBuiltinExcludes(t *testing.T) {
 
 func TestWalkOrderSorted(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		"a/b.go": "", "a.go": "", "a-b/c": "", "a0": "", "a/a/z": "", "ab": "", "B": "", "a.b/c": "",
 	})
 	got, _ := collect(t, root, WalkOptions{})
@@ -182,7 +164,7 @@ func TestWalkOrderSorted(t *testing.T) {
 
 func TestWalkEntryFields(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{"small": "0123456789", "big": "0123456789x", "d/f": "abc"})
+	fixture.WriteTree(t, root, map[string]string{"small": "0123456789", "big": "0123456789x", "d/f": "abc"})
 	var entries []Entry
 	err := Walk(context.Background(), root, WalkOptions{MaxFileSize: 10}, func(e Entry) error {
 		entries = append(entries, e)
@@ -210,7 +192,7 @@ func TestWalkEntryFields(t *testing.T) {
 		t.Errorf("d/f: %+v", e)
 	}
 	// Default limit applies when MaxFileSize is 0; negative disables it.
-	mkTree(t, root, map[string]string{"huge": strings.Repeat("x", DefaultMaxFileSize+1)})
+	fixture.WriteTree(t, root, map[string]string{"huge": strings.Repeat("x", DefaultMaxFileSize+1)})
 	for _, tc := range []struct {
 		max  int64
 		want bool
@@ -230,7 +212,7 @@ func TestWalkEntryFields(t *testing.T) {
 
 func TestWalkRootErrors(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{"file": "x"})
+	fixture.WriteTree(t, root, map[string]string{"file": "x"})
 	noop := func(Entry) error { return nil }
 	err := Walk(context.Background(), filepath.Join(root, "file"), WalkOptions{}, noop, nil)
 	if err == nil || !strings.Contains(err.Error(), "not a directory") {
@@ -244,7 +226,7 @@ func TestWalkRootErrors(t *testing.T) {
 
 func TestWalkStops(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{"a": "", "b/c": "", "d": ""})
+	fixture.WriteTree(t, root, map[string]string{"a": "", "b/c": "", "d": ""})
 	stop := errors.New("stop")
 	n := 0
 	err := Walk(context.Background(), root, WalkOptions{}, func(Entry) error { n++; return stop }, nil)
@@ -266,7 +248,7 @@ func TestWalkStops(t *testing.T) {
 
 func TestIgnored(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		".gitignore":        "*.log\nbuild/\n",
 		"sub/.gitignore":    "!keep.log\n",
 		"js/package.json":   "",
@@ -346,7 +328,7 @@ func BenchmarkWalkGOROOT(b *testing.B) {
 // TestConcurrentUse backs the package doc's concurrency contract under -race.
 func TestConcurrentUse(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{".gitignore": "*.log\n", "a/b.go": "", "c.log": "", "d/e/f.py": ""})
+	fixture.WriteTree(t, root, map[string]string{".gitignore": "*.log\n", "a/b.go": "", "c.log": "", "d/e/f.py": ""})
 	r, err := NewRoots(root)
 	if err != nil {
 		t.Fatal(err)

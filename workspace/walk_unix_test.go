@@ -9,14 +9,15 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/internal/testenv"
 )
 
 func TestWalkSymlinks(t *testing.T) {
 	outside := t.TempDir()
 	root := t.TempDir()
-	mkTree(t, outside, map[string]string{"secret.txt": "s", "dir/x": ""})
-	mkTree(t, root, map[string]string{"real.go": "", "sub/inner.go": "", ".gitignore": "ignored-link\n"})
+	fixture.WriteTree(t, outside, map[string]string{"secret.txt": "s", "dir/x": ""})
+	fixture.WriteTree(t, root, map[string]string{"real.go": "", "sub/inner.go": "", ".gitignore": "ignored-link\n"})
 	links := map[string]string{
 		"out-file":     filepath.Join(outside, "secret.txt"),
 		"out-dir":      filepath.Join(outside, "dir"),
@@ -69,7 +70,7 @@ func TestWalkSymlinks(t *testing.T) {
 
 func TestWalkRootIsSymlink(t *testing.T) {
 	real := t.TempDir()
-	mkTree(t, real, map[string]string{"a.go": ""})
+	fixture.WriteTree(t, real, map[string]string{"a.go": ""})
 	if err := os.Symlink("a.go", filepath.Join(real, "l")); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestWalkRootIsSymlink(t *testing.T) {
 
 func TestWalkNonRegularSilent(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{"a.go": ""})
+	fixture.WriteTree(t, root, map[string]string{"a.go": ""})
 	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
 		testenv.SkipPlatform(t, "mkfifo: %v", err)
 	}
@@ -100,7 +101,7 @@ func TestWalkUnreadableDir(t *testing.T) {
 		return
 	}
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{"a.go": "", "locked/x.go": "", "z.go": ""})
+	fixture.WriteTree(t, root, map[string]string{"a.go": "", "locked/x.go": "", "z.go": ""})
 	locked := filepath.Join(root, "locked")
 	if err := os.Chmod(locked, 0); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 // watchGuard bounds every wait for a batch; reaching it fails the test.
@@ -72,7 +74,7 @@ func (l *watchLog) never(prefixes ...string) {
 
 func TestWatchReportsWhatTheWalkWouldList(t *testing.T) {
 	root := t.TempDir()
-	mkTree(t, root, map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		".gitignore":         "*.log\nskip/\n",
 		"src/old.go":         "package src\n",
 		"src/gone.go":        "package src\n",
@@ -89,7 +91,7 @@ func TestWatchReportsWhatTheWalkWouldList(t *testing.T) {
 	}
 	write := func(rel, content string) {
 		t.Helper()
-		mkTree(t, root, map[string]string{rel: content})
+		fixture.WriteTree(t, root, map[string]string{rel: content})
 	}
 	// Changes in excluded places come first; the file after them is the
 	// marker that they had their chance to be reported.
@@ -140,7 +142,7 @@ func TestWatchCloseStopsCallbacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mkTree(t, root, map[string]string{"a.go": ""})
+	fixture.WriteTree(t, root, map[string]string{"a.go": ""})
 	select {
 	case <-calls:
 	case <-time.After(watchGuard):

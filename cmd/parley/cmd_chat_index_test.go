@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 // openTestChat opens `parley chat` in-process on the workspace ws, talking
@@ -68,7 +69,7 @@ func chatSetting(name string) bool {
 func TestChatIndexFollowsTheDisk(t *testing.T) {
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "ws")
-	mkFiles(t, ws, map[string]string{"a.go": "package a\n\nfunc Answer() int { return 42 }\n"})
+	fixture.WriteTree(t, ws, map[string]string{"a.go": "package a\n\nfunc Answer() int { return 42 }\n"})
 	app, llm, out := openTestChat(t, dir, ws, `tool find_definition {"name":"Later"}
 ---
 text Found it.
@@ -82,7 +83,7 @@ text Found it.
 	app.live.mu.Unlock()
 
 	// "Another window" writes a new file.
-	mkFiles(t, ws, map[string]string{"b.go": "package a\n\nfunc Later() {}\n"})
+	fixture.WriteTree(t, ws, map[string]string{"b.go": "package a\n\nfunc Later() {}\n"})
 	timeout := time.After(30 * time.Second)
 	for {
 		defs, err := app.index.Definitions("Later")
@@ -107,18 +108,5 @@ text Found it.
 	reqs := llm.Requests()
 	if len(reqs) != 2 || !bytes.Contains(reqs[1], []byte("b.go:3: function Later")) {
 		t.Fatalf("the model did not get the definition:\n%s", reqs[len(reqs)-1])
-	}
-}
-
-func mkFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

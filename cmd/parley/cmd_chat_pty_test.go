@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/internal/fixture"
 )
 
 // ptyTimeout bounds every wait for the REPL; reaching it fails the test.
@@ -326,7 +327,7 @@ text Done.
 			dir := t.TempDir()
 			ws := filepath.Join(dir, "ws")
 			aTxt := filepath.Join(ws, "a.txt")
-			mkFiles(t, ws, map[string]string{"a.txt": "old\n"})
+			fixture.WriteTree(t, ws, map[string]string{"a.txt": "old\n"})
 			edit := parleyCommand(t, "chat", "--root", ws, "--no-watch", "--permission-mode", "acceptEdits", "change a.txt")
 			edit.Env = chatTestEnv(dir, url+"/v1")
 			if out, err := edit.CombinedOutput(); err != nil {
@@ -336,7 +337,7 @@ text Done.
 				t.Fatalf("the edit was not made: a.txt holds %q", got)
 			}
 			if tt.between != "" {
-				mkFiles(t, ws, map[string]string{"a.txt": tt.between})
+				fixture.WriteTree(t, ws, map[string]string{"a.txt": tt.between})
 			}
 			r := startREPL(t, dir, ws, url+"/v1", "--no-watch", "--session", "last")
 			r.scr.expect("parley> ")

@@ -78,20 +78,6 @@ const (
 	newExpr = `return Fee() - 2`
 )
 
-// writeTree creates files (relative path -> content) under dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // nvimRun is one headless Neovim run of a test script.
 type nvimRun struct {
 	script string   // file name under tests/
@@ -128,9 +114,9 @@ func run(t *testing.T, r nvimRun) runResult {
 
 	tmp := t.TempDir()
 	root := fixture.Workspace(t, workspace)
-	writeTree(t, root, map[string]string{".parley/.keep": ""})
+	fixture.WriteTree(t, root, map[string]string{".parley/.keep": ""})
 	root2 := filepath.Join(tmp, "other")
-	writeTree(t, root2, map[string]string{".git/.keep": "", "main.go": "package main\n\nfunc main() {}\n"})
+	fixture.WriteTree(t, root2, map[string]string{".git/.keep": "", "main.go": "package main\n\nfunc main() {}\n"})
 	data := filepath.Join(tmp, "data")
 	xdg := filepath.Join(tmp, "xdg")
 	for _, d := range []string{data, xdg} {
