@@ -122,3 +122,18 @@ func TestEditGateSessionAndOtherCalls(t *testing.T) {
 
 // plainApprover is the loop's approver: the asker, without a diff.
 func plainApprover(a asker) permission.Approver { return diffApprover{tty: a} }
+
+// Thinking and tool output are dimmed on a terminal, plain under NO_COLOR.
+func TestChatPrinterNoColor(t *testing.T) {
+	for _, noColor := range []string{"", "1"} {
+		t.Setenv("NO_COLOR", noColor)
+		t.Setenv("TERM", "xterm")
+		var out strings.Builder
+		p := &chatPrinter{stdout: &out, stderr: &out, ttyErr: true, colour: colorWanted()}
+		p.toolOutput("building\n")
+		got, hasEsc := out.String(), strings.Contains(out.String(), "\x1b[")
+		if hasEsc != (noColor == "") || !strings.Contains(got, "building") {
+			t.Errorf("NO_COLOR=%q: %q", noColor, got)
+		}
+	}
+}

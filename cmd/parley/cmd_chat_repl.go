@@ -295,6 +295,7 @@ type chatPrinter struct {
 	root           string // paths below it are shown relative
 	stdout, stderr io.Writer
 	ttyErr         bool
+	colour         bool           // stderr may carry colour (a terminal, no NO_COLOR)
 	midLine        bool           // stdout holds an unfinished line
 	thinking       bool           // stderr holds an unfinished thinking line
 	lastCall       provider.Usage // the turn's latest model call
@@ -305,6 +306,7 @@ func newChatPrinter(stdout, stderr io.Writer) *chatPrinter {
 	if f, ok := stderr.(*os.File); ok {
 		p.ttyErr = isTTY(f)
 	}
+	p.colour = p.ttyErr && colorWanted()
 	return p
 }
 
@@ -312,6 +314,15 @@ const (
 	dim   = "\x1b[2m"
 	reset = "\x1b[0m"
 )
+
+// dimmed is text shown as an aside (thinking, tool output): dim when
+// colour is allowed.
+func (p *chatPrinter) dimmed(s string) string {
+	if !p.colour {
+		return s
+	}
+	return dim + s + reset
+}
 
 func (p *chatPrinter) sink(e agent.Event) {
 	p.mu.Lock()
@@ -324,7 +335,7 @@ func (p *chatPrinter) sink(e agent.Event) {
 	case agent.EventThinking:
 		if p.ttyErr {
 			p.finishLine()
-			io.WriteString(p.stderr, dim+e.Text+reset)
+			io.WriteString(p.stderr, p.dimmed(e.Text))
 			p.thinking = true
 		}
 	case agent.EventUsage:
@@ -381,7 +392,7 @@ func (p *chatPrinter) warn(err error) {
 func (p *chatPrinter) toolOutput(chunk string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	io.WriteString(p.stderr, dim+chunk+reset)
+	io.WriteString(p.stderr, p.dimmed(chunk))
 }
 
 // breakLine ends an unfinished answer line before something else is
