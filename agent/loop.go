@@ -226,6 +226,11 @@ func (t *turn) callModel() (*provider.Response, error) {
 		t.s.Model = a.Model
 	}
 	t.addUsage(resp.Usage)
+	if resp.StopReason == provider.StopContextOverflow {
+		// The answer is cut short and a retry would be cut the same way;
+		// it is dropped like a broken stream's.
+		return nil, fmt.Errorf("the model ran out of context window mid-answer: %w", provider.ErrContextOverflow)
+	}
 	return resp, nil
 }
 
