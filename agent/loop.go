@@ -208,6 +208,8 @@ func (t *turn) callModel() (*provider.Response, error) {
 		MaxTokens:      a.MaxTokens,
 		ThinkingBudget: a.ThinkingBudget,
 	}
+	tc := t.s.counter(a.Model)
+	raw := tc.raw(req.System, req.Tools, req.Messages)
 	resp, err := a.Provider.Stream(t.ctx, req, func(d provider.Delta) {
 		switch d.Kind {
 		case provider.DeltaText:
@@ -226,6 +228,7 @@ func (t *turn) callModel() (*provider.Response, error) {
 		t.s.Model = a.Model
 	}
 	t.addUsage(resp.Usage)
+	tc.observe(raw, resp.Usage)
 	if resp.StopReason == provider.StopContextOverflow {
 		// The answer is cut short and a retry would be cut the same way;
 		// it is dropped like a broken stream's.
