@@ -67,6 +67,14 @@ type Agent struct {
 	// RepeatLimit (0: DefaultRepeatLimit); see DefaultRepeatLimit.
 	RepeatLimit  int
 	SystemPrompt string
+	// ContextWindow is the configured context_window: the window, in
+	// tokens, of a model provider.ContextWindow does not know (0: its
+	// default). Known models use their documented window.
+	ContextWindow int
+	// CompactThreshold is the share of ContextWindow above which the
+	// history is compacted before a model call (0 or out of (0, 1]:
+	// DefaultCompactThreshold). See compact.go.
+	CompactThreshold float64
 }
 
 // TurnResult summarises a finished turn.
@@ -90,6 +98,10 @@ type turn struct {
 	mu      sync.Mutex // serializes Sink calls
 	usageMu sync.Mutex // guards res.Usage and s.Usage against sub-agents
 	repeats map[string]int
+	// noAutoCompact is set when a compaction left the prompt above the
+	// threshold: compacting again before every call would only add
+	// summary requests.
+	noAutoCompact bool
 }
 
 // usageKey carries a turn's addUsage in the context of its tool calls, so
@@ -127,9 +139,7 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 	s.Turns++
 	t := &turn{a: a, s: s, n: s.Turns, repeats: map[string]int{}}
 	t.ctx = context.WithValue(ctx, usageKey{}, t.addUsage)
-	if a.Registry != nil {
-		t.specs = a.Registry.Specs()
-	}
+	t.specs = a.specs()
 	if a.Provider == nil {
 		return t.fail(errors.New("agent: no model provider configured"))
 	}
@@ -157,7 +167,16 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 // step makes one model call and runs its tool calls. A non-empty stop ends
 // the turn.
 func (t *turn) step() (StopReason, error) {
+	if err := t.autoCompact(); err != nil {
+		if t.ctx.Err() != nil {
+			return StopCancelled, nil
+		}
+		return "", err
+	}
 	resp, err := t.callModel()
+	if errors.Is(err, provider.ErrContextOverflow) && t.ctx.Err() == nil {
+		resp, err = t.recoverOverflow(err)
+	}
 	if err != nil {
 		if t.ctx.Err() != nil {
 			return StopCancelled, nil

@@ -22,6 +22,8 @@ type Session struct {
 	Turns    int                `json:"turns"`
 	Usage    provider.Usage     `json:"usage"`
 	Messages []provider.Message `json:"messages"`
+	// Compactions records each compaction of Messages, oldest first.
+	Compactions []Compaction `json:"compactions,omitempty"`
 
 	// tokens counts the prompt of the session's requests (not stored: a
 	// resumed session recounts and recalibrates on its first call).
