@@ -216,6 +216,7 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 	a := &agent.Agent{
 		Provider: b.provider, Model: c.Model, Registry: b.registry, Env: env, Policy: ls.policy,
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
+		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold,
 		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: b.registry.Names()}),
 	}
 	if st := s.agents.saver(); st != nil {
