@@ -26,6 +26,18 @@ func reply(text string) step {
 	}
 }
 
+// noUsage reports no usage for s's response, so estimates stay
+// uncalibrated.
+func noUsage(s step) step {
+	return func(ctx context.Context, req *provider.Request, onDelta func(provider.Delta)) (*provider.Response, error) {
+		resp, err := s(ctx, req, onDelta)
+		if resp != nil {
+			resp.Usage = provider.Usage{}
+		}
+		return resp, err
+	}
+}
+
 // summary answers a summary request, and fails the test's call if the
 // request is anything else.
 func summary(text string) step {

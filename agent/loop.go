@@ -61,7 +61,10 @@ type Agent struct {
 	Sink     Sink  // nil: events are dropped
 	Store    Saver // nil: the session lives in memory only
 	// MaxIterations caps model calls per turn (0: DefaultMaxIterations).
-	MaxIterations  int
+	MaxIterations int
+	// MaxTokens caps each answer (0: the provider's default, -1: all that
+	// fits); the cap sent shrinks to what is left of the window, see
+	// budget.go.
 	MaxTokens      int
 	ThinkingBudget int
 	// RepeatLimit (0: DefaultRepeatLimit); see DefaultRepeatLimit.
@@ -220,15 +223,14 @@ func (t *turn) step() (StopReason, error) {
 func (t *turn) callModel() (*provider.Response, error) {
 	a := t.a
 	req := &provider.Request{
-		Model:          a.Model,
-		System:         a.SystemPrompt,
-		Messages:       t.s.Messages,
-		Tools:          t.specs,
-		MaxTokens:      a.MaxTokens,
-		ThinkingBudget: a.ThinkingBudget,
+		Model:    a.Model,
+		System:   a.SystemPrompt,
+		Messages: t.s.Messages,
+		Tools:    t.specs,
 	}
 	tc := t.s.counter(a.Model)
 	raw := tc.raw(req.System, req.Tools, req.Messages)
+	req.MaxTokens, req.ThinkingBudget = a.responseBudget(tc.scale(raw))
 	resp, err := a.Provider.Stream(t.ctx, req, func(d provider.Delta) {
 		switch d.Kind {
 		case provider.DeltaText:

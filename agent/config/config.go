@@ -95,7 +95,7 @@ type Config struct {
 	OpenAIAPIKey        string `json:"openai_api_key,omitempty"`
 	APIKey              string `json:"api_key,omitempty"`
 	ContextWindow       int    `json:"context_window,omitempty"` // 0: from the model
-	MaxTokens           int    `json:"max_tokens,omitempty"`     // 0: the model's default
+	MaxTokens           int    `json:"max_tokens,omitempty"`     // 0: the model's default, -1: as much as fits
 	ThinkingBudget      int    `json:"thinking_budget,omitempty"`
 	PermissionMode      string `json:"permission_mode"`
 	Permissions         Rules  `json:"permissions"`
@@ -239,7 +239,7 @@ func (c *Config) resolve() error {
 		v    int
 		max  int
 	}{
-		{"context_window", c.ContextWindow, 0}, {"max_tokens", c.MaxTokens, 0},
+		{"context_window", c.ContextWindow, 0},
 		{"thinking_budget", c.ThinkingBudget, 0}, {"max_iterations", c.MaxIterations, 0},
 		{"shell_timeout_seconds", c.ShellTimeoutSeconds, MaxShellTimeout},
 	} {
@@ -249,6 +249,9 @@ func (c *Config) resolve() error {
 		if n.max > 0 && n.v > n.max {
 			return fmt.Errorf("%s must be at most %d (got %d)", n.name, n.max, n.v)
 		}
+	}
+	if c.MaxTokens < -1 {
+		return fmt.Errorf("max_tokens must be positive, 0 (the model's default) or -1 (as much as fits) (got %d)", c.MaxTokens)
 	}
 	c.CompactThreshold = valOr(r.CompactThreshold, DefaultCompactThreshold)
 	if !(c.CompactThreshold > 0 && c.CompactThreshold <= 1) {
