@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/parleyhq/parley/agent/config"
@@ -91,7 +92,13 @@ func (a *Agent) Compact(ctx context.Context, s *Session, focus string) (*Compact
 	if a.Provider == nil {
 		return nil, errors.New("compact: no model provider configured")
 	}
-	c := compactor{a: a, s: s, specs: a.specs(), charge: s.Usage.Add}
+	emit := func(e Event) {
+		if a.Sink != nil {
+			e.Session, e.Turn = s.ID, s.Turns
+			a.Sink(e)
+		}
+	}
+	c := compactor{a: a, s: s, specs: a.specs(), charge: s.Usage.Add, emit: emit}
 	rec, err := c.run(ctx, CompactManual, focus, true)
 	if err != nil || rec == nil {
 		return nil, err
@@ -119,6 +126,7 @@ type compactor struct {
 	s      *Session
 	specs  []provider.ToolSpec
 	charge func(provider.Usage) // accounts the summary request
+	emit   func(Event)          // reports the compaction
 }
 
 // estimate is the calibrated prompt size of the session's next request.
@@ -161,7 +169,29 @@ func (c *compactor) run(ctx context.Context, reason, focus string, force bool) (
 	}
 	rec.Time = time.Now().UTC()
 	c.s.Compactions = append(c.s.Compactions, *rec)
+	c.emit(Event{Kind: EventCompaction, Compaction: rec, Text: rec.String()})
 	return rec, err
+}
+
+// String says what a compaction did in one line: "compacted the
+// conversation (auto): 172000 -> 41000 tokens; 12 tool results masked,
+// 40 messages summarised".
+func (r *Compaction) String() string {
+	var did []string
+	if r.Masked > 0 {
+		did = append(did, fmt.Sprintf("%d tool %s masked", r.Masked, plural(r.Masked, "result", "results")))
+	}
+	if r.Summarised > 0 {
+		did = append(did, fmt.Sprintf("%d %s summarised", r.Summarised, plural(r.Summarised, "message", "messages")))
+	}
+	return fmt.Sprintf("compacted the conversation (%s): %d -> %d tokens; %s", r.Reason, r.TokensBefore, r.TokensAfter, strings.Join(did, ", "))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // cut is the index of the first message kept whole: the earliest
@@ -230,5 +260,5 @@ func (t *turn) recoverOverflow(cause error) (*provider.Response, error) {
 }
 
 func (t *turn) compactor() *compactor {
-	return &compactor{a: t.a, s: t.s, specs: t.specs, charge: t.addUsage}
+	return &compactor{a: t.a, s: t.s, specs: t.specs, charge: t.addUsage, emit: t.emit}
 }

@@ -149,7 +149,7 @@ func TestAutoCompactThreshold(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newScripted(tt.steps...)
-			a, _ := compactAgent(t, p)
+			a, events := compactAgent(t, p)
 			s := NewSession()
 			s.Messages = tt.history
 			if _, err := a.Run(context.Background(), s, "go on"); err != nil {
@@ -170,6 +170,11 @@ func TestAutoCompactThreshold(t *testing.T) {
 				t.Fatalf("compactions %+v, want one", s.Compactions)
 			}
 			c := s.Compactions[0]
+			// One event, before the call it made room for.
+			kinds := events.kinds()
+			if ev := events.of(EventCompaction); len(ev) != 1 || *ev[0].Compaction != c || ev[0].Text != c.String() || kinds[len(kinds)-3] != EventCompaction {
+				t.Errorf("compaction events %+v in %v", ev, kinds)
+			}
 			if c.Reason != CompactAuto || c.Masked != tt.masked || (c.Summarised > 0) != tt.summarised ||
 				c.TokensBefore <= a.compactAt() || c.TokensAfter >= a.compactAt() {
 				t.Errorf("compaction %+v (threshold %d)", c, a.compactAt())
@@ -209,7 +214,7 @@ func TestAutoCompactMasksOldResultsOnly(t *testing.T) {
 // user's last message verbatim; the latest exchange stays whole.
 func TestSummaryKeepsFacts(t *testing.T) {
 	p := newScripted(summary("## Task\nRename Foo to Bar.\n## Decisions\nKeep the old name as an alias."))
-	a, _ := compactAgent(t, p)
+	a, events := compactAgent(t, p)
 	if err := a.Env.Todos.Set([]tools.TodoItem{{ID: "1", Content: "update callers", Status: tools.TodoInProgress}}); err != nil {
 		t.Fatal(err)
 	}
@@ -267,6 +272,13 @@ func TestSummaryKeepsFacts(t *testing.T) {
 	if len(s.Compactions) != 2 || s.Compactions[0].Reason != CompactManual || s.Compactions[0].Focus != "the alias" || s.Compactions[1].Summarised != 3 {
 		t.Errorf("compactions %+v", s.Compactions)
 	}
+	ev := events.of(EventCompaction)
+	if len(ev) != 2 || ev[0].Session != s.ID || ev[0].Compaction.Focus != "the alias" || len(events.of(EventDone)) != 0 {
+		t.Errorf("events %+v", events.events)
+	}
+	if want := "compacted the conversation (manual): "; !strings.HasPrefix(ev[0].Text, want) || !strings.HasSuffix(ev[0].Text, "tokens; 5 messages summarised") {
+		t.Errorf("event text %q", ev[0].Text)
+	}
 	if want := (provider.Usage{InputTokens: 14, OutputTokens: 6}); s.Usage != want {
 		t.Errorf("usage %+v, want the summary requests' %+v", s.Usage, want)
 	}
@@ -319,7 +331,7 @@ func TestCompactedSessionResumes(t *testing.T) {
 
 func TestOverflowCompactsAndRetriesOnce(t *testing.T) {
 	p := newScripted(overflow(), summary("## Task\nthe task"), reply("fits now"))
-	a, _ := compactAgent(t, p)
+	a, events := compactAgent(t, p)
 	s := NewSession()
 	s.Messages = rounds("the task", 3, 100) // small by the estimate: the model disagrees
 	res, err := a.Run(context.Background(), s, "go on")
@@ -328,6 +340,9 @@ func TestOverflowCompactsAndRetriesOnce(t *testing.T) {
 	}
 	if len(s.Compactions) != 1 || s.Compactions[0].Reason != CompactOverflow || s.Compactions[0].Summarised == 0 {
 		t.Errorf("compactions %+v", s.Compactions)
+	}
+	if ev := events.of(EventCompaction); len(ev) != 1 || ev[0].Compaction.Reason != CompactOverflow || ev[0].Turn != 1 {
+		t.Errorf("compaction events %+v", ev)
 	}
 	reqs := p.requests()
 	if len(reqs) != 3 || len(reqs[2].Messages) >= len(reqs[0].Messages) {
