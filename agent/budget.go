@@ -12,8 +12,9 @@ import "github.com/parleyhq/parley/agent/provider"
 //   - MaxTokens -1 asks for all that is left.
 //
 // Every budget is limited by the model's own output cap
-// (provider.MaxOutputTokens) and is at least minResponse, even when less
-// is left: the call then fails as an overflow and compaction follows.
+// (provider.MaxOutputTokens) and is at least minResponse (never more than
+// asked for), even when less is left: the call then fails as an overflow
+// and compaction follows.
 const (
 	// minResponse is the floor, or an eighth of a smaller window.
 	minResponse = 1024
@@ -46,7 +47,11 @@ func (a *Agent) responseBudget(prompt int) (maxTokens, thinking int) {
 	if c := provider.MaxOutputTokens(a.Model); c > 0 {
 		n = min(n, c)
 	}
-	n = max(n, min(minResponse, window/8))
+	floor := min(minResponse, window/8)
+	if a.MaxTokens > 0 {
+		floor = min(floor, a.MaxTokens)
+	}
+	n = max(n, floor)
 	if thinking > 0 && thinking >= n {
 		// The API wants max_tokens above the thinking budget: think less.
 		thinking = max(n/2, minThinking)

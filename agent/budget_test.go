@@ -24,6 +24,8 @@ func TestResponseBudget(t *testing.T) {
 		{name: "floor when nothing is left", model: sonnet, prompt: 199_000, wantMax: 1_024},
 		{name: "configured cap", model: sonnet, maxTokens: 4_000, prompt: 10_000, wantMax: 4_000},
 		{name: "configured cap shrinks", model: sonnet, maxTokens: 4_000, prompt: 188_000, wantMax: 2_000},
+		{name: "a small cap is not raised to the floor", model: sonnet, maxTokens: 100, prompt: 10_000, wantMax: 100},
+		{name: "floor below a small cap", model: sonnet, maxTokens: 500, prompt: 199_000, wantMax: 500},
 		{name: "all that fits, up to the model's cap", model: sonnet, maxTokens: -1, prompt: 10_000, wantMax: 64_000},
 		{name: "all that fits", model: sonnet, maxTokens: -1, prompt: 150_000, wantMax: 40_000},
 		{name: "model cap below the configured one", model: "claude-3-opus-20240229", maxTokens: 10_000, prompt: 1_000, wantMax: 4_096},

@@ -41,9 +41,10 @@ const (
 	keepShare = 0.2
 	// maskMinTokens: smaller results are not worth a stub.
 	maskMinTokens = 64
-	// transcriptShare of the window is the most the summary request's
-	// transcript takes; the rest is its prompt and the summary.
-	transcriptShare = 0.5
+	// transcriptShare of the window is the most the summary request as a
+	// whole takes (transcript, prompt and summary); the rest is room for
+	// the estimate's error.
+	transcriptShare = 0.75
 )
 
 // Compaction reasons.

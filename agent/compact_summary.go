@@ -39,38 +39,56 @@ func summaryTokens(window int) int {
 // the model's summary of them and the facts the loop keeps itself.
 func (c *compactor) summarise(ctx context.Context, cut int, focus string) error {
 	old := c.s.Messages[:cut]
-	window := c.a.contextWindow()
-	tc := c.s.counter(c.a.Model)
-	budget := int(transcriptShare*float64(window)) - summaryTokens(window) - tc.count(compactPrompt)
-	instruction := "Summarise the session in this transcript."
-	if f := strings.TrimSpace(focus); f != "" {
-		instruction += "\nThe user asked the summary to focus on: " + f
-	}
-	req := &provider.Request{
-		Model:  c.a.Model,
-		System: compactPrompt,
-		Messages: []provider.Message{{Role: provider.RoleUser, Blocks: []provider.Block{{
-			Kind: provider.BlockText, Text: c.transcript(old, budget) + "\n\n" + instruction,
-		}}}},
-		MaxTokens: summaryTokens(window),
-	}
-	resp, err := c.a.Provider.Stream(ctx, req, nil)
+	summary, err := c.requestSummary(ctx, old, focus)
 	if err != nil {
-		return fmt.Errorf("compact: summary request: %w", err)
-	}
-	if resp == nil {
-		return errors.New("compact: summary request: provider returned no response")
-	}
-	c.charge(resp.Usage)
-	summary := strings.TrimSpace(textOf(resp.Message))
-	if summary == "" {
-		return errors.New("compact: the model returned an empty summary")
+		return err
 	}
 	msg := provider.Message{Role: provider.RoleUser, Blocks: []provider.Block{{
 		Kind: provider.BlockText, Text: c.summaryText(summary, old, cut),
 	}}}
 	c.s.Messages = append([]provider.Message{msg}, c.s.Messages[cut:]...)
 	return nil
+}
+
+// requestSummary has the model summarise old. The request is sized from
+// the window the agent believes in; when the model refuses it as too
+// long anyway, it is sent once more at half the size.
+func (c *compactor) requestSummary(ctx context.Context, old []provider.Message, focus string) (string, error) {
+	window := c.a.contextWindow()
+	tc := c.s.counter(c.a.Model)
+	maxTokens := summaryTokens(window)
+	budget := int(transcriptShare*float64(window)) - maxTokens - tc.count(compactPrompt)
+	instruction := "Summarise the session in this transcript."
+	if f := strings.TrimSpace(focus); f != "" {
+		instruction += "\nThe user asked the summary to focus on: " + f
+	}
+	for attempt := 0; ; attempt++ {
+		req := &provider.Request{
+			Model:  c.a.Model,
+			System: compactPrompt,
+			Messages: []provider.Message{{Role: provider.RoleUser, Blocks: []provider.Block{{
+				Kind: provider.BlockText, Text: c.transcript(old, budget) + "\n\n" + instruction,
+			}}}},
+			MaxTokens: maxTokens,
+		}
+		resp, err := c.a.Provider.Stream(ctx, req, nil)
+		if errors.Is(err, provider.ErrContextOverflow) && attempt == 0 {
+			budget, maxTokens = budget/2, max(maxTokens/2, minResponse/4)
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("compact: summary request: %w", err)
+		}
+		if resp == nil {
+			return "", errors.New("compact: summary request: provider returned no response")
+		}
+		c.charge(resp.Usage)
+		summary := strings.TrimSpace(textOf(resp.Message))
+		if summary == "" {
+			return "", errors.New("compact: the model returned an empty summary")
+		}
+		return summary, nil
+	}
 }
 
 // summaryText assembles the summary message.

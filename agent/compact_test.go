@@ -382,3 +382,38 @@ func TestOverflowWithNothingToCompact(t *testing.T) {
 		t.Fatalf("Run = %+v, %v", res, err)
 	}
 }
+
+// A summary request the model refuses as too long is sent once more at
+// half the size; a second refusal fails the turn, saying compaction failed.
+func TestSummaryRequestOverflow(t *testing.T) {
+	overflowSummary := func(ctx context.Context, req *provider.Request, d func(provider.Delta)) (*provider.Response, error) {
+		if req.System != compactPrompt {
+			return nil, errors.New("expected a summary request")
+		}
+		return overflow()(ctx, req, d)
+	}
+	t.Run("retried smaller", func(t *testing.T) {
+		p := newScripted(overflow(), overflowSummary, summary("## Task\nthe task"), reply("ok"))
+		a, _ := compactAgent(t, p)
+		s := NewSession()
+		s.Messages = rounds("the task", 3, 100)
+		if res, err := a.Run(context.Background(), s, "go on"); err != nil || res.Text != "ok" {
+			t.Fatalf("Run = %+v, %v", res, err)
+		}
+		reqs := p.requests()
+		if first, second := reqs[1], reqs[2]; second.MaxTokens != first.MaxTokens/2 {
+			t.Errorf("summary requests: max_tokens %d then %d", first.MaxTokens, second.MaxTokens)
+		}
+	})
+	t.Run("refused twice", func(t *testing.T) {
+		p := newScripted(overflow(), overflowSummary, overflowSummary)
+		a, _ := compactAgent(t, p)
+		s := NewSession()
+		s.Messages = rounds("the task", 3, 100)
+		_, err := a.Run(context.Background(), s, "go on")
+		if !errors.Is(err, provider.ErrContextOverflow) || !strings.Contains(err.Error(), "compacting the conversation failed") {
+			t.Fatalf("err = %v", err)
+		}
+		checkConsistent(t, s.Messages)
+	})
+}

@@ -426,8 +426,14 @@ func TestWindow(t *testing.T) {
 	}
 	resp = post(t, t.Context(), url+"/v1/chat/completions", "", big)
 	if b := body(resp); resp.StatusCode != 400 || !strings.Contains(b, `"code":"context_length_exceeded"`) ||
-		!strings.Contains(b, "maximum context length is 50 tokens. However, your messages resulted in 65 tokens") {
+		!strings.Contains(b, "maximum context length is 50 tokens. However, you requested 65 tokens (65 in the messages, 0 in the completion)") {
 		t.Errorf("openai overflow: %d %s", resp.StatusCode, b)
+	}
+	// The answer's cap counts too.
+	capped := strings.Replace(small, `{"system"`, `{"max_tokens":41,"system"`, 1)
+	resp = post(t, t.Context(), url+"/v1/messages", "", capped)
+	if b := body(resp); resp.StatusCode != 400 || !strings.Contains(b, "input length and `max_tokens` exceed context limit: 10 + 41 > 50") {
+		t.Errorf("anthropic overflow with max_tokens: %d %s", resp.StatusCode, b)
 	}
 	resp = post(t, t.Context(), url+"/v1/messages", "", small)
 	evs := readEvents(t, resp.Body)
@@ -435,8 +441,11 @@ func TestWindow(t *testing.T) {
 	if get(evs[0].data, "message", "usage", "input_tokens") != 10.0 || get(evs[2].data, "delta", "text") != "first" {
 		t.Errorf("first answer: %s / %s", evs[0].raw, evs[2].raw)
 	}
-	if got := fmt.Sprint(f.PromptTokens()); got != "[65 65 10]" {
+	if got := fmt.Sprint(f.PromptTokens()); got != "[65 65 10 10]" {
 		t.Errorf("PromptTokens() = %s", got)
+	}
+	if got := fmt.Sprint(f.Refused()); got != "[1 2 3]" {
+		t.Errorf("Refused() = %s", got)
 	}
 }
 

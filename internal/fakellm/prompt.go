@@ -18,6 +18,8 @@ type prompt struct {
 	system string   // the system prompt (Anthropic's field, OpenAI's system messages)
 	texts  []string // every string value in the messages
 	tokens int      // counted as the package doc says
+	// maxTokens is the response cap asked for (0: none).
+	maxTokens int
 }
 
 var codec = sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.O200kBase) })
@@ -26,14 +28,17 @@ var codec = sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.G
 // JSON object has an empty prompt.
 func readPrompt(body []byte) prompt {
 	var req struct {
-		System   any              `json:"system"`
-		Messages []map[string]any `json:"messages"`
-		Tools    any              `json:"tools"`
+		System              any              `json:"system"`
+		Messages            []map[string]any `json:"messages"`
+		Tools               any              `json:"tools"`
+		MaxTokens           int              `json:"max_tokens"`
+		MaxCompletionTokens int              `json:"max_completion_tokens"`
 	}
 	var p prompt
 	if json.Unmarshal(body, &req) != nil {
 		return p
 	}
+	p.maxTokens = max(req.MaxTokens, req.MaxCompletionTokens)
 	var system, tools []string
 	strs(req.System, &system)
 	strs(req.Tools, &tools)

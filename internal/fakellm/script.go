@@ -30,10 +30,12 @@
 // With a window, each request's prompt is counted (o200k_base tokens of
 // every string value in its system prompt, messages and tools, plus 4 a
 // message), the count is reported as the response's input tokens, and a
-// request over the window is refused the way the real API refuses it:
-// HTTP 400 with Anthropic's "prompt is too long: X tokens > N maximum" or
-// OpenAI's context_length_exceeded error. A refused request uses up no
-// block: the next one gets it.
+// request whose prompt plus max_tokens (or max_completion_tokens) passes
+// the window is refused the way the real APIs refuse it: HTTP 400 with
+// Anthropic's "prompt is too long: X tokens > N maximum" (or "input
+// length and `max_tokens` exceed context limit: X + Y > N") or OpenAI's
+// context_length_exceeded error. A refused request uses up no block: the
+// next one gets it.
 //
 // With summarize, a request whose system prompt contains MARKER is a
 // summary request: it uses up no block and is answered with a text that

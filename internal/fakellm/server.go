@@ -25,6 +25,7 @@ type Server struct {
 	mu      sync.Mutex
 	reqs    [][]byte // request bodies in order of arrival; guarded by mu
 	prompts []int    // their prompt sizes when the script has a window; guarded by mu
+	refused []int    // numbers of the requests refused as over the window; guarded by mu
 	next    int      // the next block to answer with; guarded by mu
 }
 
@@ -93,6 +94,14 @@ func (s *Server) PromptTokens() []int {
 	return append([]int(nil), s.prompts...)
 }
 
+// Refused returns the numbers (from 1) of the requests refused because
+// they did not fit the script's window.
+func (s *Server) Refused() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.refused...)
+}
+
 // defaultPromptTokens is the input usage reported without a window.
 const defaultPromptTokens = 100
 
@@ -106,7 +115,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	key := s.script.key
 	keyOK := key == "" || r.Header.Get("X-Api-Key") == key || r.Header.Get("Authorization") == "Bearer "+key
-	overflow := s.script.window > 0 && p.tokens > s.script.window
+	overflow := s.script.window > 0 && p.tokens+p.maxTokens > s.script.window
 	summary := s.script.summarize != "" && strings.Contains(p.system, s.script.summarize)
 
 	// Numbering and the choice of block happen together, so concurrent
@@ -116,6 +125,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n, next := len(s.reqs), -1
 	if s.script.window > 0 {
 		s.prompts = append(s.prompts, p.tokens)
+	}
+	if overflow && keyOK {
+		s.refused = append(s.refused, n)
 	}
 	if !keyOK || (!overflow && !summary) {
 		next = s.next
@@ -135,7 +147,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if overflow {
-		writeOverflow(w, anthropic, p.tokens, s.script.window)
+		writeOverflow(w, anthropic, p, s.script.window)
 		return
 	}
 	usage := defaultPromptTokens
@@ -181,11 +193,15 @@ func writeError(w http.ResponseWriter, status int, body string) {
 	io.WriteString(w, body)
 }
 
-// writeOverflow refuses a prompt over the window as each API does.
-func writeOverflow(w http.ResponseWriter, anthropic bool, tokens, window int) {
-	if anthropic {
-		writeError(w, 400, fmt.Sprintf(`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: %d tokens > %d maximum"}}`, tokens, window))
-		return
+// writeOverflow refuses a request over the window as each API does.
+func writeOverflow(w http.ResponseWriter, anthropic bool, p prompt, window int) {
+	switch {
+	case anthropic && p.tokens > window:
+		writeError(w, 400, fmt.Sprintf(`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: %d tokens > %d maximum"}}`, p.tokens, window))
+	case anthropic:
+		writeError(w, 400, fmt.Sprintf("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"input length and `max_tokens` exceed context limit: %d + %d > %d, decrease input length or `max_tokens` and try again\"}}", p.tokens, p.maxTokens, window))
+	default:
+		writeError(w, 400, fmt.Sprintf(`{"error":{"message":"This model's maximum context length is %d tokens. However, you requested %d tokens (%d in the messages, %d in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`,
+			window, p.tokens+p.maxTokens, p.tokens, p.maxTokens))
 	}
-	writeError(w, 400, fmt.Sprintf(`{"error":{"message":"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`, window, tokens))
 }
