@@ -29,8 +29,9 @@ import (
 // the window (at least the last assistant message and what follows it),
 // which stay whole. The history keeps the invariants of the package doc:
 // roles alternate and every kept tool call keeps its result. A manual
-// Compact and the recovery from a context-overflow error always go on to
-// the summary. Each compaction is recorded in Session.Compactions.
+// Compact and the recovery from a context-overflow error keep only the
+// last exchange and always go on to the summary. Each compaction is
+// recorded in Session.Compactions.
 
 // DefaultCompactThreshold is the share of the context window at which the
 // history is compacted before a model call.
@@ -83,9 +84,9 @@ func (a *Agent) compactAt() int {
 	return int(th * float64(a.contextWindow()))
 }
 
-// Compact compacts s now, summarising everything but its most recent
-// messages; focus (may be empty) tells the summary what to keep above
-// all. It returns nil when there is nothing old enough to compact. Like
+// Compact compacts s now, summarising everything but its last exchange
+// (the last assistant message and what follows it); focus (may be empty)
+// tells the summary what to keep above all. It returns nil when there is nothing old enough to compact. Like
 // Run, it must not run while another Run or Compact uses s. The session
 // is saved when a Store is set, and the summary request's tokens are
 // added to s.Usage.
@@ -142,9 +143,9 @@ func (c *compactor) estimate() int {
 func (c *compactor) run(ctx context.Context, reason, focus string, force bool) (*Compaction, error) {
 	rec := &Compaction{Reason: reason, Focus: focus, TokensBefore: c.estimate()}
 	keep := int(keepShare * float64(c.a.contextWindow()))
-	if reason == CompactOverflow {
-		// The model said the prompt does not fit whatever the estimate
-		// says: keep only the last exchange.
+	if reason != CompactAuto {
+		// The user asked, or the model said the prompt does not fit
+		// whatever the estimate says: keep only the last exchange.
 		keep = 0
 	}
 	cut := c.cut(keep)

@@ -295,6 +295,20 @@ func TestCompactNothingToDo(t *testing.T) {
 	}
 }
 
+// The user asked: even a short history is summarised, all but the last
+// exchange.
+func TestManualCompactKeepsOnlyTheLastExchange(t *testing.T) {
+	p := newScripted(summary("## Task\nhi"))
+	a, _ := compactAgent(t, p)
+	s := NewSession()
+	s.Messages = []provider.Message{text(provider.RoleUser, "hi"), text(provider.RoleAssistant, "hello"),
+		text(provider.RoleUser, "more"), text(provider.RoleAssistant, "sure")}
+	rec, err := a.Compact(context.Background(), s, "")
+	if err != nil || rec == nil || rec.Summarised != 3 || len(s.Messages) != 2 || s.Messages[1].Blocks[0].Text != "sure" {
+		t.Fatalf("Compact = %+v, %v; history %+v", rec, err, s.Messages)
+	}
+}
+
 // A compacted session is stored compacted and resumes from there.
 func TestCompactedSessionResumes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sessions")
