@@ -71,7 +71,9 @@ func (c *compactor) requestSummary(ctx context.Context, old []provider.Message, 
 			}}}},
 			MaxTokens: maxTokens,
 		}
-		resp, err := c.a.Provider.Stream(ctx, req, nil)
+		// The summary is not shown as it streams; the Provider contract
+		// has no nil callback.
+		resp, err := c.a.Provider.Stream(ctx, req, func(provider.Delta) {})
 		if errors.Is(err, provider.ErrContextOverflow) && attempt == 0 {
 			budget, maxTokens = budget/2, max(maxTokens/2, minResponse/4)
 			continue

@@ -38,13 +38,14 @@ func noUsage(s step) step {
 	}
 }
 
-// summary answers a summary request, and fails the test's call if the
-// request is anything else.
+// summary answers a summary request, streaming it as a provider does, and
+// fails the test's call if the request is anything else.
 func summary(text string) step {
-	return func(_ context.Context, req *provider.Request, _ func(provider.Delta)) (*provider.Response, error) {
+	return func(_ context.Context, req *provider.Request, onDelta func(provider.Delta)) (*provider.Response, error) {
 		if req.System != compactPrompt || len(req.Tools) != 0 {
 			return nil, errors.New("expected a summary request")
 		}
+		onDelta(provider.Delta{Kind: provider.DeltaText, Text: text})
 		return &provider.Response{
 			Message:    provider.Message{Role: provider.RoleAssistant, Blocks: []provider.Block{{Kind: provider.BlockText, Text: text}}},
 			StopReason: provider.StopEndTurn, Usage: provider.Usage{InputTokens: 7, OutputTokens: 3},
