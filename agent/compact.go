@@ -86,10 +86,10 @@ func (a *Agent) compactAt() int {
 
 // Compact compacts s now, summarising everything but its last exchange
 // (the last assistant message and what follows it); focus (may be empty)
-// tells the summary what to keep above all. It returns nil when there is nothing old enough to compact. Like
-// Run, it must not run while another Run or Compact uses s. The session
-// is saved when a Store is set, and the summary request's tokens are
-// added to s.Usage.
+// tells the summary what to keep above all. It returns nil when there is
+// nothing old enough to compact. Like Run, it must not run while another
+// Run or Compact uses s. The session is saved when a Store is set, and
+// the summary request's tokens are added to s.Usage.
 func (a *Agent) Compact(ctx context.Context, s *Session, focus string) (*Compaction, error) {
 	if a.Provider == nil {
 		return nil, errors.New("compact: no model provider configured")

@@ -57,7 +57,9 @@ func (c *compactor) requestSummary(ctx context.Context, old []provider.Message, 
 	window := c.a.contextWindow()
 	tc := c.s.counter(c.a.Model)
 	maxTokens := summaryTokens(window)
-	budget := int(transcriptShare*float64(window)) - maxTokens - tc.count(compactPrompt)
+	// A floor keeps something to summarise in windows too small for the
+	// shares to work out.
+	budget := max(int(transcriptShare*float64(window))-maxTokens-tc.count(compactPrompt), 512)
 	instruction := "Summarise the session in this transcript."
 	if f := strings.TrimSpace(focus); f != "" {
 		instruction += "\nThe user asked the summary to focus on: " + f

@@ -251,8 +251,9 @@ func (t *turn) callModel() (*provider.Response, error) {
 	t.addUsage(resp.Usage)
 	tc.observe(raw, resp.Usage)
 	if resp.StopReason == provider.StopContextOverflow {
-		// The answer is cut short and a retry would be cut the same way;
-		// it is dropped like a broken stream's.
+		// The answer is cut short and a retry of the same prompt would be
+		// cut the same way: it is dropped like a broken stream's, and step
+		// compacts and asks again (recoverOverflow).
 		return nil, fmt.Errorf("the model ran out of context window mid-answer: %w", provider.ErrContextOverflow)
 	}
 	return resp, nil
