@@ -20,8 +20,9 @@
 //     errors returned by Run mean infrastructure failed (provider, tool
 //     infrastructure, session store); cancellation is not an error but the
 //     stop reason "cancelled".
-//   - Events reach the Sink serialized and in order, always ending with
-//     one EventDone.
+//   - Events reach the Sink serialized and in order, a Run's always
+//     ending with one EventDone (Agent.Compact sends only its
+//     EventCompaction).
 //   - The conversation is kept inside the model's context window: a prompt
 //     counted above CompactThreshold of the window is compacted before the
 //     call (old tool results masked, then old messages summarised by the
