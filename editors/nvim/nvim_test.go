@@ -517,3 +517,27 @@ text Still about the fee.
 		t.Errorf("the turn after compacting still has the summarised answer:\n%s", conv)
 	}
 }
+
+// TestOverflowCompaction: a request refused as too long is compacted
+// (reason "overflow") and sent again within the turn; the chat buffer
+// shows the compaction inside the turn (tests/overflow.lua). Here: the
+// retried request carries the summary.
+func TestOverflowCompaction(t *testing.T) {
+	const marker = "summarise a coding session"
+	r := run(t, nvimRun{script: "overflow.lua", llm: "summarize " + marker + `
+text Discount lowers the fee by one.
+---
+text Yes, it calls Fee.
+---
+status 400 {"error":{"message":"This model's maximum context length is 8192 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}
+---
+text Answered after compacting.
+`})
+	reqs := r.llm.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("the model got %d requests, want 5\n%s", len(reqs), modelRequests(reqs))
+	}
+	if conv := conversation(reqs[4]); !strings.Contains(conv, "[Compacted history]") || !strings.Contains(conv, "And the tax?") {
+		t.Errorf("the retried request:\n%s", conv)
+	}
+}
