@@ -237,6 +237,27 @@ describe.skipIf(!haveBin && !mustRun)('extension ↔ parley serve (vscode stubbe
     expect(first.items[0]).toMatchObject({ kind: 'compaction', compaction: { focus: 'the fee' }, summary: expect.stringContaining('a slow command was stopped') });
   });
 
+  it('a request refused as too long is compacted inside the turn (overflow) and answered', async () => {
+    model.script([{ blocks: [{ text: 'One more answer.' }] }]);
+    let n = turnEnds();
+    fromPage({ type: 'send', text: 'One more question', includeContext: false });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
+    model.script([
+      { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } } },
+      { blocks: [{ text: 'Summary of the fee questions.' }] }, // the summary request
+      { blocks: [{ text: 'Answered after compacting.' }] },
+    ]);
+    n = turnEnds();
+    fromPage({ type: 'send', text: 'And the tax?', includeContext: false });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
+    const t = reduceAll(posted).turns.at(-1)!;
+    expect(t.user?.text).toBe('And the tax?');
+    expect(t.stopReason).toBe('end_turn');
+    expect(t.items.map((i) => i.kind)).toEqual(['compaction', 'text']);
+    expect(t.items[0]).toMatchObject({ kind: 'compaction', compaction: { reason: 'overflow' } });
+    expect(t.items[1]).toEqual({ kind: 'text', text: 'Answered after compacting.' });
+  });
+
   it('sends changed agent settings as workspace/didChangeConfiguration', async () => {
     rec.settings['parley.agent.model'] = 'fake-model-2';
     for (const l of rec.configListeners) {
