@@ -35,6 +35,8 @@ H.run(function()
   local notes = #H.notes
   vim.cmd('ParleyCompact the fee')
   H.check(st.compacting, 'no compaction running after :ParleyCompact')
+  local parley = require('parley')
+  H.check(parley.statusline() == 'parley: idle · chat: compacting', 'statusline while compacting: ' .. parley.statusline())
   H.wait(20000, function() return not st.compacting end, function() return 'the compaction; chat:\n' .. H.chat_text(st) end)
   H.check(#H.compact_params == 1 and vim.deep_equal(H.compact_params[1], { session = s1, focus = 'the fee' }),
     'parley/compact params: ' .. vim.inspect(H.compact_params))
@@ -49,6 +51,7 @@ H.run(function()
   local lines = H.lines(st.buf)
   H.check(lines[#lines] == want, 'the last chat line is not the compaction line ' .. want .. ':\n' .. H.chat_text(st))
   H.check(not st.running and #H.notes == notes, 'notes: ' .. vim.inspect(H.notes))
+  H.check(parley.statusline() == 'parley: idle', 'statusline after compacting: ' .. parley.statusline())
 
   -- The session goes on from the summary.
   vim.cmd('ParleyChat And now?')

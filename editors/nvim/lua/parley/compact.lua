@@ -65,8 +65,10 @@ function M.compact(client, focus)
     params.focus = focus
   end
   st.compacting = true
+  local status = require('parley.status')
   local ok = util.request(client, 'parley/compact', params, function(err, result)
     st.compacting = false
+    status.changed()
     if err then
       r.add_event_lines(st, { '✗ compact: ' .. util.err_text(err) })
     elseif type(result) ~= 'table' or result.compaction == nil or result.compaction == vim.NIL then
@@ -80,6 +82,7 @@ function M.compact(client, focus)
     util.warn('the request was not sent: the parley client has stopped')
     return false
   end
+  status.changed()
   chat.open(st, false)
   return true
 end
