@@ -166,7 +166,7 @@ function renderCompaction(it: CompactionItem, old?: HTMLElement): HTMLElement {
     { class: `compaction${it.compaction ? ` compaction-${it.compaction.reason}` : ''}` },
     h(
       'summary',
-      {},
+      { title: detail ? `${compactionTitle(it)} · ${detail}` : compactionTitle(it) },
       h('span', { class: 'compaction-icon', 'aria-hidden': 'true' }, '⟳'),
       h('span', { class: 'compaction-title' }, compactionTitle(it)),
       detail ? h('span', { class: 'compaction-detail' }, detail) : undefined,
