@@ -7,6 +7,7 @@ import MarkdownIt from 'markdown-it';
 import DOMPurify from 'dompurify';
 import type { FromView, ToView } from './messages';
 import { ICONS, type IconName } from './icons';
+import { compactionDetail, compactionReason, compactionTitle } from './compactionText';
 import {
   type Action,
   type CompactionItem,
@@ -15,9 +16,6 @@ import {
   type Turn,
   type ViewState,
   OP_LABELS,
-  compactionDetail,
-  compactionReason,
-  compactionTitle,
   fileLabel,
   initialState,
   reduce,

@@ -4,9 +4,6 @@ import type { ChatEvent, Compaction } from '../../src/protocol';
 import {
   type CompactionItem,
   type ToolItem,
-  compactionDetail,
-  compactionReason,
-  compactionTitle,
   fileLabel,
   historyTurns,
   initialState,
@@ -18,6 +15,7 @@ import {
   toolSummary,
   usageText,
 } from '../../src/webview/state';
+import { compactionDetail, compactionReason, compactionTitle } from '../../src/webview/compactionText';
 import { compactFixture, sessionsFixture, turnFixture } from '../fixtures';
 
 /** What the controller posts for a turn the user typed. */
