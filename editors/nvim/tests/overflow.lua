@@ -3,8 +3,9 @@
 -- "overflow") and asks again. The chat buffer shows the "⟳" line inside
 -- the turn, before the answer, and keeps the turn's question. The fake
 -- model answers "Discount lowers the fee by one.", "Yes, it calls Fee.",
--- refuses, answers the
--- summary request (summarize), then "Answered after compacting.".
+-- refuses, answers the summary request (summarize), then "Answered after
+-- compacting.". Then a stream cut by an overflow after a tool result,
+-- played to the event handler: the partial answer is taken back.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/helpers.lua')
 
 H.run(function()
