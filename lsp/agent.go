@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
@@ -62,6 +63,7 @@ type builtAgent struct {
 	cfg      *config.Config
 	provider provider.Provider
 	registry *tools.Registry
+	hooks    *hooks.Runner // nil: no hooks configured
 }
 
 // liveSession is a session known to this server. turn is held while a turn
@@ -174,7 +176,14 @@ func (h *agentHost) agentFor() (*builtAgent, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg}
+	hr, err := hooks.FromConfig(cfg, root)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(hr.Unapproved()); n > 0 {
+		h.s.log.Warnf("%d hook(s) of %s will not run until you approve them: parley hooks approve", n, config.WorkspaceFile(root))
+	}
+	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg, hooks: hr}
 	return h.built, nil
 }
 
