@@ -13,6 +13,8 @@ import (
 const (
 	RunStarted        = "run_started"
 	RunStopped        = "run_stopped"
+	RunPaused         = "run_paused"
+	RunResumed        = "run_resumed"
 	IterationStarted  = "iteration_started"
 	IterationDone     = "iteration_completed"
 	IterationFailed   = "iteration_failed"
@@ -122,6 +124,10 @@ func Console(w io.Writer, verbose bool) Emitter {
 				line += " · log " + d.LogFile
 			}
 			fmt.Fprintln(w, line)
+		case RunPaused:
+			fmt.Fprintln(w, "  ⏸ paused (parley loop resume "+e.RunID+")")
+		case RunResumed:
+			fmt.Fprintln(w, "  ▶ resumed")
 		case LogMessage:
 			fmt.Fprintf(w, "  %s\n", d.Message)
 		case RunStopped:

@@ -68,8 +68,10 @@ type Options struct {
 
 // Loop is one run of a ralph.
 type Loop struct {
-	o    Options
-	stop atomic.Bool
+	o      Options
+	stop   atomic.Bool
+	paused atomic.Bool
+	wake   chan struct{} // signalled by Resume and Stop
 }
 
 // New prepares a loop.
@@ -77,7 +79,42 @@ func New(o Options) *Loop {
 	if o.Emit == nil {
 		o.Emit = func(Event) {}
 	}
-	return &Loop{o: o}
+	return &Loop{o: o, wake: make(chan struct{}, 1)}
+}
+
+// Pause holds the loop before its next iteration until Resume or Stop.
+func (l *Loop) Pause() {
+	if !l.paused.Swap(true) {
+		l.emit(RunPaused, EventData{})
+	}
+}
+
+// Resume lets a paused loop go on.
+func (l *Loop) Resume() {
+	if l.paused.Swap(false) {
+		l.emit(RunResumed, EventData{})
+		l.signal()
+	}
+}
+
+func (l *Loop) signal() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// waitWhilePaused blocks while the loop is paused; it returns false when
+// the loop must stop instead.
+func (l *Loop) waitWhilePaused(ctx context.Context) bool {
+	for l.paused.Load() && !l.stop.Load() {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-l.wake:
+		}
+	}
+	return !l.stop.Load() && ctx.Err() == nil
 }
 
 // Stop asks the loop to stop once the current iteration is done, and
@@ -85,6 +122,7 @@ func New(o Options) *Loop {
 func (l *Loop) Stop() {
 	if !l.stop.Swap(true) {
 		l.emit(LogMessage, EventData{Message: "stop requested: finishing the current iteration"})
+		l.signal()
 	}
 }
 
@@ -110,6 +148,9 @@ func (l *Loop) Run(ctx context.Context) (reason string, err error) {
 		l.emit(RunStopped, EventData{Ralph: r.Name, Reason: reason, Completed: done, Failed: failed})
 	}()
 	for i := 1; l.o.MaxIterations <= 0 || i <= l.o.MaxIterations; i++ {
+		if !l.waitWhilePaused(ctx) {
+			return StopUserRequested, nil
+		}
 		ok, err := l.iteration(ctx, i)
 		switch {
 		case err != nil:

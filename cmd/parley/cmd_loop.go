@@ -58,7 +58,10 @@ terminating the agent's and the commands' process groups.`,
 	fs.StringVar(&f.events, "events", "", "write the run's events as JSON lines to FILE")
 	fs.BoolVar(&f.json, "json", false, "write the run's events as JSON lines to stdout (the console view goes to stderr)")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "show the agent's output in the console view")
-	cmd.AddCommand(newLoopNewCmd(g))
+	cmd.AddCommand(newLoopNewCmd(g), newLoopLsCmd(g),
+		newLoopRequestCmd(g, ralph.RequestPause, "Pause a loop run before its next iteration"),
+		newLoopRequestCmd(g, ralph.RequestResume, "Resume a paused loop run"),
+		newLoopRequestCmd(g, ralph.RequestStop, "Stop a loop run after its current iteration"))
 	return cmd
 }
 
@@ -92,18 +95,28 @@ func runLoop(cmd *cobra.Command, g *globals, f *loopFlags, args []string) error 
 		return err
 	}
 	defer closeEvents()
-	inproc := &inProcessAgent{g: g, fs: cmd.Flags()}
+	reg, err := g.loopRegistry()
+	if err != nil {
+		return err
+	}
+	run := registerRun(reg, runID, path, f.maxIter, func(err error) { fmt.Fprintln(g.stderr, "parley:", err) })
+	inproc := &inProcessAgent{g: g}
 	defer inproc.close()
 	l := ralph.New(ralph.Options{
 		Path: path, ProjectDir: project, RunID: runID,
 		MaxIterations: f.maxIter, Delay: seconds(f.delay), Timeout: seconds(f.timeout),
-		StopOnError: f.stopOnError, LogDir: logDir, Args: extra, Agent: inproc, Emit: emit,
+		StopOnError: f.stopOnError, LogDir: logDir, Args: extra, Agent: inproc,
+		Emit: ralph.Fanout(emit, run.emit),
 	})
+	stopWatch := run.watch(l)
+	defer stopWatch()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stopSignals := handleLoopSignals(l, cancel, g.stderr)
 	defer stopSignals()
 	reason, err := l.Run(ctx)
+	// A ralph that could not start never emitted run_stopped.
+	run.emit(ralph.Event{Type: ralph.RunStopped, Data: ralph.EventData{Reason: reason}})
 	if err != nil {
 		return err
 	}
@@ -166,7 +179,6 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 // with an external agent never needs a model configured).
 type inProcessAgent struct {
 	g   *globals
-	fs  *pflag.FlagSet
 	app *chatApp
 }
 
