@@ -87,15 +87,22 @@ func Fanout(es ...Emitter) Emitter {
 }
 
 // Console renders events for a person: one line per iteration and
-// command, the agent's output when verbose.
+// command, a progress line after each iteration, the agent's output when
+// verbose.
 func Console(w io.Writer, verbose bool) Emitter {
-	var mu sync.Mutex
+	var (
+		mu           sync.Mutex
+		start        time.Time
+		max          int
+		done, failed int
+	)
 	return func(e Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		d := e.Data
 		switch e.Type {
 		case RunStarted:
+			start, max = e.Timestamp, d.MaxIterations
 			fmt.Fprintf(w, "▶ %s: run %s (%s)\n", d.Ralph, e.RunID, iterationsText(d.MaxIterations))
 		case IterationStarted:
 			fmt.Fprintf(w, "── iteration %d%s ──\n", d.Iteration, ofText(d.MaxIterations))
@@ -124,6 +131,13 @@ func Console(w io.Writer, verbose bool) Emitter {
 				line += " · log " + d.LogFile
 			}
 			fmt.Fprintln(w, line)
+			if e.Type == IterationDone {
+				done++
+			} else {
+				failed++
+			}
+			fmt.Fprintf(w, "  progress: %d%s iterations · %d done · %d failed · %s elapsed\n",
+				d.Iteration, ofSlash(max), done, failed, e.Timestamp.Sub(start).Round(time.Second))
 		case RunPaused:
 			fmt.Fprintln(w, "  ⏸ paused (parley loop resume "+e.RunID+")")
 		case RunResumed:
@@ -141,6 +155,13 @@ func iterationsText(max int) string {
 		return "until stopped"
 	}
 	return fmt.Sprintf("%d iterations", max)
+}
+
+func ofSlash(max int) string {
+	if max <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("/%d", max)
 }
 
 func ofText(max int) string {
