@@ -82,7 +82,6 @@ func (t *turn) runCalls(uses []provider.Block) (results []provider.Block, stop S
 		if content == "" {
 			content = "(no output)"
 		}
-
 		results[i] = provider.Block{Kind: provider.BlockToolResult, ToolCallID: c.use.ToolCallID, Text: content, IsError: c.result.IsError}
 	}
 	for _, n := range t.repeats {
