@@ -123,7 +123,7 @@ func (r *Runner) Run(ctx context.Context, in Input, report func(Report)) Result 
 	}
 	var payload []byte
 	for _, h := range r.hooks {
-		if h.Event != in.HookEventName || !h.match(in.matchKey()) {
+		if h.Event != in.HookEventName || !h.matches(in.matchKey()) {
 			continue
 		}
 		rep := Report{Event: h.Event, Command: h.Command, Source: h.Source, ExitCode: -1}

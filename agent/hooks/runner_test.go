@@ -87,6 +87,32 @@ func TestHookRunsInRootWithProjectDir(t *testing.T) {
 	}
 }
 
+func TestClaudeCodeMatchersSelectParleyTools(t *testing.T) {
+	tests := []struct {
+		matcher, tool string
+		want          bool
+	}{
+		{"Bash", "shell", true},
+		{"Edit|Write", "write_file", true},
+		{"Edit|Write", "read_file", false},
+		{"shell", "shell", true},
+		{"Bash", "git_status", false},
+		{"Web.*", "fetch_url", true},
+	}
+	for _, tc := range tests {
+		root := t.TempDir()
+		r, err := New([]config.Hook{{Event: config.HookPreToolUse, Matcher: tc.matcher, Command: "touch ran", Timeout: 10}}, root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Run(context.Background(), Input{HookEventName: config.HookPreToolUse, ToolName: tc.tool}, nil)
+		_, err = os.Stat(filepath.Join(root, "ran"))
+		if got := err == nil; got != tc.want {
+			t.Errorf("matcher %q on %s: ran %v, want %v", tc.matcher, tc.tool, got, tc.want)
+		}
+	}
+}
+
 func FuzzHookAnswer(f *testing.F) {
 	f.Add(0, []byte(`{"continue":false,"hookSpecificOutput":{"permissionDecision":"deny","updatedInput":{"a":1}}}`), []byte(""))
 	f.Add(2, []byte(""), []byte("reason"))
