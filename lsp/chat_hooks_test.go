@@ -10,11 +10,12 @@ import (
 
 // The editor's agent runs the user's hooks: a blocking PreToolUse hook
 // keeps the call from running, the model sees its reason, and the editor
-// gets a hook event.
+// gets a hook event; deleting the session runs SessionEnd.
 func TestChatHooks(t *testing.T) {
 	m := newScriptModel()
 	user := filepath.Join(t.TempDir(), "config.json")
-	const cfg = `{"permission_mode": "bypassPermissions", "hooks": {"PreToolUse": [{"matcher": "shell", "hooks": [{"type": "command", "command": "echo 'no shell from the editor' >&2; exit 2"}]}]}}`
+	const cfg = `{"permission_mode": "bypassPermissions", "hooks": {"PreToolUse": [{"matcher": "shell", "hooks": [{"type": "command", "command": "echo 'no shell from the editor' >&2; exit 2"}]}],
+		"SessionEnd": [{"hooks": [{"type": "command", "command": "cat >> session-end.json"}]}]}}`
 	if err := os.WriteFile(user, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -41,5 +42,13 @@ func TestChatHooks(t *testing.T) {
 	}
 	if hook == nil || hook.Hook == nil || hook.Hook.Outcome != "blocked" || hook.Hook.Event != "PreToolUse" {
 		t.Errorf("hook event %+v", hook)
+	}
+	if _, err := os.Stat(filepath.Join(root, "session-end.json")); err == nil {
+		t.Error("SessionEnd ran while the session lives")
+	}
+	e.mustCall(methodDeleteSession, map[string]string{"session": res.Session}, nil)
+	data, err := os.ReadFile(filepath.Join(root, "session-end.json"))
+	if err != nil || !strings.Contains(string(data), `"reason":"clear"`) || !strings.Contains(string(data), res.Session) {
+		t.Errorf("SessionEnd input %q, %v", data, err)
 	}
 }
