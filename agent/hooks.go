@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -223,6 +224,8 @@ func (p *permissionHooks) Approve(ctx context.Context, tool string, a access.Acc
 		return permission.Deny, nil
 	}
 	if p.t.a.Approver == nil {
+		p.c.hookDenied = fmt.Sprintf("%s needs approval, no PermissionRequest hook allowed it, and this run is non-interactive; "+
+			"to allow such calls add a permissions.allow rule to the configuration", tool)
 		return permission.Deny, nil
 	}
 	return p.t.a.Approver.Approve(ctx, tool, a)

@@ -246,6 +246,25 @@ func TestPermissionDecisionsOfHooks(t *testing.T) {
 	}
 }
 
+// Without anyone to ask, a PermissionRequest hook without a verdict
+// leaves the call denied with the non-interactive explanation.
+func TestPermissionRequestHookNonInteractive(t *testing.T) {
+	p := newScripted(callTools(use("c1", "write", `{}`)), say("ok"))
+	a, _, _ := hookAgent(t, p, []config.Hook{{Event: config.HookPermissionRequest, Command: "true"}}, echo("write", false))
+	pol, err := permission.New(permission.ModeDefault, permission.Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Policy = pol
+	s := NewSession()
+	if _, err := a.Run(context.Background(), s, "go"); err != nil {
+		t.Fatal(err)
+	}
+	if res := results(s.Messages[2]); !res[0].IsError || !strings.Contains(res[0].Text, "non-interactive") {
+		t.Errorf("result %+v", res)
+	}
+}
+
 func TestPostToolUseFeedbackReachesTheModel(t *testing.T) {
 	p := newScripted(callTools(use("c1", "write", `{}`)), say("ok"))
 	a, _, _ := hookAgent(t, p, []config.Hook{

@@ -173,7 +173,7 @@ func (t *turn) vet(c *call) bool {
 		c.err = fmt.Errorf("permission check for %s: %w", u.ToolName, err)
 		return t.decide(c, tools.Errorf("internal error while checking permission: %v", err))
 	case !allowed && c.hookDenied != "":
-		return t.decide(c, tools.Errorf("permission denied by a PermissionRequest hook: %s. Do not retry this call unchanged.", c.hookDenied))
+		return t.decide(c, tools.Errorf("permission denied: %s. Do not retry this call unchanged.", c.hookDenied))
 	case !allowed:
 		reason = strings.TrimRight(strings.TrimSpace(reason), ".")
 		if reason == "" {
