@@ -164,6 +164,9 @@ type Env struct {
 	// Output, when set, receives streamed output of long-running tools
 	// (shell) as it arrives, for display; the Result still holds it all.
 	Output func(tool, chunk string)
+	// CommitTrailers are added to every commit git_commit makes ("Token:
+	// value" lines, e.g. parley loop's Co-authored-by credit).
+	CommitTrailers []string
 }
 
 // Resolve checks p against the workspace roots and returns the absolute,

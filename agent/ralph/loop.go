@@ -20,6 +20,18 @@ import (
 // when the ralph's credit is true.
 const CreditTrailer = "Co-authored-by: parley <parley@users.noreply.github.com>"
 
+// creditKey marks the context of an iteration whose ralph has credit on.
+type creditKey struct{}
+
+// Credited reports whether the iteration RunPrompt runs in has credit on:
+// an agent that makes its commits itself adds CreditTrailer to them, so
+// the trailer does not depend on the model following the prompt's
+// instruction (an external agent only gets the instruction).
+func Credited(ctx context.Context) bool {
+	on, _ := ctx.Value(creditKey{}).(bool)
+	return on
+}
+
 const creditInstruction = "\n\nWhen you make a git commit, end its message with this trailer line:\n" + CreditTrailer + "\n"
 
 // maxCommandOutput caps what a command contributes to the prompt.
@@ -224,6 +236,9 @@ func (l *Loop) iteration(ctx context.Context, n int) (ok bool, err error) {
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if l.o.Timeout > 0 {
 		actx, cancel = context.WithTimeout(ctx, l.o.Timeout)
+	}
+	if r.Credit {
+		actx = context.WithValue(actx, creditKey{}, true)
 	}
 	code, runErr := agent.RunPrompt(actx, prompt, io.MultiWriter(out, lw))
 	timedOut := actx.Err() != nil && ctx.Err() == nil

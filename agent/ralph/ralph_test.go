@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -328,4 +329,32 @@ func FuzzParse(f *testing.F) {
 		}
 		Resolve(r.Body, Values{})
 	})
+}
+
+// creditProbe is an in-process agent recording whether its iteration is
+// credited.
+type creditProbe struct{ credited []bool }
+
+func (c *creditProbe) RunPrompt(ctx context.Context, _ string, _ io.Writer) (int, error) {
+	c.credited = append(c.credited, Credited(ctx))
+	return 0, nil
+}
+
+// An agent that commits itself (parley's own) learns from the context
+// whether to add the credit trailer.
+func TestLoopCreditInProcess(t *testing.T) {
+	for _, tc := range []struct {
+		front string
+		want  bool
+	}{{"", true}, {"credit: false\n", false}} {
+		project := t.TempDir()
+		path := writeRalph(t, project, "---\n"+tc.front+"---\ndo it")
+		probe := &creditProbe{}
+		if _, err := New(Options{Path: path, ProjectDir: project, MaxIterations: 2, Agent: probe}).Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if len(probe.credited) != 2 || probe.credited[0] != tc.want || probe.credited[1] != tc.want {
+			t.Errorf("%q: credited %v, want %v twice", tc.front, probe.credited, tc.want)
+		}
+	}
 }

@@ -192,6 +192,10 @@ func (a *inProcessAgent) RunPrompt(ctx context.Context, prompt string, out io.Wr
 	}
 	ag := a.app.agent
 	ag.Sink = func(e agent.Event) { writeLoopEvent(out, e) }
+	ag.Env.CommitTrailers = nil
+	if ralph.Credited(ctx) {
+		ag.Env.CommitTrailers = []string{ralph.CreditTrailer}
+	}
 	s := agent.NewSession()
 	res, err := ag.Run(ctx, s, prompt)
 	ag.EndSession(context.Background(), s, "other")
