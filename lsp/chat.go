@@ -211,7 +211,7 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 	confirm := b.cfg.PermissionMode == string(permission.ModeDefault) && s.editorConfirms()
 	env := &tools.Env{
 		Roots: roots, Files: ls.policy.GuardFiles(agentView{s}, roots), Editor: agentEditor{s: s, confirm: confirm},
-		Index: serverIndex{s}, Todos: ls.todos, Unsaved: s.unsaved,
+		Index: serverIndex{s}, Todos: ls.todos, Ledger: ls.ledger, Unsaved: s.unsaved,
 		ShellTimeout: time.Duration(b.cfg.ShellTimeoutSeconds) * time.Second,
 	}
 	c := b.cfg

@@ -150,11 +150,12 @@ func (app *chatApp) command(line string) {
 
 // switchSession makes s the current session. Allowances the user granted
 // "for this session" belong to the one being left; /undo reverts the new
-// session's edits.
+// session's edits, and re-reads are judged by what its model has seen.
 func (app *chatApp) switchSession(s *agent.Session) {
 	app.session = s
 	app.policy.ForgetSession()
 	app.useUndo(s)
+	app.useLedger(s)
 }
 
 // deleteSession removes a saved session; deleting the current one starts

@@ -161,7 +161,7 @@ func (l *Ledger) Read(r Request) Answer {
 		return Answer{Kind: Fresh}
 	}
 	if d, ok := l.Gate.diff(r.Shown, f.content, r.Content); ok {
-		return Answer{Kind: Diff, Text: fmt.Sprintf("[%s changed since %s at turn %d; unified diff from that version to now, @@ -old +new line numbers; pass full: true for the whole file]\n%s", r.Shown, readOrEdit(f), f.turn, d)}
+		return Answer{Kind: Diff, Text: fmt.Sprintf("[%s changed since %s; unified diff from that version to now, @@ -old +new line numbers; pass full: true for the whole file]\n%s", r.Shown, since(f), d)}
 	}
 	return Answer{Kind: Fresh}
 }

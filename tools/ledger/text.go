@@ -69,19 +69,25 @@ func changedRanges(old, new []byte) []Range {
 	return out
 }
 
-// readOrEdit says how the model got f: "your read" or "your edit".
-func readOrEdit(f *file) string {
+// since names how and when the model got f: "your read at turn 3",
+// "your edit at turn 4"; turn 0 (reads outside a conversation, by parley
+// read) has no number.
+func since(f *file) string {
+	s := "your read"
 	if f.fromEdit {
-		return "your edit"
+		s = "your edit"
 	}
-	return "your read"
+	if f.turn > 0 {
+		s += fmt.Sprintf(" at turn %d", f.turn)
+	}
+	return s
 }
 
 func stub(r Request, f *file, whole bool) string {
 	if whole {
-		return fmt.Sprintf("[%s unchanged since %s at turn %d (lines 1–%d); pass full: true to see it again]\n", r.Shown, readOrEdit(f), f.turn, f.lines)
+		return fmt.Sprintf("[%s unchanged since %s (lines 1–%d); pass full: true to see it again]\n", r.Shown, since(f), f.lines)
 	}
-	return fmt.Sprintf("[%s lines %d–%d unchanged since %s at turn %d; pass full: true to see them again]\n", r.Shown, r.Start, r.End, readOrEdit(f), f.turn)
+	return fmt.Sprintf("[%s lines %d–%d unchanged since %s; pass full: true to see them again]\n", r.Shown, r.Start, r.End, since(f))
 }
 
 // certContext is how many lines around each change a certificate shows;
@@ -95,7 +101,7 @@ const (
 // showing the changed lines with a little context.
 func certificate(r Request, f *file) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s is as your edit at turn %d left it: %d lines, hash %s; changed: %s]\n", r.Shown, f.turn, f.lines, f.hash, rangeList(f.edited))
+	fmt.Fprintf(&b, "[%s is as %s left it: %d lines, hash %s; changed: %s]\n", r.Shown, since(f), f.lines, f.hash, rangeList(f.edited))
 	lines := strings.Split(strings.TrimSuffix(string(r.Content), "\n"), "\n")
 	var spans []Range
 	for _, e := range f.edited {
