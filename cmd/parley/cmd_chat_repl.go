@@ -30,6 +30,7 @@ clears the line); Ctrl+D, quit or exit leaves.
   /delete ID     delete a saved session (ID, unique prefix, or "last")
   /new           start a new session
   /model NAME    use another model from the next message on
+  /cost          tokens of this session: the model's usage, and what re-reads saved
 `
 
 // repl runs the interactive loop on the terminal.
@@ -114,6 +115,8 @@ func (app *chatApp) command(line string) {
 			return
 		}
 		fmt.Fprintf(w, "undone: %s\n", label)
+	case "/cost":
+		printTokens(w, newSessionTokens(app.session.ID, app.session.Title, app.session.Usage, app.agent.Env.Ledger.Stats()))
 	case "/sessions":
 		app.listSessions()
 	case "/resume":
