@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/agent/provider"
@@ -59,5 +61,45 @@ func BenchmarkTurnOverhead(b *testing.B) {
 		if _, err := a.Run(ctx, NewSession(), "go"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// benchHistory is a session of n tool rounds whose results are source
+// text of about 4 KB each.
+func benchHistory(n int) []provider.Message {
+	src := strings.Repeat("func (s *Server) handle(ctx context.Context, req *Request) error {\n\treturn nil\n}\n", 50)
+	var msgs []provider.Message
+	for i := range n {
+		id := fmt.Sprintf("c%d", i)
+		msgs = append(msgs,
+			provider.Message{Role: provider.RoleUser, Blocks: []provider.Block{{Kind: provider.BlockText, Text: "look at the next file"}}},
+			provider.Message{Role: provider.RoleAssistant, Blocks: []provider.Block{use(id, "read_file", `{"path":"a.go"}`)}},
+			provider.Message{Role: provider.RoleUser, Blocks: []provider.Block{{Kind: provider.BlockToolResult, ToolCallID: id, Text: src}}},
+			provider.Message{Role: provider.RoleAssistant, Blocks: []provider.Block{{Kind: provider.BlockText, Text: "noted"}}},
+		)
+	}
+	return msgs
+}
+
+// BenchmarkTokenCountCold counts a 100-round history (about 400 KB) from
+// scratch, as for the first call of a resumed session.
+func BenchmarkTokenCountCold(b *testing.B) {
+	msgs := benchHistory(100)
+	b.ReportAllocs()
+	for b.Loop() {
+		newTokenCounter("claude-sonnet-4-5").raw("", nil, msgs)
+	}
+}
+
+// BenchmarkTokenCountStep counts the same history before each model call
+// of a running session: only the newest messages are new.
+func BenchmarkTokenCountStep(b *testing.B) {
+	msgs := benchHistory(101)
+	c := newTokenCounter("claude-sonnet-4-5")
+	c.raw("", nil, msgs[:400])
+	b.ReportAllocs()
+	for b.Loop() {
+		c.msgs = c.msgs[:400]
+		c.raw("", nil, msgs)
 	}
 }

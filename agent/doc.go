@@ -20,8 +20,15 @@
 //     errors returned by Run mean infrastructure failed (provider, tool
 //     infrastructure, session store); cancellation is not an error but the
 //     stop reason "cancelled".
-//   - Events reach the Sink serialized and in order, always ending with
-//     one EventDone.
+//   - Events reach the Sink serialized and in order, a Run's always
+//     ending with one EventDone (Agent.Compact sends only its
+//     EventCompaction).
+//   - The conversation is kept inside the model's context window: a prompt
+//     counted above CompactThreshold of the window is compacted before the
+//     call (old tool results masked, then old messages summarised by the
+//     model, see compact.go), and a call the model rejects as too long
+//     (provider.ErrContextOverflow) is compacted and retried once; a second
+//     rejection fails the turn with an error saying so.
 //   - Sessions hold messages and usage only: configuration and API keys
 //     are never part of a Session, so the SessionStore cannot persist them.
 //     The SessionStore is safe for concurrent use; the caller must Close it.

@@ -24,6 +24,13 @@ const (
 	EventEdit EventKind = "edit"
 	// EventUsage reports the tokens of one model call (Usage).
 	EventUsage EventKind = "usage"
+	// EventCompaction reports a compaction of the session's history
+	// (Compaction; Text says it in one line). It comes before the model
+	// call it made room for; after a context overflow, the text streamed
+	// since the last tool result belonged to an answer that was dropped
+	// and is answered again. Agent.Compact sends it outside any turn,
+	// without an EventDone.
+	EventCompaction EventKind = "compaction"
 	// EventError reports a failure that ends the turn (Err).
 	EventError EventKind = "error"
 	// EventDone is always the last event of a turn: Usage is the turn's
@@ -44,6 +51,7 @@ type Event struct {
 	Result     *ToolOutcome    `json:"result,omitempty"`
 	Changes    []Change        `json:"changes,omitempty"`
 	Usage      provider.Usage  `json:"usage"`
+	Compaction *Compaction     `json:"compaction,omitempty"`
 	StopReason StopReason      `json:"stopReason,omitempty"`
 	Err        error           `json:"-"`
 }

@@ -63,12 +63,23 @@ type Agent struct {
 	Sink     Sink  // nil: events are dropped
 	Store    Saver // nil: the session lives in memory only
 	// MaxIterations caps model calls per turn (0: DefaultMaxIterations).
-	MaxIterations  int
+	MaxIterations int
+	// MaxTokens caps each answer (0: the provider's default, -1: all that
+	// fits); the cap sent shrinks to what is left of the window, see
+	// budget.go.
 	MaxTokens      int
 	ThinkingBudget int
 	// RepeatLimit (0: DefaultRepeatLimit); see DefaultRepeatLimit.
 	RepeatLimit  int
 	SystemPrompt string
+	// ContextWindow is the configured context_window: the window, in
+	// tokens, of a model provider.ContextWindow does not know (0: its
+	// default). Known models use their documented window.
+	ContextWindow int
+	// CompactThreshold is the share of ContextWindow above which the
+	// history is compacted before a model call (0 or out of (0, 1]:
+	// DefaultCompactThreshold). See compact.go.
+	CompactThreshold float64
 }
 
 // TurnResult summarises a finished turn.
@@ -92,6 +103,10 @@ type turn struct {
 	mu      sync.Mutex // serializes Sink calls
 	usageMu sync.Mutex // guards res.Usage and s.Usage against sub-agents
 	repeats map[string]int
+	// noAutoCompact is set when a compaction left the prompt above the
+	// threshold: compacting again before every call would only add
+	// summary requests.
+	noAutoCompact bool
 }
 
 // usageKey carries a turn's addUsage in the context of its tool calls, so
@@ -129,9 +144,7 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 	s.Turns++
 	t := &turn{a: a, s: s, n: s.Turns, repeats: map[string]int{}}
 	t.ctx = ledger.WithTurn(context.WithValue(ctx, usageKey{}, t.addUsage), t.n)
-	if a.Registry != nil {
-		t.specs = a.Registry.Specs()
-	}
+	t.specs = a.specs()
 	if a.Provider == nil {
 		return t.fail(errors.New("agent: no model provider configured"))
 	}
@@ -159,7 +172,16 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 // step makes one model call and runs its tool calls. A non-empty stop ends
 // the turn.
 func (t *turn) step() (StopReason, error) {
+	if err := t.autoCompact(); err != nil {
+		if t.ctx.Err() != nil {
+			return StopCancelled, nil
+		}
+		return "", err
+	}
 	resp, err := t.callModel()
+	if errors.Is(err, provider.ErrContextOverflow) && t.ctx.Err() == nil {
+		resp, err = t.recoverOverflow(err)
+	}
 	if err != nil {
 		if t.ctx.Err() != nil {
 			return StopCancelled, nil
@@ -203,13 +225,14 @@ func (t *turn) step() (StopReason, error) {
 func (t *turn) callModel() (*provider.Response, error) {
 	a := t.a
 	req := &provider.Request{
-		Model:          a.Model,
-		System:         a.SystemPrompt,
-		Messages:       t.s.Messages,
-		Tools:          t.specs,
-		MaxTokens:      a.MaxTokens,
-		ThinkingBudget: a.ThinkingBudget,
+		Model:    a.Model,
+		System:   a.SystemPrompt,
+		Messages: t.s.Messages,
+		Tools:    t.specs,
 	}
+	tc := t.s.counter(a.Model)
+	raw := tc.raw(req.System, req.Tools, req.Messages)
+	req.MaxTokens, req.ThinkingBudget = a.responseBudget(tc.scale(raw))
 	resp, err := a.Provider.Stream(t.ctx, req, func(d provider.Delta) {
 		switch d.Kind {
 		case provider.DeltaText:
@@ -228,6 +251,13 @@ func (t *turn) callModel() (*provider.Response, error) {
 		t.s.Model = a.Model
 	}
 	t.addUsage(resp.Usage)
+	tc.observe(raw, resp.Usage)
+	if resp.StopReason == provider.StopContextOverflow {
+		// The answer is cut short and a retry of the same prompt would be
+		// cut the same way: it is dropped like a broken stream's, and step
+		// compacts and asks again (recoverOverflow).
+		return nil, fmt.Errorf("the model ran out of context window mid-answer: %w", provider.ErrContextOverflow)
+	}
 	return resp, nil
 }
 

@@ -446,3 +446,24 @@ func TestNoProvider(t *testing.T) {
 		t.Fatalf("Run = %+v, %v", res, err)
 	}
 }
+
+// A response cut at the end of the context window is not a max_tokens
+// stop: it is dropped, and the turn fails with ErrContextOverflow.
+func TestContextWindowStopIsAnOverflow(t *testing.T) {
+	p := newScripted(func(_ context.Context, _ *provider.Request, onDelta func(provider.Delta)) (*provider.Response, error) {
+		onDelta(provider.Delta{Kind: provider.DeltaText, Text: "The change touches"})
+		return &provider.Response{
+			Message:    provider.Message{Role: provider.RoleAssistant, Blocks: []provider.Block{{Kind: provider.BlockText, Text: "The change touches"}}},
+			StopReason: provider.StopContextOverflow, Usage: stepUsage,
+		}, nil
+	})
+	a, _ := newTestAgent(t, p)
+	s := NewSession()
+	res, err := a.Run(context.Background(), s, "go")
+	if !errors.Is(err, provider.ErrContextOverflow) || res.StopReason != StopError {
+		t.Fatalf("Run = %+v, %v; want ErrContextOverflow", res, err)
+	}
+	if len(s.Messages) != 1 || res.Usage != stepUsage {
+		t.Errorf("history %+v, usage %+v", s.Messages, res.Usage)
+	}
+}

@@ -22,6 +22,20 @@ type Session struct {
 	Turns    int                `json:"turns"`
 	Usage    provider.Usage     `json:"usage"`
 	Messages []provider.Message `json:"messages"`
+	// Compactions records each compaction of Messages, oldest first.
+	Compactions []Compaction `json:"compactions,omitempty"`
+
+	// tokens counts the prompt of the session's requests (not stored: a
+	// resumed session recounts and recalibrates on its first call).
+	tokens *tokenCounter
+}
+
+// counter returns the session's token counter for model.
+func (s *Session) counter(model string) *tokenCounter {
+	if s.tokens == nil || s.tokens.model != model {
+		s.tokens = newTokenCounter(model)
+	}
+	return s.tokens
 }
 
 // NewSession starts an empty session with a fresh ID.

@@ -67,6 +67,9 @@ type SessionInfo struct {
 	Turns    int            `json:"turns"`
 	Usage    provider.Usage `json:"usage"`
 	Messages int            `json:"messages"`
+	// Compactions is the session's compaction record (see Compaction);
+	// the stored messages are the compacted history.
+	Compactions []Compaction `json:"compactions,omitempty"`
 }
 
 // SessionStore keeps sessions in a Pebble database in its own directory.
@@ -172,7 +175,7 @@ func (st *SessionStore) Save(s *Session) error {
 
 func infoOf(s *Session) SessionInfo {
 	return SessionInfo{ID: s.ID, Created: s.Created, Updated: s.Updated, Title: s.Title, Model: s.Model,
-		Turns: s.Turns, Usage: s.Usage, Messages: len(s.Messages)}
+		Turns: s.Turns, Usage: s.Usage, Messages: len(s.Messages), Compactions: s.Compactions}
 }
 
 // Load reads a session (ErrSessionNotFound if there is none with that ID).
@@ -189,7 +192,8 @@ func (st *SessionStore) Load(id string) (*Session, error) {
 	if err := json.Unmarshal(info, &si); err != nil {
 		return nil, fmt.Errorf("load session %s: corrupt listing: %w", id, err)
 	}
-	s := &Session{ID: si.ID, Created: si.Created, Updated: si.Updated, Title: si.Title, Model: si.Model, Turns: si.Turns, Usage: si.Usage}
+	s := &Session{ID: si.ID, Created: si.Created, Updated: si.Updated, Title: si.Title, Model: si.Model, Turns: si.Turns, Usage: si.Usage,
+		Compactions: si.Compactions}
 	if err := json.Unmarshal(content, &s.Messages); err != nil {
 		return nil, fmt.Errorf("load session %s: corrupt messages: %w", id, err)
 	}

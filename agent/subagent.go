@@ -59,6 +59,7 @@ func (a *Agent) SubAgent(o SubAgentOptions) tools.SubAgentFunc {
 			Policy: a.Policy, Approver: a.Approver, Sink: o.Sink,
 			MaxIterations: limit, MaxTokens: a.MaxTokens, ThinkingBudget: a.ThinkingBudget,
 			RepeatLimit: a.RepeatLimit, SystemPrompt: a.SystemPrompt + subAgentNote,
+			ContextWindow: a.ContextWindow, CompactThreshold: a.CompactThreshold,
 		}
 		res, err := child.Run(ctx, NewSession(), prompt)
 		chargeUsage(ctx, res.Usage)

@@ -65,6 +65,7 @@ type ChatEvent struct {
 	Result     *agent.ToolOutcome `json:"result,omitempty"`
 	Changes    []ChangeEvent      `json:"changes,omitempty"`
 	Usage      *provider.Usage    `json:"usage,omitempty"`
+	Compaction *agent.Compaction  `json:"compaction,omitempty"`
 	StopReason string             `json:"stopReason,omitempty"`
 	Error      string             `json:"error,omitempty"`
 }
@@ -80,7 +81,7 @@ func chatEvent(e agent.Event) ChatEvent {
 	out := ChatEvent{
 		Session: e.Session, Turn: e.Turn, Kind: string(e.Kind), Text: e.Text,
 		ToolCallID: e.ToolCallID, ToolName: e.ToolName, Input: e.Input, Result: e.Result,
-		StopReason: string(e.StopReason),
+		Compaction: e.Compaction, StopReason: string(e.StopReason),
 	}
 	for _, c := range e.Changes {
 		ce := ChangeEvent{Op: c.Op, URI: uri.File(c.Path)}
@@ -218,6 +219,7 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 	a := &agent.Agent{
 		Provider: b.provider, Model: c.Model, Registry: b.registry, Env: env, Policy: ls.policy,
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
+		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold,
 		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: b.registry.Names()}),
 	}
 	if st := s.agents.saver(); st != nil {

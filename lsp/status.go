@@ -58,6 +58,8 @@ func (s *Server) Request(ctx context.Context, method string, params any) (any, e
 		return s.chat(ctx, rawParams(params))
 	case methodSessions, methodSession, methodDeleteSession:
 		return s.sessionsRequest(method, rawParams(params))
+	case methodCompact:
+		return s.compact(ctx, rawParams(params))
 	case methodIndexStatus:
 		return s.indexStatus(), nil
 	case methodReindex:

@@ -45,6 +45,9 @@ const (
 	DefaultShellTimeout   = 120 // seconds
 	MaxShellTimeout       = 300 // seconds
 	DefaultPermissionMode = "default"
+	// DefaultCompactThreshold is the share of the model's context window
+	// above which the agent compacts the conversation before a call.
+	DefaultCompactThreshold = 0.8
 )
 
 // openAIHost is the only host OPENAI_API_KEY is sent to; ANTHROPIC_API_KEY
@@ -65,19 +68,20 @@ type Rules struct {
 // Layer is one source of settings. A nil field is not set by this layer.
 // It is also the JSON shape of a config file.
 type Layer struct {
-	APIURL              *string `json:"api_url,omitempty"`
-	Model               *string `json:"model,omitempty"`
-	Provider            *string `json:"provider,omitempty"`
-	AnthropicAPIKey     *string `json:"anthropic_api_key,omitempty"`
-	OpenAIAPIKey        *string `json:"openai_api_key,omitempty"`
-	APIKey              *string `json:"api_key,omitempty"`
-	ContextWindow       *int    `json:"context_window,omitempty"`
-	MaxTokens           *int    `json:"max_tokens,omitempty"`
-	ThinkingBudget      *int    `json:"thinking_budget,omitempty"`
-	PermissionMode      *string `json:"permission_mode,omitempty"`
-	Permissions         *Rules  `json:"permissions,omitempty"`
-	MaxIterations       *int    `json:"max_iterations,omitempty"`
-	ShellTimeoutSeconds *int    `json:"shell_timeout_seconds,omitempty"`
+	APIURL              *string  `json:"api_url,omitempty"`
+	Model               *string  `json:"model,omitempty"`
+	Provider            *string  `json:"provider,omitempty"`
+	AnthropicAPIKey     *string  `json:"anthropic_api_key,omitempty"`
+	OpenAIAPIKey        *string  `json:"openai_api_key,omitempty"`
+	APIKey              *string  `json:"api_key,omitempty"`
+	ContextWindow       *int     `json:"context_window,omitempty"`
+	MaxTokens           *int     `json:"max_tokens,omitempty"`
+	ThinkingBudget      *int     `json:"thinking_budget,omitempty"`
+	PermissionMode      *string  `json:"permission_mode,omitempty"`
+	Permissions         *Rules   `json:"permissions,omitempty"`
+	MaxIterations       *int     `json:"max_iterations,omitempty"`
+	ShellTimeoutSeconds *int     `json:"shell_timeout_seconds,omitempty"`
+	CompactThreshold    *float64 `json:"compact_threshold,omitempty"`
 }
 
 // Config is the resolved configuration: every layer applied and defaults
@@ -91,12 +95,15 @@ type Config struct {
 	OpenAIAPIKey        string `json:"openai_api_key,omitempty"`
 	APIKey              string `json:"api_key,omitempty"`
 	ContextWindow       int    `json:"context_window,omitempty"` // 0: from the model
-	MaxTokens           int    `json:"max_tokens,omitempty"`     // 0: the model's default
+	MaxTokens           int    `json:"max_tokens,omitempty"`     // 0: the model's default, -1: as much as fits
 	ThinkingBudget      int    `json:"thinking_budget,omitempty"`
 	PermissionMode      string `json:"permission_mode"`
 	Permissions         Rules  `json:"permissions"`
 	MaxIterations       int    `json:"max_iterations"`
 	ShellTimeoutSeconds int    `json:"shell_timeout_seconds"`
+	// CompactThreshold is the share of the context window, in (0, 1], above
+	// which the conversation is compacted before a model call.
+	CompactThreshold float64 `json:"compact_threshold"`
 	// Sources names where each set field came from (by JSON name), e.g.
 	// "model": "env PARLEY_MODEL". Defaulted fields are absent.
 	Sources map[string]string `json:"sources,omitempty"`
@@ -157,6 +164,7 @@ func (r *Layer) apply(l Layer) {
 	set(&r.PermissionMode, l.PermissionMode)
 	set(&r.MaxIterations, l.MaxIterations)
 	set(&r.ShellTimeoutSeconds, l.ShellTimeoutSeconds)
+	set(&r.CompactThreshold, l.CompactThreshold)
 	if l.Permissions != nil {
 		if r.Permissions == nil {
 			r.Permissions = &Rules{}
@@ -199,6 +207,7 @@ func (l *Layer) eachSet(fn func(string)) {
 		{"max_tokens", l.MaxTokens != nil}, {"thinking_budget", l.ThinkingBudget != nil},
 		{"permission_mode", l.PermissionMode != nil}, {"permissions", l.Permissions != nil},
 		{"max_iterations", l.MaxIterations != nil}, {"shell_timeout_seconds", l.ShellTimeoutSeconds != nil},
+		{"compact_threshold", l.CompactThreshold != nil},
 	}
 	for _, f := range fields {
 		if f.set {
@@ -230,7 +239,7 @@ func (c *Config) resolve() error {
 		v    int
 		max  int
 	}{
-		{"context_window", c.ContextWindow, 0}, {"max_tokens", c.MaxTokens, 0},
+		{"context_window", c.ContextWindow, 0},
 		{"thinking_budget", c.ThinkingBudget, 0}, {"max_iterations", c.MaxIterations, 0},
 		{"shell_timeout_seconds", c.ShellTimeoutSeconds, MaxShellTimeout},
 	} {
@@ -240,6 +249,13 @@ func (c *Config) resolve() error {
 		if n.max > 0 && n.v > n.max {
 			return fmt.Errorf("%s must be at most %d (got %d)", n.name, n.max, n.v)
 		}
+	}
+	if c.MaxTokens < -1 {
+		return fmt.Errorf("max_tokens must be positive, 0 (the model's default) or -1 (as much as fits) (got %d)", c.MaxTokens)
+	}
+	c.CompactThreshold = valOr(r.CompactThreshold, DefaultCompactThreshold)
+	if !(c.CompactThreshold > 0 && c.CompactThreshold <= 1) {
+		return fmt.Errorf("compact_threshold must be a share of the context window in (0, 1], such as 0.8 (got %g)", c.CompactThreshold)
 	}
 	if c.MaxIterations == 0 {
 		c.MaxIterations = DefaultMaxIterations

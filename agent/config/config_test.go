@@ -50,7 +50,13 @@ func TestPrecedence(t *testing.T) {
 		{"defaults are openai", fixture{}, func(c *Config) string {
 			return expect(c.Provider == OpenAI && c.APIURL == DefaultOpenAIURL && c.Model == DefaultOpenAIModel &&
 				c.MaxIterations == DefaultMaxIterations && c.ShellTimeoutSeconds == DefaultShellTimeout &&
-				c.PermissionMode == DefaultPermissionMode, c)
+				c.PermissionMode == DefaultPermissionMode && c.CompactThreshold == DefaultCompactThreshold, c)
+		}},
+		{"max_tokens -1 is as much as fits", fixture{user: `{"max_tokens":-1}`}, func(c *Config) string {
+			return expect(c.MaxTokens == -1, c)
+		}},
+		{"compact threshold from the workspace file", fixture{user: `{"compact_threshold":0.9}`, workspace: `{"compact_threshold":0.6}`}, func(c *Config) string {
+			return expect(c.CompactThreshold == 0.6 && strings.HasSuffix(c.Sources["compact_threshold"], "config.json"), c)
 		}},
 		{"only an anthropic key picks anthropic", fixture{env: map[string]string{"ANTHROPIC_API_KEY": "sk-ant-x"}}, func(c *Config) string {
 			return expect(c.Provider == Anthropic && c.APIURL == DefaultAnthropicURL && c.Model == DefaultAnthropicModel, c)
@@ -168,7 +174,11 @@ func TestErrors(t *testing.T) {
 		{"trailing data", fixture{user: `{} {}`}, "data after the JSON object"},
 		{"bad provider", fixture{env: map[string]string{"PARLEY_PROVIDER": "gemini"}}, `environment: provider "gemini"`},
 		{"bad url", fixture{flags: Layer{APIURL: Ptr("ftp://x")}}, "flags: api_url"},
-		{"negative number", fixture{user: `{"max_tokens":-1}`}, "max_tokens must not be negative"},
+		{"negative number", fixture{user: `{"thinking_budget":-1}`}, "thinking_budget must not be negative"},
+		{"max_tokens below -1", fixture{user: `{"max_tokens":-2}`}, "max_tokens must be positive, 0 (the model's default) or -1 (as much as fits) (got -2)"},
+		{"compact threshold zero", fixture{user: `{"compact_threshold":0}`}, "compact_threshold must be a share of the context window in (0, 1]"},
+		{"compact threshold above one", fixture{flags: Layer{CompactThreshold: Ptr(1.5)}}, "flags: compact_threshold must be"},
+		{"compact threshold a percentage", fixture{user: `{"compact_threshold":80}`}, "(got 80)"},
 		{"shell timeout cap", fixture{user: `{"shell_timeout_seconds":301}`}, "at most 300"},
 		{"keys refused in workspace file", fixture{workspace: `{"api_key":"sk-secret"}`}, "API keys do not belong"},
 		{"bypass refused in workspace file", fixture{workspace: `{"permission_mode":"BypassPermissions"}`}, "only be chosen by the user"},

@@ -160,8 +160,10 @@ func anthropicStopReason(r anthropic.StopReason) StopReason {
 		return StopEndTurn
 	case anthropic.StopReasonToolUse:
 		return StopToolUse
-	case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
+	case anthropic.StopReasonMaxTokens:
 		return StopMaxTokens
+	case anthropic.StopReasonModelContextWindowExceeded:
+		return StopContextOverflow
 	default:
 		return StopOther
 	}

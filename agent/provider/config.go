@@ -46,6 +46,8 @@ type Config struct {
 	// Model is the default model; Request.Model overrides it.
 	Model string
 	// MaxTokens is the default response cap; Request.MaxTokens overrides it.
+	// 0 or negative (the agent's "as much as fits", which it sizes itself
+	// per request) sends the provider's default.
 	MaxTokens int
 	// HTTPClient carries the requests; nil uses a client without an overall
 	// timeout (streams are long; cancel through the context).

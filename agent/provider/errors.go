@@ -76,7 +76,7 @@ func classify(name, key string, now time.Time, err error, rec *recorder, streamE
 
 // apiErrorFromBody builds the APIError for an HTTP error response.
 func apiErrorFromBody(name string, status int, h http.Header, body []byte, key string) *APIError {
-	typ, msg := parseErrorBody(body)
+	typ, code, msg := parseErrorBody(body)
 	if typ == "" {
 		typ = typeForStatus(status)
 	}
@@ -87,9 +87,11 @@ func apiErrorFromBody(name string, status int, h http.Header, body []byte, key s
 		Provider:   name,
 		StatusCode: status,
 		Type:       typ,
+		Code:       code,
 		Message:    msg,
 		Retryable:  retryableStatus(status, h),
 	}
+	ae.classifyOverflow()
 	ae.scrub(key)
 	return ae
 }
@@ -100,16 +102,19 @@ func apiErrorFromBody(name string, status int, h http.Header, body []byte, key s
 // cut to size, so a key straddling the cut cannot survive in part.
 func (e *APIError) scrub(key string) {
 	e.Type = snippet(redact(e.Type, key), 80)
+	e.Code = snippet(redact(e.Code, key), 80)
 	e.Message = snippet(redact(e.Message, key), 300)
 }
 
 // streamAPIError builds the APIError for an error event inside a stream.
 func streamAPIError(name string, data []byte) *APIError {
-	typ, msg := parseErrorBody(data)
+	typ, code, msg := parseErrorBody(data)
 	if typ == "" {
 		typ = "stream_error"
 	}
-	return &APIError{Provider: name, Type: typ, Message: msg, Retryable: transientTypes[typ]}
+	ae := &APIError{Provider: name, Type: typ, Code: code, Message: msg, Retryable: transientTypes[typ]}
+	ae.classifyOverflow()
+	return ae
 }
 
 // transientTypes are error types (Anthropic and OpenAI) worth retrying when
@@ -119,17 +124,19 @@ var transientTypes = map[string]bool{
 	"server_error": true, "timeout_error": true, "internal_server_error": true,
 }
 
-// parseErrorBody extracts type and message from the error shapes in the
-// wild: Anthropic {"type":"error","error":{"type","message"}}, OpenAI
-// {"error":{"message","type","code"}}, Ollama {"error":"..."}, and plain
-// text from proxies.
-func parseErrorBody(body []byte) (typ, msg string) {
+// parseErrorBody extracts type, code and message from the error shapes in
+// the wild: Anthropic {"type":"error","error":{"type","message"}}, OpenAI
+// {"error":{"message","type","code"}} (llama.cpp's code is a number),
+// vLLM {"object":"error","message","type","code"}, Ollama and LM Studio
+// {"error":"..."}, and plain text from proxies. A string code stands in
+// for a missing type.
+func parseErrorBody(body []byte) (typ, code, msg string) {
 	var env struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
 	}
 	if json.Unmarshal(body, &env) != nil {
-		return "", strings.TrimSpace(string(body))
+		return "", "", strings.TrimSpace(string(body))
 	}
 	if len(env.Error) > 0 {
 		var obj struct {
@@ -138,18 +145,19 @@ func parseErrorBody(body []byte) (typ, msg string) {
 			Code    json.RawMessage `json:"code"`
 		}
 		if json.Unmarshal(env.Error, &obj) == nil {
+			_ = json.Unmarshal(obj.Code, &code) // a number or null leaves it ""
 			typ = obj.Type
 			if typ == "" {
-				_ = json.Unmarshal(obj.Code, &typ)
+				typ = code
 			}
-			return typ, obj.Message
+			return typ, code, obj.Message
 		}
 		var s string
 		if json.Unmarshal(env.Error, &s) == nil {
-			return "", s
+			return "", "", s
 		}
 	}
-	return "", env.Message
+	return "", "", env.Message
 }
 
 // snippet is a short, valid-UTF-8 excerpt of a non-JSON body.

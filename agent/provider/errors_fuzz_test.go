@@ -28,13 +28,17 @@ func fuzzKey(tail string) (string, bool) {
 // body and headers) and error events inside a stream, with the API key
 // echoed somewhere in the body. Classification never panics, an HTTP
 // error always yields an *APIError, and no part of the key long enough to
-// identify it (its first 8 bytes) appears in the error.
+// identify it (its first 8 bytes) appears in the error. A context overflow
+// is never retried.
 func FuzzErrorBody(f *testing.F) {
 	seeds := []string{
 		``, `not json at all`, `{}`, `null`, `[]`, `{"error":null}`, `{"error":""}`,
 		`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded: "}}`,
 		`{"error":{"message":"Incorrect API key provided: ","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
-		`{"error":{"message":"m","code":""}}`, `{"error":{"type":"","message":"m"}}`,
+		`{"error":{"message":"m","code":""}}`,
+		`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 208310 tokens > 200000 maximum "}}`,
+		`{"error":{"message":"too long ","type":"invalid_request_error","code":"context_length_exceeded"}}`,
+		`{"error":{"code":500,"message":"the request exceeds the available context size ","type":"exceed_context_size_error"}}`, `{"error":{"type":"","message":"m"}}`,
 		`{"error":"model 'x' not found, key "}`, `{"message":"Unauthorized "}`,
 		`<html><body><h1>502 Bad Gateway</h1> ` + strings.Repeat("padding ", 40) + `</body></html>`,
 		strings.Repeat("x", 290),
@@ -79,6 +83,9 @@ func FuzzErrorBody(f *testing.F) {
 		}
 		if msg := got.err.Error(); strings.Contains(msg, key[:8]) {
 			t.Fatalf("key %q leaks into the error for body %q:\n%s", key, body, msg)
+		}
+		if errors.Is(got.err, ErrContextOverflow) && got.retryable {
+			t.Fatalf("context overflow classified as retryable: %v", got.err)
 		}
 		if got.hasAfter && got.retryAfter < 0 {
 			t.Fatalf("negative Retry-After %v", got.retryAfter)

@@ -69,26 +69,72 @@ var contextWindows = map[string]int{
 	"gemma3":        131_072,
 }
 
+// maxOutputs maps model-name prefixes to the most tokens a response may
+// have (the highest max_tokens the API accepts), as documented by each
+// vendor; matched like contextWindows.
+var maxOutputs = map[string]int{
+	// Anthropic.
+	"claude-3-":         4_096,
+	"claude-3-5-":       8_192,
+	"claude-3-7-sonnet": 64_000,
+	"claude-opus-4":     32_000,
+	"claude-opus-4-5":   64_000,
+	"claude-opus-4-6":   128_000,
+	"claude-sonnet-4":   64_000,
+	"claude-sonnet-4-6": 128_000,
+	"claude-haiku-4":    64_000,
+
+	// OpenAI.
+	"gpt-3.5-turbo": 4_096,
+	"gpt-4":         8_192,
+	"gpt-4-turbo":   4_096,
+	"gpt-4-1106":    4_096,
+	"gpt-4-0125":    4_096,
+	"gpt-4o":        16_384,
+	"chatgpt-4o":    16_384,
+	"gpt-4.1":       32_768,
+	"gpt-5":         128_000,
+	"o1":            100_000,
+	"o1-mini":       65_536,
+	"o3":            100_000,
+	"o4-mini":       100_000,
+
+	// DeepSeek's API.
+	"deepseek-chat": 8_192,
+}
+
 // ContextWindow returns the context window of model in tokens. Vendor
 // prefixes such as "openai/" or "anthropic/" (OpenRouter) are ignored and
 // matching is case-insensitive. Unknown models return fallback (the
 // configured context_window), or 8192 when fallback is not positive.
 func ContextWindow(model string, fallback int) int {
-	m := strings.ToLower(strings.TrimSpace(model))
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		m = m[i+1:]
-	}
-	best, window := -1, 0
-	for prefix, w := range contextWindows {
-		if len(prefix) > best && strings.HasPrefix(m, prefix) {
-			best, window = len(prefix), w
-		}
-	}
-	if best >= 0 {
-		return window
+	if w, ok := lookup(contextWindows, model); ok {
+		return w
 	}
 	if fallback > 0 {
 		return fallback
 	}
 	return defaultContextWindow
+}
+
+// MaxOutputTokens returns the most tokens model may answer with, 0 when
+// it is unknown (matched like ContextWindow).
+func MaxOutputTokens(model string) int {
+	n, _ := lookup(maxOutputs, model)
+	return n
+}
+
+// lookup finds the longest prefix of model's name in table.
+func lookup(table map[string]int, model string) (int, bool) {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:]
+	}
+	best, v := -1, 0
+	for prefix, n := range table {
+		if len(prefix) > best && strings.HasPrefix(m, prefix) {
+			best, v = len(prefix), n
+		}
+	}
+	return v, best >= 0
 }

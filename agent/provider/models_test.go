@@ -47,3 +47,33 @@ func TestContextWindow(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxOutputTokens(t *testing.T) {
+	for _, tt := range []struct {
+		model string
+		want  int
+	}{
+		{"claude-sonnet-4-5-20250929", 64_000},
+		{"claude-sonnet-4-20250514", 64_000},
+		{"claude-opus-4-1-20250805", 32_000},
+		{"claude-opus-4-5", 64_000},
+		{"claude-haiku-4-5", 64_000},
+		{"claude-3-7-sonnet-latest", 64_000},
+		{"claude-3-5-haiku-latest", 8_192},
+		{"claude-3-opus-20240229", 4_096},
+		{"anthropic/claude-sonnet-4.5", 64_000},
+		{"gpt-4o-mini", 16_384},
+		{"gpt-4.1", 32_768},
+		{"gpt-4-turbo-2024-04-09", 4_096},
+		{"gpt-4-0613", 8_192},
+		{"gpt-5-mini", 128_000},
+		{"o3-mini", 100_000},
+		{"deepseek-chat", 8_192},
+		{"qwen2.5-coder:7b", 0},
+		{"", 0},
+	} {
+		if got := MaxOutputTokens(tt.model); got != tt.want {
+			t.Errorf("MaxOutputTokens(%q) = %d, want %d", tt.model, got, tt.want)
+		}
+	}
+}

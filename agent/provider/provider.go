@@ -7,8 +7,10 @@
 // independent. Stream retries transient failures (429, 5xx, connection
 // errors) before any delta has been delivered; once deltas have been
 // delivered a broken stream is reported as ErrStreamBroken and never
-// retried, so the caller's history stays consistent. API keys never appear
-// in errors or in debug output.
+// retried, so the caller's history stays consistent. A request that does
+// not fit the model's context window fails with an error matching
+// ErrContextOverflow (each API's wording is recognised, see overflow.go)
+// and is never retried. API keys never appear in errors or in debug output.
 package provider
 
 import (
@@ -107,7 +109,12 @@ const (
 	StopEndTurn   StopReason = "end_turn"
 	StopToolUse   StopReason = "tool_use"
 	StopMaxTokens StopReason = "max_tokens"
-	StopOther     StopReason = "other"
+	// StopContextOverflow: the model filled its context window before it
+	// finished (Anthropic's model_context_window_exceeded). The response
+	// is cut short like a max_tokens one, but raising max_tokens cannot
+	// help: the conversation must be shortened (see ErrContextOverflow).
+	StopContextOverflow StopReason = "context_overflow"
+	StopOther           StopReason = "other"
 )
 
 // DeltaKind discriminates Delta.
@@ -158,8 +165,15 @@ type APIError struct {
 	Provider   string
 	StatusCode int    // HTTP status, 0 for an error event inside a stream
 	Type       string // the API's error type, e.g. "rate_limit_error"
-	Message    string
-	Retryable  bool
+	// Code is the API's error code when it sends a string one, e.g.
+	// OpenAI's "context_length_exceeded" (whose Type is
+	// "invalid_request_error").
+	Code      string
+	Message   string
+	Retryable bool
+	// ContextOverflow marks a request refused because it does not fit the
+	// model's context window; errors.Is(err, ErrContextOverflow) reports it.
+	ContextOverflow bool
 }
 
 func (e *APIError) Error() string {

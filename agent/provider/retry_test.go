@@ -85,21 +85,23 @@ func TestRetryPolicyDefaults(t *testing.T) {
 
 func TestParseErrorBody(t *testing.T) {
 	tests := []struct {
-		name, body, typ, msg string
+		name, body, typ, code, msg string
 	}{
-		{"anthropic", `{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}`, "rate_limit_error", "slow"},
-		{"openai", `{"error":{"message":"bad key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`, "invalid_request_error", "bad key"},
-		{"openai code only", `{"error":{"message":"quota","type":null,"code":"insufficient_quota"}}`, "insufficient_quota", "quota"},
-		{"ollama", `{"error":"model not found"}`, "", "model not found"},
-		{"top-level message", `{"message":"Unauthorized"}`, "", "Unauthorized"},
-		{"html", "<html><body>502 Bad Gateway</body></html>\n", "", "<html><body>502 Bad Gateway</body></html>"},
-		{"empty", "", "", ""},
+		{"anthropic", `{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}`, "rate_limit_error", "", "slow"},
+		{"openai", `{"error":{"message":"bad key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`, "invalid_request_error", "invalid_api_key", "bad key"},
+		{"openai code only", `{"error":{"message":"quota","type":null,"code":"insufficient_quota"}}`, "insufficient_quota", "insufficient_quota", "quota"},
+		{"numeric code", `{"error":{"code":400,"message":"too big","type":"exceed_context_size_error"}}`, "exceed_context_size_error", "", "too big"},
+		{"vllm", `{"object":"error","message":"too long","type":"BadRequestError","param":null,"code":400}`, "", "", "too long"},
+		{"ollama", `{"error":"model not found"}`, "", "", "model not found"},
+		{"top-level message", `{"message":"Unauthorized"}`, "", "", "Unauthorized"},
+		{"html", "<html><body>502 Bad Gateway</body></html>\n", "", "", "<html><body>502 Bad Gateway</body></html>"},
+		{"empty", "", "", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			typ, msg := parseErrorBody([]byte(tt.body))
-			if typ != tt.typ || msg != tt.msg {
-				t.Errorf("got %q, %q; want %q, %q", typ, msg, tt.typ, tt.msg)
+			typ, code, msg := parseErrorBody([]byte(tt.body))
+			if typ != tt.typ || code != tt.code || msg != tt.msg {
+				t.Errorf("got %q, %q, %q; want %q, %q, %q", typ, code, msg, tt.typ, tt.code, tt.msg)
 			}
 		})
 	}

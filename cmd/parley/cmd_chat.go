@@ -305,7 +305,8 @@ func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser b
 		Provider: prov, Model: c.Model, Registry: reg, Env: env, Policy: app.gate,
 		Sink: app.out.sink, MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens,
 		ThinkingBudget: c.ThinkingBudget,
-		SystemPrompt:   agent.SystemPrompt(agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()}),
+		ContextWindow:  c.ContextWindow, CompactThreshold: c.CompactThreshold,
+		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()}),
 	}
 	if app.sessions != nil {
 		a.Store = app.sessions

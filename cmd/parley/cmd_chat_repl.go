@@ -31,7 +31,7 @@ clears the line); Ctrl+D, quit or exit leaves.
   /new           start a new session
   /model NAME    use another model from the next message on
   /cost          tokens of this session: the model's usage, and what re-reads saved
-`
+` + compactHelp
 
 // repl runs the interactive loop on the terminal.
 func (app *chatApp) repl() error {
@@ -139,6 +139,8 @@ func (app *chatApp) command(line string) {
 	case "/new":
 		app.switchSession(agent.NewSession())
 		fmt.Fprintf(w, "new session %s\n", app.session.ID)
+	case "/compact":
+		app.compact(arg)
 	case "/model":
 		if arg == "" {
 			fmt.Fprintf(w, "model: %s\n", app.agent.Model)
@@ -344,6 +346,9 @@ func (p *chatPrinter) sink(e agent.Event) {
 		}
 	case agent.EventUsage:
 		p.lastCall = e.Usage
+	case agent.EventCompaction:
+		p.finishLine()
+		io.WriteString(p.stderr, compactionLine(e))
 	case agent.EventToolCall:
 		p.finishLine()
 		fmt.Fprintf(p.stderr, "▸ %s %s\n", e.ToolName, summarize(e.Input))

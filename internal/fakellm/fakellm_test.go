@@ -39,6 +39,11 @@ func TestParse(t *testing.T) {
 		{name: "wait with args", script: "wait 5", err: `line 1: unknown directive "wait 5"`},
 		{name: "wait with status", script: "text a\n---\nwait\nstatus 500 {}\n---\n", err: "line 3: wait cannot be combined with status"},
 		{name: "wait with status at end", script: "status 500 {}\nwait", err: "line 2: wait cannot be combined with status"},
+		{name: "window and summarize", script: "key K\nwindow 8000\nsummarize MARK\ntext a\n", n: 1},
+		{name: "bad window", script: "window lots", err: `line 1: bad window "lots"`},
+		{name: "zero window", script: "window 0", err: `line 1: bad window "0"`},
+		{name: "summarize without marker", script: "summarize", err: "line 1: summarize needs a marker"},
+		{name: "window after a block", script: "text a\nwindow 10", err: `line 2: unknown directive "window 10"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := fakellm.Parse([]byte(tc.script))
@@ -123,6 +128,12 @@ func post(t *testing.T, ctx context.Context, url, key, body string) *http.Respon
 	}
 	t.Cleanup(func() { resp.Body.Close() })
 	return resp
+}
+
+// body reads a response body whole.
+func body(resp *http.Response) string {
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
 }
 
 // get returns m[k1][k2]..., with ints indexing arrays.
@@ -261,10 +272,6 @@ func TestAnthropicStream(t *testing.T) {
 
 func TestKeyAndStatus(t *testing.T) {
 	url, f := fakellm.Start(t, "key K\ntext one\n---\ntext two\n---\nstatus 429 {\"error\":\"slow down\"}\n")
-	body := func(resp *http.Response) string {
-		b, _ := io.ReadAll(resp.Body)
-		return string(b)
-	}
 
 	// A rejected request uses up its block.
 	resp := post(t, t.Context(), url+"/v1/chat/completions", "wrong", "1")
@@ -401,5 +408,68 @@ func TestConcurrent(t *testing.T) {
 	}
 	if len(f.Requests()) != n {
 		t.Errorf("%d requests logged, want %d", len(f.Requests()), n)
+	}
+}
+
+// TestWindow checks that prompts are counted and reported, that a prompt
+// over the window is refused in each API's own format, and that a refused
+// request leaves its block to the next one.
+func TestWindow(t *testing.T) {
+	url, f := fakellm.Start(t, "window 50\ntext first\n---\ntext second\n")
+	small := `{"system":"be brief","messages":[{"role":"user","content":[{"type":"text","text":"hello world"}]}]}`
+	// 4 for the message, "user" 1, the words 60.
+	big := `{"messages":[{"role":"user","content":"` + strings.Repeat(" word", 60) + `"}]}`
+
+	resp := post(t, t.Context(), url+"/v1/messages", "", big)
+	if b := body(resp); resp.StatusCode != 400 || !strings.Contains(b, `"type":"invalid_request_error","message":"prompt is too long: 65 tokens > 50 maximum"`) {
+		t.Errorf("anthropic overflow: %d %s", resp.StatusCode, b)
+	}
+	resp = post(t, t.Context(), url+"/v1/chat/completions", "", big)
+	if b := body(resp); resp.StatusCode != 400 || !strings.Contains(b, `"code":"context_length_exceeded"`) ||
+		!strings.Contains(b, "maximum context length is 50 tokens. However, you requested 65 tokens (65 in the messages, 0 in the completion)") {
+		t.Errorf("openai overflow: %d %s", resp.StatusCode, b)
+	}
+	// The answer's cap counts too.
+	capped := strings.Replace(small, `{"system"`, `{"max_tokens":41,"system"`, 1)
+	resp = post(t, t.Context(), url+"/v1/messages", "", capped)
+	if b := body(resp); resp.StatusCode != 400 || !strings.Contains(b, "input length and `max_tokens` exceed context limit: 10 + 41 > 50") {
+		t.Errorf("anthropic overflow with max_tokens: %d %s", resp.StatusCode, b)
+	}
+	resp = post(t, t.Context(), url+"/v1/messages", "", small)
+	evs := readEvents(t, resp.Body)
+	// 4 for the message, "be brief" 2, "user" 1, "text" 1, "hello world" 2.
+	if get(evs[0].data, "message", "usage", "input_tokens") != 10.0 || get(evs[2].data, "delta", "text") != "first" {
+		t.Errorf("first answer: %s / %s", evs[0].raw, evs[2].raw)
+	}
+	if got := fmt.Sprint(f.PromptTokens()); got != "[65 65 10 10]" {
+		t.Errorf("PromptTokens() = %s", got)
+	}
+	if got := fmt.Sprint(f.Refused()); got != "[1 2 3]" {
+		t.Errorf("Refused() = %s", got)
+	}
+}
+
+// TestSummarize checks that summary requests are answered with the
+// tagged lines and use up no block.
+func TestSummarize(t *testing.T) {
+	url, f := fakellm.Start(t, "summarize SUMMARISE-ME\ntext next block\n")
+	req := `{"model":"m","messages":[{"role":"system","content":"Please SUMMARISE-ME now"},` +
+		`{"role":"user","content":"the task #keep\nnoise"},{"role":"assistant","content":"- decided X #keep\nthe task #keep"}]}`
+	resp := post(t, t.Context(), url+"/v1/chat/completions", "", req)
+	var text strings.Builder
+	for _, ev := range readEvents(t, resp.Body) {
+		if s, ok := get(ev.data, "choices", 0, "delta", "content").(string); ok {
+			text.WriteString(s)
+		}
+	}
+	if want := "Summary:\n- the task #keep\n- decided X #keep"; text.String() != want {
+		t.Errorf("summary %q, want %q", text.String(), want)
+	}
+	resp = post(t, t.Context(), url+"/v1/messages", "", `{"messages":[]}`)
+	if evs := readEvents(t, resp.Body); get(evs[2].data, "delta", "text") != "next block" {
+		t.Errorf("the summary used up a block: %s", evs[2].raw)
+	}
+	if len(f.Requests()) != 2 {
+		t.Errorf("%d requests", len(f.Requests()))
 	}
 }

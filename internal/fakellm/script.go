@@ -20,6 +20,28 @@
 // up its block. Empty lines and lines starting with # are ignored. A request
 // with no block left gets a 400 error.
 //
+// # Context window and summaries
+//
+// Two more lines may come before the first block:
+//
+//	window N           the model's context window, in tokens
+//	summarize MARKER   answer summary requests (see below)
+//
+// With a window, each request's prompt is counted (o200k_base tokens of
+// every string value in its system prompt, messages and tools, plus 4 a
+// message), the count is reported as the response's input tokens, and a
+// request whose prompt plus max_tokens (or max_completion_tokens) passes
+// the window is refused the way the real APIs refuse it: HTTP 400 with
+// Anthropic's "prompt is too long: X tokens > N maximum" (or "input
+// length and `max_tokens` exceed context limit: X + Y > N") or OpenAI's
+// context_length_exceeded error. A refused request uses up no block: the
+// next one gets it.
+//
+// With summarize, a request whose system prompt contains MARKER is a
+// summary request: it uses up no block and is answered with a text that
+// plays a model keeping what matters, "Summary:" followed by every
+// distinct line of its messages that contains "#keep", in order.
+//
 // A block with wait starts streaming its response, sends the stream's
 // opening event and the first text delta (if the block has text), flushes,
 // and then blocks until the request's context is cancelled (the client
@@ -32,7 +54,8 @@
 // content deltas (split at the middle byte), each tool call as a header
 // chunk (id call_N_I, name, empty arguments) plus one arguments chunk, then
 // a chunk carrying finish_reason ("stop" or "tool_calls"), a usage chunk
-// with no choices, and "data: [DONE]". Anthropic streams send
+// with no choices (100 prompt tokens, or the counted prompt with a
+// window), and "data: [DONE]". Anthropic streams send
 // message_start, then per block content_block_start, one content_block_delta
 // (text_delta or input_json_delta; tool ids are toolu_N_I) and
 // content_block_stop, then message_delta (stop_reason "end_turn" or
@@ -40,9 +63,9 @@
 //
 // # Concurrency
 //
-// A Server is safe for concurrent use. Requests are numbered, and given
-// their block, in order of arrival; a request held by wait does not hold
-// up the others. When a log directory is set, each request body is written
+// A Server is safe for concurrent use. Requests are numbered, and those
+// that use up a block given it, in order of arrival; a request held by
+// wait does not hold up the others. When a log directory is set, each request body is written
 // to req-N.json in it before the request is answered.
 package fakellm
 
@@ -56,8 +79,10 @@ import (
 // Script is a parsed script: an optional API key and the responses to
 // give, in order. It is immutable once parsed.
 type Script struct {
-	key   string
-	resps []response
+	key       string
+	window    int
+	summarize string
+	resps     []response
 }
 
 // Len reports how many responses the script holds.
@@ -101,6 +126,10 @@ func Parse(script []byte) (*Script, error) {
 			}
 		case verb == "key" && i == 0:
 			s.key = rest
+		case (verb == "window" || verb == "summarize") && len(s.resps) == 0 && len(cur.blocks) == 0 && cur.status == 0 && !cur.wait:
+			if err := s.header(verb, rest); err != nil {
+				return nil, fmt.Errorf("fakellm line %d: %w", i+1, err)
+			}
 		case verb == "text":
 			cur.blocks = append(cur.blocks, block{kind: "text", text: strings.ReplaceAll(rest, `\n`, "\n")})
 		case verb == "tool":
@@ -126,4 +155,21 @@ func Parse(script []byte) (*Script, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// header applies a window or summarize line.
+func (s *Script) header(verb, arg string) error {
+	if verb == "summarize" {
+		if arg == "" {
+			return fmt.Errorf("summarize needs a marker")
+		}
+		s.summarize = arg
+		return nil
+	}
+	n, err := strconv.Atoi(arg)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("bad window %q", arg)
+	}
+	s.window = n
+	return nil
 }

@@ -22,8 +22,11 @@ type Server struct {
 	done      chan struct{} // closed by Close; releases wait responses
 	closeOnce sync.Once
 
-	mu   sync.Mutex
-	reqs [][]byte // request bodies in order of arrival; guarded by mu
+	mu      sync.Mutex
+	reqs    [][]byte // request bodies in order of arrival; guarded by mu
+	prompts []int    // their prompt sizes when the script has a window; guarded by mu
+	refused []int    // numbers of the requests refused as over the window; guarded by mu
+	next    int      // the next block to answer with; guarded by mu
 }
 
 // New parses script and returns a Server for it. If logDir is not empty,
@@ -82,13 +85,56 @@ func (s *Server) Requests() [][]byte {
 	return append([][]byte(nil), s.reqs...)
 }
 
+// PromptTokens returns the prompt size of each request received so far,
+// in order of arrival, as counted for the script's window (nil without a
+// window).
+func (s *Server) PromptTokens() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.prompts...)
+}
+
+// Refused returns the numbers (from 1) of the requests refused because
+// they did not fit the script's window.
+func (s *Server) Refused() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.refused...)
+}
+
+// defaultPromptTokens is the input usage reported without a window.
+const defaultPromptTokens = 100
+
 // ServeHTTP answers r with the next scripted response.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	anthropic := strings.HasSuffix(r.URL.Path, "/v1/messages")
+	var p prompt
+	if s.script.window > 0 || s.script.summarize != "" {
+		p = readPrompt(body)
+	}
+	key := s.script.key
+	keyOK := key == "" || r.Header.Get("X-Api-Key") == key || r.Header.Get("Authorization") == "Bearer "+key
+	overflow := s.script.window > 0 && p.tokens+p.maxTokens > s.script.window
+	summary := s.script.summarize != "" && strings.Contains(p.system, s.script.summarize)
+
+	// Numbering and the choice of block happen together, so concurrent
+	// requests get blocks in order of arrival.
 	s.mu.Lock()
 	s.reqs = append(s.reqs, body)
-	n := len(s.reqs)
+	n, next := len(s.reqs), -1
+	if s.script.window > 0 {
+		s.prompts = append(s.prompts, p.tokens)
+	}
+	if overflow && keyOK {
+		s.refused = append(s.refused, n)
+	}
+	if !keyOK || (!overflow && !summary) {
+		next = s.next
+		s.next++
+	}
 	s.mu.Unlock()
+
 	if s.logDir != "" {
 		if err := os.WriteFile(filepath.Join(s.logDir, fmt.Sprintf("req-%d.json", n)), body, 0o644); err != nil {
 			msg, _ := json.Marshal("fakellm: " + err.Error())
@@ -96,26 +142,37 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	anthropic := strings.HasSuffix(r.URL.Path, "/v1/messages")
-	key := s.script.key
-	if key != "" && r.Header.Get("X-Api-Key") != key && r.Header.Get("Authorization") != "Bearer "+key {
+	if !keyOK {
 		writeError(w, 401, `{"type":"error","error":{"type":"authentication_error","message":"invalid api key"}}`)
 		return
 	}
-	if n > len(s.script.resps) {
-		writeError(w, 400, fmt.Sprintf(`{"error":{"type":"invalid_request_error","message":"fakellm: no response scripted for request %d"}}`, n))
+	if overflow {
+		writeOverflow(w, anthropic, p, s.script.window)
 		return
 	}
-	resp := s.script.resps[n-1]
+	usage := defaultPromptTokens
+	if s.script.window > 0 {
+		usage = p.tokens
+	}
+	var resp response
+	switch {
+	case summary:
+		resp = response{blocks: []block{{kind: "text", text: p.summary()}}}
+	case next >= len(s.script.resps):
+		writeError(w, 400, fmt.Sprintf(`{"error":{"type":"invalid_request_error","message":"fakellm: no response scripted for request %d"}}`, n))
+		return
+	default:
+		resp = s.script.resps[next]
+	}
 	if resp.status != 0 {
 		writeError(w, resp.status, resp.body)
 		return
 	}
 	var st *stream
 	if anthropic {
-		st = anthropicSSE(n, resp.blocks)
+		st = anthropicSSE(n, resp.blocks, usage)
 	} else {
-		st = openaiSSE(n, resp.blocks)
+		st = openaiSSE(n, resp.blocks, usage)
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	if !resp.wait {
@@ -134,4 +191,17 @@ func writeError(w http.ResponseWriter, status int, body string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	io.WriteString(w, body)
+}
+
+// writeOverflow refuses a request over the window as each API does.
+func writeOverflow(w http.ResponseWriter, anthropic bool, p prompt, window int) {
+	switch {
+	case anthropic && p.tokens > window:
+		writeError(w, 400, fmt.Sprintf(`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: %d tokens > %d maximum"}}`, p.tokens, window))
+	case anthropic:
+		writeError(w, 400, fmt.Sprintf("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"input length and `max_tokens` exceed context limit: %d + %d > %d, decrease input length or `max_tokens` and try again\"}}", p.tokens, p.maxTokens, window))
+	default:
+		writeError(w, 400, fmt.Sprintf(`{"error":{"message":"This model's maximum context length is %d tokens. However, you requested %d tokens (%d in the messages, %d in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`,
+			window, p.tokens+p.maxTokens, p.tokens, p.maxTokens))
+	}
 }

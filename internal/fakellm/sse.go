@@ -42,7 +42,7 @@ func (st *stream) waitPrefix() [][]byte {
 // openaiSSE writes a chat.completion.chunk stream: text in two deltas,
 // each tool call as a header chunk plus an arguments chunk, then the
 // finish reason, the usage chunk and [DONE].
-func openaiSSE(n int, blocks []block) *stream {
+func openaiSSE(n int, blocks []block, promptTokens int) *stream {
 	st := &stream{firstText: -1}
 	chunk := func(delta map[string]any, finish any) {
 		st.add("", map[string]any{"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion.chunk", "created": 1727000000,
@@ -67,18 +67,18 @@ func openaiSSE(n int, blocks []block) *stream {
 	}
 	chunk(map[string]any{}, finish)
 	st.add("", map[string]any{"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion.chunk", "created": 1727000000,
-		"model": "fake-model", "choices": []any{}, "usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+		"model": "fake-model", "choices": []any{}, "usage": map[string]any{"prompt_tokens": promptTokens, "completion_tokens": 20, "total_tokens": promptTokens + 20}})
 	st.events = append(st.events, []byte("data: [DONE]\n\n"))
 	return st
 }
 
 // anthropicSSE writes a Messages stream with one content block per
 // scripted block.
-func anthropicSSE(n int, blocks []block) *stream {
+func anthropicSSE(n int, blocks []block, promptTokens int) *stream {
 	st := &stream{firstText: -1}
 	st.add("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": fmt.Sprintf("msg_%d", n), "type": "message", "role": "assistant", "content": []any{}, "model": "fake-model",
-		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 100, "output_tokens": 1}}})
+		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": promptTokens, "output_tokens": 1}}})
 	stop := "end_turn"
 	for i, bl := range blocks {
 		if bl.kind == "text" {
