@@ -70,7 +70,8 @@ func readFileRun(ctx context.Context, env *Env, p *readFileParams) (*Result, err
 	if env.Ledger == nil {
 		return &Result{Content: text}, nil
 	}
-	req := ledger.Request{Path: abs, Shown: shown, Content: content, Start: start, End: end, Full: p.Full, Turn: ledger.TurnOf(ctx)}
+	req := ledger.Request{Path: abs, Shown: shown, Content: content, Start: start, End: end, Full: p.Full, Turn: ledger.TurnOf(ctx),
+		Outline: readOutline(ctx, env, abs, shown, content, lines, p)}
 	ans := env.Ledger.Read(req)
 	seen := ledger.Range{Start: start, End: start + out.shown - 1}
 	if ans.Kind != ledger.Fresh {

@@ -28,9 +28,11 @@ const (
 	Diff
 	// Certificate: Answer.Text certifies the agent's own edit.
 	Certificate
+	// Outline: Answer.Text is Request.Outline's text.
+	Outline
 )
 
-var kindNames = [...]string{Fresh: "full", Unchanged: "unchanged", Diff: "diff", Certificate: "certificate"}
+var kindNames = [...]string{Fresh: "full", Unchanged: "unchanged", Diff: "diff", Certificate: "certificate", Outline: "outline"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -44,6 +46,9 @@ type Request struct {
 	End     int
 	Full    bool // the model asked for the full text
 	Turn    int
+	// Outline, when set, is what a first read of the whole file may show
+	// instead of the text (see Elisions).
+	Outline *OutlineView
 }
 
 // Answer is the ledger's decision for a Request.
@@ -72,7 +77,7 @@ type Store interface {
 type Record struct {
 	Seq      uint64  `json:"seq"`
 	Path     string  `json:"path,omitempty"`
-	Kind     string  `json:"kind"` // a Kind's name, or "edit" or "forget"
+	Kind     string  `json:"kind"` // a Kind's name, or "edit", "shown" or "forget"
 	Turn     int     `json:"turn"`
 	Hash     string  `json:"hash,omitempty"`
 	Seen     []Range `json:"seen,omitempty"`
@@ -80,6 +85,7 @@ type Record struct {
 	FromEdit bool    `json:"from_edit,omitempty"`
 	Edited   []Range `json:"edited,omitempty"`
 	Pending  bool    `json:"pending,omitempty"` // a certificate is due
+	Outline  bool    `json:"outline,omitempty"` // the model saw an outline
 	Content  []byte  `json:"content,omitempty"`
 	Sent     int     `json:"sent,omitempty"`
 	Baseline int     `json:"baseline,omitempty"`
@@ -88,6 +94,7 @@ type Record struct {
 const (
 	kindEdit   = "edit"
 	kindForget = "forget"
+	kindShown  = "shown"
 )
 
 // file is what the model knows of one path.
@@ -100,6 +107,7 @@ type file struct {
 	fromEdit bool    // ... by its own edit
 	edited   []Range // the edit's changed lines
 	pending  bool    // the certificate has not been shown yet
+	outline  bool    // the model saw this content as an outline (seen: its lines)
 }
 
 // Ledger is one session's ledger. Safe for concurrent use.
@@ -145,25 +153,71 @@ func (l *Ledger) Read(r Request) Answer {
 	defer l.mu.Unlock()
 	f := l.files[r.Path]
 	if f == nil {
-		return Answer{Kind: Fresh}
+		return first(r)
 	}
 	whole := r.Start == 1 && r.End >= countLines(r.Content)
 	if Hash(r.Content) == f.hash {
 		switch {
-		case f.pending && whole:
+		case f.pending && whole && (f.outline || covered(f.seen, 1, f.lines)):
 			return Answer{Kind: Certificate, Text: certificate(r, f)}
 		case covered(f.seen, r.Start, r.End):
 			return Answer{Kind: Unchanged, Text: stub(r, f, whole)}
+		case f.outline && whole:
+			return Answer{Kind: Unchanged, Text: outlineStub(r, f)}
 		}
 		return Answer{Kind: Fresh}
 	}
-	if !whole || !covered(f.seen, 1, f.lines) {
-		return Answer{Kind: Fresh}
+	if whole && covered(f.seen, 1, f.lines) {
+		if d, ok := l.Gate.diff(r.Shown, f.content, r.Content); ok {
+			return Answer{Kind: Diff, Text: fmt.Sprintf("[%s changed since %s; unified diff from that version to now, @@ -old +new line numbers; pass full: true for the whole file]\n%s", r.Shown, since(f), d)}
+		}
 	}
-	if d, ok := l.Gate.diff(r.Shown, f.content, r.Content); ok {
-		return Answer{Kind: Diff, Text: fmt.Sprintf("[%s changed since %s; unified diff from that version to now, @@ -old +new line numbers; pass full: true for the whole file]\n%s", r.Shown, since(f), d)}
+	return first(r)
+}
+
+// first answers a read of content the model has not seen: its outline
+// when the caller offers one for a whole-file read, else the text.
+func first(r Request) Answer {
+	if r.Outline != nil && r.Start == 1 && r.End >= countLines(r.Content) {
+		return Answer{Kind: Outline, Text: r.Outline.Text}
 	}
 	return Answer{Kind: Fresh}
+}
+
+// Knows says whether the model has seen some of this content of path
+// (then a read is judged against it, and no outline is needed).
+func (l *Ledger) Knows(path string, content []byte) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f := l.files[path]
+	return f != nil && f.hash == Hash(content)
+}
+
+// Elided returns the lines around start..end of path's content that the
+// model has not seen because its read showed an outline, so that an edit
+// there can be refused; ok is false when the model has seen them (or
+// never saw an outline of this content).
+func (l *Ledger) Elided(path string, content []byte, start, end int) (gap Range, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f := l.files[path]
+	if f == nil || !f.outline || f.hash != Hash(content) {
+		return Range{}, false
+	}
+	for n := start; n <= end; n++ {
+		if covered(f.seen, n, n) {
+			continue
+		}
+		gap = Range{n, n}
+		for gap.Start > 1 && !covered(f.seen, gap.Start-1, gap.Start-1) {
+			gap.Start--
+		}
+		for gap.End < f.lines && !covered(f.seen, gap.End+1, gap.End+1) {
+			gap.End++
+		}
+		return gap, true
+	}
+	return Range{}, false
 }
 
 // Record makes the answer a to r part of the ledger: shown is the range of
@@ -192,19 +246,37 @@ func (l *Ledger) Record(r Request, a Answer, shown Range, tok Tokens) error {
 		f.turn, f.fromEdit = r.Turn, false
 	case Certificate:
 		f.pending = false
+	case Outline:
+		f.seen, f.outline = r.Outline.Kept, true
+		f.turn, f.fromEdit = r.Turn, false
 	}
 	return l.commit(r.Path, a.Kind.String(), r.Turn, f, changed, tok)
 }
 
+// Shown records that another tool (get_symbol) showed the model lines of
+// path's content, so that an outline's body counts as seen.
+func (l *Ledger) Shown(path string, content []byte, lines Range, turn int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	h := Hash(content)
+	f := l.files[path]
+	changed := f == nil || f.hash != h
+	if changed {
+		f = &file{hash: h, content: content, lines: countLines(content), turn: turn}
+	}
+	f.seen = addRange(f.seen, lines)
+	return l.commit(path, kindShown, turn, f, changed, Tokens{})
+}
+
 // Edited tells the ledger that the agent changed path from old to new. The
-// model knows new when it knew old whole (or old was empty: it wrote the
-// file); otherwise the path is forgotten, so the next read shows it.
+// model knows what it wrote and what it had seen of old (all of it when
+// old was empty), at the lines the edit moved it to; when it had not seen
+// old at all, the path is forgotten, so the next read shows it.
 func (l *Ledger) Edited(path string, old, new []byte, turn int) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	f := l.files[path]
-	knew := len(old) == 0 || (f != nil && f.hash == Hash(old) && covered(f.seen, 1, f.lines))
-	if !knew {
+	if len(old) > 0 && (f == nil || f.hash != Hash(old)) {
 		if f == nil {
 			return nil
 		}
@@ -213,8 +285,14 @@ func (l *Ledger) Edited(path string, old, new []byte, turn int) error {
 	}
 	n := &file{hash: Hash(new), content: new, lines: countLines(new), turn: turn, fromEdit: true,
 		edited: changedRanges(old, new), pending: true}
-	if n.lines > 0 {
+	switch {
+	case n.lines == 0:
+	case len(old) == 0 || covered(f.seen, 1, f.lines):
 		n.seen = []Range{{1, n.lines}}
+	default:
+		// The model saw part of old (an outline, line ranges): it knows
+		// those lines where the edit moved them, and what it wrote.
+		n.seen, n.outline = mapSeen(f.seen, old, new), f.outline
 	}
 	return l.commit(path, kindEdit, turn, n, true, Tokens{})
 }
@@ -245,7 +323,7 @@ func (l *Ledger) commit(path, kind string, turn int, f *file, withContent bool, 
 	l.seq++
 	r := Record{Seq: l.seq, Path: path, Kind: kind, Turn: turn, Sent: tok.Sent, Baseline: tok.Baseline}
 	if f != nil {
-		r.Hash, r.Seen, r.SeenTurn, r.FromEdit, r.Edited, r.Pending = f.hash, f.seen, f.turn, f.fromEdit, f.edited, f.pending
+		r.Hash, r.Seen, r.SeenTurn, r.FromEdit, r.Edited, r.Pending, r.Outline = f.hash, f.seen, f.turn, f.fromEdit, f.edited, f.pending, f.outline
 		if withContent {
 			r.Content = f.content
 		}
@@ -283,7 +361,7 @@ func (l *Ledger) apply(r Record) {
 		}
 		f = &file{hash: r.Hash, content: r.Content, lines: countLines(r.Content)}
 	}
-	f.seen, f.turn, f.fromEdit, f.edited, f.pending = r.Seen, r.SeenTurn, r.FromEdit, r.Edited, r.Pending
+	f.seen, f.turn, f.fromEdit, f.edited, f.pending, f.outline = r.Seen, r.SeenTurn, r.FromEdit, r.Edited, r.Pending, r.Outline
 	l.files[r.Path] = f
 }
 

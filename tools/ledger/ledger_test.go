@@ -109,10 +109,16 @@ func TestLedger(t *testing.T) {
 			{content: edited, want: Certificate, contains: []string{"as your edit at turn 2 left it: 200 lines, hash " + Hash([]byte(edited)), "changed: line 50", " 49\tline 49\n 50\tedited 50\n 51\tline 51\n"}},
 			{content: edited, want: Unchanged, contains: []string{"since your edit at turn 2"}},
 		}},
-		{"edit of a file not seen whole is forgotten", []step{
+		{"edit keeps what was seen of a file read in part", []step{
 			{content: v1, start: 1, end: 10, want: Fresh},
 			{content: v1, edit: edited},
-			{content: edited, start: 1, end: 10, want: Fresh},
+			{content: edited, start: 1, end: 10, want: Unchanged, contains: []string{"lines 1–10 unchanged since your edit at turn 2"}},
+			{content: edited, start: 49, end: 51, want: Fresh},
+			{content: edited, want: Fresh},
+		}},
+		{"edit of a file never read is not known", []step{
+			{content: v1, edit: edited},
+			{content: edited, want: Fresh},
 		}},
 		{"edit then outside change is a diff", []step{
 			{content: v1, want: Fresh},
@@ -168,5 +174,58 @@ func TestChangedRanges(t *testing.T) {
 		if got := rangeList(changedRanges([]byte(tt.old), []byte(tt.new))); got != tt.want {
 			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
 		}
+	}
+}
+
+// An outline is the first read's answer when offered; an unchanged
+// re-read is a stub saying so; an edit inside a body the outline elided is
+// caught by Elided, one in a shown part keeps the outline state and gives
+// a certificate; a read of an elided range shows it.
+func TestLedgerOutline(t *testing.T) {
+	v1 := numbered(100)
+	lines := strings.Split(strings.TrimSuffix(v1, "\n"), "\n")
+	ov := RenderOutline("a.go", lines, []Range{{11, 40}, {51, 90}})
+	l := NewMemory()
+	req := func(content string, start, end int) Request {
+		return Request{Path: "/w/a.go", Shown: "a.go", Content: []byte(content), Start: start, End: end, Turn: 1, Outline: &ov}
+	}
+	r := req(v1, 1, 100)
+	a := l.Read(r)
+	if a.Kind != Outline || !strings.Contains(a.Text, "⋯ lines 11–40 elided") || strings.Contains(a.Text, "line 20\n") {
+		t.Fatalf("first read: %v\n%s", a.Kind, a.Text)
+	}
+	if err := l.Record(r, a, Range{}, Tokens{}); err != nil {
+		t.Fatal(err)
+	}
+	if a := l.Read(r); a.Kind != Unchanged || !strings.Contains(a.Text, "which showed its outline") {
+		t.Fatalf("re-read: %v %s", a.Kind, a.Text)
+	}
+	if gap, ok := l.Elided("/w/a.go", []byte(v1), 20, 21); !ok || gap != (Range{11, 40}) {
+		t.Errorf("Elided(20-21) = %v, %v", gap, ok)
+	}
+	if _, ok := l.Elided("/w/a.go", []byte(v1), 41, 50); ok {
+		t.Error("Elided(41-50): the outline showed those lines")
+	}
+	edited := replaceLine(v1, 45, "x\ny")
+	if err := l.Edited("/w/a.go", []byte(v1), []byte(edited), 2); err != nil {
+		t.Fatal(err)
+	}
+	r = req(edited, 1, 101)
+	if a := l.Read(r); a.Kind != Certificate || !strings.Contains(a.Text, "changed: lines 45–46") {
+		t.Fatalf("after the edit: %v %s", a.Kind, a.Text)
+	}
+	// The second body moved down a line with the edit.
+	if gap, ok := l.Elided("/w/a.go", []byte(edited), 60, 60); !ok || gap != (Range{52, 91}) {
+		t.Errorf("Elided after the edit = %v, %v", gap, ok)
+	}
+	r = req(edited, 52, 91)
+	if a := l.Read(r); a.Kind != Fresh {
+		t.Fatalf("read of the elided body: %v", a.Kind)
+	}
+	if err := l.Record(r, Answer{Kind: Fresh}, Range{52, 91}, Tokens{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := l.Elided("/w/a.go", []byte(edited), 60, 60); ok {
+		t.Error("a body read since is still elided")
 	}
 }

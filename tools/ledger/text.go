@@ -90,6 +90,57 @@ func stub(r Request, f *file, whole bool) string {
 	return fmt.Sprintf("[%s lines %d–%d unchanged since %s; pass full: true to see them again]\n", r.Shown, r.Start, r.End, since(f))
 }
 
+func outlineStub(r Request, f *file) string {
+	return fmt.Sprintf("[%s unchanged since %s, which showed its outline (%d lines, bodies elided); read a line range or use get_symbol for a body, or pass full: true for the whole file]\n", r.Shown, since(f), f.lines)
+}
+
+// mapSeen carries the seen ranges of old over to new through the line
+// diff: unchanged lines keep their state, inserted lines are seen (the
+// edit wrote them), deleted lines go.
+func mapSeen(seen []Range, old, new []byte) []Range {
+	o, n := string(old), string(new)
+	u, err := udiff.ToUnifiedDiff("", "", o, udiff.Lines(o, n), countLines(old)+countLines(new))
+	if err != nil {
+		return nil
+	}
+	var out []Range
+	mark := func(line int) {
+		if len(out) > 0 && out[len(out)-1].End == line-1 {
+			out[len(out)-1].End = line
+			return
+		}
+		out = append(out, Range{line, line})
+	}
+	oldLine, newLine := 1, 1
+	for _, h := range u.Hunks {
+		for ; oldLine < h.FromLine; oldLine, newLine = oldLine+1, newLine+1 {
+			if covered(seen, oldLine, oldLine) {
+				mark(newLine)
+			}
+		}
+		for _, l := range h.Lines {
+			switch l.Kind {
+			case udiff.Equal:
+				if covered(seen, oldLine, oldLine) {
+					mark(newLine)
+				}
+				oldLine, newLine = oldLine+1, newLine+1
+			case udiff.Delete:
+				oldLine++
+			case udiff.Insert:
+				mark(newLine)
+				newLine++
+			}
+		}
+	}
+	for ; oldLine <= countLines(old); oldLine, newLine = oldLine+1, newLine+1 {
+		if covered(seen, oldLine, oldLine) {
+			mark(newLine)
+		}
+	}
+	return out
+}
+
 // certContext is how many lines around each change a certificate shows;
 // certMaxLines caps the lines it shows in all.
 const (
