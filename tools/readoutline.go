@@ -27,7 +27,8 @@ func readOutline(ctx context.Context, env *Env, abs, shown string, content []byt
 		env.Ledger.Knows(abs, content) {
 		return nil
 	}
-	ex := extract.For(workspace.DetectLanguage(abs, content[:min(len(content), 512)]))
+	lang := workspace.DetectLanguage(abs, content[:min(len(content), 512)])
+	ex := extract.For(lang)
 	if ex == nil {
 		return nil
 	}
@@ -35,7 +36,7 @@ func readOutline(ctx context.Context, env *Env, abs, shown string, content []byt
 	if err != nil || res.Partial != "" {
 		return nil
 	}
-	elided := ledger.Elisions(lines, res.Symbols)
+	elided := ledger.OutlineElisions(lang, lines, res.Symbols)
 	n := 0
 	for _, r := range elided {
 		n += r.End - r.Start + 1

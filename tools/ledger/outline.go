@@ -24,7 +24,7 @@ const minElided = 3
 // lines elides, given the file's symbols: the inside of every function,
 // method and constructor body, from the line after its header (the lines
 // up to the one where the parentheses opened on the name's line close,
-// plus a lone opening brace and a Python docstring) to the line before a closing "}" or "end"
+// plus a lone opening brace and the first line of a Python docstring) to the line before a closing "}" or "end"
 // line (to its last line in languages without one). Bodies nested in an
 // elided body go with it. Everything else (imports, type declarations and
 // their fields, doc comments, signatures, top-level statements) is kept.
@@ -89,21 +89,88 @@ func docstringEnd(lines []string, h, last int) int {
 		return h
 	}
 	t := strings.TrimSpace(lines[h])
-	for _, q := range []string{`"""`, "'''"} {
+	for _, q := range []string{`"""`, "QQQ"} {
 		rest, ok := strings.CutPrefix(t, q)
 		if !ok {
 			continue
 		}
-		if strings.Contains(rest, q) {
-			return h + 1
+		if strings.TrimSpace(rest) == "" && h+2 <= last {
+			// The summary is on the line after the quotes.
+			return h + 2
 		}
-		for n := h + 2; n <= last; n++ {
-			if strings.Contains(lines[n-1], q) {
-				return n
-			}
-		}
+		// The docstring's first line is its summary; the rest goes with
+		// the body.
+		return h + 1
 	}
 	return h
+}
+
+// commentPrefixes are the line-comment and block-comment line starts of a
+// language, for Outline's summary of long comments.
+func commentPrefixes(lang string) []string {
+	switch lang {
+	case "python", "ruby", "bash":
+		return []string{"#"}
+	case "lua":
+		return []string{"--"}
+	case "php":
+		return []string{"//", "#", "/*", "*"}
+	}
+	return []string{"//", "/*", "*"}
+}
+
+func isComment(line string, prefixes []string) bool {
+	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "#!") {
+		return false
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// OutlineElisions returns the line ranges an outline of lines elides: the function
+// bodies of Elisions, and in every comment block outside them of more than
+// two lines, the lines after its first line with words (its summary), so
+// that long doc comments and licence headers cost one line each.
+func OutlineElisions(lang string, lines []string, syms []extract.Symbol) []Range {
+	bodies := Elisions(lines, syms)
+	prefixes := commentPrefixes(lang)
+	out := slices.Clone(bodies)
+	b := 0
+	for n := 1; n <= len(lines); n++ {
+		for b < len(bodies) && bodies[b].End < n {
+			b++
+		}
+		if b < len(bodies) && bodies[b].Start <= n {
+			n = bodies[b].End
+			continue
+		}
+		if !isComment(lines[n-1], prefixes) {
+			continue
+		}
+		end := n
+		for end < len(lines) && isComment(lines[end], prefixes) && (b >= len(bodies) || end+1 < bodies[b].Start) {
+			end++
+		}
+		keep := n
+		for keep < end && !strings.ContainsFunc(lines[keep-1], isWordRune) {
+			keep++
+		}
+		if end-keep >= 2 {
+			out = append(out, Range{keep + 1, end})
+		}
+		n = end
+	}
+	slices.SortFunc(out, func(a, b Range) int { return a.Start - b.Start })
+	return out
+}
+
+func isWordRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
 // closes says whether a body's last line only closes it.
@@ -117,7 +184,7 @@ func closes(line string) bool {
 func RenderOutline(shown string, lines []string, elided []Range) OutlineView {
 	width := len(fmt.Sprint(len(lines)))
 	var b strings.Builder
-	fmt.Fprintf(&b, "[outline of %s (%d lines): function bodies are elided; read_file with start_line/end_line or get_symbol shows one, full: true the whole file]\n", shown, len(lines))
+	fmt.Fprintf(&b, "[outline of %s (%d lines): function bodies and the rest of long comments are elided, \"⋯ a–b\" marks lines a to b; read_file with start_line/end_line or get_symbol shows them, full: true the whole file]\n", shown, len(lines))
 	var kept []Range
 	next := 1
 	keep := func(to int) {
@@ -130,7 +197,7 @@ func RenderOutline(shown string, lines []string, elided []Range) OutlineView {
 	}
 	for _, e := range elided {
 		keep(e.Start - 1)
-		fmt.Fprintf(&b, "%*s\t⋯ lines %d–%d elided\n", width, "", e.Start, e.End)
+		fmt.Fprintf(&b, "%*s\t⋯ %d–%d\n", width, "", e.Start, e.End)
 		next = e.End + 1
 	}
 	keep(len(lines))

@@ -28,7 +28,7 @@ func TestOutlineKeepsDeclarations(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
-			elided := Elisions(lines, res.Symbols)
+			elided := OutlineElisions(lang, lines, res.Symbols)
 			ov := RenderOutline(name, lines, elided)
 			kept := func(line int) bool { return covered(ov.Kept, line, line) }
 			for _, imp := range res.Imports {
