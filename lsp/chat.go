@@ -136,7 +136,8 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 		return nil, requestFailed("session %s is already running a turn", ls.session.ID)
 	}
 	res, done, err := s.turnLocked(ctx, b, ls, msg)
-	size := sessionFootprint(ls.session)
+	// The ledger holds the text the model last saw of each file it read.
+	size := sessionFootprint(ls.session) + ls.ledger.Footprint()
 	// "done" goes out once the session is free again, so a client may send
 	// the next message as soon as it sees it.
 	ls.turn.Unlock()

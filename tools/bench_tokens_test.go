@@ -256,7 +256,7 @@ func ledgerTimes(b *testing.B, src []byte, edits []benchEdit) []time.Duration {
 			}
 			content = next
 		}
-		n := countLinesOf(content)
+		n := lineCount(content)
 		r := ledger.Request{Path: "/w/f", Shown: "f", Content: content, Start: 1, End: n, Turn: i}
 		start := time.Now()
 		a := l.Read(r)
@@ -267,8 +267,6 @@ func ledgerTimes(b *testing.B, src []byte, edits []benchEdit) []time.Duration {
 	}
 	return out
 }
-
-func countLinesOf(b []byte) int { return lineCount(b) }
 
 // outlineTime times building a first read's outline.
 func outlineTime(b *testing.B, name string, src []byte) time.Duration {

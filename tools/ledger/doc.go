@@ -11,8 +11,13 @@
 //     seen whole: a certificate (new hash and the changed line ranges with
 //     a little context) the first time, a stub after that.
 //
-// A file the model never saw in the session, and any read with Full set,
-// gets the complete text. The terminal, the language server and `parley
+// A file the model never saw in the session gets the complete text, or,
+// for a whole-file read of a large file, the outline the caller offers
+// (OutlineElisions: function bodies and the rest of long comments elided;
+// every import, declaration and signature kept); a read with Full set
+// always gets the text. After an outline, Elided tells the edit tools
+// which lines the model has not seen, and Shown (get_symbol) and line-range
+// reads fill them in. The terminal, the language server and `parley
 // read` all go through the read_file tool, which owns one Ledger per
 // session (tools.Env.Ledger); the editor's FileView returns unsaved buffer
 // text, so "what the model saw" and "now" are buffer versions there.

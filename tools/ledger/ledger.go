@@ -352,10 +352,10 @@ func (l *Ledger) apply(r Record) {
 	}
 	f := l.files[r.Path]
 	if f == nil || f.hash != r.Hash {
-		if r.Content == nil && (f == nil || f.hash != r.Hash) {
+		if r.Content == nil {
 			// The content is stored with the record that changed the hash;
-			// without it (a record written by a newer parley?) the state
-			// cannot be diffed against, so it is safer to forget it.
+			// without it the state cannot be diffed against, so it is
+			// safer to forget the path.
 			delete(l.files, r.Path)
 			return
 		}
@@ -363,6 +363,18 @@ func (l *Ledger) apply(r Record) {
 	}
 	f.seen, f.turn, f.fromEdit, f.edited, f.pending, f.outline = r.Seen, r.SeenTurn, r.FromEdit, r.Edited, r.Pending, r.Outline
 	l.files[r.Path] = f
+}
+
+// Footprint estimates the bytes the ledger holds: the content the model
+// last saw of each file, and a little per file.
+func (l *Ledger) Footprint() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var n int64
+	for path, f := range l.files {
+		n += int64(len(f.content)+len(path)+16*len(f.seen)) + 128
+	}
+	return n
 }
 
 // Stats returns the session's token accounting so far.

@@ -151,8 +151,14 @@ func TestReplay(t *testing.T) {
 	if got := l2.Stats().ByKind["unchanged"]; got.Reads != 2 || got.Saved() != 18 {
 		t.Errorf("unchanged stats after replay = %+v", got)
 	}
+	if fp := l2.Footprint(); fp < int64(len(v1)) {
+		t.Errorf("Footprint %d does not count the %d bytes held", fp, len(v1))
+	}
 	if err := l2.Forget(9); err != nil {
 		t.Fatal(err)
+	}
+	if fp := l2.Footprint(); fp != 0 {
+		t.Errorf("Footprint after Forget = %d", fp)
 	}
 	l3, _ := New(st)
 	run(t, l3, []step{{content: v1, want: Fresh}})
