@@ -24,7 +24,7 @@ const outlineMinSaving = 0.25
 // for line.
 func readOutline(ctx context.Context, env *Env, abs, shown string, content []byte, lines []string, p *readFileParams) *ledger.OutlineView {
 	if p.Full || p.StartLine > 1 || (p.EndLine > 0 && p.EndLine < len(lines)) || len(lines) < OutlineMinLines ||
-		env.Ledger.Knows(abs, content) {
+		env.Ledger.Seen(abs) {
 		return nil
 	}
 	lang := workspace.DetectLanguage(abs, content[:min(len(content), 512)])

@@ -184,13 +184,12 @@ func first(r Request) Answer {
 	return Answer{Kind: Fresh}
 }
 
-// Knows says whether the model has seen some of this content of path
-// (then a read is judged against it, and no outline is needed).
-func (l *Ledger) Knows(path string, content []byte) bool {
+// Seen says whether the model has seen any version of path in this
+// session: only a first read needs an outline.
+func (l *Ledger) Seen(path string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	f := l.files[path]
-	return f != nil && f.hash == Hash(content)
+	return l.files[path] != nil
 }
 
 // Elided returns the lines around start..end of path's content that the
