@@ -56,6 +56,8 @@ fuzz:
 	$(GO) test ./internal/jsonschema -run '^$$' -fuzz FuzzDecodeInput -fuzztime 30s
 	$(GO) test ./internal/htmlmd -run '^$$' -fuzz FuzzHTMLToText -fuzztime 30s
 	$(GO) test ./agent/config -run '^$$' -fuzz FuzzParseLayer -fuzztime 30s
+	$(GO) test ./agent/hooks -run '^$$' -fuzz FuzzHookAnswer -fuzztime 30s
+	$(GO) test ./agent/ralph -run '^$$' -fuzz FuzzParse -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzRetryAfter -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzErrorBody -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzDebugBody -fuzztime 30s

@@ -153,6 +153,7 @@ func (c *compactor) run(ctx context.Context, reason, focus string, force bool) (
 		// At most the first user message is old: nothing to gain.
 		return nil, nil
 	}
+	c.preCompactHooks(ctx, reason, focus)
 	tc := c.s.counter(c.a.Model)
 	rec.Masked = maskResults(c.s.Messages[:cut], tc.count)
 	tc.reset()

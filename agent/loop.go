@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
@@ -76,10 +77,16 @@ type Agent struct {
 	// tokens, of a model provider.ContextWindow does not know (0: its
 	// default). Known models use their documented window.
 	ContextWindow int
+	// Hooks runs the user's hook commands (nil: none); see hooks.go.
+	Hooks *hooks.Runner
 	// CompactThreshold is the share of ContextWindow above which the
 	// history is compacted before a model call (0 or out of (0, 1]:
 	// DefaultCompactThreshold). See compact.go.
 	CompactThreshold float64
+
+	// subAgent is set on the Agent of a task sub-agent: its end runs the
+	// SubagentStop hooks, and it has no session of its own to start.
+	subAgent bool
 }
 
 // TurnResult summarises a finished turn.
@@ -107,6 +114,7 @@ type turn struct {
 	// threshold: compacting again before every call would only add
 	// summary requests.
 	noAutoCompact bool
+	hookState
 }
 
 // usageKey carries a turn's addUsage in the context of its tool calls, so
@@ -144,11 +152,21 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 	s.Turns++
 	t := &turn{a: a, s: s, n: s.Turns, repeats: map[string]int{}}
 	t.ctx = ledger.WithTurn(context.WithValue(ctx, usageKey{}, t.addUsage), t.n)
+	if !a.subAgent {
+		t.ctx = context.WithValue(t.ctx, parentSessionKey{}, s.ID)
+	}
 	t.specs = a.specs()
 	if a.Provider == nil {
 		return t.fail(errors.New("agent: no model provider configured"))
 	}
+	extra, stop := t.startHooks(userMessage)
+	if stop != "" {
+		return t.finish(stop), nil
+	}
 	s.addUserText(userMessage)
+	for _, x := range extra {
+		s.addUserText(x)
+	}
 	if err := t.save(); err != nil {
 		return t.fail(err)
 	}
@@ -161,6 +179,15 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 		stop, err := t.step()
 		if err != nil {
 			return t.fail(err)
+		}
+		if stop == StopEndTurn {
+			var goOn bool
+			if goOn, stop = t.stopHooks(); goOn {
+				continue
+			}
+			if stop == "" {
+				stop = StopEndTurn
+			}
 		}
 		if stop != "" {
 			return t.finish(stop), nil
@@ -216,6 +243,8 @@ func (t *turn) step() (StopReason, error) {
 		return "", runErr
 	case t.ctx.Err() != nil:
 		return StopCancelled, nil
+	case t.stoppedByHook():
+		return StopHook, nil
 	}
 	return stop, nil
 }

@@ -60,6 +60,7 @@ func (a *Agent) SubAgent(o SubAgentOptions) tools.SubAgentFunc {
 			MaxIterations: limit, MaxTokens: a.MaxTokens, ThinkingBudget: a.ThinkingBudget,
 			RepeatLimit: a.RepeatLimit, SystemPrompt: a.SystemPrompt + subAgentNote,
 			ContextWindow: a.ContextWindow, CompactThreshold: a.CompactThreshold,
+			Hooks: a.Hooks, subAgent: true,
 		}
 		res, err := child.Run(ctx, NewSession(), prompt)
 		chargeUsage(ctx, res.Usage)

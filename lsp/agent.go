@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
@@ -63,6 +64,7 @@ type builtAgent struct {
 	cfg      *config.Config
 	provider provider.Provider
 	registry *tools.Registry
+	hooks    *hooks.Runner // nil: no hooks configured
 }
 
 // liveSession is a session known to this server. turn is held while a turn
@@ -177,7 +179,14 @@ func (h *agentHost) agentFor() (*builtAgent, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg}
+	hr, err := hooks.FromConfig(cfg, root)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(hr.Unapproved()); n > 0 {
+		h.s.log.Warnf("%d hook(s) of %s will not run until you approve them: parley hooks approve", n, config.WorkspaceFile(root))
+	}
+	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg, hooks: hr}
 	return h.built, nil
 }
 
@@ -314,33 +323,60 @@ func (h *agentHost) list() ([]SessionSummary, error) {
 }
 
 // remove deletes a session from memory and the store. A running session
-// cannot be deleted.
+// cannot be deleted. A session that ran here gets its SessionEnd hooks.
 func (h *agentHost) remove(id string) error {
+	ended, err := h.removeLocked(id)
+	if ended != nil {
+		h.endSessions("clear", ended)
+	}
+	return err
+}
+
+// removeLocked is remove but the hooks; it returns the session removed
+// from memory, if any.
+func (h *agentHost) removeLocked(id string) (ended *agent.Session, _ error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	ls, inMemory := h.live.peek(id)
 	if inMemory {
 		if !ls.turn.TryLock() {
-			return fmt.Errorf("session %s is running a turn", id)
+			return nil, fmt.Errorf("session %s is running a turn", id)
 		}
 		h.live.remove(id)
 		ls.turn.Unlock()
+		ended = ls.session
 	}
 	st := h.sessionsLocked()
 	if st == nil {
 		if !inMemory {
-			return fmt.Errorf("no session %q", id)
+			return nil, fmt.Errorf("no session %q", id)
 		}
-		return nil
+		return ended, nil
 	}
 	err := st.Delete(id)
 	if errors.Is(err, agent.ErrSessionNotFound) {
 		if inMemory {
-			return nil // never saved
+			return ended, nil // never saved
 		}
-		return fmt.Errorf("no session %q", id)
+		return nil, fmt.Errorf("no session %q", id)
 	}
-	return err
+	return ended, err
+}
+
+// endSessions runs the SessionEnd hooks of sessions (those that ran a
+// turn in this server; Agent.EndSession skips the others). It must not
+// be called with h.mu held: a hook may take up to its timeout.
+func (h *agentHost) endSessions(reason string, ss ...*agent.Session) {
+	h.mu.Lock()
+	b := h.built
+	h.mu.Unlock()
+	if b == nil || b.hooks == nil {
+		return
+	}
+	a := &agent.Agent{Hooks: b.hooks}
+	for _, s := range ss {
+		a.EndSession(context.Background(), s, reason)
+	}
 }
 
 // sortSessions orders newest first, by ID for equal times (IDs sort by
@@ -355,6 +391,18 @@ func sortSessions(s []SessionSummary) {
 }
 
 func (h *agentHost) close() {
+	// Sessions end with the server; one still running a turn is left
+	// alone (its turn is being cancelled).
+	var ended []*agent.Session
+	h.mu.Lock()
+	h.live.each(func(_ string, ls *liveSession) {
+		if ls.turn.TryLock() {
+			ended = append(ended, ls.session)
+			ls.turn.Unlock()
+		}
+	})
+	h.mu.Unlock()
+	h.endSessions("other", ended...)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.store != nil {

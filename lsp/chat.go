@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index"
@@ -66,6 +67,7 @@ type ChatEvent struct {
 	Changes    []ChangeEvent      `json:"changes,omitempty"`
 	Usage      *provider.Usage    `json:"usage,omitempty"`
 	Compaction *agent.Compaction  `json:"compaction,omitempty"`
+	Hook       *hooks.Report      `json:"hook,omitempty"`
 	StopReason string             `json:"stopReason,omitempty"`
 	Error      string             `json:"error,omitempty"`
 }
@@ -81,7 +83,7 @@ func chatEvent(e agent.Event) ChatEvent {
 	out := ChatEvent{
 		Session: e.Session, Turn: e.Turn, Kind: string(e.Kind), Text: e.Text,
 		ToolCallID: e.ToolCallID, ToolName: e.ToolName, Input: e.Input, Result: e.Result,
-		Compaction: e.Compaction, StopReason: string(e.StopReason),
+		Compaction: e.Compaction, Hook: e.Hook, StopReason: string(e.StopReason),
 	}
 	for _, c := range e.Changes {
 		ce := ChangeEvent{Op: c.Op, URI: uri.File(c.Path)}
@@ -220,7 +222,7 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 	a := &agent.Agent{
 		Provider: b.provider, Model: c.Model, Registry: b.registry, Env: env, Policy: ls.policy,
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
-		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold,
+		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: b.hooks,
 		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: b.registry.Names()}),
 	}
 	if st := s.agents.saver(); st != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index"
@@ -311,6 +312,12 @@ func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser b
 	if app.sessions != nil {
 		a.Store = app.sessions
 	}
+	if a.Hooks, err = hooks.FromConfig(c, app.root); err != nil {
+		return err
+	}
+	if n := len(a.Hooks.Unapproved()); n > 0 {
+		fmt.Fprintf(app.g.stderr, "parley: %d hook(s) of %s will not run until you approve them: parley hooks approve\n", n, config.WorkspaceFile(app.root))
+	}
 	if askUser {
 		if ap := openTTYApprover(app.out); ap != nil {
 			a.Approver = ap
@@ -401,6 +408,7 @@ func (app *chatApp) once(msg string) error {
 	ctx, stop := signalContext()
 	defer stop()
 	res, err := app.turn(ctx, msg)
+	app.agent.EndSession(context.Background(), app.session, "other")
 	if app.sessions != nil {
 		// Named on stderr so the conversation can go on: --session ID.
 		fmt.Fprintf(app.g.stderr, "session %s\n", app.session.ID)
