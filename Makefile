@@ -8,7 +8,7 @@ WS      ?= .
 
 VSCODE  := editors/vscode
 
-.PHONY: build run test bench lint fuzz clean vscode-deps vscode-test vscode
+.PHONY: build run test bench bench-tokens lint fuzz clean vscode-deps vscode-test vscode
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/parley
@@ -30,6 +30,11 @@ test:
 # tree with parley and universal-ctags and prints ratios. Not part of test.
 bench: build
 	./scripts/bench.sh
+
+# The re-read ledger's token savings on real files of six languages
+# (tools/testdata/tokenbench), against issue 12's targets; fails below them.
+bench-tokens:
+	$(GO) test ./tools -run '^$$' -bench '^BenchmarkTokens$$' -benchtime 1x
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/tools/ledger"
 )
 
 // Defaults for zero Agent fields.
@@ -150,7 +151,7 @@ func chargeUsage(ctx context.Context, u provider.Usage) {
 func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnResult, error) {
 	s.Turns++
 	t := &turn{a: a, s: s, n: s.Turns, repeats: map[string]int{}}
-	t.ctx = context.WithValue(ctx, usageKey{}, t.addUsage)
+	t.ctx = ledger.WithTurn(context.WithValue(ctx, usageKey{}, t.addUsage), t.n)
 	if !a.subAgent {
 		t.ctx = context.WithValue(t.ctx, parentSessionKey{}, s.ID)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/tools/ledger"
 )
 
 // AgentOptions configure the agent the server runs for parley/chat.
@@ -72,6 +73,8 @@ type liveSession struct {
 	turn    sync.Mutex
 	session *agent.Session
 	todos   *tools.TodoList
+	// ledger is the session's re-read ledger (see package tools/ledger).
+	ledger *ledger.Ledger
 	// policy remembers this session's "allow for this session" answers;
 	// built is the configuration it came from (a new one resets it).
 	policy *permission.Policy
@@ -227,7 +230,8 @@ func (h *agentHost) session(id string) (*liveSession, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if id == "" {
-		ls := &liveSession{session: agent.NewSession(), todos: &tools.TodoList{}}
+		s := agent.NewSession()
+		ls := &liveSession{session: s, todos: &tools.TodoList{}, ledger: h.ledgerLocked(s.ID)}
 		h.live.add(ls.session.ID, ls, sessionFootprint(ls.session))
 		return ls, nil
 	}
@@ -245,9 +249,24 @@ func (h *agentHost) session(id string) (*liveSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	ls := &liveSession{session: s, todos: &tools.TodoList{}}
+	ls := &liveSession{session: s, todos: &tools.TodoList{}, ledger: h.ledgerLocked(id)}
 	h.live.add(id, ls, sessionFootprint(s))
 	return ls, nil
+}
+
+// ledgerLocked opens session id's re-read ledger from the store, or in
+// memory when there is none. Precondition: h.mu is held.
+func (h *agentHost) ledgerLocked(id string) *ledger.Ledger {
+	st := h.sessionsLocked()
+	if st == nil {
+		return ledger.NewMemory()
+	}
+	l, err := st.OpenLedger(id)
+	if err != nil {
+		h.s.log.Warnf("re-reads show whole files: %v", err)
+		return ledger.NewMemory()
+	}
+	return l
 }
 
 // saver is the store turns save to (nil: memory only).

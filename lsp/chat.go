@@ -138,7 +138,8 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 		return nil, requestFailed("session %s is already running a turn", ls.session.ID)
 	}
 	res, done, err := s.turnLocked(ctx, b, ls, msg)
-	size := sessionFootprint(ls.session)
+	// The ledger holds the text the model last saw of each file it read.
+	size := sessionFootprint(ls.session) + ls.ledger.Footprint()
 	// "done" goes out once the session is free again, so a client may send
 	// the next message as soon as it sees it.
 	ls.turn.Unlock()
@@ -214,7 +215,7 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 	confirm := b.cfg.PermissionMode == string(permission.ModeDefault) && s.editorConfirms()
 	env := &tools.Env{
 		Roots: roots, Files: ls.policy.GuardFiles(agentView{s}, roots), Editor: agentEditor{s: s, confirm: confirm},
-		Index: serverIndex{s}, Todos: ls.todos, Unsaved: s.unsaved,
+		Index: serverIndex{s}, Todos: ls.todos, Ledger: ls.ledger, Unsaved: s.unsaved,
 		ShellTimeout: time.Duration(b.cfg.ShellTimeoutSeconds) * time.Second,
 	}
 	c := b.cfg

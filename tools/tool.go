@@ -27,6 +27,7 @@ import (
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/internal/jsonschema"
+	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -151,6 +152,10 @@ type Env struct {
 	Editor Editor
 	Index  IndexSet
 	Todos  *TodoList
+	// Ledger, when set, is the session's re-read ledger: read_file answers
+	// a re-read with a stub, a diff or an edit certificate, and the edit
+	// tools report what they changed to it.
+	Ledger *ledger.Ledger
 	// SubAgent backs the task tool.
 	SubAgent SubAgentFunc
 	// HTTPClient backs fetch_url (nil: a default client with a timeout).

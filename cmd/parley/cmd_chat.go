@@ -20,6 +20,7 @@ import (
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -197,6 +198,7 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 		return nil, err
 	}
 	app.useUndo(app.session)
+	app.useLedger(app.session)
 	return app, nil
 }
 
@@ -351,6 +353,21 @@ func (app *chatApp) useUndo(s *agent.Session) {
 	if err := app.editor.UseUndo(store); err != nil {
 		app.out.warn(fmt.Errorf("%w; /undo cannot revert this session's earlier edits", err))
 	}
+}
+
+// useLedger gives the tools session s's re-read ledger, which lives with
+// the session in the store (so a resumed session, and parley read
+// --session, know what its model has seen), or in memory.
+func (app *chatApp) useLedger(s *agent.Session) {
+	l := ledger.NewMemory()
+	if app.sessions != nil {
+		var err error
+		if l, err = app.sessions.OpenLedger(s.ID); err != nil {
+			app.out.warn(fmt.Errorf("%w; re-reads show whole files", err))
+			l = ledger.NewMemory()
+		}
+	}
+	app.agent.Env.Ledger = l
 }
 
 // findSession resolves "last", an ID or a unique ID prefix.

@@ -32,6 +32,7 @@ clears the line); Ctrl+D, quit or exit leaves.
   /delete ID     delete a saved session (ID, unique prefix, or "last")
   /new           start a new session
   /model NAME    use another model from the next message on
+  /cost          tokens of this session: the model's usage, and what re-reads saved
 ` + compactHelp
 
 // repl runs the interactive loop on the terminal.
@@ -117,6 +118,8 @@ func (app *chatApp) command(line string) {
 			return
 		}
 		fmt.Fprintf(w, "undone: %s\n", label)
+	case "/cost":
+		printTokens(w, newSessionTokens(app.session.ID, app.session.Title, app.session.Usage, app.agent.Env.Ledger.Stats()))
 	case "/sessions":
 		app.listSessions()
 	case "/resume":
@@ -155,12 +158,14 @@ func (app *chatApp) command(line string) {
 
 // switchSession makes s the current session. Allowances the user granted
 // "for this session" belong to the one being left; /undo reverts the new
-// session's edits. reason is the left session's SessionEnd reason.
+// session's edits, and re-reads are judged by what its model has seen.
+// reason is the left session's SessionEnd reason.
 func (app *chatApp) switchSession(s *agent.Session, reason string) {
 	app.agent.EndSession(context.Background(), app.session, reason)
 	app.session = s
 	app.policy.ForgetSession()
 	app.useUndo(s)
+	app.useLedger(s)
 }
 
 // deleteSession removes a saved session; deleting the current one starts

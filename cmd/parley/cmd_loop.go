@@ -197,6 +197,8 @@ func (a *inProcessAgent) RunPrompt(ctx context.Context, prompt string, out io.Wr
 		ag.Env.CommitTrailers = []string{ralph.CreditTrailer}
 	}
 	s := agent.NewSession()
+	// A new session's model has seen nothing: its own re-read ledger.
+	a.app.useLedger(s)
 	res, err := ag.Run(ctx, s, prompt)
 	ag.EndSession(context.Background(), s, "other")
 	if err != nil {
