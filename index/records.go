@@ -96,6 +96,7 @@ func encodeDetail(f *FileDetail) []byte {
 	e.uvarint(uint64(len(f.Imports)))
 	for _, im := range f.Imports {
 		e.str(im.Path)
+		e.str(im.Name)
 		e.uvarint(uint64(im.Line))
 	}
 	e.uvarint(uint64(len(f.Todos)))
@@ -113,10 +114,10 @@ func decodeDetail(b []byte) (FileDetail, error) {
 	f.Path = d.str()
 	f.Reason = d.str()
 	f.Package = d.str()
-	if n := d.count(2); n > 0 {
+	if n := d.count(3); n > 0 {
 		f.Imports = make([]extract.Import, n)
 		for i := range f.Imports {
-			f.Imports[i] = extract.Import{Path: d.str(), Line: d.u32()}
+			f.Imports[i] = extract.Import{Path: d.str(), Name: d.str(), Line: d.u32()}
 		}
 	}
 	if n := d.count(3); n > 0 {

@@ -18,9 +18,9 @@ import (
 const maxDefinitions = 50
 
 // Definition ranks the definitions of the identifier under the cursor
-// (index.DefinitionRank: the same file, then the same directory, then
-// files the document imports, then the rest); only the best non-empty
-// class is returned.
+// (index.DefinitionRank: what the use's syntax resolves to, then the same
+// file, the same directory, files the document imports, the rest); only
+// the best non-empty class is returned.
 func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) (protocol.DefinitionResult, error) {
 	d, err := s.document(ctx, p.TextDocument.URI)
 	if err != nil {
@@ -33,7 +33,7 @@ func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 	if err != nil {
 		return nil, err
 	}
-	defs, err := s.rankedDefinitions(ctx, d, name)
+	defs, err := s.rankedDefinitions(ctx, d, p.Position, name)
 	if err != nil {
 		return nil, err
 	}
@@ -50,13 +50,18 @@ type folderHit struct {
 	index.NameHit
 }
 
-// rankedDefinitions returns the best class of definitions of name as seen
-// from d, in folder and path order.
-func (s *Server) rankedDefinitions(ctx context.Context, d *doc, name string) ([]folderHit, error) {
+// rankedDefinitions returns the best class of definitions of name, used
+// at pos of d, in folder and path order.
+func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Position, name string) ([]folderHit, error) {
 	from, err := d.f.store.DefinitionContext(d.rel)
 	if err != nil && !errors.Is(err, index.ErrNotIndexed) {
 		return nil, err
 	}
+	off, err := s.offset(d, pos)
+	if err != nil {
+		return nil, err
+	}
+	use := index.UseAt(d.content, off)
 	var all []folderHit
 	for _, f := range s.allFolders() {
 		if ctx.Err() != nil {
@@ -74,7 +79,7 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, name string) ([]
 		if h.f != d.f {
 			return index.RankElsewhere
 		}
-		return from.Rank(h.Path)
+		return from.RankUse(use, h.Path, h.Container)
 	})
 	return all[:min(best, maxDefinitions)], nil
 }

@@ -92,7 +92,11 @@ func (g *goWalker) rng(n ast.Node) Range { return Range{g.pos(n.Pos()), g.pos(n.
 func (g *goWalker) file(f *ast.File) {
 	for _, imp := range f.Imports {
 		if p, err := strconv.Unquote(imp.Path.Value); err == nil {
-			g.res.Imports = append(g.res.Imports, Import{Path: p, Line: g.pos(imp.Path.Pos()).Line})
+			im := Import{Path: p, Line: g.pos(imp.Path.Pos()).Line}
+			if imp.Name != nil {
+				im.Name = imp.Name.Name
+			}
+			g.res.Imports = append(g.res.Imports, im)
 		}
 	}
 	for _, c := range g.toks.comments {

@@ -176,7 +176,11 @@ func formatOutline(res *Result) string {
 		fmt.Fprintf(&b, "package %s\n", res.Package)
 	}
 	for _, im := range res.Imports {
-		fmt.Fprintf(&b, "import %s L%d\n", im.Path, im.Line+1)
+		if im.Name != "" {
+			fmt.Fprintf(&b, "import %s %s L%d\n", im.Name, im.Path, im.Line+1)
+		} else {
+			fmt.Fprintf(&b, "import %s L%d\n", im.Path, im.Line+1)
+		}
 	}
 	for _, td := range res.Todos {
 		fmt.Fprintf(&b, "todo %s %s L%d\n", td.Tag, td.Text, td.Line+1)

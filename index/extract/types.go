@@ -142,6 +142,10 @@ type Ref struct {
 type Import struct {
 	// Path is the import string without quotes ("fmt", "./util", "os.path").
 	Path string
+	// Name is the local name the import is given explicitly (Go's
+	// `import h "net/http"`, "." or "_"); empty when the language or the
+	// file gives none.
+	Name string
 	Line uint32
 }
 

@@ -32,8 +32,11 @@ func sample(root string, n int, seed uint64) ([]site, error) {
 			return nil
 		}
 		if d.IsDir() {
-			switch d.Name() {
-			case "testdata", "vendor", ".git", "node_modules":
+			// The go command ignores testdata and directories starting
+			// with "_" or "." (GOROOT's _asm generators are separate
+			// modules gopls does not load).
+			n := d.Name()
+			if p != root && (n == "testdata" || n == "vendor" || n == "node_modules" || n[0] == '_' || n[0] == '.') {
 				return filepath.SkipDir
 			}
 			return nil

@@ -83,6 +83,7 @@ func TestSampleIsSeededAndExported(t *testing.T) {
 	write("a.go", "package a\n\nimport \"fmt\"\n\nfunc F() { fmt.Println(g()); F(); g() }\n\nfunc g() int { return 0 }\n")
 	write("a_test.go", "package a\n\nfunc T() { F() }\n")
 	write("testdata/x.go", "package x\n\nfunc X() { X() }\n")
+	write("_asm/y.go", "package y\n\nfunc Y() { Y() }\n")
 	s1, err := sample(dir, 5, 7)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,139 @@
+package index
+
+import (
+	"path"
+	"strings"
+)
+
+// Use is the syntax around one identifier use that decides which
+// declaration a Go name can mean, read from the text alone: `F` (no
+// qualifier), `pkg.F` or `x.F` (a qualifier and a selector). Which of the
+// last two it is depends on the file's imports, which DefinitionContext
+// holds.
+type Use struct {
+	// Selector is set when the name follows a "." (x.F, pkg.F, f().F).
+	Selector bool
+	// Qualifier is the identifier right before the "."; empty when the
+	// expression before it is not a plain identifier (f().F, a[i].F).
+	Qualifier string
+}
+
+// UseAt reads the use of the identifier that contains byte offset off of
+// src. Comments between the qualifier and the name are not skipped (gofmt
+// never puts them there); whitespace and newlines are.
+func UseAt(src []byte, off int) Use {
+	if off < 0 || off > len(src) {
+		return Use{}
+	}
+	start := off
+	for start > 0 && isIdentByte(src[start-1]) {
+		start--
+	}
+	i := skipSpaceBack(src, start)
+	if i == 0 || src[i-1] != '.' {
+		return Use{}
+	}
+	i = skipSpaceBack(src, i-1)
+	end := i
+	for i > 0 && isIdentByte(src[i-1]) {
+		i--
+	}
+	q := string(src[i:end])
+	if q == "" || (q[0] >= '0' && q[0] <= '9') {
+		return Use{Selector: true}
+	}
+	return Use{Selector: true, Qualifier: q}
+}
+
+func skipSpaceBack(src []byte, i int) int {
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n' || src[i-1] == '\r') {
+		i--
+	}
+	return i
+}
+
+// isIdentByte accepts ASCII identifier bytes and any byte of a multi-byte
+// UTF-8 sequence (Go identifiers may be Unicode letters).
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}
+
+// goImportName is the name a Go import binds in the importing file: its
+// explicit name, else the package name Go's convention gives the path (its
+// last element, without a major-version element "v2" or a gopkg.in ".v3"
+// suffix). A package whose clause differs from its directory is not
+// recognised; its uses fall back to name matching.
+func goImportName(p, explicit string) string {
+	if explicit != "" {
+		return explicit
+	}
+	base := path.Base(p)
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		if dir := path.Dir(p); dir != "." {
+			base = path.Base(dir)
+		}
+	}
+	if i := strings.Index(base, ".v"); i > 0 && strings.Trim(base[i+2:], "0123456789") == "" {
+		base = base[:i]
+	}
+	return strings.TrimPrefix(base, "go-")
+}
+
+// RankUse ranks a definition for a use in a Go file: RankResolved when the
+// syntax settles that the use means it, RankElsewhere when the syntax rules
+// it out, and Rank's proximity order otherwise.
+//
+//   - pkg.F, pkg an import of the file: a package-level F in a directory
+//     the import path names is resolved; every other F is ruled out.
+//   - x.F, x not an import: a package-level F is ruled out (only a method
+//     or a field can follow a value).
+//   - F alone: a package-level F in the file's own directory (its package)
+//     is resolved.
+//
+// Outside Go files it is Rank.
+func (c DefinitionContext) RankUse(u Use, p, container string) DefinitionRank {
+	if !strings.HasSuffix(c.from, ".go") {
+		return c.Rank(p)
+	}
+	pkgLevel := container == ""
+	if u.Selector {
+		if ip, ok := c.goImport(u.Qualifier); ok {
+			if pkgLevel && importNamesDir(ip, path.Dir(p)) {
+				return RankResolved
+			}
+			return RankElsewhere
+		}
+		if pkgLevel {
+			return RankElsewhere
+		}
+		return c.Rank(p)
+	}
+	if pkgLevel && path.Dir(p) == c.dir {
+		return RankResolved
+	}
+	return c.Rank(p)
+}
+
+// goImport finds the import that binds name in the context's file.
+func (c DefinitionContext) goImport(name string) (importPath, bool) {
+	if name == "" {
+		return importPath{}, false
+	}
+	for _, ip := range c.imports {
+		if ip.name == name {
+			return ip, true
+		}
+	}
+	return importPath{}, false
+}
+
+// importNamesDir reports whether a Go import path names the
+// root-relative directory dir: the directory ends with the path (GOROOT's
+// "net/http", vendored "golang.org/x/net/..."), or the path ends with the
+// directory (a module path "example.com/m/lib/util" for lib/util).
+func importNamesDir(ip importPath, dir string) bool {
+	if hasPathSuffix(dir, ip.p) {
+		return true
+	}
+	return !ip.relative && dir != "." && hasPathSuffix(ip.p, dir)
+}

@@ -1,0 +1,130 @@
+package index
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/parleyhq/parley/internal/fixture"
+)
+
+func TestUseAt(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want Use
+	}{
+		{"x := F", Use{}},
+		{"x := pkg.F", Use{Selector: true, Qualifier: "pkg"}},
+		{"pkg.\n\tF", Use{Selector: true, Qualifier: "pkg"}},
+		{"f().F", Use{Selector: true}},
+		{"a[1].F", Use{Selector: true}},
+		{"héllo.F", Use{Selector: true, Qualifier: "héllo"}},
+		{"1.F", Use{Selector: true}},
+	} {
+		// The offset is inside the last identifier, as an editor's cursor.
+		off := len(c.src) - 1
+		if got := UseAt([]byte(c.src), off); got != c.want {
+			t.Errorf("UseAt(%q) = %+v, want %+v", c.src, got, c.want)
+		}
+	}
+	if got := UseAt([]byte("x"), 5); got != (Use{}) {
+		t.Errorf("offset past the end: %+v", got)
+	}
+}
+
+func TestGoImportName(t *testing.T) {
+	for _, c := range []struct{ path, explicit, want string }{
+		{"net/http", "", "http"},
+		{"fmt", "", "fmt"},
+		{"net/http", "h", "h"},
+		{"math/rand/v2", "", "rand"},
+		{"gopkg.in/yaml.v3", "", "yaml"},
+		{"github.com/mattn/go-isatty", "", "isatty"},
+		{"example.com/m/v2x", "", "v2x"},
+		{"strings", ".", "."},
+	} {
+		if got := goImportName(c.path, c.explicit); got != c.want {
+			t.Errorf("goImportName(%q, %q) = %q, want %q", c.path, c.explicit, got, c.want)
+		}
+	}
+}
+
+// TestResolveGoFixture indexes testdata/resolve_go.txtar and checks the
+// best class of definitions of each use its "want" file lists.
+func TestResolveGoFixture(t *testing.T) {
+	archive := filepath.Join("testdata", "resolve_go.txtar")
+	root := fixture.Extract(t, archive)
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	ar, err := txtar.ParseFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for _, f := range ar.Files {
+		if f.Name == "want" {
+			want = f.Data
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(want)), "\n") {
+		use, defs, ok := strings.Cut(line, " -> ")
+		if !ok {
+			t.Fatalf("malformed want line %q", line)
+		}
+		loc, text, _ := strings.Cut(use, " ")
+		got, err := resolveFixtureUse(st, root, loc, text)
+		if err != nil {
+			t.Errorf("%s: %v", line, err)
+			continue
+		}
+		if got != defs {
+			t.Errorf("%s %s: got %s, want %s", loc, text, got, defs)
+		}
+	}
+}
+
+// resolveFixtureUse looks up the last identifier of text, found on the
+// 1-based line of loc ("file:line"), as the language server does.
+func resolveFixtureUse(st *Store, root, loc, text string) (string, error) {
+	file, lineStr, _ := strings.Cut(loc, ":")
+	var line int
+	fmt.Sscanf(lineStr, "%d", &line)
+	src, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		return "", err
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	if line < 1 || line > len(lines) {
+		return "", fmt.Errorf("no line %d", line)
+	}
+	col := bytes.Index(lines[line-1], []byte(text))
+	if col < 0 {
+		return "", fmt.Errorf("%q not on line %d: %q", text, line, lines[line-1])
+	}
+	off := len(bytes.Join(lines[:line-1], nil)) + col + len(text) - 1
+	name := text[strings.LastIndexAny(text, ".()")+1:]
+	ctx, err := st.DefinitionContext(file)
+	if err != nil {
+		return "", err
+	}
+	use := UseAt(src, off)
+	hits, err := st.DefinitionSites(name)
+	if err != nil {
+		return "", err
+	}
+	best := SortDefinitions(hits, func(h NameHit) DefinitionRank { return ctx.RankUse(use, h.Path, h.Container) })
+	if best == 0 {
+		return "-", nil
+	}
+	var out []string
+	for _, h := range hits[:best] {
+		out = append(out, fmt.Sprintf("%s:%d", h.Path, h.Selection.Start.Line+1))
+	}
+	return strings.Join(out, " "), nil
+}
