@@ -128,12 +128,16 @@ func (c DefinitionContext) goImport(name string) (importPath, bool) {
 }
 
 // importNamesDir reports whether a Go import path names the
-// root-relative directory dir: the directory ends with the path (GOROOT's
-// "net/http", vendored "golang.org/x/net/..."), or the path ends with the
-// directory (a module path "example.com/m/lib/util" for lib/util).
+// root-relative directory dir: the directory is the path (GOROOT/src's
+// "net/http") or its vendored copy ("vendor/golang.org/x/net/..."), or the
+// path ends with the directory (a module path "example.com/m/lib/util"
+// for lib/util). "internal/strconv" is not "strconv".
 func importNamesDir(ip importPath, dir string) bool {
-	if hasPathSuffix(dir, ip.p) {
+	if ip.relative || dir == "." {
+		return false
+	}
+	if dir == ip.p || dir == "vendor/"+ip.p || strings.HasSuffix(dir, "/vendor/"+ip.p) {
 		return true
 	}
-	return !ip.relative && dir != "." && hasPathSuffix(ip.p, dir)
+	return strings.HasSuffix(ip.p, "/"+dir)
 }
