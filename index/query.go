@@ -323,6 +323,13 @@ func (s *Store) DefinitionSites(name string) ([]NameHit, error) {
 	return hits, nil
 }
 
+// NameHit drops what a NameHit does not carry.
+func (h SymbolHit) NameHit() NameHit {
+	s := &h.Symbol
+	return NameHit{Path: h.Path, Name: s.Name, Kind: s.Kind, Container: s.Container,
+		Selection: s.Selection, Exported: s.Exported, Match: h.Match}
+}
+
 func (c *candidate) nameHit() NameHit {
 	end := c.sel
 	end.Col += uint32(len(c.name))

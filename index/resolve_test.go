@@ -114,6 +114,15 @@ func resolveFixtureUse(st *Store, root, loc, text string) (string, error) {
 		return "", err
 	}
 	use := UseAt(src, off)
+	if use.Selector { // as the language server does
+		if hits, ok := st.GoMemberDefinitions(file, src, off); ok && len(hits) > 0 {
+			var out []string
+			for _, h := range hits {
+				out = append(out, fmt.Sprintf("%s:%d", h.Path, h.Symbol.Selection.Start.Line+1))
+			}
+			return strings.Join(out, " "), nil
+		}
+	}
 	hits, err := st.DefinitionSites(name)
 	if err != nil {
 		return "", err

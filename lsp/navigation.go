@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -62,6 +63,16 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Pos
 		return nil, err
 	}
 	use := index.UseAt(d.content, off)
+	if use.Selector && strings.HasSuffix(d.rel, ".go") {
+		// x.F where the syntax gives x's type: the members of that type.
+		if hits, ok := d.f.store.GoMemberDefinitions(d.rel, d.content, off); ok && len(hits) > 0 {
+			out := make([]folderHit, 0, len(hits))
+			for _, h := range hits {
+				out = append(out, folderHit{d.f, h.NameHit()})
+			}
+			return out[:min(len(out), maxDefinitions)], nil
+		}
+	}
 	var all []folderHit
 	for _, f := range s.allFolders() {
 		if ctx.Err() != nil {
