@@ -16,11 +16,12 @@ import (
 type DefinitionRank uint8
 
 const (
-	RankResolved  DefinitionRank = iota // the declaration the use's syntax names (RankUse)
-	RankSameFile                        // in the file itself
-	RankSameDir                         // in its directory (its package)
-	RankImported                        // in a file or package it imports
-	RankElsewhere                       // anywhere else, or no starting file
+	RankResolved           DefinitionRank = iota // the declaration the use's syntax names (RankUse)
+	RankResolvedOtherBuild                       // the same, in a file for another GOOS or GOARCH
+	RankSameFile                                 // in the file itself
+	RankSameDir                                  // in its directory (its package)
+	RankImported                                 // in a file or package it imports
+	RankElsewhere                                // anywhere else, or no starting file
 )
 
 // DefinitionContext ranks definitions as seen from one file of a store.

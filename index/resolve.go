@@ -90,7 +90,9 @@ func goImportName(p, explicit string) string {
 //   - F alone: a package-level F in the file's own directory (its package)
 //     is resolved.
 //
-// Outside Go files it is Rank.
+// A resolved declaration in a file whose name restricts it to another
+// GOOS or GOARCH (buildsWith) is RankResolvedOtherBuild. Outside Go files
+// it is Rank.
 func (c DefinitionContext) RankUse(u Use, p, container string) DefinitionRank {
 	if !strings.HasSuffix(c.from, ".go") {
 		return c.Rank(p)
@@ -99,7 +101,7 @@ func (c DefinitionContext) RankUse(u Use, p, container string) DefinitionRank {
 	if u.Selector {
 		if ip, ok := c.goImport(u.Qualifier); ok {
 			if pkgLevel && importNamesDir(ip, path.Dir(p)) {
-				return RankResolved
+				return c.resolvedRank(p)
 			}
 			return RankElsewhere
 		}
@@ -109,9 +111,16 @@ func (c DefinitionContext) RankUse(u Use, p, container string) DefinitionRank {
 		return c.Rank(p)
 	}
 	if pkgLevel && path.Dir(p) == c.dir {
-		return RankResolved
+		return c.resolvedRank(p)
 	}
 	return c.Rank(p)
+}
+
+func (c DefinitionContext) resolvedRank(p string) DefinitionRank {
+	if buildsWith(c.from, p) {
+		return RankResolved
+	}
+	return RankResolvedOtherBuild
 }
 
 // goImport finds the import that binds name in the context's file.

@@ -102,6 +102,9 @@ func stmtsDecl(id *ast.Ident, list []ast.Stmt) (binding, bool) {
 		if s == nil || s.End() > id.Pos() {
 			break
 		}
+		if l, ok := s.(*ast.LabeledStmt); ok {
+			s = l.Stmt
+		}
 		switch st := s.(type) {
 		case *ast.AssignStmt:
 			if st.Tok != token.DEFINE {

@@ -46,7 +46,8 @@ type goTypeResolver struct {
 // GoMemberDefinitions resolves the selector x.F whose name contains byte
 // offset off of src, the content of the Go file from (root-relative): it
 // infers x's type and returns the definitions of the field or method F
-// declared on it (or on a type it embeds). ok is false when the syntax
+// declared on it (or on a type it embeds), those in files that build with
+// from (see buildsWith) when there are any. ok is false when the syntax
 // does not settle x's type; the caller then falls back to name matching.
 func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []SymbolHit, ok bool) {
 	fset := token.NewFileSet()
@@ -64,7 +65,18 @@ func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []Sy
 	if !ok {
 		return nil, false
 	}
-	return r.member(t, sel.Sel.Name, 0)
+	hits, ok = r.member(t, sel.Sel.Name, 0)
+	// One declaration per platform: keep those that build with from.
+	var same []SymbolHit
+	for _, h := range hits {
+		if buildsWith(from, h.Path) {
+			same = append(same, h)
+		}
+	}
+	if len(same) > 0 {
+		hits = same
+	}
+	return hits, ok
 }
 
 // fileCtx is a file whose type expressions are being read.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -136,4 +137,29 @@ func resolveFixtureUse(st *Store, root, loc, text string) (string, error) {
 		out = append(out, fmt.Sprintf("%s:%d", h.Path, h.Selection.Start.Line+1))
 	}
 	return strings.Join(out, " "), nil
+}
+
+func TestGoBuildsWith(t *testing.T) {
+	for _, c := range []struct {
+		from, target string
+		want         bool
+	}{
+		{"syscall/zsyscall_linux_riscv64.go", "syscall/syscall_linux.go", true},
+		{"syscall/zsyscall_linux_riscv64.go", "syscall/dll_windows.go", false},
+		{"syscall/zsyscall_linux_riscv64.go", "syscall/zsyscall_linux_amd64.go", false},
+		{"syscall/zsyscall_linux_riscv64.go", "syscall/syscall.go", true},
+		{"os/file_android.go", "os/file_linux.go", true},
+		{"os/exec_windows.go", "os/exec_posix_test.go", true},
+		{"os/a_" + runtime.GOOS + ".go", "os/b_" + runtime.GOARCH + ".go", true},
+	} {
+		if got := buildsWith(c.from, c.target); got != c.want {
+			t.Errorf("buildsWith(%s, %s) = %v, want %v", c.from, c.target, got, c.want)
+		}
+	}
+	if os, arch := goFileTarget("x/zerrors_linux_mips64le_test.go"); os != "linux" || arch != "mips64le" {
+		t.Errorf("goFileTarget = %s %s", os, arch)
+	}
+	if os, arch := goFileTarget("linux.go"); os != "" || arch != "" {
+		t.Errorf("a file named after an OS alone has no constraint; got %s %s", os, arch)
+	}
 }
