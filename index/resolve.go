@@ -3,6 +3,8 @@ package index
 import (
 	"path"
 	"strings"
+
+	"github.com/parleyhq/parley/index/extract"
 )
 
 // Use is the syntax around one identifier use that decides which
@@ -58,26 +60,9 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
 }
 
-// goImportName is the name a Go import binds in the importing file: its
-// explicit name, else the package name Go's convention gives the path (its
-// last element, without a major-version element "v2" or a gopkg.in ".v3"
-// suffix). A package whose clause differs from its directory is not
-// recognised; its uses fall back to name matching.
-func goImportName(p, explicit string) string {
-	if explicit != "" {
-		return explicit
-	}
-	base := path.Base(p)
-	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
-		if dir := path.Dir(p); dir != "." {
-			base = path.Base(dir)
-		}
-	}
-	if i := strings.Index(base, ".v"); i > 0 && strings.Trim(base[i+2:], "0123456789") == "" {
-		base = base[:i]
-	}
-	return strings.TrimPrefix(base, "go-")
-}
+// goImportName is extract.GoImportName (the extractor marks references
+// with the import their qualifier names the same way).
+func goImportName(p, explicit string) string { return extract.GoImportName(p, explicit) }
 
 // RankUse ranks a definition for a use in a Go file: RankResolved when the
 // syntax settles that the use means it, RankElsewhere when the syntax rules

@@ -163,3 +163,88 @@ func TestGoBuildsWith(t *testing.T) {
 		t.Errorf("a file named after an OS alone has no constraint; got %s %s", os, arch)
 	}
 }
+
+// TestDeclReferencesFixture checks which occurrences DeclReferences keeps
+// for declarations of testdata/resolve_go.txtar ("?" marks Uncertain).
+func TestDeclReferencesFixture(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_go.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	riscvMark := "?"
+	if runtime.GOOS == "linux" && runtime.GOARCH == "riscv64" {
+		riscvMark = ""
+	}
+	for _, c := range []struct {
+		name, decl string // decl: path:line of the declaration
+		want       string
+	}{
+		// Not h.Get (net/http), not c.Get (a method), not the declarations
+		// of other packages.
+		{"Get", "store/store.go:3", "cmd/main.go:11 store/store.go:3"},
+		{"FormatInt", "strconv/itoa.go:3", "cmd/conv.go:5 strconv/itoa.go:3"},
+		// Files for other platforms are uncertain: the windows variant's
+		// declaration and call, and on any machine but linux/riscv64 the
+		// riscv64 file's call.
+		{"Call", "sys/sys_linux.go:3", "sys/sys_linux.go:3 sys/sys_windows.go:3? sys/z_linux_riscv64.go:3" + riscvMark + " sys/z_windows_arm64.go:3?"},
+		// A method: every x.Close is possible but unconfirmed; Tx.Close's
+		// and cache.Close's declarations are not references.
+		{"Close", "store/store.go:9", "cmd/main.go:13? cmd/main.go:17? cmd/typed.go:10? cmd/typed.go:11? " +
+			"cmd/typed.go:13? cmd/typed.go:15? cmd/typed.go:17? cmd/typed.go:19? cmd/typed.go:20? " +
+			"cmd/typed.go:22? cmd/typed.go:24? cmd/typed.go:32? store/store.go:9"},
+		// Package-level Open of cache: its own call, not store.Open of the
+		// local store parameter; the parameter's field declaration (line
+		// 11) is a false positive scopes would remove.
+		{"Open", "cache/cache.go:3", "cache/cache.go:3 cache/cache.go:7 cache/cache.go:11"},
+	} {
+		sites, err := st.DefinitionSites(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var def *NameHit
+		for i := range sites {
+			if fmt.Sprintf("%s:%d", sites[i].Path, sites[i].Selection.Start.Line+1) == c.decl && sites[i].Name == c.name {
+				def = &sites[i]
+			}
+		}
+		if def == nil {
+			t.Fatalf("no declaration of %s at %s", c.name, c.decl)
+		}
+		refs, err := st.DeclReferences(*def, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range refs {
+			s := fmt.Sprintf("%s:%d", r.Path, r.Pos.Line+1)
+			if r.Uncertain {
+				s += "?"
+			}
+			got = append(got, s)
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("references to %s at %s:\n got %s\nwant %s", c.name, c.decl, g, c.want)
+		}
+		inFile, err := st.DeclFileReferences(*def, "cmd/main.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantIn []string
+		for _, w := range strings.Fields(c.want) {
+			if strings.HasPrefix(w, "cmd/main.go:") {
+				wantIn = append(wantIn, w)
+			}
+		}
+		var gotIn []string
+		for _, r := range inFile {
+			s := fmt.Sprintf("%s:%d", r.Path, r.Pos.Line+1)
+			if r.Uncertain {
+				s += "?"
+			}
+			gotIn = append(gotIn, s)
+		}
+		if strings.Join(gotIn, " ") != strings.Join(wantIn, " ") {
+			t.Errorf("highlights of %s in cmd/main.go: got %v, want %v", c.name, gotIn, wantIn)
+		}
+	}
+}

@@ -206,6 +206,12 @@ func formatRefs(res *Result) string {
 		if r.Call {
 			occ += "(call)"
 		}
+		switch {
+		case r.Import > 0:
+			occ += "(" + res.Imports[r.Import-1].Path + ".)"
+		case r.Sel:
+			occ += "(sel)"
+		}
 		byName[r.Name] = append(byName[r.Name], occ)
 	}
 	names := make([]string, 0, len(byName))

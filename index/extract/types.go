@@ -136,6 +136,12 @@ type Ref struct {
 	Pos  Pos
 	// Call is set when the identifier is the callee of a call expression.
 	Call bool
+	// Sel is set when the identifier follows a "." (Go: x.F, pkg.F).
+	Sel bool
+	// Import, for a selector whose qualifier is a name one of the file's
+	// imports binds (Go: pkg.F), is 1 + that import's index in
+	// Result.Imports; 0 otherwise.
+	Import uint16
 }
 
 // Import is one import/include/require as written in the source.
