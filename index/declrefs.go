@@ -32,6 +32,7 @@ type refFilter struct {
 	st      *Store
 	def     NameHit
 	dir     string
+	pkg     string // the package clause of def's file
 	imports map[string][]importPath
 }
 
@@ -42,7 +43,22 @@ func (s *Store) newRefFilter(def NameHit) (*refFilter, bool) {
 	if !strings.HasSuffix(def.Path, ".go") {
 		return nil, false
 	}
-	return &refFilter{st: s, def: def, dir: path.Dir(def.Path), imports: map[string][]importPath{}}, true
+	f := &refFilter{st: s, def: def, dir: path.Dir(def.Path), imports: map[string][]importPath{}}
+	if det, err := s.Detail(def.Path); err == nil {
+		f.pkg = det.Package
+	}
+	return f, true
+}
+
+// namesDir reports whether an import names the declaration's directory.
+// The root directory has no path to match (the module path is in go.mod,
+// which the index does not read), so there an import binding the root
+// package's name counts.
+func (f *refFilter) namesDir(ip importPath) bool {
+	if f.dir == "." {
+		return !ip.relative && f.pkg != "" && ip.name == f.pkg
+	}
+	return importNamesDir(ip, f.dir)
 }
 
 // fileImports returns p's imports with the names they bind.
@@ -82,14 +98,14 @@ func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
 		case o.Import > 0:
 			ips := f.fileImports(p)
 			i := int(o.Import) - 1
-			return i < len(ips) && importNamesDir(ips[i], f.dir), false
+			return i < len(ips) && f.namesDir(ips[i]), false
 		case o.Sel:
 			return false, false
 		case path.Dir(p) == f.dir:
 			return true, false
 		}
 		for _, ip := range f.fileImports(p) {
-			if ip.name == "." && importNamesDir(ip, f.dir) {
+			if ip.name == "." && f.namesDir(importPath{p: ip.p, name: goImportName(ip.p, "")}) {
 				return true, false
 			}
 		}
@@ -155,4 +171,56 @@ func (s *Store) DeclFileReferences(def NameHit, p string) ([]RefHit, error) {
 		out = append(out, h)
 	}
 	return out, nil
+}
+
+// QualifiedDeclarations returns the declarations a qualified name written
+// as in source selects: "Server.Serve" (a method or field Serve of a type
+// Server, or of a container ending in ".Server") or "http.Get" (a
+// package-level Get in a Go file of package http). It is how the CLI and the agent, which have no cursor, name
+// one declaration.
+func (s *Store) QualifiedDeclarations(qualifier, name string) ([]NameHit, error) {
+	sites, err := s.DefinitionSites(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []NameHit
+	for _, h := range sites {
+		if h.Name != name {
+			continue
+		}
+		switch {
+		case h.Container != "":
+			if h.Container == qualifier || strings.HasSuffix(h.Container, "."+qualifier) {
+				out = append(out, h)
+			}
+		case strings.HasSuffix(h.Path, ".go"):
+			if det, err := s.Detail(h.Path); err == nil && det.Package == qualifier {
+				out = append(out, h)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ReferencesTo answers a references query by name, as `parley refs` and
+// the agent's find_references do: a qualified name that selects exactly
+// one declaration (QualifiedDeclarations) gets DeclReferences, the
+// language server's answer for that declaration; anything else gets every
+// occurrence of the last part (References), none marked Uncertain.
+// resolved says which it was.
+func (s *Store) ReferencesTo(qualified string, limit int) (hits []RefHit, resolved bool, err error) {
+	name := qualified
+	if i := strings.LastIndexByte(qualified, '.'); i > 0 && i < len(qualified)-1 {
+		name = qualified[i+1:]
+		decls, err := s.QualifiedDeclarations(qualified[:i], name)
+		if err != nil {
+			return nil, false, err
+		}
+		if len(decls) == 1 {
+			hits, err := s.DeclReferences(decls[0], limit)
+			return hits, err == nil, err
+		}
+	}
+	hits, err = s.References(name, limit)
+	return hits, false, err
 }
