@@ -31,13 +31,14 @@ type report struct {
 	ReferencesPrecision float64 `json:"referencesPrecision"`
 	ReferencesRecall    float64 `json:"referencesRecall"`
 	// Latencies are client-side milliseconds.
-	Parley             latencies `json:"parley"`
-	Gopls              latencies `json:"gopls"`
-	GoplsFirstAnswerMs float64   `json:"goplsFirstAnswerMs"`
-	ParleyPeakRSSMB    float64   `json:"parleyPeakRssMB"`
-	GoplsPeakRSSMB     float64   `json:"goplsPeakRssMB"`
-	Misses             []miss    `json:"misses,omitempty"`
-	GoplsErrors        []string  `json:"goplsErrors,omitempty"`
+	Parley             latencies   `json:"parley"`
+	Gopls              latencies   `json:"gopls"`
+	GoplsFirstAnswerMs float64     `json:"goplsFirstAnswerMs"`
+	ParleyPeakRSSMB    float64     `json:"parleyPeakRssMB"`
+	GoplsPeakRSSMB     float64     `json:"goplsPeakRssMB"`
+	Misses             []miss      `json:"misses,omitempty"`
+	GoplsErrors        []string    `json:"goplsErrors,omitempty"`
+	PerSite            []siteScore `json:"perSite,omitempty"`
 }
 
 type latencies struct {

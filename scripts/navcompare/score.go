@@ -10,6 +10,18 @@ type scores struct {
 	scored, top1, anywhere int
 	precision, recall      float64
 	refSites               int
+	sites                  []siteScore
+}
+
+// siteScore is one scored site, in sample order, so that runs with a
+// larger -n can be compared with a smaller one on the shared prefix.
+type siteScore struct {
+	Site      site    `json:"site"`
+	Top1      bool    `json:"top1"`
+	Anywhere  bool    `json:"anywhere"`
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	Refs      bool    `json:"refs"` // either server found a reference
 }
 
 // add scores one site and returns it as a miss when parley's first
@@ -21,9 +33,12 @@ func (sc *scores) add(s site, p, g answers) *miss {
 	}
 	sc.scored++
 	want := g.defs[0]
+	ss := siteScore{Site: s}
+	defer func() { sc.sites = append(sc.sites, ss) }()
 	var m *miss
 	if len(p.defs) > 0 && p.defs[0] == want {
 		sc.top1++
+		ss.Top1 = true
 	} else {
 		m = &miss{Site: s, Gopls: want}
 		if len(p.defs) > 0 {
@@ -32,17 +47,20 @@ func (sc *scores) add(s site, p, g answers) *miss {
 	}
 	if slices.Contains(p.defs, want) {
 		sc.anywhere++
+		ss.Anywhere = true
 	}
 	if pr, rc, ok := precisionRecall(p.refs, g.refs); ok {
 		sc.precision += pr
 		sc.recall += rc
 		sc.refSites++
+		ss.Precision, ss.Recall, ss.Refs = pr, rc, true
 	}
 	return m
 }
 
 func (sc *scores) fill(r *report) {
 	r.Scored, r.DefinitionTop1, r.DefinitionAnywhere = sc.scored, sc.top1, sc.anywhere
+	r.PerSite = sc.sites
 	if sc.scored > 0 {
 		r.DefinitionTop1Pct = 100 * float64(sc.top1) / float64(sc.scored)
 		r.DefinitionAnyPct = 100 * float64(sc.anywhere) / float64(sc.scored)

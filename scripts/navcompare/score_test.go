@@ -46,6 +46,9 @@ func TestScoresTop1AndAnywhere(t *testing.T) {
 	if r.Scored != 2 || r.DefinitionTop1 != 1 || r.DefinitionAnywhere != 2 {
 		t.Errorf("report = %+v", r)
 	}
+	if len(r.PerSite) != 2 || !r.PerSite[0].Top1 || r.PerSite[1].Top1 || !r.PerSite[1].Anywhere {
+		t.Errorf("per-site scores = %+v", r.PerSite)
+	}
 }
 
 func TestDecodeLocations(t *testing.T) {
