@@ -19,7 +19,7 @@ import (
 //   - a method or field is referred to by x.F after a value, which is
 //     Uncertain (the value's type is not stored), and, for a field, by a
 //     bare F in a composite literal key, also Uncertain; pkg.F is never
-//     it.
+//     it, and an unexported one is never used outside its package.
 //
 // Occurrences in files whose name restricts them to a platform the
 // declaration's file does not build with (buildsWith) are Uncertain: a
@@ -113,6 +113,9 @@ func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
 	}
 	switch {
 	case o.Import > 0:
+		return false, false
+	case !f.def.Exported && path.Dir(p) != f.dir:
+		// An unexported member is only reachable from its own package.
 		return false, false
 	case o.Sel:
 		return true, true

@@ -192,6 +192,8 @@ func TestDeclReferencesFixture(t *testing.T) {
 		{"Close", "store/store.go:9", "cmd/main.go:13? cmd/main.go:17? cmd/typed.go:10? cmd/typed.go:11? " +
 			"cmd/typed.go:13? cmd/typed.go:15? cmd/typed.go:17? cmd/typed.go:19? cmd/typed.go:20? " +
 			"cmd/typed.go:22? cmd/typed.go:24? cmd/typed.go:32? store/store.go:9"},
+		// An unexported method: only its own package's x.flush.
+		{"flush", "store/store.go:19", "store/store.go:19 store/store.go:19?"},
 		// Package-level Open of cache: its own call, not store.Open of the
 		// local store parameter; the parameter's field declaration (line
 		// 11) is a false positive scopes would remove.
