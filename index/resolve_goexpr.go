@@ -46,7 +46,7 @@ func (r *goTypeResolver) exprType(fc *fileCtx, stack []ast.Node, e ast.Expr, dep
 		hits, _ := r.member(t, x.Sel.Name, depth+1)
 		for _, h := range hits {
 			if h.Symbol.Kind == extract.KindField {
-				return r.fieldType(h, depth+1)
+				return r.fieldType(h)
 			}
 		}
 	}
@@ -138,7 +138,7 @@ func (r *goTypeResolver) resultType(h SymbolHit, idx int) (goType, bool) {
 }
 
 // fieldType parses a stored struct field ("Addr string", "a, b *T").
-func (r *goTypeResolver) fieldType(h SymbolHit, depth int) (goType, bool) {
+func (r *goTypeResolver) fieldType(h SymbolHit) (goType, bool) {
 	st, ok := parseFieldSig(h.Symbol.Signature)
 	if !ok {
 		return goType{}, false
