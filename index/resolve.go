@@ -27,11 +27,7 @@ func UseAt(src []byte, off int) Use {
 	if off < 0 || off > len(src) {
 		return Use{}
 	}
-	start := off
-	for start > 0 && isIdentByte(src[start-1]) {
-		start--
-	}
-	i := skipSpaceBack(src, start)
+	i := skipSpaceBack(src, IdentStart(src, off))
 	if i == 0 || src[i-1] != '.' {
 		return Use{}
 	}
@@ -45,6 +41,16 @@ func UseAt(src []byte, off int) Use {
 		return Use{Selector: true}
 	}
 	return Use{Selector: true, Qualifier: q}
+}
+
+// IdentStart returns the offset where the identifier containing or ending
+// at off starts (off itself when none does).
+func IdentStart(src []byte, off int) int {
+	off = min(max(off, 0), len(src))
+	for off > 0 && isIdentByte(src[off-1]) {
+		off--
+	}
+	return off
 }
 
 func skipSpaceBack(src []byte, i int) int {

@@ -108,10 +108,7 @@ func (s *Server) declarationAt(ctx context.Context, d *doc, pos protocol.Positio
 	if err != nil {
 		return folderHit{}, false, err
 	}
-	start := off
-	for start > 0 && start-1 < len(d.content) && isIdentByte(d.content[start-1]) {
-		start--
-	}
+	start := index.IdentStart(d.content, off)
 	sites, err := d.f.store.DefinitionSites(name)
 	if err != nil {
 		return folderHit{}, false, err
@@ -129,10 +126,6 @@ func (s *Server) declarationAt(ctx context.Context, d *doc, pos protocol.Positio
 		return folderHit{}, false, err
 	}
 	return defs[0], true, nil
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
 }
 
 // References answers, when the syntax settles which declaration the
