@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -249,4 +250,33 @@ func TestDeclReferencesFixture(t *testing.T) {
 			t.Errorf("highlights of %s in cmd/main.go: got %v, want %v", c.name, gotIn, wantIn)
 		}
 	}
+}
+
+// FuzzGoResolve feeds arbitrary buffers and cursor offsets to what the
+// language server runs on the buffer being edited (UseAt, RankUse,
+// GoMemberDefinitions against the fixture's store): none may panic.
+func FuzzGoResolve(f *testing.F) {
+	root := fixture.Extract(f, filepath.Join("testdata", "resolve_go.txtar"))
+	st, err := Open(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Index(context.Background(), root, Options{}); err != nil {
+		f.Fatal(err)
+	}
+	for _, name := range []string{"cmd/typed.go", "cmd/main.go", "cache/cache.go"} {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src, 150)
+	}
+	f.Add([]byte("package p\nfunc f() { var x struct{}; x.("), 40)
+	ctx, _ := st.DefinitionContext("cmd/typed.go")
+	f.Fuzz(func(t *testing.T, src []byte, off int) {
+		use := UseAt(src, off)
+		ctx.RankUse(use, "store/store.go", "")
+		st.GoMemberDefinitions("cmd/typed.go", src, off)
+	})
 }
