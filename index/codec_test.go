@@ -41,7 +41,7 @@ func TestCodecRoundTrip(t *testing.T) {
 		t.Fatalf("symbols: got %+v, %v", gotS, err)
 	}
 
-	occ := []Occurrence{{Pos: extract.Pos{Line: 0, Col: 3}}, {Pos: extract.Pos{Line: 0, Col: 9}, Call: true}, {Pos: extract.Pos{Line: 100, Col: 70000}}}
+	occ := []Occurrence{{Pos: extract.Pos{Line: 0, Col: 3}}, {Pos: extract.Pos{Line: 0, Col: 9}, Call: true, Sel: true}, {Pos: extract.Pos{Line: 2, Col: 4}, Sel: true, Import: 300}, {Pos: extract.Pos{Line: 100, Col: 70000}}}
 	gotO, err := decodeOccurrences(encodeOccurrences(nil, occ))
 	if err != nil || !reflect.DeepEqual(gotO, occ) {
 		t.Fatalf("occurrences: got %+v, %v", gotO, err)

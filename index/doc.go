@@ -16,6 +16,14 @@
 // half of one. rank.go holds the one definition ranking (seen from a file)
 // that every caller shares.
 //
+// Go names are resolved from syntax alone, with no type checker: RankUse
+// and GoMemberDefinitions (resolve*.go) settle which declaration a use at a
+// position means (imports, the use's package, the type of x in x.F
+// inferred from declarations), and DeclReferences (declrefs.go) keeps the
+// references that can mean one declaration, marking those the syntax
+// allows but cannot confirm as Uncertain. What the syntax cannot settle
+// falls back to the ranking by proximity, never to an error.
+//
 // Writes are not concurrent: at most one Index run or Writer may be active
 // on a Store at a time. keys.go documents the key layout.
 package index

@@ -12,13 +12,17 @@ import (
 //
 //	0x01 "schema"                          -> uvarint schemaVersion
 //	'p'  path                              -> fileHeader (hot per-file data)
-//	'f'  fileID(4)                         -> fileDetail (path, reason, imports, todos)
+//	'f'  fileID(4)                         -> fileDetail (path, reason, package,
+//	                                          imports with their local names,
+//	                                          todos)
 //	'y'  fileID(4)                         -> symbols of the file, in extractor order
 //	'n'  fileID(4)                         -> distinct reference names of the file
 //	's'  lower(name) 0x00 fileID(4) idx(4) -> symRef: kind, flags, name
 //	                                          position, container, original
 //	                                          spelling
-//	'r'  name 0x00 fileID(4)               -> positions of name in the file
+//	'r'  name 0x00 fileID(4)               -> occurrences of name in the file:
+//	                                          position, call, selector, the
+//	                                          import a qualifier names
 //
 // The 's' value carries what ranking, declaration checks and workspace
 // symbol answers need, so SearchNames never decodes 'y' records and
@@ -30,7 +34,7 @@ import (
 //
 // The schema version changes whenever any encoding or layout changes; Open
 // rebuilds a store whose version differs instead of misreading it.
-const schemaVersion = 3 // 3: container in the name index, ASCII flag in headers
+const schemaVersion = 4 // 4: import names in 'f', selector and import flags in 'r'; 3: container in the name index, ASCII flag in headers
 
 const (
 	prefixSchema  = 0x01

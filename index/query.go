@@ -323,6 +323,13 @@ func (s *Store) DefinitionSites(name string) ([]NameHit, error) {
 	return hits, nil
 }
 
+// NameHit drops what a NameHit does not carry.
+func (h SymbolHit) NameHit() NameHit {
+	s := &h.Symbol
+	return NameHit{Path: h.Path, Name: s.Name, Kind: s.Kind, Container: s.Container,
+		Selection: s.Selection, Exported: s.Exported, Match: h.Match}
+}
+
 func (c *candidate) nameHit() NameHit {
 	end := c.sel
 	end.Col += uint32(len(c.name))
@@ -346,6 +353,12 @@ type RefHit struct {
 	Call bool
 	// Decl is set when the occurrence is the name of a definition.
 	Decl bool
+	// Sel and Import are the occurrence's (see Occurrence).
+	Sel    bool
+	Import uint16
+	// Uncertain is set by DeclReferences on a reference the syntax
+	// allows but cannot confirm (x.F where x's type is unknown).
+	Uncertain bool
 }
 
 // References returns the occurrences of name (exact spelling) across the
@@ -400,7 +413,7 @@ func (s *Store) References(name string, limit int) ([]RefHit, error) {
 			if limit > 0 && len(hits) == limit {
 				return hits, nil
 			}
-			hits = append(hits, RefHit{Path: g.path, Name: name, Pos: o.Pos, Call: o.Call, Decl: slices.Contains(decls, o.Pos)})
+			hits = append(hits, RefHit{Path: g.path, Name: name, Pos: o.Pos, Call: o.Call, Decl: slices.Contains(decls, o.Pos), Sel: o.Sel, Import: o.Import})
 		}
 	}
 	return hits, nil

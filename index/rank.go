@@ -16,10 +16,12 @@ import (
 type DefinitionRank uint8
 
 const (
-	RankSameFile  DefinitionRank = iota // in the file itself
-	RankSameDir                         // in its directory (its package)
-	RankImported                        // in a file or package it imports
-	RankElsewhere                       // anywhere else, or no starting file
+	RankResolved           DefinitionRank = iota // the declaration the use's syntax names (RankUse)
+	RankResolvedOtherBuild                       // the same, in a file for another GOOS or GOARCH
+	RankSameFile                                 // in the file itself
+	RankSameDir                                  // in its directory (its package)
+	RankImported                                 // in a file or package it imports
+	RankElsewhere                                // anywhere else, or no starting file
 )
 
 // DefinitionContext ranks definitions as seen from one file of a store.
@@ -33,15 +35,20 @@ type DefinitionContext struct {
 // importPath is an import as a slash-separated path (see importPathOf).
 type importPath struct {
 	p        string
-	relative bool // written relative to the importing file ("./x")
+	relative bool   // written relative to the importing file ("./x")
+	name     string // the name it binds in a Go file (goImportName)
 }
 
 // NewDefinitionContext ranks from the store-relative file from, whose
 // imports (FileDetail.Imports) decide RankImported.
 func NewDefinitionContext(from string, imports []extract.Import) DefinitionContext {
 	c := DefinitionContext{from: from, dir: path.Dir(from)}
+	goFile := strings.HasSuffix(from, ".go")
 	for _, imp := range imports {
 		if ip := importPathOf(imp.Path, c.dir); ip.p != "" {
+			if goFile {
+				ip.name = goImportName(ip.p, imp.Name)
+			}
 			c.imports = append(c.imports, ip)
 		}
 	}

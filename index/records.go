@@ -96,6 +96,7 @@ func encodeDetail(f *FileDetail) []byte {
 	e.uvarint(uint64(len(f.Imports)))
 	for _, im := range f.Imports {
 		e.str(im.Path)
+		e.str(im.Name)
 		e.uvarint(uint64(im.Line))
 	}
 	e.uvarint(uint64(len(f.Todos)))
@@ -113,10 +114,10 @@ func decodeDetail(b []byte) (FileDetail, error) {
 	f.Path = d.str()
 	f.Reason = d.str()
 	f.Package = d.str()
-	if n := d.count(2); n > 0 {
+	if n := d.count(3); n > 0 {
 		f.Imports = make([]extract.Import, n)
 		for i := range f.Imports {
-			f.Imports[i] = extract.Import{Path: d.str(), Line: d.u32()}
+			f.Imports[i] = extract.Import{Path: d.str(), Name: d.str(), Line: d.u32()}
 		}
 	}
 	if n := d.count(3); n > 0 {
@@ -224,10 +225,22 @@ func decodeNames(b []byte) ([]string, error) {
 type Occurrence struct {
 	Pos  extract.Pos
 	Call bool
+	// Sel and Import are extract.Ref's: a selector (x.F), and the import
+	// its qualifier names (1-based index into the file's imports).
+	Sel    bool
+	Import uint16
 }
 
-// encodeOccurrences writes positions sorted by line as line deltas, with the
-// call flag in the low bit of the column.
+const (
+	occCall   = 1 << iota
+	occSel    // the occurrence follows a "."
+	occImport // followed by uvarint(Import)
+	occFlags  = 3
+)
+
+// encodeOccurrences writes positions sorted by line as line deltas, with
+// the flags in the low bits of the column and the import index after it
+// when there is one.
 func encodeOccurrences(dst []byte, occ []Occurrence) []byte {
 	e := encoder{b: dst}
 	e.uvarint(uint64(len(occ)))
@@ -235,11 +248,20 @@ func encodeOccurrences(dst []byte, occ []Occurrence) []byte {
 	for _, o := range occ {
 		e.uvarint(uint64(o.Pos.Line - line))
 		line = o.Pos.Line
-		c := uint64(o.Pos.Col) << 1
+		c := uint64(o.Pos.Col) << occFlags
 		if o.Call {
-			c |= 1
+			c |= occCall
+		}
+		if o.Sel {
+			c |= occSel
+		}
+		if o.Import > 0 {
+			c |= occImport
 		}
 		e.uvarint(c)
+		if o.Import > 0 {
+			e.uvarint(uint64(o.Import))
+		}
 	}
 	return e.b
 }
@@ -251,7 +273,11 @@ func decodeOccurrences(b []byte) ([]Occurrence, error) {
 	for i := range occ {
 		line += d.u32()
 		c := d.uvarint()
-		occ[i] = Occurrence{Pos: extract.Pos{Line: line, Col: uint32(c >> 1)}, Call: c&1 == 1}
+		o := Occurrence{Pos: extract.Pos{Line: line, Col: uint32(c >> occFlags)}, Call: c&occCall != 0, Sel: c&occSel != 0}
+		if c&occImport != 0 {
+			o.Import = uint16(d.uvarint())
+		}
+		occ[i] = o
 	}
 	if err := d.err("occurrences"); err != nil {
 		return nil, err

@@ -134,7 +134,7 @@ func groupRefs(refs []extract.Ref) (names []string, groups [][]Occurrence) {
 	fill := slices.Clone(starts[:len(names)])
 	for i := range refs {
 		n := ids[i]
-		occ[fill[n]] = Occurrence{Pos: refs[i].Pos, Call: refs[i].Call}
+		occ[fill[n]] = Occurrence{Pos: refs[i].Pos, Call: refs[i].Call, Sel: refs[i].Sel, Import: refs[i].Import}
 		fill[n]++
 	}
 	groups = make([][]Occurrence, len(names))

@@ -25,7 +25,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if err != nil {
 		return nil, err
 	}
-	defs, err := s.rankedDefinitions(ctx, d, name)
+	defs, _, err := s.rankedDefinitions(ctx, d, p.Position, name)
 	if err != nil || len(defs) == 0 {
 		return nil, err
 	}

@@ -317,3 +317,31 @@ elif d.get("goplsError"):
     print("gopls:", d["goplsError"])
 PY
 fi
+
+# Navigation against gopls on GOROOT/src (BENCH_NAV=0 skips; needs gopls and
+# about 7 GB of memory for it): scripts/navcompare sends the same
+# definition and references requests at 60 seeded call sites to both
+# servers and reports agreement with gopls and client-side latencies.
+# Targets (issue 17): definition top-1 >= 95%, references precision >= 0.90
+# at recall >= 0.98, references p99 <= 50 ms.
+if [[ ${BENCH_LSP:-1} != 0 && ${BENCH_NAV:-1} != 0 && -n ${gopls:-} ]]; then
+	say ""
+	say "== navigation against gopls on GOROOT/src"
+	go build -o "$tmp/navcompare" ./scripts/navcompare
+	"$tmp/navcompare" -parley "$BIN" -gopls "$gopls" -root "$(go env GOROOT)/src" -data "$lspdata" -n 60 -seed 1 >"$OUT/nav.json"
+	python3 - "$OUT/nav.json" <<'PY' | tee -a "$SUMMARY"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = lambda c: "PASS" if c else "FAIL"
+n = max(d["scored"], 1)
+print(f"definition top-1 = gopls     {d['definitionTop1']} of {d['scored']} ({d['definitionTop1Pct']:.0f}%) (target >= 95%) {ok(d['definitionTop1Pct'] >= 95)}")
+print(f"gopls's definition in list   {d['definitionAnywhere']} of {d['scored']} ({d['definitionAnywherePct']:.0f}%)")
+print(f"references precision/recall  {d['referencesPrecision']:.2f} / {d['referencesRecall']:.2f} (target >= 0.90 / 0.98) "
+      f"{ok(d['referencesPrecision'] >= 0.90 and d['referencesRecall'] >= 0.98)}")
+p, g = d["parley"], d["gopls"]
+print(f"definition p50/p99           parley {p['definitionP50Ms']:.1f} / {p['definitionP99Ms']:.1f} ms, gopls {g['definitionP50Ms']:.1f} / {g['definitionP99Ms']:.1f} ms")
+print(f"references p50/p99           parley {p['referencesP50Ms']:.1f} / {p['referencesP99Ms']:.1f} ms, gopls {g['referencesP50Ms']:.1f} / {g['referencesP99Ms']:.1f} ms "
+      f"(target p99 <= 50 ms) {ok(p['referencesP99Ms'] <= 50)}")
+print(f"gopls first answer {d['goplsFirstAnswerMs']/1000:.1f} s; peak RSS parley {d['parleyPeakRssMB']:.0f} MB, gopls {d['goplsPeakRssMB']:.0f} MB")
+PY
+fi

@@ -16,7 +16,7 @@ var findReferencesDesc string
 const defaultReferences = 100
 
 type findReferencesParams struct {
-	Name       string `json:"name" jsonschema:"description=Identifier to find (exact spelling). A qualified name such as Server.Serve searches for its last part."`
+	Name       string `json:"name" jsonschema:"description=Identifier to find (exact spelling). A qualified name such as Server.Serve or http.Get that names one declaration finds the references to that declaration only; otherwise its last part is searched."`
 	Path       string `json:"path,omitempty" jsonschema:"description=File or directory to restrict the search to."`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1,maximum=1000,description=Maximum occurrences to show (default 100); the rest are counted."`
 }
@@ -31,10 +31,12 @@ func findReferencesAccess(env *Env, p *findReferencesParams) (access.Access, err
 }
 
 func findReferencesRun(ctx context.Context, env *Env, p *findReferencesParams) (*Result, error) {
-	_, name := splitQualified(strings.TrimSpace(p.Name))
+	qualified := strings.TrimSpace(p.Name)
+	_, name := splitQualified(qualified)
 	if name == "" {
 		return Errorf("name is empty"), nil
 	}
+	qualified = strings.ReplaceAll(qualified, "::", ".")
 	scopes, res := indexScopes(env, p.Path)
 	if res != nil {
 		return res, nil
@@ -44,7 +46,7 @@ func findReferencesRun(ctx context.Context, env *Env, p *findReferencesParams) (
 	shown, total, files := 0, 0, map[string]bool{}
 	src := lineSource{env: env}
 	for _, sc := range scopes {
-		refs, err := sc.store.References(name, 0)
+		refs, _, err := sc.store.ReferencesTo(qualified, 0)
 		if err != nil {
 			return nil, fmt.Errorf("references to %s: %w", name, err)
 		}
@@ -64,6 +66,9 @@ func findReferencesRun(ctx context.Context, env *Env, p *findReferencesParams) (
 			tag := ""
 			if r.Decl {
 				tag = " [definition]"
+			}
+			if r.Uncertain {
+				tag += " [uncertain]"
 			}
 			text := src.line(sc.absIn(r.Path), int(r.Pos.Line))
 			fmt.Fprintf(&b, "%s:%d:%d: %s%s\n", displayRel(env, sc.root, r.Path), r.Pos.Line+1, r.Pos.Col+1, clip(strings.TrimSpace(text)), tag)

@@ -160,6 +160,18 @@ func TestFindDefinitionAndReferences(t *testing.T) {
 		t.Errorf("path filter ignored:\n%s", out)
 	}
 	ftContains(t, ftOK(t, findReferencesTool, w.env, map[string]any{"name": "Nothing"}), "No references to Nothing")
+	// A qualified name naming one declaration: the method's references
+	// only (its call is unconfirmed: s's type is not stored), not
+	// util.Serve.
+	out = ftOK(t, findReferencesTool, w.env, map[string]any{"name": "Server.Serve"})
+	ftContains(t, out, "main.go:15:18: func (s *Server) Serve(req string) error { [definition]\n", "main.go:29:8: _ = s.Serve(\"x\") // TODO: read flags [uncertain]\n")
+	if strings.Contains(out, "util.go") {
+		t.Errorf("Server.Serve lists util.Serve:\n%s", out)
+	}
+	out = ftOK(t, findReferencesTool, w.env, map[string]any{"name": "util.Serve"})
+	if out != "util/util.go:9:6: func Serve() {} [definition]\n" {
+		t.Errorf("util.Serve:\n%s", out)
+	}
 }
 
 func TestDependencies(t *testing.T) {

@@ -87,11 +87,11 @@ func newDefsCmd(g *globals) *cobra.Command {
 func newRefsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "refs NAME",
-		Short: "List every occurrence of the identifier NAME",
+		Short: "List the occurrences of NAME; a qualified NAME naming one declaration (Type.Method, pkg.Func) lists the references to it",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return runQuery(g, args, func(st *index.Store, _ string, args []string) error {
-				hits, err := st.References(args[0], g.limit)
+				hits, _, err := st.ReferencesTo(args[0], g.limit)
 				if err != nil {
 					return err
 				}

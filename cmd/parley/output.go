@@ -63,6 +63,9 @@ type refJSON struct {
 	Path string `json:"path"`
 	Line uint32 `json:"line"`
 	Col  uint32 `json:"col"`
+	// Uncertain: the syntax allows but cannot confirm the reference
+	// (index.RefHit.Uncertain).
+	Uncertain bool `json:"uncertain,omitempty"`
 }
 
 func refKind(h index.RefHit) string {
@@ -79,12 +82,16 @@ func printRefs(g *globals, hits []index.RefHit) error {
 	if g.json {
 		out := make([]refJSON, len(hits))
 		for i, h := range hits {
-			out[i] = refJSON{Name: h.Name, Kind: refKind(h), Path: h.Path, Line: h.Pos.Line + 1, Col: h.Pos.Col + 1}
+			out[i] = refJSON{Name: h.Name, Kind: refKind(h), Path: h.Path, Line: h.Pos.Line + 1, Col: h.Pos.Col + 1, Uncertain: h.Uncertain}
 		}
 		return writeJSON(g.stdout, out)
 	}
 	for _, h := range hits {
-		fmt.Fprintf(g.stdout, "%s:%d:%d\t%s\n", h.Path, h.Pos.Line+1, h.Pos.Col+1, refKind(h))
+		unc := ""
+		if h.Uncertain {
+			unc = "\tuncertain"
+		}
+		fmt.Fprintf(g.stdout, "%s:%d:%d\t%s%s\n", h.Path, h.Pos.Line+1, h.Pos.Col+1, refKind(h), unc)
 	}
 	return nil
 }

@@ -8,7 +8,9 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"path"
 	"strconv"
+	"strings"
 )
 
 func init() { register("go", goExtractor{}) }
@@ -92,7 +94,11 @@ func (g *goWalker) rng(n ast.Node) Range { return Range{g.pos(n.Pos()), g.pos(n.
 func (g *goWalker) file(f *ast.File) {
 	for _, imp := range f.Imports {
 		if p, err := strconv.Unquote(imp.Path.Value); err == nil {
-			g.res.Imports = append(g.res.Imports, Import{Path: p, Line: g.pos(imp.Path.Pos()).Line})
+			im := Import{Path: p, Line: g.pos(imp.Path.Pos()).Line}
+			if imp.Name != nil {
+				im.Name = imp.Name.Name
+			}
+			g.res.Imports = append(g.res.Imports, im)
 		}
 	}
 	for _, c := range g.toks.comments {
@@ -324,13 +330,48 @@ func docOf(cg *ast.CommentGroup) string {
 // followed by "(" is a callee unless it is a function or method name being
 // declared. Conversions such as []byte(x) count as calls, as they do in the
 // syntax tree, and so do f[T](x) and a[i](x).
+//
+// A selector's qualifier that is the name an import binds marks the
+// reference with that import (a local variable shadowing the import name
+// is not told apart: that needs scopes the scan pass does not have).
 func (g *goWalker) refs() {
+	bound := make(map[string]uint16, len(g.res.Imports))
+	for i, im := range g.res.Imports {
+		if i < 0xffff {
+			bound[GoImportName(im.Path, im.Name)] = uint16(i + 1)
+		}
+	}
 	refs := make([]Ref, 0, len(g.toks.idents))
 	for _, id := range g.toks.idents {
 		call := id.paren && !g.decls[id.off]
-		refs = append(refs, Ref{Name: id.name, Pos: g.lines.posOff(id.off), Call: call})
+		r := Ref{Name: id.name, Pos: g.lines.posOff(id.off), Call: call, Sel: id.sel}
+		if id.qual >= 0 && len(bound) > 0 {
+			r.Import = bound[g.toks.idents[id.qual].name]
+		}
+		refs = append(refs, r)
 	}
 	g.res.Refs = refs
+}
+
+// GoImportName is the name a Go import binds in the importing file: its
+// explicit name, else the package name Go's convention gives the path (its
+// last element, without a major-version element "v2", a gopkg.in ".v3"
+// suffix or a "go-" prefix). A package whose clause differs from its
+// directory is not recognised.
+func GoImportName(p, explicit string) string {
+	if explicit != "" {
+		return explicit
+	}
+	base := path.Base(p)
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		if dir := path.Dir(p); dir != "." {
+			base = path.Base(dir)
+		}
+	}
+	if i := strings.Index(base, ".v"); i > 0 && strings.Trim(base[i+2:], "0123456789") == "" {
+		base = base[:i]
+	}
+	return strings.TrimPrefix(base, "go-")
 }
 
 // lineIndex converts token.Pos to (line, byte column). Lookups are mostly

@@ -42,6 +42,7 @@ const (
 	tVar     // var, const
 	tType    // type
 	tAssign  // a lone "="
+	tDot     // a selector's "." (not "..." or a number's)
 	tOther
 )
 
@@ -131,6 +132,12 @@ func (l *goLexer) next() (tok lexTok, start, end int) {
 			return tOther, start, l.pos
 		}
 		return tAssign, start, l.pos
+	case '.':
+		if l.pos+1 < len(l.src) && l.src[l.pos] == '.' && l.src[l.pos+1] == '.' {
+			l.pos += 2
+			return tOther, start, l.pos
+		}
+		return tDot, start, l.pos
 	}
 	// Compound operators ("!=", "<=", ":=", "+=", ...) must not leave a
 	// lone "=" behind.

@@ -30,6 +30,10 @@ type goIdent struct {
 	name  string
 	off   int
 	paren bool // next token is "("
+	sel   bool // previous token is "." (x.F)
+	// qual is the index of the identifier right before the "." (x in
+	// x.F), or -1.
+	qual int32
 }
 
 type goComment struct {
@@ -49,6 +53,7 @@ func scanGo(src []byte) *goTokens {
 	var brackets []int
 	closed := -1
 	prevIdent := -1 // index of the identifier just scanned, if any
+	dotQual := -1   // after a ".": the identifier before it, if any
 	names := make(map[string]string, 64)
 	for {
 		tok, off, end := l.next()
@@ -70,7 +75,11 @@ func scanGo(src []byte) *goTokens {
 					name = string(src[off:end])
 					names[name] = name
 				}
-				t.idents = append(t.idents, goIdent{name: name, off: off})
+				id := goIdent{name: name, off: off, qual: -1}
+				if prev == tDot {
+					id.sel, id.qual = true, int32(dotQual)
+				}
+				t.idents = append(t.idents, id)
 				prevIdent = len(t.idents) - 1
 				prev = tok
 				continue
@@ -90,6 +99,8 @@ func scanGo(src []byte) *goTokens {
 			}
 		case tBranch:
 			t.branches = append(t.branches, off)
+		case tDot:
+			dotQual = prevIdent
 		}
 		if body, ok := b.step(tok, off); ok {
 			t.bodies = append(t.bodies, body)

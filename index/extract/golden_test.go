@@ -176,7 +176,11 @@ func formatOutline(res *Result) string {
 		fmt.Fprintf(&b, "package %s\n", res.Package)
 	}
 	for _, im := range res.Imports {
-		fmt.Fprintf(&b, "import %s L%d\n", im.Path, im.Line+1)
+		if im.Name != "" {
+			fmt.Fprintf(&b, "import %s %s L%d\n", im.Name, im.Path, im.Line+1)
+		} else {
+			fmt.Fprintf(&b, "import %s L%d\n", im.Path, im.Line+1)
+		}
 	}
 	for _, td := range res.Todos {
 		fmt.Fprintf(&b, "todo %s %s L%d\n", td.Tag, td.Text, td.Line+1)
@@ -201,6 +205,12 @@ func formatRefs(res *Result) string {
 		occ := fmt.Sprintf("L%d:C%d", r.Pos.Line+1, r.Pos.Col+1)
 		if r.Call {
 			occ += "(call)"
+		}
+		switch {
+		case r.Import > 0:
+			occ += "(" + res.Imports[r.Import-1].Path + ".)"
+		case r.Sel:
+			occ += "(sel)"
 		}
 		byName[r.Name] = append(byName[r.Name], occ)
 	}

@@ -136,12 +136,22 @@ type Ref struct {
 	Pos  Pos
 	// Call is set when the identifier is the callee of a call expression.
 	Call bool
+	// Sel is set when the identifier follows a "." (Go: x.F, pkg.F).
+	Sel bool
+	// Import, for a selector whose qualifier is a name one of the file's
+	// imports binds (Go: pkg.F), is 1 + that import's index in
+	// Result.Imports; 0 otherwise.
+	Import uint16
 }
 
 // Import is one import/include/require as written in the source.
 type Import struct {
 	// Path is the import string without quotes ("fmt", "./util", "os.path").
 	Path string
+	// Name is the local name the import is given explicitly (Go's
+	// `import h "net/http"`, "." or "_"); empty when the language or the
+	// file gives none.
+	Name string
 	Line uint32
 }
 

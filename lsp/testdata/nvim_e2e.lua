@@ -24,7 +24,9 @@ H.run(function()
 
   params.context = { includeDeclaration = true }
   local refs = request('textDocument/references', params)
-  check(#refs == 6, 'references: ' .. vim.inspect(refs))
+  -- Resolved: cart's Fee only (its declaration and two calls), not
+  -- price.Fee or other.Fee.
+  check(#refs == 3, 'references: ' .. vim.inspect(refs))
 
   -- Edit the buffer without saving; the new symbol is found at once.
   vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '', 'func Brandnew() int { return 9 }' })

@@ -1,0 +1,229 @@
+package index
+
+import (
+	"path"
+	"strings"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// References to one Go declaration. The scan pass stores, with each
+// occurrence, whether it follows a "." and which import its qualifier
+// names (Occurrence.Sel, Occurrence.Import); that and the importing
+// file's stored imports are enough to tell, without parsing anything at
+// query time:
+//
+//   - a package-level declaration in directory D is referred to by pkg.F
+//     where pkg is an import naming D, and by a bare F in D's files (or in
+//     a file that dot-imports D); x.F after a value is never it.
+//   - a method or field is referred to by x.F after a value, which is
+//     Uncertain (the value's type is not stored), and, for a field, by a
+//     bare F in a composite literal key, also Uncertain; pkg.F is never
+//     it, and an unexported one is never used outside its package.
+//
+// Occurrences in files whose name restricts them to a platform the
+// declaration's file does not build with (buildsWith) are Uncertain: a
+// type checker configured for one platform does not see them, but a
+// rename must.
+
+// refFilter decides, occurrence by occurrence, whether a reference can
+// mean one declaration. Not safe for concurrent use (it caches imports).
+type refFilter struct {
+	st      *Store
+	def     NameHit
+	dir     string
+	pkg     string // the package clause of def's file
+	imports map[string][]importPath
+}
+
+// newRefFilter returns the filter for references to def, a declaration in
+// this store; ok is false when def is not a Go declaration, whose
+// references are then not filtered.
+func (s *Store) newRefFilter(def NameHit) (*refFilter, bool) {
+	if !strings.HasSuffix(def.Path, ".go") {
+		return nil, false
+	}
+	f := &refFilter{st: s, def: def, dir: path.Dir(def.Path), imports: map[string][]importPath{}}
+	if det, err := s.Detail(def.Path); err == nil {
+		f.pkg = det.Package
+	}
+	return f, true
+}
+
+// namesDir reports whether an import names the declaration's directory.
+// The root directory has no path to match (the module path is in go.mod,
+// which the index does not read), so there an import binding the root
+// package's name counts.
+func (f *refFilter) namesDir(ip importPath) bool {
+	if f.dir == "." {
+		return !ip.relative && f.pkg != "" && ip.name == f.pkg
+	}
+	return importNamesDir(ip, f.dir)
+}
+
+// fileImports returns p's imports with the names they bind.
+func (f *refFilter) fileImports(p string) []importPath {
+	if ips, ok := f.imports[p]; ok {
+		return ips
+	}
+	var ips []importPath
+	if det, err := f.st.Detail(p); err == nil {
+		ips = make([]importPath, len(det.Imports))
+		for i, im := range det.Imports {
+			ips[i] = importPath{p: im.Path, name: goImportName(im.Path, im.Name)}
+		}
+	}
+	f.imports[p] = ips
+	return ips
+}
+
+// keep reports whether the occurrence o in file p can refer to the
+// declaration, and whether that is uncertain.
+func (f *refFilter) keep(p string, o Occurrence) (keep, uncertain bool) {
+	if p == f.def.Path && o.Pos == f.def.Selection.Start {
+		return true, false
+	}
+	if !strings.HasSuffix(p, ".go") {
+		return false, false
+	}
+	keep, uncertain = f.keepGo(p, o)
+	// A file for another platform is in a build with another variant of
+	// the declaration (or none): a rename still has to see it.
+	return keep, uncertain || !buildsWith(f.def.Path, p)
+}
+
+func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
+	if f.def.Container == "" {
+		switch {
+		case o.Import > 0:
+			ips := f.fileImports(p)
+			i := int(o.Import) - 1
+			return i < len(ips) && f.namesDir(ips[i]), false
+		case o.Sel:
+			return false, false
+		case path.Dir(p) == f.dir:
+			return true, false
+		}
+		for _, ip := range f.fileImports(p) {
+			if ip.name == "." && f.namesDir(importPath{p: ip.p, name: goImportName(ip.p, "")}) {
+				return true, false
+			}
+		}
+		return false, false
+	}
+	switch {
+	case o.Import > 0:
+		return false, false
+	case !f.def.Exported && path.Dir(p) != f.dir:
+		// An unexported member is only reachable from its own package.
+		return false, false
+	case o.Sel:
+		return true, true
+	}
+	return f.def.Kind == extract.KindField, true
+}
+
+// DeclReferences returns the references to def, a declaration of this
+// store (from DefinitionSites), in path and position order: those the
+// syntax confirms, and those it allows but cannot confirm, marked
+// Uncertain. A declaration outside Go files gets every occurrence of its
+// name, all Uncertain. limit <= 0 means no limit.
+func (s *Store) DeclReferences(def NameHit, limit int) ([]RefHit, error) {
+	all, err := s.References(def.Name, 0)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := s.newRefFilter(def)
+	out := all[:0]
+	for _, h := range all {
+		if limit > 0 && len(out) == limit {
+			break
+		}
+		if !ok {
+			h.Uncertain = true
+			out = append(out, h)
+			continue
+		}
+		keep, unc := f.keep(h.Path, Occurrence{Pos: h.Pos, Call: h.Call, Sel: h.Sel, Import: h.Import})
+		if keep {
+			h.Uncertain = unc
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// DeclFileReferences is DeclReferences within one file, from a single
+// point lookup (document highlights).
+func (s *Store) DeclFileReferences(def NameHit, p string) ([]RefHit, error) {
+	occ, err := s.FileReferences(p, def.Name)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := s.newRefFilter(def)
+	out := make([]RefHit, 0, len(occ))
+	for _, o := range occ {
+		h := RefHit{Path: p, Name: def.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Import: o.Import, Uncertain: true}
+		if ok {
+			keep, unc := f.keep(p, o)
+			if !keep {
+				continue
+			}
+			h.Uncertain = unc
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// QualifiedDeclarations returns the declarations a qualified name written
+// as in source selects: "Server.Serve" (a method or field Serve of a type
+// Server, or of a container ending in ".Server") or "http.Get" (a
+// package-level Get in a Go file of package http). It is how the CLI and the agent, which have no cursor, name
+// one declaration.
+func (s *Store) QualifiedDeclarations(qualifier, name string) ([]NameHit, error) {
+	sites, err := s.DefinitionSites(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []NameHit
+	for _, h := range sites {
+		if h.Name != name {
+			continue
+		}
+		switch {
+		case h.Container != "":
+			if h.Container == qualifier || strings.HasSuffix(h.Container, "."+qualifier) {
+				out = append(out, h)
+			}
+		case strings.HasSuffix(h.Path, ".go"):
+			if det, err := s.Detail(h.Path); err == nil && det.Package == qualifier {
+				out = append(out, h)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ReferencesTo answers a references query by name, as `parley refs` and
+// the agent's find_references do: a qualified name that selects exactly
+// one declaration (QualifiedDeclarations) gets DeclReferences, the
+// language server's answer for that declaration; anything else gets every
+// occurrence of the last part (References), none marked Uncertain.
+// resolved says which it was.
+func (s *Store) ReferencesTo(qualified string, limit int) (hits []RefHit, resolved bool, err error) {
+	name := qualified
+	if i := strings.LastIndexByte(qualified, '.'); i > 0 && i < len(qualified)-1 {
+		name = qualified[i+1:]
+		decls, err := s.QualifiedDeclarations(qualified[:i], name)
+		if err != nil {
+			return nil, false, err
+		}
+		if len(decls) == 1 {
+			hits, err := s.DeclReferences(decls[0], limit)
+			return hits, err == nil, err
+		}
+	}
+	hits, err = s.References(name, limit)
+	return hits, false, err
+}

@@ -1,0 +1,248 @@
+package index
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// maxTypeDepth bounds the recursion through declarations and embedded
+// fields.
+const maxTypeDepth = 6
+
+// exprType infers the type of e, written in fc; stack is the path of
+// nodes enclosing e when fc is the file being edited (nil otherwise).
+func (r *goTypeResolver) exprType(fc *fileCtx, stack []ast.Node, e ast.Expr, depth int) (goType, bool) {
+	if depth > maxTypeDepth {
+		return goType{}, false
+	}
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return r.exprType(fc, stack, x.X, depth+1)
+	case *ast.StarExpr:
+		return r.exprType(fc, stack, x.X, depth+1)
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return r.exprType(fc, stack, x.X, depth+1)
+		}
+	case *ast.CompositeLit:
+		return typeExpr(fc, x.Type)
+	case *ast.Ident:
+		return r.identType(fc, stack, x, depth)
+	case *ast.CallExpr:
+		return r.callType(fc, stack, x, 0, depth)
+	case *ast.SelectorExpr:
+		if q, ok := x.X.(*ast.Ident); ok && r.isImport(fc, stack, q) {
+			ip := fc.imports[q.Name]
+			return r.varType(x.Sel.Name, goType{imp: ip}.inDir, depth)
+		}
+		t, ok := r.exprType(fc, stack, x.X, depth+1)
+		if !ok {
+			return goType{}, false
+		}
+		hits, _ := r.member(t, x.Sel.Name, depth+1)
+		for _, h := range hits {
+			if h.Symbol.Kind == extract.KindField {
+				return r.fieldType(h)
+			}
+		}
+	}
+	return goType{}, false
+}
+
+// isImport reports whether q names one of fc's imports rather than a local
+// of the same name.
+func (r *goTypeResolver) isImport(fc *fileCtx, stack []ast.Node, q *ast.Ident) bool {
+	if _, ok := fc.imports[q.Name]; !ok {
+		return false
+	}
+	_, declared := localDecl(stack, q)
+	return !declared
+}
+
+// callType is the type of result idx of a call.
+func (r *goTypeResolver) callType(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, idx, depth int) (goType, bool) {
+	switch fn := c.Fun.(type) {
+	case *ast.Ident:
+		if fn.Name == "new" && len(c.Args) == 1 {
+			return typeExpr(fc, c.Args[0])
+		}
+		own := func(d string) bool { return d == fc.dir }
+		if h := r.lookup(fn.Name, "", own, extract.KindFunction); len(h) > 0 {
+			return r.resultType(h[0], idx)
+		}
+		return r.typeNamed(fn.Name, goType{dir: fc.dir})
+	case *ast.SelectorExpr:
+		if q, ok := fn.X.(*ast.Ident); ok && r.isImport(fc, stack, q) {
+			t := goType{imp: fc.imports[q.Name]}
+			if h := r.lookup(fn.Sel.Name, "", t.inDir, extract.KindFunction); len(h) > 0 {
+				return r.resultType(h[0], idx)
+			}
+			return r.typeNamed(fn.Sel.Name, t)
+		}
+		t, ok := r.exprType(fc, stack, fn.X, depth+1)
+		if !ok {
+			return goType{}, false
+		}
+		hits, _ := r.member(t, fn.Sel.Name, depth+1)
+		for _, h := range hits {
+			if h.Symbol.Kind == extract.KindMethod {
+				return r.resultType(h, idx)
+			}
+		}
+	case *ast.ParenExpr, *ast.StarExpr, *ast.IndexExpr:
+		// conversions to pointer or generic types: (*T)(x), T[int](x)
+		return typeExpr(fc, fn.(ast.Expr))
+	}
+	return goType{}, false
+}
+
+// typeNamed is the conversion T(x) when name is a type declared where at
+// says.
+func (r *goTypeResolver) typeNamed(name string, at goType) (goType, bool) {
+	for _, h := range r.lookup(name, "", at.inDir) {
+		switch h.Symbol.Kind {
+		case extract.KindStruct, extract.KindInterface, extract.KindClass, extract.KindString,
+			extract.KindNumber, extract.KindBoolean:
+			return goType{name: name, dir: dirOf(h.Path)}, true
+		}
+	}
+	return goType{}, false
+}
+
+// resultType parses the stored signature of a function or method and
+// returns its result idx.
+func (r *goTypeResolver) resultType(h SymbolHit, idx int) (goType, bool) {
+	text := strings.TrimSpace(h.Symbol.Signature)
+	text = strings.TrimSpace(strings.TrimSuffix(text, "{"))
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text+"\n", parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) == 0 {
+		return goType{}, false
+	}
+	fd, ok := f.Decls[0].(*ast.FuncDecl)
+	if !ok || fd.Type.Results == nil {
+		return goType{}, false
+	}
+	i := 0
+	for _, field := range fd.Type.Results.List {
+		n := max(1, len(field.Names))
+		if idx < i+n {
+			return typeExpr(r.storedFileContext(h.Path), field.Type)
+		}
+		i += n
+	}
+	return goType{}, false
+}
+
+// fieldType parses a stored struct field ("Addr string", "a, b *T").
+func (r *goTypeResolver) fieldType(h SymbolHit) (goType, bool) {
+	st, ok := parseFieldSig(h.Symbol.Signature)
+	if !ok {
+		return goType{}, false
+	}
+	return typeExpr(r.storedFileContext(h.Path), st.Type)
+}
+
+func parseFieldSig(sig string) (*ast.Field, bool) {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\ntype _ struct{\n"+sig+"\n}\n", parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) == 0 {
+		return nil, false
+	}
+	gd, ok := f.Decls[0].(*ast.GenDecl)
+	if !ok || len(gd.Specs) == 0 {
+		return nil, false
+	}
+	ts, ok := gd.Specs[0].(*ast.TypeSpec)
+	if !ok {
+		return nil, false
+	}
+	s, ok := ts.Type.(*ast.StructType)
+	if !ok || len(s.Fields.List) == 0 {
+		return nil, false
+	}
+	return s.Fields.List[0], true
+}
+
+// varType is the type of a package-level variable, from its stored
+// declaration line.
+func (r *goTypeResolver) varType(name string, inDir func(string) bool, depth int) (goType, bool) {
+	for _, h := range r.lookup(name, "", inDir, extract.KindVariable, extract.KindConstant) {
+		text := strings.TrimSpace(h.Symbol.Signature)
+		if !strings.HasPrefix(text, "var ") {
+			text = "var " + text
+		}
+		var f *ast.File
+		for _, tail := range []string{"", "}", "})", ")"} {
+			if pf, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text+tail+"\n", parser.SkipObjectResolution); err == nil {
+				f = pf
+				break
+			}
+		}
+		if f == nil || len(f.Decls) == 0 {
+			continue
+		}
+		gd, ok := f.Decls[0].(*ast.GenDecl)
+		if !ok || len(gd.Specs) == 0 {
+			continue
+		}
+		vs, ok := gd.Specs[0].(*ast.ValueSpec)
+		if !ok {
+			continue
+		}
+		fc := r.storedFileContext(h.Path)
+		if vs.Type != nil {
+			return typeExpr(fc, vs.Type)
+		}
+		for i, n := range vs.Names {
+			if n.Name == name && i < len(vs.Values) {
+				return r.exprType(fc, nil, vs.Values[i], depth+1)
+			}
+		}
+	}
+	return goType{}, false
+}
+
+// member returns the fields and methods named name declared on t, or on a
+// type t embeds (depth-first, the shallowest depth that has one).
+func (r *goTypeResolver) member(t goType, name string, depth int) ([]SymbolHit, bool) {
+	if hits := r.lookup(name, t.name, t.inDir); len(hits) > 0 {
+		return hits, true
+	}
+	if depth > maxTypeDepth {
+		return nil, false
+	}
+	for _, decl := range r.lookup(t.name, "", t.inDir) {
+		syms, err := r.st.Symbols(decl.Path)
+		if err != nil {
+			continue
+		}
+		fc := r.storedFileContext(decl.Path)
+		for _, s := range syms {
+			if s.Container != t.name || (s.Kind != extract.KindField && s.Kind != extract.KindInterface) {
+				continue
+			}
+			f, ok := parseFieldSig(s.Signature)
+			if !ok || len(f.Names) > 0 {
+				continue // a named field, not an embedded type
+			}
+			et, ok := typeExpr(fc, f.Type)
+			if !ok {
+				continue
+			}
+			if hits, ok := r.member(et, name, depth+1); ok {
+				return hits, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return "."
+}

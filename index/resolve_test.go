@@ -1,0 +1,282 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/parleyhq/parley/internal/fixture"
+)
+
+func TestUseAt(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want Use
+	}{
+		{"x := F", Use{}},
+		{"x := pkg.F", Use{Selector: true, Qualifier: "pkg"}},
+		{"pkg.\n\tF", Use{Selector: true, Qualifier: "pkg"}},
+		{"f().F", Use{Selector: true}},
+		{"a[1].F", Use{Selector: true}},
+		{"héllo.F", Use{Selector: true, Qualifier: "héllo"}},
+		{"1.F", Use{Selector: true}},
+	} {
+		// The offset is inside the last identifier, as an editor's cursor.
+		off := len(c.src) - 1
+		if got := UseAt([]byte(c.src), off); got != c.want {
+			t.Errorf("UseAt(%q) = %+v, want %+v", c.src, got, c.want)
+		}
+	}
+	if got := UseAt([]byte("x"), 5); got != (Use{}) {
+		t.Errorf("offset past the end: %+v", got)
+	}
+}
+
+func TestGoImportName(t *testing.T) {
+	for _, c := range []struct{ path, explicit, want string }{
+		{"net/http", "", "http"},
+		{"fmt", "", "fmt"},
+		{"net/http", "h", "h"},
+		{"math/rand/v2", "", "rand"},
+		{"gopkg.in/yaml.v3", "", "yaml"},
+		{"github.com/mattn/go-isatty", "", "isatty"},
+		{"example.com/m/v2x", "", "v2x"},
+		{"strings", ".", "."},
+	} {
+		if got := goImportName(c.path, c.explicit); got != c.want {
+			t.Errorf("goImportName(%q, %q) = %q, want %q", c.path, c.explicit, got, c.want)
+		}
+	}
+}
+
+// TestResolveGoFixture indexes testdata/resolve_go.txtar and checks the
+// best class of definitions of each use its "want" file lists.
+func TestResolveGoFixture(t *testing.T) {
+	archive := filepath.Join("testdata", "resolve_go.txtar")
+	root := fixture.Extract(t, archive)
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	ar, err := txtar.ParseFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for _, f := range ar.Files {
+		if f.Name == "want" {
+			want = f.Data
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(want)), "\n") {
+		use, defs, ok := strings.Cut(line, " -> ")
+		if !ok {
+			t.Fatalf("malformed want line %q", line)
+		}
+		loc, text, _ := strings.Cut(use, " ")
+		got, err := resolveFixtureUse(st, root, loc, text)
+		if err != nil {
+			t.Errorf("%s: %v", line, err)
+			continue
+		}
+		if got != defs {
+			t.Errorf("%s %s: got %s, want %s", loc, text, got, defs)
+		}
+	}
+}
+
+// resolveFixtureUse looks up the last identifier of text, found on the
+// 1-based line of loc ("file:line"), as the language server does.
+func resolveFixtureUse(st *Store, root, loc, text string) (string, error) {
+	file, lineStr, _ := strings.Cut(loc, ":")
+	var line int
+	fmt.Sscanf(lineStr, "%d", &line)
+	src, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		return "", err
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	if line < 1 || line > len(lines) {
+		return "", fmt.Errorf("no line %d", line)
+	}
+	col := bytes.Index(lines[line-1], []byte(text))
+	if col < 0 {
+		return "", fmt.Errorf("%q not on line %d: %q", text, line, lines[line-1])
+	}
+	off := len(bytes.Join(lines[:line-1], nil)) + col + len(text) - 1
+	name := text[strings.LastIndexAny(text, ".()")+1:]
+	ctx, err := st.DefinitionContext(file)
+	if err != nil {
+		return "", err
+	}
+	use := UseAt(src, off)
+	if use.Selector { // as the language server does
+		if hits, ok := st.GoMemberDefinitions(file, src, off); ok && len(hits) > 0 {
+			var out []string
+			for _, h := range hits {
+				out = append(out, fmt.Sprintf("%s:%d", h.Path, h.Symbol.Selection.Start.Line+1))
+			}
+			return strings.Join(out, " "), nil
+		}
+	}
+	hits, err := st.DefinitionSites(name)
+	if err != nil {
+		return "", err
+	}
+	best := SortDefinitions(hits, func(h NameHit) DefinitionRank { return ctx.RankUse(use, h.Path, h.Container) })
+	if best == 0 {
+		return "-", nil
+	}
+	var out []string
+	for _, h := range hits[:best] {
+		out = append(out, fmt.Sprintf("%s:%d", h.Path, h.Selection.Start.Line+1))
+	}
+	return strings.Join(out, " "), nil
+}
+
+func TestGoBuildsWith(t *testing.T) {
+	for _, c := range []struct {
+		from, target string
+		want         bool
+	}{
+		{"syscall/zsyscall_linux_riscv64.go", "syscall/syscall_linux.go", true},
+		{"syscall/zsyscall_linux_riscv64.go", "syscall/dll_windows.go", false},
+		{"syscall/zsyscall_linux_riscv64.go", "syscall/zsyscall_linux_amd64.go", false},
+		{"syscall/zsyscall_linux_riscv64.go", "syscall/syscall.go", true},
+		{"os/file_android.go", "os/file_linux.go", true},
+		{"os/exec_windows.go", "os/exec_posix_test.go", true},
+		{"os/a_" + runtime.GOOS + ".go", "os/b_" + runtime.GOARCH + ".go", true},
+	} {
+		if got := buildsWith(c.from, c.target); got != c.want {
+			t.Errorf("buildsWith(%s, %s) = %v, want %v", c.from, c.target, got, c.want)
+		}
+	}
+	if os, arch := goFileTarget("x/zerrors_linux_mips64le_test.go"); os != "linux" || arch != "mips64le" {
+		t.Errorf("goFileTarget = %s %s", os, arch)
+	}
+	if os, arch := goFileTarget("linux.go"); os != "" || arch != "" {
+		t.Errorf("a file named after an OS alone has no constraint; got %s %s", os, arch)
+	}
+}
+
+// TestDeclReferencesFixture checks which occurrences DeclReferences keeps
+// for declarations of testdata/resolve_go.txtar ("?" marks Uncertain).
+func TestDeclReferencesFixture(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_go.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	riscvMark := "?"
+	if runtime.GOOS == "linux" && runtime.GOARCH == "riscv64" {
+		riscvMark = ""
+	}
+	for _, c := range []struct {
+		name, decl string // decl: path:line of the declaration
+		want       string
+	}{
+		// Not h.Get (net/http), not c.Get (a method), not the declarations
+		// of other packages.
+		{"Get", "store/store.go:3", "cmd/main.go:11 store/store.go:3"},
+		{"FormatInt", "strconv/itoa.go:3", "cmd/conv.go:5 strconv/itoa.go:3"},
+		// Files for other platforms are uncertain: the windows variant's
+		// declaration and call, and on any machine but linux/riscv64 the
+		// riscv64 file's call.
+		{"Call", "sys/sys_linux.go:3", "sys/sys_linux.go:3 sys/sys_windows.go:3? sys/z_linux_riscv64.go:3" + riscvMark + " sys/z_windows_arm64.go:3?"},
+		// A method: every x.Close is possible but unconfirmed; Tx.Close's
+		// and cache.Close's declarations are not references.
+		{"Close", "store/store.go:9", "cmd/main.go:13? cmd/main.go:17? cmd/typed.go:10? cmd/typed.go:11? " +
+			"cmd/typed.go:13? cmd/typed.go:15? cmd/typed.go:17? cmd/typed.go:19? cmd/typed.go:20? " +
+			"cmd/typed.go:22? cmd/typed.go:24? cmd/typed.go:32? store/store.go:9"},
+		// An unexported method: only its own package's x.flush.
+		{"flush", "store/store.go:19", "store/store.go:19 store/store.go:19?"},
+		// Package-level Open of cache: its own call, not store.Open of the
+		// local store parameter; the parameter's field declaration (line
+		// 11) is a false positive scopes would remove.
+		{"Open", "cache/cache.go:3", "cache/cache.go:3 cache/cache.go:7 cache/cache.go:11"},
+	} {
+		sites, err := st.DefinitionSites(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var def *NameHit
+		for i := range sites {
+			if fmt.Sprintf("%s:%d", sites[i].Path, sites[i].Selection.Start.Line+1) == c.decl && sites[i].Name == c.name {
+				def = &sites[i]
+			}
+		}
+		if def == nil {
+			t.Fatalf("no declaration of %s at %s", c.name, c.decl)
+		}
+		refs, err := st.DeclReferences(*def, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range refs {
+			s := fmt.Sprintf("%s:%d", r.Path, r.Pos.Line+1)
+			if r.Uncertain {
+				s += "?"
+			}
+			got = append(got, s)
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("references to %s at %s:\n got %s\nwant %s", c.name, c.decl, g, c.want)
+		}
+		inFile, err := st.DeclFileReferences(*def, "cmd/main.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantIn []string
+		for _, w := range strings.Fields(c.want) {
+			if strings.HasPrefix(w, "cmd/main.go:") {
+				wantIn = append(wantIn, w)
+			}
+		}
+		var gotIn []string
+		for _, r := range inFile {
+			s := fmt.Sprintf("%s:%d", r.Path, r.Pos.Line+1)
+			if r.Uncertain {
+				s += "?"
+			}
+			gotIn = append(gotIn, s)
+		}
+		if strings.Join(gotIn, " ") != strings.Join(wantIn, " ") {
+			t.Errorf("highlights of %s in cmd/main.go: got %v, want %v", c.name, gotIn, wantIn)
+		}
+	}
+}
+
+// FuzzGoResolve feeds arbitrary buffers and cursor offsets to what the
+// language server runs on the buffer being edited (UseAt, RankUse,
+// GoMemberDefinitions against the fixture's store): none may panic.
+func FuzzGoResolve(f *testing.F) {
+	root := fixture.Extract(f, filepath.Join("testdata", "resolve_go.txtar"))
+	st, err := Open(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Index(context.Background(), root, Options{}); err != nil {
+		f.Fatal(err)
+	}
+	for _, name := range []string{"cmd/typed.go", "cmd/main.go", "cache/cache.go"} {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src, 150)
+	}
+	f.Add([]byte("package p\nfunc f() { var x struct{}; x.("), 40)
+	ctx, _ := st.DefinitionContext("cmd/typed.go")
+	f.Fuzz(func(t *testing.T, src []byte, off int) {
+		use := UseAt(src, off)
+		ctx.RankUse(use, "store/store.go", "")
+		st.GoMemberDefinitions("cmd/typed.go", src, off)
+	})
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.lsp.dev/protocol"
+)
+
+type config struct {
+	parley, gopls, root, data string
+	verbose                   bool
+}
+
+// report is the JSON navcompare prints.
+type report struct {
+	Root  string `json:"root"`
+	Sites int    `json:"sites"`
+	// Scored sites are those where gopls gave a definition.
+	Scored             int     `json:"scored"`
+	DefinitionTop1     int     `json:"definitionTop1"`
+	DefinitionAnywhere int     `json:"definitionAnywhere"`
+	DefinitionTop1Pct  float64 `json:"definitionTop1Pct"`
+	DefinitionAnyPct   float64 `json:"definitionAnywherePct"`
+	// ReferencesPrecision and ReferencesRecall are means over the scored
+	// sites where either server found a reference.
+	ReferencesPrecision float64 `json:"referencesPrecision"`
+	ReferencesRecall    float64 `json:"referencesRecall"`
+	// Latencies are client-side milliseconds.
+	Parley             latencies   `json:"parley"`
+	Gopls              latencies   `json:"gopls"`
+	GoplsFirstAnswerMs float64     `json:"goplsFirstAnswerMs"`
+	ParleyPeakRSSMB    float64     `json:"parleyPeakRssMB"`
+	GoplsPeakRSSMB     float64     `json:"goplsPeakRssMB"`
+	Misses             []miss      `json:"misses,omitempty"`
+	GoplsErrors        []string    `json:"goplsErrors,omitempty"`
+	PerSite            []siteScore `json:"perSite,omitempty"`
+}
+
+type latencies struct {
+	DefinitionP50 float64 `json:"definitionP50Ms"`
+	DefinitionP99 float64 `json:"definitionP99Ms"`
+	ReferencesP50 float64 `json:"referencesP50Ms"`
+	ReferencesP99 float64 `json:"referencesP99Ms"`
+}
+
+// miss is a site where parley's first definition is not gopls's.
+type miss struct {
+	Site   site `json:"site"`
+	Gopls  loc  `json:"gopls"`
+	Parley *loc `json:"parley,omitempty"`
+}
+
+// answers is one server's replies for one site.
+type answers struct {
+	defs, refs []loc
+	defT, refT time.Duration
+}
+
+func compare(ctx context.Context, cfg config, sites []site) (*report, error) {
+	if len(sites) == 0 {
+		return nil, fmt.Errorf("no call sites sampled")
+	}
+	var errOut io.Writer = io.Discard
+	if cfg.verbose {
+		errOut = os.Stderr
+	}
+	p, err := start(ctx, "parley", cfg.parley, []string{"serve", "--log-file", os.DevNull, "--no-watch"}, []string{"PARLEY_DATA_DIR=" + cfg.data}, errOut)
+	if err != nil {
+		return nil, err
+	}
+	defer p.stop(ctx)
+	if err := p.initialize(ctx, cfg.root); err != nil {
+		return nil, err
+	}
+	if err := waitParleyIdle(ctx, p); err != nil {
+		return nil, fmt.Errorf("parley indexing: %w", err)
+	}
+	g, err := start(ctx, "gopls", cfg.gopls, []string{"serve"}, []string{"GOTOOLCHAIN=local"}, errOut)
+	if err != nil {
+		return nil, err
+	}
+	defer g.stop(ctx)
+	if err := g.initialize(ctx, cfg.root); err != nil {
+		return nil, err
+	}
+	rep := &report{Root: cfg.root, Sites: len(sites)}
+	// gopls loads the whole workspace before its first answer; that wait is
+	// reported on its own, not mixed into the per-request latencies.
+	t := time.Now()
+	if _, err := ask(ctx, g, cfg.root, sites[0]); err != nil {
+		return nil, err
+	}
+	rep.GoplsFirstAnswerMs = ms(time.Since(t))
+	var sc scores
+	var pl, gl timings
+	for _, s := range sites {
+		pa, err := ask(ctx, p, cfg.root, s)
+		if err != nil {
+			return nil, err
+		}
+		ga, err := ask(ctx, g, cfg.root, s)
+		if err != nil {
+			// gopls refuses some positions ("no object found"); the site
+			// has no judge and is not scored.
+			rep.GoplsErrors = append(rep.GoplsErrors, err.Error())
+			continue
+		}
+		pl.add(pa)
+		gl.add(ga)
+		if m := sc.add(s, pa, ga); m != nil {
+			rep.Misses = append(rep.Misses, *m)
+			if cfg.verbose {
+				fmt.Fprintf(os.Stderr, "miss %s:%d:%d %s: gopls %v parley %v\n", s.File, s.Line+1, s.Col+1, s.Name, m.Gopls, m.Parley)
+			}
+		}
+	}
+	sc.fill(rep)
+	rep.Parley, rep.Gopls = pl.summary(), gl.summary()
+	rep.ParleyPeakRSSMB, rep.GoplsPeakRSSMB = peakRSS(p.cmd.Process.Pid), peakRSS(g.cmd.Process.Pid)
+	return rep, nil
+}
+
+// ask opens the site's file, asks for its definition and references, and
+// closes the file again.
+func ask(ctx context.Context, s *server, root string, st site) (answers, error) {
+	abs := filepath.Join(root, filepath.FromSlash(st.File))
+	if err := s.open(ctx, abs); err != nil {
+		return answers{}, err
+	}
+	defer s.close(ctx, abs)
+	var a answers
+	var err error
+	if a.defs, a.defT, err = s.request(ctx, protocol.MethodTextDocumentDefinition, root, abs, st.Line, st.Col); err != nil {
+		return a, err
+	}
+	a.refs, a.refT, err = s.request(ctx, protocol.MethodTextDocumentReferences, root, abs, st.Line, st.Col)
+	return a, err
+}

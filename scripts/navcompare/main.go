@@ -1,0 +1,70 @@
+// Command navcompare measures how often parley's navigation answers agree
+// with gopls's, and how fast each server answers. It starts `parley serve`
+// and gopls on the same tree, picks call sites at random with a fixed seed
+// (calls of exported functions and methods, `F(...)` or `x.F(...)`, in
+// non-test Go files outside testdata), sends the same
+// textDocument/definition and textDocument/references requests to both
+// (client-side timing, the file opened in both servers first), and prints
+// one JSON object:
+//
+//   - definition top-1: parley's first location is gopls's first location
+//   - definition anywhere: gopls's location is somewhere in parley's list
+//   - references precision and recall of parley's locations against gopls's
+//     (mean over the sites where gopls answered; a site where both answer
+//     nothing is not counted)
+//   - p50 and p99 latencies of both servers per method
+//
+// Sites where gopls gives no definition (builtins, packages it could not
+// load) are reported as skipped, not scored. Locations are compared by file
+// and start position.
+//
+//	navcompare -parley bin/parley -gopls $(go env GOPATH)/bin/gopls -root DIR -data DIR [-n 60] [-seed 1]
+//
+// gopls on all of GOROOT/src needs about 7 GB of memory and minutes of
+// CPU before its first answer; scripts/bench.sh runs this only when asked
+// (BENCH_NAV=1).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+func main() {
+	bin := flag.String("parley", "bin/parley", "parley binary")
+	gopls := flag.String("gopls", "gopls", "gopls binary (v0.21.0 is the reference)")
+	root := flag.String("root", "", "tree to serve (a Go module or GOROOT/src)")
+	data := flag.String("data", "", "parley data directory")
+	n := flag.Int("n", 60, "call sites to compare")
+	seed := flag.Uint64("seed", 1, "seed of the site sample")
+	verbose := flag.Bool("v", false, "print each disagreement to stderr")
+	flag.Parse()
+	if *root == "" || *data == "" {
+		fmt.Fprintln(os.Stderr, "navcompare: -root and -data are required")
+		os.Exit(2)
+	}
+	abs, err := filepath.Abs(*root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "navcompare:", err)
+		os.Exit(1)
+	}
+	sites, err := sample(abs, *n, *seed)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "navcompare:", err)
+		os.Exit(1)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Hour)
+	defer cancel()
+	rep, err := compare(ctx, config{parley: *bin, gopls: *gopls, root: abs, data: *data, verbose: *verbose}, sites)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "navcompare:", err)
+		os.Exit(1)
+	}
+	out, _ := json.MarshalIndent(rep, "", "  ")
+	fmt.Println(string(out))
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// site is one call site: a root-relative file and the 0-based line and
+// UTF-16 column of the called name. Sampled files are ASCII up to the
+// site, so byte and UTF-16 columns agree.
+type site struct {
+	File string `json:"file"`
+	Line uint32 `json:"line"`
+	Col  uint32 `json:"col"`
+	Name string `json:"name"`
+}
+
+// sample picks n call sites: a random file, then a random exported call in
+// it, until n distinct sites are found or the tree has too few.
+func sample(root string, n int, seed uint64) ([]site, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			// The go command ignores testdata and directories starting
+			// with "_" or "." (GOROOT's _asm generators are separate
+			// modules gopls does not load).
+			n := d.Name()
+			if p != root && (n == "testdata" || n == "vendor" || n == "node_modules" || n[0] == '_' || n[0] == '.') {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(root, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("walk %s: %w", root, err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no Go files under %s", root)
+	}
+	slices.Sort(files)
+	rng := rand.New(rand.NewPCG(seed, 0x6e6176))
+	seen := map[site]bool{}
+	var out []site
+	for tries := 0; len(out) < n && tries < 50*n; tries++ {
+		rel := files[rng.IntN(len(files))]
+		calls := exportedCalls(filepath.Join(root, filepath.FromSlash(rel)))
+		if len(calls) == 0 {
+			continue
+		}
+		s := calls[rng.IntN(len(calls))]
+		s.File = rel
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// exportedCalls lists the called names of F(...) and x.F(...) calls where F
+// is exported, skipping any on a line with a non-ASCII byte before it.
+func exportedCalls(path string) []site {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var out []site
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		var id *ast.Ident
+		switch fn := call.Fun.(type) {
+		case *ast.Ident:
+			id = fn
+		case *ast.SelectorExpr:
+			id = fn.Sel
+		}
+		if id == nil || !id.IsExported() {
+			return true
+		}
+		p := fset.Position(id.Pos())
+		lineStart := p.Offset - (p.Column - 1)
+		for _, c := range src[lineStart:p.Offset] {
+			if c >= 0x80 {
+				return true
+			}
+		}
+		out = append(out, site{Line: uint32(p.Line - 1), Col: uint32(p.Column - 1), Name: id.Name})
+		return true
+	})
+	return out
+}
