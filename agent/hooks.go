@@ -119,7 +119,7 @@ func (t *turn) stopHooks() (goOn bool, stop StopReason) {
 // the call must not run (its result is then decided), and the verdict the
 // permission check must honour.
 func (t *turn) preToolHooks(c *call) (ok bool, decision string) {
-	r := t.hook(hooks.Input{HookEventName: config.HookPreToolUse, ToolName: c.use.ToolName, ToolInput: c.input(), ToolUseID: c.use.ToolCallID})
+	r := t.hook(hooks.Input{HookEventName: config.HookPreToolUse, ToolName: c.use.ToolName, ToolInput: hooks.ClaudeInput(c.use.ToolName, c.input()), ToolUseID: c.use.ToolCallID})
 	c.hookContext = append(c.hookContext, r.Context...)
 	switch {
 	case r.Stop:
@@ -129,6 +129,7 @@ func (t *turn) preToolHooks(c *call) (ok bool, decision string) {
 		return t.decide(c, tools.Errorf("blocked by a PreToolUse hook: %s. Do not retry this call unchanged.", r.Reason)), ""
 	}
 	if len(r.UpdatedInput) > 0 {
+		r.UpdatedInput = hooks.ParleyInput(c.use.ToolName, hooks.ClaudeInput(c.use.ToolName, c.input()), r.UpdatedInput)
 		prepared, err := c.tool.Prepare(t.a.Env, r.UpdatedInput)
 		if err != nil {
 			return t.decide(c, tools.Errorf("a PreToolUse hook changed the input of %s into an invalid one: %v", c.use.ToolName, err)), ""
@@ -145,7 +146,7 @@ func (t *turn) postToolHooks(c *call) {
 		Content string `json:"content"`
 		IsError bool   `json:"is_error"`
 	}{c.result.Content, c.result.IsError})
-	r := t.hook(hooks.Input{HookEventName: config.HookPostToolUse, ToolName: c.use.ToolName, ToolInput: c.input(), ToolUseID: c.use.ToolCallID, ToolResponse: resp})
+	r := t.hook(hooks.Input{HookEventName: config.HookPostToolUse, ToolName: c.use.ToolName, ToolInput: hooks.ClaudeInput(c.use.ToolName, c.input()), ToolUseID: c.use.ToolCallID, ToolResponse: resp})
 	if r.Stop {
 		t.stopByHook(r.StopReason)
 	}
@@ -214,7 +215,7 @@ type permissionHooks struct {
 }
 
 func (p *permissionHooks) Approve(ctx context.Context, tool string, a access.Access) (permission.Answer, error) {
-	r := p.t.hook(hooks.Input{HookEventName: config.HookPermissionRequest, ToolName: tool, ToolInput: p.c.input(), ToolUseID: p.c.use.ToolCallID})
+	r := p.t.hook(hooks.Input{HookEventName: config.HookPermissionRequest, ToolName: tool, ToolInput: hooks.ClaudeInput(p.c.use.ToolName, p.c.input()), ToolUseID: p.c.use.ToolCallID})
 	p.c.hookContext = append(p.c.hookContext, r.Context...)
 	switch r.Decision {
 	case "allow":

@@ -432,3 +432,33 @@ func TestWorkspaceHooksRunOnlyOnceApproved(t *testing.T) {
 		t.Error("a changed workspace hook counts as approved")
 	}
 }
+
+// Hook scripts written for Claude Code read .tool_input.file_path and may
+// answer with an updatedInput in those terms: the file tools' payload
+// carries file_path beside path, and file_path comes back as path.
+func TestHooksSeeClaudeCodeFilePath(t *testing.T) {
+	var got string
+	ed := &fakeTool{name: "edit_file", run: func(_ context.Context, in json.RawMessage) (*tools.Result, error) {
+		got = string(in)
+		return &tools.Result{Content: "ok"}, nil
+	}}
+	block := `grep -q '"file_path":"secret.txt"' && { echo "secrets are off limits" >&2; exit 2; }; exit 0`
+	p := newScripted(callTools(use("c1", "edit_file", `{"path":"secret.txt"}`)), say("ok"))
+	a, _, _ := hookAgent(t, p, []config.Hook{{Event: config.HookPreToolUse, Matcher: "Edit", Command: block}}, ed)
+	if _, err := a.Run(context.Background(), NewSession(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if res := results(p.requests()[1].Messages[2]); got != "" || len(res) != 1 || !strings.Contains(res[0].Text, "secrets are off limits") {
+		t.Errorf("a hook matching on file_path did not block: ran with %q, model saw %+v", got, res)
+	}
+
+	redirect := `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"file_path":"safe.txt","old_string":"a"}}}'`
+	p = newScripted(callTools(use("c1", "edit_file", `{"path":"secret.txt","old_string":"a"}`)), say("ok"))
+	a, _, _ = hookAgent(t, p, []config.Hook{{Event: config.HookPreToolUse, Matcher: "Edit", Command: redirect}}, ed)
+	if _, err := a.Run(context.Background(), NewSession(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if got != `{"old_string":"a","path":"safe.txt"}` {
+		t.Errorf("the tool ran with %s, want path safe.txt from the hook's file_path", got)
+	}
+}

@@ -1,5 +1,7 @@
 package hooks
 
+import "encoding/json"
+
 // claudeNames are Claude Code's names of the tools parley has too, so
 // that matchers written for Claude Code ("Bash", "Edit|Write") select the
 // same tools here. Hooks still receive parley's name in tool_name.
@@ -25,4 +27,53 @@ func (h *hook) matches(key string) bool {
 	}
 	alias, ok := claudeNames[key]
 	return ok && h.match(alias)
+}
+
+// pathTools take their file in "path", where Claude Code's tools take
+// "file_path". Hook scripts written for Claude Code read
+// .tool_input.file_path, so the payload carries both.
+var pathTools = map[string]bool{"read_file": true, "write_file": true, "edit_file": true, "multi_edit": true}
+
+// ClaudeInput returns a tool's input as hooks see it: for the file tools,
+// "file_path" is added beside "path" (when absent). Other input is
+// returned unchanged.
+func ClaudeInput(tool string, in json.RawMessage) json.RawMessage {
+	if !pathTools[tool] {
+		return in
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(in, &m) != nil || m["path"] == nil || m["file_path"] != nil {
+		return in
+	}
+	m["file_path"] = m["path"]
+	out, err := json.Marshal(m)
+	if err != nil {
+		return in
+	}
+	return out
+}
+
+// ParleyInput takes a hook's updatedInput back to the tool's own fields:
+// for the file tools, a "file_path" becomes "path" (a hook that changed
+// either wins over the copy it was sent).
+func ParleyInput(tool string, sent, updated json.RawMessage) json.RawMessage {
+	if !pathTools[tool] {
+		return updated
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(updated, &m) != nil || m["file_path"] == nil {
+		return updated
+	}
+	var orig map[string]json.RawMessage
+	_ = json.Unmarshal(sent, &orig)
+	fp := m["file_path"]
+	delete(m, "file_path")
+	if m["path"] == nil || string(m["path"]) == string(orig["path"]) {
+		m["path"] = fp
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return updated
+	}
+	return out
 }
