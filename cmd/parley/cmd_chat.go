@@ -256,28 +256,15 @@ func (app *chatApp) openEnv(storeDir string, watch bool) (*tools.Env, error) {
 }
 
 // openIndex opens and updates the code index and keeps it current while
-// the chat runs (chatIndex): the agent's edits right away, other changes
-// through a watcher unless watch is false. The index is optional: when
-// another process holds it the chat goes on without it (false).
+// the chat runs (see openLiveIndex). The index is optional: when another
+// process holds it the chat goes on without it (false).
 func (app *chatApp) openIndex(storeDir string, watch bool) bool {
-	st, err := index.Open(storeDir)
-	if err != nil {
-		fmt.Fprintf(app.g.stderr, "parley: continuing without the code index: %v\n", err)
+	st, live, closers := openLiveIndex(app.g, app.root, storeDir, watch, app.out.warn)
+	app.closers = append(app.closers, closers...)
+	if st == nil {
 		return false
 	}
-	app.index = st
-	app.closers = append(app.closers, st.Close)
-	app.live = newChatIndex(app.root, st, index.Options{}, app.out.warn)
-	app.closers = append(app.closers, app.live.close)
-	ctx, stop := signalContext()
-	defer stop()
-	err = app.live.start(watch, func() error {
-		_, err := runIndex(ctx, app.g, st, app.root, index.Options{}, true)
-		return err
-	})
-	if err != nil {
-		fmt.Fprintf(app.g.stderr, "parley: the code index may be out of date: %v\n", err)
-	}
+	app.index, app.live = st, live
 	return true
 }
 
