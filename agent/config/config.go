@@ -78,6 +78,9 @@ type Layer struct {
 	Permissions         *Rules  `json:"permissions,omitempty"`
 	MaxIterations       *int    `json:"max_iterations,omitempty"`
 	ShellTimeoutSeconds *int    `json:"shell_timeout_seconds,omitempty"`
+	// MCPServers add to (or, by name, replace) the servers of earlier
+	// layers.
+	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 }
 
 // Config is the resolved configuration: every layer applied and defaults
@@ -97,6 +100,8 @@ type Config struct {
 	Permissions         Rules  `json:"permissions"`
 	MaxIterations       int    `json:"max_iterations"`
 	ShellTimeoutSeconds int    `json:"shell_timeout_seconds"`
+	// MCPServers are the MCP servers whose tools the agent gets, by name.
+	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 	// Sources names where each set field came from (by JSON name), e.g.
 	// "model": "env PARLEY_MODEL". Defaulted fields are absent.
 	Sources map[string]string `json:"sources,omitempty"`
@@ -129,6 +134,7 @@ func (c *Config) clone() Config {
 	}
 	n.raw.Permissions = c.raw.Permissions.clone()
 	n.Permissions = *c.Permissions.clone()
+	n.raw.MCPServers, n.MCPServers = cloneMCP(c.raw.MCPServers), cloneMCP(c.MCPServers)
 	return n
 }
 
@@ -165,6 +171,12 @@ func (r *Layer) apply(l Layer) {
 		r.Permissions.Deny = appendNew(r.Permissions.Deny, l.Permissions.Deny)
 		r.Permissions.Ask = appendNew(r.Permissions.Ask, l.Permissions.Ask)
 	}
+	for name, srv := range l.MCPServers {
+		if r.MCPServers == nil {
+			r.MCPServers = map[string]MCPServer{}
+		}
+		r.MCPServers[name] = srv
+	}
 }
 
 func set[T any](dst **T, src *T) {
@@ -199,6 +211,7 @@ func (l *Layer) eachSet(fn func(string)) {
 		{"max_tokens", l.MaxTokens != nil}, {"thinking_budget", l.ThinkingBudget != nil},
 		{"permission_mode", l.PermissionMode != nil}, {"permissions", l.Permissions != nil},
 		{"max_iterations", l.MaxIterations != nil}, {"shell_timeout_seconds", l.ShellTimeoutSeconds != nil},
+		{"mcpServers", l.MCPServers != nil},
 	}
 	for _, f := range fields {
 		if f.set {
@@ -239,6 +252,12 @@ func (c *Config) resolve() error {
 		}
 		if n.max > 0 && n.v > n.max {
 			return fmt.Errorf("%s must be at most %d (got %d)", n.name, n.max, n.v)
+		}
+	}
+	c.MCPServers = cloneMCP(r.MCPServers)
+	for name, srv := range c.MCPServers {
+		if err := srv.validate(name); err != nil {
+			return err
 		}
 	}
 	if c.MaxIterations == 0 {
