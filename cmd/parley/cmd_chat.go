@@ -19,6 +19,7 @@ import (
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/tools/mcpclient"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -102,6 +103,8 @@ type chatApp struct {
 	closers  []func() error
 	out      *chatPrinter
 	session  *agent.Session
+	mcp      *mcpclient.Manager // nil without MCP servers
+	mcpGen   uint64             // the MCP tool lists the registry was built from
 }
 
 func runChat(cmd *cobra.Command, g *globals, f *chatFlags, args []string) error {
@@ -281,7 +284,10 @@ func (app *chatApp) openSessions() {
 }
 
 func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser bool) error {
-	reg, err := tools.NewRegistry(tools.AgentTools()...)
+	app.mcp = startMCP(app.g, app.root, app.cfg, app.out.warn)
+	app.closers = append(app.closers, app.mcp.Close)
+	app.mcpGen = app.mcp.Generation()
+	reg, err := app.mcp.Registry(tools.AgentTools())
 	if err != nil {
 		return err
 	}
@@ -385,6 +391,7 @@ func (app *chatApp) once(msg string) error {
 
 // turn runs one message and reports how it ended and what it cost.
 func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
+	app.refreshTools()
 	res, err := app.agent.Run(ctx, app.session, msg)
 	app.gate.endTurn()
 	app.out.endTurn(res)
@@ -394,6 +401,23 @@ func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, er
 		return res, app.explain(err)
 	}
 	return res, nil
+}
+
+// refreshTools rebuilds the registry when an MCP server changed its tools
+// since the last turn.
+func (app *chatApp) refreshTools() {
+	gen := app.mcp.Generation()
+	if gen == app.mcpGen {
+		return
+	}
+	reg, err := app.mcp.Registry(tools.AgentTools())
+	if err != nil {
+		app.out.warn(fmt.Errorf("MCP tools not updated: %w", err))
+		return
+	}
+	app.mcpGen = gen
+	app.agent.Registry = reg
+	app.agent.SystemPrompt = agent.SystemPrompt(agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()})
 }
 
 // explain adds what the user can do about a rejected key, naming where the

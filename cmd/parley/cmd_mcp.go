@@ -45,7 +45,10 @@ The index is the one parley index and parley chat use, brought up to date
 at start and kept current while the server runs. Edits are off unless
 --allow-edits, and then go through the permission rules of the
 configuration (permission_mode default becomes acceptEdits; plan refuses to
-start); the shell is never served.`,
+start); the shell is never served.
+
+The subcommands manage the MCP servers whose tools parley chat and the
+editor's agent use (mcpServers in the configuration).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runMCPServe(g, f)
@@ -55,6 +58,7 @@ start); the shell is never served.`,
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on HOST:PORT (e.g. 127.0.0.1:8808) instead of stdio")
 	fs.BoolVar(&f.allowEdits, "allow-edits", false, "also serve the edit tools (write_file, edit_file, multi_edit, delete_file, move_file)")
 	fs.BoolVar(&f.noWatch, "no-watch", false, "do not watch the workspace: changes reach the index at the next start")
+	cmd.AddCommand(mcpManageCmds(g)...)
 	return cmd
 }
 

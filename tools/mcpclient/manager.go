@@ -126,7 +126,12 @@ func (m *Manager) report(e Event) {
 }
 
 // Generation changes whenever a server's tool list changes.
-func (m *Manager) Generation() uint64 { return m.gen.Load() }
+func (m *Manager) Generation() uint64 {
+	if m == nil {
+		return 0
+	}
+	return m.gen.Load()
+}
 
 // Tools returns the tools of every server, by server and tool name. Names
 // that collide after sanitising keep their first holder.
@@ -147,7 +152,8 @@ func (m *Manager) Tools() []tools.Tool {
 	return out
 }
 
-// Registry is base followed by every server's tools.
+// Registry is base followed by every server's tools (a nil Manager has
+// none).
 func (m *Manager) Registry(base []tools.Tool) (*tools.Registry, error) {
 	return tools.NewRegistry(append(slices.Clone(base), m.Tools()...)...)
 }
