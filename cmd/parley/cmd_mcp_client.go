@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	
+
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/tools/mcpclient"
 )
