@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -88,3 +89,29 @@ func Select(servers map[string]config.MCPServer, approved map[string]string) (ru
 	}
 	return run, pending
 }
+
+// StartAllowed starts the servers of opts.Servers that may run (see
+// Select); each workspace server still waiting for approval is reported
+// through opts.Report as failed, with the command that allows it. A nil
+// Manager (nothing to run) is ready to use.
+func StartAllowed(ctx context.Context, ap Approvals, opts Options) *Manager {
+	approved, err := ap.Load()
+	if err != nil {
+		opts.report(Event{Kind: EventFailed, Server: "(workspace)", Err: fmt.Errorf("workspace servers not started: %w", err)})
+		approved = map[string]string{}
+	}
+	run, pending := Select(opts.Servers, approved)
+	for _, name := range pending {
+		opts.report(Event{Server: name, Kind: EventFailed, Err: fmt.Errorf("%w (%s): run parley mcp allow %s",
+			ErrNotAllowed, opts.Servers[name].Describe(), name)})
+	}
+	if len(run) == 0 {
+		return nil
+	}
+	opts.Servers = run
+	return Start(ctx, opts)
+}
+
+// ErrNotAllowed is the reason a workspace server waiting for approval did
+// not start.
+var ErrNotAllowed = errors.New("the workspace config defines this server, and it runs only once the user allows it")

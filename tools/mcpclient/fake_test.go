@@ -75,13 +75,22 @@ func fakeSDKServer() {
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return text(strings.Repeat("x", 2*MaxResult)), nil, nil
 		})
+	// progress reports three steps, then waits for release, so that the
+	// client sees the steps while the call is still running.
+	released := make(chan struct{})
 	mcp.AddTool(s, &mcp.Tool{Name: "progress", Description: "reports progress"},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			for i := 1; i <= 3; i++ {
 				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 					ProgressToken: req.Params.GetProgressToken(), Progress: float64(i), Total: 3, Message: "step"})
 			}
+			<-released
 			return text("done"), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "release", Description: "ends progress"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			close(released)
+			return text("released"), nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "grow", Description: "adds a tool"},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {

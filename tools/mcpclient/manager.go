@@ -120,8 +120,12 @@ func (m *Manager) report(e Event) {
 	if e.Kind == EventToolsChanged {
 		m.gen.Add(1)
 	}
-	if m.opts.Report != nil {
-		m.opts.Report(e)
+	m.opts.report(e)
+}
+
+func (o *Options) report(e Event) {
+	if o.Report != nil {
+		o.Report(e)
 	}
 }
 

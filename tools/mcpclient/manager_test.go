@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -81,7 +82,7 @@ func run(t *testing.T, ctx context.Context, tl tools.Tool, env *tools.Env, input
 
 func TestTools(t *testing.T) {
 	m, _ := start(t, map[string]config.MCPServer{"fake": fakeServer(t, "sdk")}, 0)
-	want := []string{"mcp_fake_big", "mcp_fake_die", "mcp_fake_echo", "mcp_fake_fail", "mcp_fake_grow", "mcp_fake_hang", "mcp_fake_progress"}
+	want := []string{"mcp_fake_big", "mcp_fake_die", "mcp_fake_echo", "mcp_fake_fail", "mcp_fake_grow", "mcp_fake_hang", "mcp_fake_progress", "mcp_fake_release"}
 	if got := names(m.Tools()); !slices.Equal(got, want) {
 		t.Fatalf("tools = %v, want %v", got, want)
 	}
@@ -114,17 +115,31 @@ func TestTools(t *testing.T) {
 		t.Error("an array was taken for arguments")
 	}
 
-	var mu sync.Mutex
-	var out []string
-	env := &tools.Env{Output: func(tool, chunk string) { mu.Lock(); out = append(out, tool+": "+chunk); mu.Unlock() }}
-	res, err := run(t, ctx, toolByName(t, m, "mcp_fake_progress"), env, `{}`)
-	if err != nil || res.Content != "done" {
-		t.Fatalf("progress: %v %v", err, res)
+	lines := make(chan string, 10)
+	env := &tools.Env{Output: func(tool, chunk string) { lines <- tool + ": " + chunk }}
+	done := make(chan *tools.Result, 1)
+	go func() {
+		res, err := run(t, ctx, toolByName(t, m, "mcp_fake_progress"), env, `{}`)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	var got []string
+	for range 3 {
+		got = append(got, <-lines)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(out) != 3 || out[2] != "mcp_fake_progress: progress 3/3: step\n" {
-		t.Errorf("progress output = %q", out)
+	slices.Sort(got) // notifications may be handled concurrently
+	for i, line := range got {
+		if want := fmt.Sprintf("mcp_fake_progress: progress %d/3: step\n", i+1); line != want {
+			t.Errorf("progress line %q, want %q", line, want)
+		}
+	}
+	if _, err := run(t, ctx, toolByName(t, m, "mcp_fake_release"), &tools.Env{}, `{}`); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-done; res == nil || res.Content != "done" {
+		t.Errorf("progress result %v", res)
 	}
 }
 
