@@ -56,6 +56,14 @@ func fakeSDKServer() {
 		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
 			return text("echo: " + a.Text), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "getenv", Description: "shows environment variables"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
+			var b strings.Builder
+			for _, name := range strings.Fields(a.Text) {
+				fmt.Fprintf(&b, "%s=%s;", name, os.Getenv(name))
+			}
+			return text(b.String()), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "hang", Description: "never answers"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			<-ctx.Done()

@@ -82,7 +82,7 @@ func run(t *testing.T, ctx context.Context, tl tools.Tool, env *tools.Env, input
 
 func TestTools(t *testing.T) {
 	m, _ := start(t, map[string]config.MCPServer{"fake": fakeServer(t, "sdk")}, 0)
-	want := []string{"mcp_fake_big", "mcp_fake_die", "mcp_fake_echo", "mcp_fake_fail", "mcp_fake_grow", "mcp_fake_hang", "mcp_fake_progress", "mcp_fake_release"}
+	want := []string{"mcp_fake_big", "mcp_fake_die", "mcp_fake_echo", "mcp_fake_fail", "mcp_fake_getenv", "mcp_fake_grow", "mcp_fake_hang", "mcp_fake_progress", "mcp_fake_release"}
 	if got := names(m.Tools()); !slices.Equal(got, want) {
 		t.Fatalf("tools = %v, want %v", got, want)
 	}
@@ -299,5 +299,21 @@ func TestApprovals(t *testing.T) {
 	}
 	if approved, _ = a.Load(); len(approved) != 0 {
 		t.Errorf("after revoke: %v", approved)
+	}
+}
+
+// TestServerEnv: a stdio server gets parley's environment without parley's
+// secrets, plus its own env (which may pass one on explicitly).
+func TestServerEnv(t *testing.T) {
+	t.Setenv("PARLEY_API_KEY", "sk-secret")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("PARLEY_TEST_PLAIN", "plain")
+	def := fakeServer(t, "sdk")
+	def.Env["GIVEN"] = "${ANTHROPIC_API_KEY}"
+	m, _ := start(t, map[string]config.MCPServer{"fake": def}, 0)
+	res, err := run(t, context.Background(), toolByName(t, m, "mcp_fake_getenv"), &tools.Env{},
+		`{"text":"PARLEY_API_KEY ANTHROPIC_API_KEY PARLEY_TEST_PLAIN GIVEN"}`)
+	if want := "PARLEY_API_KEY=;ANTHROPIC_API_KEY=;PARLEY_TEST_PLAIN=plain;GIVEN=sk-ant-secret;"; err != nil || res.Content != want {
+		t.Errorf("server environment %v %v, want %s", err, res, want)
 	}
 }

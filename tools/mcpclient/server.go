@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -134,7 +135,7 @@ func (s *server) command(def config.MCPServer) mcp.Transport {
 			cmd.Dir = filepath.Join(s.m.opts.Dir, def.Cwd)
 		}
 	}
-	cmd.Env = os.Environ()
+	cmd.Env = serverEnv(os.Environ())
 	for k, v := range def.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -144,6 +145,21 @@ func (s *server) command(def config.MCPServer) mcp.Transport {
 	s.stderr = st
 	s.mu.Unlock()
 	return &mcp.CommandTransport{Command: cmd}
+}
+
+// secretEnv are parley's own secrets, which a server does not get from
+// parley's environment (its env may pass them on explicitly).
+var secretEnv = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "PARLEY_API_KEY", "PARLEY_MCP_TOKEN"}
+
+func serverEnv(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(secretEnv, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // list reads the server's tools, and the names of its resources and
