@@ -174,7 +174,7 @@ func (h *agentHost) startMCP(cfg *config.Config, root string) *mcpclient.Manager
 	ap := mcpclient.Approvals{Path: filepath.Join(filepath.Dir(dir), "mcp-approved.json")}
 	return mcpclient.StartAllowed(context.Background(), ap, mcpclient.Options{
 		Servers: cfg.MCPServers, Dir: root,
-		Report:  func(e mcpclient.Event) { h.s.log.Warnf("%s", e) },
+		Report: func(e mcpclient.Event) { h.s.log.Warnf("%s", e) },
 	})
 }
 
