@@ -8,7 +8,7 @@ WS      ?= .
 
 VSCODE  := editors/vscode
 
-.PHONY: build run test bench bench-tokens lint fuzz clean vscode-deps vscode-test vscode
+.PHONY: build run test bench bench-tokens lint fuzz clean vscode-deps vscode-test vscode mcp-e2e
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/parley
@@ -65,6 +65,7 @@ fuzz:
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzToolInput -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzStream -fuzztime 30s
 	$(GO) test ./cmd/parley -run '^$$' -fuzz FuzzDiffHunks -fuzztime 30s
+	$(GO) test ./tools/mcpserve -run '^$$' -fuzz FuzzFilterFrames -fuzztime 30s
 
 # The VS Code extension (needs Node 20+ and npm; its Chromium tests need
 # Debian's chromium). Not part of `test`, which runs offline: npm ci
@@ -77,6 +78,15 @@ vscode-test: build vscode-deps
 # editors/vscode/parley-<version>.vsix
 vscode: vscode-deps
 	cd $(VSCODE) && npm run package
+
+# MCP against real peers from npm (tools/mcpclient/e2e/package.json,
+# pinned): parley's client against the reference servers (everything over
+# stdio and streamable HTTP, filesystem), parley mcp against the official
+# TypeScript SDK client. Not part of `test`: npm ci downloads.
+MCPE2E := tools/mcpclient/e2e
+mcp-e2e:
+	cd $(MCPE2E) && npm ci --no-audit --no-fund
+	$(GO) test -tags mcpe2e -count=1 ./$(MCPE2E)/
 
 clean:
 	rm -rf bin bench_out $(VSCODE)/dist $(VSCODE)/out $(VSCODE)/*.vsix

@@ -20,6 +20,7 @@ import (
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
+	"github.com/parleyhq/parley/tools/mcpclient"
 )
 
 // AgentOptions configure the agent the server runs for parley/chat.
@@ -63,8 +64,25 @@ const maxSessionBytes = 64 << 20
 type builtAgent struct {
 	cfg      *config.Config
 	provider provider.Provider
+	mcp      *mcpclient.Manager // nil without MCP servers; closed with the configuration
+	hooks    *hooks.Runner      // nil: no hooks configured
+
+	mu       sync.Mutex
 	registry *tools.Registry
-	hooks    *hooks.Runner // nil: no hooks configured
+	mcpGen   uint64 // the MCP tool lists registry was built from
+}
+
+// tools is the registry for a new turn: rebuilt when an MCP server
+// changed its tools since the last one.
+func (b *builtAgent) tools() *tools.Registry {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if gen := b.mcp.Generation(); gen != b.mcpGen {
+		if reg, err := b.mcp.Registry(tools.AgentTools()); err == nil {
+			b.registry, b.mcpGen = reg, gen
+		}
+	}
+	return b.registry
 }
 
 // liveSession is a session known to this server. turn is held while a turn
@@ -138,8 +156,37 @@ func parseAgentLayer(raw json.RawMessage) (config.Layer, error) {
 // builds the agent from it.
 func (h *agentHost) setLayer(l config.Layer) {
 	h.mu.Lock()
+	old := h.built
 	h.layer, h.built = l, nil
 	h.mu.Unlock()
+	if old != nil {
+		h.closeMCP(old)
+	}
+}
+
+// startMCP starts the configuration's MCP servers (the workspace's own
+// only once allowed with parley mcp allow); problems go to the log.
+// Precondition: h.mu is held.
+func (h *agentHost) startMCP(cfg *config.Config, root string) *mcpclient.Manager {
+	if len(cfg.MCPServers) == 0 || root == "" {
+		return nil
+	}
+	dir, err := h.s.opts.StoreDir(root)
+	if err != nil {
+		h.s.log.Warnf("MCP servers not started: %v", err)
+		return nil
+	}
+	ap := mcpclient.Approvals{Path: filepath.Join(filepath.Dir(dir), "mcp-approved.json")}
+	return mcpclient.StartAllowed(context.Background(), ap, mcpclient.Options{
+		Servers: cfg.MCPServers, Dir: root,
+		Report: func(e mcpclient.Event) { h.s.log.Warnf("%s", e) },
+	})
+}
+
+func (h *agentHost) closeMCP(b *builtAgent) {
+	if err := b.mcp.Close(); err != nil {
+		h.s.log.Warnf("%v", err)
+	}
 }
 
 // agentFor returns the configuration-dependent part, building it when
@@ -175,18 +222,21 @@ func (h *agentHost) agentFor() (*builtAgent, error) {
 	if _, err := permission.FromConfig(cfg); err != nil {
 		return nil, err
 	}
-	reg, err := tools.NewRegistry(tools.AgentTools()...)
+	// Hooks first: a bad hook must not leave MCP servers running.
+	hr, err := hooks.FromConfig(cfg, root)
 	if err != nil {
 		return nil, err
 	}
-	hr, err := hooks.FromConfig(cfg, root)
+	m := h.startMCP(cfg, root)
+	reg, err := m.Registry(tools.AgentTools())
 	if err != nil {
+		m.Close()
 		return nil, err
 	}
 	if n := len(hr.Unapproved()); n > 0 {
 		h.s.log.Warnf("%d hook(s) of %s will not run until you approve them: parley hooks approve", n, config.WorkspaceFile(root))
 	}
-	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg, hooks: hr}
+	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg, hooks: hr, mcp: m, mcpGen: m.Generation()}
 	return h.built, nil
 }
 
@@ -405,6 +455,10 @@ func (h *agentHost) close() {
 	h.endSessions("other", ended...)
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.built != nil {
+		h.closeMCP(h.built)
+		h.built = nil
+	}
 	if h.store != nil {
 		if err := h.store.Close(); err != nil {
 			h.s.log.Warnf("close sessions: %v", err)

@@ -218,12 +218,12 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 		Index: serverIndex{s}, Todos: ls.todos, Ledger: ls.ledger, Unsaved: s.unsaved,
 		ShellTimeout: time.Duration(b.cfg.ShellTimeoutSeconds) * time.Second,
 	}
-	c := b.cfg
+	c, reg := b.cfg, b.tools()
 	a := &agent.Agent{
-		Provider: b.provider, Model: c.Model, Registry: b.registry, Env: env, Policy: ls.policy,
+		Provider: b.provider, Model: c.Model, Registry: reg, Env: env, Policy: ls.policy,
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
 		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: b.hooks,
-		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: b.registry.Names()}),
+		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: reg.Names()}),
 	}
 	if st := s.agents.saver(); st != nil {
 		a.Store = st

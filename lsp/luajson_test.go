@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/parleyhq/parley/agent/config"
@@ -67,7 +68,7 @@ func TestLuaObjectsAgentLayer(t *testing.T) {
 		t.Errorf("layer %+v", l)
 	}
 	for _, raw := range []string{`[]`, `{}`, `null`, ``} {
-		if l, err := parseAgentLayer(json.RawMessage(raw)); err != nil || l != (config.Layer{}) {
+		if l, err := parseAgentLayer(json.RawMessage(raw)); err != nil || !reflect.DeepEqual(l, config.Layer{}) {
 			t.Errorf("agent %q: %+v, %v; want an empty layer", raw, l, err)
 		}
 	}

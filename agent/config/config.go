@@ -87,8 +87,10 @@ type Layer struct {
 	CompactThreshold    *float64 `json:"compact_threshold,omitempty"`
 	// Hooks accumulate across files like permission rules (see hooks.go);
 	// only config files may set them.
-	// (A pointer keeps Layer comparable.)
 	Hooks *HooksSection `json:"hooks,omitempty"`
+	// MCPServers add to (or, by name, replace) the servers of earlier
+	// layers.
+	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 }
 
 // Config is the resolved configuration: every layer applied and defaults
@@ -113,6 +115,8 @@ type Config struct {
 	CompactThreshold float64 `json:"compact_threshold"`
 	// Hooks are the hook commands of every config file, user file first.
 	Hooks []Hook `json:"hooks,omitempty"`
+	// MCPServers are the MCP servers whose tools the agent gets, by name.
+	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 	// Sources names where each set field came from (by JSON name), e.g.
 	// "model": "env PARLEY_MODEL". Defaulted fields are absent.
 	Sources map[string]string `json:"sources,omitempty"`
@@ -167,6 +171,7 @@ func (c *Config) clone() Config {
 	n.raw.Permissions = c.raw.Permissions.clone()
 	n.Permissions = *c.Permissions.clone()
 	n.Hooks = slices.Clone(c.Hooks)
+	n.raw.MCPServers, n.MCPServers = cloneMCP(c.raw.MCPServers), cloneMCP(c.MCPServers)
 	return n
 }
 
@@ -204,6 +209,12 @@ func (r *Layer) apply(l Layer) {
 		r.Permissions.Deny = appendNew(r.Permissions.Deny, l.Permissions.Deny)
 		r.Permissions.Ask = appendNew(r.Permissions.Ask, l.Permissions.Ask)
 	}
+	for name, srv := range l.MCPServers {
+		if r.MCPServers == nil {
+			r.MCPServers = map[string]MCPServer{}
+		}
+		r.MCPServers[name] = srv
+	}
 }
 
 func set[T any](dst **T, src *T) {
@@ -238,7 +249,7 @@ func (l *Layer) eachSet(fn func(string)) {
 		{"max_tokens", l.MaxTokens != nil}, {"thinking_budget", l.ThinkingBudget != nil},
 		{"permission_mode", l.PermissionMode != nil}, {"permissions", l.Permissions != nil},
 		{"max_iterations", l.MaxIterations != nil}, {"shell_timeout_seconds", l.ShellTimeoutSeconds != nil},
-		{"compact_threshold", l.CompactThreshold != nil}, {"hooks", l.Hooks != nil},
+		{"compact_threshold", l.CompactThreshold != nil}, {"hooks", l.Hooks != nil}, {"mcpServers", l.MCPServers != nil},
 	}
 	for _, f := range fields {
 		if f.set {
@@ -287,6 +298,12 @@ func (c *Config) resolve() error {
 	c.CompactThreshold = valOr(r.CompactThreshold, DefaultCompactThreshold)
 	if !(c.CompactThreshold > 0 && c.CompactThreshold <= 1) {
 		return fmt.Errorf("compact_threshold must be a share of the context window in (0, 1], such as 0.8 (got %g)", c.CompactThreshold)
+	}
+	c.MCPServers = cloneMCP(r.MCPServers)
+	for name, srv := range c.MCPServers {
+		if err := srv.validate(name); err != nil {
+			return err
+		}
 	}
 	if c.MaxIterations == 0 {
 		c.MaxIterations = DefaultMaxIterations

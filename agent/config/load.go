@@ -108,6 +108,12 @@ func (c *Config) mergeFile(path string, workspace bool) error {
 		// "allow": ["shell"] would be bypassPermissions by another name.
 		return fmt.Errorf("config %s: permissions.allow can only be set by the user (%s), not by a workspace file; a workspace file may add deny and ask rules", path, userFileHint())
 	}
+	if workspace {
+		for name, srv := range l.MCPServers {
+			srv.Workspace = true
+			l.MCPServers[name] = srv
+		}
+	}
 	if err := c.merge(l, path, workspace); err != nil {
 		return err
 	}

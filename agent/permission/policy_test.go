@@ -31,6 +31,10 @@ func editCall(paths ...string) testCall {
 	return testCall{"edit_file", false, access.Access{Kind: access.Edit, Paths: paths}}
 }
 
+func mcpCall(tool string) testCall {
+	return testCall{tool, false, access.Access{Summary: tool}}
+}
+
 func readCall(paths ...string) testCall {
 	return testCall{"read_file", true, access.Access{Kind: access.Read, Paths: paths}}
 }
@@ -120,6 +124,11 @@ func TestDecideRules(t *testing.T) {
 		{"redirect of a group", ModeDefault, Rules{Allow: []string{"shell(go test:*)"}}, shellCall("{ go test ./...; } > ~/.bashrc"), DecisionAsk},
 		{"unparseable command", ModeDefault, Rules{Allow: []string{"shell(go test:*)"}}, shellCall("go test 'open"), DecisionAsk},
 		{"bare shell allows all", ModeDefault, Rules{Allow: []string{"shell"}}, shellCall("anything at all"), DecisionAllow},
+		{"tool prefix allows", ModeDefault, Rules{Allow: []string{"mcp_github_*"}}, mcpCall("mcp_github_create_issue"), DecisionAllow},
+		{"tool prefix is a prefix", ModeDefault, Rules{Allow: []string{"mcp_github_*"}}, mcpCall("mcp_gitlab_x"), DecisionAsk},
+		{"tool prefix denies", ModeBypassPermissions, Rules{Deny: []string{"mcp_*"}}, mcpCall("mcp_fs_write"), DecisionDeny},
+		{"tool prefix asks", ModeBypassPermissions, Rules{Ask: []string{"mcp_fs_*"}}, mcpCall("mcp_fs_write"), DecisionAsk},
+		{"mcp tool in plan mode", ModePlan, Rules{}, mcpCall("mcp_fs_read"), DecisionDeny},
 
 		{"deny any command", ModeBypassPermissions, Rules{Deny: []string{"shell(rm:*)"}}, shellCall("go test && rm x"), DecisionDeny},
 		{"deny nested", ModeBypassPermissions, Rules{Deny: []string{"shell(rm:*)"}}, shellCall(`bash -c "sh -c 'rm x'"`), DecisionDeny},

@@ -24,7 +24,9 @@ import (
 //	network(domain:example.com)       the host and its subdomains
 //
 // The names shell, read, edit, network and git name a kind of access and
-// cover every tool of that kind; any other name is a tool name. Path
+// cover every tool of that kind; any other name is a tool name, and a name
+// ending in "*" covers every tool whose name starts with the rest
+// (mcp_github_* names the tools of the MCP server github). Path
 // patterns are doublestar globs over root-relative, slash-separated paths
 // (see package pathglob: "*" within a segment, "**" across segments, "{a,b}"
 // alternatives, "[!a]" negated classes); a pattern pathglob refuses is an
@@ -59,7 +61,9 @@ type rule struct {
 	glob pathglob.Pattern
 }
 
-var ruleName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+// ruleName is a tool or kind name; a final "*" makes it a prefix of tool
+// names ("mcp_github_*": every tool of the MCP server github).
+var ruleName = regexp.MustCompile(`^[A-Za-z0-9_.-]+\*?$`)
 
 // parseRule validates and parses one rule.
 func parseRule(text string) (rule, error) {
@@ -172,6 +176,9 @@ func normaliseCommand(s string) string { return strings.Join(strings.Fields(s), 
 
 // applies reports whether the rule names this call's tool or kind.
 func (r *rule) applies(tool string, a access.Access) bool {
+	if prefix, ok := strings.CutSuffix(r.name, "*"); ok {
+		return strings.HasPrefix(tool, prefix)
+	}
 	return r.name == tool || (a.Kind != "" && r.name == string(a.Kind))
 }
 

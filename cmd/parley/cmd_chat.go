@@ -21,6 +21,7 @@ import (
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
+	"github.com/parleyhq/parley/tools/mcpclient"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -104,6 +105,8 @@ type chatApp struct {
 	closers  []func() error
 	out      *chatPrinter
 	session  *agent.Session
+	mcp      *mcpclient.Manager // nil without MCP servers
+	mcpGen   uint64             // the MCP tool lists the registry was built from
 }
 
 func runChat(cmd *cobra.Command, g *globals, f *chatFlags, args []string) error {
@@ -259,28 +262,15 @@ func (app *chatApp) openEnv(storeDir string, watch bool) (*tools.Env, error) {
 }
 
 // openIndex opens and updates the code index and keeps it current while
-// the chat runs (chatIndex): the agent's edits right away, other changes
-// through a watcher unless watch is false. The index is optional: when
-// another process holds it the chat goes on without it (false).
+// the chat runs (see openLiveIndex). The index is optional: when another
+// process holds it the chat goes on without it (false).
 func (app *chatApp) openIndex(storeDir string, watch bool) bool {
-	st, err := index.Open(storeDir)
-	if err != nil {
-		fmt.Fprintf(app.g.stderr, "parley: continuing without the code index: %v\n", err)
+	st, live, closers := openLiveIndex(app.g, app.root, storeDir, watch, app.out.warn)
+	app.closers = append(app.closers, closers...)
+	if st == nil {
 		return false
 	}
-	app.index = st
-	app.closers = append(app.closers, st.Close)
-	app.live = newChatIndex(app.root, st, index.Options{}, app.out.warn)
-	app.closers = append(app.closers, app.live.close)
-	ctx, stop := signalContext()
-	defer stop()
-	err = app.live.start(watch, func() error {
-		_, err := runIndex(ctx, app.g, st, app.root, index.Options{}, true)
-		return err
-	})
-	if err != nil {
-		fmt.Fprintf(app.g.stderr, "parley: the code index may be out of date: %v\n", err)
-	}
+	app.index, app.live = st, live
 	return true
 }
 
@@ -297,7 +287,10 @@ func (app *chatApp) openSessions() {
 }
 
 func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser bool) error {
-	reg, err := tools.NewRegistry(tools.AgentTools()...)
+	app.mcp = startMCP(app.g, app.root, app.cfg, app.out.warn)
+	app.closers = append(app.closers, app.mcp.Close)
+	app.mcpGen = app.mcp.Generation()
+	reg, err := app.mcp.Registry(tools.AgentTools())
 	if err != nil {
 		return err
 	}
@@ -424,6 +417,7 @@ func (app *chatApp) once(msg string) error {
 
 // turn runs one message and reports how it ended and what it cost.
 func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
+	app.refreshTools()
 	res, err := app.agent.Run(ctx, app.session, msg)
 	app.gate.endTurn()
 	app.out.endTurn(res)
@@ -433,6 +427,23 @@ func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, er
 		return res, app.explain(err)
 	}
 	return res, nil
+}
+
+// refreshTools rebuilds the registry when an MCP server changed its tools
+// since the last turn.
+func (app *chatApp) refreshTools() {
+	gen := app.mcp.Generation()
+	if gen == app.mcpGen {
+		return
+	}
+	reg, err := app.mcp.Registry(tools.AgentTools())
+	if err != nil {
+		app.out.warn(fmt.Errorf("MCP tools not updated: %w", err))
+		return
+	}
+	app.mcpGen = gen
+	app.agent.Registry = reg
+	app.agent.SystemPrompt = agent.SystemPrompt(agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()})
 }
 
 // explain adds what the user can do about a rejected key, naming where the

@@ -111,3 +111,29 @@ func (ci *chatIndex) close() error {
 	}
 	return nil
 }
+
+// openLiveIndex opens root's index in storeDir, brings it up to date
+// (showing progress on stderr) and keeps it current (chatIndex): edits
+// through live.written, other changes through a watcher unless watch is
+// false. The index is optional: when it cannot be opened (another process
+// holds it) st is nil and the caller goes on without it. closers release
+// what was opened, in order.
+func openLiveIndex(g *globals, root, storeDir string, watch bool, warn func(error)) (st *index.Store, live *chatIndex, closers []func() error) {
+	st, err := index.Open(storeDir)
+	if err != nil {
+		fmt.Fprintf(g.stderr, "parley: continuing without the code index: %v\n", err)
+		return nil, nil, nil
+	}
+	live = newChatIndex(root, st, index.Options{}, warn)
+	closers = []func() error{st.Close, live.close}
+	ctx, stop := signalContext()
+	defer stop()
+	err = live.start(watch, func() error {
+		_, err := runIndex(ctx, g, st, root, index.Options{}, true)
+		return err
+	})
+	if err != nil {
+		fmt.Fprintf(g.stderr, "parley: the code index may be out of date: %v\n", err)
+	}
+	return st, live, closers
+}

@@ -1,0 +1,43 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestChatMCPTools: the editor's agent gets the tools of the configured
+// MCP servers (here a streamable HTTP server in the test), through the
+// permission policy: a rule naming the server's tools allows them.
+func TestChatMCPTools(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1"}, nil)
+	type args struct {
+		City string `json:"city"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "forecast", Description: "the forecast of a city"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a args) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny in " + a.City}}}, nil, nil
+		})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(hs.Close) // after the editor's cleanup, which stops the client
+
+	m := newScriptModel()
+	e := chatEditor(t, m, fmt.Sprintf(`{"permission_mode": "default", "permissions": {"allow": ["mcp_weather_*"]},
+		"mcpServers": {"weather": {"url": %q}}}`, hs.URL), true)
+	m.script("weather?", calls("mcp_weather_forecast", `{"city": "Oslo"}`), reply("Sunny."))
+	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "weather?"}))
+	if res.Text != "Sunny." {
+		t.Fatalf("result %+v", res)
+	}
+	if r := toolResults(e.events(res.Session))["mcp_weather_forecast"]; len(r) != 1 || !strings.Contains(r[0], "sunny in Oslo") {
+		t.Errorf("mcp_weather_forecast results %q", r)
+	}
+	if len(e.agent.asked) != 0 {
+		t.Errorf("asked %q although a rule allows the server's tools", e.agent.asked)
+	}
+}

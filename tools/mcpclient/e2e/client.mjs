@@ -1,0 +1,54 @@
+// The official TypeScript SDK client against `parley mcp`, over stdio and
+// streamable HTTP: list the tools, call each, check the results.
+// Usage: node client.mjs PARLEY_BINARY WORKSPACE
+import { spawn } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const [parley, ws] = process.argv.slice(2);
+const calls = [
+  ["read_file", { path: "a.go" }, "func Alpha()"],
+  ["get_symbol", { name: "Beta" }, "return 1"],
+  ["find_definition", { name: "Alpha" }, "a.go:3"],
+  ["find_references", { name: "Beta" }, "a.go:3"],
+  ["outline", { path: "a.go" }, "Alpha"],
+  ["get_dependencies", { path: "a.go" }, ""],
+  ["get_dependents", {}, ""],
+];
+
+async function check(transport, label) {
+  const client = new Client({ name: "e2e", version: "1" });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  const want = calls.map((c) => c[0]).sort();
+  if (JSON.stringify(names) !== JSON.stringify(want)) throw new Error(`${label}: tools ${names}, want ${want}`);
+  for (const [name, args, want] of calls) {
+    const res = await client.callTool({ name, arguments: args });
+    const text = res.content.map((c) => c.text).join("");
+    if (res.isError || !text.includes(want)) throw new Error(`${label}: ${name} gave ${JSON.stringify(res)}`);
+  }
+  const bad = await client.callTool({ name: "read_file", arguments: { path: "../../etc/passwd" } });
+  if (!bad.isError) throw new Error(`${label}: a path outside the root was read`);
+  await client.close();
+  console.log(`${label}: ${names.length} tools ok`);
+}
+
+await check(new StdioClientTransport({ command: parley, args: ["mcp", "--root", ws, "--no-watch"], env: process.env }), "stdio");
+
+const server = spawn(parley, ["mcp", "--root", ws, "--no-watch", "--http", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
+const url = await new Promise((resolve, reject) => {
+  let buf = "";
+  server.stderr.on("data", (d) => {
+    buf += d;
+    const m = buf.match(/serving (http:\/\/\S+)/);
+    if (m) resolve(m[1]);
+  });
+  server.on("exit", (code) => reject(new Error(`parley mcp --http exited ${code}: ${buf}`)));
+});
+try {
+  await check(new StreamableHTTPClientTransport(new URL(url)), "http");
+} finally {
+  server.kill("SIGINT");
+}
