@@ -1,0 +1,67 @@
+package memory
+
+import (
+	"strings"
+	"unicode"
+)
+
+// tokenize splits text into lowercase terms of letters and digits for the
+// BM25 index. Identifiers split at case changes and underscores as well as
+// kept whole ("parseConfig" gives "parseconfig", "parse", "config") so a
+// query can name either. Stop words carry no signal and are dropped.
+func tokenize(text string) []string {
+	var out []string
+	for _, word := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		parts := splitIdent(word)
+		whole := strings.ToLower(strings.ReplaceAll(word, "_", ""))
+		if len(parts) > 1 {
+			out = appendTerm(out, whole)
+		}
+		for _, p := range parts {
+			out = appendTerm(out, strings.ToLower(p))
+		}
+	}
+	return out
+}
+
+func appendTerm(out []string, t string) []string {
+	if len(t) < 2 || stopWords[t] {
+		return out
+	}
+	return append(out, t)
+}
+
+// splitIdent splits at underscores and lower-to-upper case changes.
+func splitIdent(word string) []string {
+	var parts []string
+	start := 0
+	runes := []rune(word)
+	for i := 0; i < len(runes); i++ {
+		switch {
+		case runes[i] == '_':
+			if i > start {
+				parts = append(parts, string(runes[start:i]))
+			}
+			start = i + 1
+		case i > start && unicode.IsUpper(runes[i]) && unicode.IsLower(runes[i-1]):
+			parts = append(parts, string(runes[start:i]))
+			start = i
+		}
+	}
+	if start < len(runes) {
+		parts = append(parts, string(runes[start:]))
+	}
+	return parts
+}
+
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an and are as at be but by for from has have if in into is it its
+		of on or so that the their then there these this to was were will with we you your our i me my do does
+		did what which who how when where why should would can could`) {
+		m[w] = true
+	}
+	return m
+}()
