@@ -23,6 +23,8 @@ const (
 type Hit struct {
 	Memory
 	Score float64 `json:"score"`
+	// Matched is how many distinct query terms the memory contains.
+	Matched int `json:"matched"`
 }
 
 // Recall returns up to k memories matching query, best first, keeping only
@@ -47,10 +49,11 @@ func (s *Store) Recall(query string, k int, types ...Type) ([]Hit, error) {
 	type cand struct {
 		id    uint64
 		score float64
+		n     int
 	}
 	cands := make([]cand, 0, len(scores))
 	for id, sc := range scores {
-		cands = append(cands, cand{id, sc})
+		cands = append(cands, cand{id, sc.score, sc.matched})
 	}
 	slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(b.score, a.score) })
 	var hits []Hit
@@ -68,7 +71,7 @@ func (s *Store) Recall(query string, k int, types ...Type) ([]Hit, error) {
 				return nil, fmt.Errorf("memory store %s: recall: %w", s.dir, err)
 			}
 			if wantType(m.Type, types) {
-				group = append(group, Hit{Memory: m, Score: c.score})
+				group = append(group, Hit{Memory: m, Score: c.score, Matched: c.n})
 			}
 		}
 		slices.SortFunc(group, tieBreak)
@@ -109,10 +112,15 @@ func uniqueTerms(query string) []string {
 	return slices.Compact(terms)
 }
 
+type score struct {
+	score   float64
+	matched int
+}
+
 // bm25Scores reads each term's postings once: their count is the term's
 // document frequency, and each posting carries tf and document length.
-func bm25Scores(snap *pebble.Snapshot, st stats, terms []string) (map[uint64]float64, error) {
-	scores := map[uint64]float64{}
+func bm25Scores(snap *pebble.Snapshot, st stats, terms []string) (map[uint64]*score, error) {
+	scores := map[uint64]*score{}
 	avgdl := float64(st.Tokens) / float64(st.Docs)
 	if avgdl == 0 {
 		avgdl = 1
@@ -145,7 +153,13 @@ func bm25Scores(snap *pebble.Snapshot, st stats, terms []string) (map[uint64]flo
 		df := float64(len(postings))
 		idf := math.Log(1 + (float64(st.Docs)-df+0.5)/(df+0.5))
 		for _, p := range postings {
-			scores[p.id] += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avgdl))
+			sc := scores[p.id]
+			if sc == nil {
+				sc = &score{}
+				scores[p.id] = sc
+			}
+			sc.matched++
+			sc.score += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avgdl))
 		}
 	}
 	return scores, nil

@@ -8,7 +8,8 @@ import (
 // tokenize splits text into lowercase terms of letters and digits for the
 // BM25 index. Identifiers split at case changes and underscores as well as
 // kept whole ("parseConfig" gives "parseconfig", "parse", "config") so a
-// query can name either. Stop words carry no signal and are dropped.
+// query can name either. Stop words carry no signal and are dropped;
+// plurals are folded (see stem).
 func tokenize(text string) []string {
 	var out []string
 	for _, word := range strings.FieldsFunc(text, func(r rune) bool {
@@ -30,7 +31,19 @@ func appendTerm(out []string, t string) []string {
 	if len(t) < 2 || stopWords[t] {
 		return out
 	}
-	return append(out, t)
+	return append(out, stem(t))
+}
+
+// stem folds the regular English plural ("builds", "parsers") onto the
+// singular, the one inflection that most often separates a memory from a
+// query that means it. Fuller stemmers (Porter, Snowball) also merge
+// identifiers and names that only look inflected ("address" -> "addr"),
+// which hurts recall of code terms more than it helps prose.
+func stem(t string) string {
+	if len(t) > 3 && strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is") {
+		return t[:len(t)-1]
+	}
+	return t
 }
 
 // splitIdent splits at underscores and lower-to-upper case changes.
