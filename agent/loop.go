@@ -75,6 +75,9 @@ type Agent struct {
 	// tokens, of a model provider.ContextWindow does not know (0: its
 	// default). Known models use their documented window.
 	ContextWindow int
+	// AutoRecall puts the long-term memories relevant to each user
+	// message (from Env.Memory) in front of the model; see recall.go.
+	AutoRecall bool
 	// CompactThreshold is the share of ContextWindow above which the
 	// history is compacted before a model call (0 or out of (0, 1]:
 	// DefaultCompactThreshold). See compact.go.
@@ -148,6 +151,7 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 		return t.fail(errors.New("agent: no model provider configured"))
 	}
 	s.addUserText(userMessage)
+	t.autoRecall(userMessage)
 	if err := t.save(); err != nil {
 		return t.fail(err)
 	}

@@ -1,9 +1,6 @@
 package memory
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Auto-recall bounds: at most AutoRecallMax memories, AutoRecallTokens
 // tokens of prompt (estimated at four bytes a token, the same rough rate
@@ -53,17 +50,4 @@ func (s *Set) AutoRecall(message string) (string, []Hit, error) {
 		return "", nil, err
 	}
 	return b.String(), picked, nil
-}
-
-// FormatLine is one memory on one line: reference, type, importance,
-// tags and content (newlines folded).
-func FormatLine(m Memory) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "[%s] %s (importance %d", Ref(m), m.Type, m.Importance)
-	if len(m.Tags) > 0 {
-		fmt.Fprintf(&b, "; tags: %s", strings.Join(m.Tags, ", "))
-	}
-	b.WriteString("): ")
-	b.WriteString(strings.Join(strings.Fields(m.Content), " "))
-	return b.String()
 }

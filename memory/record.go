@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,6 +60,20 @@ type Memory struct {
 	Updated    time.Time `json:"updated,omitzero"`
 }
 
+// ErrInvalid is matched (errors.Is) by the errors that are the caller's
+// mistake: a malformed memory or id, a scope this session has no store for.
+var ErrInvalid = errors.New("invalid memory request")
+
+// invalidf formats a caller's mistake; its text is the message alone.
+func invalidf(format string, args ...any) error {
+	return invalidError(fmt.Sprintf(format, args...))
+}
+
+type invalidError string
+
+func (e invalidError) Error() string        { return string(e) }
+func (e invalidError) Is(target error) bool { return target == ErrInvalid }
+
 // DefaultImportance is given to a memory written without one.
 const DefaultImportance = 5
 
@@ -67,25 +82,25 @@ const DefaultImportance = 5
 func (m *Memory) normalize() error {
 	m.Content = strings.TrimSpace(m.Content)
 	if m.Content == "" {
-		return fmt.Errorf("memory content is empty")
+		return invalidf("memory content is empty")
 	}
 	if m.Type == "" {
 		m.Type = Fact
 	}
 	if !slices.Contains(Types, m.Type) {
-		return fmt.Errorf("unknown memory type %q (one of %s)", m.Type, typeList())
+		return invalidf("unknown memory type %q (one of %s)", m.Type, typeList())
 	}
 	if m.Importance == 0 {
 		m.Importance = DefaultImportance
 	}
 	if m.Importance < 1 || m.Importance > 10 {
-		return fmt.Errorf("importance %d is outside 1-10", m.Importance)
+		return invalidf("importance %d is outside 1-10", m.Importance)
 	}
 	if m.Scope == "" {
 		m.Scope = Workspace
 	}
 	if m.Scope != Workspace && m.Scope != User {
-		return fmt.Errorf("unknown scope %q (workspace or user)", m.Scope)
+		return invalidf("unknown scope %q (workspace or user)", m.Scope)
 	}
 	tags := m.Tags[:0:0]
 	for _, t := range m.Tags {
@@ -96,7 +111,7 @@ func (m *Memory) normalize() error {
 	m.Tags = tags
 	for _, a := range m.Anchors {
 		if strings.TrimSpace(a.Path) == "" {
-			return fmt.Errorf("an anchor has no path")
+			return invalidf("an anchor has no path")
 		}
 	}
 	return nil
@@ -114,7 +129,7 @@ func typeList() string {
 func ParseType(s string) (Type, error) {
 	t := Type(strings.TrimSpace(s))
 	if !slices.Contains(Types, t) {
-		return "", fmt.Errorf("unknown memory type %q (one of %s)", s, typeList())
+		return "", invalidf("unknown memory type %q (one of %s)", s, typeList())
 	}
 	return t, nil
 }

@@ -3,7 +3,6 @@ package memory
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,7 +35,7 @@ func ParseRef(ref string) (Scope, uint64, error) {
 	}
 	id, err := strconv.ParseUint(ref, 10, 64)
 	if err != nil || id == 0 {
-		return "", 0, fmt.Errorf("%q is not a memory id (like 12, or u12 for a user memory)", ref)
+		return "", 0, invalidf("%q is not a memory id (like 12, or u12 for a user memory)", ref)
 	}
 	return scope, id, nil
 }
@@ -47,7 +46,7 @@ func (s *Set) store(scope Scope) (*Store, error) {
 		st = s.User
 	}
 	if st == nil {
-		return nil, fmt.Errorf("%s memories are unavailable in this session", scope)
+		return nil, invalidf("%s memories are unavailable in this session", scope)
 	}
 	return st, nil
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/internal/jsonschema"
+	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -151,6 +152,9 @@ type Env struct {
 	Editor Editor
 	Index  IndexSet
 	Todos  *TodoList
+	// Memory backs the long-term memory tools (nil: unavailable). The
+	// caller owns and closes its stores.
+	Memory *memory.Set
 	// SubAgent backs the task tool.
 	SubAgent SubAgentFunc
 	// HTTPClient backs fetch_url (nil: a default client with a timeout).

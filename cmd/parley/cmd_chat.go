@@ -189,6 +189,8 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 		return nil, err
 	}
 	app.openSessions()
+	env.Memory = openMemorySet(g, app.wsDir, func(err error) { fmt.Fprintf(g.stderr, "parley: %v\n", err) })
+	app.closers = append(app.closers, env.Memory.Close)
 	if err = app.buildAgent(prov, env, askUser); err != nil {
 		return nil, err
 	}
@@ -294,12 +296,12 @@ func (app *chatApp) openSessions() {
 }
 
 func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser bool) error {
-	reg, err := tools.NewRegistry(tools.AgentTools()...)
+	reg, err := tools.NewRegistry(append(tools.AgentTools(), tools.MemoryTools()...)...)
 	if err != nil {
 		return err
 	}
 	c := app.cfg
-	a := &agent.Agent{
+	a := &agent.Agent{AutoRecall: true,
 		Provider: prov, Model: c.Model, Registry: reg, Env: env, Policy: app.gate,
 		Sink: app.out.sink, MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens,
 		ThinkingBudget: c.ThinkingBudget,

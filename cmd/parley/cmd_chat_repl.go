@@ -345,6 +345,9 @@ func (p *chatPrinter) sink(e agent.Event) {
 	case agent.EventCompaction:
 		p.finishLine()
 		io.WriteString(p.stderr, compactionLine(e))
+	case agent.EventMemory:
+		p.finishLine()
+		io.WriteString(p.stderr, p.dimmed(memoryEventLines(e)))
 	case agent.EventToolCall:
 		p.finishLine()
 		fmt.Fprintf(p.stderr, "▸ %s %s\n", e.ToolName, summarize(e.Input))
