@@ -30,6 +30,7 @@ clears the line); Ctrl+D, quit or exit leaves.
   /delete ID     delete a saved session (ID, unique prefix, or "last")
   /new           start a new session
   /model NAME    use another model from the next message on
+  /memory ...    long-term memories: list, search, show, edit, forget, stats (/memory help)
 ` + compactHelp
 
 // repl runs the interactive loop on the terminal.
@@ -138,6 +139,8 @@ func (app *chatApp) command(line string) {
 		fmt.Fprintf(w, "new session %s\n", app.session.ID)
 	case "/compact":
 		app.compact(arg)
+	case "/memory":
+		app.memoryCommand(arg)
 	case "/model":
 		if arg == "" {
 			fmt.Fprintf(w, "model: %s\n", app.agent.Model)
