@@ -1,9 +1,11 @@
 package lsp
 
 import (
+	"errors"
 	"path/filepath"
 
 	"github.com/parleyhq/parley/memory"
+	"github.com/parleyhq/parley/tools"
 )
 
 // memorySet returns the agent's long-term memory, opening it on first use:
@@ -34,5 +36,18 @@ func (h *agentHost) memorySet() *memory.Set {
 			h.memory.User = st
 		}
 	}
+	h.memory.Anchors = h.hashAnchor
 	return h.memory
+}
+
+// hashAnchor judges anchors against what the editor shows (open buffers)
+// and the folders' indexes, whichever folders are open at the time.
+func (h *agentHost) hashAnchor(a memory.Anchor) (string, bool, error) {
+	h.s.mu.RLock()
+	roots := h.s.roots
+	h.s.mu.RUnlock()
+	if roots == nil {
+		return "", false, errors.New("no workspace folder")
+	}
+	return tools.AnchorHasher(&tools.Env{Roots: roots, Files: agentView{h.s}, Index: serverIndex{h.s}})(a)
 }

@@ -34,7 +34,7 @@ func (s *Set) AutoRecall(message string) (string, []Hit, error) {
 		if len(picked) == AutoRecallMax || h.Matched < need {
 			continue
 		}
-		line := FormatLine(h.Memory) + "\n"
+		line := FormatHit(h) + "\n"
 		if len(line) > budget {
 			break
 		}

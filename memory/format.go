@@ -18,11 +18,13 @@ func FormatLine(m Memory) string {
 	return b.String()
 }
 
-// FormatDetail is a memory in full for the model or the user: its line,
-// then anchors and dates, then a blank line.
-func FormatDetail(m Memory) string {
+// FormatDetail is a memory in full for the model or the user: its line
+// (with why it is stale, if it is), then anchors and dates, then a blank
+// line.
+func FormatDetail(h Hit) string {
+	m := h.Memory
 	var b strings.Builder
-	b.WriteString(FormatLine(m))
+	b.WriteString(FormatHit(h))
 	b.WriteString("\n")
 	for _, a := range m.Anchors {
 		b.WriteString("  anchor: " + a.Path)

@@ -25,6 +25,9 @@ type Hit struct {
 	Score float64 `json:"score"`
 	// Matched is how many distinct query terms the memory contains.
 	Matched int `json:"matched"`
+	// Stale says why the memory's anchors no longer match the code
+	// (Set.Stale); empty when they do or were not checked.
+	Stale []string `json:"stale,omitempty"`
 }
 
 // Recall returns up to k memories matching query, best first, keeping only

@@ -15,6 +15,9 @@ import (
 type Set struct {
 	Workspace *Store
 	User      *Store
+	// Anchors hashes what anchors name (nil: anchors are kept but never
+	// judged stale); see stale.go.
+	Anchors AnchorHasher
 }
 
 // Ref is the reference of m for users and the model.
@@ -60,6 +63,10 @@ func (s *Set) Add(m Memory) (Memory, error) {
 	if err != nil {
 		return Memory{}, err
 	}
+	m.Anchors = slices.Clone(m.Anchors)
+	if err := s.hashAnchors(&m); err != nil {
+		return Memory{}, err
+	}
 	return st.Add(m)
 }
 
@@ -77,7 +84,9 @@ func (s *Set) Get(ref string) (Memory, error) {
 }
 
 // Update replaces the memory named by ref with m (its ID and scope come
-// from ref).
+// from ref). Editing a memory is reviewing it: its anchors are hashed
+// again (no longer stale), and anchors whose file or symbol is gone are
+// dropped.
 func (s *Set) Update(ref string, m Memory) (Memory, error) {
 	scope, id, err := ParseRef(ref)
 	if err != nil {
@@ -88,6 +97,9 @@ func (s *Set) Update(ref string, m Memory) (Memory, error) {
 		return Memory{}, err
 	}
 	m.ID, m.Scope = id, scope
+	if err := s.rehashAnchors(&m); err != nil {
+		return Memory{}, err
+	}
 	return st.Update(m)
 }
 
@@ -132,7 +144,9 @@ func (s *Set) Recall(query string, k int, types ...Type) ([]Hit, error) {
 		}
 		return cmp.Compare(b.Score, a.Score)
 	})
-	return all[:min(k, len(all))], nil
+	all = all[:min(k, len(all))]
+	s.markStale(all)
+	return all, nil
 }
 
 // List lists both stores' memories of the given types, workspace first.

@@ -125,7 +125,7 @@ func recallMemoriesRun(ctx context.Context, env *Env, p *recallMemoriesParams) (
 	}
 	var b strings.Builder
 	for _, h := range hits {
-		b.WriteString(memory.FormatDetail(h.Memory))
+		b.WriteString(memory.FormatDetail(h))
 	}
 	return &Result{Content: b.String()}, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,43 +12,69 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/memory"
+	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/workspace"
 )
 
 // openMemoryStrict opens the workspace and user memory stores for a CLI
-// command; unlike a chat, a command fails when one is held elsewhere.
-func openMemoryStrict(g *globals) (*memory.Set, error) {
+// command; unlike a chat, a command fails when one is held elsewhere. The
+// caller must call the returned close.
+func openMemoryStrict(g *globals) (_ *memory.Set, close func() error, err error) {
 	root, err := g.workspaceRoot()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	storeDir, err := g.storeDir(root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	wsPath, userPath, err := g.memoryDirs(filepath.Dir(storeDir))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	set := &memory.Set{}
 	if set.Workspace, err = memory.Open(wsPath, memory.Workspace); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if set.User, err = memory.Open(userPath, memory.User); err != nil {
 		set.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return set, nil
+	roots, err := workspace.NewRoots(root)
+	if err != nil {
+		set.Close()
+		return nil, nil, err
+	}
+	env := &tools.Env{Roots: roots, Files: &tools.DiskView{}}
+	// The index finds anchored symbols; without it (another process holds
+	// it) symbol anchors go unjudged, file anchors still work.
+	close = set.Close
+	if st, err := index.Open(storeDir); err == nil {
+		ctx, stop := signalContext()
+		err = ensureIndexed(ctx, g, st, root)
+		stop()
+		if err != nil {
+			st.Close()
+			set.Close()
+			return nil, nil, err
+		}
+		env.Index = rootIndex{root: root, st: st}
+		close = func() error { return errors.Join(set.Close(), st.Close()) }
+	}
+	set.Anchors = tools.AnchorHasher(env)
+	return set, close, nil
 }
 
 // withMemory runs f with the opened set and closes it.
 func withMemory(g *globals, f func(*memory.Set) error) error {
-	set, err := openMemoryStrict(g)
+	set, close, err := openMemoryStrict(g)
 	if err != nil {
 		return err
 	}
 	err = f(set)
-	if cerr := set.Close(); err == nil {
+	if cerr := close(); err == nil {
 		err = cerr
 	}
 	return err
@@ -77,6 +104,7 @@ func newMemoryCmd(g *globals) *cobra.Command {
 
 func newMemoryListCmd(g *globals) *cobra.Command {
 	var types []string
+	var stale bool
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List memories (workspace, then user), oldest first",
@@ -87,6 +115,9 @@ func newMemoryListCmd(g *globals) *cobra.Command {
 				return err
 			}
 			return withMemory(g, func(set *memory.Set) error {
+				if stale {
+					return printStale(g, set)
+				}
 				list, err := set.List(ts...)
 				if err != nil {
 					return err
@@ -100,8 +131,26 @@ func newMemoryListCmd(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringSliceVar(&types, "type", nil, "only memories of these types")
+	cmd.Flags().BoolVar(&stale, "stale", false, "only memories whose anchored files or symbols changed since they were written, with why")
 	cmd.Flags().BoolVar(&g.json, "json", false, "print JSON")
 	return cmd
+}
+
+func printStale(g *globals, set *memory.Set) error {
+	stale, err := set.ListStale()
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return writeJSON(g.stdout, orEmpty(stale))
+	}
+	if len(stale) == 0 {
+		fmt.Fprintln(g.stdout, "no stale memories")
+	}
+	for _, h := range stale {
+		fmt.Fprintln(g.stdout, memory.FormatHit(h))
+	}
+	return nil
 }
 
 func newMemorySearchCmd(g *globals) *cobra.Command {
@@ -127,7 +176,7 @@ func newMemorySearchCmd(g *globals) *cobra.Command {
 					fmt.Fprintln(g.stdout, "no memory matches")
 				}
 				for _, h := range hits {
-					fmt.Fprintln(g.stdout, memory.FormatLine(h.Memory))
+					fmt.Fprintln(g.stdout, memory.FormatHit(h))
 				}
 				return nil
 			})

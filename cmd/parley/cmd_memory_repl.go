@@ -14,6 +14,8 @@ const memoryHelp = `/memory commands (ids: 12 for a workspace memory, u12 for a 
   /memory show ID         one memory in full
   /memory edit ID TEXT    replace a memory's text
   /memory forget ID       delete a memory
+  /memory stale           memories whose anchored files or symbols changed
+                          (review: edit them to confirm, or forget them)
   /memory stats           how many memories of each type, and where they live
 `
 
@@ -40,7 +42,7 @@ func (app *chatApp) memoryCommand(arg string) {
 	case "show":
 		var m memory.Memory
 		if m, err = set.Get(rest); err == nil {
-			fmt.Fprint(w, memory.FormatDetail(m))
+			fmt.Fprint(w, memory.FormatDetail(memory.Hit{Memory: m, Stale: set.Stale(m)}))
 		}
 	case "edit":
 		err = memoryEdit(w, set, rest)
@@ -49,6 +51,8 @@ func (app *chatApp) memoryCommand(arg string) {
 		if m, err = set.Forget(rest); err == nil {
 			fmt.Fprintf(w, "forgot %s\n", memory.FormatLine(m))
 		}
+	case "stale":
+		err = memoryStale(w, set)
 	case "stats":
 		memoryStats(w, set)
 	default:
@@ -88,7 +92,7 @@ func memorySearch(w io.Writer, set *memory.Set, query string) error {
 		fmt.Fprintln(w, "no memory matches")
 	}
 	for _, h := range hits {
-		fmt.Fprintln(w, memory.FormatLine(h.Memory))
+		fmt.Fprintln(w, memory.FormatHit(h))
 	}
 	return nil
 }
@@ -138,4 +142,18 @@ func memoryStats(w io.Writer, set *memory.Set) {
 	if set.User == nil {
 		fmt.Fprintln(w, "user memories: unavailable")
 	}
+}
+
+func memoryStale(w io.Writer, set *memory.Set) error {
+	stale, err := set.ListStale()
+	if err != nil {
+		return err
+	}
+	if len(stale) == 0 {
+		fmt.Fprintln(w, "no stale memories")
+	}
+	for _, h := range stale {
+		fmt.Fprintln(w, memory.FormatHit(h))
+	}
+	return nil
 }

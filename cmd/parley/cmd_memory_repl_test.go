@@ -38,6 +38,7 @@ func TestMemoryREPL(t *testing.T) {
 		{"/memory show u1", []string{"[u1] preference", "written "}},
 		{"/memory edit 1 Release from main", []string{"edited [1] decision (importance 5; tags: release): Release from main"}},
 		{"/memory edit 1", []string{"usage: /memory edit ID TEXT"}},
+		{"/memory stale", []string{"no stale memories"}},
 		{"/memory stats", []string{"workspace memories: 1 (1 decision) in ", "user memories: 1 (1 preference) in "}},
 		{"/memory forget u1", []string{"forgot [u1] preference"}},
 		{"/memory show u1", []string{"memory: memory 1: memory not found"}},
