@@ -175,35 +175,52 @@ func termCounts(m Memory) (map[string]uint64, uint64) {
 // Add stores a new memory and returns it with its ID and times. Its
 // validation errors are the caller's mistakes, worded for the model.
 func (s *Store) Add(m Memory) (Memory, error) {
-	if m.Scope == "" {
-		m.Scope = s.scope
-	}
-	if err := m.normalize(); err != nil {
+	out, err := s.AddAll([]Memory{m})
+	if err != nil {
 		return Memory{}, err
+	}
+	return out[0], nil
+}
+
+// AddAll stores memories in one synced batch (all or none), for imports
+// and bulk loads: one sync instead of one per memory.
+func (s *Store) AddAll(ms []Memory) ([]Memory, error) {
+	out := make([]Memory, len(ms))
+	for i, m := range ms {
+		if m.Scope == "" {
+			m.Scope = s.scope
+		}
+		if err := m.normalize(); err != nil {
+			return nil, err
+		}
+		out[i] = m
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, err := readStats(s.db.Get)
 	if err != nil {
-		return Memory{}, fmt.Errorf("memory store %s: %w", s.dir, err)
-	}
-	st.LastID++
-	m.ID = st.LastID
-	if m.Created.IsZero() {
-		m.Created = s.now().UTC()
+		return nil, fmt.Errorf("memory store %s: %w", s.dir, err)
 	}
 	b := s.db.NewBatch()
 	defer b.Close()
-	if err := s.putIndexed(b, &st, m); err != nil {
-		return Memory{}, err
+	now := s.now().UTC()
+	for i := range out {
+		st.LastID++
+		out[i].ID = st.LastID
+		if out[i].Created.IsZero() {
+			out[i].Created = now
+		}
+		if err := s.putIndexed(b, &st, out[i]); err != nil {
+			return nil, err
+		}
 	}
 	if err := b.Set(statsKey, st.encode(), nil); err != nil {
-		return Memory{}, err
+		return nil, err
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
-		return Memory{}, fmt.Errorf("memory store %s: %w", s.dir, err)
+		return nil, fmt.Errorf("memory store %s: %w", s.dir, err)
 	}
-	return m, nil
+	return out, nil
 }
 
 // putIndexed writes m's record and postings to b and counts it in st.
