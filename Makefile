@@ -8,7 +8,7 @@ WS      ?= .
 
 VSCODE  := editors/vscode
 
-.PHONY: build run test bench lint fuzz clean vscode-deps vscode-test vscode
+.PHONY: build run test bench bench-tokens lint fuzz clean vscode-deps vscode-test vscode
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/parley
@@ -31,6 +31,11 @@ test:
 bench: build
 	./scripts/bench.sh
 
+# The re-read ledger's token savings on real files of six languages
+# (tools/testdata/tokenbench), against issue 12's targets; fails below them.
+bench-tokens:
+	$(GO) test ./tools -run '^$$' -bench '^BenchmarkTokens$$' -benchtime 1x
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
@@ -51,6 +56,8 @@ fuzz:
 	$(GO) test ./internal/jsonschema -run '^$$' -fuzz FuzzDecodeInput -fuzztime 30s
 	$(GO) test ./internal/htmlmd -run '^$$' -fuzz FuzzHTMLToText -fuzztime 30s
 	$(GO) test ./agent/config -run '^$$' -fuzz FuzzParseLayer -fuzztime 30s
+	$(GO) test ./agent/hooks -run '^$$' -fuzz FuzzHookAnswer -fuzztime 30s
+	$(GO) test ./agent/ralph -run '^$$' -fuzz FuzzParse -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzRetryAfter -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzErrorBody -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzDebugBody -fuzztime 30s

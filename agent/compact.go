@@ -153,6 +153,7 @@ func (c *compactor) run(ctx context.Context, reason, focus string, force bool) (
 		// At most the first user message is old: nothing to gain.
 		return nil, nil
 	}
+	c.preCompactHooks(ctx, reason, focus)
 	tc := c.s.counter(c.a.Model)
 	rec.Masked = maskResults(c.s.Messages[:cut], tc.count)
 	tc.reset()
@@ -168,6 +169,13 @@ func (c *compactor) run(ctx context.Context, reason, focus string, force bool) (
 	}
 	if rec.Masked == 0 && rec.Summarised == 0 {
 		return nil, err
+	}
+	if c.a.Env != nil && c.a.Env.Ledger != nil {
+		// The texts the ledger's stubs point at may be gone from the
+		// history: from now on a re-read shows the file again. (Coarse:
+		// files whose last read is among the kept messages are shown
+		// again too, which costs tokens but is never wrong.)
+		err = errors.Join(err, c.a.Env.Ledger.Forget(c.s.Turns))
 	}
 	rec.Time = time.Now().UTC()
 	c.s.Compactions = append(c.s.Compactions, *rec)

@@ -29,6 +29,15 @@
 //     model, see compact.go), and a call the model rejects as too long
 //     (provider.ErrContextOverflow) is compacted and retried once; a second
 //     rejection fails the turn with an error saying so.
+//   - Hooks (Agent.Hooks, package hooks; call sites in hooks.go) run at
+//     SessionStart and UserPromptSubmit (before the prompt joins the
+//     history), PreToolUse (after the input is decoded, before the
+//     permission check), PermissionRequest (in place of the user's answer
+//     when a hook decides), PostToolUse, PreCompact, Stop/SubagentStop
+//     (a block makes the model go on) and SessionEnd (Agent.EndSession).
+//     What hooks say reaches the model inside the messages the history
+//     already has, so its invariants hold; a hook never fails a turn, and
+//     continue:false ends it with StopHook after the current tool round.
 //   - Sessions hold messages and usage only: configuration and API keys
 //     are never part of a Session, so the SessionStore cannot persist them.
 //     The SessionStore is safe for concurrent use; the caller must Close it.

@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
 )
@@ -31,6 +32,9 @@ const (
 	// and is answered again. Agent.Compact sends it outside any turn,
 	// without an EventDone.
 	EventCompaction EventKind = "compaction"
+	// EventHook reports one hook run (Hook; Text says it in one line):
+	// blocks, failures, timeouts and refused workspace hooks included.
+	EventHook EventKind = "hook"
 	// EventMemory reports the long-term memories auto-recall added to the
 	// user's message (Memories; Text says it in one line), or a failed
 	// recall (Text alone). It comes before the turn's first model call.
@@ -56,6 +60,7 @@ type Event struct {
 	Changes    []Change         `json:"changes,omitempty"`
 	Usage      provider.Usage   `json:"usage"`
 	Compaction *Compaction      `json:"compaction,omitempty"`
+	Hook       *hooks.Report    `json:"hook,omitempty"`
 	Memories   []RecalledMemory `json:"memories,omitempty"`
 	StopReason StopReason       `json:"stopReason,omitempty"`
 	Err        error            `json:"-"`

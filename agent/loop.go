@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/tools/ledger"
 )
 
 // Defaults for zero Agent fields.
@@ -75,6 +77,8 @@ type Agent struct {
 	// tokens, of a model provider.ContextWindow does not know (0: its
 	// default). Known models use their documented window.
 	ContextWindow int
+	// Hooks runs the user's hook commands (nil: none); see hooks.go.
+	Hooks *hooks.Runner
 	// AutoRecall puts the long-term memories relevant to each user
 	// message (from Env.Memory) in front of the model; see recall.go.
 	AutoRecall bool
@@ -82,6 +86,10 @@ type Agent struct {
 	// history is compacted before a model call (0 or out of (0, 1]:
 	// DefaultCompactThreshold). See compact.go.
 	CompactThreshold float64
+
+	// subAgent is set on the Agent of a task sub-agent: its end runs the
+	// SubagentStop hooks, and it has no session of its own to start.
+	subAgent bool
 }
 
 // TurnResult summarises a finished turn.
@@ -109,6 +117,7 @@ type turn struct {
 	// threshold: compacting again before every call would only add
 	// summary requests.
 	noAutoCompact bool
+	hookState
 }
 
 // usageKey carries a turn's addUsage in the context of its tool calls, so
@@ -145,12 +154,22 @@ func chargeUsage(ctx context.Context, u provider.Usage) {
 func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnResult, error) {
 	s.Turns++
 	t := &turn{a: a, s: s, n: s.Turns, repeats: map[string]int{}}
-	t.ctx = context.WithValue(ctx, usageKey{}, t.addUsage)
+	t.ctx = ledger.WithTurn(context.WithValue(ctx, usageKey{}, t.addUsage), t.n)
+	if !a.subAgent {
+		t.ctx = context.WithValue(t.ctx, parentSessionKey{}, s.ID)
+	}
 	t.specs = a.specs()
 	if a.Provider == nil {
 		return t.fail(errors.New("agent: no model provider configured"))
 	}
+	extra, stop := t.startHooks(userMessage)
+	if stop != "" {
+		return t.finish(stop), nil
+	}
 	s.addUserText(userMessage)
+	for _, x := range extra {
+		s.addUserText(x)
+	}
 	t.autoRecall(userMessage)
 	if err := t.save(); err != nil {
 		return t.fail(err)
@@ -164,6 +183,15 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 		stop, err := t.step()
 		if err != nil {
 			return t.fail(err)
+		}
+		if stop == StopEndTurn {
+			var goOn bool
+			if goOn, stop = t.stopHooks(); goOn {
+				continue
+			}
+			if stop == "" {
+				stop = StopEndTurn
+			}
 		}
 		if stop != "" {
 			return t.finish(stop), nil
@@ -219,6 +247,8 @@ func (t *turn) step() (StopReason, error) {
 		return "", runErr
 	case t.ctx.Err() != nil:
 		return StopCancelled, nil
+	case t.stoppedByHook():
+		return StopHook, nil
 	}
 	return stop, nil
 }

@@ -28,6 +28,9 @@ type Session struct {
 	// tokens counts the prompt of the session's requests (not stored: a
 	// resumed session recounts and recalibrates on its first call).
 	tokens *tokenCounter
+	// hooksStarted: the SessionStart hooks ran for this session in this
+	// process (not stored: a resumed session starts again, as "resume").
+	hooksStarted bool
 }
 
 // counter returns the session's token counter for model.

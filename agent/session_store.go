@@ -27,13 +27,15 @@ import (
 //	'c'  id              -> JSON []provider.Message (the conversation)
 //	'u'  id 0x00 seq(8)  -> JSON tools.UndoEntry (the terminal's undo stack;
 //	                        seq big-endian, so a prefix scan is oldest first)
+//	'l'  id 0x00 seq(8)  -> JSON ledger.Record (the re-read ledger, in the
+//	                        order written; see package tools/ledger)
 //
 // A session's 'm' and 'c' records are written and deleted together in one
 // synced batch, so a crash never leaves a listing without its messages;
-// Delete removes its 'u' records in the same batch. Sessions are user data
+// Delete removes its 'u' and 'l' records in the same batch. Sessions are user data
 // that cannot be rebuilt, so unlike the index a store with another schema
-// version is refused, never wiped. The 'u' records came without a version
-// change: a parley that does not know them ignores them.
+// version is refused, never wiped. The 'u' and 'l' records came without a
+// version change: a parley that does not know them ignores them.
 const sessionSchemaVersion = 1
 
 const (
@@ -41,6 +43,7 @@ const (
 	prefixInfo     = 'm'
 	prefixMessages = 'c'
 	prefixUndo     = 'u'
+	prefixLedger   = 'l'
 )
 
 var sessionSchemaKey = []byte{prefixSchema, 's', 'c', 'h', 'e', 'm', 'a'}
@@ -255,9 +258,11 @@ func (st *SessionStore) Delete(id string) error {
 	if err := b.Delete(sessionKey(prefixMessages, id), nil); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)
 	}
-	lower, upper := undoBounds(id)
-	if err := b.DeleteRange(lower, upper, nil); err != nil {
-		return fmt.Errorf("delete session %s: %w", id, err)
+	for _, bounds := range [](func(string) ([]byte, []byte)){undoBounds, ledgerBounds} {
+		lower, upper := bounds(id)
+		if err := b.DeleteRange(lower, upper, nil); err != nil {
+			return fmt.Errorf("delete session %s: %w", id, err)
+		}
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/tools/ledger"
 )
 
 // DefaultSubAgentIterations caps a sub-agent's model calls.
@@ -23,7 +24,8 @@ type SubAgentOptions struct {
 // policy and approver as a, and a restricted tool set: the named tools, or
 // by default every read-only tool of a's registry. The task tool itself is
 // never available to a sub-agent, so delegation cannot recurse. The
-// sub-agent gets its own copy of the Env (its own todo list, no SubAgent).
+// sub-agent gets its own copy of the Env (its own todo list and re-read
+// ledger, no SubAgent).
 // It returns the sub-agent's final text; errors are the sub-agent's
 // infrastructure failures, unknown tool names, or ctx's error.
 func (a *Agent) SubAgent(o SubAgentOptions) tools.SubAgentFunc {
@@ -41,6 +43,13 @@ func (a *Agent) SubAgent(o SubAgentOptions) tools.SubAgentFunc {
 		if a.Env != nil && a.Env.Todos != nil {
 			env.Todos = &tools.TodoList{}
 		}
+		if env.Ledger != nil {
+			// The sub-agent's context starts empty: what the caller's
+			// model has seen is no stub's business here. The caller's
+			// ledger keys on content, so the sub-agent's edits show up
+			// there as diffs.
+			env.Ledger = ledger.NewMemory()
+		}
 		limit := o.MaxIterations
 		if limit <= 0 {
 			limit = DefaultSubAgentIterations
@@ -51,6 +60,7 @@ func (a *Agent) SubAgent(o SubAgentOptions) tools.SubAgentFunc {
 			MaxIterations: limit, MaxTokens: a.MaxTokens, ThinkingBudget: a.ThinkingBudget,
 			RepeatLimit: a.RepeatLimit, SystemPrompt: a.SystemPrompt + subAgentNote,
 			ContextWindow: a.ContextWindow, CompactThreshold: a.CompactThreshold,
+			Hooks: a.Hooks, subAgent: true,
 		}
 		res, err := child.Run(ctx, NewSession(), prompt)
 		chargeUsage(ctx, res.Usage)

@@ -30,6 +30,20 @@ type call struct {
 	prepared tools.Call    // set by vet: the input decoded once
 	result   *tools.Result // set once decided or run
 	err      error         // infrastructure failure
+	// updated is the input a PreToolUse hook put in place of use.Input
+	// (the history keeps what the model sent).
+	updated json.RawMessage
+	// hookContext is what hooks said about the call, added to its result.
+	hookContext []string
+	hookDenied  string // a PermissionRequest hook's reason for denying
+}
+
+// input is the call's input as it runs.
+func (c *call) input() json.RawMessage {
+	if c.updated != nil {
+		return c.updated
+	}
+	return c.use.Input
 }
 
 // runCalls runs a response's tool calls and returns their results in call
@@ -141,10 +155,14 @@ func (t *turn) vet(c *call) bool {
 	if err != nil {
 		return t.decide(c, tools.Errorf("invalid call of %s: %v", u.ToolName, err))
 	}
+	ok, decision := t.preToolHooks(c)
+	if !ok {
+		return false
+	}
 	allowed, reason := c.tool.ReadOnly(), "no permission policy is configured, so only read-only tools may run"
 	if t.a.Policy != nil {
 		err = guard(u.ToolName, func() (err error) {
-			allowed, reason, err = t.a.Policy.Check(t.ctx, t.a.Approver, u.ToolName, c.tool.ReadOnly(), c.prepared.Access())
+			allowed, reason, err = t.hookCheck(c, decision)
 			return err
 		})
 	}
@@ -154,6 +172,8 @@ func (t *turn) vet(c *call) bool {
 	case err != nil:
 		c.err = fmt.Errorf("permission check for %s: %w", u.ToolName, err)
 		return t.decide(c, tools.Errorf("internal error while checking permission: %v", err))
+	case !allowed && c.hookDenied != "":
+		return t.decide(c, tools.Errorf("permission denied: %s. Do not retry this call unchanged.", c.hookDenied))
 	case !allowed:
 		reason = strings.TrimRight(strings.TrimSpace(reason), ".")
 		if reason == "" {
@@ -203,12 +223,21 @@ func (t *turn) execute(c *call) {
 		// again (re-reading a file, re-running tests).
 		t.resetRepeats(repeatKey(c.use))
 	}
+	c.result = res
+	if err == nil {
+		t.postToolHooks(c)
+	}
 	t.decide(c, res)
 }
 
 // decide records c's result and reports it; it returns false so vet can
 // use it as "may not run".
 func (t *turn) decide(c *call, r *tools.Result) bool {
+	if len(c.hookContext) > 0 {
+		withContext := *r
+		withContext.Content += "\n\n" + hookContext("tool", c.hookContext)
+		r = &withContext
+	}
 	c.result = r
 	t.emit(Event{Kind: EventToolResult, ToolCallID: c.use.ToolCallID, ToolName: c.use.ToolName,
 		Result: &ToolOutcome{Content: r.Content, IsError: r.IsError}})

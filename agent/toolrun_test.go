@@ -76,7 +76,7 @@ func TestToolInputDecodedOnce(t *testing.T) {
 		{false, "ran with x"},
 		{true, `invalid call of counted: invalid input: missing required field "s"`},
 		{true, `invalid call of read_file: invalid input: no workspace roots are configured`},
-		{true, `invalid call of read_file: invalid input: unknown field "bogus" (allowed: path, start_line, end_line, max_tokens)`},
+		{true, `invalid call of read_file: invalid input: unknown field "bogus" (allowed: path, start_line, end_line, max_tokens, full)`},
 	}
 	got := results(s.Messages[2])
 	for i, w := range want {

@@ -15,10 +15,12 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/tools/ledger"
 )
 
 // AgentOptions configure the agent the server runs for parley/chat.
@@ -67,6 +69,7 @@ type builtAgent struct {
 	cfg      *config.Config
 	provider provider.Provider
 	registry *tools.Registry
+	hooks    *hooks.Runner // nil: no hooks configured
 }
 
 // liveSession is a session known to this server. turn is held while a turn
@@ -75,6 +78,8 @@ type liveSession struct {
 	turn    sync.Mutex
 	session *agent.Session
 	todos   *tools.TodoList
+	// ledger is the session's re-read ledger (see package tools/ledger).
+	ledger *ledger.Ledger
 	// policy remembers this session's "allow for this session" answers;
 	// built is the configuration it came from (a new one resets it).
 	policy *permission.Policy
@@ -179,7 +184,14 @@ func (h *agentHost) agentFor() (*builtAgent, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg}
+	hr, err := hooks.FromConfig(cfg, root)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(hr.Unapproved()); n > 0 {
+		h.s.log.Warnf("%d hook(s) of %s will not run until you approve them: parley hooks approve", n, config.WorkspaceFile(root))
+	}
+	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg, hooks: hr}
 	return h.built, nil
 }
 
@@ -223,7 +235,8 @@ func (h *agentHost) session(id string) (*liveSession, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if id == "" {
-		ls := &liveSession{session: agent.NewSession(), todos: &tools.TodoList{}}
+		s := agent.NewSession()
+		ls := &liveSession{session: s, todos: &tools.TodoList{}, ledger: h.ledgerLocked(s.ID)}
 		h.live.add(ls.session.ID, ls, sessionFootprint(ls.session))
 		return ls, nil
 	}
@@ -241,9 +254,24 @@ func (h *agentHost) session(id string) (*liveSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	ls := &liveSession{session: s, todos: &tools.TodoList{}}
+	ls := &liveSession{session: s, todos: &tools.TodoList{}, ledger: h.ledgerLocked(id)}
 	h.live.add(id, ls, sessionFootprint(s))
 	return ls, nil
+}
+
+// ledgerLocked opens session id's re-read ledger from the store, or in
+// memory when there is none. Precondition: h.mu is held.
+func (h *agentHost) ledgerLocked(id string) *ledger.Ledger {
+	st := h.sessionsLocked()
+	if st == nil {
+		return ledger.NewMemory()
+	}
+	l, err := st.OpenLedger(id)
+	if err != nil {
+		h.s.log.Warnf("re-reads show whole files: %v", err)
+		return ledger.NewMemory()
+	}
+	return l
 }
 
 // saver is the store turns save to (nil: memory only).
@@ -300,33 +328,60 @@ func (h *agentHost) list() ([]SessionSummary, error) {
 }
 
 // remove deletes a session from memory and the store. A running session
-// cannot be deleted.
+// cannot be deleted. A session that ran here gets its SessionEnd hooks.
 func (h *agentHost) remove(id string) error {
+	ended, err := h.removeLocked(id)
+	if ended != nil {
+		h.endSessions("clear", ended)
+	}
+	return err
+}
+
+// removeLocked is remove but the hooks; it returns the session removed
+// from memory, if any.
+func (h *agentHost) removeLocked(id string) (ended *agent.Session, _ error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	ls, inMemory := h.live.peek(id)
 	if inMemory {
 		if !ls.turn.TryLock() {
-			return fmt.Errorf("session %s is running a turn", id)
+			return nil, fmt.Errorf("session %s is running a turn", id)
 		}
 		h.live.remove(id)
 		ls.turn.Unlock()
+		ended = ls.session
 	}
 	st := h.sessionsLocked()
 	if st == nil {
 		if !inMemory {
-			return fmt.Errorf("no session %q", id)
+			return nil, fmt.Errorf("no session %q", id)
 		}
-		return nil
+		return ended, nil
 	}
 	err := st.Delete(id)
 	if errors.Is(err, agent.ErrSessionNotFound) {
 		if inMemory {
-			return nil // never saved
+			return ended, nil // never saved
 		}
-		return fmt.Errorf("no session %q", id)
+		return nil, fmt.Errorf("no session %q", id)
 	}
-	return err
+	return ended, err
+}
+
+// endSessions runs the SessionEnd hooks of sessions (those that ran a
+// turn in this server; Agent.EndSession skips the others). It must not
+// be called with h.mu held: a hook may take up to its timeout.
+func (h *agentHost) endSessions(reason string, ss ...*agent.Session) {
+	h.mu.Lock()
+	b := h.built
+	h.mu.Unlock()
+	if b == nil || b.hooks == nil {
+		return
+	}
+	a := &agent.Agent{Hooks: b.hooks}
+	for _, s := range ss {
+		a.EndSession(context.Background(), s, reason)
+	}
 }
 
 // sortSessions orders newest first, by ID for equal times (IDs sort by
@@ -341,6 +396,18 @@ func sortSessions(s []SessionSummary) {
 }
 
 func (h *agentHost) close() {
+	// Sessions end with the server; one still running a turn is left
+	// alone (its turn is being cancelled).
+	var ended []*agent.Session
+	h.mu.Lock()
+	h.live.each(func(_ string, ls *liveSession) {
+		if ls.turn.TryLock() {
+			ended = append(ended, ls.session)
+			ls.turn.Unlock()
+		}
+	})
+	h.mu.Unlock()
+	h.endSessions("other", ended...)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.store != nil {

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index"
@@ -66,6 +67,7 @@ type ChatEvent struct {
 	Changes    []ChangeEvent          `json:"changes,omitempty"`
 	Usage      *provider.Usage        `json:"usage,omitempty"`
 	Compaction *agent.Compaction      `json:"compaction,omitempty"`
+	Hook       *hooks.Report          `json:"hook,omitempty"`
 	Memories   []agent.RecalledMemory `json:"memories,omitempty"`
 	StopReason string                 `json:"stopReason,omitempty"`
 	Error      string                 `json:"error,omitempty"`
@@ -82,7 +84,7 @@ func chatEvent(e agent.Event) ChatEvent {
 	out := ChatEvent{
 		Session: e.Session, Turn: e.Turn, Kind: string(e.Kind), Text: e.Text,
 		ToolCallID: e.ToolCallID, ToolName: e.ToolName, Input: e.Input, Result: e.Result,
-		Compaction: e.Compaction, Memories: e.Memories, StopReason: string(e.StopReason),
+		Compaction: e.Compaction, Hook: e.Hook, Memories: e.Memories, StopReason: string(e.StopReason),
 	}
 	for _, c := range e.Changes {
 		ce := ChangeEvent{Op: c.Op, URI: uri.File(c.Path)}
@@ -137,7 +139,8 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 		return nil, requestFailed("session %s is already running a turn", ls.session.ID)
 	}
 	res, done, err := s.turnLocked(ctx, b, ls, msg)
-	size := sessionFootprint(ls.session)
+	// The ledger holds the text the model last saw of each file it read.
+	size := sessionFootprint(ls.session) + ls.ledger.Footprint()
 	// "done" goes out once the session is free again, so a client may send
 	// the next message as soon as it sees it.
 	ls.turn.Unlock()
@@ -213,7 +216,7 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 	confirm := b.cfg.PermissionMode == string(permission.ModeDefault) && s.editorConfirms()
 	env := &tools.Env{
 		Roots: roots, Files: ls.policy.GuardFiles(agentView{s}, roots), Editor: agentEditor{s: s, confirm: confirm},
-		Index: serverIndex{s}, Todos: ls.todos, Unsaved: s.unsaved, Memory: s.agents.memorySet(),
+		Index: serverIndex{s}, Todos: ls.todos, Ledger: ls.ledger, Unsaved: s.unsaved, Memory: s.agents.memorySet(),
 		ShellTimeout: time.Duration(b.cfg.ShellTimeoutSeconds) * time.Second,
 	}
 	c := b.cfg
@@ -221,7 +224,7 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 		AutoRecall: true,
 		Provider:   b.provider, Model: c.Model, Registry: b.registry, Env: env, Policy: ls.policy,
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
-		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold,
+		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: b.hooks,
 		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: b.registry.Names()}),
 	}
 	if st := s.agents.saver(); st != nil {

@@ -37,6 +37,9 @@ func editFileRun(ctx context.Context, env *Env, p *editFileParams) (*Result, err
 	if msg != "" {
 		return Errorf("%s: %s", shown, msg), nil
 	}
+	if res := refuseElided(env, abs, shown, content, p.OldString); res != nil {
+		return res, nil
+	}
 	change := FileChange{Op: OpModify, Path: abs, Old: content, Version: version, New: []byte(out)}
 	summary := fmt.Sprintf("Edited %s: replaced %s starting at line %d.\n%s", shown, plural(n, "occurrence"), firstLine, snippet(out, firstLine, lineCount([]byte(p.NewString))))
 	return applyChanges(ctx, env, "edit "+shown, []FileChange{change}, summary)

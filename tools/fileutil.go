@@ -16,6 +16,7 @@ import (
 
 	"github.com/tiktoken-go/tokenizer"
 
+	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -125,7 +126,33 @@ func applyChanges(ctx context.Context, env *Env, label string, changes []FileCha
 		}
 		return Errorf("not applied: %s", reason), nil
 	}
+	if err := ledgerEdited(env.Ledger, changes, ledger.TurnOf(ctx)); err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
 	return &Result{Content: msg, Changes: changes}, nil
+}
+
+// ledgerEdited tells the session's ledger (if any) what applied changes
+// did, so that a re-read of an edited file gets a certificate.
+func ledgerEdited(l *ledger.Ledger, changes []FileChange, turn int) error {
+	if l == nil {
+		return nil
+	}
+	for _, c := range changes {
+		var err error
+		switch c.Op {
+		case OpModify, OpCreate:
+			err = l.Edited(c.Path, c.Old, c.New, turn)
+		case OpDelete:
+			err = l.Removed(c.Path, turn)
+		case OpRename:
+			err = errors.Join(l.Removed(c.Path, turn), l.Removed(c.NewPath, turn))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // splitLines splits text into lines without their terminators ("\n" or

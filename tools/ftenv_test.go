@@ -64,7 +64,7 @@ func (w *ftWorkspace) read(t *testing.T, rel string) string {
 }
 
 // ftInput marshals a params value (a map or struct) to tool input.
-func ftInput(t *testing.T, v any) json.RawMessage {
+func ftInput(t testing.TB, v any) json.RawMessage {
 	t.Helper()
 	if s, ok := v.(string); ok {
 		return json.RawMessage(s)

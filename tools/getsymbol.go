@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/tools/ledger"
 )
 
 //go:embed desc/get_symbol.md
@@ -58,7 +59,7 @@ func getSymbolRun(ctx context.Context, env *Env, p *getSymbolParams) (*Result, e
 		}
 		return Errorf("%s", strings.TrimSuffix(b.String(), "\n")), nil
 	}
-	return symbolSource(env, hits[0])
+	return symbolSource(ctx, env, hits[0])
 }
 
 // findSymbols looks name up in the scopes of path, filtered by kind and
@@ -126,7 +127,7 @@ func notFound(env *Env, name, path, kind string) string {
 
 // symbolSource shows a symbol's source with its leading comment, read
 // through env.Files so unsaved edits are seen.
-func symbolSource(env *Env, h symbolHit) (*Result, error) {
+func symbolSource(ctx context.Context, env *Env, h symbolHit) (*Result, error) {
 	sym := h.hit.Symbol
 	abs := h.sc.absIn(h.hit.Path)
 	shown := displayRel(env, h.sc.root, h.hit.Path)
@@ -153,6 +154,12 @@ func symbolSource(env *Env, h symbolHit) (*Result, error) {
 	b.WriteString(out.text)
 	if out.truncated {
 		fmt.Fprintf(&b, "[truncated at %d tokens; read the rest with read_file path=%s start_line=%d end_line=%d]\n", DefaultReadTokens, shown, first+out.shown+1, last+1)
+	}
+	if env.Ledger != nil && out.shown > 0 {
+		// The body is now seen: an outline's elision no longer hides it.
+		if err := env.Ledger.Shown(abs, content, ledger.Range{Start: first + 1, End: first + out.shown}, ledger.TurnOf(ctx)); err != nil {
+			return nil, fmt.Errorf("get_symbol %s: %w", shown, err)
+		}
 	}
 	return &Result{Content: b.String()}, nil
 }

@@ -75,6 +75,12 @@ func gitCommitRun(ctx context.Context, env *Env, p *GitCommitParams) (*Result, e
 			return res, err
 		}
 	}
-	out, err := runGit(ctx, p.root, "commit", "--no-edit", "-m", p.Message)
+	args := []string{"commit", "--no-edit", "-m", p.Message}
+	for _, t := range env.CommitTrailers {
+		// The default trailer.ifExists (addIfDifferentNeighbor) keeps a
+		// trailer the model already wrote from appearing twice.
+		args = append(args, "--trailer", t)
+	}
+	out, err := runGit(ctx, p.root, args...)
 	return gitResult(out, err, "")
 }

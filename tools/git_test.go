@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,5 +219,26 @@ func TestGitPathsAreLiteral(t *testing.T) {
 	res = gitRun(t, gitStatusTool, env, GitStatusParams{})
 	if !strings.Contains(res.Content, "?? other.txt") {
 		t.Errorf("other.txt was staged through pathspec magic: %q", res.Content)
+	}
+}
+
+// Env.CommitTrailers (parley loop's credit) end every commit's message,
+// once even when the model wrote the same trailer itself.
+func TestGitCommitTrailers(t *testing.T) {
+	env, root := gitTestRepo(t)
+	const credit = "Co-authored-by: parley <parley@users.noreply.github.com>"
+	env.CommitTrailers = []string{credit}
+	for i, msg := range []string{"plain", "with the trailer\n\n" + credit} {
+		gitWrite(t, root, "a.txt", fmt.Sprint(i))
+		if res := gitRun(t, gitCommitTool, env, GitCommitParams{Message: msg, Paths: []string{"a.txt"}}); res.IsError {
+			t.Fatalf("commit: %s", res.Content)
+		}
+		out, err := exec.Command("git", "-C", root, "log", "-1", "--format=%B").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(out), credit); n != 1 || !strings.HasSuffix(strings.TrimSpace(string(out)), credit) {
+			t.Errorf("message %q: commit message\n%s\nhas the trailer %d times", msg, out, n)
+		}
 	}
 }

@@ -51,6 +51,10 @@ func multiEditRun(ctx context.Context, env *Env, p *multiEditParams) (*Result, e
 			}
 			return Errorf("%s: edit %d of %d%s: %s. No edits were applied.", shown, i+1, len(p.Edits), after, msg), nil
 		}
+		if res := refuseElided(env, abs, shown, content, e.OldString); res != nil {
+			res.Content = fmt.Sprintf("%s (edit %d of %d). No edits were applied.", res.Content, i+1, len(p.Edits))
+			return res, nil
+		}
 		text = out
 		lines = append(lines, fmt.Sprintf("  edit %d: %s at line %d", i+1, plural(n, "replacement"), line))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/internal/jsonschema"
+	"github.com/parleyhq/parley/tools/ledger"
 )
 
 //go:embed desc/read_file.md
@@ -21,6 +22,7 @@ type readFileParams struct {
 	StartLine int    `json:"start_line,omitempty" jsonschema:"minimum=1,description=First line to show (1-based). Default: 1."`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"minimum=1,description=Last line to show (1-based, inclusive). Default: the end of the file."`
 	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"minimum=100,maximum=100000,description=Token budget for the output (default 20000). Output stops at the last whole line that fits."`
+	Full      bool   `json:"full,omitempty" jsonschema:"description=Show the text even if you have seen it in this session (by default a re-read answers with a stub or a diff against what you last saw)."`
 }
 
 // readFileTool shows a text file with numbered lines.
@@ -64,6 +66,42 @@ func readFileRun(ctx context.Context, env *Env, p *readFileParams) (*Result, err
 	if err != nil {
 		return nil, fmt.Errorf("read_file %s: %w", shown, err)
 	}
+	text := renderRead(out, start, end, len(lines), budget)
+	if env.Ledger == nil {
+		return &Result{Content: text}, nil
+	}
+	req := ledger.Request{Path: abs, Shown: shown, Content: content, Start: start, End: end, Full: p.Full, Turn: ledger.TurnOf(ctx),
+		Outline: readOutline(ctx, env, abs, shown, content, lines, p)}
+	ans := env.Ledger.Read(req)
+	seen := ledger.Range{Start: start, End: start + out.shown - 1}
+	if ans.Kind != ledger.Fresh {
+		text, seen = ans.Text, ledger.Range{}
+	}
+	if err := recordRead(env.Ledger, req, ans, seen, text, out.text); err != nil {
+		return nil, fmt.Errorf("read_file %s: %w", shown, err)
+	}
+	return &Result{Content: text}, nil
+}
+
+// recordRead enters a read in the ledger with its tokens: text is what the
+// model gets, full the requested lines as a fresh read shows them.
+func recordRead(l *ledger.Ledger, req ledger.Request, ans ledger.Answer, seen ledger.Range, text, full string) error {
+	sent, err := countTokens(text)
+	if err != nil {
+		return err
+	}
+	base := sent
+	if ans.Kind != ledger.Fresh {
+		if base, err = countTokens(full); err != nil {
+			return err
+		}
+	}
+	return l.Record(req, ans, seen, ledger.Tokens{Sent: sent, Baseline: base})
+}
+
+// renderRead is a fresh read's text: the numbered lines and a note when
+// they are not the whole file.
+func renderRead(out numbered, start, end, total, budget int) string {
 	var b strings.Builder
 	b.WriteString(out.text)
 	last := start + out.shown - 1
@@ -71,11 +109,11 @@ func readFileRun(ctx context.Context, env *Env, p *readFileParams) (*Result, err
 	case out.cut:
 		fmt.Fprintf(&b, "[line %d alone is over max_tokens=%d (counted with %s) and was cut; raise max_tokens or use grep to find what you need]\n", start, budget, tokenEncoding)
 	case out.truncated:
-		fmt.Fprintf(&b, "[truncated to stay within max_tokens=%d (counted with %s): showed lines %d-%d of %d; continue with start_line=%d]\n", budget, tokenEncoding, start, last, len(lines), last+1)
-	case start > 1 || end < len(lines):
-		fmt.Fprintf(&b, "[showed lines %d-%d of %d]\n", start, end, len(lines))
+		fmt.Fprintf(&b, "[truncated to stay within max_tokens=%d (counted with %s): showed lines %d-%d of %d; continue with start_line=%d]\n", budget, tokenEncoding, start, last, total, last+1)
+	case start > 1 || end < total:
+		fmt.Fprintf(&b, "[showed lines %d-%d of %d]\n", start, end, total)
 	}
-	return &Result{Content: b.String()}, nil
+	return b.String()
 }
 
 // pathAccess describes a call that touches one model-supplied path.

@@ -28,6 +28,7 @@ import (
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/internal/jsonschema"
 	"github.com/parleyhq/parley/memory"
+	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -152,6 +153,10 @@ type Env struct {
 	Editor Editor
 	Index  IndexSet
 	Todos  *TodoList
+	// Ledger, when set, is the session's re-read ledger: read_file answers
+	// a re-read with a stub, a diff or an edit certificate, and the edit
+	// tools report what they changed to it.
+	Ledger *ledger.Ledger
 	// Memory backs the long-term memory tools (nil: unavailable). The
 	// caller owns and closes its stores.
 	Memory *memory.Set
@@ -168,6 +173,9 @@ type Env struct {
 	// Output, when set, receives streamed output of long-running tools
 	// (shell) as it arrives, for display; the Result still holds it all.
 	Output func(tool, chunk string)
+	// CommitTrailers are added to every commit git_commit makes ("Token:
+	// value" lines, e.g. parley loop's Co-authored-by credit).
+	CommitTrailers []string
 }
 
 // Resolve checks p against the workspace roots and returns the absolute,

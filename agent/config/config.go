@@ -10,7 +10,9 @@
 // a later layer can add rules but never drop an earlier deny. Unknown fields
 // in a file are an error naming the file. A workspace file may come with a
 // cloned repository, so it may hold neither API keys nor permission_mode
-// bypassPermissions. API keys are scoped: a
+// bypassPermissions. Hooks (hooks.go) come only from config files, each
+// tagged with its file; a workspace file's are marked for approval, and
+// a hook that cannot be honoured is an error at load. API keys are scoped: a
 // provider-specific key (ANTHROPIC_API_KEY, OPENAI_API_KEY) is only handed
 // out for that provider's own API host, so a URL from a workspace file
 // cannot collect it; PARLEY_API_KEY / api_key is sent wherever api_url
@@ -23,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/agent/provider"
@@ -82,6 +85,10 @@ type Layer struct {
 	MaxIterations       *int     `json:"max_iterations,omitempty"`
 	ShellTimeoutSeconds *int     `json:"shell_timeout_seconds,omitempty"`
 	CompactThreshold    *float64 `json:"compact_threshold,omitempty"`
+	// Hooks accumulate across files like permission rules (see hooks.go);
+	// only config files may set them.
+	// (A pointer keeps Layer comparable.)
+	Hooks *HooksSection `json:"hooks,omitempty"`
 }
 
 // Config is the resolved configuration: every layer applied and defaults
@@ -104,6 +111,8 @@ type Config struct {
 	// CompactThreshold is the share of the context window, in (0, 1], above
 	// which the conversation is compacted before a model call.
 	CompactThreshold float64 `json:"compact_threshold"`
+	// Hooks are the hook commands of every config file, user file first.
+	Hooks []Hook `json:"hooks,omitempty"`
 	// Sources names where each set field came from (by JSON name), e.g.
 	// "model": "env PARLEY_MODEL". Defaulted fields are absent.
 	Sources map[string]string `json:"sources,omitempty"`
@@ -118,7 +127,28 @@ type Config struct {
 // Sources and errors ("flags", "initializationOptions"). On error c is
 // unchanged.
 func (c *Config) Merge(l Layer, source string) error {
+	if l.Hooks != nil {
+		// A front end's settings may come from a repository (a VS Code
+		// workspace settings file), where nobody approved them.
+		return fmt.Errorf("%s: hooks can only be configured in a config file (%s or .parley/config.json)", source, userFileHint())
+	}
+	return c.merge(l, source, false)
+}
+
+// merge applies l; its hooks, if any, come from the config file source
+// (a workspace file when workspace is set).
+func (c *Config) merge(l Layer, source string, workspace bool) error {
 	next := c.clone()
+	if l.Hooks != nil {
+		hs, err := l.Hooks.flatten(source)
+		if err != nil {
+			return fmt.Errorf("%s: %w", source, err)
+		}
+		for i := range hs {
+			hs[i].Workspace = workspace
+		}
+		next.Hooks = append(next.Hooks, hs...)
+	}
 	next.raw.apply(l)
 	l.eachSet(func(name string) { next.Sources[name] = source })
 	if err := next.resolve(); err != nil {
@@ -136,6 +166,7 @@ func (c *Config) clone() Config {
 	}
 	n.raw.Permissions = c.raw.Permissions.clone()
 	n.Permissions = *c.Permissions.clone()
+	n.Hooks = slices.Clone(c.Hooks)
 	return n
 }
 
@@ -207,7 +238,7 @@ func (l *Layer) eachSet(fn func(string)) {
 		{"max_tokens", l.MaxTokens != nil}, {"thinking_budget", l.ThinkingBudget != nil},
 		{"permission_mode", l.PermissionMode != nil}, {"permissions", l.Permissions != nil},
 		{"max_iterations", l.MaxIterations != nil}, {"shell_timeout_seconds", l.ShellTimeoutSeconds != nil},
-		{"compact_threshold", l.CompactThreshold != nil},
+		{"compact_threshold", l.CompactThreshold != nil}, {"hooks", l.Hooks != nil},
 	}
 	for _, f := range fields {
 		if f.set {

@@ -108,7 +108,7 @@ func (c *Config) mergeFile(path string, workspace bool) error {
 		// "allow": ["shell"] would be bypassPermissions by another name.
 		return fmt.Errorf("config %s: permissions.allow can only be set by the user (%s), not by a workspace file; a workspace file may add deny and ask rules", path, userFileHint())
 	}
-	if err := c.Merge(l, path); err != nil {
+	if err := c.merge(l, path, workspace); err != nil {
 		return err
 	}
 	if workspace {

@@ -15,10 +15,12 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/tools"
+	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -199,6 +201,7 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 		return nil, err
 	}
 	app.useUndo(app.session)
+	app.useLedger(app.session)
 	return app, nil
 }
 
@@ -312,6 +315,12 @@ func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser b
 	if app.sessions != nil {
 		a.Store = app.sessions
 	}
+	if a.Hooks, err = hooks.FromConfig(c, app.root); err != nil {
+		return err
+	}
+	if n := len(a.Hooks.Unapproved()); n > 0 {
+		fmt.Fprintf(app.g.stderr, "parley: %d hook(s) of %s will not run until you approve them: parley hooks approve\n", n, config.WorkspaceFile(app.root))
+	}
 	if askUser {
 		if ap := openTTYApprover(app.out); ap != nil {
 			a.Approver = ap
@@ -347,6 +356,21 @@ func (app *chatApp) useUndo(s *agent.Session) {
 	if err := app.editor.UseUndo(store); err != nil {
 		app.out.warn(fmt.Errorf("%w; /undo cannot revert this session's earlier edits", err))
 	}
+}
+
+// useLedger gives the tools session s's re-read ledger, which lives with
+// the session in the store (so a resumed session, and parley read
+// --session, know what its model has seen), or in memory.
+func (app *chatApp) useLedger(s *agent.Session) {
+	l := ledger.NewMemory()
+	if app.sessions != nil {
+		var err error
+		if l, err = app.sessions.OpenLedger(s.ID); err != nil {
+			app.out.warn(fmt.Errorf("%w; re-reads show whole files", err))
+			l = ledger.NewMemory()
+		}
+	}
+	app.agent.Env.Ledger = l
 }
 
 // findSession resolves "last", an ID or a unique ID prefix.
@@ -387,6 +411,7 @@ func (app *chatApp) once(msg string) error {
 	ctx, stop := signalContext()
 	defer stop()
 	res, err := app.turn(ctx, msg)
+	app.agent.EndSession(context.Background(), app.session, "other")
 	if app.sessions != nil {
 		// Named on stderr so the conversation can go on: --session ID.
 		fmt.Fprintf(app.g.stderr, "session %s\n", app.session.ID)

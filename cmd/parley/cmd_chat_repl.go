@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/provider"
 )
 
@@ -30,7 +32,8 @@ clears the line); Ctrl+D, quit or exit leaves.
   /delete ID     delete a saved session (ID, unique prefix, or "last")
   /new           start a new session
   /model NAME    use another model from the next message on
-  /memory ...    long-term memories: list, search, show, edit, forget, stats (/memory help)
+  /cost          tokens of this session: the model's usage, and what re-reads saved
+  /memory ...    long-term memories: list, search, show, edit, forget, stale, stats (/memory help)
 ` + compactHelp
 
 // repl runs the interactive loop on the terminal.
@@ -44,6 +47,7 @@ func (app *chatApp) repl() error {
 	t.History = hist
 	fmt.Fprintf(app.g.stderr, "parley chat · %s · %s · permission mode %s\n", app.agent.Model, app.root, app.policy.Mode())
 	fmt.Fprintf(app.g.stderr, "session %s · /help for commands, Ctrl+D to quit\n", app.session.ID)
+	defer func() { app.agent.EndSession(context.Background(), app.session, "prompt_input_exit") }()
 	for {
 		line, err := readREPLLine(fd, t)
 		if errors.Is(err, io.EOF) {
@@ -115,6 +119,8 @@ func (app *chatApp) command(line string) {
 			return
 		}
 		fmt.Fprintf(w, "undone: %s\n", label)
+	case "/cost":
+		printTokens(w, newSessionTokens(app.session.ID, app.session.Title, app.session.Usage, app.agent.Env.Ledger.Stats()))
 	case "/sessions":
 		app.listSessions()
 	case "/resume":
@@ -127,7 +133,7 @@ func (app *chatApp) command(line string) {
 			fmt.Fprintln(w, "resume:", err)
 			return
 		}
-		app.switchSession(s)
+		app.switchSession(s, "other")
 		fmt.Fprintf(w, "resumed %s: %s (%d messages)\n", s.ID, s.Title, len(s.Messages))
 		if last := s.LastText(); last != "" {
 			fmt.Fprintf(w, "last answer:\n%s\n", last)
@@ -135,7 +141,7 @@ func (app *chatApp) command(line string) {
 	case "/delete":
 		app.deleteSession(arg)
 	case "/new":
-		app.switchSession(agent.NewSession())
+		app.switchSession(agent.NewSession(), "clear")
 		fmt.Fprintf(w, "new session %s\n", app.session.ID)
 	case "/compact":
 		app.compact(arg)
@@ -155,11 +161,14 @@ func (app *chatApp) command(line string) {
 
 // switchSession makes s the current session. Allowances the user granted
 // "for this session" belong to the one being left; /undo reverts the new
-// session's edits.
-func (app *chatApp) switchSession(s *agent.Session) {
+// session's edits, and re-reads are judged by what its model has seen.
+// reason is the left session's SessionEnd reason.
+func (app *chatApp) switchSession(s *agent.Session, reason string) {
+	app.agent.EndSession(context.Background(), app.session, reason)
 	app.session = s
 	app.policy.ForgetSession()
 	app.useUndo(s)
+	app.useLedger(s)
 }
 
 // deleteSession removes a saved session; deleting the current one starts
@@ -180,7 +189,7 @@ func (app *chatApp) deleteSession(ref string) {
 	}
 	fmt.Fprintf(w, "deleted session %s\n", id)
 	if id == app.session.ID {
-		app.switchSession(agent.NewSession())
+		app.switchSession(agent.NewSession(), "other")
 		fmt.Fprintf(w, "new session %s\n", app.session.ID)
 	}
 }
@@ -365,6 +374,11 @@ func (p *chatPrinter) sink(e agent.Event) {
 				target += " → " + p.shortPath(c.NewPath)
 			}
 			fmt.Fprintf(p.stderr, "  ✎ %s %s\n", c.Op, target)
+		}
+	case agent.EventHook:
+		if e.Hook.Outcome != hooks.OutcomeOK {
+			p.finishLine()
+			fmt.Fprintf(p.stderr, "  ⚑ %s\n", clip(firstLineOf(e.Text), 300))
 		}
 	case agent.EventDone:
 		p.finishLine()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -176,17 +177,32 @@ func newHubsCmd(g *globals) *cobra.Command {
 }
 
 func newStatsCmd(g *globals) *cobra.Command {
+	var tokens bool
+	var session string
 	cmd := &cobra.Command{
 		Use:   "stats",
-		Short: "Show index statistics per language",
-		Args:  cobra.NoArgs,
+		Short: "Show index statistics per language, or with --tokens the agent sessions' tokens",
+		Long: `stats shows index statistics per language. With --tokens it shows, per
+agent session (most recent first, or the one --session names), the model's
+reported usage and the read_file tokens: sent, what full reads would have
+cost, and what each re-read mechanism (unchanged stubs, diffs, edit
+certificates) saved.`,
+		Args: cobra.NoArgs,
 		RunE: func(_ *cobra.Command, args []string) error {
+			if tokens {
+				return runStatsTokens(g, session)
+			}
+			if session != "" {
+				return errors.New("--session needs --tokens")
+			}
 			return runQuery(g, args, func(st *index.Store, root string, _ []string) error {
 				return printStats(g, root, st.Stats())
 			})
 		},
 	}
 	addQueryFlags(cmd, g, 0)
+	cmd.Flags().BoolVar(&tokens, "tokens", false, "report the agent sessions' tokens instead")
+	cmd.Flags().StringVar(&session, "session", "", "with --tokens: only this session (ID, unique prefix or \"last\")")
 	return cmd
 }
 

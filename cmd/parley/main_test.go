@@ -29,6 +29,8 @@ func TestScripts(t *testing.T) {
 			"holdlock": holdLock, "lspframes": lspFrames,
 			// chat: a fake model API and session helpers (fakellm_test.go).
 			"fakellm": fakeLLM, "lastsession": lastSession, "nofilecontains": noFileContains,
+			// loop: background processes (loop_test.go).
+			"waitfile": waitFile, "deadpid": deadPID,
 		},
 	})
 }

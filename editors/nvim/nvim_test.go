@@ -416,7 +416,7 @@ func TestHelpTags(t *testing.T) {
 	}
 	for _, tag := range []string{"parley.txt", "parley-setup", "parley-options", "parley-commands", ":ParleyChat",
 		":ParleyStop", ":ParleySessions", ":ParleyIndexStatus", "parley-statusline", "parley-approvals",
-		"parley-undo", "parley-troubleshooting"} {
+		"parley-undo", "parley-troubleshooting", ":ParleyCompact", "parley-compaction"} {
 		if !strings.Contains(string(tags), tag+"\tparley.txt\t") {
 			t.Errorf("no help tag %s", tag)
 		}
@@ -483,5 +483,61 @@ func TestMinimalSetup(t *testing.T) {
 	}
 	if n := len(r.llm.Requests()); n != 2 {
 		t.Errorf("the model got %d requests, want 2", n)
+	}
+}
+
+// TestCompact: :ParleyCompact with a focus compacts the chat's session
+// and the chat buffer shows the "⟳" line; the resumed session shows it
+// and the summary (tests/compact.lua). Here: the summary request carried
+// the focus, and the turn after it was sent the summary instead of the
+// summarised messages.
+func TestCompact(t *testing.T) {
+	const marker = "summarise a coding session"
+	r := run(t, nvimRun{script: "compact.lua", llm: "summarize " + marker + `
+text Discount lowers the fee by one.
+---
+text Yes, it calls Fee.
+---
+text Still about the fee.
+`})
+	reqs := r.llm.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("the model got %d requests, want 4\n%s", len(reqs), modelRequests(reqs))
+	}
+	if s := string(reqs[2]); !strings.Contains(s, marker) || !strings.Contains(s, "focus on: the fee") {
+		t.Errorf("request 3 is not the summary request with the focus:\n%.2000s", s)
+	}
+	conv := conversation(reqs[3])
+	for _, s := range []string{"[Compacted history]", "Summary:", "What does Discount do? #keep", "Yes, it calls Fee.", "And now?"} {
+		if !strings.Contains(conv, s) {
+			t.Errorf("the turn after compacting lacks %q:\n%s", s, conv)
+		}
+	}
+	if strings.Contains(conv, "Discount lowers the fee by one.") {
+		t.Errorf("the turn after compacting still has the summarised answer:\n%s", conv)
+	}
+}
+
+// TestOverflowCompaction: a request refused as too long is compacted
+// (reason "overflow") and sent again within the turn; the chat buffer
+// shows the compaction inside the turn (tests/overflow.lua). Here: the
+// retried request carries the summary.
+func TestOverflowCompaction(t *testing.T) {
+	const marker = "summarise a coding session"
+	r := run(t, nvimRun{script: "overflow.lua", llm: "summarize " + marker + `
+text Discount lowers the fee by one.
+---
+text Yes, it calls Fee.
+---
+status 400 {"error":{"message":"This model's maximum context length is 8192 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}
+---
+text Answered after compacting.
+`})
+	reqs := r.llm.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("the model got %d requests, want 5\n%s", len(reqs), modelRequests(reqs))
+	}
+	if conv := conversation(reqs[4]); !strings.Contains(conv, "[Compacted history]") || !strings.Contains(conv, "And the tax?") {
+		t.Errorf("the retried request:\n%s", conv)
 	}
 }

@@ -64,13 +64,17 @@ function H.run(fn)
   H.finish(ok and 'ok' or ('FAIL: ' .. tostring(err)))
 end
 
--- The params of the last parley/chat request sent.
+-- The params of the last parley/chat request sent, and of every
+-- parley/compact request.
 H.last_params = nil
+H.compact_params = {}
 local util = require('parley.util')
 local request = util.request
 util.request = function(client, method, params, handler, bufnr)
   if method == 'parley/chat' then
     H.last_params = vim.deepcopy(params)
+  elseif method == 'parley/compact' then
+    table.insert(H.compact_params, vim.deepcopy(params))
   end
   return request(client, method, params, handler, bufnr)
 end

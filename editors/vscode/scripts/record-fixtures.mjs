@@ -130,7 +130,7 @@ const init = await conn.sendRequest('initialize', {
   clientInfo: { name: 'parley-fixture-recorder' },
   rootUri: pathToFileURL(ws).href,
   workspaceFolders: [{ uri: pathToFileURL(ws).href, name: 'shop' }],
-  initializationOptions: { logLevel: 'info', agent: { permission_mode: 'default' } },
+  initializationOptions: { logLevel: 'info', editConfirmation: 'annotations', agent: { permission_mode: 'default' } },
   capabilities: {
     general: { positionEncodings: ['utf-16'] },
     window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
@@ -164,7 +164,7 @@ function normalize(v) {
     }
     return sessionIds.get(id);
   });
-  s = s.replace(/"(created|updated|lastRun)":"[^"]+"/g, '"$1":"2026-11-22T10:15:04Z"');
+  s = s.replace(/"(created|updated|lastRun|time)":"[^"]+"/g, '"$1":"2026-11-22T10:15:04Z"');
   s = s.replace(/ in \d+\.\d+s"/g, ' in 0.01s"');
   return JSON.parse(s);
 }
@@ -273,6 +273,27 @@ const sessions = await conn.sendRequest('parley/sessions', {});
 const history = first ? await conn.sendRequest('parley/session', { session: first.session }) : null;
 const status = await conn.sendRequest('parley/indexStatus', {});
 write('sessions', { description: 'parley/sessions, then parley/session for the first session, and parley/indexStatus.', sessions, history, indexStatus: status, indexProgress });
+
+// 5. parley/compact on the first session (after the sessions fixture, which
+// shows it uncompacted): the compaction event, the result, and the history
+// parley/session returns afterwards (the summary message, `compactions`).
+if (first) {
+  model.script([{ input: 900, output: 120, blocks: [{ text: 'The user asked why Total adds the fee, then had it multiply each price by Qty (cart/cart.go, edited and confirmed).' }] }]);
+  log = { events: [], progress: [], applyEdits: [], approvals: [] };
+  const params = { session: first.session, focus: 'the Qty fix' };
+  const result = await conn.sendRequest('parley/compact', params);
+  await new Promise((r) => setTimeout(r, 50));
+  const after = await conn.sendRequest('parley/session', { session: first.session });
+  write('compact', {
+    description: 'parley/compact with a focus on the two-turn session: the model summarises all but the last exchange; the compaction event (no done), the result, then parley/session.',
+    request: { method: 'parley/compact', params },
+    events: log.events,
+    result,
+    error: null,
+    progress: log.progress,
+    history: after,
+  });
+}
 
 await conn.sendRequest('shutdown');
 conn.sendNotification('exit');

@@ -1,8 +1,9 @@
 // The extension side of the chat view: runs turns (parley/chat and the
 // code actions' workspace/executeCommand) with a cancellation token the
 // Stop button fires, forwards parley/event to the page, loads, lists and
-// deletes sessions, asks approvals in the view, and keeps a transcript to
-// replay when the page is re-created.
+// deletes sessions, compacts the shown session (parley/compact), asks
+// approvals in the view, and keeps a transcript to replay when the page is
+// re-created.
 //
 // It talks to the language client and the view through small interfaces so
 // the tests drive it with fakes; vscode is only used for cancellation
@@ -14,6 +15,8 @@ import {
   type ChatEvent,
   type ChatParams,
   type ChatResult,
+  type CompactParams,
+  type CompactResult,
   type SessionHistory,
   type SessionSummary,
   Methods,
@@ -53,6 +56,11 @@ export interface ChatHost {
   /** A modal approval question (when the view is hidden). */
   askModal(message: string, actions: string[]): Thenable<string | undefined>;
   restartServer(): void;
+  /**
+   * Asks what a compaction's summary should keep above all; resolves to
+   * the focus ('' for none) or undefined when the user cancelled.
+   */
+  askCompactFocus(): Thenable<string | undefined>;
   /** Called whenever the number of turns in flight changes. */
   onRunning?(count: number): void;
   /** Called when a turn ends (to refresh the index status, say). */
@@ -99,6 +107,8 @@ export class ChatController implements vscode.Disposable {
   private pinned?: EditorContext;
   private includeContext: boolean;
   private approvalSeq = 0;
+  /** A parley/compact request is running. */
+  private compacting = false;
   private readonly approvals = new Map<number, PendingApproval>();
   private serverState: { state: 'starting' | 'running' | 'stopped'; message?: string } = { state: 'starting' };
 
@@ -229,6 +239,9 @@ export class ChatController implements vscode.Disposable {
       case 'restartServer':
         this.host.restartServer();
         return;
+      case 'compact':
+        await this.compactAsking();
+        return;
     }
   }
 
@@ -242,6 +255,10 @@ export class ChatController implements vscode.Disposable {
     }
     if (this.active) {
       this.host.view.post({ type: 'requestError', message: 'A turn is already running; stop it or wait for it to end.' });
+      return undefined;
+    }
+    if (this.compacting) {
+      this.host.view.post({ type: 'requestError', message: 'The conversation is being compacted; send your message when it is done.' });
       return undefined;
     }
     const ctx = this.pinned ?? (includeContext ? this.host.editorContext() : undefined);
@@ -361,6 +378,76 @@ export class ChatController implements vscode.Disposable {
     if (e.session === this.session && this.session !== undefined) {
       this.record({ type: 'event', event: e });
     }
+  }
+
+  // ---- compaction ----
+
+  /** Asks for an optional focus, then compacts the shown session. */
+  async compactAsking(): Promise<CompactResult | undefined> {
+    if (!this.canCompact()) {
+      return undefined;
+    }
+    const focus = await this.host.askCompactFocus();
+    if (focus === undefined) {
+      return undefined;
+    }
+    return this.compact(focus);
+  }
+
+  /**
+   * parley/compact for the shown session. The compaction itself reaches
+   * the view as a compaction event; the result only says whether there
+   * was anything to compact.
+   */
+  async compact(focus = ''): Promise<CompactResult | undefined> {
+    if (!this.canCompact()) {
+      return undefined;
+    }
+    const client = this.host.client()!;
+    const session = this.session!;
+    const params: CompactParams = { session };
+    if (focus.trim() !== '') {
+      params.focus = focus.trim();
+    }
+    this.compacting = true;
+    this.record({ type: 'compactStart' });
+    let notice: string | undefined;
+    let result: CompactResult | undefined;
+    try {
+      result = (await client.sendRequest<CompactResult>(Methods.compact, params)) ?? undefined;
+      if (!result?.compaction) {
+        notice = 'Nothing to compact yet: the conversation is too short.';
+      }
+    } catch (e) {
+      notice = `Could not compact the conversation: ${errorMessage(e)}`;
+    } finally {
+      this.compacting = false;
+    }
+    if (this.session === session) {
+      this.record({ type: 'compactEnd', notice });
+    } else if (notice) {
+      this.host.log?.(`compact session ${session}: ${notice}`);
+    }
+    return result;
+  }
+
+  /** Whether the shown session can be compacted now; says why not in the view. */
+  private canCompact(): boolean {
+    let why: string | undefined;
+    if (!this.host.client()) {
+      why = 'The parley server is not running.';
+    } else if (!this.session) {
+      why = 'Nothing to compact: this session has no conversation yet.';
+    } else if (this.active) {
+      why = 'A turn is running; compact the conversation when it ends.';
+    } else if (this.compacting) {
+      why = 'The conversation is already being compacted.';
+    }
+    if (why) {
+      // Not requestError: that would end the running turn in the view.
+      this.host.view.post({ type: 'notice', message: why });
+    }
+    return why === undefined;
   }
 
   // ---- sessions ----

@@ -47,6 +47,7 @@ export function chatHtml(o: ChatHtmlOptions): string {
 <header class="bar">
   <span id="title" class="title">New session</span>
   <span class="spacer"></span>
+  <button id="compact" class="icon" title="Compact the conversation (summarise it to free context)" aria-label="Compact conversation">${ICONS.compact}</button>
   <button id="history" class="icon" title="Sessions" aria-label="Sessions" aria-expanded="false">${ICONS.history}</button>
   <button id="new" class="icon" title="New session" aria-label="New session">${ICONS.plus}</button>
 </header>

@@ -87,6 +87,12 @@ class Extension implements vscode.Disposable {
           (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action,
         askModal: (message, actions) => vscode.window.showWarningMessage(message, { modal: true }, ...actions),
         restartServer: () => void this.restart(),
+        askCompactFocus: () =>
+          vscode.window.showInputBox({
+            title: 'Compact the conversation',
+            prompt: 'What should the summary keep above all? Leave empty for no particular focus.',
+            placeHolder: 'e.g. the failing checkout test',
+          }),
         onRunning: (n) => {
           this.status.setChatsRunning(n);
           void vscode.commands.executeCommand('setContext', 'parley.chatRunning', n > 0);
@@ -122,6 +128,10 @@ class Extension implements vscode.Disposable {
         await this.chat.refreshSessions();
       }),
       vscode.commands.registerCommand('parley.stop', () => this.chat.stop()),
+      vscode.commands.registerCommand('parley.compact', async () => {
+        await this.view.reveal(true);
+        await this.chat.compactAsking();
+      }),
       vscode.commands.registerCommand('parley.reindex', () => this.reindex()),
       vscode.commands.registerCommand('parley.showIndexStatus', () => this.showIndexStatus()),
       vscode.commands.registerCommand('parley.restartServer', () => this.restart()),

@@ -76,8 +76,37 @@ export type EventKind =
   | 'toolResult'
   | 'edit'
   | 'usage'
+  | 'compaction'
   | 'error'
   | 'done';
+
+/** Why a compaction ran: the threshold, the model's overflow error, or parley/compact. */
+export type CompactionReason = 'auto' | 'overflow' | 'manual' | string;
+
+/** One compaction of a session's history (the compaction event, parley/compact, parley/session). */
+export interface Compaction {
+  time: string;
+  reason: CompactionReason;
+  focus?: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Tool results replaced by a one-line stub. */
+  masked: number;
+  /** Messages replaced by the model's summary (0 when masking was enough). */
+  summarised: number;
+}
+
+/** parley/compact's params. */
+export interface CompactParams {
+  session: string;
+  focus?: string;
+}
+
+/** parley/compact's result; no compaction when there was nothing to compact. */
+export interface CompactResult {
+  session: string;
+  compaction?: Compaction;
+}
 
 /** parley/event's params. */
 export interface ChatEvent {
@@ -93,6 +122,7 @@ export interface ChatEvent {
   usage?: Usage;
   stopReason?: StopReason;
   error?: string;
+  compaction?: Compaction;
 }
 
 /** One entry of parley/sessions. */
@@ -129,7 +159,15 @@ export interface SessionHistory {
   turns: number;
   usage?: Usage;
   messages: SessionMessage[];
+  /** Each compaction of the history, oldest first. */
+  compactions?: Compaction[];
 }
+
+/**
+ * How the text of the message that replaced a compacted history starts
+ * (agent/compact_summary.go's summaryHeader).
+ */
+export const SUMMARY_HEADER = '[Compacted history]';
 
 export interface FolderStatus {
   root: string;
@@ -159,6 +197,7 @@ export const Methods = {
   sessions: 'parley/sessions',
   session: 'parley/session',
   deleteSession: 'parley/deleteSession',
+  compact: 'parley/compact',
   indexStatus: 'parley/indexStatus',
   reindex: 'parley/reindex',
 } as const;

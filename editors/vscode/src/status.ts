@@ -1,5 +1,5 @@
-// The status bar's model: $/progress (tokens parley/index/N and
-// parley/chat/N), parley/indexStatus and the server's state turned into
+// The status bar's model: $/progress (tokens parley/index/N,
+// parley/chat/N and parley/compact/N), parley/indexStatus and the server's state turned into
 // text and tooltip. Pure, so it is unit-tested without VS Code.
 
 import type { IndexStatus } from './protocol';
@@ -22,11 +22,11 @@ export interface ProgressEnd {
 }
 export type ProgressValue = ProgressBegin | ProgressReport | ProgressEnd;
 
-export type TokenKind = 'index' | 'chat' | 'other';
+export type TokenKind = 'index' | 'chat' | 'compact' | 'other';
 
 /** parley names its tokens "parley/<kind>/<n>". */
 export function tokenKind(token: string | number): TokenKind {
-  const m = /^parley\/(index|chat)\//.exec(String(token));
+  const m = /^parley\/(index|chat|compact)\//.exec(String(token));
   return m ? (m[1] as TokenKind) : 'other';
 }
 
@@ -196,7 +196,8 @@ export class StatusModel {
       }
     }
 
-    const chats = [...this.active.values()].filter((a) => a.kind === 'chat');
+    // A compaction (parley/compact) keeps the agent as busy as a turn.
+    const chats = [...this.active.values()].filter((a) => a.kind === 'chat' || a.kind === 'compact');
     if (chats.length > 0 || this.chats > 0) {
       busy = true;
       const c = chats[0];

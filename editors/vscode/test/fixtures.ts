@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { root } from './root';
-import type { ChatEvent, ChatParams, ChatResult, IndexStatus, SessionHistory, SessionSummary } from '../src/protocol';
+import type { ChatEvent, ChatParams, ChatResult, CompactParams, CompactResult, IndexStatus, SessionHistory, SessionSummary } from '../src/protocol';
 
 export const fixturesDir = path.join(root, 'test', 'fixtures');
 
@@ -22,6 +22,20 @@ export interface SessionsFixture {
   history: SessionHistory;
   indexStatus: IndexStatus;
   indexProgress: { token: string; value: any }[];
+}
+
+export interface CompactFixture {
+  description: string;
+  request: { method: 'parley/compact'; params: CompactParams };
+  events: ChatEvent[];
+  result: CompactResult;
+  progress: { token: string; value: any }[];
+  /** parley/session after the compaction. */
+  history: SessionHistory;
+}
+
+export function compactFixture(): CompactFixture {
+  return JSON.parse(fs.readFileSync(path.join(fixturesDir, 'compact.json'), 'utf8'));
 }
 
 export function turnFixture(name: 'text-answer' | 'tool-edit' | 'cancelled' | 'error'): TurnFixture {

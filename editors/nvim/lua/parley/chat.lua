@@ -24,6 +24,10 @@ local api = vim.api
 --   done_seen    the running turn's done event arrived
 --   error_seen   an error event arrived in this turn
 --   last         the last turn's result ({session, turn, stopReason, usage, text, error})
+--   answer_mark  {line count, after_events} where the running turn's answer
+--                since its last tool result starts (parley.compact drops it
+--                on an overflow compaction)
+--   compacting   a parley/compact request runs (parley.compact)
 --   events       parley/event params of this state, in order (for tests and debugging)
 M.states = {}
 
@@ -193,6 +197,19 @@ local function add_thinking(st, text)
   add_fragment(st, (tostring(text):gsub('\n', '\n> ')))
 end
 
+--- Takes back the answer streamed since the running turn's last tool
+--- result (or its start).
+local function drop_answer(st)
+  local m = st.answer_mark
+  if not m then
+    return
+  end
+  edit(st, function(buf)
+    api.nvim_buf_set_lines(buf, m[1], -1, false, {})
+  end)
+  st.text_open, st.thinking_open, st.after_events = false, false, m[2]
+end
+
 --- Clears the chat buffer.
 local function clear(st)
   st.text_open, st.thinking_open = false, false
@@ -276,7 +293,7 @@ end
 
 --- Ends the running turn (once).
 local function end_turn(st)
-  st.running, st.request_id, st.waiting_new = false, nil, false
+  st.running, st.request_id, st.waiting_new, st.answer_mark = false, nil, false, nil
   status_changed()
   vim.cmd('silent doautocmd <nomodeline> User ParleyChatDone')
 end
@@ -289,8 +306,8 @@ function M.on_event(_, ev, ctx)
     return
   end
   local st = state_for_id(ctx.client_id)
-  if not st then
-    return
+  if not st or (ev.kind == 'compaction' and ev.session ~= st.session and not st.waiting_new) then
+    return -- no chat here, or parley/compact of a session this buffer does not show
   end
   if ev.session ~= st.session then
     if st.running and st.waiting_new then
@@ -316,6 +333,7 @@ function M.on_event(_, ev, ctx)
   elseif kind == 'toolResult' then
     local r = ev.result or {}
     add_event_lines(st, { format.tool_result(ev.toolName, r.content, r.isError) })
+    st.answer_mark = { api.nvim_buf_line_count(M.buffer(st)), true }
   elseif kind == 'edit' then
     local lines = {}
     for _, c in ipairs(ev.changes or {}) do
@@ -328,6 +346,8 @@ function M.on_event(_, ev, ctx)
     if #lines > 0 then
       add_event_lines(st, lines)
     end
+  elseif kind == 'compaction' then
+    require('parley.compact').show(st, ev)
   elseif kind == 'error' then
     st.error_seen = true
     add_event_lines(st, { '✗ error: ' .. util.first_line(ev.error, 200) })
@@ -387,6 +407,7 @@ end
 local function start_turn(st, client, send)
   st.running, st.done_seen, st.error_seen, st.last = true, false, false, nil
   st.waiting_new = st.session == nil
+  st.answer_mark = { api.nvim_buf_line_count(M.buffer(st)), false }
   local request_id
   local ok, id = send(function(err, result)
     on_answer(st, request_id, err, result)
@@ -453,8 +474,8 @@ end
 function M.send(client, message, context, opts)
   opts = opts or {}
   local st = M.state(client)
-  if st.running then
-    util.warn('a turn is running; wait for it or :ParleyStop')
+  if st.running or st.compacting then
+    util.warn(st.running and 'a turn is running; wait for it or :ParleyStop' or 'compacting the conversation; send when it is done')
     return false
   end
   if opts.new then
@@ -566,6 +587,8 @@ end
 M.render = {
   clear = clear,
   add_lines = add_lines,
+  add_event_lines = add_event_lines,
+  drop_answer = drop_answer,
   header = header,
   split_lines = split_lines,
 }

@@ -136,6 +136,12 @@ local function define_commands()
       chat.stop(c)
     end
   end, { desc = 'parley: cancel the running turn' })
+  cmd('ParleyCompact', function(a)
+    local c = current_client(false)
+    if c then
+      require('parley.compact').compact(c, a.args)
+    end
+  end, { nargs = '*', desc = 'parley: compact the chat session (summarise it to free context)' })
   cmd('ParleySessions', function()
     local c = current_client(false)
     if c then

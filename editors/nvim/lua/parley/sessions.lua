@@ -9,10 +9,25 @@ local M = {}
 
 local r = chat.render
 
+-- How the message that replaced a compacted history starts
+-- (agent/compact_summary.go's summaryHeader).
+local SUMMARY_HEADER = '[Compacted history]'
+
 local function render_history(st, session)
   r.clear(st)
   r.add_lines(st, { '# ' .. ((session.title and session.title ~= '') and session.title or session.id), '',
     '*session ' .. session.id .. ' · ' .. (session.turns or 0) .. ' turns*' })
+  -- A compaction record does not say where in the history it happened:
+  -- they all come first, and the summary that replaced the earlier
+  -- conversation has a header of its own.
+  local compact = require('parley.compact')
+  local past = { '' }
+  for _, c in ipairs(type(session.compactions) == 'table' and session.compactions or {}) do
+    table.insert(past, compact.line(c))
+  end
+  if #past > 1 then
+    r.add_lines(st, past)
+  end
   local names = {}
   for _, msg in ipairs(session.messages or {}) do
     local texts, tools = {}, {}
@@ -36,7 +51,11 @@ local function render_history(st, session)
       for _, t in ipairs(texts) do
         vim.list_extend(lines, r.split_lines(t))
       end
-      r.header(st, msg.role == 'user' and 'You' or 'parley', lines)
+      local who = msg.role == 'user' and 'You' or 'parley'
+      if msg.role == 'user' and texts[1]:sub(1, #SUMMARY_HEADER) == SUMMARY_HEADER then
+        who = 'Summary of the earlier conversation'
+      end
+      r.header(st, who, lines)
     end
     if #tools > 0 then
       if #texts == 0 and msg.role == 'assistant' then

@@ -86,14 +86,21 @@ end
 
 --- The statusline text: "" without a parley client, else
 --- "parley: idle", "parley: indexing 120/900", with " · chat: running"
---- while a turn runs.
+--- while a turn runs and " · chat: compacting" while :ParleyCompact does.
 function M.statusline()
   if #require('parley.client').all() == 0 then
     return ''
   end
   local text = 'parley: ' .. M.index_text()
-  if require('parley.chat').any_running() then
+  local chat = require('parley.chat')
+  if chat.any_running() then
     text = text .. ' · chat: running'
+  else
+    for _, st in pairs(chat.states) do
+      if st.compacting then
+        return text .. ' · chat: compacting'
+      end
+    end
   end
   return text
 end

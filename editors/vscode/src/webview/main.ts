@@ -7,8 +7,10 @@ import MarkdownIt from 'markdown-it';
 import DOMPurify from 'dompurify';
 import type { FromView, ToView } from './messages';
 import { ICONS, type IconName } from './icons';
+import { compactionDetail, compactionReason, compactionTitle } from './compactionText';
 import {
   type Action,
+  type CompactionItem,
   type Item,
   type ToolItem,
   type Turn,
@@ -128,6 +130,8 @@ function renderItem(item: Item, old?: HTMLElement): HTMLElement {
     }
     case 'tool':
       return renderTool(item, old);
+    case 'compaction':
+      return renderCompaction(item, old);
     case 'edit': {
       const el = h('div', { class: 'edit' });
       for (const c of item.changes) {
@@ -146,6 +150,39 @@ function renderItem(item: Item, old?: HTMLElement): HTMLElement {
       return el;
     }
   }
+}
+
+/**
+ * A compaction: one muted line (tokens before → after, what was done);
+ * opening it shows why it ran and, for a loaded session, the summary that
+ * replaced the earlier conversation.
+ */
+function renderCompaction(it: CompactionItem, old?: HTMLElement): HTMLElement {
+  const detail = compactionDetail(it.compaction);
+  const el = h(
+    'details',
+    { class: `compaction${it.compaction ? ` compaction-${it.compaction.reason}` : ''}` },
+    h(
+      'summary',
+      { title: detail ? `${compactionTitle(it)} · ${detail}` : compactionTitle(it) },
+      h('span', { class: 'compaction-icon', 'aria-hidden': 'true' }, '⟳'),
+      h('span', { class: 'compaction-title' }, compactionTitle(it)),
+      detail ? h('span', { class: 'compaction-detail' }, detail) : undefined,
+    ),
+  );
+  const reason = compactionReason(it.compaction);
+  if (reason) {
+    el.append(h('div', { class: 'compaction-reason' }, `Why: ${reason}.`));
+  }
+  if (it.summary !== undefined) {
+    const body = h('div', { class: 'md compaction-summary' });
+    body.innerHTML = renderMarkdown(it.summary);
+    el.append(body);
+  }
+  if (old?.hasAttribute('open')) {
+    el.setAttribute('open', '');
+  }
+  return el;
 }
 
 function fileLink(uri: string): HTMLElement {
@@ -184,7 +221,7 @@ function renderTool(t: ToolItem, old?: HTMLElement): HTMLElement {
 }
 
 function renderTurnShell(t: Turn): HTMLElement {
-  const el = h('article', { class: 'turn', 'data-turn-key': String(t.key) });
+  const el = h('article', { class: t.between ? 'turn between' : 'turn', 'data-turn-key': String(t.key) });
   if (t.user) {
     const u = h('div', { class: 'user' }, h('div', { class: 'user-text' }, t.user.text));
     if (t.user.context) {
@@ -259,6 +296,17 @@ function renderTranscript(): void {
     renderFooter(t, d.el.querySelector('.turn-footer') as HTMLElement, isLast);
   });
   $('empty').hidden = state.turns.length > 0;
+  let compacting = document.getElementById('compacting');
+  if (state.compacting && !compacting) {
+    compacting = h('div', { id: 'compacting', class: 'working' }, h('span', { class: 'spinner' }), 'Compacting the conversation…');
+  }
+  if (compacting) {
+    if (state.compacting) {
+      root.append(compacting); // stays last
+    } else {
+      compacting.remove();
+    }
+  }
 }
 
 function relTime(iso: string): string {
@@ -313,7 +361,8 @@ function renderControls(): void {
   const stop = $<HTMLButtonElement>('stop');
   send.hidden = state.running;
   stop.hidden = !state.running;
-  send.disabled = state.server !== 'running';
+  send.disabled = state.server !== 'running' || state.compacting;
+  $<HTMLButtonElement>('compact').disabled = !state.session || state.running || state.compacting || state.server !== 'running';
 
   const ctx = $('context');
   const c = state.context;
@@ -373,7 +422,7 @@ function render(): void {
 function send(): void {
   const input = $<HTMLTextAreaElement>('input');
   const text = input.value.trim();
-  if (text === '' || state.running || state.server !== 'running') {
+  if (text === '' || state.running || state.compacting || state.server !== 'running') {
     return;
   }
   input.value = '';
@@ -384,6 +433,7 @@ function wire(): void {
   $('send').addEventListener('click', send);
   $('stop').addEventListener('click', () => post({ type: 'stop' }));
   $('new').addEventListener('click', () => post({ type: 'newSession' }));
+  $('compact').addEventListener('click', () => post({ type: 'compact' }));
   $('history').addEventListener('click', () => {
     const open = !state.sessionsOpen;
     dispatch({ type: 'toggleSessions', open });

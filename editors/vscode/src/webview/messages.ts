@@ -28,6 +28,9 @@ export type ToView =
   | { type: 'approvalDone'; id: number }
   | { type: 'focusInput'; text?: string }
   | { type: 'showSessions' }
+  | { type: 'notice'; message: string }
+  | { type: 'compactStart' }
+  | { type: 'compactEnd'; notice?: string }
   | { type: 'server'; state: 'starting' | 'running' | 'stopped'; message?: string };
 
 /** Webview → extension. */
@@ -44,4 +47,5 @@ export type FromView =
   | { type: 'restartServer' }
   | { type: 'approve'; id: number; answer: string | null }
   | { type: 'includeContext'; include: boolean }
-  | { type: 'unpinContext' };
+  | { type: 'unpinContext' }
+  | { type: 'compact' };

@@ -3,7 +3,7 @@
 // session history). No DOM, no vscode: unit-tested in Node and bundled into
 // the webview page.
 
-import type { ChangeEvent, ChatEvent, SessionHistory, SessionSummary, ToolOutcome, Usage } from '../protocol';
+import { type ChangeEvent, type ChatEvent, type Compaction, type SessionHistory, type SessionSummary, type ToolOutcome, type Usage, SUMMARY_HEADER } from '../protocol';
 import type { ContextInfo, ToView } from './messages';
 
 export interface TextItem {
@@ -27,7 +27,17 @@ export interface EditItem {
   toolName?: string;
   changes: ChangeEvent[];
 }
-export type Item = TextItem | ThinkingItem | ToolItem | EditItem;
+/** A compaction of the session's history (the compaction event, or a past one from parley/session). */
+export interface CompactionItem {
+  kind: 'compaction';
+  /** The record; absent for a summary whose record the session lacks. */
+  compaction?: Compaction;
+  /** The server's one-line description. */
+  text?: string;
+  /** The message that replaced the compacted history (a loaded session's). */
+  summary?: string;
+}
+export type Item = TextItem | ThinkingItem | ToolItem | EditItem | CompactionItem;
 
 export interface Turn {
   /** Unique within the view (turn numbers repeat across sessions). */
@@ -41,6 +51,11 @@ export interface Turn {
   stopReason?: string;
   error?: string;
   done: boolean;
+  /**
+   * Not a turn but an entry between turns: a compaction that ran outside
+   * any turn (parley/compact, or a past one of a loaded session).
+   */
+  between?: boolean;
 }
 
 export interface Approval {
@@ -59,6 +74,8 @@ export interface ViewState {
   context?: ContextInfo;
   includeContext: boolean;
   approvals: Approval[];
+  /** A parley/compact request is running. */
+  compacting: boolean;
   /** A failure outside any turn (loading a session, say). */
   notice?: string;
   server: 'starting' | 'running' | 'stopped';
@@ -79,6 +96,7 @@ export function initialState(): ViewState {
     sessionsOpen: false,
     includeContext: true,
     approvals: [],
+    compacting: false,
     server: 'running',
     nextKey: 1,
   };
@@ -141,11 +159,38 @@ function appendStream(items: Item[], kind: 'text' | 'thinking', text: string): I
   return [...items, { kind, text }];
 }
 
+/**
+ * A compaction event: inside the running turn it is one of its items (an
+ * overflow compaction also drops the answer text streamed since the last
+ * tool call, which the server says was dropped and is answered again);
+ * outside a turn (parley/compact) it is an entry of its own.
+ */
+function applyCompaction(s: ViewState, e: ChatEvent): ViewState {
+  const item: CompactionItem = { kind: 'compaction', compaction: e.compaction, text: e.text };
+  const last = lastOpenTurn(s);
+  if (!last) {
+    const entry: Turn = { key: s.nextKey, items: [item], done: true, between: true };
+    return { ...s, nextKey: s.nextKey + 1, turns: [...s.turns, entry] };
+  }
+  let items = last.items;
+  if (e.compaction?.reason === 'overflow') {
+    let n = items.length;
+    while (n > 0 && (items[n - 1].kind === 'text' || items[n - 1].kind === 'thinking')) {
+      n--;
+    }
+    items = items.slice(0, n);
+  }
+  return withTurn(s, { ...last, number: last.number ?? e.turn, items: [...items, item] });
+}
+
 /** Applies one parley/event. */
 export function applyEvent(s0: ViewState, e: ChatEvent): ViewState {
   let s = s0;
   if (!s.session && e.session) {
     s = { ...s, session: e.session };
+  }
+  if (e.kind === 'compaction') {
+    return applyCompaction(s, e);
   }
   const found = turnFor(s, e);
   s = found.state;
@@ -226,14 +271,29 @@ export function splitUserText(text: string): { text: string; context?: string } 
   return { text: text.slice(0, m.index), context: label };
 }
 
-/** Turns parley/session's history into finished turns. */
+/**
+ * Turns parley/session's history into finished turns. The session's
+ * compactions come first, as entries of their own: a record does not say
+ * where in the history it happened, and the messages before a summarising
+ * compaction are gone anyway. The summary message is shown on the latest
+ * record that summarised, not as a user message.
+ */
 export function historyTurns(h: SessionHistory, firstKey: number): Turn[] {
   const turns: Turn[] = [];
   let cur: Turn | undefined;
   let key = firstKey;
   let n = 0;
+  for (const c of h.compactions ?? []) {
+    turns.push({ key: key++, items: [{ kind: 'compaction', compaction: c }], done: true, between: true });
+  }
   for (const m of h.messages ?? []) {
     const blocks = m.blocks ?? [];
+    const summary = m.role === 'user' ? blocks.find((b) => b.kind === 'text' && (b.text ?? '').startsWith(SUMMARY_HEADER)) : undefined;
+    if (summary) {
+      attachSummary(turns, summary.text ?? '', () => key++);
+      cur = undefined;
+      continue;
+    }
     if (m.role === 'user') {
       for (const b of blocks) {
         if (b.kind === 'tool_result') {
@@ -288,6 +348,18 @@ export function historyTurns(h: SessionHistory, firstKey: number): Turn[] {
     }
   }
   return turns;
+}
+
+/** Puts a loaded session's summary on the latest summarising compaction entry (a new entry when there is none). */
+function attachSummary(turns: Turn[], summary: string, nextKey: () => number): void {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const it = turns[i].items[0];
+    if (turns[i].between && it?.kind === 'compaction' && (it.compaction?.summarised ?? 0) > 0 && it.summary === undefined) {
+      turns[i] = { ...turns[i], items: [{ ...it, summary }] };
+      return;
+    }
+  }
+  turns.push({ key: nextKey(), items: [{ kind: 'compaction', summary }], done: true, between: true });
 }
 
 function lastOpenTurn(s: ViewState): Turn | undefined {
@@ -348,6 +420,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
         context: s.context,
         includeContext: s.includeContext,
         approvals: s.approvals,
+        compacting: false,
         server: s.server,
         serverMessage: s.serverMessage,
         nextKey: s.nextKey,
@@ -377,6 +450,12 @@ export function reduce(s: ViewState, a: Action): ViewState {
       return { ...s, approvals: s.approvals.filter((x) => x.id !== a.id) };
     case 'server':
       return { ...s, server: a.state, serverMessage: a.message, running: a.state === 'running' ? s.running : false };
+    case 'notice':
+      return { ...s, notice: a.message };
+    case 'compactStart':
+      return { ...s, compacting: true, notice: undefined };
+    case 'compactEnd':
+      return { ...s, compacting: false, notice: a.notice ?? s.notice };
     case 'focusInput':
       return s;
     case 'showSessions':

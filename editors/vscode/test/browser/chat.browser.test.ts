@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { sessionsFixture, turnFixture } from '../fixtures';
+import { compactFixture, sessionsFixture, turnFixture } from '../fixtures';
 import { type ChatPage, type PageServer, hasChromium, launch, mustRunChromium, openChat, startPageServer, typedTurn } from './harness';
 
 const run = hasChromium || mustRunChromium;
@@ -234,6 +234,56 @@ describe.skipIf(!run)('chat page in Chromium', () => {
     expect(await chat.posted()).toEqual([{ type: 'newSession' }]);
   });
 
+  it('compact: the button posts compact; the compaction is one muted line, the reason on demand', async () => {
+    const f = compactFixture();
+    const { page } = chat;
+    await expect(page.locator('#compact').isDisabled()).resolves.toBe(true); // no session yet
+    await chat.feed([...typedTurn(turnFixture('text-answer')), ...typedTurn(turnFixture('tool-edit'))]);
+    await expect(page.locator('#compact').isDisabled()).resolves.toBe(false);
+    await chat.clearPosted();
+    await page.locator('#compact').click();
+    expect(await chat.posted()).toEqual([{ type: 'compact' }]);
+
+    await chat.feed([{ type: 'compactStart' }]);
+    await expect(page.locator('#compacting').textContent()).resolves.toBe('Compacting the conversation…');
+    await expect(page.locator('#compact').isDisabled()).resolves.toBe(true);
+    await expect(page.locator('#send').isDisabled()).resolves.toBe(true);
+    await chat.feed([...f.events.map((event) => ({ type: 'event' as const, event })), { type: 'compactEnd' }]);
+    await expect(page.locator('#compacting').count()).resolves.toBe(0);
+    await expect(page.locator('#send').isDisabled()).resolves.toBe(false);
+
+    const entry = page.locator('article.turn.between details.compaction');
+    await expect(entry.count()).resolves.toBe(1);
+    // After the two turns, not inside the second.
+    await expect(page.locator('article.turn').last().locator('details.compaction').count()).resolves.toBe(1);
+    await expect(entry.locator('.compaction-title').textContent()).resolves.toBe('Compacted 5,318 → 5,056 tokens');
+    await expect(entry.locator('.compaction-detail').textContent()).resolves.toBe('1 tool result masked, 7 messages summarised');
+    await expect(entry.locator('.compaction-reason').isVisible()).resolves.toBe(false);
+    await entry.locator('summary').click();
+    await expect(entry.locator('.compaction-reason').textContent()).resolves.toBe('Why: compacted on request (focus: the Qty fix).');
+  });
+
+  it('a loaded compacted session shows the compaction with its summary', async () => {
+    const f = compactFixture();
+    const { page } = chat;
+    await chat.feed([{ type: 'reset' }, { type: 'history', session: f.history }]);
+    await expect(page.locator('article.turn').count()).resolves.toBe(2);
+    const entry = page.locator('article.turn.between details.compaction');
+    await entry.locator('summary').click();
+    const summary = entry.locator('.compaction-summary');
+    await expect(summary.textContent()).resolves.toContain('multiply each price by Qty');
+    await expect(summary.locator('h2').allTextContents()).resolves.toContain('Files changed');
+    await expect(page.locator('.user-text').count()).resolves.toBe(0); // the summary is not shown as the user's words
+  });
+
+  it('a notice outside a turn is shown and can be dismissed', async () => {
+    const { page } = chat;
+    await chat.feed([{ type: 'compactEnd', notice: 'Nothing to compact yet: the conversation is too short.' }]);
+    await expect(page.locator('#notice-text').textContent()).resolves.toBe('Nothing to compact yet: the conversation is too short.');
+    await page.locator('#notice-close').click();
+    await page.locator('#notice').waitFor({ state: 'hidden' }); // drawn on the next frame
+  });
+
   it('asks an approval and posts the answer', async () => {
     const a = turnFixture('cancelled').approvals![0].request;
     const { page } = chat;
@@ -244,7 +294,8 @@ describe.skipIf(!run)('chat page in Chromium', () => {
     await chat.clearPosted();
     await card.locator('button', { hasText: 'Allow once' }).click();
     expect(await chat.posted()).toEqual([{ type: 'approve', id: 7, answer: 'Allow once' }]);
-    await expect(page.locator('.approval').count()).resolves.toBe(0);
+    // Drawn on the next frame: wait for it rather than race it.
+    await page.locator('.approval').waitFor({ state: 'detached' });
   });
 
   it('says when the server is not running and offers a restart', async () => {

@@ -3,7 +3,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sessionsFixture, turnFixture } from '../fixtures';
+import { compactFixture, sessionsFixture, turnFixture } from '../fixtures';
 import { type ChatPage, launch, openChat, root, startPageServer, typedTurn } from './harness';
 
 const cart = 'file:///home/dev/shop/cart/cart.go';
@@ -69,6 +69,18 @@ export async function main(): Promise<string[]> {
       { type: 'context', context: { label: 'cart/cart.go', uri: cart }, include: true },
     ]);
     await shot(chat, 'chat-sessions.png');
+
+    // 5. A conversation compacted on request, the entry opened.
+    chat = await openChat(browser, server.origin);
+    await chat.feed([
+      { type: 'context', context: { label: 'cart/cart.go', uri: cart }, include: true },
+      { type: 'sessions', sessions: sessions.sessions.sessions, current: answer.result!.session },
+      ...typedTurn(answer, { context: { type: 'userMessage', text: answer.request.params.message, context: ctx } }),
+      ...typedTurn(edit, { context: { type: 'userMessage', text: edit.request.params.message, context: { label: 'cart/cart.go', uri: cart } } }),
+      ...compactFixture().events.map((event) => ({ type: 'event' as const, event })),
+    ]);
+    await chat.page.locator('details.compaction summary').click();
+    await shot(chat, 'chat-compaction.png');
   } finally {
     await browser.close();
     await server.close();

@@ -213,6 +213,51 @@ describe.skipIf(!haveBin && !mustRun)('extension ↔ parley serve (vscode stubbe
     expect(s.turns.map((t) => t.user?.text)).toEqual(['Why is the fee added?', 'Double the prices', 'Run something slow']);
   });
 
+  it('Compact Conversation asks a focus and compacts the shown session (parley/compact)', async () => {
+    const session = reduceAll(posted).session!;
+    model.script([{ blocks: [{ text: 'Asked about the fee; a doubling edit was discarded; a slow command was stopped.' }] }]);
+    rec.inputBoxAnswer = 'the fee';
+    const n = posted.length;
+    await rec.commands.get('parley.compact')!();
+    expect(rec.inputBoxes.at(-1)).toMatchObject({ title: 'Compact the conversation' });
+    const mine = posted.slice(n);
+    expect(mine.map((m) => m.type)).toEqual(['compactStart', 'event', 'compactEnd']);
+    const e = (mine[1] as Extract<ToView, { type: 'event' }>).event;
+    expect(e).toMatchObject({ session, kind: 'compaction', compaction: { reason: 'manual', focus: 'the fee' } });
+    expect(e.compaction!.summarised).toBeGreaterThan(0);
+    expect(e.text).toMatch(/^compacted the conversation \(manual\)/);
+    expect(mine[2]).toEqual({ type: 'compactEnd', notice: undefined });
+    const s = reduceAll(posted);
+    expect(s.turns.at(-1)).toMatchObject({ between: true, items: [{ kind: 'compaction', compaction: e.compaction }] });
+
+    // Reopened, the session carries the compaction and its summary.
+    fromPage({ type: 'openSession', id: session });
+    await vi.waitFor(() => expect(posted.slice(n).some((m) => m.type === 'history')).toBe(true));
+    const first = reduceAll(posted).turns[0];
+    expect(first.items[0]).toMatchObject({ kind: 'compaction', compaction: { focus: 'the fee' }, summary: expect.stringContaining('a slow command was stopped') });
+  });
+
+  it('a request refused as too long is compacted inside the turn (overflow) and answered', async () => {
+    model.script([{ blocks: [{ text: 'One more answer.' }] }]);
+    let n = turnEnds();
+    fromPage({ type: 'send', text: 'One more question', includeContext: false });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
+    model.script([
+      { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } } },
+      { blocks: [{ text: 'Summary of the fee questions.' }] }, // the summary request
+      { blocks: [{ text: 'Answered after compacting.' }] },
+    ]);
+    n = turnEnds();
+    fromPage({ type: 'send', text: 'And the tax?', includeContext: false });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
+    const t = reduceAll(posted).turns.at(-1)!;
+    expect(t.user?.text).toBe('And the tax?');
+    expect(t.stopReason).toBe('end_turn');
+    expect(t.items.map((i) => i.kind)).toEqual(['compaction', 'text']);
+    expect(t.items[0]).toMatchObject({ kind: 'compaction', compaction: { reason: 'overflow' } });
+    expect(t.items[1]).toEqual({ kind: 'text', text: 'Answered after compacting.' });
+  });
+
   it('sends changed agent settings as workspace/didChangeConfiguration', async () => {
     rec.settings['parley.agent.model'] = 'fake-model-2';
     for (const l of rec.configListeners) {

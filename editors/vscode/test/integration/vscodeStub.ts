@@ -214,6 +214,9 @@ export interface Recorder {
   statusTexts: string[];
   messages: { kind: string; message: string; items: any[] }[];
   quickPicks: any[][];
+  /** showInputBox's options, and what the "user" types (undefined: Escape). */
+  inputBoxes: any[];
+  inputBoxAnswer: string | undefined;
   appliedEdits: WorkspaceEdit[];
   applyEditResult: boolean;
   commands: Map<string, (...a: any[]) => any>;
@@ -231,6 +234,8 @@ export function createVscodeStub(folder: string) {
     statusTexts: [],
     messages: [],
     quickPicks: [],
+    inputBoxes: [],
+    inputBoxAnswer: undefined,
     appliedEdits: [],
     applyEditResult: true,
     commands: new Map(),
@@ -329,6 +334,10 @@ export function createVscodeStub(folder: string) {
       showQuickPick: async (items: any[]) => {
         rec.quickPicks.push(await items);
         return undefined;
+      },
+      showInputBox: async (o: any) => {
+        rec.inputBoxes.push(o);
+        return rec.inputBoxAnswer;
       },
       setStatusBarMessage: (m: string) => {
         rec.messages.push({ kind: 'statusBar', message: m, items: [] });

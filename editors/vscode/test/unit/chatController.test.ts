@@ -4,7 +4,7 @@ import { ChatController, type ChatHost, type EditorContext } from '../../src/cha
 import type { ChatEvent } from '../../src/protocol';
 import type { ToView } from '../../src/webview/messages';
 import { reduceAll } from '../../src/webview/state';
-import { type TurnFixture, sessionsFixture, turnFixture } from '../fixtures';
+import { type CompactFixture, type TurnFixture, compactFixture, sessionsFixture, turnFixture } from '../fixtures';
 
 interface Call {
   method: string;
@@ -23,6 +23,8 @@ class FakeClient {
   onEvent: (e: ChatEvent) => void = () => undefined;
   next: { fixture: TurnFixture; holdAfter?: number }[] = [];
   answers: Record<string, unknown> = {};
+  /** parley/compact replays this fixture's events and result, once gate (if any) resolves. */
+  compact?: { fixture: CompactFixture; gate?: Promise<void> };
 
   async sendRequest<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
     this.calls.push({ method, params, token });
@@ -47,6 +49,14 @@ class FakeClient {
         throw Object.assign(new Error(step.fixture.error.message), { code: step.fixture.error.code });
       }
       return step.fixture.result as R;
+    }
+    if (method === 'parley/compact' && this.compact) {
+      const { fixture, gate } = this.compact;
+      await gate;
+      for (const e of fixture.events) {
+        this.onEvent(e);
+      }
+      return fixture.result as R;
     }
     if (method in this.answers) {
       const a = this.answers[method];
@@ -84,6 +94,7 @@ function setup(over: Partial<ChatHost> = {}) {
     confirm: vi.fn(async () => true),
     askModal: vi.fn(async () => 'Deny'),
     restartServer: vi.fn(),
+    askCompactFocus: vi.fn(async () => 'the Qty fix'),
     onRunning: (n) => running.push(n),
     ...over,
   };
@@ -285,6 +296,98 @@ describe('ChatController', () => {
     chat.dispose(); // disposing cancels it
     await p;
     expect(posted.slice(n).some((m) => m.type === 'event')).toBe(false);
+  });
+
+  /** The recorded two-turn session the compact fixture compacts. */
+  async function twoTurns(client: FakeClient, chat: ChatController) {
+    client.next.push({ fixture: turnFixture('text-answer') }, { fixture: turnFixture('tool-edit') });
+    await chat.send('Why does Total add the fee?');
+    await chat.send('Fix it so Qty counts.');
+  }
+
+  it('compacts the shown session with the focus asked for; the compaction event shows as an entry', async () => {
+    const { client, posted, chat, host } = setup();
+    const f = compactFixture();
+    client.compact = { fixture: f };
+    await twoTurns(client, chat);
+    expect(chat.session).toBe(f.request.params.session);
+    await chat.onMessage({ type: 'compact' });
+    expect(host.askCompactFocus).toHaveBeenCalledOnce();
+    expect(client.calls.at(-1)).toMatchObject({ method: 'parley/compact', params: { session: f.request.params.session, focus: 'the Qty fix' } });
+    const tail = posted.filter((m) => ['compactStart', 'event', 'compactEnd'].includes(m.type)).slice(-3);
+    expect(tail).toEqual([{ type: 'compactStart' }, { type: 'event', event: f.events[0] }, { type: 'compactEnd', notice: undefined }]);
+    const s = reduceAll(posted);
+    expect(s.compacting).toBe(false);
+    expect(s.notice).toBeUndefined();
+    expect(s.turns.map((t) => !!t.between)).toEqual([false, false, true]);
+    // A new page gets the entry too.
+    posted.length = 0;
+    await chat.onMessage({ type: 'ready' });
+    expect(reduceAll(posted).turns).toHaveLength(3);
+  });
+
+  it('sends no focus when the input is left empty, and nothing when it is cancelled', async () => {
+    const focus = vi.fn<() => Promise<string | undefined>>(async () => '  ');
+    const { client, chat } = setup({ askCompactFocus: focus });
+    client.compact = { fixture: compactFixture() };
+    await twoTurns(client, chat);
+    await chat.compactAsking();
+    expect(client.calls.at(-1)).toMatchObject({ method: 'parley/compact', params: { session: chat.session } });
+    expect(client.calls.at(-1)!.params.focus).toBeUndefined();
+    focus.mockResolvedValueOnce(undefined);
+    const n = client.calls.length;
+    await chat.compactAsking();
+    expect(client.calls.length).toBe(n);
+  });
+
+  it('says why it cannot compact: no session, a running turn, no server', async () => {
+    const { client, posted, chat, host } = setup();
+    await chat.onMessage({ type: 'compact' });
+    expect(ofType(posted, 'notice').at(-1)?.message).toMatch(/no conversation yet/);
+    expect(host.askCompactFocus).not.toHaveBeenCalled();
+
+    client.next.push({ fixture: turnFixture('cancelled'), holdAfter: 2 });
+    const p = chat.send('x');
+    await vi.waitFor(() => expect(ofType(posted, 'event')).toHaveLength(2));
+    await chat.compact();
+    expect(ofType(posted, 'notice').at(-1)?.message).toMatch(/turn is running/);
+    // The notice does not end the running turn in the view.
+    expect(reduceAll(posted).turns.at(-1)?.done).toBe(false);
+    chat.stop();
+    await p;
+    expect(client.calls.some((c) => c.method === 'parley/compact')).toBe(false);
+
+    const none = setup({ client: () => undefined });
+    await none.chat.compact();
+    expect(ofType(none.posted, 'notice').at(-1)?.message).toMatch(/not running/);
+  });
+
+  it('nothing to compact, or a failed request, ends with a notice', async () => {
+    const { client, posted, chat } = setup();
+    await twoTurns(client, chat);
+    client.answers['parley/compact'] = { session: chat.session };
+    await chat.compact();
+    expect(ofType(posted, 'compactEnd').at(-1)?.notice).toMatch(/Nothing to compact yet/);
+    client.answers['parley/compact'] = new Error('compact session x: the model returned an empty summary');
+    await chat.compact();
+    const s = reduceAll(posted);
+    expect(s.notice).toBe('Could not compact the conversation: compact session x: the model returned an empty summary');
+    expect(s.compacting).toBe(false);
+  });
+
+  it('refuses a message while compacting', async () => {
+    const { client, posted, chat } = setup();
+    let open!: () => void;
+    client.compact = { fixture: compactFixture(), gate: new Promise<void>((r) => (open = r)) };
+    await twoTurns(client, chat);
+    const p = chat.compact();
+    await chat.send('more');
+    expect(ofType(posted, 'requestError').at(-1)?.message).toMatch(/being compacted/);
+    expect(client.calls.filter((c) => c.method === 'parley/chat')).toHaveLength(2);
+    open();
+    await p;
+    await chat.compact(); // no longer compacting: the second request goes out
+    expect(client.calls.filter((c) => c.method === 'parley/compact')).toHaveLength(2);
   });
 
   it('forwards file and link clicks', async () => {

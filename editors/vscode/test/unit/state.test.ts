@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ToView } from '../../src/webview/messages';
+import type { ChatEvent, Compaction } from '../../src/protocol';
 import {
+  type CompactionItem,
   type ToolItem,
   fileLabel,
   historyTurns,
@@ -13,7 +15,8 @@ import {
   toolSummary,
   usageText,
 } from '../../src/webview/state';
-import { sessionsFixture, turnFixture } from '../fixtures';
+import { compactionDetail, compactionReason, compactionTitle } from '../../src/webview/compactionText';
+import { compactFixture, sessionsFixture, turnFixture } from '../fixtures';
 
 /** What the controller posts for a turn the user typed. */
 function typedTurn(name: Parameters<typeof turnFixture>[0]): ToView[] {
@@ -200,6 +203,127 @@ describe('history (parley/session) → turns', () => {
     expect(s.title).toBe(h.title);
     expect(s.turns).toHaveLength(2);
     expect(new Set(s.turns.map((t) => t.key)).size).toBe(2);
+  });
+});
+
+describe('compaction', () => {
+  const auto: Compaction = { time: '2026-11-22T10:15:04Z', reason: 'auto', tokensBefore: 172000, tokensAfter: 41000, masked: 12, summarised: 40 };
+  const ev = (over: Partial<ChatEvent>): ToView => ({ type: 'event', event: { session: 's', turn: 3, kind: 'text', ...over } });
+
+  it('parley/compact outside a turn: the recorded event is an entry of its own after the turns', () => {
+    const f = compactFixture();
+    const before = reduceAll([...typedTurn('text-answer'), ...typedTurn('tool-edit')]);
+    let s = reduce(before, { type: 'compactStart' });
+    expect(s.compacting).toBe(true);
+    s = reduceAll(
+      f.events.map((event): ToView => ({ type: 'event', event })),
+      s,
+    );
+    s = reduce(s, { type: 'compactEnd' });
+    expect(s.compacting).toBe(false);
+    expect(s.turns).toHaveLength(3);
+    // The finished turns are untouched: the event's turn number is the last turn's.
+    expect(s.turns.slice(0, 2)).toEqual(before.turns);
+    const entry = s.turns[2];
+    expect(entry).toMatchObject({ between: true, done: true });
+    expect(entry.user).toBeUndefined();
+    expect(entry.items).toEqual([{ kind: 'compaction', compaction: f.result.compaction, text: f.events[0].text }]);
+    // The next turn is a turn of its own again.
+    s = reduceAll([{ type: 'userMessage', text: 'next' }, ev({ turn: 3, text: 'ok' })], s);
+    expect(s.turns).toHaveLength(4);
+    expect(s.turns[3].items).toEqual([{ kind: 'text', text: 'ok' }]);
+  });
+
+  it('an automatic compaction inside a turn is one of its items, in order', () => {
+    const s = reduceAll([
+      { type: 'userMessage', text: 'go on' },
+      { type: 'turnStart' },
+      ev({ kind: 'compaction', compaction: auto, text: 'compacted' }),
+      ev({ kind: 'text', text: 'Continuing.' }),
+    ]);
+    expect(s.turns).toHaveLength(1);
+    expect(s.turns[0].items.map((i) => i.kind)).toEqual(['compaction', 'text']);
+    expect(s.turns[0].number).toBe(3);
+  });
+
+  it('an overflow compaction drops the text streamed since the last tool call, which is answered again', () => {
+    const overflow = { ...auto, reason: 'overflow' };
+    const s = reduceAll([
+      { type: 'userMessage', text: 'go on' },
+      { type: 'turnStart' },
+      ev({ kind: 'text', text: 'Reading.' }),
+      ev({ kind: 'toolCall', toolCallId: 't1', toolName: 'read_file', input: { path: 'a.go' } }),
+      ev({ kind: 'toolResult', toolCallId: 't1', toolName: 'read_file', result: { content: 'package a' } }),
+      ev({ kind: 'thinking', text: 'Hmm' }),
+      ev({ kind: 'text', text: 'The answer that was dro' }),
+      ev({ kind: 'compaction', compaction: overflow, text: 'compacted' }),
+      ev({ kind: 'text', text: 'The answer.' }),
+    ]);
+    const items = s.turns[0].items;
+    expect(items.map((i) => i.kind)).toEqual(['text', 'tool', 'compaction', 'text']);
+    expect(items[0]).toEqual({ kind: 'text', text: 'Reading.' });
+    expect(items[3]).toEqual({ kind: 'text', text: 'The answer.' });
+  });
+
+  it('a loaded session shows its compactions first and the summary on the one that summarised', () => {
+    const f = compactFixture();
+    const turns = historyTurns(f.history, 1);
+    expect(turns.map((t) => (t.between ? 'compaction' : 'turn'))).toEqual(['compaction', 'turn']);
+    const item = turns[0].items[0] as CompactionItem;
+    expect(item.compaction).toEqual(f.history.compactions![0]);
+    expect(item.summary).toMatch(/^\[Compacted history\]/);
+    expect(item.summary).toContain('multiply each price by Qty');
+    // The summary is not a user message; the kept answer is a turn of its own.
+    expect(turns[1].user).toBeUndefined();
+    expect(turns[1].items).toEqual([{ kind: 'text', text: f.history.messages[1].blocks[0].text }]);
+    const s = reduce(initialState(), { type: 'history', session: f.history });
+    expect(new Set(s.turns.map((t) => t.key)).size).toBe(2);
+    expect(s.nextKey).toBe(3);
+  });
+
+  it('a summary without a record, and masking-only records, still show', () => {
+    const masked: Compaction = { ...auto, summarised: 0 };
+    const summary = '[Compacted history] earlier';
+    const turns = historyTurns(
+      {
+        id: 's',
+        created: '',
+        updated: '',
+        title: '',
+        turns: 2,
+        compactions: [masked],
+        messages: [
+          { role: 'user', blocks: [{ kind: 'text', text: summary }] },
+          { role: 'assistant', blocks: [{ kind: 'text', text: 'ok' }] },
+        ],
+      },
+      1,
+    );
+    expect(turns.map((t) => t.items[0])).toEqual([
+      { kind: 'compaction', compaction: masked },
+      { kind: 'compaction', summary },
+      { kind: 'text', text: 'ok' },
+    ]);
+  });
+
+  it('a notice, compactEnd with one, and reset clear the compacting flag as they should', () => {
+    let s = reduce(initialState(), { type: 'compactStart' });
+    s = reduce(s, { type: 'notice', message: 'busy' });
+    expect(s).toMatchObject({ compacting: true, notice: 'busy' });
+    expect(reduce(s, { type: 'compactEnd', notice: 'Nothing to compact yet' })).toMatchObject({ compacting: false, notice: 'Nothing to compact yet' });
+    expect(reduce(s, { type: 'reset' }).compacting).toBe(false);
+  });
+
+  it('compaction texts', () => {
+    const it0: CompactionItem = { kind: 'compaction', compaction: auto };
+    expect(compactionTitle(it0)).toBe('Compacted 172,000 → 41,000 tokens');
+    expect(compactionDetail(auto)).toBe('12 tool results masked, 40 messages summarised');
+    expect(compactionDetail({ ...auto, masked: 1, summarised: 0 })).toBe('1 tool result masked');
+    expect(compactionReason(auto)).toBe('the conversation was close to the context window');
+    expect(compactionReason({ ...auto, reason: 'manual', focus: 'the Qty fix' })).toBe('compacted on request (focus: the Qty fix)');
+    expect(compactionReason({ ...auto, reason: 'later' })).toBe('later');
+    expect(compactionTitle({ kind: 'compaction', summary: 'x' })).toBe('Earlier conversation summarised');
+    expect(compactionTitle({ kind: 'compaction', text: 'compacted the conversation (auto)' })).toBe('compacted the conversation (auto)');
   });
 });
 

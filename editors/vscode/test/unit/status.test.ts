@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StatusModel, compact, tokenKind } from '../../src/status';
-import { sessionsFixture, turnFixture } from '../fixtures';
+import { compactFixture, sessionsFixture, turnFixture } from '../fixtures';
 
 function running(): StatusModel {
   const m = new StatusModel();
@@ -12,6 +12,7 @@ describe('$/progress and parley/indexStatus → status bar', () => {
   it('tells index and chat tokens apart', () => {
     expect(tokenKind('parley/index/1')).toBe('index');
     expect(tokenKind('parley/chat/12')).toBe('chat');
+    expect(tokenKind('parley/compact/3')).toBe('compact');
     expect(tokenKind(7)).toBe('other');
   });
 
@@ -45,6 +46,17 @@ describe('$/progress and parley/indexStatus → status bar', () => {
     // A turn without progress (the client counts its own requests).
     m.setChatsRunning(1);
     expect(m.view().text).toContain('$(loading~spin) agent');
+  });
+
+  it('shows the agent busy while parley/compact runs', () => {
+    const m = running();
+    m.setIndexStatus({ files: 2, symbols: 5, indexing: false });
+    const [begin, end] = compactFixture().progress;
+    m.progress(begin.token, begin.value);
+    expect(m.view()).toMatchObject({ text: '$(database) parley 2 files · 5 symbols  $(loading~spin) agent', busy: true });
+    expect(m.view().tooltip).toContain('Agent running: compacting the conversation');
+    m.progress(end.token, end.value);
+    expect(m.view()).toMatchObject({ text: '$(database) parley 2 files · 5 symbols', busy: false });
   });
 
   it('warns on an indexing error and on a stopped server', () => {
