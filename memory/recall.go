@@ -45,20 +45,16 @@ func (s *Store) Recall(query string, k int, types ...Type) ([]Hit, error) {
 	if err != nil || st.Docs == 0 {
 		return nil, err
 	}
-	scores, err := bm25Scores(snap, st, uniqueTerms(query))
+	cands, err := bm25Scores(snap, st, uniqueTerms(query))
 	if err != nil {
 		return nil, fmt.Errorf("memory store %s: recall: %w", s.dir, err)
 	}
-	type cand struct {
-		id    uint64
-		score float64
-		n     int
+	// A type filter may drop the best candidates, so then all are kept.
+	limit := k
+	if len(types) > 0 {
+		limit = len(cands)
 	}
-	cands := make([]cand, 0, len(scores))
-	for id, sc := range scores {
-		cands = append(cands, cand{id, sc.score, sc.matched})
-	}
-	slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(b.score, a.score) })
+	cands = topCandidates(cands, limit)
 	var hits []Hit
 	// Candidates of equal score are read together so the tie-breaks,
 	// which need the records, order the whole group.
@@ -115,15 +111,76 @@ func uniqueTerms(query string) []string {
 	return slices.Compact(terms)
 }
 
-type score struct {
-	score   float64
-	matched int
+type cand struct {
+	id    uint64
+	score float64
+	n     int // distinct query terms matched
+}
+
+// topCandidates keeps the candidates that can be among the k best, best
+// first: those scoring at least the k-th best score, ties included (the
+// tie-breaks need the records). It finds that score with a k-sized
+// min-heap instead of sorting every candidate.
+func topCandidates(cands []cand, k int) []cand {
+	if len(cands) > k {
+		h := make([]float64, 0, k)
+		for _, c := range cands {
+			switch {
+			case len(h) < k:
+				h = append(h, c.score)
+				if len(h) == k {
+					heapify(h)
+				}
+			case c.score > h[0]:
+				h[0] = c.score
+				siftDown(h, 0)
+			}
+		}
+		kth := h[0]
+		kept := cands[:0]
+		for _, c := range cands {
+			if c.score > kth || sameScore(c.score, kth) {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	}
+	slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(b.score, a.score) })
+	return cands
+}
+
+// heapify and siftDown keep a min-heap of scores (container/heap would
+// box every float in an interface).
+func heapify(h []float64) {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+}
+
+func siftDown(h []float64, i int) {
+	for {
+		l, m := 2*i+1, i
+		if l < len(h) && h[l] < h[m] {
+			m = l
+		}
+		if r := l + 1; r < len(h) && h[r] < h[m] {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 // bm25Scores reads each term's postings once: their count is the term's
 // document frequency, and each posting carries tf and document length.
-func bm25Scores(snap *pebble.Snapshot, st stats, terms []string) (map[uint64]*score, error) {
-	scores := map[uint64]*score{}
+func bm25Scores(snap *pebble.Snapshot, st stats, terms []string) ([]cand, error) {
+	// Scores accumulate in slices indexed by ID (IDs are dense, at most
+	// LastID): a map of a common term's 100k postings costs more.
+	scores := make([]float64, st.LastID+1)
+	matched := make([]int32, st.LastID+1)
 	avgdl := float64(st.Tokens) / float64(st.Docs)
 	if avgdl == 0 {
 		avgdl = 1
@@ -156,14 +213,18 @@ func bm25Scores(snap *pebble.Snapshot, st stats, terms []string) (map[uint64]*sc
 		df := float64(len(postings))
 		idf := math.Log(1 + (float64(st.Docs)-df+0.5)/(df+0.5))
 		for _, p := range postings {
-			sc := scores[p.id]
-			if sc == nil {
-				sc = &score{}
-				scores[p.id] = sc
+			if p.id > st.LastID {
+				return nil, fmt.Errorf("posting of memory %d past the last ID %d", p.id, st.LastID)
 			}
-			sc.matched++
-			sc.score += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avgdl))
+			matched[p.id]++
+			scores[p.id] += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avgdl))
 		}
 	}
-	return scores, nil
+	var cands []cand
+	for id, n := range matched {
+		if n > 0 {
+			cands = append(cands, cand{uint64(id), scores[id], int(n)})
+		}
+	}
+	return cands, nil
 }

@@ -243,3 +243,32 @@ func TestConcurrentAddAndRecall(t *testing.T) {
 		t.Errorf("List has %d memories", len(list))
 	}
 }
+
+func TestTopCandidates(t *testing.T) {
+	cs := []cand{{1, 1, 1}, {2, 5, 1}, {3, 3, 1}, {4, 3, 1}, {5, 0.5, 1}, {6, 4, 1}}
+	var got []uint64
+	for _, c := range topCandidates(slices.Clone(cs), 3) {
+		got = append(got, c.id)
+	}
+	// The third best score (3) is tied: both 3 and 4 stay.
+	if !slices.Equal(got, []uint64{2, 6, 3, 4}) && !slices.Equal(got, []uint64{2, 6, 4, 3}) {
+		t.Errorf("topCandidates = %v", got)
+	}
+	if n := len(topCandidates(slices.Clone(cs), 10)); n != 6 {
+		t.Errorf("k above the count kept %d", n)
+	}
+}
+
+// The type filter applies before the cut to k: the best matches of other
+// types do not hide a worse match of the wanted type.
+func TestRecallTypeFilterBeyondK(t *testing.T) {
+	s := open(t, t.TempDir())
+	for range 5 {
+		add(t, s, Memory{Content: "cache cache cache invalidation"})
+	}
+	want := add(t, s, Memory{Content: "cache eviction is LRU and the rest of a long sentence about other things", Type: Decision})
+	hits, err := s.Recall("cache", 1, Decision)
+	if err != nil || len(hits) != 1 || hits[0].ID != want.ID {
+		t.Fatalf("Recall with a type filter = %v, %v", ids(hits), err)
+	}
+}
