@@ -305,8 +305,9 @@ func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser b
 		return err
 	}
 	c := app.cfg
-	a := &agent.Agent{AutoRecall: true,
-		Provider: prov, Model: c.Model, Registry: reg, Env: env, Policy: app.gate,
+	a := &agent.Agent{
+		AutoRecall: true,
+		Provider:   prov, Model: c.Model, Registry: reg, Env: env, Policy: app.gate,
 		Sink: app.out.sink, MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens,
 		ThinkingBudget: c.ThinkingBudget,
 		ContextWindow:  c.ContextWindow, CompactThreshold: c.CompactThreshold,
