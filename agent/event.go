@@ -35,6 +35,10 @@ const (
 	// EventHook reports one hook run (Hook; Text says it in one line):
 	// blocks, failures, timeouts and refused workspace hooks included.
 	EventHook EventKind = "hook"
+	// EventMemory reports the long-term memories auto-recall added to the
+	// user's message (Memories; Text says it in one line), or a failed
+	// recall (Text alone). It comes before the turn's first model call.
+	EventMemory EventKind = "memory"
 	// EventError reports a failure that ends the turn (Err).
 	EventError EventKind = "error"
 	// EventDone is always the last event of a turn: Usage is the turn's
@@ -45,20 +49,21 @@ const (
 // Event is one thing that happened during a turn. Fields not used by Kind
 // stay zero.
 type Event struct {
-	Session    string          `json:"session"`
-	Turn       int             `json:"turn"`
-	Kind       EventKind       `json:"kind"`
-	Text       string          `json:"text,omitempty"`
-	ToolCallID string          `json:"toolCallId,omitempty"`
-	ToolName   string          `json:"toolName,omitempty"`
-	Input      json.RawMessage `json:"input,omitempty"`
-	Result     *ToolOutcome    `json:"result,omitempty"`
-	Changes    []Change        `json:"changes,omitempty"`
-	Usage      provider.Usage  `json:"usage"`
-	Compaction *Compaction     `json:"compaction,omitempty"`
-	Hook       *hooks.Report   `json:"hook,omitempty"`
-	StopReason StopReason      `json:"stopReason,omitempty"`
-	Err        error           `json:"-"`
+	Session    string           `json:"session"`
+	Turn       int              `json:"turn"`
+	Kind       EventKind        `json:"kind"`
+	Text       string           `json:"text,omitempty"`
+	ToolCallID string           `json:"toolCallId,omitempty"`
+	ToolName   string           `json:"toolName,omitempty"`
+	Input      json.RawMessage  `json:"input,omitempty"`
+	Result     *ToolOutcome     `json:"result,omitempty"`
+	Changes    []Change         `json:"changes,omitempty"`
+	Usage      provider.Usage   `json:"usage"`
+	Compaction *Compaction      `json:"compaction,omitempty"`
+	Hook       *hooks.Report    `json:"hook,omitempty"`
+	Memories   []RecalledMemory `json:"memories,omitempty"`
+	StopReason StopReason       `json:"stopReason,omitempty"`
+	Err        error            `json:"-"`
 }
 
 // ToolOutcome is what a tool call returned to the model.

@@ -79,6 +79,9 @@ type Agent struct {
 	ContextWindow int
 	// Hooks runs the user's hook commands (nil: none); see hooks.go.
 	Hooks *hooks.Runner
+	// AutoRecall puts the long-term memories relevant to each user
+	// message (from Env.Memory) in front of the model; see recall.go.
+	AutoRecall bool
 	// CompactThreshold is the share of ContextWindow above which the
 	// history is compacted before a model call (0 or out of (0, 1]:
 	// DefaultCompactThreshold). See compact.go.
@@ -167,6 +170,7 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 	for _, x := range extra {
 		s.addUserText(x)
 	}
+	t.autoRecall(userMessage)
 	if err := t.save(); err != nil {
 		return t.fail(err)
 	}

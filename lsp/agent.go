@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/tools/mcpclient"
@@ -32,6 +33,9 @@ type AgentOptions struct {
 	// NewProvider builds the model client (nil: provider.New from the
 	// configuration). Tests inject scripted models here.
 	NewProvider func(*config.Config) (provider.Provider, error)
+	// UserMemoryDir is the user-level memory store ("": no user-global
+	// memories); the workspace's store sits beside its sessions.
+	UserMemoryDir string
 }
 
 // agentHost owns the agent's configuration, the session store and the
@@ -52,7 +56,8 @@ type agentHost struct {
 	layer  config.Layer // from initializationOptions and didChangeConfiguration
 	built  *builtAgent  // nil until first use and after a configuration change
 	store  *agent.SessionStore
-	opened bool // the store was tried (store may still be nil)
+	opened bool        // the store was tried (store may still be nil)
+	memory *memory.Set // nil until first use; see memory.go
 	live   *byteLRU[string, *liveSession]
 }
 
@@ -464,6 +469,12 @@ func (h *agentHost) close() {
 			h.s.log.Warnf("close sessions: %v", err)
 		}
 		h.store = nil
+	}
+	if h.memory != nil {
+		if err := h.memory.Close(); err != nil {
+			h.s.log.Warnf("close memory: %v", err)
+		}
+		h.memory = nil
 	}
 }
 

@@ -56,20 +56,21 @@ type ChatResult struct {
 
 // ChatEvent is the params of a parley/event notification.
 type ChatEvent struct {
-	Session    string             `json:"session"`
-	Turn       int                `json:"turn"`
-	Kind       string             `json:"kind"`
-	Text       string             `json:"text,omitempty"`
-	ToolCallID string             `json:"toolCallId,omitempty"`
-	ToolName   string             `json:"toolName,omitempty"`
-	Input      json.RawMessage    `json:"input,omitempty"`
-	Result     *agent.ToolOutcome `json:"result,omitempty"`
-	Changes    []ChangeEvent      `json:"changes,omitempty"`
-	Usage      *provider.Usage    `json:"usage,omitempty"`
-	Compaction *agent.Compaction  `json:"compaction,omitempty"`
-	Hook       *hooks.Report      `json:"hook,omitempty"`
-	StopReason string             `json:"stopReason,omitempty"`
-	Error      string             `json:"error,omitempty"`
+	Session    string                 `json:"session"`
+	Turn       int                    `json:"turn"`
+	Kind       string                 `json:"kind"`
+	Text       string                 `json:"text,omitempty"`
+	ToolCallID string                 `json:"toolCallId,omitempty"`
+	ToolName   string                 `json:"toolName,omitempty"`
+	Input      json.RawMessage        `json:"input,omitempty"`
+	Result     *agent.ToolOutcome     `json:"result,omitempty"`
+	Changes    []ChangeEvent          `json:"changes,omitempty"`
+	Usage      *provider.Usage        `json:"usage,omitempty"`
+	Compaction *agent.Compaction      `json:"compaction,omitempty"`
+	Hook       *hooks.Report          `json:"hook,omitempty"`
+	Memories   []agent.RecalledMemory `json:"memories,omitempty"`
+	StopReason string                 `json:"stopReason,omitempty"`
+	Error      string                 `json:"error,omitempty"`
 }
 
 // ChangeEvent is one file changed by an applied edit.
@@ -83,7 +84,7 @@ func chatEvent(e agent.Event) ChatEvent {
 	out := ChatEvent{
 		Session: e.Session, Turn: e.Turn, Kind: string(e.Kind), Text: e.Text,
 		ToolCallID: e.ToolCallID, ToolName: e.ToolName, Input: e.Input, Result: e.Result,
-		Compaction: e.Compaction, Hook: e.Hook, StopReason: string(e.StopReason),
+		Compaction: e.Compaction, Hook: e.Hook, Memories: e.Memories, StopReason: string(e.StopReason),
 	}
 	for _, c := range e.Changes {
 		ce := ChangeEvent{Op: c.Op, URI: uri.File(c.Path)}
@@ -215,12 +216,13 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 	confirm := b.cfg.PermissionMode == string(permission.ModeDefault) && s.editorConfirms()
 	env := &tools.Env{
 		Roots: roots, Files: ls.policy.GuardFiles(agentView{s}, roots), Editor: agentEditor{s: s, confirm: confirm},
-		Index: serverIndex{s}, Todos: ls.todos, Ledger: ls.ledger, Unsaved: s.unsaved,
+		Index: serverIndex{s}, Todos: ls.todos, Ledger: ls.ledger, Unsaved: s.unsaved, Memory: s.agents.memorySet(),
 		ShellTimeout: time.Duration(b.cfg.ShellTimeoutSeconds) * time.Second,
 	}
 	c, reg := b.cfg, b.tools()
 	a := &agent.Agent{
-		Provider: b.provider, Model: c.Model, Registry: reg, Env: env, Policy: ls.policy,
+		AutoRecall: true,
+		Provider:   b.provider, Model: c.Model, Registry: reg, Env: env, Policy: ls.policy,
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
 		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: b.hooks,
 		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: reg.Names()}),

@@ -273,6 +273,9 @@ if [[ ${BENCH_GO_TESTS:-1} != 0 ]]; then
 	say ""
 	say "== go test -run '^\$' -bench . -benchmem -count 1 ./index/..."
 	go test -run '^$' -bench . -benchmem -count 1 ./index/... 2>&1 | tee -a "$SUMMARY"
+	# Long-term memory: recall p50/p99 over 100k memories, ingest, one Add.
+	say "== go test -run '^\$' -bench . -benchtime 2000x -count 1 ./memory/"
+	go test -run '^$' -bench . -benchtime 2000x -count 1 ./memory/ 2>&1 | tee -a "$SUMMARY"
 fi
 
 # Language server on GOROOT/src (BENCH_LSP=0 skips): scripts/lspbench starts

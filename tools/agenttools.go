@@ -1,8 +1,10 @@
 package tools
 
-// AgentTools is the tool set of an interactive agent (terminal chat and
-// the language server): FileTools, ShellTools and the task tool.
+// AgentTools is the tool set of an interactive agent (terminal chat, the
+// language server and parley loop): FileTools, ShellTools, the task tool
+// and the memory tools.
 func AgentTools() []Tool {
 	all := append(FileTools(), ShellTools()...)
-	return append(all, taskTool)
+	all = append(all, taskTool)
+	return append(all, MemoryTools()...)
 }

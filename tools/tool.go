@@ -27,6 +27,7 @@ import (
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/internal/jsonschema"
+	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -156,6 +157,9 @@ type Env struct {
 	// a re-read with a stub, a diff or an edit certificate, and the edit
 	// tools report what they changed to it.
 	Ledger *ledger.Ledger
+	// Memory backs the long-term memory tools (nil: unavailable). The
+	// caller owns and closes its stores.
+	Memory *memory.Set
 	// SubAgent backs the task tool.
 	SubAgent SubAgentFunc
 	// HTTPClient backs fetch_url (nil: a default client with a timeout).

@@ -194,6 +194,9 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 		return nil, err
 	}
 	app.openSessions()
+	env.Memory = openMemorySet(g, app.wsDir, func(err error) { fmt.Fprintf(g.stderr, "parley: %v\n", err) })
+	app.closers = append(app.closers, env.Memory.Close)
+	env.Memory.Anchors = tools.AnchorHasher(env)
 	if err = app.buildAgent(prov, env, askUser); err != nil {
 		return nil, err
 	}
@@ -296,7 +299,8 @@ func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser b
 	}
 	c := app.cfg
 	a := &agent.Agent{
-		Provider: prov, Model: c.Model, Registry: reg, Env: env, Policy: app.gate,
+		AutoRecall: true,
+		Provider:   prov, Model: c.Model, Registry: reg, Env: env, Policy: app.gate,
 		Sink: app.out.sink, MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens,
 		ThinkingBudget: c.ThinkingBudget,
 		ContextWindow:  c.ContextWindow, CompactThreshold: c.CompactThreshold,

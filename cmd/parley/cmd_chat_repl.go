@@ -33,6 +33,7 @@ clears the line); Ctrl+D, quit or exit leaves.
   /new           start a new session
   /model NAME    use another model from the next message on
   /cost          tokens of this session: the model's usage, and what re-reads saved
+  /memory ...    long-term memories: list, search, show, edit, forget, stale, stats (/memory help)
 ` + compactHelp
 
 // repl runs the interactive loop on the terminal.
@@ -144,6 +145,8 @@ func (app *chatApp) command(line string) {
 		fmt.Fprintf(w, "new session %s\n", app.session.ID)
 	case "/compact":
 		app.compact(arg)
+	case "/memory":
+		app.memoryCommand(arg)
 	case "/model":
 		if arg == "" {
 			fmt.Fprintf(w, "model: %s\n", app.agent.Model)
@@ -354,6 +357,9 @@ func (p *chatPrinter) sink(e agent.Event) {
 	case agent.EventCompaction:
 		p.finishLine()
 		io.WriteString(p.stderr, compactionLine(e))
+	case agent.EventMemory:
+		p.finishLine()
+		io.WriteString(p.stderr, p.dimmed(memoryEventLines(e)))
 	case agent.EventToolCall:
 		p.finishLine()
 		fmt.Fprintf(p.stderr, "▸ %s %s\n", e.ToolName, summarize(e.Input))

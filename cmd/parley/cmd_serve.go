@@ -77,6 +77,7 @@ func runServe(g *globals, fl serveFlags) (int, error) {
 		Version:     version,
 		NoWatch:     fl.noWatch,
 		Index:       index.Options{Excludes: fl.exclude, EnableLanguages: fl.enable},
+		Agent:       lsp.AgentOptions{UserMemoryDir: userMemoryDir(g)},
 	})
 	ctx, stop := signalContext()
 	defer stop()

@@ -1,0 +1,89 @@
+package memory
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchWords is a vocabulary with a Zipf-like use: a few words are in
+// many memories, most in few, as in prose.
+func benchWords(n int) []string {
+	words := make([]string, n)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%dx", i)
+	}
+	return words
+}
+
+func benchMemory(r *rand.Rand, z *rand.Zipf, words []string) Memory {
+	var b strings.Builder
+	for range 12 + r.IntN(12) {
+		b.WriteString(words[z.Uint64()])
+		b.WriteByte(' ')
+	}
+	return Memory{Content: b.String(), Importance: 1 + r.IntN(10)}
+}
+
+// BenchmarkRecall100k recalls top 5 for two- and three-word queries over
+// 100,000 memories of 12-23 words (a 20,000-word vocabulary) and reports
+// p50 and p99 latency (the target: p99 <= 10 ms).
+func BenchmarkRecall100k(b *testing.B) {
+	s, err := Open(b.TempDir(), Workspace)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	r := rand.New(rand.NewPCG(1, 2))
+	words := benchWords(20000)
+	z := rand.NewZipf(r, 1.1, 2, uint64(len(words)-1))
+	const total, chunk = 100000, 5000
+	start := time.Now()
+	for range total / chunk {
+		ms := make([]Memory, chunk)
+		for i := range ms {
+			ms[i] = benchMemory(r, z, words)
+		}
+		if _, err := s.AddAll(ms); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ingest := float64(total) / time.Since(start).Seconds()
+	var lat []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		q := words[z.Uint64()] + " " + words[z.Uint64()]
+		if r.IntN(2) == 0 {
+			q += " " + words[z.Uint64()]
+		}
+		t0 := time.Now()
+		if _, err := s.Recall(q, 5); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(ingest, "ingest-memories/s")
+}
+
+// BenchmarkAdd measures one synced Add (what remember costs).
+func BenchmarkAdd(b *testing.B) {
+	s, err := Open(b.TempDir(), Workspace)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	r := rand.New(rand.NewPCG(1, 2))
+	words := benchWords(20000)
+	z := rand.NewZipf(r, 1.1, 2, uint64(len(words)-1))
+	for b.Loop() {
+		if _, err := s.Add(benchMemory(r, z, words)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
