@@ -348,6 +348,16 @@ function M.on_event(_, ev, ctx)
     end
   elseif kind == 'compaction' then
     require('parley.compact').show(st, ev)
+  elseif kind == 'hook' then
+    -- As the terminal: a hook run that did not end ok is one "⚑" line.
+    local h = type(ev.hook) == 'table' and ev.hook or {}
+    if h.outcome ~= 'ok' then
+      local lines = { '⚑ ' .. util.first_line(ev.text or ('hook ' .. tostring(h.event) .. ': ' .. tostring(h.outcome)), 300) }
+      if h.outcome == 'refused' then
+        table.insert(lines, '  (workspace hooks run once approved: `parley hooks approve` in a terminal)')
+      end
+      add_event_lines(st, lines)
+    end
   elseif kind == 'error' then
     st.error_seen = true
     add_event_lines(st, { '✗ error: ' .. util.first_line(ev.error, 200) })
