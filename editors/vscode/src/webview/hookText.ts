@@ -16,12 +16,14 @@ export function hookTitle(it: HookItem): string {
 }
 
 /**
- * What a refused hook tells the user: workspace hooks run only once the
- * user approved them, which is done in a terminal (README "Hooks"), never
- * from the editor, so that opening a cloned repository cannot approve them.
+ * What a refused hook tells the user instead of the server's message:
+ * workspace hooks run only once the user approved them, which is done in a
+ * terminal (README "Hooks"), never from the editor, so that opening a
+ * cloned repository cannot approve them.
  */
-export const REFUSED_HINT =
-  "This workspace's .parley/config.json has hooks you have not approved. Review them with `parley hooks` and approve them with `parley hooks approve`, in a terminal in the workspace folder.";
+export function refusedHint(it: HookItem): string {
+  return `Hooks of ${it.hook.source || "this workspace's .parley/config.json"} run only once you approve them. Review them with \`parley hooks\`, then approve them with \`parley hooks approve\`, in a terminal in the workspace folder.`;
+}
 
 /**
  * Why a turn ended, as its footer says it: a turn a hook ended names the

@@ -8,7 +8,7 @@ import DOMPurify from 'dompurify';
 import type { FromView, ToView } from './messages';
 import { ICONS, type IconName } from './icons';
 import { compactionDetail, compactionReason, compactionTitle } from './compactionText';
-import { REFUSED_HINT, hookTitle, turnStopText } from './hookText';
+import { hookTitle, refusedHint, turnStopText } from './hookText';
 import {
   type Action,
   type CompactionItem,
@@ -190,7 +190,8 @@ function renderCompaction(it: CompactionItem, old?: HTMLElement): HTMLElement {
 
 /**
  * A hook run that did not end ok: one line (event, outcome, command) and
- * its message; a refused one says how to approve the workspace's hooks.
+ * its message; a refused one says how to approve the workspace's hooks
+ * (in place of the server's message, which says less).
  */
 function renderHook(it: HookItem): HTMLElement {
   const r = it.hook;
@@ -205,11 +206,10 @@ function renderHook(it: HookItem): HTMLElement {
       h('code', { class: 'hook-command' }, r.command),
     ),
   );
-  if (r.message) {
-    el.append(h('div', { class: 'hook-message' }, r.message));
-  }
   if (r.outcome === 'refused') {
-    el.append(h('div', { class: 'hook-hint' }, REFUSED_HINT));
+    el.append(h('div', { class: 'hook-hint' }, refusedHint(it)));
+  } else if (r.message) {
+    el.append(h('div', { class: 'hook-message' }, r.message));
   }
   return el;
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ToView } from '../../src/webview/messages';
 import type { ChatEvent, HookReport } from '../../src/protocol';
 import { type HookItem, initialState, reduce, reduceAll } from '../../src/webview/state';
-import { REFUSED_HINT, hookTitle, turnStopText } from '../../src/webview/hookText';
+import { hookTitle, refusedHint, turnStopText } from '../../src/webview/hookText';
+import { turnFixture } from '../fixtures';
 
 // Hook events as lsp/chat.go sends them (agent/hooks.go's hookLine for the text).
 function hookEvent(r: Partial<HookReport>, turn = 1): ToView {
@@ -49,9 +50,33 @@ describe('hook events → view state', () => {
     expect(hookTitle(it)).toBe(title);
   });
 
-  it('the refused hint says how to approve, in a terminal', () => {
-    expect(REFUSED_HINT).toContain('parley hooks approve');
-    expect(REFUSED_HINT).toContain('terminal');
+  it('recorded: blocked and refused runs are items in order; the turn a hook ended says why', () => {
+    const f = turnFixture('hook');
+    const s = reduceAll([
+      { type: 'userMessage', text: f.request.params.message },
+      { type: 'turnStart' },
+      ...f.events.map((event): ToView => ({ type: 'event', event })),
+      { type: 'turnEnd', result: f.result ?? undefined },
+    ]);
+    expect(s.turns).toHaveLength(1);
+    const t = s.turns[0];
+    expect(t.items.map((i) => (i.kind === 'hook' ? `hook:${i.hook.outcome}` : i.kind))).toEqual([
+      'text',
+      'tool',
+      'tool',
+      'hook:blocked',
+      'hook:refused',
+      'hook:blocked',
+      'hook:refused',
+    ]);
+    const refused = t.items.find((i): i is HookItem => i.kind === 'hook' && i.hook.outcome === 'refused')!;
+    expect(refused.hook.source).toBe('/home/dev/shop/.parley/config.json');
+    expect(refusedHint(refused)).toContain('/home/dev/shop/.parley/config.json');
+    expect(refusedHint(refused)).toContain('`parley hooks approve`, in a terminal');
+    expect(t.stopReason).toBe('hook');
+    expect(turnStopText(t)).toBe('Stopped by a hook (PreToolUse): enough searching');
+    // The model saw the blocking hook's reason in the call's result.
+    expect(t.items[1]).toMatchObject({ kind: 'tool', name: 'grep', result: { isError: true, content: expect.stringContaining('no grep in this repository') } });
   });
 
   it('a turn a hook ended names the hook and its reason', () => {
