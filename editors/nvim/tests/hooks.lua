@@ -18,12 +18,18 @@ H.run(function()
   local text = H.chat_text(st)
 
   H.check(H.has_line(st, '⚑ hook PreToolUse `echo no edits today >&2; exit 2`: blocked: no edits today'), 'no blocked hook line:\n' .. text)
-  H.check(text:find('\n⚑ hook PreToolUse `touch ran`: refused', 1, true), 'no refused hook line:\n' .. text)
-  H.check(text:find('`parley hooks approve` in a terminal', 1, true), 'no approval hint:\n' .. text)
+  local refused = text:match('\n(⚑ hook PreToolUse `touch ran`: refused[^\n]*)')
+  H.check(refused and refused:find('`parley hooks approve`', 1, true), 'no refused hook line saying how to approve:\n' .. text)
   H.check(text:find('\n✗ edit_file: ', 1, true), 'the blocked call is not an error result:\n' .. text)
   H.check(H.has_line(st, 'I left it unchanged.'), 'no answer:\n' .. text)
   -- One line per run that did not end ok, none for the others.
   local n = select(2, text:gsub('⚑', ''))
   H.check(n == 2, n .. ' hook lines:\n' .. text)
+  -- A refusal cut short (a long config path) still says how to approve.
+  chat.on_event(nil, {
+    session = st.session, turn = 1, kind = 'hook', text = 'hook PreToolUse `x`: refused: not run: hooks from /' .. string.rep('d/', 200),
+    hook = { event = 'PreToolUse', command = 'x', outcome = 'refused' },
+  }, { client_id = client.id })
+  H.check(H.has_line(st, '  (approve the workspace hooks with `parley hooks approve` in a terminal)'), 'no approval hint under a cut line:\n' .. H.chat_text(st))
   H.check(vim.deep_equal(H.lines(buf), original), 'buffer after the blocked edit: ' .. vim.inspect(H.lines(buf)))
 end)

@@ -353,8 +353,9 @@ function M.on_event(_, ev, ctx)
     local h = type(ev.hook) == 'table' and ev.hook or {}
     if h.outcome ~= 'ok' then
       local lines = { '⚑ ' .. util.first_line(ev.text or ('hook ' .. tostring(h.event) .. ': ' .. tostring(h.outcome)), 300) }
-      if h.outcome == 'refused' then
-        table.insert(lines, '  (workspace hooks run once approved: `parley hooks approve` in a terminal)')
+      -- The server's refusal says how to approve; a line cut short may not.
+      if h.outcome == 'refused' and not lines[1]:find('hooks approve', 1, true) then
+        table.insert(lines, '  (approve the workspace hooks with `parley hooks approve` in a terminal)')
       end
       add_event_lines(st, lines)
     end
