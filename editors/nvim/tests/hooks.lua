@@ -30,6 +30,6 @@ H.run(function()
     session = st.session, turn = 1, kind = 'hook', text = 'hook PreToolUse `x`: refused: not run: hooks from /' .. string.rep('d/', 200),
     hook = { event = 'PreToolUse', command = 'x', outcome = 'refused' },
   }, { client_id = client.id })
-  H.check(H.has_line(st, '  (approve the workspace hooks with `parley hooks approve` in a terminal)'), 'no approval hint under a cut line:\n' .. H.chat_text(st))
+  H.check(H.has_line(st, require('parley.hooks').approve_hint), 'no approval hint under a cut line:\n' .. H.chat_text(st))
   H.check(vim.deep_equal(H.lines(buf), original), 'buffer after the blocked edit: ' .. vim.inspect(H.lines(buf)))
 end)

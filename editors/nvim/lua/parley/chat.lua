@@ -349,16 +349,7 @@ function M.on_event(_, ev, ctx)
   elseif kind == 'compaction' then
     require('parley.compact').show(st, ev)
   elseif kind == 'hook' then
-    -- As the terminal: a hook run that did not end ok is one "⚑" line.
-    local h = type(ev.hook) == 'table' and ev.hook or {}
-    if h.outcome ~= 'ok' then
-      local lines = { '⚑ ' .. util.first_line(ev.text or ('hook ' .. tostring(h.event) .. ': ' .. tostring(h.outcome)), 300) }
-      -- The server's refusal says how to approve; a line cut short may not.
-      if h.outcome == 'refused' and not lines[1]:find('hooks approve', 1, true) then
-        table.insert(lines, '  (approve the workspace hooks with `parley hooks approve` in a terminal)')
-      end
-      add_event_lines(st, lines)
-    end
+    require('parley.hooks').show(st, ev)
   elseif kind == 'error' then
     st.error_seen = true
     add_event_lines(st, { '✗ error: ' .. util.first_line(ev.error, 200) })
