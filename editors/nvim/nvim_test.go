@@ -92,6 +92,10 @@ type nvimRun struct {
 	// userEnv sets up what a user of the minimal setup has: parley on
 	// $PATH and the model configured in the environment.
 	userEnv bool
+	// userConfig is the user's ~/.config/parley/config.json.
+	userConfig string
+	// workspaceFiles are written into the workspace (path: content).
+	workspaceFiles map[string]string
 }
 
 // runResult is what a run leaves for the test to check.
@@ -115,6 +119,7 @@ func run(t *testing.T, r nvimRun) runResult {
 	tmp := t.TempDir()
 	root := fixture.Workspace(t, workspace)
 	fixture.WriteTree(t, root, map[string]string{".parley/.keep": ""})
+	fixture.WriteTree(t, root, r.workspaceFiles)
 	root2 := filepath.Join(tmp, "other")
 	fixture.WriteTree(t, root2, map[string]string{".git/.keep": "", "main.go": "package main\n\nfunc main() {}\n"})
 	data := filepath.Join(tmp, "data")
@@ -123,6 +128,9 @@ func run(t *testing.T, r nvimRun) runResult {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if r.userConfig != "" {
+		fixture.WriteTree(t, filepath.Join(xdg, "config"), map[string]string{"parley/config.json": r.userConfig})
 	}
 	result := filepath.Join(tmp, "result")
 
@@ -379,6 +387,37 @@ func TestRejectedEdit(t *testing.T) {
 	}
 	if res := toolResult(reqs[3], "edit_file"); !strings.Contains(res, "Edited cart/fee.go") {
 		t.Errorf("edit_file result after set_agent: %s", res)
+	}
+	disk, err := os.ReadFile(filepath.Join(r.root, "cart", "fee.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(disk) != feeGo(t) {
+		t.Errorf("cart/fee.go changed on disk:\n%s", disk)
+	}
+}
+
+// TestHooks: a blocking PreToolUse hook of the user config and an
+// unapproved one of the workspace are "⚑" lines in the chat buffer
+// (tests/hooks.lua). Here: the model was told the hook's reason, and
+// the unapproved hook did not run.
+func TestHooks(t *testing.T) {
+	user := `{"hooks": {"PreToolUse": [{"matcher": "edit_file", "hooks": [{"type": "command", "command": "echo no edits today >&2; exit 2"}]}]}}`
+	ws := `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "touch ran"}]}]}}`
+	r := run(t, nvimRun{
+		script: "hooks.lua", llm: editScript("I left it unchanged."),
+		userConfig:     user,
+		workspaceFiles: map[string]string{".parley/config.json": ws},
+	})
+	reqs := r.llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model got %d requests, want 2\n%s", len(reqs), modelRequests(reqs))
+	}
+	if res := toolResult(reqs[1], "edit_file"); !strings.Contains(res, "no edits today") {
+		t.Errorf("edit_file result lacks the hook's reason: %s", res)
+	}
+	if _, err := os.Stat(filepath.Join(r.root, "ran")); err == nil {
+		t.Error("the unapproved workspace hook ran")
 	}
 	disk, err := os.ReadFile(filepath.Join(r.root, "cart", "fee.go"))
 	if err != nil {

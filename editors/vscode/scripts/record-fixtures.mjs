@@ -71,7 +71,24 @@ const apiURL = model.url;
 // ---- the server and the editor side ----
 
 const home = path.join(tmp, 'home');
-fs.mkdirSync(path.join(home, '.config'), { recursive: true });
+fs.mkdirSync(path.join(home, '.config', 'parley'), { recursive: true });
+// Hooks for the hook fixture, on grep and glob only (no other recording
+// calls them): the user's block grep (exit 2) and end the turn on glob
+// (continue: false); the workspace's one is not approved, so refused.
+const preToolUse = (matcher, command) => ({ matcher, hooks: [{ type: 'command', command }] });
+fs.writeFileSync(
+  path.join(home, '.config', 'parley', 'config.json'),
+  JSON.stringify({
+    hooks: {
+      PreToolUse: [
+        preToolUse('grep', 'echo no grep in this repository, use the index >&2; exit 2'),
+        preToolUse('glob', `echo '{"continue": false, "stopReason": "enough searching"}'`),
+      ],
+    },
+  }),
+);
+fs.mkdirSync(path.join(ws, '.parley'));
+fs.writeFileSync(path.join(ws, '.parley', 'config.json'), JSON.stringify({ hooks: { PreToolUse: [preToolUse('grep|glob', './scripts/audit.sh')] } }));
 const env = {
   PATH: process.env.PATH,
   HOME: home,
@@ -294,6 +311,16 @@ if (first) {
     history: after,
   });
 }
+
+// 6. Hooks, last so that the other fixtures do not show its session: grep
+// blocked by the user's hook, the workspace's hook refused (not approved),
+// then glob's hook ends the turn (stopReason "hook").
+await record(
+  'hook',
+  "PreToolUse hooks: the user's blocks grep (exit 2; the result carries the reason), the workspace's is refused (not approved), and the user's glob hook answers continue:false, which ends the turn with stopReason \"hook\".",
+  [{ input: 1400, output: 50, blocks: [{ text: 'Searching.' }, { tool: 'grep', input: { pattern: 'fee' } }, { tool: 'glob', input: { pattern: '**/*.go' } }] }],
+  { message: 'Where is the fee used?' },
+);
 
 await conn.sendRequest('shutdown');
 conn.sendNotification('exit');

@@ -47,6 +47,7 @@ export type StopReason =
   | 'repeated_calls'
   | 'cancelled'
   | 'error'
+  | 'hook'
   | string;
 
 export interface ChatResult {
@@ -77,6 +78,7 @@ export type EventKind =
   | 'edit'
   | 'usage'
   | 'compaction'
+  | 'hook'
   | 'error'
   | 'done';
 
@@ -94,6 +96,22 @@ export interface Compaction {
   masked: number;
   /** Messages replaced by the model's summary (0 when masking was enough). */
   summarised: number;
+}
+
+/** How a hook run ended (agent/hooks' Outcome*); refused: a workspace hook not approved yet. */
+export type HookOutcome = 'ok' | 'blocked' | 'failed' | 'timeout' | 'refused' | string;
+
+/** One hook run or refusal (the hook event). */
+export interface HookReport {
+  /** The hook event: PreToolUse, Stop, ... */
+  event: string;
+  command: string;
+  /** The config file the hook came from. */
+  source: string;
+  outcome: HookOutcome;
+  exitCode: number;
+  message?: string;
+  durationMs: number;
 }
 
 /** parley/compact's params. */
@@ -123,6 +141,7 @@ export interface ChatEvent {
   stopReason?: StopReason;
   error?: string;
   compaction?: Compaction;
+  hook?: HookReport;
 }
 
 /** One entry of parley/sessions. */

@@ -38,7 +38,7 @@ export function compactFixture(): CompactFixture {
   return JSON.parse(fs.readFileSync(path.join(fixturesDir, 'compact.json'), 'utf8'));
 }
 
-export function turnFixture(name: 'text-answer' | 'tool-edit' | 'cancelled' | 'error'): TurnFixture {
+export function turnFixture(name: 'text-answer' | 'tool-edit' | 'cancelled' | 'error' | 'hook'): TurnFixture {
   return JSON.parse(fs.readFileSync(path.join(fixturesDir, `${name}.json`), 'utf8'));
 }
 

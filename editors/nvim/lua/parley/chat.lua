@@ -348,6 +348,8 @@ function M.on_event(_, ev, ctx)
     end
   elseif kind == 'compaction' then
     require('parley.compact').show(st, ev)
+  elseif kind == 'hook' then
+    require('parley.hooks').show(st, ev)
   elseif kind == 'error' then
     st.error_seen = true
     add_event_lines(st, { '✗ error: ' .. util.first_line(ev.error, 200) })

@@ -8,9 +8,11 @@ import DOMPurify from 'dompurify';
 import type { FromView, ToView } from './messages';
 import { ICONS, type IconName } from './icons';
 import { compactionDetail, compactionReason, compactionTitle } from './compactionText';
+import { hookTitle, refusedHint, turnStopText } from './hookText';
 import {
   type Action,
   type CompactionItem,
+  type HookItem,
   type Item,
   type ToolItem,
   type Turn,
@@ -19,7 +21,6 @@ import {
   fileLabel,
   initialState,
   reduce,
-  stopReasonText,
   toolStatus,
   toolSummary,
   usageText,
@@ -132,6 +133,8 @@ function renderItem(item: Item, old?: HTMLElement): HTMLElement {
       return renderTool(item, old);
     case 'compaction':
       return renderCompaction(item, old);
+    case 'hook':
+      return renderHook(item);
     case 'edit': {
       const el = h('div', { class: 'edit' });
       for (const c of item.changes) {
@@ -181,6 +184,32 @@ function renderCompaction(it: CompactionItem, old?: HTMLElement): HTMLElement {
   }
   if (old?.hasAttribute('open')) {
     el.setAttribute('open', '');
+  }
+  return el;
+}
+
+/**
+ * A hook run that did not end ok: one line (event, outcome, command) and
+ * its message; a refused one says how to approve the workspace's hooks
+ * (in place of the server's message, which says less).
+ */
+function renderHook(it: HookItem): HTMLElement {
+  const r = it.hook;
+  const el = h(
+    'div',
+    { class: `hook hook-${r.outcome}`, role: r.outcome === 'refused' ? 'note' : undefined, title: it.text ?? hookTitle(it) },
+    h(
+      'div',
+      { class: 'hook-line' },
+      h('span', { class: 'hook-icon', 'aria-hidden': 'true' }, '⚑'),
+      h('span', { class: 'hook-title' }, hookTitle(it)),
+      h('code', { class: 'hook-command' }, r.command),
+    ),
+  );
+  if (r.outcome === 'refused') {
+    el.append(h('div', { class: 'hook-hint' }, refusedHint(it)));
+  } else if (r.message) {
+    el.append(h('div', { class: 'hook-message' }, r.message));
   }
   return el;
 }
@@ -242,7 +271,7 @@ function renderFooter(t: Turn, footer: HTMLElement, isLast: boolean): void {
   if (t.error) {
     footer.append(h('div', { class: 'turn-error', role: 'alert' }, t.error));
   }
-  const reason = stopReasonText(t.stopReason);
+  const reason = turnStopText(t);
   const usage = usageText(t.usage);
   if (reason || (t.done && usage)) {
     footer.append(

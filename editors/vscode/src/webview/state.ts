@@ -3,7 +3,7 @@
 // session history). No DOM, no vscode: unit-tested in Node and bundled into
 // the webview page.
 
-import { type ChangeEvent, type ChatEvent, type Compaction, type SessionHistory, type SessionSummary, type ToolOutcome, type Usage, SUMMARY_HEADER } from '../protocol';
+import { type ChangeEvent, type ChatEvent, type Compaction, type HookReport, type SessionHistory, type SessionSummary, type ToolOutcome, type Usage, SUMMARY_HEADER } from '../protocol';
 import type { ContextInfo, ToView } from './messages';
 
 export interface TextItem {
@@ -37,7 +37,14 @@ export interface CompactionItem {
   /** The message that replaced the compacted history (a loaded session's). */
   summary?: string;
 }
-export type Item = TextItem | ThinkingItem | ToolItem | EditItem | CompactionItem;
+/** A hook run that did not end ok (blocked, failed, timed out, or refused as not approved). */
+export interface HookItem {
+  kind: 'hook';
+  hook: HookReport;
+  /** The server's one-line description. */
+  text?: string;
+}
+export type Item = TextItem | ThinkingItem | ToolItem | EditItem | CompactionItem | HookItem;
 
 export interface Turn {
   /** Unique within the view (turn numbers repeat across sessions). */
@@ -183,6 +190,24 @@ function applyCompaction(s: ViewState, e: ChatEvent): ViewState {
   return withTurn(s, { ...last, number: last.number ?? e.turn, items: [...items, item] });
 }
 
+/**
+ * A hook event: only a run that did not end ok is shown, as the terminal
+ * shows it. Inside a turn it is one of its items; outside one (PreCompact
+ * of parley/compact) an entry of its own.
+ */
+function applyHook(s: ViewState, e: ChatEvent): ViewState {
+  if (!e.hook || e.hook.outcome === 'ok') {
+    return s;
+  }
+  const item: HookItem = { kind: 'hook', hook: e.hook, text: e.text };
+  const last = lastOpenTurn(s);
+  if (!last) {
+    const entry: Turn = { key: s.nextKey, items: [item], done: true, between: true };
+    return { ...s, nextKey: s.nextKey + 1, turns: [...s.turns, entry] };
+  }
+  return withTurn(s, { ...last, number: last.number ?? e.turn, items: [...last.items, item] });
+}
+
 /** Applies one parley/event. */
 export function applyEvent(s0: ViewState, e: ChatEvent): ViewState {
   let s = s0;
@@ -191,6 +216,9 @@ export function applyEvent(s0: ViewState, e: ChatEvent): ViewState {
   }
   if (e.kind === 'compaction') {
     return applyCompaction(s, e);
+  }
+  if (e.kind === 'hook') {
+    return applyHook(s, e);
   }
   const found = turnFor(s, e);
   s = found.state;
@@ -540,6 +568,7 @@ export const STOP_REASONS: Record<string, string> = {
   repeated_calls: 'Stopped: the agent kept repeating the same refused call',
   cancelled: 'Stopped',
   error: 'Failed',
+  hook: 'Stopped by a hook',
 };
 
 export function stopReasonText(r: string | undefined): string {

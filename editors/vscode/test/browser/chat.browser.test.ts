@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import type { ToView } from '../../src/webview/messages';
 import { compactFixture, sessionsFixture, turnFixture } from '../fixtures';
 import { type ChatPage, type PageServer, hasChromium, launch, mustRunChromium, openChat, startPageServer, typedTurn } from './harness';
 
@@ -149,6 +150,34 @@ describe.skipIf(!run)('chat page in Chromium', () => {
     await chat.feed(typedTurn(turnFixture('error')));
     await expect(page.locator('.turn-error').textContent()).resolves.toContain('HTTP 400 invalid_request_error');
     await expect(page.locator('.turn-meta .stop-error').textContent()).resolves.toBe('Failed');
+  });
+
+  it('shows each hook that did not end ok; a refused one says how to approve; a turn a hook ended says why', async () => {
+    const { page } = chat;
+    const hook = (event: string, command: string, outcome: string, message?: string): ToView => ({
+      type: 'event',
+      event: { session: 's', turn: 1, kind: 'hook', text: `hook ${event} \`${command}\`: ${outcome}`, hook: { event, command, source: 'config.json', outcome, exitCode: outcome === 'blocked' ? 2 : 0, message, durationMs: 4 } },
+    });
+    await chat.feed([
+      { type: 'userMessage', text: 'run the tests' },
+      { type: 'turnStart' },
+      hook('UserPromptSubmit', 'true', 'ok'),
+      hook('PreToolUse', './check.sh', 'refused'),
+      hook('PostToolUse', 'sleep 99', 'timeout', 'killed after its 1s timeout'),
+      hook('Stop', 'exit 2', 'blocked', 'tests fail: fix them first'),
+      { type: 'event', event: { session: 's', turn: 1, kind: 'done', stopReason: 'hook', usage: { inputTokens: 10, outputTokens: 2 } } },
+    ]);
+    const hooks = page.locator('.hook');
+    await expect(hooks.count()).resolves.toBe(3); // the ok run is not shown
+    await expect(page.locator('.hook-refused .hook-title').textContent()).resolves.toBe('PreToolUse hook not run: workspace hooks are not approved');
+    await expect(page.locator('.hook-refused .hook-command').textContent()).resolves.toBe('./check.sh');
+    await expect(page.locator('.hook-refused .hook-hint').textContent()).resolves.toContain('parley hooks approve');
+    await expect(page.locator('.hook-timeout .hook-message').textContent()).resolves.toBe('killed after its 1s timeout');
+    await expect(page.locator('.hook-blocked .hook-hint').count()).resolves.toBe(0);
+    await expect(page.locator('.turn-meta .stop-hook').textContent()).resolves.toBe('Stopped by a hook (Stop): tests fail: fix them first');
+    // The refused entry stands out from the others.
+    const bg = (sel: string) => page.locator(sel).evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(await bg('.hook-refused')).not.toBe(await bg('.hook-timeout'));
   });
 
   it('sanitizes model output: no raw HTML, no script URLs, no remote images', async () => {

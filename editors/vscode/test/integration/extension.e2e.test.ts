@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FromView, ToView } from '../../src/webview/messages';
-import { reduceAll } from '../../src/webview/state';
+import { type HookItem, type ToolItem, reduceAll } from '../../src/webview/state';
 import { root } from '../root';
 import { Uri, createVscodeStub } from './vscodeStub';
 
@@ -53,7 +53,14 @@ describe.skipIf(!haveBin && !mustRun)('extension ↔ parley serve (vscode stubbe
     // The server inherits the extension host's environment: no real
     // config files, a temporary data directory, the local fake model.
     const home = path.join(tmp, 'home');
-    fs.mkdirSync(path.join(home, '.config'), { recursive: true });
+    fs.mkdirSync(path.join(home, '.config', 'parley'), { recursive: true });
+    // Hooks for read_file only (the other tests' calls stay unhooked): the
+    // user's blocks it (exit 2, stderr is the reason); the workspace's is
+    // not approved, so it is refused and must not run.
+    const preReadFile = (command: string) => ({ hooks: { PreToolUse: [{ matcher: 'read_file', hooks: [{ type: 'command', command }] }] } });
+    fs.writeFileSync(path.join(home, '.config', 'parley', 'config.json'), JSON.stringify(preReadFile('echo reading is off today >&2; exit 2')));
+    fs.mkdirSync(path.join(ws, '.parley'));
+    fs.writeFileSync(path.join(ws, '.parley', 'config.json'), JSON.stringify(preReadFile('touch hook-ran')));
     Object.assign(process.env, {
       HOME: home,
       XDG_CONFIG_HOME: path.join(home, '.config'),
@@ -256,6 +263,29 @@ describe.skipIf(!haveBin && !mustRun)('extension ↔ parley serve (vscode stubbe
     expect(t.items.map((i) => i.kind)).toEqual(['compaction', 'text']);
     expect(t.items[0]).toMatchObject({ kind: 'compaction', compaction: { reason: 'overflow' } });
     expect(t.items[1]).toEqual({ kind: 'text', text: 'Answered after compacting.' });
+  });
+
+  it('hooks: a blocking PreToolUse hook and an unapproved workspace hook are entries of the turn', async () => {
+    model.script([{ blocks: [{ tool: 'read_file', input: { path: 'cart/cart.go' } }] }, { blocks: [{ text: 'The hook stopped me.' }] }]);
+    const n = turnEnds();
+    fromPage({ type: 'send', text: 'Read cart.go', includeContext: false });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
+    const t = reduceAll(posted).turns.at(-1)!;
+    expect(t.user?.text).toBe('Read cart.go');
+    expect(t.stopReason).toBe('end_turn');
+    expect(t.items.map((i) => i.kind)).toEqual(['tool', 'hook', 'hook', 'text']);
+    const hooks = t.items.filter((i): i is HookItem => i.kind === 'hook').map((i) => i.hook);
+    expect(hooks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ event: 'PreToolUse', command: 'touch hook-ran', outcome: 'refused' }),
+        expect.objectContaining({ event: 'PreToolUse', command: 'echo reading is off today >&2; exit 2', outcome: 'blocked', exitCode: 2, message: 'reading is off today' }),
+      ]),
+    );
+    // The model was told why: the call's result carries the hook's reason.
+    const tool = t.items[0] as ToolItem;
+    expect(tool).toMatchObject({ name: 'read_file', result: { isError: true } });
+    expect(tool.result!.content).toContain('reading is off today');
+    expect(fs.existsSync(path.join(ws, 'hook-ran'))).toBe(false);
   });
 
   it('sends changed agent settings as workspace/didChangeConfiguration', async () => {
