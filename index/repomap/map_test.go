@@ -120,3 +120,19 @@ func TestRankWithoutFocus(t *testing.T) {
 		t.Errorf("ranking %v: the unimported report ranks above cart, which order imports", r)
 	}
 }
+
+func TestMentioned(t *testing.T) {
+	m := openShop(t)
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"why does `./report/report.go` differ from cart/cart.go:9? see report/report.go.", []string{"report/report.go", "cart/cart.go"}},
+		{"nothing here, not even report.go or model/", nil},
+	}
+	for _, tt := range tests {
+		if got := m.Mentioned(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("Mentioned(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/parleyhq/parley/index"
 )
@@ -97,5 +98,22 @@ func (fg *fileGraph) ranked(focus []string) []Ranked {
 		}
 		return cmp.Compare(a.Path, b.Path)
 	})
+	return out
+}
+
+// Mentioned returns the indexed files that text names by their path from
+// the root ("see model/model.go:12", "`./cart/cart.go`"), in order of
+// first mention, for Options.Focus.
+func (m *Mapper) Mentioned(text string) []string {
+	var out []string
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("./_-+@", r)
+	})
+	for _, w := range words {
+		w = strings.TrimRight(strings.TrimPrefix(w, "./"), ".")
+		if _, ok := m.st.Header(w); ok && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
 	return out
 }
