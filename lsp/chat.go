@@ -223,8 +223,11 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 		Provider: b.provider, Model: c.Model, Registry: b.registry, Env: env, Policy: ls.policy,
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
 		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: b.hooks,
-		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: b.registry.Names()}),
 	}
+	if !ls.mapped {
+		ls.repoMap, ls.mapped = s.repoMap(c), true
+	}
+	a.SystemPrompt = agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: b.registry.Names(), RepoMap: ls.repoMap})
 	if st := s.agents.saver(); st != nil {
 		a.Store = st
 	}
