@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/repomap"
 )
@@ -42,7 +43,7 @@ agent.`,
 			})
 		},
 	}
-	cmd.Flags().IntVar(&tokens, "tokens", repomap.DefaultTokens, "token budget of the map (0 prints nothing)")
+	cmd.Flags().IntVar(&tokens, "tokens", config.DefaultRepoMapTokens, "token budget of the map (0 prints nothing)")
 	cmd.Flags().StringSliceVar(&focus, "focus", nil, "rank toward FILE (repeatable)")
 	return cmd
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/parleyhq/parley/index"
 )
 
-// BenchmarkMapGOROOT builds the default-budget map of GOROOT/src from a
+// BenchmarkMapGOROOT builds the map, at the default budget of 1024 tokens, of GOROOT/src from a
 // warm store (indexed once in setup), focused on a different file each
 // time. "warm" reuses the Mapper, as the agent does: a header scan to see
 // the index is unchanged, one PageRank for the new focus, the symbols of
@@ -42,7 +42,7 @@ func BenchmarkMapGOROOT(b *testing.B) {
 		for b.Loop() {
 			focus := []string{files[i%len(files)].Path}
 			i++
-			if _, err := m().Build(Options{Tokens: DefaultTokens, Focus: focus, Count: codec.Count}); err != nil {
+			if _, err := m().Build(Options{Tokens: 1024, Focus: focus, Count: codec.Count}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,14 +1,13 @@
 package repomap
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
-
-// DefaultTokens is the budget of the map in the system prompt.
-const DefaultTokens = 1024
 
 // Options control one rendering.
 type Options struct {
@@ -29,7 +28,7 @@ const (
 	maxSignature      = 120
 )
 
-// Ranked is one file with its score, best first.
+// Ranked is one file with its PageRank score (the scores sum to 1).
 type Ranked struct {
 	Path  string
 	Score float64
@@ -54,6 +53,9 @@ func (m *Mapper) Build(o Options) (string, error) {
 			break
 		}
 		syms, err := m.st.Symbols(r.Path)
+		if errors.Is(err, index.ErrNotIndexed) {
+			continue // removed since the ranking was computed
+		}
 		if err != nil {
 			return "", fmt.Errorf("repo map %s: %w", r.Path, err)
 		}
