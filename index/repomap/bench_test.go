@@ -12,9 +12,9 @@ import (
 	"github.com/parleyhq/parley/index"
 )
 
-// BenchmarkMapGOROOT builds the map, at the default budget of 1024 tokens, of GOROOT/src from a
-// warm store (indexed once in setup), focused on a different file each
-// time. "warm" reuses the Mapper, as the agent does: a header scan to see
+// BenchmarkMapGOROOT builds the map of GOROOT/src at the default budget
+// (1024 tokens) from a warm store (indexed once in setup), focused on a
+// different file each time. "warm" reuses the Mapper, as the agent does: a header scan to see
 // the index is unchanged, one PageRank for the new focus, the symbols of
 // the files shown and token counting; issue 12's target is 100 ms.
 // "cold" starts a Mapper each time, adding the import graph. `make bench`
