@@ -32,6 +32,8 @@ type PromptOptions struct {
 	OS    string    // zero: runtime.GOOS
 	// MaxInstructionBytes caps each instruction file (0: default).
 	MaxInstructionBytes int
+	// RepoMap is the ranked map of the workspace (index/repomap), if any.
+	RepoMap string
 }
 
 const basePrompt = `You are parley, a coding agent working directly in the user's workspace. You read and change their code with the tools you are given, and you answer questions about it.
@@ -65,8 +67,8 @@ var toolGuidance = []struct{ tool, text string }{
 }
 
 // SystemPrompt builds the system prompt: the built-in instructions,
-// advice for the tools offered, the workspace's instruction files and
-// facts about the environment. It is stable for a day (the date is the
+// advice for the tools offered, the workspace's instruction files, facts
+// about the environment and the repo map. It is stable for a day (the date is the
 // only moving part), which keeps the provider's prompt cache warm.
 func SystemPrompt(o PromptOptions) string {
 	var b strings.Builder
@@ -91,6 +93,11 @@ func SystemPrompt(o PromptOptions) string {
 		}
 	}
 	b.WriteString("\n\n" + environment(o))
+	// Last, since it moves with the conversation's focus: what comes
+	// before stays a cacheable prefix.
+	if m := strings.TrimSpace(o.RepoMap); m != "" {
+		fmt.Fprintf(&b, "\n\n<repo_map>\nThe workspace's most central files and their key symbols, ranked by how much of the code depends on them and by what this conversation is about. A starting point, not the whole workspace; paths are relative to the root.\n%s\n</repo_map>", m)
+	}
 	return b.String()
 }
 

@@ -53,3 +53,21 @@ func TestSystemPromptIsStable(t *testing.T) {
 		t.Error("the prompt changed within a day, which defeats prompt caching")
 	}
 }
+
+func TestSystemPromptRepoMap(t *testing.T) {
+	o := PromptOptions{Roots: []string{t.TempDir()}, Now: time.Date(2025, 1, 1, 1, 0, 0, 0, time.UTC)}
+	without := SystemPrompt(o)
+	if strings.Contains(without, "<repo_map>") {
+		t.Error("a prompt without a map has a repo_map section")
+	}
+	o.RepoMap = "model/model.go:\n  func Total(items []Item) int\n"
+	got := SystemPrompt(o)
+	want := "<repo_map>\n"
+	i := strings.Index(got, want)
+	if i < 0 || !strings.Contains(got[i:], "model/model.go:\n  func Total(items []Item) int\n</repo_map>") {
+		t.Fatalf("prompt lacks the map:\n%s", got)
+	}
+	if !strings.HasPrefix(got, without) {
+		t.Error("the map is not after the stable part of the prompt, which defeats prompt caching")
+	}
+}

@@ -219,3 +219,12 @@ func (c *tokenCounter) block(b provider.Block) int {
 		return c.count(b.Text)
 	}
 }
+
+// TokenCounter counts text as the agent counts prompts for model (its own
+// vocabulary for OpenAI models, o200k_base otherwise, also for ""), for
+// budgets set in tokens outside a session, such as the repo map's. It
+// never fails; see tokenCounter.count.
+func TokenCounter(model string) func(string) (int, error) {
+	c := newTokenCounter(model)
+	return func(s string) (int, error) { return c.count(s), nil }
+}

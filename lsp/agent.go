@@ -102,6 +102,10 @@ type liveSession struct {
 	// built is the configuration it came from (a new one resets it).
 	policy *permission.Policy
 	built  *builtAgent
+	// repoMap is the map in the session's system prompt, built at its
+	// first turn (see repoMap); mapped says it was.
+	repoMap string
+	mapped  bool
 }
 
 func newAgentHost(s *Server) *agentHost {

@@ -225,8 +225,11 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 		Provider:   b.provider, Model: c.Model, Registry: reg, Env: env, Policy: ls.policy,
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
 		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: b.hooks,
-		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: reg.Names()}),
 	}
+	if !ls.mapped {
+		ls.repoMap, ls.mapped = s.repoMap(c), true
+	}
+	a.SystemPrompt = agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: reg.Names(), RepoMap: ls.repoMap})
 	if st := s.agents.saver(); st != nil {
 		a.Store = st
 	}

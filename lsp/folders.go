@@ -50,6 +50,7 @@ func (s *Server) removeFolder(root string) {
 	s.folders = slices.Delete(s.folders, i, i+1)
 	s.rebuildRootsLocked()
 	s.mu.Unlock()
+	s.maps.Delete(f)
 	f.cancel()
 	f.wg.Wait()
 	f.close(s.log)

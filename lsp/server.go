@@ -69,6 +69,8 @@ type Server struct {
 	overlays *workspace.Overlays
 	files    *fileCache
 	wide     *wideCache
+	// maps holds each folder's repo map builder (repomap.go).
+	maps sync.Map // *folder -> *repomap.Mapper
 
 	mu      sync.RWMutex
 	folders []*folder // sorted by root, longest first for lookups

@@ -162,3 +162,15 @@ func (o *Overlays) Unsaved() []string {
 	slices.Sort(out)
 	return out
 }
+
+// Paths lists the paths of every open document, sorted.
+func (o *Overlays) Paths() []string {
+	o.mu.RLock()
+	out := make([]string, 0, len(o.docs))
+	for p := range o.docs {
+		out = append(out, p)
+	}
+	o.mu.RUnlock()
+	slices.Sort(out)
+	return out
+}

@@ -82,9 +82,15 @@ func TestOverlays(t *testing.T) {
 	if got := o.Unsaved(); len(got) != 0 {
 		t.Fatalf("unsaved after save: %q", got)
 	}
+	if got := o.Paths(); !slices.Equal(got, []string{"a.go", "b.go"}) {
+		t.Fatalf("open documents %q", got)
+	}
 	o.Close("a.go")
 	if _, ok := o.Get("a.go"); ok {
 		t.Fatal("closed document still held")
+	}
+	if got := o.Paths(); !slices.Equal(got, []string{"b.go"}) {
+		t.Fatalf("open documents after close %q", got)
 	}
 }
 

@@ -51,6 +51,9 @@ const (
 	// DefaultCompactThreshold is the share of the model's context window
 	// above which the agent compacts the conversation before a call.
 	DefaultCompactThreshold = 0.8
+	// DefaultRepoMapTokens is the budget of the repo map in the system
+	// prompt (index/repomap); 0 leaves the map out.
+	DefaultRepoMapTokens = 1024
 )
 
 // openAIHost is the only host OPENAI_API_KEY is sent to; ANTHROPIC_API_KEY
@@ -85,6 +88,7 @@ type Layer struct {
 	MaxIterations       *int     `json:"max_iterations,omitempty"`
 	ShellTimeoutSeconds *int     `json:"shell_timeout_seconds,omitempty"`
 	CompactThreshold    *float64 `json:"compact_threshold,omitempty"`
+	RepoMapTokens       *int     `json:"repo_map_tokens,omitempty"`
 	// Hooks accumulate across files like permission rules (see hooks.go);
 	// only config files may set them.
 	Hooks *HooksSection `json:"hooks,omitempty"`
@@ -113,6 +117,9 @@ type Config struct {
 	// CompactThreshold is the share of the context window, in (0, 1], above
 	// which the conversation is compacted before a model call.
 	CompactThreshold float64 `json:"compact_threshold"`
+	// RepoMapTokens is the token budget of the repo map in the system
+	// prompt; 0 disables it.
+	RepoMapTokens int `json:"repo_map_tokens"`
 	// Hooks are the hook commands of every config file, user file first.
 	Hooks []Hook `json:"hooks,omitempty"`
 	// MCPServers are the MCP servers whose tools the agent gets, by name.
@@ -201,6 +208,7 @@ func (r *Layer) apply(l Layer) {
 	set(&r.MaxIterations, l.MaxIterations)
 	set(&r.ShellTimeoutSeconds, l.ShellTimeoutSeconds)
 	set(&r.CompactThreshold, l.CompactThreshold)
+	set(&r.RepoMapTokens, l.RepoMapTokens)
 	if l.Permissions != nil {
 		if r.Permissions == nil {
 			r.Permissions = &Rules{}
@@ -250,6 +258,7 @@ func (l *Layer) eachSet(fn func(string)) {
 		{"permission_mode", l.PermissionMode != nil}, {"permissions", l.Permissions != nil},
 		{"max_iterations", l.MaxIterations != nil}, {"shell_timeout_seconds", l.ShellTimeoutSeconds != nil},
 		{"compact_threshold", l.CompactThreshold != nil}, {"hooks", l.Hooks != nil}, {"mcpServers", l.MCPServers != nil},
+		{"repo_map_tokens", l.RepoMapTokens != nil},
 	}
 	for _, f := range fields {
 		if f.set {
@@ -268,6 +277,7 @@ func (c *Config) resolve() error {
 	c.ContextWindow, c.MaxTokens, c.ThinkingBudget = val(r.ContextWindow), val(r.MaxTokens), val(r.ThinkingBudget)
 	c.MaxIterations = valOr(r.MaxIterations, DefaultMaxIterations)
 	c.ShellTimeoutSeconds = valOr(r.ShellTimeoutSeconds, DefaultShellTimeout)
+	c.RepoMapTokens = valOr(r.RepoMapTokens, DefaultRepoMapTokens)
 	c.PermissionMode = DefaultPermissionMode
 	if v := val(r.PermissionMode); v != "" {
 		c.PermissionMode = v
@@ -284,6 +294,7 @@ func (c *Config) resolve() error {
 		{"context_window", c.ContextWindow, 0},
 		{"thinking_budget", c.ThinkingBudget, 0}, {"max_iterations", c.MaxIterations, 0},
 		{"shell_timeout_seconds", c.ShellTimeoutSeconds, MaxShellTimeout},
+		{"repo_map_tokens", c.RepoMapTokens, 0},
 	} {
 		if n.v < 0 {
 			return fmt.Errorf("%s must not be negative (got %d)", n.name, n.v)

@@ -50,7 +50,11 @@ func TestPrecedence(t *testing.T) {
 		{"defaults are openai", fixture{}, func(c *Config) string {
 			return expect(c.Provider == OpenAI && c.APIURL == DefaultOpenAIURL && c.Model == DefaultOpenAIModel &&
 				c.MaxIterations == DefaultMaxIterations && c.ShellTimeoutSeconds == DefaultShellTimeout &&
-				c.PermissionMode == DefaultPermissionMode && c.CompactThreshold == DefaultCompactThreshold, c)
+				c.PermissionMode == DefaultPermissionMode && c.CompactThreshold == DefaultCompactThreshold &&
+				c.RepoMapTokens == DefaultRepoMapTokens, c)
+		}},
+		{"repo map 0 disables", fixture{workspace: `{"repo_map_tokens":0}`}, func(c *Config) string {
+			return expect(c.RepoMapTokens == 0, c)
 		}},
 		{"max_tokens -1 is as much as fits", fixture{user: `{"max_tokens":-1}`}, func(c *Config) string {
 			return expect(c.MaxTokens == -1, c)
@@ -179,6 +183,7 @@ func TestErrors(t *testing.T) {
 		{"compact threshold zero", fixture{user: `{"compact_threshold":0}`}, "compact_threshold must be a share of the context window in (0, 1]"},
 		{"compact threshold above one", fixture{flags: Layer{CompactThreshold: Ptr(1.5)}}, "flags: compact_threshold must be"},
 		{"compact threshold a percentage", fixture{user: `{"compact_threshold":80}`}, "(got 80)"},
+		{"negative repo map", fixture{user: `{"repo_map_tokens":-1}`}, "repo_map_tokens must not be negative"},
 		{"shell timeout cap", fixture{user: `{"shell_timeout_seconds":301}`}, "at most 300"},
 		{"keys refused in workspace file", fixture{workspace: `{"api_key":"sk-secret"}`}, "API keys do not belong"},
 		{"bypass refused in workspace file", fixture{workspace: `{"permission_mode":"BypassPermissions"}`}, "only be chosen by the user"},

@@ -19,6 +19,7 @@ import (
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/repomap"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/tools/mcpclient"
@@ -107,6 +108,8 @@ type chatApp struct {
 	session  *agent.Session
 	mcp      *mcpclient.Manager // nil without MCP servers
 	mcpGen   uint64             // the MCP tool lists the registry was built from
+	prompt   agent.PromptOptions
+	mapper   *repomap.Mapper // nil: no index, or repo_map_tokens is 0
 }
 
 func runChat(cmd *cobra.Command, g *globals, f *chatFlags, args []string) error {
@@ -304,7 +307,10 @@ func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser b
 		Sink: app.out.sink, MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens,
 		ThinkingBudget: c.ThinkingBudget,
 		ContextWindow:  c.ContextWindow, CompactThreshold: c.CompactThreshold,
-		SystemPrompt: agent.SystemPrompt(agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()}),
+	}
+	app.prompt = agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()}
+	if app.index != nil && c.RepoMapTokens > 0 {
+		app.mapper = repomap.New(app.index, app.root)
 	}
 	if app.sessions != nil {
 		a.Store = app.sessions
@@ -324,6 +330,7 @@ func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser b
 	}
 	env.SubAgent = a.SubAgent(agent.SubAgentOptions{Sink: app.out.subSink})
 	app.agent = a
+	app.focusPrompt("")
 	return nil
 }
 
@@ -400,10 +407,28 @@ func (app *chatApp) findSession(ref string) (string, error) {
 	return "", fmt.Errorf("session %q is ambiguous: %s", ref, strings.Join(match, ", "))
 }
 
+// focusPrompt sets the agent's system prompt with the repo map focused on
+// the files msg names. It is called before a session's first message only:
+// changing the system prompt mid-session would defeat prompt caching.
+func (app *chatApp) focusPrompt(msg string) {
+	app.prompt.RepoMap = ""
+	if app.mapper != nil {
+		m, err := app.mapper.Build(repomap.Options{
+			Tokens: app.cfg.RepoMapTokens, Focus: app.mapper.Mentioned(msg), Count: agent.TokenCounter(app.cfg.Model),
+		})
+		if err != nil {
+			app.out.warn(fmt.Errorf("no repo map in the prompt: %w", err))
+		}
+		app.prompt.RepoMap = m
+	}
+	app.agent.SystemPrompt = agent.SystemPrompt(app.prompt)
+}
+
 // once answers one message and exits.
 func (app *chatApp) once(msg string) error {
 	ctx, stop := signalContext()
 	defer stop()
+	app.focusPrompt(msg)
 	res, err := app.turn(ctx, msg)
 	app.agent.EndSession(context.Background(), app.session, "other")
 	if app.sessions != nil {
@@ -447,7 +472,8 @@ func (app *chatApp) refreshTools() {
 	}
 	app.mcpGen = gen
 	app.agent.Registry = reg
-	app.agent.SystemPrompt = agent.SystemPrompt(agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()})
+	app.prompt.Tools = reg.Names() // the repo map stays
+	app.agent.SystemPrompt = agent.SystemPrompt(app.prompt)
 }
 
 // explain adds what the user can do about a rejected key, naming where the

@@ -48,7 +48,7 @@ and dependency queries from it.`,
 	cmd.AddCommand(
 		newIndexCmd(g), newChatCmd(g),
 		newSymbolsCmd(g), newDefsCmd(g), newRefsCmd(g), newOutlineCmd(g),
-		newDepsCmd(g), newDependentsCmd(g), newHubsCmd(g), newStatsCmd(g),
+		newDepsCmd(g), newDependentsCmd(g), newHubsCmd(g), newMapCmd(g), newStatsCmd(g),
 		newVersionCmd(), newServeCmd(g), newReadCmd(g), newHooksCmd(g), newLoopCmd(g), newMCPCmd(g), newMemoryCmd(g),
 	)
 	// An editor launches the binary with stdin on a pipe: serve LSP.
