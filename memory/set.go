@@ -72,11 +72,7 @@ func (s *Set) Add(m Memory) (Memory, error) {
 
 // Get returns the memory named by ref.
 func (s *Set) Get(ref string) (Memory, error) {
-	scope, id, err := ParseRef(ref)
-	if err != nil {
-		return Memory{}, err
-	}
-	st, err := s.store(scope)
+	st, id, _, err := s.byRef(ref)
 	if err != nil {
 		return Memory{}, err
 	}
@@ -88,11 +84,7 @@ func (s *Set) Get(ref string) (Memory, error) {
 // again (no longer stale), and anchors whose file or symbol is gone are
 // dropped.
 func (s *Set) Update(ref string, m Memory) (Memory, error) {
-	scope, id, err := ParseRef(ref)
-	if err != nil {
-		return Memory{}, err
-	}
-	st, err := s.store(scope)
+	st, id, scope, err := s.byRef(ref)
 	if err != nil {
 		return Memory{}, err
 	}
@@ -105,15 +97,21 @@ func (s *Set) Update(ref string, m Memory) (Memory, error) {
 
 // Forget deletes the memory named by ref and returns what it was.
 func (s *Set) Forget(ref string) (Memory, error) {
-	scope, id, err := ParseRef(ref)
-	if err != nil {
-		return Memory{}, err
-	}
-	st, err := s.store(scope)
+	st, id, _, err := s.byRef(ref)
 	if err != nil {
 		return Memory{}, err
 	}
 	return st.Forget(id)
+}
+
+// byRef returns the store, ID and scope a reference ("12", "u12") names.
+func (s *Set) byRef(ref string) (*Store, uint64, Scope, error) {
+	scope, id, err := ParseRef(ref)
+	if err != nil {
+		return nil, 0, scope, err
+	}
+	st, err := s.store(scope)
+	return st, id, scope, err
 }
 
 func (s *Set) stores() []*Store {

@@ -75,11 +75,7 @@ func runRead(ctx context.Context, g *globals, f *readFlags, file string) error {
 	if err != nil {
 		return err
 	}
-	storeDir, err := g.storeDir(root)
-	if err != nil {
-		return err
-	}
-	st, err := agent.OpenSessions(filepath.Join(filepath.Dir(storeDir), "sessions"))
+	st, err := g.openSessions(root)
 	if err != nil {
 		return err
 	}

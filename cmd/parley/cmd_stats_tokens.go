@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"path/filepath"
 	"slices"
 
 	"github.com/parleyhq/parley/agent"
@@ -84,11 +83,7 @@ func runStatsTokens(g *globals, ref string) error {
 	if err != nil {
 		return err
 	}
-	storeDir, err := g.storeDir(root)
-	if err != nil {
-		return err
-	}
-	st, err := agent.OpenSessions(filepath.Join(filepath.Dir(storeDir), "sessions"))
+	st, err := g.openSessions(root)
 	if err != nil {
 		return err
 	}

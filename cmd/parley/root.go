@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/index"
 )
 
@@ -133,6 +134,16 @@ func (g *globals) storeDir(root string) (string, error) {
 	sum := sha256.Sum256([]byte(root))
 	name := filepath.Base(root) + "-" + hex.EncodeToString(sum[:6])
 	return filepath.Join(base, name, "index"), nil
+}
+
+// openSessions opens the session store of the workspace at root (beside
+// its index). The caller must close it.
+func (g *globals) openSessions(root string) (*agent.SessionStore, error) {
+	storeDir, err := g.storeDir(root)
+	if err != nil {
+		return nil, err
+	}
+	return agent.OpenSessions(filepath.Join(filepath.Dir(storeDir), "sessions"))
 }
 
 // dataBase is the data directory: --data-dir, $PARLEY_DATA_DIR, else

@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -28,6 +27,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/parleyhq/parley/internal/procstat"
 )
 
 type result struct {
@@ -166,7 +167,7 @@ func run(bin, root, data, gopls string, n int) (*result, error) {
 		return nil, err
 	}
 	res.Server = stats.Methods
-	res.PeakRSSMB = peakRSS(s.cmd.Process.Pid)
+	res.PeakRSSMB = procstat.PeakRSS(s.cmd.Process.Pid)
 	s.stop(ctx)
 	if gopls != "" {
 		p50, p99, err := goplsSymbols(ctx, gopls, root, wl.queries)
@@ -208,24 +209,6 @@ func quantile(d []time.Duration, q float64) float64 {
 	s := slices.Clone(d)
 	slices.Sort(s)
 	return ms(s[min(len(s)-1, int(q*float64(len(s))))])
-}
-
-// peakRSS reads VmHWM (peak resident set) of a live process in MB.
-func peakRSS(pid int) float64 {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			var kb float64
-			fmt.Sscanf(strings.TrimSpace(rest), "%f", &kb)
-			return kb / 1024
-		}
-	}
-	return 0
 }
 
 var identRE = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]{2,}\b`)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/internal/procstat"
 )
 
 type config struct {
@@ -121,7 +123,7 @@ func compare(ctx context.Context, cfg config, sites []site) (*report, error) {
 	}
 	sc.fill(rep)
 	rep.Parley, rep.Gopls = pl.summary(), gl.summary()
-	rep.ParleyPeakRSSMB, rep.GoplsPeakRSSMB = peakRSS(p.cmd.Process.Pid), peakRSS(g.cmd.Process.Pid)
+	rep.ParleyPeakRSSMB, rep.GoplsPeakRSSMB = procstat.PeakRSS(p.cmd.Process.Pid), procstat.PeakRSS(g.cmd.Process.Pid)
 	return rep, nil
 }
 

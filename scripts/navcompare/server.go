@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -199,21 +198,4 @@ func waitParleyIdle(ctx context.Context, s *server) error {
 	}
 }
 
-// peakRSS reads VmHWM (peak resident set) of a live process in MB.
-func peakRSS(pid int) float64 {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			var kb float64
-			fmt.Sscanf(strings.TrimSpace(rest), "%f", &kb)
-			return kb / 1024
-		}
-	}
-	return 0
-}
 func ptr[T any](v T) *T { return &v }
