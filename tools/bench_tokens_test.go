@@ -256,7 +256,7 @@ func ledgerTimes(b *testing.B, src []byte, edits []benchEdit) []time.Duration {
 			}
 			content = next
 		}
-		n := lineCount(content)
+		n := ledger.CountLines(content)
 		r := ledger.Request{Path: "/w/f", Shown: "f", Content: content, Start: 1, End: n, Turn: i}
 		start := time.Now()
 		a := l.Read(r)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -132,5 +133,5 @@ func sizeNote(content []byte) string {
 	if workspace.IsBinary(content) {
 		return fmt.Sprintf("binary, %d bytes", len(content))
 	}
-	return fmt.Sprintf("%s, %d bytes", plural(lineCount(content), "line"), len(content))
+	return fmt.Sprintf("%s, %d bytes", plural(ledger.CountLines(content), "line"), len(content))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/tools/ledger"
 )
 
 //go:embed desc/edit_file.md
@@ -41,7 +42,7 @@ func editFileRun(ctx context.Context, env *Env, p *editFileParams) (*Result, err
 		return res, nil
 	}
 	change := FileChange{Op: OpModify, Path: abs, Old: content, Version: version, New: []byte(out)}
-	summary := fmt.Sprintf("Edited %s: replaced %s starting at line %d.\n%s", shown, plural(n, "occurrence"), firstLine, snippet(out, firstLine, lineCount([]byte(p.NewString))))
+	summary := fmt.Sprintf("Edited %s: replaced %s starting at line %d.\n%s", shown, plural(n, "occurrence"), firstLine, snippet(out, firstLine, ledger.CountLines([]byte(p.NewString))))
 	return applyChanges(ctx, env, "edit "+shown, []FileChange{change}, summary)
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/tools/ledger"
 )
 
 //go:embed desc/file_delta.md
@@ -51,7 +52,7 @@ func fileDeltaRun(ctx context.Context, env *Env, p *fileDeltaParams) (*Result, e
 		return &Result{Content: fmt.Sprintf("%s: the operations leave the file unchanged.", shown)}, nil
 	}
 	change := FileChange{Op: OpModify, Path: abs, Old: content, Version: version, New: []byte(out)}
-	summary := fmt.Sprintf("Applied %s to %s: +%d -%d lines (now %d lines).", plural(len(p.Operations), "operation"), shown, added, removed, lineCount(change.New))
+	summary := fmt.Sprintf("Applied %s to %s: +%d -%d lines (now %d lines).", plural(len(p.Operations), "operation"), shown, added, removed, ledger.CountLines(change.New))
 	return applyChanges(ctx, env, "edit "+shown, []FileChange{change}, summary)
 }
 

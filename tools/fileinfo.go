@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -73,7 +74,7 @@ func fileInfoRun(ctx context.Context, env *Env, p *fileInfoParams) (*Result, err
 			field("binary", "yes")
 		} else {
 			field("binary", "no")
-			field("lines", fmt.Sprint(lineCount(content)))
+			field("lines", fmt.Sprint(ledger.CountLines(content)))
 		}
 	}
 	field("language", cmp.Or(workspace.DetectLanguage(rel, head), "unknown"))

@@ -169,18 +169,6 @@ func splitLines(text string) []string {
 	return lines
 }
 
-// lineCount counts lines as splitLines would.
-func lineCount(b []byte) int {
-	if len(b) == 0 {
-		return 0
-	}
-	n := strings.Count(string(b), "\n")
-	if b[len(b)-1] != '\n' {
-		n++
-	}
-	return n
-}
-
 // tokenEncoding is the BPE vocabulary used for budgets. No provider
 // publishes Claude's tokenizer; cl100k_base is within a few percent of it
 // for code and exact for the GPT-4 family.

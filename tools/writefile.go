@@ -8,6 +8,7 @@ import (
 	"io/fs"
 
 	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/tools/ledger"
 )
 
 //go:embed desc/write_file.md
@@ -42,7 +43,7 @@ func writeFileRun(ctx context.Context, env *Env, p *writeFileParams) (*Result, e
 	old, version, err := env.Files.Read(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		change := FileChange{Op: OpCreate, Path: abs, New: []byte(p.Content)}
-		msg := fmt.Sprintf("Created %s (%d lines, %d bytes).", shown, lineCount(change.New), len(change.New))
+		msg := fmt.Sprintf("Created %s (%d lines, %d bytes).", shown, ledger.CountLines(change.New), len(change.New))
 		return applyChanges(ctx, env, "write "+shown, []FileChange{change}, msg)
 	}
 	if err != nil {
@@ -52,6 +53,6 @@ func writeFileRun(ctx context.Context, env *Env, p *writeFileParams) (*Result, e
 		return &Result{Content: fmt.Sprintf("%s already has exactly this content; nothing changed.", shown)}, nil
 	}
 	change := FileChange{Op: OpModify, Path: abs, Old: old, Version: version, New: []byte(p.Content)}
-	msg := fmt.Sprintf("Wrote %s (%d lines, %d bytes; it had %d lines).", shown, lineCount(change.New), len(change.New), lineCount(old))
+	msg := fmt.Sprintf("Wrote %s (%d lines, %d bytes; it had %d lines).", shown, ledger.CountLines(change.New), len(change.New), ledger.CountLines(old))
 	return applyChanges(ctx, env, "write "+shown, []FileChange{change}, msg)
 }

@@ -155,7 +155,7 @@ func (l *Ledger) Read(r Request) Answer {
 	if f == nil {
 		return first(r)
 	}
-	whole := r.Start == 1 && r.End >= countLines(r.Content)
+	whole := r.Start == 1 && r.End >= CountLines(r.Content)
 	if Hash(r.Content) == f.hash {
 		switch {
 		case f.pending && whole && (f.outline || covered(f.seen, 1, f.lines)):
@@ -178,7 +178,7 @@ func (l *Ledger) Read(r Request) Answer {
 // first answers a read of content the model has not seen: its outline
 // when the caller offers one for a whole-file read, else the text.
 func first(r Request) Answer {
-	if r.Outline != nil && r.Start == 1 && r.End >= countLines(r.Content) {
+	if r.Outline != nil && r.Start == 1 && r.End >= CountLines(r.Content) {
 		return Answer{Kind: Outline, Text: r.Outline.Text}
 	}
 	return Answer{Kind: Fresh}
@@ -229,7 +229,7 @@ func (l *Ledger) Record(r Request, a Answer, shown Range, tok Tokens) error {
 	f := l.files[r.Path]
 	changed := f == nil || f.hash != h
 	if changed {
-		f = &file{hash: h, content: r.Content, lines: countLines(r.Content)}
+		f = &file{hash: h, content: r.Content, lines: CountLines(r.Content)}
 	}
 	switch a.Kind {
 	case Fresh:
@@ -261,7 +261,7 @@ func (l *Ledger) Shown(path string, content []byte, lines Range, turn int) error
 	f := l.files[path]
 	changed := f == nil || f.hash != h
 	if changed {
-		f = &file{hash: h, content: content, lines: countLines(content), turn: turn}
+		f = &file{hash: h, content: content, lines: CountLines(content), turn: turn}
 	}
 	f.seen = addRange(f.seen, lines)
 	return l.commit(path, kindShown, turn, f, changed, Tokens{})
@@ -282,7 +282,7 @@ func (l *Ledger) Edited(path string, old, new []byte, turn int) error {
 		delete(l.files, path)
 		return l.commit(path, kindForget, turn, nil, false, Tokens{})
 	}
-	n := &file{hash: Hash(new), content: new, lines: countLines(new), turn: turn, fromEdit: true,
+	n := &file{hash: Hash(new), content: new, lines: CountLines(new), turn: turn, fromEdit: true,
 		edited: changedRanges(old, new), pending: true}
 	switch {
 	case n.lines == 0:
@@ -358,7 +358,7 @@ func (l *Ledger) apply(r Record) {
 			delete(l.files, r.Path)
 			return
 		}
-		f = &file{hash: r.Hash, content: r.Content, lines: countLines(r.Content)}
+		f = &file{hash: r.Hash, content: r.Content, lines: CountLines(r.Content)}
 	}
 	f.seen, f.turn, f.fromEdit, f.edited, f.pending, f.outline = r.Seen, r.SeenTurn, r.FromEdit, r.Edited, r.Pending, r.Outline
 	l.files[r.Path] = f

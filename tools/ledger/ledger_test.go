@@ -47,7 +47,7 @@ func run(t *testing.T, l *Ledger, steps []step) {
 			}
 			continue
 		}
-		n := countLines([]byte(s.content))
+		n := CountLines([]byte(s.content))
 		start, end := max(s.start, 1), n
 		if s.end > 0 {
 			end = s.end

@@ -38,7 +38,7 @@ func (g DiffGate) diff(shown string, old, new []byte) (string, bool) {
 			}
 		}
 	}
-	if float64(changed) > g.MaxChanged*float64(max(countLines(old), countLines(new))) {
+	if float64(changed) > g.MaxChanged*float64(max(CountLines(old), CountLines(new))) {
 		return "", false
 	}
 	d := u.String()
@@ -99,7 +99,7 @@ func outlineStub(r Request, f *file) string {
 // edit wrote them), deleted lines go.
 func mapSeen(seen []Range, old, new []byte) []Range {
 	o, n := string(old), string(new)
-	u, err := udiff.ToUnifiedDiff("", "", o, udiff.Lines(o, n), countLines(old)+countLines(new))
+	u, err := udiff.ToUnifiedDiff("", "", o, udiff.Lines(o, n), CountLines(old)+CountLines(new))
 	if err != nil {
 		return nil
 	}
@@ -133,7 +133,7 @@ func mapSeen(seen []Range, old, new []byte) []Range {
 			}
 		}
 	}
-	for ; oldLine <= countLines(old); oldLine, newLine = oldLine+1, newLine+1 {
+	for ; oldLine <= CountLines(old); oldLine, newLine = oldLine+1, newLine+1 {
 		if covered(seen, oldLine, oldLine) {
 			mark(newLine)
 		}
@@ -224,9 +224,9 @@ func addRange(rs []Range, r Range) []Range {
 	return merged
 }
 
-// countLines counts lines as the read tool numbers them: a final newline
+// CountLines counts lines as the read tool numbers them: a final newline
 // does not start another line.
-func countLines(b []byte) int {
+func CountLines(b []byte) int {
 	if len(b) == 0 {
 		return 0
 	}
