@@ -453,22 +453,6 @@ function M.context(client, range)
   return { uri = vim.uri_from_bufnr(buf), range = r }
 end
 
-local function context_label(ctx, root)
-  if not ctx then
-    return nil
-  end
-  local label = util.uri_label(ctx.uri, root)
-  local r = ctx.range
-  if r then
-    if r.start.line == r['end'].line then
-      label = label .. ':' .. (r.start.line + 1)
-    else
-      label = label .. ':' .. (r.start.line + 1) .. '-' .. (r['end'].line + 1)
-    end
-  end
-  return label
-end
-
 -- Commands -------------------------------------------------------------
 
 --- Sends a message in the current session (or a new one with opts.new).
@@ -485,7 +469,7 @@ function M.send(client, message, context, opts)
   end
   M.open(st, opts.focus ~= false)
   local lines = split_lines(message)
-  local label = context_label(context, st.root)
+  local label = format.context_label(context, st.root)
   if label then
     table.insert(lines, '')
     table.insert(lines, '*context: ' .. label .. '*')
@@ -552,7 +536,7 @@ function M.run_command(command, ctx)
   st.session, st.last = nil, nil
   clear(st)
   M.open(st, false)
-  local label = context_label(command.arguments and command.arguments[1], st.root)
+  local label = format.context_label(command.arguments and command.arguments[1], st.root)
   header(st, 'You', { (command.title or command.command) .. (label and (' — ' .. label) or '') })
   header(st, 'parley', {})
   start_turn(st, client, function(cb)

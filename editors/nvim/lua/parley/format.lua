@@ -1,5 +1,5 @@
--- parley.format: the one-line forms of tool calls, tool results and token
--- usage shown in the chat buffer, for live events and resumed history.
+-- parley.format: the one-line forms of tool calls, tool results, token
+-- usage and chat contexts shown in the chat buffer, for live events and resumed history.
 local util = require('parley.util')
 
 local M = {}
@@ -43,6 +43,23 @@ function M.usage(usage)
     s = s .. string.format(', %d cached', usage.cacheReadTokens)
   end
   return s .. ' tokens'
+end
+
+--- "path:line" or "path:first-last" for a chat context (nil without one).
+function M.context_label(ctx, root)
+  if not ctx then
+    return nil
+  end
+  local label = util.uri_label(ctx.uri, root)
+  local r = ctx.range
+  if r then
+    if r.start.line == r['end'].line then
+      label = label .. ':' .. (r.start.line + 1)
+    else
+      label = label .. ':' .. (r.start.line + 1) .. '-' .. (r['end'].line + 1)
+    end
+  end
+  return label
 end
 
 return M
