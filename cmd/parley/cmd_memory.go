@@ -144,12 +144,7 @@ func printStale(g *globals, set *memory.Set) error {
 	if g.json {
 		return writeJSON(g.stdout, orEmpty(stale))
 	}
-	if len(stale) == 0 {
-		fmt.Fprintln(g.stdout, "no stale memories")
-	}
-	for _, h := range stale {
-		fmt.Fprintln(g.stdout, memory.FormatHit(h))
-	}
+	writeHits(g.stdout, stale, "no stale memories")
 	return nil
 }
 
@@ -172,12 +167,7 @@ func newMemorySearchCmd(g *globals) *cobra.Command {
 				if g.json {
 					return writeJSON(g.stdout, orEmpty(hits))
 				}
-				if len(hits) == 0 {
-					fmt.Fprintln(g.stdout, "no memory matches")
-				}
-				for _, h := range hits {
-					fmt.Fprintln(g.stdout, memory.FormatHit(h))
-				}
+				writeHits(g.stdout, hits, "no memory matches")
 				return nil
 			})
 		},

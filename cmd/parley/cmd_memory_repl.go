@@ -88,12 +88,7 @@ func memorySearch(w io.Writer, set *memory.Set, query string) error {
 	if err != nil {
 		return err
 	}
-	if len(hits) == 0 {
-		fmt.Fprintln(w, "no memory matches")
-	}
-	for _, h := range hits {
-		fmt.Fprintln(w, memory.FormatHit(h))
-	}
+	writeHits(w, hits, "no memory matches")
 	return nil
 }
 
@@ -149,11 +144,17 @@ func memoryStale(w io.Writer, set *memory.Set) error {
 	if err != nil {
 		return err
 	}
-	if len(stale) == 0 {
-		fmt.Fprintln(w, "no stale memories")
+	writeHits(w, stale, "no stale memories")
+	return nil
+}
+
+// writeHits prints memories as recall shows them, or none when there are
+// none (the CLI and the REPL alike).
+func writeHits(w io.Writer, hits []memory.Hit, none string) {
+	if len(hits) == 0 {
+		fmt.Fprintln(w, none)
 	}
-	for _, h := range stale {
+	for _, h := range hits {
 		fmt.Fprintln(w, memory.FormatHit(h))
 	}
-	return nil
 }
