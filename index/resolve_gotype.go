@@ -143,35 +143,24 @@ func selectorAt(f *ast.File, tf *token.File, off int) (*ast.SelectorExpr, []ast.
 
 // typeExpr turns a type expression written in fc into a goType.
 func typeExpr(fc *fileCtx, e ast.Expr) (goType, bool) {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.Ident:
-			if goPredeclared[t.Name] {
-				return goType{}, false
-			}
-			return goType{name: t.Name, dir: fc.dir}, true
-		case *ast.SelectorExpr:
-			q, ok := t.X.(*ast.Ident)
-			if !ok {
-				return goType{}, false
-			}
-			ip, ok := fc.imports[q.Name]
-			if !ok {
-				return goType{}, false
-			}
-			return goType{name: t.Sel.Name, imp: ip}, true
-		default:
+	switch t := extract.TypeBase(e).(type) {
+	case *ast.Ident:
+		if goPredeclared[t.Name] {
 			return goType{}, false
 		}
+		return goType{name: t.Name, dir: fc.dir}, true
+	case *ast.SelectorExpr:
+		q, ok := t.X.(*ast.Ident)
+		if !ok {
+			return goType{}, false
+		}
+		ip, ok := fc.imports[q.Name]
+		if !ok {
+			return goType{}, false
+		}
+		return goType{name: t.Sel.Name, imp: ip}, true
 	}
+	return goType{}, false
 }
 
 var goPredeclared = map[string]bool{

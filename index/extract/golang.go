@@ -145,6 +145,15 @@ func (g *goWalker) funcDecl(d *ast.FuncDecl) {
 
 // receiverName strips pointers and type parameters: (*T[K]) -> "T".
 func receiverName(e ast.Expr) string {
+	if id, ok := TypeBase(e).(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// TypeBase strips what a type expression wraps its named type in:
+// pointers, parentheses and type arguments ((*T[K]) -> T, *pkg.T -> pkg.T).
+func TypeBase(e ast.Expr) ast.Expr {
 	for {
 		switch t := e.(type) {
 		case *ast.StarExpr:
@@ -155,10 +164,8 @@ func receiverName(e ast.Expr) string {
 			e = t.X
 		case *ast.IndexListExpr:
 			e = t.X
-		case *ast.Ident:
-			return t.Name
 		default:
-			return ""
+			return e
 		}
 	}
 }
