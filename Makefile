@@ -16,8 +16,9 @@ build:
 run: build
 	./$(BIN) index $(WS)
 
-# The packages with concurrent code, tested again under the race detector.
-RACE_PKGS := ./workspace/... ./index/... ./lsp/... ./agent/...
+# The packages with concurrent code (stores, servers, watchers, MCP sessions),
+# tested again under the race detector.
+RACE_PKGS := ./workspace/... ./index/... ./lsp/... ./agent/... ./memory/... ./tools/mcpclient/... ./tools/mcpserve/...
 
 # scripts/gotest runs go test; under CI=true it fails on any skipped test
 # whose reason is not the platform (internal/testenv).
