@@ -99,8 +99,10 @@ type liveSession struct {
 	// ledger is the session's re-read ledger (see package tools/ledger).
 	ledger *ledger.Ledger
 	// policy remembers this session's "allow for this session" answers;
-	// built is the configuration it came from (a new one resets it).
+	// built is the configuration it came from (a new one resets it). gate
+	// wraps it for an editor that confirms edits in its preview.
 	policy *permission.Policy
+	gate   *permission.Deferred
 	built  *builtAgent
 	// repoMap is the map in the session's system prompt, built at its
 	// first turn (see repoMap); mapped says it was.

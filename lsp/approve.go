@@ -19,16 +19,17 @@ const (
 )
 
 // editorApprover asks the user with window/showMessageRequest. Edits are
-// not asked about when the client confirms them itself (change
+// not asked about when the client confirms them itself (gate is set: change
 // annotations with needsConfirmation): the editor's preview is the
 // question, and asking twice would be noise.
 type editorApprover struct {
-	s            *Server
-	editsConfirm bool
+	s    *Server
+	gate *permission.Deferred
 }
 
 func (a editorApprover) Approve(ctx context.Context, tool string, acc access.Access) (permission.Answer, error) {
-	if acc.Kind == access.Edit && a.editsConfirm {
+	if acc.Kind == access.Edit && a.gate != nil {
+		a.gate.MarkPending(ctx)
 		return permission.AllowOnce, nil
 	}
 	item, err := a.s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{

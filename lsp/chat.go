@@ -174,6 +174,7 @@ func (s *Server) turnLocked(ctx context.Context, b *builtAgent, ls *liveSession,
 		s.sendEvent(ctx, e)
 	}
 	res, runErr := a.Run(turnCtx, ls.session, msg)
+	ls.gate.EndTurn()
 	p.message = string(res.StopReason)
 	p.done()
 	out := &ChatResult{Session: ls.session.ID, Turn: ls.session.Turns, StopReason: string(res.StopReason), Usage: res.Usage, Text: res.Text}
@@ -207,22 +208,26 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 		if err != nil {
 			return nil, requestFailed("%v", err)
 		}
-		ls.policy, ls.built = pol, b
+		ls.policy, ls.gate, ls.built = pol, permission.NewDeferred(pol), b
 	}
-	// In "default" mode edits need approval. A client that said it shows
-	// edits marked needsConfirmation for confirmation (VS Code does; some
-	// clients advertise annotations and apply them silently) asks in its
-	// own preview instead of a message box.
-	confirm := b.cfg.PermissionMode == string(permission.ModeDefault) && s.editorConfirms()
+	// A client that said it shows edits marked needsConfirmation for
+	// confirmation (VS Code does; some clients advertise annotations and
+	// apply them silently) asks about the edits the policy asks about in
+	// its own preview instead of a message box (see permission.Deferred).
+	var gate *permission.Deferred
+	var policy agent.Policy = ls.policy
+	if s.editorConfirms() {
+		gate, policy = ls.gate, ls.gate
+	}
 	env := &tools.Env{
-		Roots: roots, Files: ls.policy.GuardFiles(agentView{s}, roots), Editor: agentEditor{s: s, confirm: confirm},
+		Roots: roots, Files: ls.policy.GuardFiles(agentView{s}, roots), Editor: agentEditor{s: s, gate: gate},
 		Index: serverIndex{s}, Todos: ls.todos, Ledger: ls.ledger, Unsaved: s.unsaved, Memory: s.agents.memorySet(),
 		ShellTimeout: time.Duration(b.cfg.ShellTimeoutSeconds) * time.Second,
 	}
 	c, reg := b.cfg, b.tools()
 	a := &agent.Agent{
 		AutoRecall: true,
-		Provider:   b.provider, Model: c.Model, Registry: reg, Env: env, Policy: ls.policy,
+		Provider:   b.provider, Model: c.Model, Registry: reg, Env: env, Policy: policy,
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
 		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: b.hooks,
 	}
@@ -234,7 +239,7 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 		a.Store = st
 	}
 	if s.caps.showMessageRequest {
-		a.Approver = editorApprover{s: s, editsConfirm: confirm}
+		a.Approver = editorApprover{s: s, gate: gate}
 	}
 	env.SubAgent = a.SubAgent(agent.SubAgentOptions{})
 	return a, nil

@@ -441,3 +441,36 @@ func TestChatEditConfirmation(t *testing.T) {
 		t.Errorf("annotations %v on an edit the user already approved", a)
 	}
 }
+
+// An edit the permission rules allow is applied without the editor's
+// confirmation, as in the terminal; one they ask about (and one a
+// PreToolUse hook's question would cover) is confirmed in the preview.
+func TestChatEditConfirmationFollowsRules(t *testing.T) {
+	tests := []struct {
+		name, layer string
+		confirm     bool
+	}{
+		{"default mode confirms", `{"permission_mode": "default"}`, true},
+		{"an allow rule does not", `{"permission_mode": "default", "permissions": {"allow": ["edit_file(b.go)"]}}`, false},
+		{"acceptEdits does not", `{"permission_mode": "acceptEdits"}`, false},
+		{"an ask rule confirms", `{"permission_mode": "acceptEdits", "permissions": {"ask": ["edit_file"]}}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newScriptModel()
+			e := chatEditor(t, m, tt.layer, true)
+			m.script("edit", calls("edit_file", `{"path": "b.go", "old_string": "bye", "new_string": "ciao"}`), reply("ok"))
+			res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "edit"}))
+			if r := toolResults(e.events(res.Session))["edit_file"]; len(r) != 1 || !strings.HasPrefix(r[0], "Edited") {
+				t.Fatalf("edit_file: %q", r)
+			}
+			if len(e.agent.asked) != 0 {
+				t.Errorf("questions %q; edits are never asked in a message box here", e.agent.asked)
+			}
+			a, ok := e.agent.applied[0].Edit.ChangeAnnotations["parley.edit"]
+			if got := ok && a.NeedsConfirmation; got != tt.confirm {
+				t.Errorf("needsConfirmation %v, want %v (annotations %+v)", got, tt.confirm, e.agent.applied[0].Edit.ChangeAnnotations)
+			}
+		})
+	}
+}

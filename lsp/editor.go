@@ -14,6 +14,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/tools"
 )
 
@@ -89,8 +90,9 @@ const syncWait = 5 * time.Second
 // agentEditor is the agent's tools.Editor in the language server.
 type agentEditor struct {
 	s *Server
-	// confirm marks edits needsConfirmation (see editorConfirms).
-	confirm bool
+	// gate is set when the editor confirms edits (see editorConfirms): the
+	// edits it left pending are marked needsConfirmation.
+	gate *permission.Deferred
 }
 
 func (e agentEditor) Apply(ctx context.Context, label string, changes []tools.FileChange) (tools.ApplyResult, error) {
@@ -111,7 +113,13 @@ func (e agentEditor) Apply(ctx context.Context, label string, changes []tools.Fi
 		}
 		return editTarget{}
 	}
-	edit, err := buildWorkspaceEdit(label, changes, s.enc, s.caps.edits, targets, e.confirm)
+	confirm := false
+	if e.gate != nil {
+		// An edit no check matched is confirmed all the same.
+		call, found := e.gate.Take(ctx)
+		confirm = !found || call.Pending
+	}
+	edit, err := buildWorkspaceEdit(label, changes, s.enc, s.caps.edits, targets, confirm)
 	if errors.Is(err, errUnsupportedEdit) {
 		return tools.ApplyResult{Reason: err.Error()}, nil
 	}

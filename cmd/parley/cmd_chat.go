@@ -448,7 +448,7 @@ func (app *chatApp) once(msg string) error {
 func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
 	app.refreshTools()
 	res, err := app.agent.Run(ctx, app.session, msg)
-	app.gate.endTurn()
+	app.gate.EndTurn()
 	app.out.endTurn(res)
 	window := provider.ContextWindow(app.agent.Model, app.cfg.ContextWindow)
 	app.out.usage(res, app.session.Usage, window)

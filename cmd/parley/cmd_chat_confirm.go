@@ -16,63 +16,31 @@ import (
 	"github.com/parleyhq/parley/tools"
 )
 
-// editGate moves the question about an edit from before the tool runs,
-// when only its paths are known, to the moment the DiskEditor has computed
-// the change, so the user approves the diff that will be written (as VS
-// Code's refactor preview shows it) rather than a file name.
-//
-// It wraps the policy as the agent's Policy. For an edit the policy would
-// ask about, Check lets the tool run and remembers the call; the
-// DiskEditor's Confirm hook (confirm) then puts the policy's question,
-// through the same Policy.Check, to an approver that shows the diff. Rules,
-// modes and "allow for this session" thus work as for any other call, and
-// an edit is asked about once. Every other call goes to the policy as is.
-//
-// A check is matched to its edit by context: the agent loop passes a
-// turn's context (a sub-agent's turn has its own) both to the check and to
-// the tool, which hands it to the editor, and runs a turn's mutating calls
-// one at a time, each checked right before it runs. An edit with no
+// editGate asks about an edit with its diff, when the DiskEditor has
+// computed the change, so the user approves what will be written (as VS
+// Code's refactor preview shows it) rather than a file name. It is the
+// agent's Policy: a permission.Deferred, whose pending edits confirm (the
+// DiskEditor's Confirm hook) puts to the policy again through an approver
+// that shows the diff. Rules, modes and "allow for this session" thus work
+// as for any other call, and an edit is asked about once. An edit with no
 // matching check is asked about all the same. Safe for concurrent use.
 type editGate struct {
-	policy *permission.Policy
-	root   string
-	style  diffStyle
-	tty    asker // nil: nobody to ask; Check decides every edit
-
-	mu    sync.Mutex
-	calls map[context.Context]gatedCall // the latest check of each turn
-}
-
-// gatedCall is a checked edit call whose question waits for its diff.
-type gatedCall struct {
-	ask      bool // false: the policy decided without a question
-	tool     string
-	readOnly bool
-	access   access.Access
+	*permission.Deferred
+	root  string
+	style diffStyle
+	tty   asker // nil: nobody to ask; Check decides every edit
 }
 
 func newEditGate(policy *permission.Policy, root string, style diffStyle) *editGate {
-	return &editGate{policy: policy, root: root, style: style, calls: map[context.Context]gatedCall{}}
+	return &editGate{Deferred: permission.NewDeferred(policy), root: root, style: style}
 }
 
 // Check implements agent.Policy.
 func (g *editGate) Check(ctx context.Context, ap permission.Approver, tool string, readOnly bool, a access.Access) (bool, string, error) {
-	g.mu.Lock()
-	delete(g.calls, ctx)
-	g.mu.Unlock()
-	if a.Kind != access.Edit || ap == nil || g.tty == nil {
-		return g.policy.Check(ctx, ap, tool, readOnly, a)
+	if g.tty == nil {
+		return g.Policy().Check(ctx, ap, tool, readOnly, a)
 	}
-	call := gatedCall{tool: tool, readOnly: readOnly, access: a}
-	d, _ := g.policy.Decide(tool, readOnly, a)
-	call.ask = d == permission.DecisionAsk
-	g.mu.Lock()
-	g.calls[ctx] = call
-	g.mu.Unlock()
-	if call.ask {
-		return true, "the user is asked with the diff before anything is written", nil
-	}
-	return g.policy.Check(ctx, ap, tool, readOnly, a)
+	return g.Deferred.Check(ctx, ap, tool, readOnly, a)
 }
 
 // confirm is the DiskEditor's Confirm hook.
@@ -80,17 +48,15 @@ func (g *editGate) confirm(ctx context.Context, label string, changes []tools.Fi
 	if g.tty == nil {
 		return true, "", nil
 	}
-	g.mu.Lock()
-	call, found := g.calls[ctx]
-	g.mu.Unlock()
-	if found && !call.ask {
+	call, found := g.Take(ctx)
+	if found && !call.Pending {
 		return true, "", nil
 	}
 	if !found {
-		call = gatedCall{tool: "edit", access: g.accessOf(label, changes)}
+		call = permission.DeferredCall{Tool: "edit", Access: g.accessOf(label, changes)}
 	}
 	ap := diffApprover{tty: g.tty, diff: renderDiff(changes, g.style)}
-	allowed, reason, err := g.policy.Check(ctx, ap, call.tool, call.readOnly, call.access)
+	allowed, reason, err := g.Policy().Check(ctx, ap, call.Tool, call.ReadOnly, call.Access)
 	if err != nil || !allowed {
 		return false, reason, err
 	}
@@ -108,13 +74,6 @@ func (g *editGate) accessOf(label string, changes []tools.FileChange) access.Acc
 		}
 	}
 	return a
-}
-
-// endTurn forgets the turn's checks (sub-agents' included).
-func (g *editGate) endTurn() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	clear(g.calls)
 }
 
 // asker puts a question about a call to the user, with detail (a diff)
