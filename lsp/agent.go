@@ -77,9 +77,11 @@ type builtAgent struct {
 	mcpGen   uint64 // the MCP tool lists registry was built from
 }
 
-// tools is the registry for a new turn: rebuilt when an MCP server
-// changed its tools since the last one.
-func (b *builtAgent) tools() *tools.Registry {
+// tools is the registry for a new turn, after the MCP servers that are
+// down and due were started again (mcpclient.Manager.Retry): rebuilt when
+// a server changed its tools since the last one.
+func (b *builtAgent) tools(ctx context.Context) *tools.Registry {
+	b.mcp.Retry(ctx)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if gen := b.mcp.Generation(); gen != b.mcpGen {

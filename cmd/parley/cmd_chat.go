@@ -446,7 +446,7 @@ func (app *chatApp) once(msg string) error {
 
 // turn runs one message and reports how it ended and what it cost.
 func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
-	app.refreshTools()
+	app.refreshTools(ctx)
 	res, err := app.agent.Run(ctx, app.session, msg)
 	app.gate.endTurn()
 	app.out.endTurn(res)
@@ -458,9 +458,11 @@ func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, er
 	return res, nil
 }
 
-// refreshTools rebuilds the registry when an MCP server changed its tools
-// since the last turn.
-func (app *chatApp) refreshTools() {
+// refreshTools starts again the MCP servers that are down and due (see
+// mcpclient.Manager.Retry) and rebuilds the registry when a server changed
+// its tools since the last turn.
+func (app *chatApp) refreshTools(ctx context.Context) {
+	app.mcp.Retry(ctx)
 	gen := app.mcp.Generation()
 	if gen == app.mcpGen {
 		return

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"context"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/internal/fixture"
+	"github.com/parleyhq/parley/tools/mcpclient"
 )
 
 // mcpWait bounds waiting for `parley mcp` to see a change; a failure
@@ -133,5 +135,24 @@ func TestMCPHTTPEdits(t *testing.T) {
 	}
 	if got, isErr := callText(t, cs, "find_definition", map[string]any{"name": "Fresh"}); isErr || !strings.Contains(got, "cart/new.go:3") {
 		t.Errorf("the edit is not in the index: %v %s", isErr, got)
+	}
+}
+
+func TestStatusWords(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tc := range []struct {
+		st      mcpclient.Status
+		pending bool
+		want    string
+	}{
+		{mcpclient.Status{State: "running", Tools: 2, Prompts: []string{"p"}}, false, "running, 2 tools, 1 prompts"},
+		{mcpclient.Status{State: "failed", Err: boom}, false, "failed: boom"},
+		{mcpclient.Status{State: "stopped", Err: boom}, false, "stopped: boom"},
+		{mcpclient.Status{State: "restarting", Err: boom}, false, "restarting"},
+		{mcpclient.Status{}, true, "not allowed (parley mcp allow x)"},
+	} {
+		if got := statusWords("x", tc.st, tc.pending); got != tc.want {
+			t.Errorf("statusWords(%+v) = %q, want %q", tc.st, got, tc.want)
+		}
 	}
 }
