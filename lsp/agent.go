@@ -176,7 +176,8 @@ func (h *agentHost) setLayer(l config.Layer) {
 }
 
 // startMCP starts the configuration's MCP servers (the workspace's own
-// only once allowed with parley mcp allow); problems go to the log.
+// only once allowed with parley mcp allow); problems go to the log and
+// the chat (reportMCP).
 // Precondition: h.mu is held.
 func (h *agentHost) startMCP(cfg *config.Config, root string) *mcpclient.Manager {
 	if len(cfg.MCPServers) == 0 || root == "" {
@@ -190,8 +191,18 @@ func (h *agentHost) startMCP(cfg *config.Config, root string) *mcpclient.Manager
 	ap := mcpclient.Approvals{Path: filepath.Join(filepath.Dir(dir), "mcp-approved.json")}
 	return mcpclient.StartAllowed(context.Background(), ap, mcpclient.Options{
 		Servers: cfg.MCPServers, Dir: root,
-		Report: func(e mcpclient.Event) { h.s.log.Warnf("%s", e) },
+		Report: h.reportMCP,
 	})
+}
+
+// reportMCP logs what happened to an MCP server and shows it in the
+// client's chat (a parley/event of kind mcp, without a session: servers
+// belong to the workspace).
+func (h *agentHost) reportMCP(e mcpclient.Event) {
+	h.s.log.Warnf("%s", e)
+	if ev, ok := e.AgentEvent(); ok {
+		h.s.sendEvent(context.Background(), ev)
+	}
 }
 
 func (h *agentHost) closeMCP(b *builtAgent) {

@@ -69,6 +69,7 @@ type ChatEvent struct {
 	Compaction *agent.Compaction      `json:"compaction,omitempty"`
 	Hook       *hooks.Report          `json:"hook,omitempty"`
 	Memories   []agent.RecalledMemory `json:"memories,omitempty"`
+	MCP        *agent.MCPReport       `json:"mcp,omitempty"`
 	StopReason string                 `json:"stopReason,omitempty"`
 	Error      string                 `json:"error,omitempty"`
 }
@@ -84,7 +85,7 @@ func chatEvent(e agent.Event) ChatEvent {
 	out := ChatEvent{
 		Session: e.Session, Turn: e.Turn, Kind: string(e.Kind), Text: e.Text,
 		ToolCallID: e.ToolCallID, ToolName: e.ToolName, Input: e.Input, Result: e.Result,
-		Compaction: e.Compaction, Hook: e.Hook, Memories: e.Memories, StopReason: string(e.StopReason),
+		Compaction: e.Compaction, Hook: e.Hook, Memories: e.Memories, MCP: e.MCP, StopReason: string(e.StopReason),
 	}
 	for _, c := range e.Changes {
 		ce := ChangeEvent{Op: c.Op, URI: uri.File(c.Path)}

@@ -41,3 +41,27 @@ func TestChatMCPTools(t *testing.T) {
 		t.Errorf("asked %q although a rule allows the server's tools", e.agent.asked)
 	}
 }
+
+// TestChatMCPFailureEvent: an MCP server that cannot start is shown to
+// the editor as a parley/event of kind mcp, without a session (servers
+// belong to the workspace), and the turn goes on.
+func TestChatMCPFailureEvent(t *testing.T) {
+	m := newScriptModel()
+	e := chatEditor(t, m, `{"mcpServers": {"down": {"url": "http://127.0.0.1:1/mcp"}}}`, true)
+	m.script("hi", reply("hello"))
+	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "hi"}))
+	if res.Text != "hello" {
+		t.Fatalf("result %+v", res)
+	}
+	var got []ChatEvent
+	for _, ev := range e.events("") {
+		if ev.Kind == "mcp" {
+			got = append(got, ev)
+		}
+	}
+	if len(got) != 1 || got[0].Session != "" || got[0].MCP == nil || got[0].MCP.Server != "down" ||
+		got[0].MCP.State != "failed" || got[0].MCP.RetrySeconds != 15 || got[0].MCP.Error == "" ||
+		!strings.Contains(got[0].Text, "MCP server down failed to start") {
+		t.Errorf("mcp events %+v", got)
+	}
+}

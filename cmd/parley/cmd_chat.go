@@ -293,7 +293,7 @@ func (app *chatApp) openSessions() {
 }
 
 func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser bool) error {
-	app.mcp = startMCP(app.g, app.root, app.cfg, app.out.warn)
+	app.mcp = startMCP(app.g, app.root, app.cfg, app.out.warn, app.out.sink)
 	app.closers = append(app.closers, app.mcp.Close)
 	app.mcpGen = app.mcp.Generation()
 	reg, err := app.mcp.Registry(tools.AgentTools())
