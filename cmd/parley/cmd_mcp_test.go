@@ -156,3 +156,36 @@ func TestStatusWords(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPMemoryAndMap: parley mcp serves repo_map and the memory tools
+// (remember with --allow-memory-writes), and holds the memory store only
+// during a call: `parley memory list` in another process reads what the
+// MCP client remembered while the server still runs.
+func TestMCPMemoryAndMap(t *testing.T) {
+	dir := t.TempDir()
+	ws := fixture.Workspace(t, "shop")
+	cmd := mcpCommand(t, dir, ws, "--allow-memory-writes", "--no-watch")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	if got, isErr := callText(t, cs, "repo_map", map[string]any{"focus": []string{"cart/cart.go"}}); isErr || !strings.Contains(got, "cart/cart.go") {
+		t.Errorf("repo_map: %v %s", isErr, got)
+	}
+	if got, isErr := callText(t, cs, "remember", map[string]any{"content": "Prices are integer cents.", "type": "decision"}); isErr || !strings.Contains(got, "Remembered as 1") {
+		t.Fatalf("remember: %v %s\n%s", isErr, got, stderr.String())
+	}
+	list := exec.Command(mcpCommand(t, dir, ws).Path, "memory", "list", "--root", ws)
+	list.Env = mcpCommand(t, dir, ws).Env
+	out, err := list.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Prices are integer cents.") {
+		t.Errorf("parley memory list while parley mcp runs: %v\n%s", err, out)
+	}
+	if got, isErr := callText(t, cs, "recall_memories", map[string]any{"query": "prices cents"}); isErr || !strings.Contains(got, "integer cents") {
+		t.Errorf("recall_memories: %v %s", isErr, got)
+	}
+}
