@@ -221,9 +221,7 @@ type Status struct {
 	// "starting" or "restarting".
 	State string
 	Err   error
-	// RetryAt is when a failed server is started again (see Retry).
-	RetryAt time.Time
-	Tools   int
+	Tools int
 	// Resources and Prompts are listed where the server offers them.
 	Resources, Prompts []string
 }

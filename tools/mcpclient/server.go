@@ -325,7 +325,7 @@ func (s *server) status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := Status{Name: s.name, Transport: s.def.Transport(), Tools: len(s.tools), Err: s.err,
-		RetryAt: s.retryAt, Resources: s.resources, Prompts: s.prompts}
+		Resources: s.resources, Prompts: s.prompts}
 	switch {
 	case s.cs != nil:
 		st.State = "running"

@@ -17,8 +17,9 @@
 // allow them), and Options.MemoryWrites, which adds remember and
 // forget_memory. The server answers before the first index run is over
 // (Options.Ready): an index tool waits for it at most Options.IndexWait,
-// then answers (an error result) how far indexing got. Every MCP session gets its own tools.Env (per-session state,
-// such as a read ledger, lives there), created on its first call and
+// then answers (an error result) how far indexing got. Every MCP session
+// gets its own tools.Env (per-session state, such as a read ledger, lives
+// there), created on its first call and
 // dropped when the session ends; the index, file view and editor behind
 // them are shared and owned by the caller. Model mistakes (bad arguments,
 // a path outside the roots, a denied call) are tool results with IsError;
@@ -42,8 +43,9 @@ import (
 )
 
 // ReadTools are the tools served by default: reading files and the index
-// (symbol search, definitions, references, outline, dependencies, and
-// dependents, which without a path lists the workspace's hubs).
+// (symbol search, definitions, references, outline, dependencies,
+// dependents, which without a path lists the workspace's hubs, and the
+// repo map).
 var ReadTools = []string{
 	"read_file", "get_symbol", "find_definition", "find_references",
 	"outline", "get_dependencies", "get_dependents", "repo_map",
