@@ -39,6 +39,12 @@ const (
 	// user's message (Memories; Text says it in one line), or a failed
 	// recall (Text alone). It comes before the turn's first model call.
 	EventMemory EventKind = "memory"
+	// EventMCP reports what happened to an MCP server (MCP; Text says it
+	// in one line): a failed start, a crash, a restart under way or done.
+	// A server belongs to the workspace, not to a session, so the event
+	// may come outside any turn with Session empty and Turn 0; front ends
+	// show it whatever session they show.
+	EventMCP EventKind = "mcp"
 	// EventError reports a failure that ends the turn (Err).
 	EventError EventKind = "error"
 	// EventDone is always the last event of a turn: Usage is the turn's
@@ -62,8 +68,21 @@ type Event struct {
 	Compaction *Compaction      `json:"compaction,omitempty"`
 	Hook       *hooks.Report    `json:"hook,omitempty"`
 	Memories   []RecalledMemory `json:"memories,omitempty"`
+	MCP        *MCPReport       `json:"mcp,omitempty"`
 	StopReason StopReason       `json:"stopReason,omitempty"`
 	Err        error            `json:"-"`
+}
+
+// MCPReport is one thing that happened to an MCP server (EventMCP).
+type MCPReport struct {
+	Server string `json:"server"`
+	// State is "failed" (could not start), "crashed" (its connection
+	// ended; restarted on next use), "restarting" or "restarted".
+	State string `json:"state"`
+	Error string `json:"error,omitempty"`
+	// RetrySeconds is, for "failed", the wait before the next start (0:
+	// not retried, e.g. a workspace server waiting to be allowed).
+	RetrySeconds int `json:"retrySeconds,omitempty"`
 }
 
 // ToolOutcome is what a tool call returned to the model.

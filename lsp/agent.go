@@ -52,13 +52,19 @@ type AgentOptions struct {
 type agentHost struct {
 	s *Server
 
-	mu     sync.Mutex
-	layer  config.Layer // from initializationOptions and didChangeConfiguration
-	built  *builtAgent  // nil until first use and after a configuration change
-	store  *agent.SessionStore
-	opened bool        // the store was tried (store may still be nil)
-	memory *memory.Set // nil until first use; see memory.go
-	live   *byteLRU[string, *liveSession]
+	mu    sync.Mutex
+	layer config.Layer // from initializationOptions and didChangeConfiguration
+	built *builtAgent  // nil until first use and after a configuration change
+	// building is closed when the build under way (see agentFor) ends;
+	// nil when none is. layerGen counts layer changes, so a build of an
+	// old layer is dropped; closed says close ran.
+	building chan struct{}
+	layerGen uint64
+	closed   bool
+	store    *agent.SessionStore
+	opened   bool        // the store was tried (store may still be nil)
+	memory   *memory.Set // nil until first use; see memory.go
+	live     *byteLRU[string, *liveSession]
 }
 
 // maxSessionBytes bounds the sessions kept in memory.
@@ -77,9 +83,11 @@ type builtAgent struct {
 	mcpGen   uint64 // the MCP tool lists registry was built from
 }
 
-// tools is the registry for a new turn: rebuilt when an MCP server
-// changed its tools since the last one.
-func (b *builtAgent) tools() *tools.Registry {
+// tools is the registry for a new turn, after the MCP servers that are
+// down and due were started again (mcpclient.Manager.Retry): rebuilt when
+// a server changed its tools since the last one.
+func (b *builtAgent) tools(ctx context.Context) *tools.Registry {
+	b.mcp.Retry(ctx)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if gen := b.mcp.Generation(); gen != b.mcpGen {
@@ -169,6 +177,7 @@ func (h *agentHost) setLayer(l config.Layer) {
 	h.mu.Lock()
 	old := h.built
 	h.layer, h.built = l, nil
+	h.layerGen++ // a build under way is for the old layer
 	h.mu.Unlock()
 	if old != nil {
 		h.closeMCP(old)
@@ -176,8 +185,9 @@ func (h *agentHost) setLayer(l config.Layer) {
 }
 
 // startMCP starts the configuration's MCP servers (the workspace's own
-// only once allowed with parley mcp allow); problems go to the log.
-// Precondition: h.mu is held.
+// only once allowed with parley mcp allow); problems go to the log and
+// the chat (reportMCP). It returns when each started or failed (within
+// its start timeout). Precondition: h.mu is not held.
 func (h *agentHost) startMCP(cfg *config.Config, root string) *mcpclient.Manager {
 	if len(cfg.MCPServers) == 0 || root == "" {
 		return nil
@@ -190,8 +200,18 @@ func (h *agentHost) startMCP(cfg *config.Config, root string) *mcpclient.Manager
 	ap := mcpclient.Approvals{Path: filepath.Join(filepath.Dir(dir), "mcp-approved.json")}
 	return mcpclient.StartAllowed(context.Background(), ap, mcpclient.Options{
 		Servers: cfg.MCPServers, Dir: root,
-		Report: func(e mcpclient.Event) { h.s.log.Warnf("%s", e) },
+		Report: h.reportMCP,
 	})
+}
+
+// reportMCP logs what happened to an MCP server and shows it in the
+// client's chat (a parley/event of kind mcp, without a session: servers
+// belong to the workspace).
+func (h *agentHost) reportMCP(e mcpclient.Event) {
+	h.s.log.Warnf("%s", e)
+	if ev, ok := e.AgentEvent(); ok {
+		h.s.sendEvent(context.Background(), ev)
+	}
 }
 
 func (h *agentHost) closeMCP(b *builtAgent) {
@@ -201,13 +221,54 @@ func (h *agentHost) closeMCP(b *builtAgent) {
 }
 
 // agentFor returns the configuration-dependent part, building it when
-// needed. Errors are configuration problems the user must fix.
+// needed. Errors are configuration problems the user must fix. The build
+// (MCP servers starting, up to their timeout) runs without h.mu, so other
+// agent requests go on meanwhile; concurrent callers wait for one build.
 func (h *agentHost) agentFor() (*builtAgent, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.built != nil {
-		return h.built, nil
+	for {
+		h.mu.Lock()
+		if b := h.built; b != nil {
+			h.mu.Unlock()
+			return b, nil
+		}
+		if wait := h.building; wait != nil {
+			h.mu.Unlock()
+			<-wait
+			continue
+		}
+		done := make(chan struct{})
+		h.building = done
+		layer, gen := h.layer, h.layerGen
+		h.mu.Unlock()
+
+		b, err := h.build(layer)
+
+		h.mu.Lock()
+		h.building = nil
+		close(done)
+		switch {
+		case err != nil:
+			h.mu.Unlock()
+			return nil, err
+		case h.closed:
+			h.mu.Unlock()
+			h.closeMCP(b)
+			return nil, errors.New("the server is shutting down")
+		case gen != h.layerGen:
+			// The configuration changed during the build: build again.
+			h.mu.Unlock()
+			h.closeMCP(b)
+			continue
+		}
+		h.built = b
+		h.mu.Unlock()
+		return b, nil
 	}
+}
+
+// build builds the configuration-dependent part from the files and the
+// client's layer. Precondition: h.mu is not held.
+func (h *agentHost) build(layer config.Layer) (*builtAgent, error) {
 	root := h.s.primaryRoot()
 	o := h.s.opts.Agent.Config
 	o.Workspace = root
@@ -215,7 +276,7 @@ func (h *agentHost) agentFor() (*builtAgent, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cfg.Merge(h.layer, "initializationOptions"); err != nil {
+	if err := cfg.Merge(layer, "initializationOptions"); err != nil {
 		return nil, err
 	}
 	newProvider := h.s.opts.Agent.NewProvider
@@ -247,8 +308,7 @@ func (h *agentHost) agentFor() (*builtAgent, error) {
 	if n := len(hr.Unapproved()); n > 0 {
 		h.s.log.Warnf("%d hook(s) of %s will not run until you approve them: parley hooks approve", n, config.WorkspaceFile(root))
 	}
-	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg, hooks: hr, mcp: m, mcpGen: m.Generation()}
-	return h.built, nil
+	return &builtAgent{cfg: cfg, provider: prov, registry: reg, hooks: hr, mcp: m, mcpGen: m.Generation()}, nil
 }
 
 func realProvider(cfg *config.Config) (provider.Provider, error) {
@@ -466,6 +526,7 @@ func (h *agentHost) close() {
 	h.endSessions("other", ended...)
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.closed = true // a build under way closes its own servers
 	if h.built != nil {
 		h.closeMCP(h.built)
 		h.built = nil

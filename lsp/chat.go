@@ -69,6 +69,7 @@ type ChatEvent struct {
 	Compaction *agent.Compaction      `json:"compaction,omitempty"`
 	Hook       *hooks.Report          `json:"hook,omitempty"`
 	Memories   []agent.RecalledMemory `json:"memories,omitempty"`
+	MCP        *agent.MCPReport       `json:"mcp,omitempty"`
 	StopReason string                 `json:"stopReason,omitempty"`
 	Error      string                 `json:"error,omitempty"`
 }
@@ -84,7 +85,7 @@ func chatEvent(e agent.Event) ChatEvent {
 	out := ChatEvent{
 		Session: e.Session, Turn: e.Turn, Kind: string(e.Kind), Text: e.Text,
 		ToolCallID: e.ToolCallID, ToolName: e.ToolName, Input: e.Input, Result: e.Result,
-		Compaction: e.Compaction, Hook: e.Hook, Memories: e.Memories, StopReason: string(e.StopReason),
+		Compaction: e.Compaction, Hook: e.Hook, Memories: e.Memories, MCP: e.MCP, StopReason: string(e.StopReason),
 	}
 	for _, c := range e.Changes {
 		ce := ChangeEvent{Op: c.Op, URI: uri.File(c.Path)}
@@ -155,7 +156,7 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 // turnLocked runs the turn while the caller holds ls.turn and returns the
 // result and the turn's "done" event, held back for the caller to send.
 func (s *Server) turnLocked(ctx context.Context, b *builtAgent, ls *liveSession, msg string) (*ChatResult, agent.Event, error) {
-	a, err := s.turnAgent(b, ls)
+	a, err := s.turnAgent(ctx, b, ls)
 	if err != nil {
 		return nil, agent.Event{}, err
 	}
@@ -196,7 +197,7 @@ func (s *Server) sendEvent(ctx context.Context, e agent.Event) {
 // turnAgent builds the agent for one turn of ls: the shared configuration
 // with this session's policy (it remembers "allow for this session"),
 // todo list and the editor-facing environment.
-func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error) {
+func (s *Server) turnAgent(ctx context.Context, b *builtAgent, ls *liveSession) (*agent.Agent, error) {
 	s.mu.RLock()
 	roots := s.roots
 	s.mu.RUnlock()
@@ -224,7 +225,7 @@ func (s *Server) turnAgent(b *builtAgent, ls *liveSession) (*agent.Agent, error)
 		Index: serverIndex{s}, Todos: ls.todos, Ledger: ls.ledger, Unsaved: s.unsaved, Memory: s.agents.memorySet(),
 		ShellTimeout: time.Duration(b.cfg.ShellTimeoutSeconds) * time.Second,
 	}
-	c, reg := b.cfg, b.tools()
+	c, reg := b.cfg, b.tools(ctx)
 	a := &agent.Agent{
 		AutoRecall: true,
 		Provider:   b.provider, Model: c.Model, Registry: reg, Env: env, Policy: policy,

@@ -293,7 +293,7 @@ func (app *chatApp) openSessions() {
 }
 
 func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser bool) error {
-	app.mcp = startMCP(app.g, app.root, app.cfg, app.out.warn)
+	app.mcp = startMCP(app.g, app.root, app.cfg, app.out.warn, app.out.sink)
 	app.closers = append(app.closers, app.mcp.Close)
 	app.mcpGen = app.mcp.Generation()
 	reg, err := app.mcp.Registry(tools.AgentTools())
@@ -446,7 +446,7 @@ func (app *chatApp) once(msg string) error {
 
 // turn runs one message and reports how it ended and what it cost.
 func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
-	app.refreshTools()
+	app.refreshTools(ctx)
 	res, err := app.agent.Run(ctx, app.session, msg)
 	app.gate.EndTurn()
 	app.out.endTurn(res)
@@ -458,9 +458,11 @@ func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, er
 	return res, nil
 }
 
-// refreshTools rebuilds the registry when an MCP server changed its tools
-// since the last turn.
-func (app *chatApp) refreshTools() {
+// refreshTools starts again the MCP servers that are down and due (see
+// mcpclient.Manager.Retry) and rebuilds the registry when a server changed
+// its tools since the last turn.
+func (app *chatApp) refreshTools(ctx context.Context) {
+	app.mcp.Retry(ctx)
 	gen := app.mcp.Generation()
 	if gen == app.mcpGen {
 		return

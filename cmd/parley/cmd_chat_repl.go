@@ -375,6 +375,9 @@ func (p *chatPrinter) sink(e agent.Event) {
 			}
 			fmt.Fprintf(p.stderr, "  ✎ %s %s\n", c.Op, target)
 		}
+	case agent.EventMCP:
+		p.finishLine()
+		fmt.Fprintf(p.stderr, "  %s %s\n", mcpMark(e.MCP), clip(e.Text, 600))
 	case agent.EventHook:
 		if e.Hook.Outcome != hooks.OutcomeOK {
 			p.finishLine()
@@ -383,6 +386,14 @@ func (p *chatPrinter) sink(e agent.Event) {
 	case agent.EventDone:
 		p.finishLine()
 	}
+}
+
+// mcpMark marks an MCP server's trouble (✗) apart from its recovery (↻).
+func mcpMark(r *agent.MCPReport) string {
+	if r != nil && (r.State == "restarting" || r.State == "restarted") {
+		return "↻"
+	}
+	return "✗"
 }
 
 // shortPath shows abs relative to the workspace root when it is inside.

@@ -82,6 +82,27 @@ func TestPrinterKeepsStreamsApart(t *testing.T) {
 	}
 }
 
+// TestPrinterMCPEvents: an MCP server's trouble and recovery are a line
+// each on stderr, even in the middle of streamed text.
+func TestPrinterMCPEvents(t *testing.T) {
+	var out, errb bytes.Buffer
+	p := newChatPrinter(&out, &errb)
+	for _, e := range []agent.Event{
+		{Kind: agent.EventText, Text: "Let me"},
+		{Kind: agent.EventMCP, Text: "MCP server gh stopped: EOF", MCP: &agent.MCPReport{Server: "gh", State: "crashed"}},
+		{Kind: agent.EventMCP, Text: "MCP server gh restarting", MCP: &agent.MCPReport{Server: "gh", State: "restarting"}},
+		{Kind: agent.EventMCP, Text: "MCP server gh restarted", MCP: &agent.MCPReport{Server: "gh", State: "restarted"}},
+	} {
+		p.sink(e)
+	}
+	if out.String() != "Let me\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	if want := "  ✗ MCP server gh stopped: EOF\n  ↻ MCP server gh restarting\n  ↻ MCP server gh restarted\n"; errb.String() != want {
+		t.Errorf("stderr %q, want %q", errb.String(), want)
+	}
+}
+
 func TestUsageLine(t *testing.T) {
 	tests := []struct {
 		name                string

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,9 +24,10 @@ import (
 const mcpTokenEnv = "PARLEY_MCP_TOKEN"
 
 type mcpFlags struct {
-	http       string
-	allowEdits bool
-	noWatch    bool
+	http         string
+	allowEdits   bool
+	memoryWrites bool
+	noWatch      bool
 }
 
 func newMCPCmd(g *globals) *cobra.Command {
@@ -33,19 +35,25 @@ func newMCPCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the code index and file tools to other agents over the Model Context Protocol",
-		Long: `mcp serves the workspace's code index (symbol search, definitions,
-references, outlines, dependencies, dependents and hubs) and read_file to
-any MCP client: over stdio by default (the client starts parley mcp), or
+		Long: `mcp serves the workspace's code index (the ranked repo map, symbol
+search, definitions, references, outlines, dependencies, dependents and
+hubs), read_file and recall_memories (the long-term memory) to any MCP
+client: over stdio by default (the client starts parley mcp), or
 over streamable HTTP with --http HOST:PORT. An address other than loopback
 needs a bearer token in $` + mcpTokenEnv + `, which clients send as
 "Authorization: Bearer TOKEN" (with the variable set, loopback needs it
 too).
 
 The index is the one parley index and parley chat use, brought up to date
-at start and kept current while the server runs. Edits are off unless
---allow-edits, and then go through the permission rules of the
-configuration (permission_mode default becomes acceptEdits; plan refuses to
-start); the shell is never served.
+in the background from the start (the server answers at once; the index
+tools wait for that first run up to 20 s, then say how far it got) and kept
+current while the server runs. Edits are off unless --allow-edits, and then
+go through the permission rules of the configuration (permission_mode
+default becomes acceptEdits; plan refuses to start); the shell is never
+served. remember and forget_memory, which change what every later session
+is told, are served only with --allow-memory-writes. The memory stores are
+opened for each memory call only, so a parley chat started meanwhile gets
+them.
 
 The subcommands manage the MCP servers whose tools parley chat and the
 editor's agent use (mcpServers in the configuration).`,
@@ -57,6 +65,7 @@ editor's agent use (mcpServers in the configuration).`,
 	fs := cmd.Flags()
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on HOST:PORT (e.g. 127.0.0.1:8808) instead of stdio")
 	fs.BoolVar(&f.allowEdits, "allow-edits", false, "also serve the edit tools (write_file, edit_file, multi_edit, delete_file, move_file)")
+	fs.BoolVar(&f.memoryWrites, "allow-memory-writes", false, "also serve remember and forget_memory (long-term memory writes)")
 	fs.BoolVar(&f.noWatch, "no-watch", false, "do not watch the workspace: changes reach the index at the next start")
 	cmd.AddCommand(mcpManageCmds(g)...)
 	return cmd
@@ -87,7 +96,7 @@ func runMCPServe(g *globals, f *mcpFlags) error {
 		return err
 	}
 	warn := func(err error) { fmt.Fprintln(g.stderr, "parley:", err) }
-	st, live, closers := openLiveIndex(g, root, storeDir, !f.noWatch, warn)
+	st, live, ready, closers := openMCPIndex(g, root, storeDir, !f.noWatch, warn)
 	defer func() {
 		for i := len(closers) - 1; i >= 0; i-- {
 			if err := closers[i](); err != nil {
@@ -97,7 +106,8 @@ func runMCPServe(g *globals, f *mcpFlags) error {
 	}()
 	opts := mcpserve.Options{
 		Roots: roots, Files: policy.GuardFiles(&tools.DiskView{}, roots), Policy: policy,
-		AllowEdits: f.allowEdits, Version: version,
+		AllowEdits: f.allowEdits, Version: version, Ready: ready,
+		OpenMemory: mcpMemory(g, filepath.Dir(storeDir)), MemoryWrites: f.memoryWrites,
 	}
 	edOpts := tools.DiskEditorOptions{Warn: warn}
 	if st != nil {

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/tools/mcpclient"
 )
@@ -20,9 +20,10 @@ func mcpApprovals(g *globals, root string) (mcpclient.Approvals, error) {
 	return mcpclient.Approvals{Path: filepath.Join(filepath.Dir(storeDir), "mcp-approved.json")}, nil
 }
 
-// startMCP starts the configured MCP servers that may run; failures and
-// the workspace servers waiting for approval are reported through warn.
-func startMCP(g *globals, root string, cfg *config.Config, warn func(error)) *mcpclient.Manager {
+// startMCP starts the configured MCP servers that may run; failures,
+// crashes, restarts and the workspace servers waiting for approval are
+// shown as agent events (agent.EventMCP), from any goroutine.
+func startMCP(g *globals, root string, cfg *config.Config, warn func(error), show agent.Sink) *mcpclient.Manager {
 	if len(cfg.MCPServers) == 0 {
 		return nil
 	}
@@ -34,8 +35,8 @@ func startMCP(g *globals, root string, cfg *config.Config, warn func(error)) *mc
 	return mcpclient.StartAllowed(context.Background(), ap, mcpclient.Options{
 		Servers: cfg.MCPServers, Dir: root, Version: version,
 		Report: func(e mcpclient.Event) {
-			if e.Kind != mcpclient.EventToolsChanged {
-				warn(errors.New(e.String()))
+			if ev, ok := e.AgentEvent(); ok {
+				show(ev)
 			}
 		},
 	})

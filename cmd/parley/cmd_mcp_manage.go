@@ -84,8 +84,10 @@ func statusWords(name string, st mcpclient.Status, pending bool) string {
 			s += fmt.Sprintf(", %d prompts", len(st.Prompts))
 		}
 		return s
-	case st.Err != nil:
+	case st.State == "failed" && st.Err != nil:
 		return "failed: " + st.Err.Error()
+	case st.State == "stopped" && st.Err != nil:
+		return "stopped: " + st.Err.Error()
 	}
 	return st.State
 }

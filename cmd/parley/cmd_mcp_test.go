@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/internal/fixture"
+	"github.com/parleyhq/parley/tools/mcpclient"
 )
 
 // mcpWait bounds waiting for `parley mcp` to see a change; a failure
@@ -133,5 +135,57 @@ func TestMCPHTTPEdits(t *testing.T) {
 	}
 	if got, isErr := callText(t, cs, "find_definition", map[string]any{"name": "Fresh"}); isErr || !strings.Contains(got, "cart/new.go:3") {
 		t.Errorf("the edit is not in the index: %v %s", isErr, got)
+	}
+}
+
+func TestStatusWords(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tc := range []struct {
+		st      mcpclient.Status
+		pending bool
+		want    string
+	}{
+		{mcpclient.Status{State: "running", Tools: 2, Prompts: []string{"p"}}, false, "running, 2 tools, 1 prompts"},
+		{mcpclient.Status{State: "failed", Err: boom}, false, "failed: boom"},
+		{mcpclient.Status{State: "stopped", Err: boom}, false, "stopped: boom"},
+		{mcpclient.Status{State: "restarting", Err: boom}, false, "restarting"},
+		{mcpclient.Status{}, true, "not allowed (parley mcp allow x)"},
+	} {
+		if got := statusWords("x", tc.st, tc.pending); got != tc.want {
+			t.Errorf("statusWords(%+v) = %q, want %q", tc.st, got, tc.want)
+		}
+	}
+}
+
+// TestMCPMemoryAndMap: parley mcp serves repo_map and the memory tools
+// (remember with --allow-memory-writes), and holds the memory store only
+// during a call: `parley memory list` in another process reads what the
+// MCP client remembered while the server still runs.
+func TestMCPMemoryAndMap(t *testing.T) {
+	dir := t.TempDir()
+	ws := fixture.Workspace(t, "shop")
+	cmd := mcpCommand(t, dir, ws, "--allow-memory-writes", "--no-watch")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	if got, isErr := callText(t, cs, "repo_map", map[string]any{"focus": []string{"cart/cart.go"}}); isErr || !strings.Contains(got, "cart/cart.go") {
+		t.Errorf("repo_map: %v %s", isErr, got)
+	}
+	if got, isErr := callText(t, cs, "remember", map[string]any{"content": "Prices are integer cents.", "type": "decision"}); isErr || !strings.Contains(got, "Remembered as 1") {
+		t.Fatalf("remember: %v %s\n%s", isErr, got, stderr.String())
+	}
+	list := exec.Command(mcpCommand(t, dir, ws).Path, "memory", "list", "--root", ws)
+	list.Env = mcpCommand(t, dir, ws).Env
+	out, err := list.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Prices are integer cents.") {
+		t.Errorf("parley memory list while parley mcp runs: %v\n%s", err, out)
+	}
+	if got, isErr := callText(t, cs, "recall_memories", map[string]any{"query": "prices cents"}); isErr || !strings.Contains(got, "integer cents") {
+		t.Errorf("recall_memories: %v %s", isErr, got)
 	}
 }

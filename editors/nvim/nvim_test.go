@@ -428,6 +428,19 @@ func TestHooks(t *testing.T) {
 	}
 }
 
+// TestMCPEvents: an MCP server of the user config that cannot start is
+// a "✗" line in the chat buffer and a notification, and the turn goes on
+// (tests/mcp.lua).
+func TestMCPEvents(t *testing.T) {
+	r := run(t, nvimRun{
+		script: "mcp.lua", llm: "text Hi there.\n",
+		userConfig: `{"mcpServers": {"down": {"command": "/nonexistent/no-such-mcp-server"}}}`,
+	})
+	if reqs := r.llm.Requests(); len(reqs) != 1 {
+		t.Errorf("the model got %d requests, want 1\n%s", len(reqs), modelRequests(reqs))
+	}
+}
+
 // TestHelpTags: :helptags accepts doc/parley.txt (no duplicate or bad
 // tags) and the tags of the sections are there.
 func TestHelpTags(t *testing.T) {

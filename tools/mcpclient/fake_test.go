@@ -26,6 +26,13 @@ func TestMain(m *testing.M) {
 	case "exitnow":
 		fmt.Fprintln(os.Stderr, "boom: no such database")
 		os.Exit(3)
+	case "failonce":
+		// Fails while the file named by PARLEY_FAKE_MCP_FIXED is missing.
+		if _, err := os.Stat(os.Getenv("PARLEY_FAKE_MCP_FIXED")); err != nil {
+			fmt.Fprintln(os.Stderr, "not configured yet")
+			os.Exit(3)
+		}
+		fakeSDKServer()
 	default:
 		fakeRawServer(mode)
 	}

@@ -13,7 +13,13 @@
 //
 // Contracts: a server that fails to start or dies is reported through
 // Options.Report (and Status) and never stops the session: a dead server's
-// tools stay listed, and the next call of one of them starts it again. A
+// tools stay listed, and the next call of one of them starts it again.
+// A server that failed to start (it has no tools to call) is started again
+// by Retry, which front ends call before each turn; after a failed start
+// the next attempt waits a backoff (RetryBackoff, doubled at each failure
+// up to MaxRetryBackoff), so a broken server does not cost every turn its
+// start timeout: until then its calls fail at once, saying when it is
+// retried. A
 // call ends with its context (the turn's): the SDK tells the server it was
 // cancelled. Everything a server sends back is a tool result for the model
 // (an error result when the server failed), never a Go error, except the
@@ -42,6 +48,14 @@ import (
 // initialize handshake and the first tool list).
 const DefaultStartTimeout = 30 * time.Second
 
+// DefaultRetryBackoff is the wait after a first failed start; it doubles
+// at each further failure up to MaxRetryBackoff, and a successful start
+// resets it.
+const (
+	DefaultRetryBackoff = 15 * time.Second
+	MaxRetryBackoff     = 10 * time.Minute
+)
+
 // Options configure a Manager.
 type Options struct {
 	// Servers are the servers to run, by name (only those allowed to run:
@@ -54,6 +68,9 @@ type Options struct {
 	Getenv func(string) string
 	// StartTimeout bounds starting one server (zero: DefaultStartTimeout).
 	StartTimeout time.Duration
+	// RetryBackoff is the wait after a first failed start (zero:
+	// DefaultRetryBackoff).
+	RetryBackoff time.Duration
 	// Report, when set, hears of servers that failed to start, died, or
 	// changed their tool list. It may be called from any goroutine.
 	Report func(Event)
@@ -65,8 +82,10 @@ type Options struct {
 type EventKind string
 
 const (
-	EventFailed       EventKind = "failed"  // could not start (Err)
-	EventCrashed      EventKind = "crashed" // the connection ended (Err)
+	EventFailed       EventKind = "failed"     // could not start (Err; Retry)
+	EventCrashed      EventKind = "crashed"    // the connection ended (Err)
+	EventRestarting   EventKind = "restarting" // a start after a failure or crash began
+	EventRestarted    EventKind = "restarted"  // ... and succeeded
 	EventToolsChanged EventKind = "toolsChanged"
 )
 
@@ -75,14 +94,25 @@ type Event struct {
 	Server string
 	Kind   EventKind
 	Err    error
+	// Retry is, for EventFailed, the wait before the next start; zero
+	// when the server is not retried (a workspace server not allowed).
+	Retry time.Duration
 }
 
 func (e Event) String() string {
 	switch e.Kind {
 	case EventFailed:
-		return fmt.Sprintf("MCP server %s failed to start: %v", e.Server, e.Err)
+		s := fmt.Sprintf("MCP server %s failed to start: %v", e.Server, e.Err)
+		if e.Retry > 0 {
+			s += fmt.Sprintf("; retried at the first turn after %v", e.Retry)
+		}
+		return s
 	case EventCrashed:
 		return fmt.Sprintf("MCP server %s stopped: %v; it is restarted when one of its tools is next called", e.Server, e.Err)
+	case EventRestarting:
+		return fmt.Sprintf("MCP server %s restarting", e.Server)
+	case EventRestarted:
+		return fmt.Sprintf("MCP server %s restarted", e.Server)
 	}
 	return fmt.Sprintf("MCP server %s changed its tools", e.Server)
 }
@@ -92,6 +122,7 @@ type Manager struct {
 	opts    Options
 	servers []*server // by name
 	gen     atomic.Uint64
+	now     func() time.Time // time.Now; tests move it
 }
 
 // Start starts every server in parallel and returns once each has started
@@ -100,25 +131,45 @@ func Start(ctx context.Context, opts Options) *Manager {
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
 	}
-	m := &Manager{opts: opts}
+	if opts.RetryBackoff <= 0 {
+		opts.RetryBackoff = DefaultRetryBackoff
+	}
+	m := &Manager{opts: opts, now: time.Now}
 	for _, name := range slices.Sorted(maps.Keys(opts.Servers)) {
 		m.servers = append(m.servers, &server{m: m, name: name, def: opts.Servers[name]})
 	}
-	var wg sync.WaitGroup
-	for _, s := range m.servers {
-		wg.Go(func() {
-			if _, err := s.connect(ctx); err != nil {
-				m.report(Event{Server: s.name, Kind: EventFailed, Err: err})
-			}
-		})
-	}
-	wg.Wait()
+	m.startAll(ctx, m.servers)
 	return m
 }
 
+// startAll starts servers in parallel (failures are reported by connect).
+func (m *Manager) startAll(ctx context.Context, servers []*server) {
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		wg.Go(func() { s.connect(ctx) })
+	}
+	wg.Wait()
+}
+
+// Retry starts again, in parallel, the servers that are not running and
+// whose backoff is over: one that failed to start, or died and was not
+// called since. It returns once each has started or failed; ctx bounds it.
+func (m *Manager) Retry(ctx context.Context) {
+	if m == nil {
+		return
+	}
+	var due []*server
+	for _, s := range m.servers {
+		if s.retryDue() {
+			due = append(due, s)
+		}
+	}
+	m.startAll(ctx, due)
+}
+
 func (m *Manager) report(e Event) {
-	if e.Kind == EventToolsChanged {
-		m.gen.Add(1)
+	if e.Kind == EventToolsChanged || e.Kind == EventRestarted {
+		m.gen.Add(1) // a restarted server may bring the tools it lacked
 	}
 	m.opts.report(e)
 }
@@ -166,7 +217,8 @@ func (m *Manager) Registry(base []tools.Tool) (*tools.Registry, error) {
 type Status struct {
 	Name      string
 	Transport string
-	// State is "running", "failed" or "stopped" (died; restarted on use).
+	// State is "running", "failed", "stopped" (died; restarted on use),
+	// "starting" or "restarting".
 	State string
 	Err   error
 	Tools int

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -315,5 +316,129 @@ func TestServerEnv(t *testing.T) {
 		`{"text":"PARLEY_API_KEY ANTHROPIC_API_KEY PARLEY_TEST_PLAIN GIVEN"}`)
 	if want := "PARLEY_API_KEY=;ANTHROPIC_API_KEY=;PARLEY_TEST_PLAIN=plain;GIVEN=sk-ant-secret;"; err != nil || res.Content != want {
 		t.Errorf("server environment %v %v, want %s", err, res, want)
+	}
+}
+
+// clock is a Manager's time, moved by the test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// TestRetryFailedStart: a server that failed to start is started again by
+// Retry once its backoff is over, not before (its calls fail at once
+// meanwhile); each failure doubles the backoff, a success brings its
+// tools (a new Generation) and reports the restart.
+func TestRetryFailedStart(t *testing.T) {
+	fixed := filepath.Join(t.TempDir(), "fixed")
+	def := fakeServer(t, "failonce")
+	def.Env["PARLEY_FAKE_MCP_FIXED"] = fixed
+	ev := newEvents()
+	clk := &clock{t: time.Unix(1e9, 0)}
+	// Start with the real clock, then take over: the first failure's
+	// backoff is counted from the start.
+	m := Start(context.Background(), Options{Servers: map[string]config.MCPServer{"flaky": def}, Report: ev.report,
+		StartTimeout: 10 * time.Second, RetryBackoff: time.Minute, Dir: t.TempDir()})
+	t.Cleanup(func() { m.Close() })
+	m.now = clk.now
+	m.servers[0].mu.Lock()
+	m.servers[0].retryAt = clk.now().Add(time.Minute)
+	m.servers[0].mu.Unlock()
+
+	if f := ev.next(t, EventFailed); f.Retry != time.Minute || !strings.Contains(f.Err.Error(), "not configured yet") {
+		t.Errorf("first failure: %+v", f)
+	}
+	if st := m.Status()[0]; st.State != "failed" || len(m.Tools()) != 0 {
+		t.Fatalf("after the failed start: %+v, tools %v", st, names(m.Tools()))
+	}
+	kinds := func() []EventKind {
+		ev.mu.Lock()
+		defer ev.mu.Unlock()
+		var out []EventKind
+		for _, e := range ev.all {
+			out = append(out, e.Kind)
+		}
+		return out
+	}
+
+	// Within the backoff nothing is started.
+	clk.add(59 * time.Second)
+	m.Retry(context.Background())
+	if got := kinds(); !slices.Equal(got, []EventKind{EventFailed}) {
+		t.Fatalf("retry within the backoff: events %v", got)
+	}
+	// After it, a start that fails again doubles the backoff.
+	clk.add(time.Second)
+	m.Retry(context.Background())
+	if f := ev.all[len(ev.all)-1]; f.Kind != EventFailed || f.Retry != 2*time.Minute {
+		t.Fatalf("second failure: %v", kinds())
+	}
+	clk.add(time.Minute)
+	if err := os.WriteFile(fixed, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.Retry(context.Background())
+	if got := kinds(); len(got) != 3 {
+		t.Fatalf("retry within the doubled backoff: events %v", got)
+	}
+	clk.add(time.Minute)
+	gen := m.Generation()
+	m.Retry(context.Background())
+	want := []EventKind{EventFailed, EventRestarting, EventFailed, EventRestarting, EventRestarted}
+	if got := kinds(); !slices.Equal(got, want) {
+		t.Fatalf("events %v, want %v", got, want)
+	}
+	if st := m.Status()[0]; st.State != "running" || st.Err != nil || m.Generation() == gen {
+		t.Errorf("after the restart: %+v, generation %d -> %d", st, gen, m.Generation())
+	}
+	res, err := run(t, context.Background(), toolByName(t, m, "mcp_flaky_echo"), &tools.Env{}, `{"text":"up"}`)
+	if err != nil || res.Content != "echo: up" {
+		t.Errorf("call after the restart: %v %v", err, res)
+	}
+}
+
+// TestCallWithinBackoff: a crashed server whose restart failed answers its
+// next calls at once with the reason and the wait, without starting.
+func TestCallWithinBackoff(t *testing.T) {
+	fixed := filepath.Join(t.TempDir(), "fixed")
+	if err := os.WriteFile(fixed, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	def := fakeServer(t, "failonce")
+	def.Env["PARLEY_FAKE_MCP_FIXED"] = fixed
+	m, ev := start(t, map[string]config.MCPServer{"flaky": def}, 10*time.Second)
+	m.opts.RetryBackoff = time.Minute
+	die := toolByName(t, m, "mcp_flaky_die")
+	if _, err := run(t, context.Background(), die, &tools.Env{}, `{}`); err != nil {
+		t.Fatal(err)
+	}
+	ev.next(t, EventCrashed)
+	os.Remove(fixed)
+	echo := toolByName(t, m, "mcp_flaky_echo")
+	res, err := run(t, context.Background(), echo, &tools.Env{}, `{}`)
+	if err != nil || !res.IsError || !strings.Contains(res.Content, "not configured yet") {
+		t.Fatalf("call after the crash: %v %v", err, res)
+	}
+	ev.next(t, EventFailed)
+	res, err = run(t, context.Background(), echo, &tools.Env{}, `{}`)
+	if err != nil || !res.IsError || !strings.Contains(res.Content, "next start in 1m0s") {
+		t.Errorf("call within the backoff: %v %v", err, res)
+	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if n := len(ev.all); n != 3 { // crashed, restarting, failed; nothing more
+		t.Errorf("events %v", ev.all)
 	}
 }

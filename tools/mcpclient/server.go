@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,7 +33,10 @@ type server struct {
 	tools     []tools.Tool
 	resources []string
 	prompts   []string
-	err       error // why it is not running
+	err       error     // why it is not running
+	failures  int       // failed starts in a row
+	retryAt   time.Time // no start before (after a failed one)
+	starting  bool      // a start is under way
 	closed    bool
 	stderr    *tail
 
@@ -44,12 +48,23 @@ type server struct {
 // running (at the start, or after it died).
 func (s *server) session(ctx context.Context) (*mcp.ClientSession, error) {
 	s.mu.Lock()
-	cs := s.cs
+	cs, err, retryAt := s.cs, s.err, s.retryAt
 	s.mu.Unlock()
 	if cs != nil {
 		return cs, nil
 	}
+	if now := s.m.now(); now.Before(retryAt) {
+		return nil, fmt.Errorf("%w (next start in %v)", err, retryAt.Sub(now).Round(time.Second))
+	}
 	return s.connect(ctx)
+}
+
+// retryDue says Retry should start s: it is not running and its backoff
+// is over.
+func (s *server) retryDue() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cs == nil && s.err != nil && !s.closed && !s.starting && !s.m.now().Before(s.retryAt)
 }
 
 // connect starts the server, lists its tools, resources and prompts, and
@@ -59,6 +74,12 @@ func (s *server) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	defer s.connMu.Unlock()
 	s.mu.Lock()
 	cs, closed := s.cs, s.closed
+	// A start after a failure or a crash is a restart (s.err says why it
+	// was down); the first start is not.
+	restart := s.err != nil
+	if cs == nil && !closed {
+		s.starting = true
+	}
 	s.mu.Unlock()
 	if cs != nil {
 		return cs, nil
@@ -66,12 +87,46 @@ func (s *server) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	if closed {
 		return nil, errors.New("the session is over")
 	}
+	if restart {
+		s.m.report(Event{Server: s.name, Kind: EventRestarting})
+	}
+	cs, err := s.startAndList(ctx)
+	s.mu.Lock()
+	s.starting = false
+	if err != nil {
+		s.err = err
+		if ctx.Err() != nil { // the turn was cancelled: not the server's failure
+			s.mu.Unlock()
+			return nil, err
+		}
+		s.failures++
+		backoff := s.m.opts.RetryBackoff
+		for i := 1; i < s.failures && backoff < MaxRetryBackoff; i++ {
+			backoff *= 2
+		}
+		backoff = min(backoff, MaxRetryBackoff)
+		s.retryAt = s.m.now().Add(backoff)
+		s.mu.Unlock()
+		s.m.report(Event{Server: s.name, Kind: EventFailed, Err: err, Retry: backoff})
+		return nil, err
+	}
+	s.cs, s.err, s.failures, s.retryAt = cs, nil, 0, time.Time{}
+	s.mu.Unlock()
+	go s.watch(cs)
+	if restart {
+		s.m.report(Event{Server: s.name, Kind: EventRestarted})
+	}
+	return cs, nil
+}
+
+// startAndList starts the server and lists what it offers, within the
+// start timeout; the error says why it failed, with the server's stderr.
+func (s *server) startAndList(ctx context.Context) (*mcp.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.m.opts.StartTimeout)
 	defer cancel()
 	cs, err := s.start(ctx)
 	if err == nil {
-		err = s.list(ctx, cs)
-		if err != nil {
+		if err = s.list(ctx, cs); err != nil {
 			cs.Close()
 		}
 	}
@@ -79,16 +134,8 @@ func (s *server) connect(ctx context.Context) (*mcp.ClientSession, error) {
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer within %v", s.m.opts.StartTimeout)
 		}
-		err = s.withStderr(err)
-		s.mu.Lock()
-		s.err = err
-		s.mu.Unlock()
-		return nil, err
+		return nil, s.withStderr(err)
 	}
-	s.mu.Lock()
-	s.cs, s.err = cs, nil
-	s.mu.Unlock()
-	go s.watch(cs)
 	return cs, nil
 }
 
@@ -282,6 +329,10 @@ func (s *server) status() Status {
 	switch {
 	case s.cs != nil:
 		st.State = "running"
+	case s.starting && s.err != nil:
+		st.State = "restarting"
+	case s.starting:
+		st.State = "starting"
 	case s.tools == nil:
 		st.State = "failed"
 	default:

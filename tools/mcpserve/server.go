@@ -8,10 +8,18 @@
 // is nobody to ask on this side (the MCP client asks its own user), so a
 // call the policy would ask about is refused with the policy's reason.
 //
+// Besides the agent's tools it serves repo_map (the ranked map the agent
+// has in its system prompt) and, with Options.OpenMemory, the long-term
+// memory tools (see memory.go: the store is opened per call).
+//
 // Contracts: read-only tools only, unless Options.AllowEdits, which adds
 // the edit tools (and is refused for a plan-mode policy, which could never
-// allow them). Every MCP session gets its own tools.Env (per-session state,
-// such as a read ledger, lives there), created on its first call and
+// allow them), and Options.MemoryWrites, which adds remember and
+// forget_memory. The server answers before the first index run is over
+// (Options.Ready): an index tool waits for it at most Options.IndexWait,
+// then answers (an error result) how far indexing got. Every MCP session
+// gets its own tools.Env (per-session state, such as a read ledger, lives
+// there), created on its first call and
 // dropped when the session ends; the index, file view and editor behind
 // them are shared and owned by the caller. Model mistakes (bad arguments,
 // a path outside the roots, a denied call) are tool results with IsError;
@@ -22,7 +30,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -33,11 +43,18 @@ import (
 )
 
 // ReadTools are the tools served by default: reading files and the index
-// (symbol search, definitions, references, outline, dependencies, and
-// dependents, which without a path lists the workspace's hubs).
+// (symbol search, definitions, references, outline, dependencies,
+// dependents, which without a path lists the workspace's hubs, and the
+// repo map).
 var ReadTools = []string{
 	"read_file", "get_symbol", "find_definition", "find_references",
-	"outline", "get_dependencies", "get_dependents",
+	"outline", "get_dependencies", "get_dependents", "repo_map",
+}
+
+// indexTools answer from the index, so they wait for the first run.
+var indexTools = map[string]bool{
+	"get_symbol": true, "find_definition": true, "find_references": true, "outline": true,
+	"get_dependencies": true, "get_dependents": true, "repo_map": true,
 }
 
 // EditTools are added by Options.AllowEdits. The shell is never served:
@@ -59,6 +76,15 @@ type Options struct {
 	Policy *permission.Policy
 	// AllowEdits serves the edit tools.
 	AllowEdits bool
+	// OpenMemory, when set, serves recall_memories (and, with
+	// MemoryWrites, remember and forget_memory) over the stores it opens
+	// for each call.
+	OpenMemory   MemoryOpener
+	MemoryWrites bool
+	// Ready, when set, is the first index run under way; index tools wait
+	// for it at most IndexWait (zero: DefaultIndexWait).
+	Ready     *Readiness
+	IndexWait time.Duration
 	// Version is reported to clients as the server's version.
 	Version string
 }
@@ -68,8 +94,9 @@ type Server struct {
 	opts Options
 	srv  *mcp.Server
 
-	mu   sync.Mutex
-	envs map[*mcp.ServerSession]*tools.Env
+	mu    sync.Mutex
+	envs  map[*mcp.ServerSession]*tools.Env
+	memMu sync.Mutex // one memory call at a time (see withMemory)
 	// onDrop, when set (by tests), is called after a session's Env is
 	// dropped.
 	onDrop func()
@@ -80,7 +107,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Roots == nil || opts.Files == nil || opts.Policy == nil {
 		return nil, errors.New("mcp server: roots, files and policy are required")
 	}
-	names := ReadTools
+	names := slices.Clone(ReadTools)
 	if opts.AllowEdits {
 		if opts.Editor == nil {
 			return nil, errors.New("mcp server: --allow-edits needs an editor")
@@ -88,9 +115,21 @@ func New(opts Options) (*Server, error) {
 		if opts.Policy.Mode() == permission.ModePlan {
 			return nil, errors.New("mcp server: permission_mode plan forbids every edit, so --allow-edits cannot be honoured; choose another permission_mode")
 		}
-		names = append(append([]string(nil), ReadTools...), EditTools...)
+		names = append(names, EditTools...)
 	}
-	all, err := tools.NewRegistry(tools.FileTools()...)
+	if opts.MemoryWrites && opts.OpenMemory == nil {
+		return nil, errors.New("mcp server: memory writes need the memory stores")
+	}
+	if opts.OpenMemory != nil {
+		names = append(names, MemoryReadTools...)
+		if opts.MemoryWrites {
+			names = append(names, MemoryWriteTools...)
+		}
+	}
+	if opts.IndexWait <= 0 {
+		opts.IndexWait = DefaultIndexWait
+	}
+	all, err := tools.NewRegistry(append(append(tools.FileTools(), tools.MemoryTools()...), repoMapTool(&mappers{}))...)
 	if err != nil {
 		return nil, err
 	}
@@ -100,8 +139,9 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{opts: opts, envs: make(map[*mcp.ServerSession]*tools.Env)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "parley", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: "parley's code index of this workspace: find symbols, definitions, references, outlines, " +
-			"imports and importers (get_dependents without a path lists the most imported files), and read files.",
+		Instructions: "parley's code index of this workspace: a ranked map of it (repo_map), find symbols, definitions, " +
+			"references, outlines, imports and importers (get_dependents without a path lists the most imported files), " +
+			"and read files.",
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	for _, t := range reg.Tools() {
@@ -137,28 +177,33 @@ func annotations(t tools.Tool) *mcp.ToolAnnotations {
 	return a
 }
 
-// handler adapts one tool: Prepare, the policy, Run.
+// handler adapts one tool: Prepare, the policy, Run; an index tool first
+// waits for the first index run, a memory tool opens the memory.
 func (s *Server) handler(t tools.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if indexTools[t.Name()] {
+			wctx, cancel := context.WithTimeout(ctx, s.opts.IndexWait)
+			pending := s.opts.Ready.wait(wctx)
+			cancel()
+			if pending != "" {
+				return errorResult(fmt.Sprintf("%s: the index is not ready yet (%s); call again in a moment", t.Name(), pending)), nil
+			}
+		}
 		env := s.env(req.Session)
 		args := req.Params.Arguments
 		if len(args) == 0 {
 			args = []byte("{}")
 		}
-		call, err := t.Prepare(env, args)
-		if err != nil {
-			return errorResult(fmt.Sprintf("%s: %v", t.Name(), err)), nil
+		run := func(env *tools.Env) (*tools.Result, error) { return s.call(ctx, t, env, args) }
+		var res *tools.Result
+		var err error
+		if isMemoryTool(t.Name()) {
+			res, err = s.withMemory(env, run)
+		} else {
+			res, err = run(env)
 		}
-		ok, reason, err := s.opts.Policy.Check(ctx, nil, t.Name(), t.ReadOnly(), call.Access())
 		if err != nil {
 			return nil, err
-		}
-		if !ok {
-			return errorResult(reason), nil
-		}
-		res, err := call.Run(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.Name(), err)
 		}
 		text := res.Content
 		if text == "" {
@@ -166,6 +211,27 @@ func (s *Server) handler(t tools.Tool) mcp.ToolHandler {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: res.IsError}, nil
 	}
+}
+
+// call prepares, judges and runs one call on env; mistakes and refusals
+// are error results.
+func (s *Server) call(ctx context.Context, t tools.Tool, env *tools.Env, args []byte) (*tools.Result, error) {
+	c, err := t.Prepare(env, args)
+	if err != nil {
+		return tools.Errorf("%s: %v", t.Name(), err), nil
+	}
+	ok, reason, err := s.opts.Policy.Check(ctx, nil, t.Name(), t.ReadOnly(), c.Access())
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return tools.Errorf("%s", reason), nil
+	}
+	res, err := c.Run(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name(), err)
+	}
+	return res, nil
 }
 
 func errorResult(msg string) *mcp.CallToolResult {

@@ -375,7 +375,8 @@ export class ChatController implements vscode.Disposable {
     if (e.kind === 'done' && run && run.session === e.session) {
       run.doneSeen = true;
     }
-    if (e.session === this.session && this.session !== undefined) {
+    // An MCP server's trouble concerns every session: it has none.
+    if ((e.session === this.session && this.session !== undefined) || (e.kind === 'mcp' && !e.session)) {
       this.record({ type: 'event', event: e });
     }
   }

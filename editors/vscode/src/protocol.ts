@@ -79,6 +79,7 @@ export type EventKind =
   | 'usage'
   | 'compaction'
   | 'hook'
+  | 'mcp'
   | 'error'
   | 'done';
 
@@ -114,6 +115,16 @@ export interface HookReport {
   durationMs: number;
 }
 
+/** What happened to an MCP server (the mcp event; see docs/protocol.md). */
+export interface MCPReport {
+  server: string;
+  /** failed (could not start), crashed (restarted on next use), restarting, restarted. */
+  state: 'failed' | 'crashed' | 'restarting' | 'restarted' | string;
+  error?: string;
+  /** For failed: the wait before it is tried again at a turn; absent when it is not retried. */
+  retrySeconds?: number;
+}
+
 /** parley/compact's params. */
 export interface CompactParams {
   session: string;
@@ -142,6 +153,8 @@ export interface ChatEvent {
   error?: string;
   compaction?: Compaction;
   hook?: HookReport;
+  /** The mcp event's report; that event has no session (servers belong to the workspace). */
+  mcp?: MCPReport;
 }
 
 /** One entry of parley/sessions. */

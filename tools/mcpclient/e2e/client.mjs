@@ -1,5 +1,7 @@
 // The official TypeScript SDK client against `parley mcp`, over stdio and
-// streamable HTTP: list the tools, call each, check the results.
+// streamable HTTP: list the tools, call each, check the results. Over stdio
+// with --allow-memory-writes it remembers (and forgets) memories; over HTTP,
+// read-only, it recalls what the stdio session remembered.
 // Usage: node client.mjs PARLEY_BINARY WORKSPACE
 import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -7,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const [parley, ws] = process.argv.slice(2);
-const calls = [
+const readCalls = [
   ["read_file", { path: "a.go" }, "func Alpha()"],
   ["get_symbol", { name: "Beta" }, "return 1"],
   ["find_definition", { name: "Alpha" }, "a.go:3"],
@@ -15,14 +17,21 @@ const calls = [
   ["outline", { path: "a.go" }, "Alpha"],
   ["get_dependencies", { path: "a.go" }, ""],
   ["get_dependents", {}, ""],
+  ["repo_map", { focus: ["a.go"], tokens: 500 }, "a.go"],
+  ["recall_memories", { query: "Alpha calls Beta" }, "Alpha calls Beta for its result."],
+];
+const writeCalls = [
+  ["remember", { content: "Alpha calls Beta for its result.", type: "fact" }, "Remembered as 1"],
+  ["remember", { content: "A note to drop." }, "Remembered as 2"],
+  ["forget_memory", { id: "2" }, "Forgot 2"],
 ];
 
-async function check(transport, label) {
+async function check(transport, label, calls) {
   const client = new Client({ name: "e2e", version: "1" });
   await client.connect(transport);
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  const want = calls.map((c) => c[0]).sort();
+  const want = [...new Set(calls.map((c) => c[0]))].sort();
   if (JSON.stringify(names) !== JSON.stringify(want)) throw new Error(`${label}: tools ${names}, want ${want}`);
   for (const [name, args, want] of calls) {
     const res = await client.callTool({ name, arguments: args });
@@ -35,7 +44,7 @@ async function check(transport, label) {
   console.log(`${label}: ${names.length} tools ok`);
 }
 
-await check(new StdioClientTransport({ command: parley, args: ["mcp", "--root", ws, "--no-watch"], env: process.env }), "stdio");
+await check(new StdioClientTransport({ command: parley, args: ["mcp", "--root", ws, "--no-watch", "--allow-memory-writes"], env: process.env }), "stdio", [...writeCalls, ...readCalls]);
 
 const server = spawn(parley, ["mcp", "--root", ws, "--no-watch", "--http", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
 const url = await new Promise((resolve, reject) => {
@@ -48,7 +57,7 @@ const url = await new Promise((resolve, reject) => {
   server.on("exit", (code) => reject(new Error(`parley mcp --http exited ${code}: ${buf}`)));
 });
 try {
-  await check(new StreamableHTTPClientTransport(new URL(url)), "http");
+  await check(new StreamableHTTPClientTransport(new URL(url)), "http", readCalls);
 } finally {
   server.kill("SIGINT");
 }

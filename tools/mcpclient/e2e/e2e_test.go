@@ -13,10 +13,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/internal/fakellm"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/mcpclient"
 )
@@ -93,7 +95,9 @@ func TestEverythingStdio(t *testing.T) {
 	}
 }
 
-func TestEverythingHTTP(t *testing.T) {
+// everythingHTTP starts server-everything's streamable HTTP transport on a
+// free loopback port and returns its endpoint.
+func everythingHTTP(t *testing.T) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +110,6 @@ func TestEverythingHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
 			c.Close()
@@ -116,7 +119,11 @@ func TestEverythingHTTP(t *testing.T) {
 			t.Fatal("server-everything never listened")
 		}
 	}
-	m := start(t, map[string]config.MCPServer{"evh": {URL: url}})
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+}
+
+func TestEverythingHTTP(t *testing.T) {
+	m := start(t, map[string]config.MCPServer{"evh": {URL: everythingHTTP(t)}})
 	everything(t, m, "evh")
 }
 
@@ -134,19 +141,136 @@ func TestFilesystem(t *testing.T) {
 	}
 }
 
+var (
+	buildOnce sync.Once
+	parleyBin string
+	buildErr  error
+)
+
+// parley builds cmd/parley once per test binary run.
+func parley(t *testing.T) string {
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "parley-mcpe2e-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		parleyBin = filepath.Join(dir, "parley")
+		out, err := exec.Command("go", "build", "-o", parleyBin, "github.com/parleyhq/parley/cmd/parley").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return parleyBin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if parleyBin != "" {
+		os.RemoveAll(filepath.Dir(parleyBin))
+	}
+	os.Exit(code)
+}
+
+// TestChatDrivesPeers: `parley chat`, configured as README shows
+// (mcpServers in the user file, an allow rule per server), with the fake
+// model calling tools of server-everything over stdio and streamable HTTP
+// and of server-filesystem; the results reach the model's next request.
+func TestChatDrivesPeers(t *testing.T) {
+	dir := t.TempDir()
+	files := filepath.Join(dir, "files")
+	ws := filepath.Join(dir, "ws")
+	for _, d := range []string{files, ws, filepath.Join(dir, "config", "parley")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	note := filepath.Join(files, "note.txt")
+	os.WriteFile(note, []byte("remember the milk\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, "a.go"), []byte("package a\n"), 0o644)
+	cfg, _ := json.Marshal(map[string]any{
+		"mcpServers": map[string]any{
+			"ev":  map[string]any{"command": bin(t, "mcp-server-everything"), "args": []string{"stdio"}},
+			"evh": map[string]any{"url": everythingHTTP(t)},
+			"fs":  map[string]any{"command": bin(t, "mcp-server-filesystem"), "args": []string{files}},
+		},
+		"permissions": map[string]any{"allow": []string{"mcp_ev_*", "mcp_evh_*", "mcp_fs_*"}},
+	})
+	os.WriteFile(filepath.Join(dir, "config", "parley", "config.json"), cfg, 0o644)
+
+	url, llm := fakellm.Start(t, fmt.Sprintf(`tool mcp_ev_echo {"message":"hello from the fake model"}
+tool mcp_evh_get-sum {"a":2,"b":40}
+tool mcp_fs_read_text_file {"path":%q}
+---
+text All three answered.
+`, note))
+	cmd := exec.Command(parley(t), "chat", "--root", ws, "ask the MCP servers")
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"PARLEY_DATA_DIR="+filepath.Join(dir, "data"), "PARLEY_API_URL="+url+"/v1",
+		"PARLEY_MODEL=fake-model", "PARLEY_API_KEY=sk-test")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "All three answered.") {
+		t.Fatalf("parley chat: %v\n%s", err, out)
+	}
+	reqs := llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2\n%s", len(reqs), out)
+	}
+	for tool, want := range map[string]string{
+		"mcp_ev_echo": "hello from the fake model", "mcp_evh_get-sum": "42", "mcp_fs_read_text_file": "remember the milk",
+	} {
+		if got := toolResult(t, reqs[1], tool); !strings.Contains(got, want) {
+			t.Errorf("%s: the model saw %q, want %q in it", tool, got, want)
+		}
+	}
+}
+
+// toolResult is the content of the tool message answering the request's
+// call of tool (an OpenAI chat completions request).
+func toolResult(t *testing.T, body []byte, tool string) string {
+	var req struct {
+		Messages []struct {
+			Role       string          `json:"role"`
+			Content    json.RawMessage `json:"content"`
+			ToolCallID string          `json:"tool_call_id"`
+			ToolCalls  []struct {
+				ID       string `json:"id"`
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	id := ""
+	for _, m := range req.Messages {
+		for _, c := range m.ToolCalls {
+			if c.Function.Name == tool {
+				id = c.ID
+			}
+		}
+	}
+	for _, m := range req.Messages {
+		if id != "" && m.Role == "tool" && m.ToolCallID == id {
+			return string(m.Content)
+		}
+	}
+	return ""
+}
+
 // TestServerWithSDKClient runs the official TypeScript SDK client
 // (client.mjs) against parley mcp over stdio and streamable HTTP.
 func TestServerWithSDKClient(t *testing.T) {
-	parley := filepath.Join(t.TempDir(), "parley")
-	build := exec.Command("go", "build", "-o", parley, "github.com/parleyhq/parley/cmd/parley")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module example.com/e2e\n"), 0o644)
 	os.WriteFile(filepath.Join(ws, "a.go"), []byte("package e2e\n\nfunc Alpha() int { return Beta() }\n"), 0o644)
 	os.WriteFile(filepath.Join(ws, "b.go"), []byte("package e2e\n\nfunc Beta() int { return 1 }\n"), 0o644)
-	cmd := exec.Command("node", "client.mjs", parley, ws)
+	cmd := exec.Command("node", "client.mjs", parley(t), ws)
 	cmd.Env = append(os.Environ(), "PARLEY_DATA_DIR="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s", out)

@@ -309,6 +309,12 @@ function M.on_event(_, ev, ctx)
   if not st or (ev.kind == 'compaction' and ev.session ~= st.session and not st.waiting_new) then
     return -- no chat here, or parley/compact of a session this buffer does not show
   end
+  if ev.kind == 'mcp' and (ev.session or '') == '' then
+    -- An MCP server's trouble concerns every session: it has none.
+    table.insert(st.events, ev)
+    require('parley.mcp').show(st, ev)
+    return
+  end
   if ev.session ~= st.session then
     if st.running and st.waiting_new then
       st.session, st.waiting_new = ev.session, false

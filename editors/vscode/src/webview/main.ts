@@ -9,10 +9,12 @@ import type { FromView, ToView } from './messages';
 import { ICONS, type IconName } from './icons';
 import { compactionDetail, compactionReason, compactionTitle } from './compactionText';
 import { hookTitle, refusedHint, turnStopText } from './hookText';
+import { mcpTitle } from './mcpText';
 import {
   type Action,
   type CompactionItem,
   type HookItem,
+  type McpItem,
   type Item,
   type ToolItem,
   type Turn,
@@ -135,6 +137,8 @@ function renderItem(item: Item, old?: HTMLElement): HTMLElement {
       return renderCompaction(item, old);
     case 'hook':
       return renderHook(item);
+    case 'mcp':
+      return renderMcp(item);
     case 'edit': {
       const el = h('div', { class: 'edit' });
       for (const c of item.changes) {
@@ -210,6 +214,25 @@ function renderHook(it: HookItem): HTMLElement {
     el.append(h('div', { class: 'hook-hint' }, refusedHint(it)));
   } else if (r.message) {
     el.append(h('div', { class: 'hook-message' }, r.message));
+  }
+  return el;
+}
+
+/**
+ * An MCP server's trouble (failed, crashed) or recovery (restarting,
+ * restarted): one line naming the server and what happened, and the
+ * reason below it.
+ */
+function renderMcp(it: McpItem): HTMLElement {
+  const r = it.mcp;
+  const trouble = r.state === 'failed' || r.state === 'crashed';
+  const el = h(
+    'div',
+    { class: `mcp mcp-${r.state}`, role: trouble ? 'alert' : 'status', title: it.text ?? mcpTitle(r) },
+    h('div', { class: 'mcp-line' }, h('span', { class: 'mcp-icon', 'aria-hidden': 'true' }, trouble ? '✗' : '↻'), h('span', { class: 'mcp-title' }, mcpTitle(r))),
+  );
+  if (r.error) {
+    el.append(h('div', { class: 'mcp-message' }, r.error));
   }
   return el;
 }

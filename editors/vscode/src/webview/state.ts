@@ -3,7 +3,7 @@
 // session history). No DOM, no vscode: unit-tested in Node and bundled into
 // the webview page.
 
-import { type ChangeEvent, type ChatEvent, type Compaction, type HookReport, type SessionHistory, type SessionSummary, type ToolOutcome, type Usage, SUMMARY_HEADER } from '../protocol';
+import { type ChangeEvent, type ChatEvent, type Compaction, type HookReport, type MCPReport, type SessionHistory, type SessionSummary, type ToolOutcome, type Usage, SUMMARY_HEADER } from '../protocol';
 import type { ContextInfo, ToView } from './messages';
 
 export interface TextItem {
@@ -44,7 +44,14 @@ export interface HookItem {
   /** The server's one-line description. */
   text?: string;
 }
-export type Item = TextItem | ThinkingItem | ToolItem | EditItem | CompactionItem | HookItem;
+/** An MCP server that failed to start, crashed, or is being restarted. */
+export interface McpItem {
+  kind: 'mcp';
+  mcp: MCPReport;
+  /** The server's one-line description. */
+  text?: string;
+}
+export type Item = TextItem | ThinkingItem | ToolItem | EditItem | CompactionItem | HookItem | McpItem;
 
 export interface Turn {
   /** Unique within the view (turn numbers repeat across sessions). */
@@ -208,6 +215,24 @@ function applyHook(s: ViewState, e: ChatEvent): ViewState {
   return withTurn(s, { ...last, number: last.number ?? e.turn, items: [...last.items, item] });
 }
 
+/**
+ * An mcp event: servers belong to the workspace, so it comes with or
+ * without a session; inside the running turn it is one of its items
+ * (a restart on a tool call), outside one an entry of its own.
+ */
+function applyMcp(s: ViewState, e: ChatEvent): ViewState {
+  if (!e.mcp) {
+    return s;
+  }
+  const item: McpItem = { kind: 'mcp', mcp: e.mcp, text: e.text };
+  const last = lastOpenTurn(s);
+  if (!last) {
+    const entry: Turn = { key: s.nextKey, items: [item], done: true, between: true };
+    return { ...s, nextKey: s.nextKey + 1, turns: [...s.turns, entry] };
+  }
+  return withTurn(s, { ...last, items: [...last.items, item] });
+}
+
 /** Applies one parley/event. */
 export function applyEvent(s0: ViewState, e: ChatEvent): ViewState {
   let s = s0;
@@ -219,6 +244,9 @@ export function applyEvent(s0: ViewState, e: ChatEvent): ViewState {
   }
   if (e.kind === 'hook') {
     return applyHook(s, e);
+  }
+  if (e.kind === 'mcp') {
+    return applyMcp(s, e);
   }
   const found = turnFor(s, e);
   s = found.state;

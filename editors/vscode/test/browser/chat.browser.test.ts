@@ -180,6 +180,30 @@ describe.skipIf(!run)('chat page in Chromium', () => {
     expect(await bg('.hook-refused')).not.toBe(await bg('.hook-timeout'));
   });
 
+  it('shows an MCP server that failed before any turn and its restart during one', async () => {
+    const { page } = chat;
+    const mcp = (state: string, error?: string): ToView => ({
+      type: 'event',
+      event: { session: '', turn: 0, kind: 'mcp', text: `MCP server gh ${state}`, mcp: { server: 'gh', state, error, retrySeconds: state === 'failed' ? 15 : undefined } },
+    });
+    await chat.feed([
+      mcp('failed', 'exec: "gh-mcp": executable file not found in $PATH'),
+      { type: 'userMessage', text: 'list the issues' },
+      { type: 'turnStart' },
+      mcp('restarting'),
+      mcp('restarted'),
+      { type: 'event', event: { session: 's', turn: 1, kind: 'done', stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 2 } } },
+    ]);
+    await expect(page.locator('.mcp').count()).resolves.toBe(3);
+    await expect(page.locator('.mcp-failed .mcp-title').textContent()).resolves.toBe('MCP server gh failed to start; tried again at a turn after 15 s');
+    await expect(page.locator('.mcp-failed .mcp-message').textContent()).resolves.toContain('executable file not found');
+    await expect(page.locator('.mcp-failed').getAttribute('role')).resolves.toBe('alert');
+    await expect(page.locator('.mcp-restarted .mcp-title').textContent()).resolves.toBe('MCP server gh restarted');
+    // Trouble stands out from recovery.
+    const border = (sel: string) => page.locator(sel).evaluate((el) => getComputedStyle(el).borderLeftColor);
+    expect(await border('.mcp-failed')).not.toBe(await border('.mcp-restarted'));
+  });
+
   it('sanitizes model output: no raw HTML, no script URLs, no remote images', async () => {
     const { page } = chat;
     const evil =

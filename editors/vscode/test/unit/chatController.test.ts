@@ -171,6 +171,17 @@ describe('ChatController', () => {
     expect(posted.length).toBe(before);
   });
 
+  it('shows an MCP server event (no session) whatever session it shows', async () => {
+    const { client, posted, chat } = setup();
+    const mcp: ChatEvent = { session: '', turn: 0, kind: 'mcp', text: 'MCP server gh failed to start', mcp: { server: 'gh', state: 'failed', error: 'boom' } };
+    chat.onEvent(mcp); // before any session
+    client.next.push({ fixture: turnFixture('text-answer') });
+    await chat.send('x');
+    chat.onEvent(mcp); // while another session is shown
+    expect(ofType(posted, 'event').filter((m) => m.event.kind === 'mcp')).toHaveLength(2);
+    expect(chat.session).toBe(turnFixture('text-answer').result!.session);
+  });
+
   it('runs code action commands in the view, cancellable, in a new session', async () => {
     const { client, posted, chat, host } = setup();
     client.next.push({ fixture: turnFixture('tool-edit') });
