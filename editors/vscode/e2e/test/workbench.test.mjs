@@ -141,6 +141,8 @@ describe('the extension in code-server', () => {
     for (const name of ['Cart', 'Items', 'Total', 'Fee']) {
       await outline.locator('.monaco-list-row .label-name', { hasText: new RegExp(`^${name}$`) }).first().waitFor({ timeout: WAIT });
     }
+    // The details are the signatures parley's index stores.
+    await outline.locator('.monaco-list-row', { hasText: 'func (c *Cart) Total() int' }).waitFor({ timeout: WAIT });
     await shot('workbench-index.png');
   });
 
