@@ -8,7 +8,7 @@ WS      ?= .
 
 VSCODE  := editors/vscode
 
-.PHONY: build run test bench bench-tokens lint fuzz clean vscode-deps vscode-test vscode mcp-e2e
+.PHONY: build run test bench bench-tokens lint fuzz clean vscode-deps vscode-test vscode vscode-e2e mcp-e2e
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/parley
@@ -85,6 +85,16 @@ vscode-test: build vscode-deps
 vscode: vscode-deps
 	cd $(VSCODE) && npm run package
 
+# The packaged extension in a real VS Code: code-server 4.100.3 (Node 20;
+# editors/vscode/e2e/package.json, pinned; install.sh says what its
+# offline install needs from Debian) driven by Debian's chromium through
+# playwright-core, against bin/parley and a local fake model. Screenshots,
+# and logs on failure, in editors/vscode/e2e/artifacts/.
+VSCODE_E2E := $(VSCODE)/e2e
+vscode-e2e: build vscode
+	$(VSCODE_E2E)/install.sh
+	cd $(VSCODE_E2E) && PARLEY_BIN=$(CURDIR)/$(BIN) npm test
+
 # MCP against real peers from npm (tools/mcpclient/e2e/package.json,
 # pinned): parley's client against the reference servers (everything over
 # stdio and streamable HTTP, filesystem), parley mcp against the official
@@ -95,4 +105,4 @@ mcp-e2e:
 	$(GO) test -tags mcpe2e -count=1 ./$(MCPE2E)/
 
 clean:
-	rm -rf bin bench_out $(VSCODE)/dist $(VSCODE)/out $(VSCODE)/*.vsix
+	rm -rf bin bench_out $(VSCODE)/dist $(VSCODE)/out $(VSCODE)/*.vsix $(VSCODE_E2E)/artifacts

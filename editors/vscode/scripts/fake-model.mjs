@@ -1,6 +1,8 @@
 // A fake model API on 127.0.0.1 speaking Anthropic's Messages streaming
 // wire format (Server-Sent Events), answering each request with the next
-// scripted step. Used by record-fixtures.mjs and the end-to-end test.
+// scripted step and keeping the request bodies (what the model was told).
+// Used by record-fixtures.mjs and the end-to-end tests (test/integration,
+// e2e/).
 //
 // A step is {blocks: [{thinking} | {text} | {tool, input}], input?,
 // output?, cached?} or {status, body} for an HTTP error.
@@ -25,10 +27,18 @@ function chunks(text, n = 4) {
 export async function startFakeModel() {
   let steps = [];
   let requests = 0;
+  const bodies = [];
   const server = http.createServer((req, res) => {
-    req.resume();
+    const body = [];
+    req.on('data', (b) => body.push(b));
     req.on('end', async () => {
       const n = ++requests;
+      const text = Buffer.concat(body).toString();
+      try {
+        bodies.push(JSON.parse(text));
+      } catch {
+        bodies.push(text);
+      }
       const step = steps.shift();
       if (!step) {
         res.writeHead(400, { 'content-type': 'application/json' });
@@ -87,6 +97,8 @@ export async function startFakeModel() {
       steps = [...next];
     },
     requests: () => requests,
+    /** The parsed request bodies so far, oldest first. */
+    bodies: () => bodies,
     close: () => new Promise((r) => server.close(() => r())),
   };
 }

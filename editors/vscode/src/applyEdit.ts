@@ -2,7 +2,9 @@
 // converted by the language client (change annotations with
 // needsConfirmation become VS Code's WorkspaceEditEntryMetadata, so VS Code
 // opens the Refactor Preview where each file and change can be checked or
-// unchecked, then applied or discarded) and applied with
+// unchecked, then applied or discarded; VS Code starts such changes
+// unchecked, and Apply with none checked applies nothing and reports the
+// edit as not applied, as Discard does) and applied with
 // workspace.applyEdit, which puts it on the undo stack: Ctrl+Z takes it
 // back. This replaces the client's own handler only to tell the server why
 // an edit was not applied (failureReason), which the agent reads.
@@ -18,8 +20,12 @@ export interface ApplyDeps<E> {
   uriKey(uri: string): string;
   /** vscode.workspace.applyEdit. */
   apply(edit: E): Thenable<boolean>;
-  /** Told before an edit that waits for the user's confirmation. */
-  onConfirm?(label: string | undefined, files: number): void;
+  /**
+   * Told before an edit that waits for the user's confirmation (the
+   * extension shows a hint); what it returns is called once the user has
+   * decided, so the hint goes with the preview.
+   */
+  onConfirm?(label: string | undefined, files: number): (() => void) | void;
   onSettled?(applied: boolean): void;
 }
 
@@ -74,13 +80,12 @@ export async function applyWorkspaceEdit<E>(
   } catch (e) {
     return { applied: false, failureReason: `the editor could not read the edit: ${e instanceof Error ? e.message : String(e)}` };
   }
-  if (confirm) {
-    deps.onConfirm?.(params.label, editedFiles(params.edit).length);
-  }
+  const decided = confirm ? deps.onConfirm?.(params.label, editedFiles(params.edit).length) : undefined;
   let applied = false;
   try {
     applied = await deps.apply(converted);
   } finally {
+    decided?.();
     deps.onSettled?.(applied);
   }
   if (applied) {
@@ -89,7 +94,7 @@ export async function applyWorkspaceEdit<E>(
   return {
     applied: false,
     failureReason: confirm
-      ? 'the user discarded the change in the editor\'s preview'
+      ? 'the user did not apply the change in the editor\'s preview (discarded it, or applied it with none of its changes ticked)'
       : 'the editor could not apply the change (the file may have changed or be read-only)',
   };
 }

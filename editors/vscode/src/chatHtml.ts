@@ -1,8 +1,8 @@
 import { ICONS } from './webview/icons';
 
 // The chat view's HTML. Pure (no vscode import): the extension fills in the
-// webview's URIs, and the Chromium tests and screenshots serve the same
-// page from localhost.
+// webview's URIs, and the Chromium tests serve the same page from
+// localhost.
 
 export interface ChatHtmlOptions {
   /** webview.cspSource (or the test server's origin). */

@@ -226,11 +226,12 @@ class Extension implements vscode.Disposable {
         openVersions: () => new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d.version])),
         uriKey: (u) => client.protocol2CodeConverter.asUri(u).toString(),
         apply: (edit) => vscode.workspace.applyEdit(edit),
-        onConfirm: (label, files) =>
-          void vscode.window.setStatusBarMessage(
-            `$(diff) parley: review ${label ? `"${label}"` : 'the change'} (${files} file${files === 1 ? '' : 's'}) in the Refactor Preview, then Apply or Discard`,
-            15000,
-          ),
+        onConfirm: (label, files) => {
+          const hint = vscode.window.setStatusBarMessage(
+            `$(diff) parley: review ${label ? `"${label}"` : 'the change'} (${files} file${files === 1 ? '' : 's'}) in the Refactor Preview: tick the changes to keep, then Apply, or Discard`,
+          );
+          return () => hint.dispose();
+        },
       }),
     );
     const createProgress = (params: { token: ProgressToken }) => this.trackProgress(client, params.token);

@@ -1,7 +1,7 @@
 // The chat webview's page: renders ViewState into the DOM and posts the
 // user's actions to the extension. All state changes go through reduce()
 // (state.ts); this file only draws. It runs in VS Code's webview and, for
-// the tests and screenshots, in plain Chromium with acquireVsCodeApi stubbed.
+// the browser tests, in plain Chromium with acquireVsCodeApi stubbed.
 
 import MarkdownIt from 'markdown-it';
 import DOMPurify from 'dompurify';

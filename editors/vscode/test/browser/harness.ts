@@ -3,7 +3,7 @@
 // it in Debian's Chromium with playwright-core. acquireVsCodeApi is stubbed
 // so that what the page posts to the extension is recorded; messages from
 // the extension are fed with window.postMessage, as VS Code delivers them.
-// Used by the browser tests and by scripts/screenshots.mjs.
+// Used by the browser tests.
 
 import * as fs from 'node:fs';
 import * as http from 'node:http';

@@ -178,7 +178,7 @@ describe.skipIf(!haveBin && !mustRun)('extension ↔ parley serve (vscode stubbe
     const t = reduceAll(posted).turns.at(-1)!;
     const tool = t.items.find((i) => i.kind === 'tool');
     expect(tool).toMatchObject({ name: 'edit_file', result: { isError: true } });
-    expect((tool as { result: { content: string } }).result.content).toContain("discarded the change in the editor's preview");
+    expect((tool as { result: { content: string } }).result.content).toContain("did not apply the change in the editor's preview");
     expect(t.items.some((i) => i.kind === 'edit')).toBe(false);
     rec.applyEditResult = true;
   });

@@ -32,9 +32,28 @@ describe('workspace/applyEdit', () => {
     expect(d.onSettled).toHaveBeenCalledWith(true);
   });
 
-  it('a discarded preview goes back to the agent with a reason', async () => {
+  it('the confirmation hint lasts until the user decides, not longer', async () => {
+    let decide!: (applied: boolean) => void;
+    const d = deps(true, new Map([[uri, 1]]));
+    d.apply.mockImplementation(() => new Promise<boolean>((r) => (decide = r)));
+    const hidden = vi.fn();
+    d.onConfirm.mockReturnValue(hidden);
+    const result = applyWorkspaceEdit(recorded, d);
+    await vi.waitFor(() => expect(d.apply).toHaveBeenCalled());
+    expect(hidden).not.toHaveBeenCalled();
+    decide(true);
+    await expect(result).resolves.toEqual({ applied: true });
+    expect(hidden).toHaveBeenCalledTimes(1);
+  });
+
+  it('a preview not applied goes back to the agent with a reason', async () => {
+    // VS Code answers false both for Discard and for Apply with every
+    // change left unchecked (as it starts changes that need confirmation).
     const r = await applyWorkspaceEdit(recorded, deps(false));
-    expect(r).toEqual({ applied: false, failureReason: "the user discarded the change in the editor's preview" });
+    expect(r).toEqual({
+      applied: false,
+      failureReason: "the user did not apply the change in the editor's preview (discarded it, or applied it with none of its changes ticked)",
+    });
   });
 
   it('without annotations a failure is the editor\'s', async () => {
