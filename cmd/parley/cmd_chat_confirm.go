@@ -29,9 +29,9 @@ import (
 // an edit is asked about once. Every other call goes to the policy as is.
 //
 // A check is matched to its edit by context: the agent loop passes a
-// turn's context (a sub-agent's turn has its own) both to the check and to
-// the tool, which hands it to the editor, and runs a turn's mutating calls
-// one at a time, each checked right before it runs. An edit with no
+// call's context (agent.ToolCallID) both to the check and to the tool,
+// which hands it to the editor, and runs a turn's mutating calls one at a
+// time, each checked right before it runs. An edit with no
 // matching check is asked about all the same. Safe for concurrent use.
 type editGate struct {
 	policy *permission.Policy
