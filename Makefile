@@ -8,7 +8,7 @@ WS      ?= .
 
 VSCODE  := editors/vscode
 
-.PHONY: build run test bench bench-tokens lint fuzz clean vscode-deps vscode-test vscode mcp-e2e
+.PHONY: build run test bench bench-tokens lint fuzz clean vscode-deps vscode-test vscode mcp-e2e acp-e2e
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/parley
@@ -93,6 +93,12 @@ MCPE2E := tools/mcpclient/e2e
 mcp-e2e:
 	cd $(MCPE2E) && npm ci --no-audit --no-fund
 	$(GO) test -tags mcpe2e -count=1 ./$(MCPE2E)/
+
+# parley acp driven by the official ACP TypeScript client (agent/acp/e2e).
+ACPE2E := agent/acp/e2e
+acp-e2e:
+	cd $(ACPE2E) && npm ci --no-audit --no-fund
+	$(GO) test -tags acpe2e -count=1 ./$(ACPE2E)/
 
 clean:
 	rm -rf bin bench_out $(VSCODE)/dist $(VSCODE)/out $(VSCODE)/*.vsix
