@@ -23,7 +23,9 @@
 //     modes are the permission modes; session/set_mode switches them.
 //   - When the client offers fs.readTextFile / fs.writeTextFile, the agent
 //     reads and edits through the client, so unsaved buffers are what it
-//     sees and changes (files.go).
+//     sees and changes (files.go). When it offers terminal, the shell tool
+//     runs its commands in client terminals (terminal.go, a
+//     tools.ShellRunner), after the same parsing, judging and approval.
 //
 // Contracts: nothing the client sends panics the process (a handler that
 // panics answers with an internal error); configuration and API keys never

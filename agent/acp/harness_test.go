@@ -34,7 +34,8 @@ type fakeClient struct {
 	writes  []sdk.WriteTextFileRequest
 	asked   []sdk.RequestPermissionRequest
 	answer  func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse
-	changed chan struct{} // closed and replaced on every update
+	changed chan struct{}  // closed and replaced on every update
+	terms   *fakeTerminals // nil: no terminals
 }
 
 func newFakeClient() *fakeClient {
@@ -113,24 +114,39 @@ func (c *fakeClient) snapshot() (updates []sdk.SessionNotification, writes []sdk
 
 var errNoTerminals = errors.New("this client has no terminals")
 
-func (c *fakeClient) CreateTerminal(context.Context, sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
-	return sdk.CreateTerminalResponse{}, errNoTerminals
+func (c *fakeClient) CreateTerminal(_ context.Context, p sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
+	if c.terms == nil {
+		return sdk.CreateTerminalResponse{}, errNoTerminals
+	}
+	return c.terms.create(p)
 }
 
-func (c *fakeClient) KillTerminal(context.Context, sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
-	return sdk.KillTerminalResponse{}, errNoTerminals
+func (c *fakeClient) KillTerminal(_ context.Context, p sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
+	if c.terms == nil {
+		return sdk.KillTerminalResponse{}, errNoTerminals
+	}
+	return c.terms.kill(p)
 }
 
-func (c *fakeClient) TerminalOutput(context.Context, sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
-	return sdk.TerminalOutputResponse{}, errNoTerminals
+func (c *fakeClient) TerminalOutput(_ context.Context, p sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
+	if c.terms == nil {
+		return sdk.TerminalOutputResponse{}, errNoTerminals
+	}
+	return c.terms.output(p)
 }
 
-func (c *fakeClient) ReleaseTerminal(context.Context, sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
-	return sdk.ReleaseTerminalResponse{}, errNoTerminals
+func (c *fakeClient) ReleaseTerminal(_ context.Context, p sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
+	if c.terms == nil {
+		return sdk.ReleaseTerminalResponse{}, errNoTerminals
+	}
+	return c.terms.release(p)
 }
 
-func (c *fakeClient) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
-	return sdk.WaitForTerminalExitResponse{}, errNoTerminals
+func (c *fakeClient) WaitForTerminalExit(ctx context.Context, p sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
+	if c.terms == nil {
+		return sdk.WaitForTerminalExitResponse{}, errNoTerminals
+	}
+	return c.terms.wait(ctx, p)
 }
 
 // fixture is a workspace with a fake model and a session store.

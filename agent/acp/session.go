@@ -194,6 +194,9 @@ func (ss *session) agent(ctx context.Context, msg string) *agent.Agent {
 	}
 	env.Files = pol.GuardFiles(view, ws.Roots)
 	env.Editor = ss.editor(caps.Fs.WriteTextFile, env.Files)
+	if caps.Terminal {
+		env.Shell = &clientShell{ss: ss}
+	}
 	reg := ss.registry()
 	a := &agent.Agent{
 		AutoRecall: true,

@@ -37,8 +37,8 @@ The workspace is the project holding the first session's working directory
 (--root overrides); its configuration, index, sessions and memory are the
 ones parley chat uses, and so are the permission rules and modes (the
 editor's mode menu switches them). When the editor offers its file system
-the agent reads and edits its buffers, unsaved changes included. Logs go
-to stderr.`,
+the agent reads and edits its buffers, unsaved changes included; when it
+offers terminals, shell commands run in them. Logs go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runACP(g, f, os.Stdin, os.Stdout)
