@@ -5,20 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/agent/acp"
 )
-
-func TestMain(m *testing.M) {
-	// The SDK logs every closed connection; the tests close many.
-	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	os.Exit(m.Run())
-}
 
 // TestHostileFrames: malformed frames, unknown methods, bad params and a
 // request before initialize get errors or are skipped; the connection
