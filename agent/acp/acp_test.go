@@ -48,7 +48,7 @@ text done editing
 	// The model saw the buffer, not the disk.
 	reqs := f.llm.Requests()
 	if len(reqs) != 3 || !strings.Contains(string(reqs[1]), "unsaved buffer") || strings.Contains(string(reqs[1]), "on disk") {
-		t.Errorf("the read did not go through the client: %d requests, second %s", len(reqs), reqs[1])
+		t.Errorf("the read did not go through the client: %d requests, second ends %.300s", len(reqs), lastMessage(reqs[1]))
 	}
 	updates, writes, asked := c.snapshot()
 	if len(writes) != 1 || writes[0].Path != abs || writes[0].Content != "edited buffer\n" {
@@ -59,7 +59,12 @@ text done editing
 	}
 	if len(asked) != 1 || string(asked[0].ToolCall.ToolCallId) != "call_2_0" || len(asked[0].Options) != 3 ||
 		*asked[0].ToolCall.Kind != sdk.ToolKindEdit {
-		t.Errorf("permission requests %+v", asked)
+		t.Fatalf("permission requests %+v", asked)
+	}
+	// The question came with the diff it asks about.
+	if c := asked[0].ToolCall.Content; len(c) != 1 || c[0].Diff == nil || c[0].Diff.NewText != "edited buffer\n" ||
+		c[0].Diff.OldText == nil || *c[0].Diff.OldText != "unsaved buffer\n" {
+		t.Errorf("the permission request's content %+v", c)
 	}
 	start, later := toolUpdates(updates, "call_1_0")
 	if start == nil || start.Kind != sdk.ToolKindRead || start.Status != sdk.ToolCallStatusPending ||
@@ -121,11 +126,12 @@ text written
 		t.Errorf("a rejected write ran: %v", err)
 	}
 	updates, _, _ := c.snapshot()
-	if _, later := toolUpdates(updates, "call_1_0"); !slices.Equal(statuses(later), []string{"failed"}) {
+	// The write ran up to the question, which came with its diff.
+	if _, later := toolUpdates(updates, "call_1_0"); !slices.Equal(statuses(later), []string{"in_progress", "failed"}) {
 		t.Errorf("rejected call's statuses %q", statuses(later))
 	}
-	if reqs := f.llm.Requests(); !strings.Contains(string(reqs[1]), "permission denied") {
-		t.Errorf("the model was not told of the rejection: %s", reqs[1])
+	if reqs := f.llm.Requests(); !strings.Contains(string(reqs[1]), "not applied: the user denied this call") {
+		t.Errorf("the model was not told of the rejection: %.300s", lastMessage(reqs[1]))
 	}
 
 	c.answer = func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse { return selected("allow_always") }
@@ -216,7 +222,7 @@ text second answer
 		t.Fatal(err)
 	}
 	if reqs := f.llm.Requests(); !strings.Contains(string(reqs[2]), "first answer") {
-		t.Errorf("the resumed session lost its history: %s", reqs[2])
+		t.Errorf("the resumed session lost its history: %.300s", lastMessage(reqs[2]))
 	}
 	if _, err := conn2.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: "no-such-session", Cwd: f.root, McpServers: []sdk.McpServer{}}); err == nil {
 		t.Error("loading an unknown session succeeded")
@@ -281,7 +287,7 @@ text ok
 		t.Errorf("plan mode asked %d times", len(asked))
 	}
 	if reqs := f.llm.Requests(); !strings.Contains(string(reqs[1]), "plan mode is read-only") {
-		t.Errorf("the model was not told of plan mode: %s", reqs[1])
+		t.Errorf("the model was not told of plan mode: %.300s", lastMessage(reqs[1]))
 	}
 	var announced bool
 	for _, n := range updates {
@@ -313,4 +319,16 @@ func TestRefusals(t *testing.T) {
 	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{}}); err == nil {
 		t.Error("an empty prompt was accepted")
 	}
+}
+
+// lastMessage is the last message of a model request (the tools and the
+// system prompt make the whole too long to show).
+func lastMessage(req []byte) string {
+	var r struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if json.Unmarshal(req, &r) != nil || len(r.Messages) == 0 {
+		return string(req)
+	}
+	return string(r.Messages[len(r.Messages)-1])
 }

@@ -36,6 +36,8 @@ func (a *approver) Approve(ctx context.Context, tool string, acc access.Access) 
 		Title:      sdk.Ptr(question(tool, acc)),
 		Kind:       sdk.Ptr(toolKind(tool)),
 		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
+		// The diff of an edit asked about by the edit gate.
+		Content: diffsOf(ctx),
 	}
 	for _, p := range acc.Paths {
 		if abs, _, _, err := a.ss.ws.Roots.Resolve(p); err == nil {

@@ -19,7 +19,8 @@
 //     each todo_write. The turn's stop reason is the response's.
 //   - The permission policy is the terminal's (modes, rules, "allow for
 //     this session"); its questions become session/request_permission
-//     (approve.go) with allow once / allow always / reject. The session
+//     (approve.go) with allow once / allow always / reject; an edit is
+//     asked about once its change is computed, with its diff (gate.go). The session
 //     modes are the permission modes; session/set_mode switches them.
 //   - When the client offers fs.readTextFile / fs.writeTextFile, the agent
 //     reads and edits through the client, so unsaved buffers are what it

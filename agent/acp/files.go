@@ -12,7 +12,6 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/tools"
 )
 
@@ -43,15 +42,15 @@ func (v *clientView) Read(abs string) ([]byte, int32, error) {
 }
 
 // editor is the session's Editor for one turn: through the client's
-// fs/write_text_file when it offers it, else the disk. Either way every
-// applied change's diff is kept for its tool call's update.
-func (ss *session) editor(throughClient bool, view tools.FileView) tools.Editor {
+// fs/write_text_file when it offers it, else the disk, behind the turn's
+// edit gate (gate.go).
+func (ss *session) editor(throughClient bool, view tools.FileView, gate *editGate) tools.Editor {
 	disk := tools.NewDiskEditorWith(ss.ws.Roots, tools.DiskEditorOptions{Written: ss.ws.Written, Warn: ss.srv.opts.Warn})
 	var ed tools.Editor = disk
 	if throughClient {
 		ed = &clientEditor{ss: ss, view: view, disk: disk}
 	}
-	return diffRecorder{Editor: ed, ss: ss}
+	return gatedEditor{Editor: ed, ss: ss, gate: gate}
 }
 
 // clientEditor writes modified and created files with fs/write_text_file,
@@ -127,33 +126,4 @@ func (e *clientEditor) check(c tools.FileChange) string {
 		return fmt.Sprintf("%s: file changed since it was read; read it again", c.Path)
 	}
 	return ""
-}
-
-// diffRecorder keeps the diff of every applied change for the update of
-// the tool call that made it (agent.ToolCallID of the edit's context).
-type diffRecorder struct {
-	tools.Editor
-	ss *session
-}
-
-func (d diffRecorder) Apply(ctx context.Context, label string, changes []tools.FileChange) (tools.ApplyResult, error) {
-	r, err := d.Editor.Apply(ctx, label, changes)
-	if err != nil || !r.Applied {
-		return r, err
-	}
-	id := agent.ToolCallID(ctx)
-	for _, c := range changes {
-		switch c.Op {
-		case tools.OpModify:
-			d.ss.addDiff(id, c.Path, c.Old, c.New, true)
-		case tools.OpCreate:
-			d.ss.addDiff(id, c.Path, nil, c.New, false)
-		case tools.OpDelete:
-			d.ss.addDiff(id, c.Path, c.Old, nil, true)
-		case tools.OpRename:
-			d.ss.addDiff(id, c.Path, c.Old, nil, true)
-			d.ss.addDiff(id, c.NewPath, nil, c.Old, false)
-		}
-	}
-	return r, nil
 }

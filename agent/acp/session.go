@@ -35,7 +35,7 @@ type session struct {
 	repoMap string
 	mapped  bool
 	// diffs holds the diff contents of each tool call's applied edits
-	// until its "edit" event sends them (see clientEditor, diskEditor).
+	// until its "edit" event sends them (see gatedEditor).
 	diffs map[string][]sdk.ToolCallContent
 }
 
@@ -193,14 +193,15 @@ func (ss *session) agent(ctx context.Context, msg string) *agent.Agent {
 		view = &clientView{ss: ss, ctx: ctx}
 	}
 	env.Files = pol.GuardFiles(view, ws.Roots)
-	env.Editor = ss.editor(caps.Fs.WriteTextFile, env.Files)
+	gate := newEditGate(pol)
+	env.Editor = ss.editor(caps.Fs.WriteTextFile, env.Files, gate)
 	if caps.Terminal {
 		env.Shell = &clientShell{ss: ss}
 	}
 	reg := ss.registry()
 	a := &agent.Agent{
 		AutoRecall: true,
-		Provider:   ws.Provider, Model: c.Model, Registry: reg, Env: env, Policy: pol,
+		Provider:   ws.Provider, Model: c.Model, Registry: reg, Env: env, Policy: gate,
 		Approver:      &approver{ss: ss},
 		Sink:          ss.sink(ctx),
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,

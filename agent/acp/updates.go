@@ -202,19 +202,13 @@ func (ss *session) plan() sdk.SessionUpdate {
 	return sdk.UpdatePlan(entries...)
 }
 
-// addDiff records the diff of one file an edit of call id applied.
-func (ss *session) addDiff(id, path string, old, new []byte, existed bool) {
+// addDiffs keeps the diffs of an edit call id applied.
+func (ss *session) addDiffs(id string, diffs []sdk.ToolCallContent) {
 	if id == "" {
 		return
 	}
-	var c sdk.ToolCallContent
-	if existed {
-		c = sdk.ToolDiffContent(path, string(new), string(old))
-	} else {
-		c = sdk.ToolDiffContent(path, string(new))
-	}
 	ss.mu.Lock()
-	ss.diffs[id] = append(ss.diffs[id], c)
+	ss.diffs[id] = append(ss.diffs[id], diffs...)
 	ss.mu.Unlock()
 }
 

@@ -115,6 +115,7 @@ await withAgent(ed1, async (ctx) => {
   assert.deepEqual(statuses(ed1.updates, "call_1_0"), ["in_progress", "completed"]);
   assert.equal(ed1.asked.length, 1, "the edit was asked about once");
   assert.equal(ed1.asked[0].toolCall.toolCallId, "call_2_0");
+  assert.equal(ed1.asked[0].toolCall.content[0].oldText, "unsaved buffer\n");
   assert.deepEqual(
     ed1.asked[0].options.map((o) => o.kind),
     ["allow_once", "allow_always", "reject_once"],
@@ -137,7 +138,12 @@ await withAgent(ed1, async (ctx) => {
   assert.equal(resp.stopReason, "end_turn");
   await ed1.until("the turn's last updates", (u) => agentText(u) === "the write was refused");
   assert.equal(ed1.asked.length, 2);
-  assert.deepEqual(statuses(ed1.updates, "call_4_0"), ["failed"]);
+  assert.deepEqual(statuses(ed1.updates, "call_4_0"), ["in_progress", "failed"]);
+  assert.deepEqual(
+    ed1.asked[1].toolCall.content.map((c) => [c.type, c.path, c.newText]),
+    [["diff", fileNew, "x\n"]],
+    "the question comes with the diff",
+  );
   assert.equal(fs.existsSync(fileNew), false, "a rejected write ran");
 
   ed1.updates.length = 0;

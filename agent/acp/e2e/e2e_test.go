@@ -82,9 +82,9 @@ func TestOfficialClient(t *testing.T) {
 		t.Fatalf("the model got %d requests, want 7", len(reqs))
 	}
 	for i, want := range map[int]string{
-		1: "unsaved buffer",    // the read went through the editor's buffer
-		4: "permission denied", // the rejection reached the model
-		6: "edited it",         // the resumed session kept its history
+		1: "unsaved buffer",  // the read went through the editor's buffer
+		4: "the user denied", // the rejection reached the model
+		6: "edited it",       // the resumed session kept its history
 	} {
 		if !strings.Contains(string(reqs[i]), want) {
 			t.Errorf("request %d lacks %q: %s", i+1, want, reqs[i])
