@@ -332,3 +332,38 @@ func lastMessage(req []byte) string {
 	}
 	return string(r.Messages[len(r.Messages)-1])
 }
+
+// TestSubAgentCalls: a task sub-agent's tool calls show as tool calls of
+// the session, so a question about one names a call the client knows.
+func TestSubAgentCalls(t *testing.T) {
+	f := newFixture(t, `tool task {"description":"write it","prompt":"write x.txt","tools":["write_file"]}
+---
+tool write_file {"path":"x.txt","content":"x\n"}
+---
+text the sub-agent wrote it
+---
+text done
+`, nil)
+	c := newFakeClient()
+	c.answer = func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse { return selected("allow_once") }
+	conn := f.connect(t, c, sdk.ClientCapabilities{})
+	ctx := ctxT(t)
+	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("delegate")}); err != nil {
+		t.Fatal(err)
+	}
+	updates, _, asked := c.snapshot()
+	if len(asked) != 1 || asked[0].ToolCall.ToolCallId != "call_2_0" {
+		t.Fatalf("asked %+v", asked)
+	}
+	start, later := toolUpdates(updates, "call_2_0")
+	if start == nil || start.Kind != sdk.ToolKindEdit || !slices.Equal(statuses(later), []string{"in_progress", "completed"}) {
+		t.Errorf("the sub-agent's call: %+v %q", start, statuses(later))
+	}
+	if got := agentText(updates); got != "done" {
+		t.Errorf("agent text %q: the sub-agent's report is not the answer", got)
+	}
+}

@@ -69,7 +69,7 @@ func (ss *session) close() {
 	ss.turn.Lock()
 	defer ss.turn.Unlock()
 	if ss.ws.Hooks != nil {
-		(&agent.Agent{Hooks: ss.ws.Hooks}).EndSession(context.Background(), ss.s, "other")
+		(&agent.Agent{Hooks: ss.ws.Hooks, Policy: ss.currentPolicy()}).EndSession(context.Background(), ss.s, "other")
 	}
 	if err := ss.mcp.Close(); err != nil {
 		ss.srv.opts.Warn(err)
@@ -218,7 +218,7 @@ func (ss *session) agent(ctx context.Context, msg string) *agent.Agent {
 	repoMap := ss.repoMap
 	ss.mu.Unlock()
 	a.SystemPrompt = agent.SystemPrompt(agent.PromptOptions{Roots: ws.Roots.Paths(), Tools: reg.Names(), RepoMap: repoMap})
-	env.SubAgent = a.SubAgent(agent.SubAgentOptions{})
+	env.SubAgent = a.SubAgent(agent.SubAgentOptions{Sink: ss.subSink(ctx)})
 	return a
 }
 

@@ -129,6 +129,20 @@ func (ss *session) sink(ctx context.Context) agent.Sink {
 	}
 }
 
+// subSink shows a task sub-agent's tool calls as tool calls of the
+// session (the client then knows the calls its questions are about); its
+// text is its report to the agent, not an answer to the user.
+func (ss *session) subSink(ctx context.Context) agent.Sink {
+	return func(e agent.Event) {
+		switch e.Kind {
+		case agent.EventToolCall, agent.EventToolResult, agent.EventEdit:
+			if u, ok := ss.updateFor(e); ok {
+				ss.update(ctx, u)
+			}
+		}
+	}
+}
+
 // updateFor maps one event; ok is false for events the protocol has no
 // place for (usage, the end of the turn: the prompt's response says it).
 func (ss *session) updateFor(e agent.Event) (sdk.SessionUpdate, bool) {
