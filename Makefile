@@ -72,6 +72,7 @@ fuzz:
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzStream -fuzztime 30s
 	$(GO) test ./cmd/parley -run '^$$' -fuzz FuzzDiffHunks -fuzztime 30s
 	$(GO) test ./tools/mcpserve -run '^$$' -fuzz FuzzFilterFrames -fuzztime 30s
+	$(GO) test ./agent/acp -run '^$$' -fuzz FuzzFrames -fuzztime 30s
 
 # The VS Code extension (needs Node 20+ and npm; its Chromium tests need
 # Debian's chromium). Not part of `test`, which runs offline: npm ci
