@@ -367,3 +367,32 @@ text done
 		t.Errorf("agent text %q: the sub-agent's report is not the answer", got)
 	}
 }
+
+// TestPromptSupersedes: a prompt sent while another runs cancels it (the
+// SDK's rule) and runs once it has ended.
+func TestPromptSupersedes(t *testing.T) {
+	f := newFixture(t, "text slow\nwait\n---\ntext second answer\n", nil)
+	c := newFakeClient()
+	conn := f.connect(t, c, sdk.ClientCapabilities{})
+	ctx := ctxT(t)
+	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := make(chan sdk.PromptResponse, 1)
+	go func() {
+		r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("one")})
+		if err != nil {
+			t.Error(err)
+		}
+		first <- r
+	}()
+	c.waitFor(t, "the first chunk", func(u []sdk.SessionNotification) bool { return agentText(u) != "" })
+	r2, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("two")})
+	if err != nil || r2.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("second prompt = %+v, %v", r2, err)
+	}
+	if r1 := <-first; r1.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("first prompt's stop reason %q", r1.StopReason)
+	}
+}

@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -318,6 +317,3 @@ func (s *Server) openSession(ctx context.Context, cwd string, servers []sdk.McpS
 	s.mu.Unlock()
 	return ss, nil
 }
-
-// errBusy refuses a second prompt while one runs.
-var errBusy = errors.New("this session is already running a prompt; wait for it to end or cancel it")

@@ -24,7 +24,9 @@ type session struct {
 	ws  *Workspace
 	s   *agent.Session
 
-	turn   sync.Mutex // held while a prompt runs
+	// turn holds a token while a prompt runs (a channel, so that a
+	// waiting prompt can give up with its context).
+	turn   chan struct{}
 	todos  *tools.TodoList
 	ledger *ledger.Ledger
 	mcp    *mcpclient.Manager // the client's servers; nil: none
@@ -44,7 +46,7 @@ func newSession(srv *Server, ws *Workspace, as *agent.Session) (*session, error)
 	if err != nil {
 		return nil, fmt.Errorf("permissions: %w", err)
 	}
-	ss := &session{srv: srv, ws: ws, s: as, todos: &tools.TodoList{}, policy: pol, diffs: map[string][]sdk.ToolCallContent{}}
+	ss := &session{srv: srv, ws: ws, s: as, turn: make(chan struct{}, 1), todos: &tools.TodoList{}, policy: pol, diffs: map[string][]sdk.ToolCallContent{}}
 	ss.ledger = ledger.NewMemory()
 	if ws.Sessions != nil {
 		if l, err := ws.Sessions.OpenLedger(as.ID); err == nil {
@@ -66,8 +68,8 @@ func (ss *session) close() {
 		ss.cancel()
 	}
 	ss.mu.Unlock()
-	ss.turn.Lock()
-	defer ss.turn.Unlock()
+	ss.turn <- struct{}{}
+	defer func() { <-ss.turn }()
 	if ss.ws.Hooks != nil {
 		(&agent.Agent{Hooks: ss.ws.Hooks, Policy: ss.currentPolicy()}).EndSession(context.Background(), ss.s, "other")
 	}
@@ -131,12 +133,16 @@ func (ss *session) update(ctx context.Context, u sdk.SessionUpdate) {
 	}
 }
 
-// prompt runs one turn.
+// prompt runs one turn. A prompt sent while another runs supersedes it:
+// the SDK cancels the running one's context, and this one waits for it to
+// end.
 func (ss *session) prompt(ctx context.Context, msg string) (sdk.PromptResponse, error) {
-	if !ss.turn.TryLock() {
-		return sdk.PromptResponse{}, errBusy
+	select {
+	case ss.turn <- struct{}{}:
+	case <-ctx.Done():
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
-	defer ss.turn.Unlock()
+	defer func() { <-ss.turn }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ss.mu.Lock()
