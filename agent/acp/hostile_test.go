@@ -2,10 +2,13 @@ package acp_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -107,4 +110,43 @@ func TestHostileFrames(t *testing.T) {
 func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestAnswersAfterEOF: a client that writes its requests and closes its
+// end at once still gets every answer before Serve returns.
+func TestAnswersAfterEOF(t *testing.T) {
+	f := newFixture(t, "", nil)
+	ws := f.workspace(t)
+	srv := acp.New(acp.Options{Open: func(string) (*acp.Workspace, error) { return ws, nil }})
+	var in strings.Builder
+	for i := 1; i <= 20; i++ {
+		in.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"initialize","params":{"protocolVersion":1}}` + "\n")
+		in.WriteString(`{"jsonrpc":"2.0","id":"u` + strconv.Itoa(i) + `","method":"no/such/method"}` + "\n")
+	}
+	in.WriteString(`{"jsonrpc":"2.0","id":"new","method":"session/new","params":{"cwd":"` + f.root + `","mcpServers":[]}}` + "\n")
+	var out syncBuffer
+	if err := srv.Serve(context.Background(), strings.NewReader(in.String()), &out); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != 41 {
+		t.Errorf("%d answers, want 41:\n%s", n, out.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -2,10 +2,12 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -74,16 +76,35 @@ func New(opts Options) *Server {
 }
 
 // Serve answers the client on r and w until the client closes its end or
-// ctx ends, then cancels running prompts and ends every session.
+// ctx ends, then cancels running prompts, ends every session, and lets
+// the answers to the requests already read go out (see wireCount), for at
+// most drainTimeout.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	s.conn = sdk.NewAgentSideConnection(s, w, r)
+	wc := newWireCount()
+	s.conn = sdk.NewAgentSideConnection(s, countingWriter{l: wc, w: w}, wc.reader(r))
 	select {
 	case <-s.conn.Done():
 	case <-ctx.Done():
 	}
 	s.closeSessions()
-	return nil
+	deadline := time.After(drainTimeout)
+	for {
+		done, changed := wc.answered()
+		if done {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			s.opts.Warn(errors.New("requests still unanswered at exit were abandoned"))
+			return nil
+		}
+	}
 }
+
+// drainTimeout bounds how long Serve waits for answers once the client
+// has closed its end (prompts are cancelled then, so they end quickly).
+const drainTimeout = 10 * time.Second
 
 func (s *Server) closeSessions() {
 	s.mu.Lock()

@@ -60,8 +60,8 @@ func newSession(srv *Server, ws *Workspace, as *agent.Session) (*session, error)
 
 func (ss *session) id() sdk.SessionId { return sdk.SessionId(ss.s.ID) }
 
-// close stops the session's MCP servers and runs its SessionEnd hooks.
-// A running prompt ends with the connection's context.
+// close cancels a running prompt and waits for it, then stops the
+// session's MCP servers and runs its SessionEnd hooks.
 func (ss *session) close() {
 	ss.mu.Lock()
 	if ss.cancel != nil {

@@ -65,30 +65,32 @@ func runACP(g *globals, f *acpFlags, r io.Reader, w io.Writer) error {
 }
 
 // acpHost opens the workspace on the first session's cwd and keeps it:
-// one process serves one project, as parley chat does.
+// one process serves one project, as parley chat does. A workspace that
+// could not be opened (no model configured) is tried again with the next
+// session, so a fixed configuration needs no restart.
 type acpHost struct {
 	g     *globals
 	watch bool
 
 	mu      sync.Mutex
 	ws      *acp.Workspace
-	err     error // why the workspace could not be opened
 	closers []func() error
 }
 
 func (h *acpHost) warn(err error) { fmt.Fprintln(h.g.stderr, "parley:", err) }
 
 func (h *acpHost) open(cwd string) (*acp.Workspace, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, fmt.Errorf("cwd %q is not an absolute path", cwd)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.ws == nil && h.err == nil {
-		h.ws, h.err = h.openLocked(cwd)
-		if h.err != nil {
-			h.err = fmt.Errorf("workspace of %s: %w", cwd, h.err)
+	if h.ws == nil {
+		ws, err := h.openLocked(cwd)
+		if err != nil {
+			return nil, fmt.Errorf("workspace of %s: %w", cwd, err)
 		}
-	}
-	if h.err != nil {
-		return nil, h.err
+		h.ws = ws
 	}
 	if _, _, _, err := h.ws.Roots.Resolve(cwd); err != nil {
 		return nil, fmt.Errorf("this parley acp serves %s; %s is outside it (start another parley acp there)", h.ws.Roots.Paths()[0], cwd)
@@ -97,9 +99,6 @@ func (h *acpHost) open(cwd string) (*acp.Workspace, error) {
 }
 
 func (h *acpHost) openLocked(cwd string) (*acp.Workspace, error) {
-	if !filepath.IsAbs(cwd) {
-		return nil, fmt.Errorf("cwd %q is not an absolute path", cwd)
-	}
 	g := *h.g
 	if g.root == "" {
 		g.root = findProjectRoot(cwd)
