@@ -180,8 +180,8 @@ func TestCancelMidTurn(t *testing.T) {
 	}
 }
 
-// TestLoadSession: a stored session is replayed to a new connection as
-// updates, and goes on with its history.
+// TestLoadSession: a stored session is listed and replayed to a new
+// connection as updates, and goes on with its history.
 func TestLoadSession(t *testing.T) {
 	f := newFixture(t, `tool list_dir {}
 ---
@@ -202,6 +202,11 @@ text second answer
 
 	c2 := newFakeClient()
 	conn2 := f.connect(t, c2, sdk.ClientCapabilities{})
+	list, err := conn2.ListSessions(ctx, sdk.ListSessionsRequest{Cwd: sdk.Ptr(f.root)})
+	if err != nil || len(list.Sessions) != 1 || list.Sessions[0].SessionId != sess.SessionId ||
+		list.Sessions[0].Title == nil || *list.Sessions[0].Title != "first question" {
+		t.Errorf("session/list = %+v, %v", list, err)
+	}
 	if _, err := conn2.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: f.root, McpServers: []sdk.McpServer{}}); err != nil {
 		t.Fatal(err)
 	}
