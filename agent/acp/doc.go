@@ -20,8 +20,9 @@
 //   - The permission policy is the terminal's (modes, rules, "allow for
 //     this session"); its questions become session/request_permission
 //     (approve.go) with allow once / allow always / reject; an edit is
-//     asked about once its change is computed, with its diff (gate.go). The session
-//     modes are the permission modes; session/set_mode switches them.
+//     asked about once its change is computed, with its diff (gate.go).
+//     The session modes are the permission modes; session/set_mode
+//     switches them.
 //   - When the client offers fs.readTextFile / fs.writeTextFile, the agent
 //     reads and edits through the client, so unsaved buffers are what it
 //     sees and changes (files.go). When it offers terminal, the shell tool
@@ -30,6 +31,9 @@
 //
 // Contracts: nothing the client sends panics the process (a handler that
 // panics answers with an internal error); configuration and API keys never
-// reach the client; a session runs one prompt at a time. Safe for
-// concurrent use: the SDK calls handlers concurrently.
+// reach the client; a session runs one prompt at a time (a new one
+// cancels the running one, the SDK's rule, and waits for it); every
+// request read is answered before Serve returns, even when the client
+// closed its end right after sending it (drain.go). Safe for concurrent
+// use: the SDK calls handlers concurrently.
 package acp
