@@ -103,7 +103,7 @@ func (e gatedEditor) Apply(ctx context.Context, label string, changes []tools.Fi
 	if err != nil || !r.Applied {
 		return r, err
 	}
-	e.ss.addDiffs(agent.ToolCallID(ctx), diffs)
+	e.ss.addContent(agent.ToolCallID(ctx), diffs...)
 	return r, nil
 }
 

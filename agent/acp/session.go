@@ -36,9 +36,10 @@ type session struct {
 	policy  *permission.Policy
 	repoMap string
 	mapped  bool
-	// diffs holds the diff contents of each tool call's applied edits
-	// until its "edit" event sends them (see gatedEditor).
-	diffs map[string][]sdk.ToolCallContent
+	// content holds what a tool call showed while it ran (the diffs of
+	// its applied edits, its terminal) until the update of its result,
+	// which repeats it (an update's content replaces the earlier one).
+	content map[string][]sdk.ToolCallContent
 }
 
 func newSession(srv *Server, ws *Workspace, as *agent.Session) (*session, error) {
@@ -46,7 +47,7 @@ func newSession(srv *Server, ws *Workspace, as *agent.Session) (*session, error)
 	if err != nil {
 		return nil, fmt.Errorf("permissions: %w", err)
 	}
-	ss := &session{srv: srv, ws: ws, s: as, turn: make(chan struct{}, 1), todos: &tools.TodoList{}, policy: pol, diffs: map[string][]sdk.ToolCallContent{}}
+	ss := &session{srv: srv, ws: ws, s: as, turn: make(chan struct{}, 1), todos: &tools.TodoList{}, policy: pol, content: map[string][]sdk.ToolCallContent{}}
 	ss.ledger = ledger.NewMemory()
 	if ws.Sessions != nil {
 		if l, err := ws.Sessions.OpenLedger(as.ID); err == nil {

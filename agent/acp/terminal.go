@@ -45,7 +45,9 @@ func (c *clientShell) RunShell(ctx context.Context, cmd tools.ShellCommand) (too
 	}
 	term := created.TerminalId
 	if id := agent.ToolCallID(ctx); id != "" {
-		c.ss.update(ctx, sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolTerminalRef(term)})))
+		ref := sdk.ToolTerminalRef(term)
+		c.ss.addContent(id, ref)
+		c.ss.update(ctx, sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateContent([]sdk.ToolCallContent{ref})))
 	}
 	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), terminalGrace)
 	defer cancel()

@@ -188,6 +188,11 @@ text ran it
 	if !embedded {
 		t.Error("the terminal was not embedded in the tool call")
 	}
+	// The result's update keeps the terminal beside the text.
+	last := later[len(later)-1]
+	if last.Status == nil || len(last.Content) != 2 || last.Content[0].Terminal == nil || last.Content[1].Content == nil {
+		t.Errorf("the result's update %+v", last)
+	}
 }
 
 // TestCancelKillsClientTerminal: cancelling the prompt kills the command

@@ -164,18 +164,19 @@ func (ss *session) updateFor(e agent.Event) (sdk.SessionUpdate, bool) {
 		if e.Result.IsError {
 			status = sdk.ToolCallStatusFailed
 		}
+		// The diffs of its applied edits and its terminal, then the text.
+		content := append(ss.takeContent(e.ToolCallID), resultContent(e.Result.Content))
 		return sdk.UpdateToolCall(sdk.ToolCallId(e.ToolCallID), sdk.WithUpdateStatus(status),
-			sdk.WithUpdateContent([]sdk.ToolCallContent{resultContent(e.Result.Content)})), true
+			sdk.WithUpdateContent(content)), true
 	case agent.EventEdit:
-		diffs := ss.takeDiffs(e.ToolCallID)
-		if len(diffs) == 0 {
-			return sdk.SessionUpdate{}, false
-		}
 		var locs []sdk.ToolCallLocation
 		for _, c := range e.Changes {
 			locs = append(locs, sdk.ToolCallLocation{Path: c.Path})
+			if c.NewPath != "" {
+				locs = append(locs, sdk.ToolCallLocation{Path: c.NewPath})
+			}
 		}
-		return sdk.UpdateToolCall(sdk.ToolCallId(e.ToolCallID), sdk.WithUpdateContent(diffs), sdk.WithUpdateLocations(locs)), true
+		return sdk.UpdateToolCall(sdk.ToolCallId(e.ToolCallID), sdk.WithUpdateLocations(locs)), true
 	case agent.EventError:
 		return sdk.UpdateAgentMessageText("\n\nparley: " + e.Text + "\n"), true
 	}
@@ -216,22 +217,23 @@ func (ss *session) plan() sdk.SessionUpdate {
 	return sdk.UpdatePlan(entries...)
 }
 
-// addDiffs keeps the diffs of an edit call id applied.
-func (ss *session) addDiffs(id string, diffs []sdk.ToolCallContent) {
+// addContent keeps content of call id (the diffs of its applied edits,
+// its terminal) for the update that reports its result.
+func (ss *session) addContent(id string, c ...sdk.ToolCallContent) {
 	if id == "" {
 		return
 	}
 	ss.mu.Lock()
-	ss.diffs[id] = append(ss.diffs[id], diffs...)
+	ss.content[id] = append(ss.content[id], c...)
 	ss.mu.Unlock()
 }
 
-func (ss *session) takeDiffs(id string) []sdk.ToolCallContent {
+func (ss *session) takeContent(id string) []sdk.ToolCallContent {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	d := ss.diffs[id]
-	delete(ss.diffs, id)
-	return d
+	c := ss.content[id]
+	delete(ss.content, id)
+	return c
 }
 
 // startReporter wraps a tool so that a call, once allowed, is reported
