@@ -68,12 +68,13 @@ func (l *wireCount) answered() (bool, <-chan struct{}) {
 	return l.broken || l.responses >= l.requests, l.changed
 }
 
-// reader passes r through, counting the requests of its lines. A line
-// longer than the SDK takes (it ends the connection) is passed on
-// uncounted.
-func (l *wireCount) reader(r io.Reader) io.Reader {
+// reader passes r through, counting the requests of its lines, once
+// ready is closed. A line longer than the SDK takes (it ends the
+// connection) is passed on uncounted.
+func (l *wireCount) reader(r io.Reader, ready <-chan struct{}) io.Reader {
 	pr, pw := io.Pipe()
 	go func() {
+		<-ready
 		br := bufio.NewReaderSize(r, 64<<10)
 		var line []byte
 		tooLong := false

@@ -81,23 +81,34 @@ func New(opts Options) *Server {
 // most drainTimeout.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	wc := newWireCount()
-	s.conn = sdk.NewAgentSideConnection(s, countingWriter{l: wc, w: w}, wc.reader(r))
+	// Nothing is read before s.conn is set: handlers use it.
+	ready := make(chan struct{})
+	s.conn = sdk.NewAgentSideConnection(s, countingWriter{l: wc, w: w}, wc.reader(r, ready))
+	close(ready)
 	select {
 	case <-s.conn.Done():
 	case <-ctx.Done():
 	}
 	s.closeSessions()
+	s.drain(wc)
+	s.closeSessions() // those the requests in flight opened
+	return nil
+}
+
+// drain waits until every request read has been answered, for at most
+// drainTimeout.
+func (s *Server) drain(wc *wireCount) {
 	deadline := time.After(drainTimeout)
 	for {
 		done, changed := wc.answered()
 		if done {
-			return nil
+			return
 		}
 		select {
 		case <-changed:
 		case <-deadline:
 			s.opts.Warn(errors.New("requests still unanswered at exit were abandoned"))
-			return nil
+			return
 		}
 	}
 }
