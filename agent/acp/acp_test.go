@@ -401,3 +401,41 @@ func TestPromptSupersedes(t *testing.T) {
 		t.Errorf("first prompt's stop reason %q", r1.StopReason)
 	}
 }
+
+// TestCreateAndDeleteThroughClient: with the client's fs, a new file is
+// written through it (its directory made first); a deletion, which the
+// protocol has no method for, goes to the disk.
+func TestCreateAndDeleteThroughClient(t *testing.T) {
+	f := newFixture(t, `tool write_file {"path":"sub/new.txt","content":"fresh\n"}
+---
+tool delete_file {"path":"old.txt"}
+---
+text done
+`, map[string]string{"old.txt": "old\n"})
+	f.mode = "acceptEdits"
+	c := newFakeClient()
+	conn := f.connect(t, c, fsCaps)
+	ctx := ctxT(t)
+	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("tidy")}); err != nil {
+		t.Fatal(err)
+	}
+	updates, writes, asked := c.snapshot()
+	if len(asked) != 0 {
+		t.Errorf("acceptEdits asked %d times", len(asked))
+	}
+	if len(writes) != 1 || writes[0].Path != filepath.Join(f.root, "sub", "new.txt") || writes[0].Content != "fresh\n" {
+		t.Errorf("writes %+v", writes)
+	}
+	if _, err := os.Stat(filepath.Join(f.root, "old.txt")); !os.IsNotExist(err) {
+		t.Errorf("old.txt was not deleted: %v", err)
+	}
+	for _, id := range []string{"call_1_0", "call_2_0"} {
+		if _, later := toolUpdates(updates, id); !slices.Equal(statuses(later), []string{"in_progress", "completed"}) {
+			t.Errorf("%s statuses %q", id, statuses(later))
+		}
+	}
+}
