@@ -8,7 +8,7 @@ WS      ?= .
 
 VSCODE  := editors/vscode
 
-.PHONY: build run test bench bench-tokens lint fuzz clean vscode-deps vscode-test vscode vscode-e2e mcp-e2e
+.PHONY: build run test bench bench-tokens lint fuzz clean vscode-deps vscode-test vscode vscode-e2e mcp-e2e acp-e2e
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/parley
@@ -72,6 +72,7 @@ fuzz:
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzStream -fuzztime 30s
 	$(GO) test ./cmd/parley -run '^$$' -fuzz FuzzDiffHunks -fuzztime 30s
 	$(GO) test ./tools/mcpserve -run '^$$' -fuzz FuzzFilterFrames -fuzztime 30s
+	$(GO) test ./agent/acp -run '^$$' -fuzz FuzzFrames -fuzztime 30s
 
 # The VS Code extension (needs Node 20+ and npm; its Chromium tests need
 # Debian's chromium). Not part of `test`, which runs offline: npm ci
@@ -103,6 +104,12 @@ MCPE2E := tools/mcpclient/e2e
 mcp-e2e:
 	cd $(MCPE2E) && npm ci --no-audit --no-fund
 	$(GO) test -tags mcpe2e -count=1 ./$(MCPE2E)/
+
+# parley acp driven by the official ACP TypeScript client (agent/acp/e2e).
+ACPE2E := agent/acp/e2e
+acp-e2e:
+	cd $(ACPE2E) && npm ci --no-audit --no-fund
+	$(GO) test -tags acpe2e -count=1 ./$(ACPE2E)/
 
 clean:
 	rm -rf bin bench_out $(VSCODE)/dist $(VSCODE)/out $(VSCODE)/*.vsix $(VSCODE_E2E)/artifacts

@@ -184,17 +184,17 @@ func (t *turn) hookCheck(c *call, decision string) (bool, string, error) {
 	case "ask":
 		asked := &askCounter{inner: ap}
 		ap = asked
-		ok, reason, err := t.a.Policy.Check(t.ctx, asked, tool, readOnly, a)
+		ok, reason, err := t.a.Policy.Check(c.ctx, asked, tool, readOnly, a)
 		if err != nil || !ok || asked.n > 0 {
 			return ok, reason, err
 		}
 		if t.a.Approver == nil {
 			return false, "a PreToolUse hook asked for the user's approval, but this run is non-interactive", nil
 		}
-		ans, err := t.a.Approver.Approve(t.ctx, tool, a)
+		ans, err := t.a.Approver.Approve(c.ctx, tool, a)
 		return ans != permission.Deny, "the user answered a PreToolUse hook's question", err
 	}
-	return t.a.Policy.Check(t.ctx, ap, tool, readOnly, a)
+	return t.a.Policy.Check(c.ctx, ap, tool, readOnly, a)
 }
 
 // approver is the Approver the policy asks: the user's, behind the

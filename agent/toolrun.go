@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +37,9 @@ type call struct {
 	// hookContext is what hooks said about the call, added to its result.
 	hookContext []string
 	hookDenied  string // a PermissionRequest hook's reason for denying
+	// ctx is the turn's context carrying the call's ID (see ToolCallID),
+	// the one both the permission check and the run receive.
+	ctx context.Context
 }
 
 // input is the call's input as it runs.
@@ -44,6 +48,25 @@ func (c *call) input() json.RawMessage {
 		return c.updated
 	}
 	return c.use.Input
+}
+
+// toolCallKey carries a tool call's ID in the context its permission
+// check and its run receive.
+type toolCallKey struct{}
+
+// ToolCallID is the ID of the tool call whose permission check or run ctx
+// belongs to ("" outside one): the approver and the tools of a front end
+// that shows calls by ID (ACP) tie questions, terminals and diffs to the
+// call they belong to.
+func ToolCallID(ctx context.Context) string {
+	id, _ := ctx.Value(toolCallKey{}).(string)
+	return id
+}
+
+// WithToolCallID returns ctx as the context of tool call id: what the loop
+// gives a call's check and run, and what tests of front ends give theirs.
+func WithToolCallID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, toolCallKey{}, id)
 }
 
 // runCalls runs a response's tool calls and returns their results in call
@@ -55,7 +78,7 @@ func (c *call) input() json.RawMessage {
 func (t *turn) runCalls(uses []provider.Block) (results []provider.Block, stop StopReason, err error) {
 	calls := make([]*call, len(uses))
 	for i, u := range uses {
-		calls[i] = &call{use: u}
+		calls[i] = &call{use: u, ctx: WithToolCallID(t.ctx, u.ToolCallID)}
 		if t.a.Registry != nil {
 			calls[i].tool, _ = t.a.Registry.Get(u.ToolName)
 		}
@@ -206,7 +229,7 @@ func (e *panicError) Error() string { return e.msg }
 func (t *turn) execute(c *call) {
 	var res *tools.Result
 	err := guard(c.use.ToolName, func() (err error) {
-		res, err = c.prepared.Run(t.ctx)
+		res, err = c.prepared.Run(c.ctx)
 		return err
 	})
 	switch {

@@ -3,6 +3,9 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -83,5 +86,54 @@ func TestToolInputDecodedOnce(t *testing.T) {
 		if got[i].IsError != w.isErr || got[i].Text != w.text {
 			t.Errorf("result %d = %+v, want isError=%v %q", i, got[i], w.isErr, w.text)
 		}
+	}
+}
+
+// idApprover records the tool call ID each question arrives with.
+type idApprover struct {
+	mu  sync.Mutex
+	ids []string
+}
+
+func (a *idApprover) Approve(ctx context.Context, _ string, _ access.Access) (permission.Answer, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.ids = append(a.ids, ToolCallID(ctx))
+	return permission.AllowOnce, nil
+}
+
+// TestToolCallIDInContext: a front end that shows calls by ID (ACP) finds
+// the call a permission question or a running tool belongs to in its
+// context.
+func TestToolCallIDInContext(t *testing.T) {
+	var mu sync.Mutex
+	ran := map[string]string{}
+	tool := func(name string, readOnly bool) *fakeTool {
+		return &fakeTool{name: name, readOnly: readOnly, run: func(ctx context.Context, _ json.RawMessage) (*tools.Result, error) {
+			mu.Lock()
+			ran[name] = ToolCallID(ctx)
+			mu.Unlock()
+			return &tools.Result{Content: "ok"}, nil
+		}}
+	}
+	p := newScripted(callTools(use("r1", "look", `{}`), use("w1", "write", `{}`), use("w2", "edit", `{}`)), say("done"))
+	a, _ := newTestAgent(t, p, tool("look", true), tool("write", false), tool("edit", false))
+	pol, err := permission.New(permission.ModeDefault, permission.Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ap := &idApprover{}
+	a.Policy, a.Approver = pol, ap
+	if _, err := a.Run(context.Background(), NewSession(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"w1", "w2"}; !slices.Equal(ap.ids, want) {
+		t.Errorf("questions came with IDs %q, want %q", ap.ids, want)
+	}
+	if want := map[string]string{"look": "r1", "write": "w1", "edit": "w2"}; !maps.Equal(ran, want) {
+		t.Errorf("tools ran with IDs %v, want %v", ran, want)
+	}
+	if id := ToolCallID(context.Background()); id != "" {
+		t.Errorf("ToolCallID outside a call = %q", id)
 	}
 }

@@ -209,7 +209,7 @@ func (s *Server) turnAgent(ctx context.Context, b *builtAgent, ls *liveSession) 
 		if err != nil {
 			return nil, requestFailed("%v", err)
 		}
-		ls.policy, ls.gate, ls.built = pol, permission.NewDeferred(pol), b
+		ls.policy, ls.gate, ls.built = pol, permission.NewDeferred(pol, agent.ToolCallID), b
 	}
 	// A client that said it shows edits marked needsConfirmation for
 	// confirmation (VS Code does; some clients advertise annotations and

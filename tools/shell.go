@@ -96,7 +96,13 @@ func shellRun(ctx context.Context, env *Env, p *ShellParams) (*Result, error) {
 	if env.Output != nil {
 		stream = func(chunk string) { env.Output("shell", chunk) }
 	}
-	res, err := execShell(ctx, p.Command, p.dir, p.timeout, stream)
+	var res shellOutcome
+	var err error
+	if env.Shell != nil {
+		res, err = runShellWith(ctx, env.Shell, p)
+	} else {
+		res, err = execShell(ctx, p.Command, p.dir, p.timeout, stream)
+	}
 	if err != nil {
 		return nil, err
 	}

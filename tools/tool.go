@@ -170,6 +170,9 @@ type Env struct {
 	// from the disk; shell results name them, since commands only see the
 	// disk.
 	Unsaved func() []string
+	// Shell, when set, runs the shell tool's commands (an editor's
+	// terminal) instead of a local process group.
+	Shell ShellRunner
 	// Output, when set, receives streamed output of long-running tools
 	// (shell) as it arrives, for display; the Result still holds it all.
 	Output func(tool, chunk string)

@@ -19,31 +19,34 @@ import (
 // no answer later, so every rule holds the same way in every front end.
 // Every other call goes to the policy as is.
 //
-// A check is matched to its edit by context: the agent loop passes a
-// turn's context (a sub-agent's turn has its own) both to the check and to
-// the tool, which hands it to the editor, and runs a turn's mutating calls
-// one at a time, each checked right before it runs. Take reports an edit
-// with no matching check as not found; front ends ask about it all the
-// same. A call with no approver is checked at once: nobody could answer
-// later either. Safe for concurrent use.
+// A check is matched to its edit by the tool call's ID, which the agent
+// loop puts in the context of both the check and the run (agent.ToolCallID;
+// this package cannot import agent, so the front end passes it). Take
+// reports an edit with no matching check as not found; front ends ask
+// about it all the same. A call with no approver or no ID is checked at
+// once: nobody could answer later, or the answer could not be found. Safe
+// for concurrent use.
 type Deferred struct {
 	policy *Policy
+	callID func(context.Context) string
 
 	mu    sync.Mutex
-	calls map[context.Context]DeferredCall // the latest check of each turn
+	calls map[string]DeferredCall // by tool call ID
 }
 
 // DeferredCall is a checked edit call.
 type DeferredCall struct {
-	Pending  bool // the user's answer is still needed
+	Pending  bool     // the user's answer is still needed
+	Approver Approver // the one the check was given
 	Tool     string
 	ReadOnly bool
 	Access   access.Access
 }
 
-// NewDeferred wraps p.
-func NewDeferred(p *Policy) *Deferred {
-	return &Deferred{policy: p, calls: map[context.Context]DeferredCall{}}
+// NewDeferred wraps p; callID names the tool call a context belongs to
+// ("" outside one).
+func NewDeferred(p *Policy, callID func(context.Context) string) *Deferred {
+	return &Deferred{policy: p, callID: callID, calls: map[string]DeferredCall{}}
 }
 
 // Policy returns the wrapped policy.
@@ -52,17 +55,15 @@ func (d *Deferred) Policy() *Policy { return d.policy }
 // Check is Policy.Check, except that an edit the policy would ask about is
 // allowed now and left Pending for the front end (see Deferred).
 func (d *Deferred) Check(ctx context.Context, ap Approver, tool string, readOnly bool, a access.Access) (bool, string, error) {
-	d.mu.Lock()
-	delete(d.calls, ctx)
-	d.mu.Unlock()
-	if a.Kind != access.Edit || ap == nil {
+	id := d.callID(ctx)
+	if a.Kind != access.Edit || ap == nil || id == "" {
 		return d.policy.Check(ctx, ap, tool, readOnly, a)
 	}
-	call := DeferredCall{Tool: tool, ReadOnly: readOnly, Access: a}
+	call := DeferredCall{Approver: ap, Tool: tool, ReadOnly: readOnly, Access: a}
 	dec, _ := d.policy.Decide(tool, readOnly, a)
 	call.Pending = dec == DecisionAsk
 	d.mu.Lock()
-	d.calls[ctx] = call
+	d.calls[id] = call
 	d.mu.Unlock()
 	if call.Pending {
 		return true, "the user is asked when the change is shown, before anything is written", nil
@@ -75,19 +76,24 @@ func (d *Deferred) Check(ctx context.Context, ap Approver, tool string, readOnly
 // calls it when a question reaches it by another way (a PreToolUse hook
 // asking).
 func (d *Deferred) MarkPending(ctx context.Context) {
+	id := d.callID(ctx)
+	if id == "" {
+		return // Take will not find it, and front ends then ask
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	call := d.calls[ctx]
+	call := d.calls[id]
 	call.Pending = true
-	d.calls[ctx] = call
+	d.calls[id] = call
 }
 
 // Take returns and forgets the edit checked under ctx.
 func (d *Deferred) Take(ctx context.Context) (call DeferredCall, found bool) {
+	id := d.callID(ctx)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	call, found = d.calls[ctx]
-	delete(d.calls, ctx)
+	call, found = d.calls[id]
+	delete(d.calls, id)
 	return call, found
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/tools"
@@ -32,7 +33,7 @@ type editGate struct {
 }
 
 func newEditGate(policy *permission.Policy, root string, style diffStyle) *editGate {
-	return &editGate{Deferred: permission.NewDeferred(policy), root: root, style: style}
+	return &editGate{Deferred: permission.NewDeferred(policy, agent.ToolCallID), root: root, style: style}
 }
 
 // Check implements agent.Policy.

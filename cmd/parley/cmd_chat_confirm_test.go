@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/tools"
@@ -54,7 +55,7 @@ func TestEditGate(t *testing.T) {
 			fa := &fakeAsker{answer: tt.answer}
 			g := newEditGate(pol, "/w", style)
 			g.tty = fa
-			ctx := context.Background()
+			ctx := agent.WithToolCallID(context.Background(), "call-1")
 			run := true
 			if tt.checked {
 				var reason string
@@ -100,7 +101,7 @@ func TestEditGateSessionAndOtherCalls(t *testing.T) {
 	edit := access.Access{Kind: access.Edit, Paths: []string{"a.go"}}
 	change := []tools.FileChange{{Op: tools.OpCreate, Path: "/w/a.go", New: []byte("y\n")}}
 	for i := range 2 {
-		ctx := context.Background()
+		ctx := agent.WithToolCallID(context.Background(), "call-1")
 		if run, _, err := g.Check(ctx, plainApprover(fa), "write_file", false, edit); !run || err != nil {
 			t.Fatalf("edit %d: Check refused: %v", i, err)
 		}

@@ -1,0 +1,176 @@
+// The official ACP TypeScript client driving `parley acp` as an editor
+// would: run by e2e_test.go (make acp-e2e) with PARLEY_BIN, WORKSPACE and
+// the fake model's settings in the environment. Each step checks what the
+// editor saw; a failed check exits non-zero with the reason on stderr.
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import fs from "node:fs";
+import path from "node:path";
+import assert from "node:assert/strict";
+import * as acp from "@agentclientprotocol/sdk";
+
+const bin = process.env.PARLEY_BIN;
+const root = process.env.WORKSPACE;
+const fileA = path.join(root, "a.txt");
+const fileNew = path.join(root, "new.txt");
+
+// One editor: buffers, what it was asked and what it received.
+function editor() {
+  const ed = {
+    buffers: new Map([[fileA, "unsaved buffer\n"]]),
+    writes: [],
+    asked: [],
+    answer: "allow_once",
+    updates: [],
+    waiters: [],
+  };
+  ed.changed = () => {
+    for (const w of ed.waiters.splice(0)) w();
+  };
+  ed.until = async (what, ok) => {
+    const deadline = Date.now() + 20000;
+    while (!ok(ed.updates)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => {
+        ed.waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  };
+  return ed;
+}
+
+// start launches `parley acp` the way an editor does and connects the SDK's
+// client to it; op runs with the client context.
+async function withAgent(ed, op) {
+  const child = spawn(bin, ["acp"], { cwd: root, stdio: ["pipe", "pipe", "inherit"], env: process.env });
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+  const app = acp
+    .client({ name: "parley-e2e" })
+    .onRequest("fs/read_text_file", ({ params }) => {
+      if (ed.buffers.has(params.path)) return { content: ed.buffers.get(params.path) };
+      return { content: fs.readFileSync(params.path, "utf8") };
+    })
+    .onRequest("fs/write_text_file", ({ params }) => {
+      ed.writes.push(params);
+      ed.buffers.set(params.path, params.content);
+      return {};
+    })
+    .onRequest("session/request_permission", ({ params }) => {
+      ed.asked.push(params);
+      return { outcome: { outcome: "selected", optionId: ed.answer } };
+    })
+    .onNotification("session/update", ({ params }) => {
+      ed.updates.push(params.update);
+      ed.changed();
+    });
+  await app.connectWith(stream, async (ctx) => {
+    const init = await ctx.request("initialize", {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+      clientInfo: { name: "parley-e2e", version: "1" },
+    });
+    assert.equal(init.protocolVersion, 1);
+    assert.equal(init.agentCapabilities.loadSession, true);
+    assert.equal(init.agentInfo.name, "parley");
+    await op(ctx);
+  });
+  child.stdin.end();
+  const { code, signal } = await exited;
+  assert.equal(code, 0, `parley acp exited with ${code} ${signal ?? ""}`);
+}
+
+const agentText = (updates) =>
+  updates
+    .filter((u) => u.sessionUpdate === "agent_message_chunk" && u.content.type === "text")
+    .map((u) => u.content.text)
+    .join("");
+const callUpdates = (updates, id) => updates.filter((u) => u.toolCallId === id);
+const statuses = (updates, id) =>
+  callUpdates(updates, id)
+    .filter((u) => u.sessionUpdate === "tool_call_update" && u.status)
+    .map((u) => u.status);
+const text = (t) => [{ type: "text", text: t }];
+
+let sessionId;
+
+// A full turn: a read and an edit through the editor's fs, the edit allowed
+// when asked; a write rejected when asked; a turn cancelled mid-answer.
+const ed1 = editor();
+await withAgent(ed1, async (ctx) => {
+  const sess = await ctx.request("session/new", { cwd: root, mcpServers: [] });
+  sessionId = sess.sessionId;
+  assert.equal(sess.modes.currentModeId, "default");
+
+  let resp = await ctx.request("session/prompt", { sessionId, prompt: text("read and edit a.txt") });
+  assert.equal(resp.stopReason, "end_turn");
+  // The SDK may hand the response over before the last updates' handlers
+  // ran (it dispatches notifications asynchronously).
+  await ed1.until("the turn's last updates", (u) => agentText(u) === "edited it");
+  const read = callUpdates(ed1.updates, "call_1_0");
+  assert.equal(read[0].sessionUpdate, "tool_call");
+  assert.equal(read[0].kind, "read");
+  assert.deepEqual(read[0].locations, [{ path: fileA }]);
+  assert.deepEqual(statuses(ed1.updates, "call_1_0"), ["in_progress", "completed"]);
+  assert.equal(ed1.asked.length, 1, "the edit was asked about once");
+  assert.equal(ed1.asked[0].toolCall.toolCallId, "call_2_0");
+  assert.equal(ed1.asked[0].toolCall.content[0].oldText, "unsaved buffer\n");
+  assert.deepEqual(
+    ed1.asked[0].options.map((o) => o.kind),
+    ["allow_once", "allow_always", "reject_once"],
+  );
+  assert.deepEqual(statuses(ed1.updates, "call_2_0"), ["in_progress", "completed"]);
+  const diff = callUpdates(ed1.updates, "call_2_0")
+    .flatMap((u) => u.content ?? [])
+    .find((c) => c.type === "diff");
+  assert.deepEqual(
+    { path: diff?.path, oldText: diff?.oldText, newText: diff?.newText },
+    { path: fileA, oldText: "unsaved buffer\n", newText: "edited buffer\n" },
+  );
+  assert.deepEqual(ed1.writes, [{ sessionId, path: fileA, content: "edited buffer\n" }]);
+  assert.equal(fs.readFileSync(fileA, "utf8"), "on disk\n", "the edit reached the disk, not the buffer");
+  assert.equal(agentText(ed1.updates), "edited it");
+
+  ed1.answer = "reject_once";
+  ed1.updates.length = 0;
+  resp = await ctx.request("session/prompt", { sessionId, prompt: text("write new.txt") });
+  assert.equal(resp.stopReason, "end_turn");
+  await ed1.until("the turn's last updates", (u) => agentText(u) === "the write was refused");
+  assert.equal(ed1.asked.length, 2);
+  assert.deepEqual(statuses(ed1.updates, "call_4_0"), ["in_progress", "failed"]);
+  assert.deepEqual(
+    ed1.asked[1].toolCall.content.map((c) => [c.type, c.path, c.newText]),
+    [["diff", fileNew, "x\n"]],
+    "the question comes with the diff",
+  );
+  assert.equal(fs.existsSync(fileNew), false, "a rejected write ran");
+
+  ed1.updates.length = 0;
+  const running = ctx.request("session/prompt", { sessionId, prompt: text("take your time") });
+  await ed1.until("the first chunk of the answer", (u) => agentText(u) !== "");
+  await ctx.notify("session/cancel", { sessionId });
+  resp = await running;
+  assert.equal(resp.stopReason, "cancelled");
+});
+
+// A new editor process resumes the session: its history is replayed and
+// the conversation goes on.
+const ed2 = editor();
+await withAgent(ed2, async (ctx) => {
+  await ctx.request("session/load", { sessionId, cwd: root, mcpServers: [] });
+  await ed2.until("the replayed history", (u) => agentText(u).endsWith("the write was refused"));
+  const user = ed2.updates
+    .filter((u) => u.sessionUpdate === "user_message_chunk")
+    .map((u) => u.content.text)
+    .join("\n");
+  assert.match(user, /read and edit a\.txt/);
+  assert.match(agentText(ed2.updates), /edited it/);
+  assert.deepEqual(statuses(ed2.updates, "call_2_0"), ["completed"]);
+  ed2.updates.length = 0;
+  const resp = await ctx.request("session/prompt", { sessionId, prompt: text("and now?") });
+  assert.equal(resp.stopReason, "end_turn");
+  await ed2.until("the answer", (u) => agentText(u) === "resumed answer");
+});
+
+console.log("acp e2e: ok");
