@@ -19,12 +19,13 @@ const (
 )
 
 // Hit is a recalled memory with its BM25 score (higher is better; scores
-// of different queries are not comparable).
+// of different queries are not comparable), or a listed one (Select,
+// Show: no score).
 type Hit struct {
 	Memory
-	Score float64 `json:"score"`
+	Score float64 `json:"score,omitempty"`
 	// Matched is how many distinct query terms the memory contains.
-	Matched int `json:"matched"`
+	Matched int `json:"matched,omitempty"`
 	// Stale says why the memory's anchors no longer match the code
 	// (Set.Stale); empty when they do or were not checked.
 	Stale []string `json:"stale,omitempty"`

@@ -103,8 +103,9 @@ func newMemoryCmd(g *globals) *cobra.Command {
 }
 
 func newMemoryListCmd(g *globals) *cobra.Command {
-	var types []string
+	var types, tags []string
 	var stale bool
+	var scope string
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List memories (workspace, then user), oldest first",
@@ -114,38 +115,30 @@ func newMemoryListCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			f := memory.Filter{Types: ts, Scope: memory.Scope(scope), Tags: tags, Stale: stale}
 			return withMemory(g, func(set *memory.Set) error {
-				if stale {
-					return printStale(g, set)
-				}
-				list, err := set.List(ts...)
+				list, err := set.Select(f)
 				if err != nil {
 					return err
 				}
 				if g.json {
 					return writeJSON(g.stdout, orEmpty(list))
 				}
-				printMemories(g.stdout, list)
+				none := "no memories"
+				if stale {
+					none = "no stale memories"
+				}
+				writeHits(g.stdout, list, none)
 				return nil
 			})
 		},
 	}
 	cmd.Flags().StringSliceVar(&types, "type", nil, "only memories of these types")
+	cmd.Flags().StringSliceVar(&tags, "tag", nil, "only memories carrying all these tags")
+	cmd.Flags().StringVar(&scope, "scope", "", "only workspace or only user memories")
 	cmd.Flags().BoolVar(&stale, "stale", false, "only memories whose anchored files or symbols changed since they were written, with why")
 	cmd.Flags().BoolVar(&g.json, "json", false, "print JSON")
 	return cmd
-}
-
-func printStale(g *globals, set *memory.Set) error {
-	stale, err := set.ListStale()
-	if err != nil {
-		return err
-	}
-	if g.json {
-		return writeJSON(g.stdout, orEmpty(stale))
-	}
-	writeHits(g.stdout, stale, "no stale memories")
-	return nil
 }
 
 func newMemorySearchCmd(g *globals) *cobra.Command {
@@ -302,16 +295,6 @@ func importMemories(set *memory.Set, r io.Reader) (int, error) {
 		n++
 	}
 	return n, sc.Err()
-}
-
-// printMemories lists memories one per line.
-func printMemories(w io.Writer, list []memory.Memory) {
-	if len(list) == 0 {
-		fmt.Fprintln(w, "no memories")
-	}
-	for _, m := range list {
-		fmt.Fprintln(w, memory.FormatLine(m))
-	}
 }
 
 func orEmpty[T any](s []T) []T {
