@@ -24,6 +24,7 @@ import { ChatController, type EditorContext } from './chatController';
 import { ChatViewProvider } from './chatView';
 import { RESTART_SETTINGS, type Settings, didChangeConfigurationParams, initializationOptions } from './config';
 import { buildContext } from './editorContext';
+import { registerMemoryView } from './memoryCommands';
 import { type ChatEvent, type IndexStatus, Methods, ServerCommands } from './protocol';
 import { resolveServerCommand } from './serverPath';
 import { StatusModel, type ProgressValue, tokenKind } from './status';
@@ -148,6 +149,7 @@ class Extension implements vscode.Disposable {
       }),
       vscode.languages.onDidChangeDiagnostics(() => this.chat.editorChanged()),
       vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)),
+      registerMemoryView(() => this.running(), (m) => this.output.appendLine(m)),
     );
     this.updateStatus();
     this.statusItem.show();
