@@ -87,3 +87,32 @@ func BenchmarkAdd(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOpen measures what an operation costs before its work (the
+// database is opened per operation, see Store.with): Count is a read-only
+// open, a stats read and a close; MarkUsed of nothing a read-write open,
+// an empty synced batch, a flush and a close.
+func BenchmarkOpen(b *testing.B) {
+	s, err := Open(b.TempDir(), Workspace)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Add(Memory{Content: "one memory"}); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("read", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := s.Count(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("write", func(b *testing.B) {
+		for b.Loop() {
+			if err := s.MarkUsed(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -40,15 +40,23 @@ func (s *Store) Recall(query string, k int, types ...Type) ([]Hit, error) {
 	if k <= 0 {
 		return nil, nil
 	}
-	snap := s.db.NewSnapshot()
-	defer snap.Close()
-	st, err := readStats(snap.Get)
+	var hits []Hit
+	err := s.with(false, func(db *pebble.DB) (err error) {
+		hits, err = recall(db, query, k, types)
+		return err
+	})
+	return hits, err
+}
+
+// recall is Recall on an open database.
+func recall(db pebble.Reader, query string, k int, types []Type) ([]Hit, error) {
+	st, err := readStats(db.Get)
 	if err != nil || st.Docs == 0 {
 		return nil, err
 	}
-	cands, err := bm25Scores(snap, st, uniqueTerms(query))
+	cands, err := bm25Scores(db, st, uniqueTerms(query))
 	if err != nil {
-		return nil, fmt.Errorf("memory store %s: recall: %w", s.dir, err)
+		return nil, err
 	}
 	// A type filter may drop the best candidates, so then all are kept.
 	limit := k
@@ -66,9 +74,9 @@ func (s *Store) Recall(query string, k int, types ...Type) ([]Hit, error) {
 		}
 		var group []Hit
 		for _, c := range cands[i:j] {
-			m, err := getRecord(snap.Get, c.id)
+			m, err := getRecord(db.Get, c.id)
 			if err != nil {
-				return nil, fmt.Errorf("memory store %s: recall: %w", s.dir, err)
+				return nil, err
 			}
 			if wantType(m.Type, types) {
 				group = append(group, Hit{Memory: m, Score: c.score, Matched: c.n})
@@ -177,7 +185,7 @@ func siftDown(h []float64, i int) {
 
 // bm25Scores reads each term's postings once: their count is the term's
 // document frequency, and each posting carries tf and document length.
-func bm25Scores(snap *pebble.Snapshot, st stats, terms []string) ([]cand, error) {
+func bm25Scores(snap pebble.Reader, st stats, terms []string) ([]cand, error) {
 	// Scores accumulate in slices indexed by ID (IDs are dense, at most
 	// LastID): a map of a common term's 100k postings costs more.
 	scores := make([]float64, st.LastID+1)

@@ -19,7 +19,8 @@ import (
 )
 
 // openMemoryStrict opens the workspace and user memory stores for a CLI
-// command; unlike a chat, a command fails when one is held elsewhere. The
+// command; unlike a chat, a command fails when one cannot be opened (a
+// store of another schema version, an unwritable directory). The
 // caller must call the returned close.
 func openMemoryStrict(g *globals) (_ *memory.Set, close func() error, err error) {
 	root, err := g.workspaceRoot()
