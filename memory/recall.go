@@ -54,16 +54,18 @@ func recall(db pebble.Reader, query string, k int, types []Type) ([]Hit, error) 
 	if err != nil || st.Docs == 0 {
 		return nil, err
 	}
-	cands, err := bm25Scores(db, st, uniqueTerms(query))
+	var cands []cand
+	if len(types) == 0 {
+		cands, err = topK(db, st, uniqueTerms(query), k)
+	} else {
+		// A type filter may drop the best candidates: every candidate is
+		// scored, and the filter applies before the cut to k.
+		cands, err = bm25Scores(db, st, uniqueTerms(query))
+		cands = topCandidates(cands, len(cands))
+	}
 	if err != nil {
 		return nil, err
 	}
-	// A type filter may drop the best candidates, so then all are kept.
-	limit := k
-	if len(types) > 0 {
-		limit = len(cands)
-	}
-	cands = topCandidates(cands, limit)
 	var hits []Hit
 	// Candidates of equal score are read together so the tie-breaks,
 	// which need the records, order the whole group.
@@ -183,17 +185,33 @@ func siftDown(h []float64, i int) {
 	}
 }
 
-// bm25Scores reads each term's postings once: their count is the term's
+// idf is BM25's inverse document frequency of a term in df memories.
+func (st stats) idf(df uint64) float64 {
+	return math.Log(1 + (float64(st.Docs)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// contribution returns BM25's term-frequency part for a term found tf
+// times in a memory of dl tokens (times idf, a term's score).
+func (st stats) contribution() func(tf, dl float64) float64 {
+	avgdl := float64(st.Tokens) / float64(st.Docs)
+	if avgdl == 0 {
+		avgdl = 1
+	}
+	return func(tf, dl float64) float64 {
+		return tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
+	}
+}
+
+// bm25Scores scores every memory holding a query term (the exhaustive
+// ranking: recall with a type filter, and the reference topK is tested
+// against). It reads each term's postings once: their count is the term's
 // document frequency, and each posting carries tf and document length.
 func bm25Scores(snap pebble.Reader, st stats, terms []string) ([]cand, error) {
 	// Scores accumulate in slices indexed by ID (IDs are dense, at most
 	// LastID): a map of a common term's 100k postings costs more.
 	scores := make([]float64, st.LastID+1)
 	matched := make([]int32, st.LastID+1)
-	avgdl := float64(st.Tokens) / float64(st.Docs)
-	if avgdl == 0 {
-		avgdl = 1
-	}
+	contrib := st.contribution()
 	type posting struct {
 		id     uint64
 		tf, dl float64
@@ -219,14 +237,13 @@ func bm25Scores(snap pebble.Reader, st stats, terms []string) ([]cand, error) {
 		if err := errors.Join(it.Error(), it.Close()); err != nil {
 			return nil, err
 		}
-		df := float64(len(postings))
-		idf := math.Log(1 + (float64(st.Docs)-df+0.5)/(df+0.5))
+		idf := st.idf(uint64(len(postings)))
 		for _, p := range postings {
 			if p.id > st.LastID {
 				return nil, fmt.Errorf("posting of memory %d past the last ID %d", p.id, st.LastID)
 			}
 			matched[p.id]++
-			scores[p.id] += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avgdl))
+			scores[p.id] += idf * contrib(p.tf, p.dl)
 		}
 	}
 	var cands []cand

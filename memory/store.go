@@ -75,9 +75,12 @@ func checkSchema(db *pebble.DB) error {
 	if err != nil {
 		return err
 	}
-	defer closer.Close()
 	got, n := binary.Uvarint(v)
-	if n <= 0 || got != schemaVersion {
+	closer.Close()
+	switch {
+	case n > 0 && got == 1:
+		return migrateV1(db)
+	case n <= 0 || got != schemaVersion:
 		return fmt.Errorf("schema version %d, this parley reads version %d (use the parley that wrote it, or another --data-dir)", got, schemaVersion)
 	}
 	return nil
@@ -264,15 +267,19 @@ func (s *Store) AddAll(ms []Memory) ([]Memory, error) {
 		b := db.NewBatch()
 		defer b.Close()
 		now := s.now().UTC()
+		df := map[string]int64{}
 		for i := range out {
 			st.LastID++
 			out[i].ID = st.LastID
 			if out[i].Created.IsZero() {
 				out[i].Created = now
 			}
-			if err := putIndexed(b, &st, out[i]); err != nil {
+			if err := putIndexed(b, &st, df, out[i]); err != nil {
 				return err
 			}
+		}
+		if err := writeDF(db, b, df); err != nil {
+			return err
 		}
 		if err := b.Set(statsKey, st.encode(), nil); err != nil {
 			return err
@@ -285,8 +292,9 @@ func (s *Store) AddAll(ms []Memory) ([]Memory, error) {
 	return out, nil
 }
 
-// putIndexed writes m's record and postings to b and counts it in st.
-func putIndexed(b *pebble.Batch, st *stats, m Memory) error {
+// putIndexed writes m's record and postings to b and counts it in st and
+// in the document frequency changes df.
+func putIndexed(b *pebble.Batch, st *stats, df map[string]int64, m Memory) error {
 	rec, err := json.Marshal(m)
 	if err != nil {
 		return err
@@ -300,6 +308,10 @@ func putIndexed(b *pebble.Batch, st *stats, m Memory) error {
 		if err := b.Set(postingKey(t, m.ID), v, nil); err != nil {
 			return err
 		}
+		if err := b.Set(impactKey(t, n, dl, m.ID), binary.AppendUvarint(nil, n), nil); err != nil {
+			return err
+		}
+		df[t]++
 	}
 	st.Docs++
 	st.Tokens += dl
@@ -307,19 +319,64 @@ func putIndexed(b *pebble.Batch, st *stats, m Memory) error {
 }
 
 // deleteIndexed removes m's record and postings in b and uncounts it.
-func deleteIndexed(b *pebble.Batch, st *stats, m Memory) error {
+func deleteIndexed(b *pebble.Batch, st *stats, df map[string]int64, m Memory) error {
 	if err := b.Delete(recordKey(m.ID), nil); err != nil {
 		return err
 	}
 	tf, dl := termCounts(m)
-	for t := range tf {
+	for t, n := range tf {
 		if err := b.Delete(postingKey(t, m.ID), nil); err != nil {
 			return err
 		}
+		if err := b.Delete(impactKey(t, n, dl, m.ID), nil); err != nil {
+			return err
+		}
+		df[t]--
 	}
 	st.Docs--
 	st.Tokens -= dl
 	return nil
+}
+
+// writeDF adds the document frequency changes df to the terms' records in
+// b (the batch is not indexed, so the changes of a whole batch are summed
+// first and each record is read and written once).
+func writeDF(db pebble.Reader, b *pebble.Batch, df map[string]int64) error {
+	for t, d := range df {
+		if d == 0 {
+			continue
+		}
+		n, err := readDF(db, t)
+		if err != nil {
+			return err
+		}
+		if n = uint64(int64(n) + d); n == 0 {
+			err = b.Delete(termKey(t), nil)
+		} else {
+			err = b.Set(termKey(t), binary.AppendUvarint(nil, n), nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readDF is term's document frequency (0 for an unknown term).
+func readDF(db pebble.Reader, term string) (uint64, error) {
+	v, closer, err := db.Get(termKey(term))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer closer.Close()
+	n, k := binary.Uvarint(v)
+	if k <= 0 {
+		return 0, fmt.Errorf("corrupt document frequency of %q", term)
+	}
+	return n, nil
 }
 
 // Update replaces the memory with m.ID by m, reindexing it in the same
@@ -353,13 +410,17 @@ func replace(db *pebble.DB, old Memory, new *Memory) error {
 	}
 	b := db.NewBatch()
 	defer b.Close()
-	if err := deleteIndexed(b, &st, old); err != nil {
+	df := map[string]int64{}
+	if err := deleteIndexed(b, &st, df, old); err != nil {
 		return err
 	}
 	if new != nil {
-		if err := putIndexed(b, &st, *new); err != nil {
+		if err := putIndexed(b, &st, df, *new); err != nil {
 			return err
 		}
+	}
+	if err := writeDF(db, b, df); err != nil {
+		return err
 	}
 	if err := b.Set(statsKey, st.encode(), nil); err != nil {
 		return err
