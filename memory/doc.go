@@ -28,9 +28,10 @@
 //   - Every write (a record with its postings and the corpus stats) is one
 //     synced Pebble batch, so a crash never leaves a record without its
 //     index entries or the reverse.
-//   - The BM25 index is maintained incrementally by Add, Update and Forget;
-//     Recall reads the postings of the query's terms only and never
-//     rebuilds anything.
+//   - The BM25 index is maintained incrementally by Add, Update and Forget
+//     (a term's postings in blocks, keys.go and postings.go); Recall reads
+//     the postings of the query's terms only, scores every memory holding
+//     one exactly, and never rebuilds anything.
 //   - Memories are user data that cannot be rebuilt: a store written with
 //     another schema version is refused at open, never wiped.
 //   - The caller must Close the store; operations on a closed Store fail.

@@ -8,30 +8,29 @@ import "encoding/binary"
 //	0x01 "schema"               -> uvarint schemaVersion
 //	0x02 "stats"                -> uvarint docs, uvarint total tokens, uvarint last ID
 //	'r'  id(8)                  -> JSON Memory
-//	'p'  term 0x00 id(8)        -> uvarint tf, uvarint doc length (tokens)
-//	'i'  term 0x00 255-min(tf,255) dl(4) id(8) -> uvarint tf
-//	't'  term                   -> uvarint df (the term's postings)
+//	'b'  term 0x00 first(8)     -> a block of the term's postings (postings.go):
+//	                               uvarint n, then n × (uvarint ID delta, uvarint tf, uvarint doc length)
 //
-// A posting carries the document length so BM25 scores a candidate without
-// reading its record. Every posting is stored twice: by ID ('p', for
-// looking a memory's term frequency up) and by impact ('i': tf descending,
-// then document length ascending, so within one tf the BM25 contributions
-// descend whatever the average length), which lets recall stop reading a
-// common term's postings early (topk.go). 't' keeps each term's document
-// frequency so that recall need not count postings. Terms never contain
+// A term's postings are kept in blocks of up to blockSize memories in ID
+// order, each keyed by an ID no greater than its first: recall reads a
+// common term's tens of thousands of postings as a few hundred values
+// decoded in a tight loop instead of one key each (version 1 stored one
+// 'p' key per posting, and walking them was most of recall's time). A
+// posting carries the document length so BM25 scores a memory without
+// reading its record; a term's document frequency is the number of its
+// postings, counted by the same scan that reads them. Terms never contain
 // 0x00 (tokenize keeps letters and digits only), so the separator keeps
 // "go" from matching the postings of "gopher".
 //
-// Version 1 had no 'i' and 't' records; Open adds them (migrate.go).
+// Open migrates a version 1 store (migrate.go).
 const schemaVersion = 2
 
 const (
-	prefixSchema  = 0x01
-	prefixStats   = 0x02
-	prefixRecord  = 'r'
-	prefixPosting = 'p'
-	prefixImpact  = 'i'
-	prefixTerm    = 't'
+	prefixSchema    = 0x01
+	prefixStats     = 0x02
+	prefixRecord    = 'r'
+	prefixBlock     = 'b'
+	prefixPostingV1 = 'p' // version 1: 'p' term 0x00 id(8) -> uvarint tf, uvarint doc length
 )
 
 var (
@@ -43,38 +42,16 @@ func recordKey(id uint64) []byte {
 	return binary.BigEndian.AppendUint64([]byte{prefixRecord}, id)
 }
 
-// postingPrefix is the prefix of every posting of term.
-func postingPrefix(term string) []byte {
-	k := make([]byte, 0, len(term)+2)
-	k = append(k, prefixPosting)
+// blockPrefix is the prefix of every posting block of term.
+func blockPrefix(term string) []byte {
+	k := make([]byte, 0, len(term)+10)
+	k = append(k, prefixBlock)
 	k = append(k, term...)
 	return append(k, 0)
 }
 
-func postingKey(term string, id uint64) []byte {
-	return binary.BigEndian.AppendUint64(postingPrefix(term), id)
-}
-
-// impactPrefix is the prefix of every impact posting of term.
-func impactPrefix(term string) []byte {
-	k := make([]byte, 0, len(term)+2)
-	k = append(k, prefixImpact)
-	k = append(k, term...)
-	return append(k, 0)
-}
-
-// impactGroup is the byte after impactPrefix: postings of higher tf sort
-// first; tf of 255 and more share the first group.
-func impactGroup(tf uint64) byte { return byte(255 - min(tf, 255)) }
-
-func impactKey(term string, tf, dl, id uint64) []byte {
-	k := append(impactPrefix(term), impactGroup(tf))
-	k = binary.BigEndian.AppendUint32(k, uint32(min(dl, 1<<32-1)))
-	return binary.BigEndian.AppendUint64(k, id)
-}
-
-func termKey(term string) []byte {
-	return append([]byte{prefixTerm}, term...)
+func blockKey(term string, first uint64) []byte {
+	return binary.BigEndian.AppendUint64(blockPrefix(term), first)
 }
 
 // upperBound is the smallest key greater than every key with prefix p.

@@ -2,8 +2,6 @@ package memory
 
 import (
 	"cmp"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -54,18 +52,16 @@ func recall(db pebble.Reader, query string, k int, types []Type) ([]Hit, error) 
 	if err != nil || st.Docs == 0 {
 		return nil, err
 	}
-	var cands []cand
-	if len(types) == 0 {
-		cands, err = topK(db, st, uniqueTerms(query), k)
-	} else {
-		// A type filter may drop the best candidates: every candidate is
-		// scored, and the filter applies before the cut to k.
-		cands, err = bm25Scores(db, st, uniqueTerms(query))
-		cands = topCandidates(cands, len(cands))
-	}
+	sc, err := bm25Scores(db, st, uniqueTerms(query))
 	if err != nil {
 		return nil, err
 	}
+	// A type filter may drop the best candidates, so then all are kept.
+	limit := k
+	if len(types) > 0 {
+		limit = int(st.LastID) + 1
+	}
+	cands := topCandidates(sc, limit)
 	var hits []Hit
 	// Candidates of equal score are read together so the tie-breaks,
 	// which need the records, order the whole group.
@@ -128,33 +124,37 @@ type cand struct {
 	n     int // distinct query terms matched
 }
 
-// topCandidates keeps the candidates that can be among the k best, best
-// first: those scoring at least the k-th best score, ties included (the
-// tie-breaks need the records). It finds that score with a k-sized
-// min-heap instead of sorting every candidate.
-func topCandidates(cands []cand, k int) []cand {
-	if len(cands) > k {
+// topCandidates returns the memories that can be among the k best,
+// best first: those scoring at least the k-th best score, ties included
+// (the tie-breaks need the records). It finds that score with a k-sized
+// min-heap over the score table instead of sorting every match: a common
+// word matches most of a large store.
+func topCandidates(sc scoreTable, k int) []cand {
+	kth := math.Inf(-1)
+	if sc.count > k {
 		h := make([]float64, 0, k)
-		for _, c := range cands {
-			switch {
+		for id, n := range sc.matched {
+			if n == 0 {
+				continue
+			}
+			switch score := sc.scores[id]; {
 			case len(h) < k:
-				h = append(h, c.score)
+				h = append(h, score)
 				if len(h) == k {
 					heapify(h)
 				}
-			case c.score > h[0]:
-				h[0] = c.score
+			case score > h[0]:
+				h[0] = score
 				siftDown(h, 0)
 			}
 		}
-		kth := h[0]
-		kept := cands[:0]
-		for _, c := range cands {
-			if c.score > kth || sameScore(c.score, kth) {
-				kept = append(kept, c)
-			}
+		kth = h[0]
+	}
+	var cands []cand
+	for id, n := range sc.matched {
+		if n > 0 && (sc.scores[id] > kth || sameScore(sc.scores[id], kth)) {
+			cands = append(cands, cand{uint64(id), sc.scores[id], int(n)})
 		}
-		cands = kept
 	}
 	slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(b.score, a.score) })
 	return cands
@@ -202,55 +202,58 @@ func (st stats) contribution() func(tf, dl float64) float64 {
 	}
 }
 
-// bm25Scores scores every memory holding a query term (the exhaustive
-// ranking: recall with a type filter, and the reference topK is tested
-// against). It reads each term's postings once: their count is the term's
-// document frequency, and each posting carries tf and document length.
-func bm25Scores(snap pebble.Reader, st stats, terms []string) ([]cand, error) {
-	// Scores accumulate in slices indexed by ID (IDs are dense, at most
-	// LastID): a map of a common term's 100k postings costs more.
-	scores := make([]float64, st.LastID+1)
-	matched := make([]int32, st.LastID+1)
+// scoreTable is every memory's BM25 score for a query, indexed by ID
+// (IDs are dense, at most LastID: a map of a common term's 100k postings
+// costs more), with how many distinct query terms each matched (0: not a
+// match) and how many matched.
+type scoreTable struct {
+	scores  []float64
+	matched []int32
+	count   int
+}
+
+// bm25Scores reads each term's postings: a first pass over the term's
+// blocks reads only their counts (the term's document frequency, which
+// idf needs), a second decodes the postings straight into the scores, so
+// a common term's postings are never copied.
+func bm25Scores(db pebble.Reader, st stats, terms []string) (scoreTable, error) {
+	sc := scoreTable{scores: make([]float64, st.LastID+1), matched: make([]int32, st.LastID+1)}
 	contrib := st.contribution()
-	type posting struct {
-		id     uint64
-		tf, dl float64
-	}
-	var postings []posting
 	for _, t := range terms {
-		lo := postingPrefix(t)
-		it, err := snap.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upperBound(lo)})
+		df, err := countPostings(db, t)
 		if err != nil {
-			return nil, err
+			return sc, err
 		}
-		postings = postings[:0]
-		for it.First(); it.Valid(); it.Next() {
-			key, v := it.Key(), it.Value()
-			tf, n := binary.Uvarint(v)
-			dl, m := binary.Uvarint(v[max(n, 0):])
-			if n <= 0 || m <= 0 || len(key) != len(lo)+8 {
-				it.Close()
-				return nil, fmt.Errorf("corrupt posting %x", key)
+		if df == 0 {
+			continue
+		}
+		idf := st.idf(df)
+		// The contributions of the usual small tf and lengths, computed
+		// once per term with the same expression.
+		var table [8][64]float64
+		for tf := range table {
+			for dl := range table[tf] {
+				table[tf][dl] = idf * contrib(float64(tf), float64(dl))
 			}
-			postings = append(postings, posting{binary.BigEndian.Uint64(key[len(lo):]), float64(tf), float64(dl)})
 		}
-		if err := errors.Join(it.Error(), it.Close()); err != nil {
-			return nil, err
-		}
-		idf := st.idf(uint64(len(postings)))
-		for _, p := range postings {
+		err = eachPosting(db, t, func(p posting) error {
 			if p.id > st.LastID {
-				return nil, fmt.Errorf("posting of memory %d past the last ID %d", p.id, st.LastID)
+				return fmt.Errorf("posting of memory %d past the last ID %d", p.id, st.LastID)
 			}
-			matched[p.id]++
-			scores[p.id] += idf * contrib(p.tf, p.dl)
+			if sc.matched[p.id] == 0 {
+				sc.count++
+			}
+			sc.matched[p.id]++
+			if p.tf < 8 && p.dl < 64 {
+				sc.scores[p.id] += table[p.tf][p.dl]
+			} else {
+				sc.scores[p.id] += idf * contrib(float64(p.tf), float64(p.dl))
+			}
+			return nil
+		})
+		if err != nil {
+			return sc, err
 		}
 	}
-	var cands []cand
-	for id, n := range matched {
-		if n > 0 {
-			cands = append(cands, cand{uint64(id), scores[id], int(n)})
-		}
-	}
-	return cands, nil
+	return sc, nil
 }

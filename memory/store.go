@@ -267,18 +267,18 @@ func (s *Store) AddAll(ms []Memory) ([]Memory, error) {
 		b := db.NewBatch()
 		defer b.Close()
 		now := s.now().UTC()
-		df := map[string]int64{}
+		ed := newBlockEditor(db)
 		for i := range out {
 			st.LastID++
 			out[i].ID = st.LastID
 			if out[i].Created.IsZero() {
 				out[i].Created = now
 			}
-			if err := putIndexed(b, &st, df, out[i]); err != nil {
+			if err := putIndexed(b, ed, &st, out[i]); err != nil {
 				return err
 			}
 		}
-		if err := writeDF(db, b, df); err != nil {
+		if err := ed.write(b); err != nil {
 			return err
 		}
 		if err := b.Set(statsKey, st.encode(), nil); err != nil {
@@ -292,9 +292,9 @@ func (s *Store) AddAll(ms []Memory) ([]Memory, error) {
 	return out, nil
 }
 
-// putIndexed writes m's record and postings to b and counts it in st and
-// in the document frequency changes df.
-func putIndexed(b *pebble.Batch, st *stats, df map[string]int64, m Memory) error {
+// putIndexed writes m's record to b, its postings to ed, and counts it
+// in st.
+func putIndexed(b *pebble.Batch, ed *blockEditor, st *stats, m Memory) error {
 	rec, err := json.Marshal(m)
 	if err != nil {
 		return err
@@ -304,79 +304,30 @@ func putIndexed(b *pebble.Batch, st *stats, df map[string]int64, m Memory) error
 	}
 	tf, dl := termCounts(m)
 	for t, n := range tf {
-		v := binary.AppendUvarint(binary.AppendUvarint(nil, n), dl)
-		if err := b.Set(postingKey(t, m.ID), v, nil); err != nil {
+		if err := ed.set(t, posting{m.ID, n, dl}); err != nil {
 			return err
 		}
-		if err := b.Set(impactKey(t, n, dl, m.ID), binary.AppendUvarint(nil, n), nil); err != nil {
-			return err
-		}
-		df[t]++
 	}
 	st.Docs++
 	st.Tokens += dl
 	return nil
 }
 
-// deleteIndexed removes m's record and postings in b and uncounts it.
-func deleteIndexed(b *pebble.Batch, st *stats, df map[string]int64, m Memory) error {
+// deleteIndexed removes m's record in b and its postings in ed, and
+// uncounts it.
+func deleteIndexed(b *pebble.Batch, ed *blockEditor, st *stats, m Memory) error {
 	if err := b.Delete(recordKey(m.ID), nil); err != nil {
 		return err
 	}
 	tf, dl := termCounts(m)
-	for t, n := range tf {
-		if err := b.Delete(postingKey(t, m.ID), nil); err != nil {
+	for t := range tf {
+		if err := ed.del(t, m.ID); err != nil {
 			return err
 		}
-		if err := b.Delete(impactKey(t, n, dl, m.ID), nil); err != nil {
-			return err
-		}
-		df[t]--
 	}
 	st.Docs--
 	st.Tokens -= dl
 	return nil
-}
-
-// writeDF adds the document frequency changes df to the terms' records in
-// b (the batch is not indexed, so the changes of a whole batch are summed
-// first and each record is read and written once).
-func writeDF(db pebble.Reader, b *pebble.Batch, df map[string]int64) error {
-	for t, d := range df {
-		if d == 0 {
-			continue
-		}
-		n, err := readDF(db, t)
-		if err != nil {
-			return err
-		}
-		if n = uint64(int64(n) + d); n == 0 {
-			err = b.Delete(termKey(t), nil)
-		} else {
-			err = b.Set(termKey(t), binary.AppendUvarint(nil, n), nil)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readDF is term's document frequency (0 for an unknown term).
-func readDF(db pebble.Reader, term string) (uint64, error) {
-	v, closer, err := db.Get(termKey(term))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	defer closer.Close()
-	n, k := binary.Uvarint(v)
-	if k <= 0 {
-		return 0, fmt.Errorf("corrupt document frequency of %q", term)
-	}
-	return n, nil
 }
 
 // Update replaces the memory with m.ID by m, reindexing it in the same
@@ -410,16 +361,16 @@ func replace(db *pebble.DB, old Memory, new *Memory) error {
 	}
 	b := db.NewBatch()
 	defer b.Close()
-	df := map[string]int64{}
-	if err := deleteIndexed(b, &st, df, old); err != nil {
+	ed := newBlockEditor(db)
+	if err := deleteIndexed(b, ed, &st, old); err != nil {
 		return err
 	}
 	if new != nil {
-		if err := putIndexed(b, &st, df, *new); err != nil {
+		if err := putIndexed(b, ed, &st, *new); err != nil {
 			return err
 		}
 	}
-	if err := writeDF(db, b, df); err != nil {
+	if err := ed.write(b); err != nil {
 		return err
 	}
 	if err := b.Set(statsKey, st.encode(), nil); err != nil {

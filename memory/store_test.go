@@ -277,16 +277,20 @@ func TestConcurrentAddAndRecall(t *testing.T) {
 }
 
 func TestTopCandidates(t *testing.T) {
-	cs := []cand{{1, 1, 1}, {2, 5, 1}, {3, 3, 1}, {4, 3, 1}, {5, 0.5, 1}, {6, 4, 1}}
+	sc := scoreTable{
+		scores:  []float64{0, 1, 5, 3, 3, 0.5, 4, 0},
+		matched: []int32{0, 1, 1, 1, 1, 1, 1, 0},
+		count:   6,
+	}
 	var got []uint64
-	for _, c := range topCandidates(slices.Clone(cs), 3) {
+	for _, c := range topCandidates(sc, 3) {
 		got = append(got, c.id)
 	}
 	// The third best score (3) is tied: both 3 and 4 stay.
 	if !slices.Equal(got, []uint64{2, 6, 3, 4}) && !slices.Equal(got, []uint64{2, 6, 4, 3}) {
 		t.Errorf("topCandidates = %v", got)
 	}
-	if n := len(topCandidates(slices.Clone(cs), 10)); n != 6 {
+	if n := len(topCandidates(sc, 10)); n != 6 {
 		t.Errorf("k above the count kept %d", n)
 	}
 }
