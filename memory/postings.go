@@ -144,17 +144,35 @@ func eachBlock(db pebble.Reader, term string, f func(first uint64, v []byte) err
 // are read once, changed in memory and written once by write.
 type blockEditor struct {
 	db     pebble.Reader
-	blocks map[string][]*block // term -> the term's blocks loaded so far, by first
+	blocks map[string][]*block // term -> the term's blocks loaded so far
+	// New memories (IDs above lastID, the store's last ID before the
+	// batch) go to their terms' last blocks: tail keeps each term's last
+	// block once known (nil: the term had none), so a bulk load looks
+	// each term up in the store once, not once per memory.
+	lastID uint64
+	tail   map[string]*block
 }
 
-func newBlockEditor(db pebble.Reader) *blockEditor {
-	return &blockEditor{db: db, blocks: map[string][]*block{}}
+func newBlockEditor(db pebble.Reader, lastID uint64) *blockEditor {
+	return &blockEditor{db: db, blocks: map[string][]*block{}, lastID: lastID, tail: map[string]*block{}}
 }
 
 // find returns the block that holds (or would hold) id in term's
 // postings: the one with the greatest first ID not above id, loaded from
 // the store unless already loaded; nil when there is none.
 func (e *blockEditor) find(term string, id uint64) (*block, error) {
+	if id > e.lastID {
+		if b, ok := e.tail[term]; ok {
+			return b, nil
+		}
+		b, err := e.findStored(term, id)
+		e.tail[term] = b
+		return b, err
+	}
+	return e.findStored(term, id)
+}
+
+func (e *blockEditor) findStored(term string, id uint64) (*block, error) {
 	var best *block
 	for _, b := range e.blocks[term] {
 		if b.first <= id && (best == nil || b.first > best.first) {
@@ -192,6 +210,9 @@ func (e *blockEditor) set(term string, p posting) error {
 	if b == nil || (len(b.postings) >= blockSize && p.id > b.postings[len(b.postings)-1].id) {
 		b = &block{first: p.id}
 		e.blocks[term] = append(e.blocks[term], b)
+		if p.id > e.lastID {
+			e.tail[term] = b
+		}
 	}
 	i, found := slices.BinarySearchFunc(b.postings, p.id, func(q posting, id uint64) int { return cmpID(q.id, id) })
 	if found {

@@ -267,7 +267,7 @@ func (s *Store) AddAll(ms []Memory) ([]Memory, error) {
 		b := db.NewBatch()
 		defer b.Close()
 		now := s.now().UTC()
-		ed := newBlockEditor(db)
+		ed := newBlockEditor(db, st.LastID)
 		for i := range out {
 			st.LastID++
 			out[i].ID = st.LastID
@@ -361,7 +361,7 @@ func replace(db *pebble.DB, old Memory, new *Memory) error {
 	}
 	b := db.NewBatch()
 	defer b.Close()
-	ed := newBlockEditor(db)
+	ed := newBlockEditor(db, st.LastID)
 	if err := deleteIndexed(b, ed, &st, old); err != nil {
 		return err
 	}
