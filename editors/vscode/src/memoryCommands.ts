@@ -5,7 +5,13 @@ import { type MemoryClient, MemoryController } from './memoryView';
 
 export const MEMORY_VIEW_ID = 'parley.memory';
 
-export function registerMemoryView(client: () => MemoryClient | undefined, log: (m: string) => void): vscode.Disposable {
+/** The registered view: dispose it, or refresh it when it is shown. */
+export interface MemoryViewHandle extends vscode.Disposable {
+  /** Lists the memories again if the view is visible (after a chat turn, which may have remembered or forgotten some). */
+  refreshIfShown(): void;
+}
+
+export function registerMemoryView(client: () => MemoryClient | undefined, log: (m: string) => void): MemoryViewHandle {
   let view: vscode.TreeView<unknown> | undefined;
   const memory = new MemoryController({
     client,
@@ -29,7 +35,7 @@ export function registerMemoryView(client: () => MemoryClient | undefined, log: 
     },
   });
   view = vscode.window.createTreeView(MEMORY_VIEW_ID, { treeDataProvider: memory, showCollapseAll: false });
-  return vscode.Disposable.from(
+  const disposable = vscode.Disposable.from(
     memory,
     view,
     // The list is fetched when the view is first shown, not at startup.
@@ -43,4 +49,12 @@ export function registerMemoryView(client: () => MemoryClient | undefined, log: 
     vscode.commands.registerCommand('parley.memory.forget', (m) => memory.forget(m)),
     vscode.commands.registerCommand('parley.memory.stats', () => memory.stats()),
   );
+  return {
+    dispose: () => disposable.dispose(),
+    refreshIfShown: () => {
+      if (view?.visible) {
+        void memory.refresh();
+      }
+    },
+  };
 }

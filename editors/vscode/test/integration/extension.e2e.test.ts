@@ -358,5 +358,13 @@ describe.skipIf(!haveBin && !mustRun)('extension ↔ parley serve (vscode stubbe
 
     await rec.commands.get('parley.memory.stats')!();
     expect(rec.messages.at(-1)!.message).toBe('parley: workspace memories: 1 (1 code_pattern); user memories: 0');
+
+    // A turn that forgets a memory refreshes the shown view when it ends.
+    model.script([{ blocks: [{ tool: 'forget_memory', input: { id: '1' } }] }, { blocks: [{ text: 'Forgotten.' }] }]);
+    const n2 = turnEnds();
+    fromPage({ type: 'send', text: 'Forget how the fee works', includeContext: false });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n2 + 1), { timeout: 15000 });
+    await vi.waitFor(() => expect(tree.provider.getChildren()).toHaveLength(0));
+    expect(tree.view.message).toBe('No memories yet. The agent writes them with remember; add one with +.');
   });
 });
