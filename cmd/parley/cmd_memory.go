@@ -272,12 +272,23 @@ func newMemoryImportCmd(g *globals) *cobra.Command {
 }
 
 // importMemories adds each line's memory with a new id (times, scope and
-// the rest kept). It stops at the first bad line, naming it; the lines
-// before it stay imported.
+// the rest kept), importBatch lines per write. It stops at the first bad
+// line, naming it; the lines before it stay imported.
 func importMemories(set *memory.Set, r io.Reader) (int, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	n, line := 0, 0
+	var batch []memory.Memory
+	var lines []int
+	add := func() error {
+		k, err := set.AddAll(batch)
+		n += k
+		if err != nil && k < len(lines) {
+			err = fmt.Errorf("line %d: %w", lines[k], err)
+		}
+		batch, lines = batch[:0], lines[:0]
+		return err
+	}
 	for sc.Scan() {
 		line++
 		if strings.TrimSpace(sc.Text()) == "" {
@@ -287,16 +298,24 @@ func importMemories(set *memory.Set, r io.Reader) (int, error) {
 		dec.DisallowUnknownFields()
 		var m memory.Memory
 		if err := dec.Decode(&m); err != nil {
-			return n, fmt.Errorf("line %d: %w", line, err)
+			return n, errors.Join(add(), fmt.Errorf("line %d: %w", line, err))
 		}
 		m.ID = 0
-		if _, err := set.Add(m); err != nil {
-			return n, fmt.Errorf("line %d: %w", line, err)
+		batch, lines = append(batch, m), append(lines, line)
+		if len(batch) == importBatch {
+			if err := add(); err != nil {
+				return n, err
+			}
 		}
-		n++
+	}
+	if err := add(); err != nil {
+		return n, err
 	}
 	return n, sc.Err()
 }
+
+// importBatch bounds the memories one import write holds.
+const importBatch = 1000
 
 func orEmpty[T any](s []T) []T {
 	if s == nil {
