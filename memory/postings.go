@@ -42,64 +42,47 @@ func encodeBlock(ps []posting, first uint64) []byte {
 
 // decodeBlock appends the postings of a block keyed by first to out.
 func decodeBlock(out []posting, v []byte, first uint64) ([]posting, error) {
-	n, k := binary.Uvarint(v)
-	if k <= 0 || n > uint64(len(v)) {
-		return out, errors.New("corrupt posting block")
-	}
-	v = v[k:]
-	id := first
-	for range n {
-		var d, tf, dl uint64
-		for _, p := range []*uint64{&d, &tf, &dl} {
-			if *p, k = binary.Uvarint(v); k <= 0 {
-				return out, errors.New("corrupt posting block")
-			}
-			v = v[k:]
-		}
-		id += d
-		out = append(out, posting{id, tf, dl})
-	}
-	return out, nil
-}
-
-// readPostings returns term's postings in ID order (all its blocks).
-func readPostings(db pebble.Reader, term string, out []posting) ([]posting, error) {
-	err := eachPosting(db, term, func(p posting) error {
+	err := eachInBlock(v, first, func(p posting) error {
 		out = append(out, p)
 		return nil
 	})
 	return out, err
 }
 
+// eachInBlock calls f with each posting of a block keyed by first.
+func eachInBlock(v []byte, first uint64, f func(posting) error) error {
+	n, k := binary.Uvarint(v)
+	if k <= 0 || n > uint64(len(v)) {
+		return errors.New("corrupt posting block")
+	}
+	v = v[k:]
+	id := first
+	for range n {
+		d, k1 := binary.Uvarint(v)
+		if k1 <= 0 {
+			return errors.New("corrupt posting block")
+		}
+		tf, k2 := binary.Uvarint(v[k1:])
+		if k2 <= 0 {
+			return errors.New("corrupt posting block")
+		}
+		dl, k3 := binary.Uvarint(v[k1+k2:])
+		if k3 <= 0 {
+			return errors.New("corrupt posting block")
+		}
+		v = v[k1+k2+k3:]
+		id += d
+		if err := f(posting{id, tf, dl}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // eachPosting calls f with each of term's postings in ID order.
 func eachPosting(db pebble.Reader, term string, f func(posting) error) error {
 	return eachBlock(db, term, func(first uint64, v []byte) error {
-		n, k := binary.Uvarint(v)
-		if k <= 0 || n > uint64(len(v)) {
-			return errors.New("corrupt posting block")
-		}
-		v = v[k:]
-		id := first
-		for range n {
-			d, k1 := binary.Uvarint(v)
-			if k1 <= 0 {
-				return errors.New("corrupt posting block")
-			}
-			tf, k2 := binary.Uvarint(v[k1:])
-			if k2 <= 0 {
-				return errors.New("corrupt posting block")
-			}
-			dl, k3 := binary.Uvarint(v[k1+k2:])
-			if k3 <= 0 {
-				return errors.New("corrupt posting block")
-			}
-			v = v[k1+k2+k3:]
-			id += d
-			if err := f(posting{id, tf, dl}); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachInBlock(v, first, f)
 	})
 }
 

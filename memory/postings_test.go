@@ -55,6 +55,15 @@ func randomStore(t *testing.T, dir string, n int, r *rand.Rand) (*Store, []strin
 	return s, words
 }
 
+// readPostings returns term's postings in ID order (all its blocks).
+func readPostings(db pebble.Reader, term string, out []posting) ([]posting, error) {
+	err := eachPosting(db, term, func(p posting) error {
+		out = append(out, p)
+		return nil
+	})
+	return out, err
+}
+
 // checkIndex checks the posting blocks against the records: every term's
 // postings are exactly those the records give, in ID order, each block
 // keyed at or below its first ID, none empty.
