@@ -10,8 +10,9 @@ import (
 
 // memorySet returns the agent's long-term memory, opening it on first use:
 // the primary folder's store beside its sessions, and the user-level one
-// (AgentOptions.UserMemoryDir). A store another process holds (a terminal
-// chat) is left out with a warning, so the memory tools say that scope is
+// (AgentOptions.UserMemoryDir); terminal chats share them. A store that
+// cannot be opened (another schema version, an unwritable directory) is
+// left out with a warning, so the memory tools say that scope is
 // unavailable. Safe for concurrent use.
 func (h *agentHost) memorySet() *memory.Set {
 	h.mu.Lock()

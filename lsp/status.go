@@ -82,6 +82,9 @@ func (s *Server) Request(ctx context.Context, method string, params any) (any, e
 		}
 		return st, nil
 	}
+	if isMemoryMethod(method) {
+		return s.memoryRequest(method, rawParams(params))
+	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
 }
 

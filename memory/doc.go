@@ -5,19 +5,34 @@
 //
 // A Store lives in its own directory. A workspace's memories live under the
 // workspace's data directory; user-global memories (preferences that follow
-// the user everywhere) live in a user-level store of the same shape. Only
-// one process may have a store open at a time (internal/dirlock); a second
-// one gets an error matching ErrLocked.
+// the user everywhere) live in a user-level store of the same shape.
+//
+// Every process of the user shares the stores: the language server, any
+// number of terminal chats and CLI commands. A Store holds nothing between
+// operations; each operation takes the directory's lock (internal/dirlock,
+// flock), waiting up to LockTimeout while another process's operation
+// runs, opens Pebble (read-only for reads), works, flushes a write and
+// closes. Memory is used at human pace, so the cost is affordable: about
+// 1 ms per read and 17-30 ms per synced write on this project's CI
+// machine (BenchmarkOpen, BenchmarkAdd), against holding the store in
+// one process and serving the others over a socket, whose owner can exit
+// at any time.
 //
 // Contracts:
-//   - A Store is safe for concurrent use; writes are serialised by a mutex
-//     and every write (a record with its postings and the corpus stats) is
-//     one synced Pebble batch, so a crash never leaves a record without its
+//   - A Store is safe for concurrent use, and several Stores (in one or
+//     several processes) on the same directory are too: operations are
+//     serialised by the directory lock, each sees every write committed
+//     before it started, and an operation that cannot get the lock within
+//     LockTimeout fails with an error matching ErrLocked, naming the
+//     holder's pid.
+//   - Every write (a record with its postings and the corpus stats) is one
+//     synced Pebble batch, so a crash never leaves a record without its
 //     index entries or the reverse.
-//   - The BM25 index is maintained incrementally by Add, Update and Forget;
-//     Recall reads the postings of the query's terms only and never
-//     rebuilds anything.
+//   - The BM25 index is maintained incrementally by Add, Update and Forget
+//     (a term's postings in blocks, keys.go and postings.go); Recall reads
+//     the postings of the query's terms only, scores every memory holding
+//     one exactly, and never rebuilds anything.
 //   - Memories are user data that cannot be rebuilt: a store written with
 //     another schema version is refused at open, never wiped.
-//   - The caller must Close the store.
+//   - The caller must Close the store; operations on a closed Store fail.
 package memory

@@ -43,3 +43,21 @@ func FormatDetail(h Hit) string {
 	b.WriteString("\n\n")
 	return b.String()
 }
+
+// FormatStats is one scope's StoreStats on one line.
+func FormatStats(st StoreStats) string {
+	if !st.Available {
+		return fmt.Sprintf("%s memories: unavailable", st.Scope)
+	}
+	var parts []string
+	for _, t := range Types {
+		if n := st.Types[t]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, t))
+		}
+	}
+	line := fmt.Sprintf("%s memories: %d (%s)", st.Scope, st.Count, strings.Join(parts, ", "))
+	if st.Stale > 0 {
+		line += fmt.Sprintf(", %d stale", st.Stale)
+	}
+	return line + " in " + st.Dir
+}

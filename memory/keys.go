@@ -8,20 +8,29 @@ import "encoding/binary"
 //	0x01 "schema"               -> uvarint schemaVersion
 //	0x02 "stats"                -> uvarint docs, uvarint total tokens, uvarint last ID
 //	'r'  id(8)                  -> JSON Memory
-//	'p'  term 0x00 id(8)        -> uvarint tf, uvarint doc length (tokens)
+//	'b'  term 0x00 first(8)     -> a block of the term's postings (postings.go):
+//	                               uvarint n, then n × (uvarint ID delta, uvarint tf, uvarint doc length)
 //
-// A posting carries the document length so BM25 scores a candidate without
+// A term's postings are kept in blocks of up to blockSize memories in ID
+// order, each keyed by an ID no greater than its first: recall reads a
+// common term's tens of thousands of postings as a few hundred values
+// decoded in a tight loop instead of one key each (version 1 stored one
+// 'p' key per posting, and walking them was most of recall's time). A
+// posting carries the document length so BM25 scores a memory without
 // reading its record; a term's document frequency is the number of its
 // postings, counted by the same scan that reads them. Terms never contain
 // 0x00 (tokenize keeps letters and digits only), so the separator keeps
 // "go" from matching the postings of "gopher".
-const schemaVersion = 1
+//
+// Open migrates a version 1 store (migrate.go).
+const schemaVersion = 2
 
 const (
-	prefixSchema  = 0x01
-	prefixStats   = 0x02
-	prefixRecord  = 'r'
-	prefixPosting = 'p'
+	prefixSchema    = 0x01
+	prefixStats     = 0x02
+	prefixRecord    = 'r'
+	prefixBlock     = 'b'
+	prefixPostingV1 = 'p' // version 1: 'p' term 0x00 id(8) -> uvarint tf, uvarint doc length
 )
 
 var (
@@ -33,16 +42,16 @@ func recordKey(id uint64) []byte {
 	return binary.BigEndian.AppendUint64([]byte{prefixRecord}, id)
 }
 
-// postingPrefix is the prefix of every posting of term.
-func postingPrefix(term string) []byte {
-	k := make([]byte, 0, len(term)+2)
-	k = append(k, prefixPosting)
+// blockPrefix is the prefix of every posting block of term.
+func blockPrefix(term string) []byte {
+	k := make([]byte, 0, len(term)+10)
+	k = append(k, prefixBlock)
 	k = append(k, term...)
 	return append(k, 0)
 }
 
-func postingKey(term string, id uint64) []byte {
-	return binary.BigEndian.AppendUint64(postingPrefix(term), id)
+func blockKey(term string, first uint64) []byte {
+	return binary.BigEndian.AppendUint64(blockPrefix(term), first)
 }
 
 // upperBound is the smallest key greater than every key with prefix p.

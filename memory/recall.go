@@ -2,8 +2,6 @@ package memory
 
 import (
 	"cmp"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -19,12 +17,13 @@ const (
 )
 
 // Hit is a recalled memory with its BM25 score (higher is better; scores
-// of different queries are not comparable).
+// of different queries are not comparable), or a listed one (Select,
+// Show: no score).
 type Hit struct {
 	Memory
-	Score float64 `json:"score"`
+	Score float64 `json:"score,omitempty"`
 	// Matched is how many distinct query terms the memory contains.
-	Matched int `json:"matched"`
+	Matched int `json:"matched,omitempty"`
 	// Stale says why the memory's anchors no longer match the code
 	// (Set.Stale); empty when they do or were not checked.
 	Stale []string `json:"stale,omitempty"`
@@ -39,22 +38,30 @@ func (s *Store) Recall(query string, k int, types ...Type) ([]Hit, error) {
 	if k <= 0 {
 		return nil, nil
 	}
-	snap := s.db.NewSnapshot()
-	defer snap.Close()
-	st, err := readStats(snap.Get)
+	var hits []Hit
+	err := s.with(false, func(db *pebble.DB) (err error) {
+		hits, err = recall(db, query, k, types)
+		return err
+	})
+	return hits, err
+}
+
+// recall is Recall on an open database.
+func recall(db pebble.Reader, query string, k int, types []Type) ([]Hit, error) {
+	st, err := readStats(db.Get)
 	if err != nil || st.Docs == 0 {
 		return nil, err
 	}
-	cands, err := bm25Scores(snap, st, uniqueTerms(query))
+	sc, err := bm25Scores(db, st, uniqueTerms(query))
 	if err != nil {
-		return nil, fmt.Errorf("memory store %s: recall: %w", s.dir, err)
+		return nil, err
 	}
 	// A type filter may drop the best candidates, so then all are kept.
 	limit := k
 	if len(types) > 0 {
-		limit = len(cands)
+		limit = int(st.LastID) + 1
 	}
-	cands = topCandidates(cands, limit)
+	cands := topCandidates(sc, limit)
 	var hits []Hit
 	// Candidates of equal score are read together so the tie-breaks,
 	// which need the records, order the whole group.
@@ -65,9 +72,9 @@ func (s *Store) Recall(query string, k int, types ...Type) ([]Hit, error) {
 		}
 		var group []Hit
 		for _, c := range cands[i:j] {
-			m, err := getRecord(snap.Get, c.id)
+			m, err := getRecord(db.Get, c.id)
 			if err != nil {
-				return nil, fmt.Errorf("memory store %s: recall: %w", s.dir, err)
+				return nil, err
 			}
 			if wantType(m.Type, types) {
 				group = append(group, Hit{Memory: m, Score: c.score, Matched: c.n})
@@ -117,33 +124,37 @@ type cand struct {
 	n     int // distinct query terms matched
 }
 
-// topCandidates keeps the candidates that can be among the k best, best
-// first: those scoring at least the k-th best score, ties included (the
-// tie-breaks need the records). It finds that score with a k-sized
-// min-heap instead of sorting every candidate.
-func topCandidates(cands []cand, k int) []cand {
-	if len(cands) > k {
+// topCandidates returns the memories that can be among the k best,
+// best first: those scoring at least the k-th best score, ties included
+// (the tie-breaks need the records). It finds that score with a k-sized
+// min-heap over the score table instead of sorting every match: a common
+// word matches most of a large store.
+func topCandidates(sc scoreTable, k int) []cand {
+	kth := math.Inf(-1)
+	if sc.count > k {
 		h := make([]float64, 0, k)
-		for _, c := range cands {
-			switch {
+		for id, n := range sc.matched {
+			if n == 0 {
+				continue
+			}
+			switch score := sc.scores[id]; {
 			case len(h) < k:
-				h = append(h, c.score)
+				h = append(h, score)
 				if len(h) == k {
 					heapify(h)
 				}
-			case c.score > h[0]:
-				h[0] = c.score
+			case score > h[0]:
+				h[0] = score
 				siftDown(h, 0)
 			}
 		}
-		kth := h[0]
-		kept := cands[:0]
-		for _, c := range cands {
-			if c.score > kth || sameScore(c.score, kth) {
-				kept = append(kept, c)
-			}
+		kth = h[0]
+	}
+	var cands []cand
+	for id, n := range sc.matched {
+		if n > 0 && (sc.scores[id] > kth || sameScore(sc.scores[id], kth)) {
+			cands = append(cands, cand{uint64(id), sc.scores[id], int(n)})
 		}
-		cands = kept
 	}
 	slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(b.score, a.score) })
 	return cands
@@ -174,57 +185,75 @@ func siftDown(h []float64, i int) {
 	}
 }
 
-// bm25Scores reads each term's postings once: their count is the term's
-// document frequency, and each posting carries tf and document length.
-func bm25Scores(snap *pebble.Snapshot, st stats, terms []string) ([]cand, error) {
-	// Scores accumulate in slices indexed by ID (IDs are dense, at most
-	// LastID): a map of a common term's 100k postings costs more.
-	scores := make([]float64, st.LastID+1)
-	matched := make([]int32, st.LastID+1)
+// idf is BM25's inverse document frequency of a term in df memories.
+func (st stats) idf(df uint64) float64 {
+	return math.Log(1 + (float64(st.Docs)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// contribution returns BM25's term-frequency part for a term found tf
+// times in a memory of dl tokens (times idf, a term's score).
+func (st stats) contribution() func(tf, dl float64) float64 {
 	avgdl := float64(st.Tokens) / float64(st.Docs)
 	if avgdl == 0 {
 		avgdl = 1
 	}
-	type posting struct {
-		id     uint64
-		tf, dl float64
+	return func(tf, dl float64) float64 {
+		return tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
 	}
-	var postings []posting
+}
+
+// scoreTable is every memory's BM25 score for a query, indexed by ID
+// (IDs are dense, at most LastID: a map of a common term's 100k postings
+// costs more), with how many distinct query terms each matched (0: not a
+// match) and how many matched.
+type scoreTable struct {
+	scores  []float64
+	matched []int32
+	count   int
+}
+
+// bm25Scores reads each term's postings: a first pass over the term's
+// blocks reads only their counts (the term's document frequency, which
+// idf needs), a second decodes the postings straight into the scores, so
+// a common term's postings are never copied.
+func bm25Scores(db pebble.Reader, st stats, terms []string) (scoreTable, error) {
+	sc := scoreTable{scores: make([]float64, st.LastID+1), matched: make([]int32, st.LastID+1)}
+	contrib := st.contribution()
 	for _, t := range terms {
-		lo := postingPrefix(t)
-		it, err := snap.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upperBound(lo)})
+		df, err := countPostings(db, t)
 		if err != nil {
-			return nil, err
+			return sc, err
 		}
-		postings = postings[:0]
-		for it.First(); it.Valid(); it.Next() {
-			key, v := it.Key(), it.Value()
-			tf, n := binary.Uvarint(v)
-			dl, m := binary.Uvarint(v[max(n, 0):])
-			if n <= 0 || m <= 0 || len(key) != len(lo)+8 {
-				it.Close()
-				return nil, fmt.Errorf("corrupt posting %x", key)
+		if df == 0 {
+			continue
+		}
+		idf := st.idf(df)
+		// The contributions of the usual small tf and lengths, computed
+		// once per term with the same expression.
+		var table [8][64]float64
+		for tf := range table {
+			for dl := range table[tf] {
+				table[tf][dl] = idf * contrib(float64(tf), float64(dl))
 			}
-			postings = append(postings, posting{binary.BigEndian.Uint64(key[len(lo):]), float64(tf), float64(dl)})
 		}
-		if err := errors.Join(it.Error(), it.Close()); err != nil {
-			return nil, err
-		}
-		df := float64(len(postings))
-		idf := math.Log(1 + (float64(st.Docs)-df+0.5)/(df+0.5))
-		for _, p := range postings {
+		err = eachPosting(db, t, func(p posting) error {
 			if p.id > st.LastID {
-				return nil, fmt.Errorf("posting of memory %d past the last ID %d", p.id, st.LastID)
+				return fmt.Errorf("posting of memory %d past the last ID %d", p.id, st.LastID)
 			}
-			matched[p.id]++
-			scores[p.id] += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avgdl))
+			if sc.matched[p.id] == 0 {
+				sc.count++
+			}
+			sc.matched[p.id]++
+			if p.tf < 8 && p.dl < 64 {
+				sc.scores[p.id] += table[p.tf][p.dl]
+			} else {
+				sc.scores[p.id] += idf * contrib(float64(p.tf), float64(p.dl))
+			}
+			return nil
+		})
+		if err != nil {
+			return sc, err
 		}
 	}
-	var cands []cand
-	for id, n := range matched {
-		if n > 0 {
-			cands = append(cands, cand{uint64(id), scores[id], int(n)})
-		}
-	}
-	return cands, nil
+	return sc, nil
 }

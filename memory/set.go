@@ -185,3 +185,39 @@ func (s *Set) Close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// AddAll stores ms, each in the store of its scope, with one write per
+// store (an import: one open and sync instead of one per memory). It
+// checks them in order and stores those before the first bad one; it
+// returns how many it stored, and the bad one's error.
+func (s *Set) AddAll(ms []Memory) (int, error) {
+	byScope := map[Scope][]Memory{}
+	good, bad := len(ms), error(nil)
+	for i, m := range ms {
+		if m.Scope == "" {
+			m.Scope = Workspace
+		}
+		_, err := s.store(m.Scope)
+		if err == nil {
+			m.Anchors = slices.Clone(m.Anchors)
+			err = s.hashAnchors(&m)
+		}
+		if err == nil {
+			check := m
+			err = check.normalize()
+		}
+		if err != nil {
+			good, bad = i, err
+			break
+		}
+		byScope[m.Scope] = append(byScope[m.Scope], m)
+	}
+	for _, st := range s.stores() {
+		if list := byScope[st.scope]; len(list) > 0 {
+			if _, err := st.AddAll(list); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return good, bad
+}

@@ -79,19 +79,7 @@ func (s *Set) Stale(m Memory) []string {
 }
 
 // ListStale lists the memories whose anchors changed, with the reasons.
-func (s *Set) ListStale() ([]Hit, error) {
-	list, err := s.List()
-	if err != nil {
-		return nil, err
-	}
-	var out []Hit
-	for _, m := range list {
-		if why := s.Stale(m); len(why) > 0 {
-			out = append(out, Hit{Memory: m, Stale: why})
-		}
-	}
-	return out, nil
-}
+func (s *Set) ListStale() ([]Hit, error) { return s.Select(Filter{Stale: true}) }
 
 func (s *Set) markStale(hits []Hit) {
 	for i := range hits {

@@ -4,10 +4,13 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/parleyhq/parley/internal/dirlock"
 )
 
 func open(t *testing.T, dir string) *Store {
@@ -174,22 +177,51 @@ func TestAddValidates(t *testing.T) {
 	}
 }
 
-func TestOpenLockedAndOtherSchema(t *testing.T) {
+// Two handles on one store (as two processes have) both work: each
+// operation waits for the other's. An operation that cannot get the lock
+// in time says who holds it; a store of another schema version is
+// refused.
+func TestSharedStoreLockAndOtherSchema(t *testing.T) {
 	dir := t.TempDir()
-	s := open(t, dir)
-	if _, err := Open(dir, Workspace); !errors.Is(err, ErrLocked) {
-		t.Fatalf("second Open of a held store: %v, want ErrLocked", err)
+	a, b := open(t, dir), open(t, dir)
+	add(t, a, Memory{Content: "written through a"})
+	add(t, b, Memory{Content: "written through b"})
+	if list, err := a.List(); err != nil || len(list) != 2 || list[1].Content != "written through b" {
+		t.Fatalf("a sees %+v, %v", list, err)
 	}
-	s.Close()
 
+	held, err := dirlock.Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.lockTimeout = 20 * time.Millisecond
+	if _, err := a.Count(); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "waited 20ms") {
+		t.Fatalf("Count while another holds the lock: %v, want ErrLocked", err)
+	}
+	a.lockTimeout = LockTimeout
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		dirlock.Unlock(held)
+		close(released)
+	}()
+	if n, err := a.Count(); err != nil || n != 2 {
+		t.Fatalf("Count after waiting: %d, %v", n, err)
+	}
+	<-released
+
+	a.Close()
+	if _, err := a.List(); err == nil {
+		t.Error("List on a closed store succeeded")
+	}
 	db, err := pebble.Open(filepath.Join(dir, "pebble"), &pebble.Options{Logger: quietLogger{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.Set(schemaKey, []byte{9}, pebble.Sync)
 	db.Close()
-	if _, err := Open(dir, Workspace); err == nil {
-		t.Fatal("a store of another schema version opened")
+	if _, err := Open(dir, Workspace); err == nil || !strings.Contains(err.Error(), "schema version 9") {
+		t.Fatalf("a store of another schema version: %v", err)
 	}
 }
 
@@ -245,16 +277,20 @@ func TestConcurrentAddAndRecall(t *testing.T) {
 }
 
 func TestTopCandidates(t *testing.T) {
-	cs := []cand{{1, 1, 1}, {2, 5, 1}, {3, 3, 1}, {4, 3, 1}, {5, 0.5, 1}, {6, 4, 1}}
+	sc := scoreTable{
+		scores:  []float64{0, 1, 5, 3, 3, 0.5, 4, 0},
+		matched: []int32{0, 1, 1, 1, 1, 1, 1, 0},
+		count:   6,
+	}
 	var got []uint64
-	for _, c := range topCandidates(slices.Clone(cs), 3) {
+	for _, c := range topCandidates(sc, 3) {
 		got = append(got, c.id)
 	}
 	// The third best score (3) is tied: both 3 and 4 stay.
 	if !slices.Equal(got, []uint64{2, 6, 3, 4}) && !slices.Equal(got, []uint64{2, 6, 4, 3}) {
 		t.Errorf("topCandidates = %v", got)
 	}
-	if n := len(topCandidates(slices.Clone(cs), 10)); n != 6 {
+	if n := len(topCandidates(sc, 10)); n != 6 {
 		t.Errorf("k above the count kept %d", n)
 	}
 }

@@ -19,7 +19,8 @@ import (
 )
 
 // openMemoryStrict opens the workspace and user memory stores for a CLI
-// command; unlike a chat, a command fails when one is held elsewhere. The
+// command; unlike a chat, a command fails when one cannot be opened (a
+// store of another schema version, an unwritable directory). The
 // caller must call the returned close.
 func openMemoryStrict(g *globals) (_ *memory.Set, close func() error, err error) {
 	root, err := g.workspaceRoot()
@@ -103,8 +104,9 @@ func newMemoryCmd(g *globals) *cobra.Command {
 }
 
 func newMemoryListCmd(g *globals) *cobra.Command {
-	var types []string
+	var types, tags []string
 	var stale bool
+	var scope string
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List memories (workspace, then user), oldest first",
@@ -114,38 +116,30 @@ func newMemoryListCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			f := memory.Filter{Types: ts, Scope: memory.Scope(scope), Tags: tags, Stale: stale}
 			return withMemory(g, func(set *memory.Set) error {
-				if stale {
-					return printStale(g, set)
-				}
-				list, err := set.List(ts...)
+				list, err := set.Select(f)
 				if err != nil {
 					return err
 				}
 				if g.json {
 					return writeJSON(g.stdout, orEmpty(list))
 				}
-				printMemories(g.stdout, list)
+				none := "no memories"
+				if stale {
+					none = "no stale memories"
+				}
+				writeHits(g.stdout, list, none)
 				return nil
 			})
 		},
 	}
 	cmd.Flags().StringSliceVar(&types, "type", nil, "only memories of these types")
+	cmd.Flags().StringSliceVar(&tags, "tag", nil, "only memories carrying all these tags")
+	cmd.Flags().StringVar(&scope, "scope", "", "only workspace or only user memories")
 	cmd.Flags().BoolVar(&stale, "stale", false, "only memories whose anchored files or symbols changed since they were written, with why")
 	cmd.Flags().BoolVar(&g.json, "json", false, "print JSON")
 	return cmd
-}
-
-func printStale(g *globals, set *memory.Set) error {
-	stale, err := set.ListStale()
-	if err != nil {
-		return err
-	}
-	if g.json {
-		return writeJSON(g.stdout, orEmpty(stale))
-	}
-	writeHits(g.stdout, stale, "no stale memories")
-	return nil
 }
 
 func newMemorySearchCmd(g *globals) *cobra.Command {
@@ -278,12 +272,23 @@ func newMemoryImportCmd(g *globals) *cobra.Command {
 }
 
 // importMemories adds each line's memory with a new id (times, scope and
-// the rest kept). It stops at the first bad line, naming it; the lines
-// before it stay imported.
+// the rest kept), importBatch lines per write. It stops at the first bad
+// line, naming it; the lines before it stay imported.
 func importMemories(set *memory.Set, r io.Reader) (int, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	n, line := 0, 0
+	var batch []memory.Memory
+	var lines []int
+	add := func() error {
+		k, err := set.AddAll(batch)
+		n += k
+		if err != nil && k < len(lines) {
+			err = fmt.Errorf("line %d: %w", lines[k], err)
+		}
+		batch, lines = batch[:0], lines[:0]
+		return err
+	}
 	for sc.Scan() {
 		line++
 		if strings.TrimSpace(sc.Text()) == "" {
@@ -293,26 +298,24 @@ func importMemories(set *memory.Set, r io.Reader) (int, error) {
 		dec.DisallowUnknownFields()
 		var m memory.Memory
 		if err := dec.Decode(&m); err != nil {
-			return n, fmt.Errorf("line %d: %w", line, err)
+			return n, errors.Join(add(), fmt.Errorf("line %d: %w", line, err))
 		}
 		m.ID = 0
-		if _, err := set.Add(m); err != nil {
-			return n, fmt.Errorf("line %d: %w", line, err)
+		batch, lines = append(batch, m), append(lines, line)
+		if len(batch) == importBatch {
+			if err := add(); err != nil {
+				return n, err
+			}
 		}
-		n++
+	}
+	if err := add(); err != nil {
+		return n, err
 	}
 	return n, sc.Err()
 }
 
-// printMemories lists memories one per line.
-func printMemories(w io.Writer, list []memory.Memory) {
-	if len(list) == 0 {
-		fmt.Fprintln(w, "no memories")
-	}
-	for _, m := range list {
-		fmt.Fprintln(w, memory.FormatLine(m))
-	}
-}
+// importBatch bounds the memories one import write holds.
+const importBatch = 1000
 
 func orEmpty[T any](s []T) []T {
 	if s == nil {

@@ -21,9 +21,9 @@ func (g *globals) memoryDirs(wsDir string) (workspace, user string, err error) {
 }
 
 // openMemorySet opens the workspace and user memory stores. A store that
-// cannot be opened (another process holds it) is left out with a warning:
-// the chat goes on without memories of that scope. The caller must Close
-// the set.
+// cannot be opened (another schema version, an unwritable directory) is
+// left out with a warning: the chat goes on without memories of that
+// scope. The caller must Close the set.
 func openMemorySet(g *globals, wsDir string, warn func(error)) *memory.Set {
 	wsPath, userPath, err := g.memoryDirs(wsDir)
 	if err != nil {

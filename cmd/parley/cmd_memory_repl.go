@@ -36,13 +36,13 @@ func (app *chatApp) memoryCommand(arg string) {
 	case "", "help":
 		fmt.Fprint(w, memoryHelp)
 	case "list":
-		err = memoryList(w, set, rest)
+		err = memoryList(w, set, rest, false)
 	case "search":
 		err = memorySearch(w, set, rest)
 	case "show":
-		var m memory.Memory
-		if m, err = set.Get(rest); err == nil {
-			fmt.Fprint(w, memory.FormatDetail(memory.Hit{Memory: m, Stale: set.Stale(m)}))
+		var h memory.Hit
+		if h, err = set.Show(rest); err == nil {
+			fmt.Fprint(w, memory.FormatDetail(h))
 		}
 	case "edit":
 		err = memoryEdit(w, set, rest)
@@ -52,9 +52,9 @@ func (app *chatApp) memoryCommand(arg string) {
 			fmt.Fprintf(w, "forgot %s\n", memory.FormatLine(m))
 		}
 	case "stale":
-		err = memoryStale(w, set)
+		err = memoryList(w, set, "", true)
 	case "stats":
-		memoryStats(w, set)
+		err = memoryStats(w, set)
 	default:
 		err = fmt.Errorf("unknown subcommand %q; /memory help lists them", sub)
 	}
@@ -63,20 +63,24 @@ func (app *chatApp) memoryCommand(arg string) {
 	}
 }
 
-func memoryList(w io.Writer, set *memory.Set, typ string) error {
-	var types []memory.Type
+func memoryList(w io.Writer, set *memory.Set, typ string, stale bool) error {
+	f := memory.Filter{Stale: stale}
 	if typ != "" {
 		t, err := memory.ParseType(typ)
 		if err != nil {
 			return err
 		}
-		types = append(types, t)
+		f.Types = append(f.Types, t)
 	}
-	list, err := set.List(types...)
+	list, err := set.Select(f)
 	if err != nil {
 		return err
 	}
-	printMemories(w, list)
+	none := "no memories"
+	if stale {
+		none = "no stale memories"
+	}
+	writeHits(w, list, none)
 	return nil
 }
 
@@ -97,54 +101,22 @@ func memoryEdit(w io.Writer, set *memory.Set, arg string) error {
 	if strings.TrimSpace(text) == "" {
 		return fmt.Errorf("usage: /memory edit ID TEXT")
 	}
-	m, err := set.Get(ref)
+	m, err := set.Edit(ref, memory.Edit{Content: &text})
 	if err != nil {
-		return err
-	}
-	m.Content = text
-	if m, err = set.Update(ref, m); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "edited %s\n", memory.FormatLine(m))
 	return nil
 }
 
-func memoryStats(w io.Writer, set *memory.Set) {
-	for _, st := range []*memory.Store{set.Workspace, set.User} {
-		if st == nil {
-			continue
-		}
-		list, err := st.List()
-		if err != nil {
-			fmt.Fprintf(w, "%s memories: %v\n", st.Scope(), err)
-			continue
-		}
-		byType := map[memory.Type]int{}
-		for _, m := range list {
-			byType[m.Type]++
-		}
-		var parts []string
-		for _, t := range memory.Types {
-			if byType[t] > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", byType[t], t))
-			}
-		}
-		fmt.Fprintf(w, "%s memories: %d (%s) in %s\n", st.Scope(), len(list), strings.Join(parts, ", "), st.Dir())
-	}
-	if set.Workspace == nil {
-		fmt.Fprintln(w, "workspace memories: unavailable")
-	}
-	if set.User == nil {
-		fmt.Fprintln(w, "user memories: unavailable")
-	}
-}
-
-func memoryStale(w io.Writer, set *memory.Set) error {
-	stale, err := set.ListStale()
+func memoryStats(w io.Writer, set *memory.Set) error {
+	stats, err := set.Stats()
 	if err != nil {
 		return err
 	}
-	writeHits(w, stale, "no stale memories")
+	for _, st := range stats {
+		fmt.Fprintln(w, memory.FormatStats(st))
+	}
 	return nil
 }
 

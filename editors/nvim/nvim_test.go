@@ -468,7 +468,7 @@ func TestHelpTags(t *testing.T) {
 	}
 	for _, tag := range []string{"parley.txt", "parley-setup", "parley-options", "parley-commands", ":ParleyChat",
 		":ParleyStop", ":ParleySessions", ":ParleyIndexStatus", "parley-statusline", "parley-approvals",
-		"parley-undo", "parley-troubleshooting", ":ParleyCompact", "parley-compaction"} {
+		"parley-undo", "parley-troubleshooting", ":ParleyCompact", "parley-compaction", ":ParleyMemory", "parley-memory"} {
 		if !strings.Contains(string(tags), tag+"\tparley.txt\t") {
 			t.Errorf("no help tag %s", tag)
 		}
@@ -494,6 +494,25 @@ text Back again.
 	}
 }
 
+// TestMemory: :ParleyMemory lists, searches, shows, adds, edits and
+// forgets memories through parley/memory*, with vim.ui questions, the
+// listing buffer's keys, and a memory going stale when the buffer it is
+// anchored to changes (tests/memory.lua). Here: the memories are in the
+// workspace's store on disk, where `parley memory` finds them; memory 2
+// was confirmed against the buffer's unsaved text, which Neovim dropped
+// at exit, so against the disk it is stale.
+func TestMemory(t *testing.T) {
+	r := run(t, nvimRun{script: "memory.lua"})
+	out, err := exec.Command(parleyBinary(t), "memory", "list", "--root", r.root, "--data-dir", r.data).CombinedOutput()
+	if err != nil {
+		t.Fatalf("parley memory list: %v\n%s", err, out)
+	}
+	want := "[1] decision (importance 9): Releases are cut on Fridays\n[2] fact (importance 5): Discount lives in fee.go [STALE: cart/fee.go changed since it was written]\n"
+	if string(out) != want {
+		t.Errorf("parley memory list:\n%s\nwant:\n%s", out, want)
+	}
+}
+
 // minimalSetup is the user's init.lua of TestMinimalSetup: `filetype on`
 // and the README's Neovim setup (the first Lua block of its Neovim
 // section) with the plugin's path filled in.
@@ -516,7 +535,8 @@ func minimalSetup(t *testing.T, plugin string) string {
 // TestMinimalSetup: the README's minimal setup, as a user's init.lua,
 // with parley on $PATH and the model configured in the environment,
 // attaches the file given on the command line and runs a chat turn;
-// set_agent({}) is accepted (tests/minimal.lua). Neovim encodes an empty
+// set_agent({}) is accepted and :ParleyMemory adds and lists a memory
+// (tests/minimal.lua). Neovim encodes an empty
 // Lua table as [], which initialize used to refuse.
 func TestMinimalSetup(t *testing.T) {
 	plugin, err := filepath.Abs(".")

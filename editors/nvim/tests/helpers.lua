@@ -179,4 +179,41 @@ function H.kinds(st)
   return table.concat(out, ',')
 end
 
+--- Scripts vim.ui.input and vim.ui.select: each question takes the next
+--- answer of H.answers (an input's text, or the select item equal to it;
+--- nil cancels); H.asked records the prompts.
+H.answers, H.asked = {}, {}
+function H.script_ui(answers)
+  H.answers = answers
+  vim.ui.input = function(opts, on_confirm)
+    table.insert(H.asked, opts.prompt)
+    on_confirm(table.remove(H.answers, 1))
+  end
+  vim.ui.select = function(items, opts, on_choice)
+    table.insert(H.asked, opts.prompt)
+    local want = table.remove(H.answers, 1)
+    for i, item in ipairs(items) do
+      if item == want then
+        return on_choice(item, i)
+      end
+    end
+    on_choice(nil, nil)
+  end
+end
+
+--- The last note whose text contains s (plain), or nil.
+function H.note(s)
+  for i = #H.notes, 1, -1 do
+    if H.notes[i].msg:find(s, 1, true) then
+      return H.notes[i], i
+    end
+  end
+end
+
+--- Waits for a note containing s and returns it.
+function H.wait_note(s)
+  H.wait(10000, function() return H.note(s) ~= nil end, function() return 'a note "' .. s .. '"; notes: ' .. vim.inspect(H.notes) end)
+  return H.note(s)
+end
+
 return H

@@ -4,7 +4,8 @@
 -- the environment), with cart/fee.go given on the command line: the
 -- client starts and attaches (initializationOptions go out as {}, not
 -- []), a chat turn runs, and set_agent({}) is accepted
--- (didChangeConfiguration with agent {}).
+-- (didChangeConfiguration with agent {}); :ParleyMemory adds a memory
+-- and lists it.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/helpers.lua')
 
 H.run(function()
@@ -25,4 +26,14 @@ H.run(function()
   vim.cmd('ParleyChat And now?')
   local r2 = H.wait_turn(st, 'turn 2')
   H.check(r2.stopReason == 'end_turn' and r2.turn == 2, 'turn 2: ' .. vim.inspect(r2))
+
+  H.script_ui({ 'fact', '5', 'workspace' })
+  vim.cmd('ParleyMemory add The fee is one unit')
+  H.wait_note('remembered as 1')
+  vim.cmd('ParleyMemory')
+  local memory = require('parley.memory')
+  H.wait(10000, function()
+    local ms = memory.states[H.root]
+    return ms and ms.buf and H.lines(ms.buf)[4] == '[1] fact ★5: The fee is one unit'
+  end, 'the memory listing')
 end)

@@ -24,6 +24,7 @@ import { ChatController, type EditorContext } from './chatController';
 import { ChatViewProvider } from './chatView';
 import { RESTART_SETTINGS, type Settings, didChangeConfigurationParams, initializationOptions } from './config';
 import { buildContext } from './editorContext';
+import { type MemoryViewHandle, registerMemoryView } from './memoryCommands';
 import { type ChatEvent, type IndexStatus, Methods, ServerCommands } from './protocol';
 import { resolveServerCommand } from './serverPath';
 import { StatusModel, type ProgressValue, tokenKind } from './status';
@@ -58,6 +59,7 @@ class Extension implements vscode.Disposable {
   private readonly view: ChatViewProvider;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly indexTokens = new Set<ProgressToken>();
+  private memoryView?: MemoryViewHandle;
   private lastEditor?: vscode.TextEditor;
   private statusPoll?: ReturnType<typeof setTimeout>;
   private selectionTimer?: ReturnType<typeof setTimeout>;
@@ -98,7 +100,10 @@ class Extension implements vscode.Disposable {
           void vscode.commands.executeCommand('setContext', 'parley.chatRunning', n > 0);
           this.updateStatus();
         },
-        onTurnEnd: () => void this.refreshIndexStatus(),
+        onTurnEnd: () => {
+          void this.refreshIndexStatus();
+          this.memoryView?.refreshIfShown();
+        },
         log: (m) => this.output.appendLine(m),
       },
       { includeContext: settings().get<boolean>('chat.includeEditorContext') ?? true },
@@ -148,6 +153,7 @@ class Extension implements vscode.Disposable {
       }),
       vscode.languages.onDidChangeDiagnostics(() => this.chat.editorChanged()),
       vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)),
+      (this.memoryView = registerMemoryView(() => this.running(), (m) => this.output.appendLine(m))),
     );
     this.updateStatus();
     this.statusItem.show();

@@ -232,7 +232,89 @@ export const Methods = {
   compact: 'parley/compact',
   indexStatus: 'parley/indexStatus',
   reindex: 'parley/reindex',
+  memoryList: 'parley/memoryList',
+  memorySearch: 'parley/memorySearch',
+  memoryShow: 'parley/memoryShow',
+  memoryAdd: 'parley/memoryAdd',
+  memoryEdit: 'parley/memoryEdit',
+  memoryForget: 'parley/memoryForget',
+  memoryStats: 'parley/memoryStats',
 } as const;
+
+/** The memory types (memory.Types). */
+export const MemoryTypes = [
+  'fact',
+  'preference',
+  'decision',
+  'code_pattern',
+  'error_solution',
+  'project_context',
+  'instruction',
+  'note',
+] as const;
+
+export type MemoryScope = 'workspace' | 'user';
+
+export interface MemoryAnchor {
+  path: string;
+  symbol?: string;
+  hash?: string;
+}
+
+/** A memory as the parley/memory* methods return it. */
+export interface Memory {
+  /** Its reference: "12" (workspace) or "u12" (user). */
+  ref: string;
+  id: number;
+  content: string;
+  type: string;
+  importance: number;
+  tags?: string[];
+  anchors?: MemoryAnchor[];
+  scope: MemoryScope | string;
+  created: string;
+  used?: string;
+  updated?: string;
+  /** Why its anchors no longer match the code; absent when they do. */
+  stale?: string[];
+  /** Search only: BM25 score and distinct query words matched. */
+  score?: number;
+  matched?: number;
+}
+
+/** parley/memoryList's params (all optional). */
+export interface MemoryFilter {
+  types?: string[];
+  scope?: MemoryScope;
+  tags?: string[];
+  stale?: boolean;
+}
+
+export interface MemoryAddParams {
+  content: string;
+  type?: string;
+  importance?: number;
+  tags?: string[];
+  scope?: MemoryScope;
+  anchors?: { path: string; symbol?: string }[];
+}
+
+export interface MemoryEditParams {
+  id: string;
+  content?: string;
+  type?: string;
+  importance?: number;
+  tags?: string[];
+}
+
+export interface MemoryStoreStats {
+  scope: MemoryScope | string;
+  available: boolean;
+  dir?: string;
+  count: number;
+  types: Record<string, number>;
+  stale: number;
+}
 
 /** The commands the server offers as code actions (executeCommandProvider). */
 export const ServerCommands = [

@@ -154,6 +154,16 @@ local function define_commands()
       require('parley.sessions').delete_session(c)
     end
   end, { desc = 'parley: delete a session' })
+  cmd('ParleyMemory', function(a)
+    local c = current_client(false)
+    if c then
+      require('parley.memory').command(c, a.args)
+    end
+  end, {
+    nargs = '*',
+    complete = function(arglead, cmdline) return require('parley.memory').complete(arglead, cmdline) end,
+    desc = 'parley: long-term memories (list, search, show, add, edit, forget, stale, stats)',
+  })
   cmd('ParleyIndexStatus', function() M.index_status() end, { desc = 'parley: show the index status' })
   cmd('ParleyReindex', function() M.reindex() end, { desc = 'parley: start an index run' })
   cmd('ParleyStart', function()

@@ -300,4 +300,71 @@ describe.skipIf(!haveBin && !mustRun)('extension ↔ parley serve (vscode stubbe
     await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
     expect(rec.output.join('')).toContain('agent settings changed');
   });
+
+  it('memory view: what the agent remembers is listed; search, add, edit, forget (confirmed) go to parley/memory*', async () => {
+    model.script([
+      { blocks: [{ tool: 'remember', input: { content: 'The cart fee is added once, after the loop', type: 'code_pattern', importance: 7, anchors: [{ path: 'cart/cart.go', symbol: 'Total' }] } }] },
+      { blocks: [{ text: 'Noted.' }] },
+    ]);
+    const n = turnEnds();
+    fromPage({ type: 'send', text: 'Remember how the fee works', includeContext: false });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n + 1), { timeout: 15000 });
+
+    const tree = rec.treeViews.get('parley.memory')!;
+    expect(tree).toBeDefined();
+    tree.setVisible(true); // the first show lists the memories
+    await vi.waitFor(() => expect(tree.provider.getChildren().length).toBe(1));
+    const [m] = tree.provider.getChildren();
+    expect(m).toMatchObject({ ref: '1', type: 'code_pattern', importance: 7, anchors: [{ path: 'cart/cart.go', symbol: 'Total' }] });
+    const item = tree.provider.getTreeItem(m);
+    expect(item.description).toBe('[1] · code_pattern · ★7');
+    expect(item.contextValue).toBe('memory');
+
+    // Add a user memory through the four questions.
+    rec.inputBoxQueue.push('Prefers table-driven tests', '8');
+    rec.quickPickQueue.push('preference', 'user');
+    await rec.commands.get('parley.memory.add')!();
+    expect(rec.messages.filter((x) => x.kind === 'error')).toEqual([]);
+    expect(tree.provider.getChildren().map((x: { ref: string }) => x.ref)).toEqual(['1', 'u1']);
+
+    // Search, then back to the list.
+    rec.inputBoxQueue.push('fee loop');
+    await rec.commands.get('parley.memory.search')!();
+    expect(tree.provider.getChildren().map((x: { ref: string }) => x.ref)).toEqual(['1']);
+    expect(tree.view.message).toBe('1 memory matching "fee loop"');
+    rec.inputBoxQueue.push('');
+    await rec.commands.get('parley.memory.search')!();
+
+    // Show opens the memory as Markdown.
+    await rec.commands.get('parley.memory.show')!(m);
+    expect(rec.documents.at(-1)).toContain('- anchor: `cart/cart.go#Total`');
+
+    // Edit the importance.
+    rec.quickPickQueue.push('importance');
+    rec.inputBoxQueue.push('9');
+    await rec.commands.get('parley.memory.edit')!(m);
+    expect(tree.provider.getChildren()[0]).toMatchObject({ ref: '1', importance: 9 });
+
+    // Forget asks first; declining keeps it.
+    const u1 = tree.provider.getChildren()[1];
+    rec.answer = () => undefined;
+    await rec.commands.get('parley.memory.forget')!(u1);
+    expect(rec.messages.at(-1)).toMatchObject({ kind: 'warning', message: 'Forget memory u1?' });
+    expect(tree.provider.getChildren()).toHaveLength(2);
+    rec.answer = (msg, items) => (msg.startsWith('Forget memory') ? items[0] : undefined);
+    await rec.commands.get('parley.memory.forget')!(u1);
+    expect(tree.provider.getChildren().map((x: { ref: string }) => x.ref)).toEqual(['1']);
+    rec.answer = () => undefined;
+
+    await rec.commands.get('parley.memory.stats')!();
+    expect(rec.messages.at(-1)!.message).toBe('parley: workspace memories: 1 (1 code_pattern); user memories: 0');
+
+    // A turn that forgets a memory refreshes the shown view when it ends.
+    model.script([{ blocks: [{ tool: 'forget_memory', input: { id: '1' } }] }, { blocks: [{ text: 'Forgotten.' }] }]);
+    const n2 = turnEnds();
+    fromPage({ type: 'send', text: 'Forget how the fee works', includeContext: false });
+    await vi.waitFor(() => expect(turnEnds()).toBe(n2 + 1), { timeout: 15000 });
+    await vi.waitFor(() => expect(tree.provider.getChildren()).toHaveLength(0));
+    expect(tree.view.message).toBe('No memories yet. The agent writes them with remember; add one with +.');
+  });
 });

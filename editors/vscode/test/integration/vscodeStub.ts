@@ -114,6 +114,9 @@ export class Selection extends Range {}
 export class ThemeColor {
   constructor(readonly id: string) {}
 }
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
 
 /** Records the entries the client's converter puts in a workspace edit. */
 export class WorkspaceEdit {
@@ -226,6 +229,14 @@ export interface Recorder {
   configListeners: Listener[];
   /** Answers to modal/notification messages, by message text prefix. */
   answer: (message: string, items: any[]) => any;
+  /** Tree views by id: their data provider and the view (message, visibility). */
+  treeViews: Map<string, { provider: any; view: any; setVisible(v: boolean): void }>;
+  /** Queued answers to showInputBox, used before inputBoxAnswer. */
+  inputBoxQueue: (string | undefined)[];
+  /** Queued answers to showQuickPick: the value or label of the item to pick. */
+  quickPickQueue: (string | undefined)[];
+  /** Untitled documents opened with openTextDocument({content}). */
+  documents: string[];
 }
 
 export function createVscodeStub(folder: string) {
@@ -244,6 +255,10 @@ export function createVscodeStub(folder: string) {
     output: [],
     configListeners: [],
     answer: () => undefined,
+    treeViews: new Map(),
+    inputBoxQueue: [],
+    quickPickQueue: [],
+    documents: [],
   };
   const wsFolder = { uri: Uri.file(folder), name: path.basename(folder), index: 0 };
   const show = (kind: string) => async (message: string, ...rest: any[]) => {
@@ -283,6 +298,7 @@ export function createVscodeStub(folder: string) {
     Range,
     Selection,
     ThemeColor,
+    ThemeIcon,
     WorkspaceEdit,
     TextEdit,
     StatusBarAlignment: { Left: 1, Right: 2 },
@@ -332,12 +348,30 @@ export function createVscodeStub(folder: string) {
       showWarningMessage: show('warning'),
       showErrorMessage: show('error'),
       showQuickPick: async (items: any[]) => {
-        rec.quickPicks.push(await items);
-        return undefined;
+        const list = await items;
+        rec.quickPicks.push(list);
+        if (rec.quickPickQueue.length === 0) {
+          return undefined;
+        }
+        const want = rec.quickPickQueue.shift();
+        return list.find((i: any) => i.value === want || i.label === want);
       },
       showInputBox: async (o: any) => {
         rec.inputBoxes.push(o);
-        return rec.inputBoxAnswer;
+        return rec.inputBoxQueue.length > 0 ? rec.inputBoxQueue.shift() : rec.inputBoxAnswer;
+      },
+      createTreeView: (id: string, o: any) => {
+        const visibility = new EventEmitter<{ visible: boolean }>();
+        const view = { message: undefined as string | undefined, visible: false, onDidChangeVisibility: visibility.event, dispose: () => undefined };
+        rec.treeViews.set(id, {
+          provider: o.treeDataProvider,
+          view,
+          setVisible: (v: boolean) => {
+            view.visible = v;
+            visibility.fire({ visible: v });
+          },
+        });
+        return view;
       },
       setStatusBarMessage: (m: string) => {
         rec.messages.push({ kind: 'statusBar', message: m, items: [] });
@@ -362,6 +396,10 @@ export function createVscodeStub(folder: string) {
         return rec.applyEditResult;
       },
       createFileSystemWatcher: () => withFallback('FileSystemWatcher', { dispose: () => undefined }),
+      openTextDocument: async (o: any) => {
+        rec.documents.push(o?.content ?? '');
+        return { uri: Uri.parse('untitled:/doc'), getText: () => o?.content ?? '' };
+      },
     }),
     languages: withFallback('languages', {
       match: () => 10,

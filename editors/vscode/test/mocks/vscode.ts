@@ -64,4 +64,8 @@ export class CancellationTokenSource {
   }
 }
 
-export default { Disposable, EventEmitter, CancellationTokenSource };
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+
+export default { Disposable, EventEmitter, CancellationTokenSource, ThemeIcon };
