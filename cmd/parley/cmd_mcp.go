@@ -107,7 +107,12 @@ func runMCPServe(g *globals, f *mcpFlags) error {
 	opts := mcpserve.Options{
 		Roots: roots, Files: policy.GuardFiles(&tools.DiskView{}, roots), Policy: policy,
 		AllowEdits: f.allowEdits, Version: version, Ready: ready,
-		OpenMemory: mcpMemory(g, filepath.Dir(storeDir)), MemoryWrites: f.memoryWrites,
+		MemoryWrites: f.memoryWrites,
+	}
+	mem := openMemorySet(g, filepath.Dir(storeDir), warn)
+	defer mem.Close()
+	if mem.Workspace != nil || mem.User != nil {
+		opts.Memory = mem
 	}
 	edOpts := tools.DiskEditorOptions{Warn: warn}
 	if st != nil {

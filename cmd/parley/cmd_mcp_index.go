@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/parleyhq/parley/index"
-	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools/mcpserve"
 )
 
@@ -40,19 +38,4 @@ func openMCPIndex(g *globals, root, storeDir string, watch bool, warn func(error
 	// store closes.
 	closers = []func() error{st.Close, func() error { wg.Wait(); return nil }, live.close}
 	return st, live, ready, closers
-}
-
-// mcpMemory opens the workspace's and the user's memory stores for one
-// call of a memory tool (see mcpserve.MemoryOpener): a store another
-// process holds is left out, and with both held the call gets
-// memory.ErrLocked.
-func mcpMemory(g *globals, wsDir string) mcpserve.MemoryOpener {
-	return func() (*memory.Set, func(), error) {
-		var errs []error
-		set := openMemorySet(g, wsDir, func(err error) { errs = append(errs, err) })
-		if set.Workspace == nil && set.User == nil {
-			return nil, nil, errors.Join(errs...)
-		}
-		return set, func() { set.Close() }, nil
-	}
 }

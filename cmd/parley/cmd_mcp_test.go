@@ -158,8 +158,8 @@ func TestStatusWords(t *testing.T) {
 }
 
 // TestMCPMemoryAndMap: parley mcp serves repo_map and the memory tools
-// (remember with --allow-memory-writes), and holds the memory store only
-// during a call: `parley memory list` in another process reads what the
+// (remember with --allow-memory-writes), sharing the memory stores with
+// every process: `parley memory list` in another process reads what the
 // MCP client remembered while the server still runs.
 func TestMCPMemoryAndMap(t *testing.T) {
 	dir := t.TempDir()

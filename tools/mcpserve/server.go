@@ -9,8 +9,8 @@
 // call the policy would ask about is refused with the policy's reason.
 //
 // Besides the agent's tools it serves repo_map (the ranked map the agent
-// has in its system prompt) and, with Options.OpenMemory, the long-term
-// memory tools (see memory.go: the store is opened per call).
+// has in its system prompt) and, with Options.Memory, the long-term
+// memory tools (see memory.go).
 //
 // Contracts: read-only tools only, unless Options.AllowEdits, which adds
 // the edit tools (and is refused for a plan-mode policy, which could never
@@ -37,6 +37,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/workspace"
@@ -76,10 +77,9 @@ type Options struct {
 	Policy *permission.Policy
 	// AllowEdits serves the edit tools.
 	AllowEdits bool
-	// OpenMemory, when set, serves recall_memories (and, with
-	// MemoryWrites, remember and forget_memory) over the stores it opens
-	// for each call.
-	OpenMemory   MemoryOpener
+	// Memory, when set, serves recall_memories (and, with MemoryWrites,
+	// remember and forget_memory) over its stores; the caller closes it.
+	Memory       *memory.Set
 	MemoryWrites bool
 	// Ready, when set, is the first index run under way; index tools wait
 	// for it at most IndexWait (zero: DefaultIndexWait).
@@ -94,9 +94,8 @@ type Server struct {
 	opts Options
 	srv  *mcp.Server
 
-	mu    sync.Mutex
-	envs  map[*mcp.ServerSession]*tools.Env
-	memMu sync.Mutex // one memory call at a time (see withMemory)
+	mu   sync.Mutex
+	envs map[*mcp.ServerSession]*tools.Env
 	// onDrop, when set (by tests), is called after a session's Env is
 	// dropped.
 	onDrop func()
@@ -117,10 +116,10 @@ func New(opts Options) (*Server, error) {
 		}
 		names = append(names, EditTools...)
 	}
-	if opts.MemoryWrites && opts.OpenMemory == nil {
+	if opts.MemoryWrites && opts.Memory == nil {
 		return nil, errors.New("mcp server: memory writes need the memory stores")
 	}
-	if opts.OpenMemory != nil {
+	if opts.Memory != nil {
 		names = append(names, MemoryReadTools...)
 		if opts.MemoryWrites {
 			names = append(names, MemoryWriteTools...)
@@ -194,14 +193,7 @@ func (s *Server) handler(t tools.Tool) mcp.ToolHandler {
 		if len(args) == 0 {
 			args = []byte("{}")
 		}
-		run := func(env *tools.Env) (*tools.Result, error) { return s.call(ctx, t, env, args) }
-		var res *tools.Result
-		var err error
-		if isMemoryTool(t.Name()) {
-			res, err = s.withMemory(env, run)
-		} else {
-			res, err = run(env)
-		}
+		res, err := s.call(ctx, t, env, args)
 		if err != nil {
 			return nil, err
 		}
@@ -248,7 +240,7 @@ func (s *Server) env(ss *mcp.ServerSession) *tools.Env {
 	}
 	// Each session has its own re-read ledger: a client re-reading a file
 	// it read in this session gets a stub or a diff, not the file again.
-	env := &tools.Env{Roots: s.opts.Roots, Files: s.opts.Files, Index: s.opts.Index, Todos: &tools.TodoList{}, Ledger: ledger.NewMemory()}
+	env := &tools.Env{Roots: s.opts.Roots, Files: s.opts.Files, Index: s.opts.Index, Todos: &tools.TodoList{}, Ledger: ledger.NewMemory(), Memory: s.opts.Memory}
 	if s.opts.AllowEdits {
 		env.Editor = s.opts.Editor
 	}
