@@ -1,7 +1,6 @@
 package index
 
 import (
-	"context"
 	"path"
 	"strings"
 	"time"
@@ -96,35 +95,9 @@ func (r *pyResolver) step() bool {
 	return r.steps <= pyStepLimit
 }
 
-// file returns rel parsed (src when given, else read), from the cache
-// when its content is unchanged.
-func (r *pyResolver) file(rel string, src []byte) *pyFile {
-	if f, ok := r.files[rel]; ok {
-		return f
-	}
-	r.files[rel] = nil
-	if src == nil {
-		b, err := r.read(rel)
-		if err != nil {
-			return nil
-		}
-		src = b
-	}
-	f, h := r.st.py.get(rel, src)
-	if f == nil {
-		if !r.step() {
-			return nil
-		}
-		tree, err := extract.ParseTree(context.Background(), "python", src, pyParseBudget)
-		if err != nil {
-			return nil
-		}
-		f = &pyFile{rel: rel, src: src, tree: tree}
-		r.st.py.put(f, h)
-	}
-	r.files[rel] = f
-	return f
-}
+// file returns the Python file rel parsed (src when given, else read),
+// from the cache when its content is unchanged.
+func (r *pyResolver) file(rel string, src []byte) *pyFile { return r.parsedAs(rel, src, "python") }
 
 func isPyFile(p string) bool { return strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".pyi") }
 

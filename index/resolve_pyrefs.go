@@ -28,8 +28,9 @@ import (
 //     those are Uncertain, since x's type is not known without parsing.
 //     Bare occurrences in other files are dropped.
 
-// PyReferences returns the references to t in path and position order;
-// read returns the content of a file of the store.
+// PyReferences returns the references to t, a Python, TypeScript or
+// JavaScript declaration (PyDefinitions, TSDefinitions), in path and
+// position order; read returns the content of a file of the store.
 func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) ([]RefHit, error) {
 	all, err := s.References(t.Name, 0)
 	if err != nil {
@@ -37,7 +38,7 @@ func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) 
 	}
 	r := newPyResolver(s, read)
 	defer r.release()
-	pr := &pyRefs{r: r, t: t, candidates: map[string]bool{}, leads: map[string]bool{}}
+	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), candidates: map[string]bool{}, leads: map[string]bool{}}
 	for _, h := range all {
 		pr.candidates[h.Path] = true
 	}
@@ -70,7 +71,7 @@ func (s *Store) PyFileReferences(t PyTarget, p string, read func(rel string) ([]
 	}
 	r := newPyResolver(s, read)
 	defer r.release()
-	pr := &pyRefs{r: r, t: t, via: t.Name, candidates: map[string]bool{p: true}, leads: map[string]bool{}}
+	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), via: t.Name, candidates: map[string]bool{p: true}, leads: map[string]bool{}}
 	if t.Container != "" {
 		pr.via = t.Container
 	}
@@ -85,6 +86,7 @@ const pyRefsParseBytes = 256 << 10
 
 type pyRefs struct {
 	parsed     int // bytes of source parsed for other files
+	ts         bool // TypeScript or JavaScript, not Python
 	r          *pyResolver
 	t          PyTarget
 	via        string          // the name other files must import: t's, or its class's
@@ -95,7 +97,7 @@ type pyRefs struct {
 // file filters the occurrences hits of one file.
 func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
 	t := pr.t
-	if !isPyFile(p) || (t.Local && p != t.Path) {
+	if (pr.ts && !isTSFile(p)) || (!pr.ts && !isPyFile(p)) || (t.Local && p != t.Path) {
 		return nil
 	}
 	if p == t.Path {
@@ -138,6 +140,9 @@ func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
 // target (and, Uncertain, attributes of unknown values).
 func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
 	f := pr.r.file(p, nil)
+	if pr.ts {
+		f = pr.r.tsFile(p, nil)
+	}
 	if f == nil {
 		for i := range hits {
 			hits[i].Uncertain = true
@@ -150,12 +155,8 @@ func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
 		if !ok {
 			continue
 		}
-		id := pyIdentAt(f, off)
-		if id == nil {
-			continue
-		}
 		pr.r.steps = 0 // each occurrence gets the full budget
-		got, ok := pr.r.resolveIdent(f, id)
+		got, ok := pr.resolveAt(f, off)
 		switch {
 		case ok && got.Path == pr.t.Path && got.Selection == pr.t.Selection:
 			out = append(out, h)
@@ -176,6 +177,9 @@ func (pr *pyRefs) seesDeclaration(p string) bool {
 	}
 	for _, im := range det.Imports {
 		mod := pr.r.importModule(p, im.Path)
+		if pr.ts {
+			mod = pr.r.tsModuleFile(p, im.Path)
+		}
 		if mod == "" {
 			continue
 		}
@@ -201,7 +205,12 @@ func (pr *pyRefs) reexports(mod string) bool {
 		return false
 	}
 	pr.r.steps = 0
-	v := pr.r.moduleMember(mod, pr.via)
+	var v pyValue
+	if pr.ts {
+		v = pr.r.tsExport(mod, pr.via)
+	} else {
+		v = pr.r.moduleMember(mod, pr.via)
+	}
 	got, ok := v.target()
 	lead := ok && got.Path == pr.t.Path
 	if pr.t.Container == "" {
@@ -209,6 +218,20 @@ func (pr *pyRefs) reexports(mod string) bool {
 	}
 	pr.leads[mod] = lead
 	return lead
+}
+
+// resolveAt resolves the identifier at byte offset off of f.
+func (pr *pyRefs) resolveAt(f *pyFile, off int) (PyTarget, bool) {
+	if pr.ts {
+		if id := tsIdentAt(f, off); id != nil {
+			return pr.r.tsResolveIdent(f, id)
+		}
+		return PyTarget{}, false
+	}
+	if id := pyIdentAt(f, off); id != nil {
+		return pr.r.resolveIdent(f, id)
+	}
+	return PyTarget{}, false
 }
 
 // importModule resolves an import as the extractor stored it ("a.b",

@@ -10,8 +10,9 @@ import (
 	"github.com/parleyhq/parley/index"
 )
 
-// Python navigation resolves from syntax at query time (index/resolve_py.go):
-// the declaration the identifier means, then the references to it.
+// Python, TypeScript and JavaScript navigation resolves from syntax at
+// query time (index/resolve_py.go, resolve_ts.go): the declaration the
+// identifier means, then the references to it.
 
 // pyReader reads other files of d's folder as the server sees them (open
 // buffers first).
@@ -25,10 +26,14 @@ func (s *Server) pyReader(d *doc) func(rel string) ([]byte, error) {
 	}
 }
 
-// pyTarget resolves the Python identifier at byte offset off of d; ok is
-// false outside Python files and when the syntax does not settle it.
+// pyTarget resolves the Python, TypeScript or JavaScript identifier at
+// byte offset off of d; ok is false in other files and when the syntax
+// does not settle it.
 func (s *Server) pyTarget(d *doc, off int) (index.PyTarget, bool) {
-	return d.f.store.PyDefinitions(d.rel, d.content, off, s.pyReader(d))
+	if t, ok := d.f.store.PyDefinitions(d.rel, d.content, off, s.pyReader(d)); ok {
+		return t, true
+	}
+	return d.f.store.TSDefinitions(d.rel, d.content, off, s.pyReader(d))
 }
 
 // pyDefinition is pyTarget as a definition hit.
@@ -40,7 +45,7 @@ func (s *Server) pyDefinition(d *doc, off int) (folderHit, bool) {
 	return folderHit{d.f, t.NameHit()}, true
 }
 
-// pyReferences answers references for a resolved Python identifier
+// pyReferences answers references for a resolved identifier
 // (index.Store.PyReferences); ok is false when it is not one.
 func (s *Server) pyReferences(ctx context.Context, d *doc, pos protocol.Position, includeDecl bool) (out []protocol.Location, ok bool, err error) {
 	off, err := s.offset(d, pos)

@@ -84,7 +84,7 @@ func compare(ctx context.Context, cfg config, sites []site) (*report, error) {
 		return nil, err
 	}
 	defer p.stop(ctx)
-	if err := p.initialize(ctx, cfg.root); err != nil {
+	if err := p.initialize(ctx, cfg.root, nil); err != nil {
 		return nil, err
 	}
 	if err := waitParleyIdle(ctx, p); err != nil {
@@ -95,7 +95,7 @@ func compare(ctx context.Context, cfg config, sites []site) (*report, error) {
 		return nil, err
 	}
 	defer g.stop(ctx)
-	if err := g.initialize(ctx, cfg.root); err != nil {
+	if err := g.initialize(ctx, cfg.root, cfg.judge.initOptions); err != nil {
 		return nil, err
 	}
 	rep := &report{Root: cfg.root, Judge: cfg.judge.name, Sites: len(sites)}

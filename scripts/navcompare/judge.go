@@ -20,6 +20,8 @@ type judge struct {
 	skipDir func(name string) bool
 	// sites lists the candidate sites of one file.
 	sites func(abs string) []site
+	// initOptions are the initialize request's initializationOptions.
+	initOptions any
 }
 
 // judges are the reference servers by -judge name. The npm ones are pinned
@@ -64,6 +66,10 @@ var judges = map[string]judge{
 			return n == "node_modules" || n == "test" || n == "tests" || n == "__tests__" || n == "spec" || n[0] == '.'
 		},
 		sites: func(abs string) []site { return treeSitterSites(abs, typescriptSites) },
+		// Without this, requests sent while the project loads are answered
+		// by tsserver's syntax-only server, which stops at import
+		// specifiers instead of following them.
+		initOptions: map[string]any{"tsserver": map[string]any{"useSyntaxServer": "never"}},
 	},
 }
 

@@ -67,7 +67,7 @@ type rwc struct {
 
 func (r rwc) Close() error { r.WriteCloser.Close(); return r.ReadCloser.Close() }
 
-func (s *server) initialize(ctx context.Context, root string) error {
+func (s *server) initialize(ctx context.Context, root string, initOptions any) error {
 	// A client that can go to a declaration makes pyright answer
 	// definition with the source file behind a typeshed stub (as editors
 	// see it) rather than the stub.
@@ -75,6 +75,13 @@ func (s *server) initialize(ctx context.Context, root string) error {
 		Workspace:    &protocol.WorkspaceClientCapabilities{Configuration: ptr(true), WorkspaceFolders: ptr(true)},
 		TextDocument: &protocol.TextDocumentClientCapabilities{Declaration: &protocol.DeclarationClientCapabilities{}},
 	}}
+	if initOptions != nil {
+		b, err := json.Marshal(initOptions)
+		if err != nil {
+			return err
+		}
+		p.InitializationOptions = b
+	}
 	p.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: uri.File(root), Name: filepath.Base(root)}})
 	if _, err := s.conn.Call(ctx, protocol.MethodInitialize, p, nil); err != nil {
 		return fmt.Errorf("%s initialize: %w", s.name, err)
