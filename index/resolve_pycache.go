@@ -49,31 +49,32 @@ func (c *pyTreeCache) unlock() {
 	c.mu.Unlock()
 }
 
-// get returns the cached tree of rel when its source is src.
-func (c *pyTreeCache) get(rel string, src []byte) (*pyFile, uint64) {
+// get returns the cached tree under key (grammar and path) when its
+// source is src.
+func (c *pyTreeCache) get(key string, src []byte) (*pyFile, uint64) {
 	h := maphash.Bytes(c.seed, src)
-	if e, ok := c.files[rel]; ok && e.hash == h {
-		c.touch(rel)
+	if e, ok := c.files[key]; ok && e.hash == h {
+		c.touch(key)
 		return e.f, h
 	}
 	return nil, h
 }
 
-// put caches f, whose source hashes to h.
-func (c *pyTreeCache) put(f *pyFile, h uint64) {
-	if old, ok := c.files[f.rel]; ok {
-		c.drop(f.rel, old)
+// put caches f under key; its source hashes to h.
+func (c *pyTreeCache) put(key string, f *pyFile, h uint64) {
+	if old, ok := c.files[key]; ok {
+		c.drop(key, old)
 	}
-	c.files[f.rel] = &pyCached{hash: h, f: f}
-	c.order = append(c.order, f.rel)
+	c.files[key] = &pyCached{hash: h, f: f}
+	c.order = append(c.order, key)
 	c.bytes += len(f.src)
 }
 
-func (c *pyTreeCache) drop(rel string, e *pyCached) {
+func (c *pyTreeCache) drop(key string, e *pyCached) {
 	e.f.tree.Release()
 	c.bytes -= len(e.f.src)
-	delete(c.files, rel)
-	c.remove(rel)
+	delete(c.files, key)
+	c.remove(key)
 }
 
 func (c *pyTreeCache) touch(rel string) {

@@ -139,9 +139,11 @@ func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
 // resolveEach parses p and keeps the occurrences that resolve to the
 // target (and, Uncertain, attributes of unknown values).
 func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
-	f := pr.r.file(p, nil)
+	var f *pyFile
 	if pr.ts {
 		f = pr.r.tsFile(p, nil)
+	} else {
+		f = pr.r.file(p, nil)
 	}
 	if f == nil {
 		for i := range hits {

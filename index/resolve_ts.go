@@ -155,12 +155,15 @@ func (r *pyResolver) tsTarget(f *pyFile, id *ts.Node) PyTarget {
 	return t
 }
 
-// parsedAs is file() for a given grammar.
+// parsedAs is file() for a given grammar. Files are cached under the
+// grammar and path: one resolver may read a path with another grammar
+// than the last.
 func (r *pyResolver) parsedAs(rel string, src []byte, lang string) *pyFile {
-	if f, ok := r.files[rel]; ok {
+	key := lang + ":" + rel
+	if f, ok := r.files[key]; ok {
 		return f
 	}
-	r.files[rel] = nil
+	r.files[key] = nil
 	if src == nil {
 		b, err := r.read(rel)
 		if err != nil {
@@ -168,7 +171,7 @@ func (r *pyResolver) parsedAs(rel string, src []byte, lang string) *pyFile {
 		}
 		src = b
 	}
-	f, h := r.st.py.get(rel, src)
+	f, h := r.st.py.get(key, src)
 	if f == nil {
 		if !r.step() {
 			return nil
@@ -178,9 +181,9 @@ func (r *pyResolver) parsedAs(rel string, src []byte, lang string) *pyFile {
 			return nil
 		}
 		f = &pyFile{rel: rel, src: src, tree: tree}
-		r.st.py.put(f, h)
+		r.st.py.put(key, f, h)
 	}
-	r.files[rel] = f
+	r.files[key] = f
 	return f
 }
 
