@@ -85,7 +85,7 @@ func (s *Store) PyFileReferences(t PyTarget, p string, read func(rel string) ([]
 const pyRefsParseBytes = 256 << 10
 
 type pyRefs struct {
-	parsed     int // bytes of source parsed for other files
+	parsed     int  // bytes of source parsed for other files
 	ts         bool // TypeScript or JavaScript, not Python
 	r          *pyResolver
 	t          PyTarget
