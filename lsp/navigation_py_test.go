@@ -47,3 +47,27 @@ func TestPythonNavigation(t *testing.T) {
 		t.Errorf("highlights of the parameter helper: lines %v, want [23 24]", lines)
 	}
 }
+
+// TestTypeScriptNavigation: the same for TypeScript
+// (index/testdata/resolve_ts.txtar): a re-exported alias leads to the
+// declaration; a parameter and a block constant named like it are not its
+// references.
+func TestTypeScriptNavigation(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_ts.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	// assist(helper) on line 13: `export { helper as assist }` in index.ts.
+	if got, want := definitions(t, e, "src/app.ts", pos(12, 3)), []string{"src/util/help.ts:0:16-22"}; !slices.Equal(got, want) {
+		t.Errorf("definition of assist: %v, want %v", got, want)
+	}
+	var locs []protocol.Location
+	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+		TextDocumentPositionParams: e.tdpp("src/util/help.ts", pos(0, 17)),
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &locs)
+	want := []string{"src/index.ts:1:9-15", "src/util/help.ts:0:16-22"}
+	if got := locStrings(root, locs); !slices.Equal(got, want) {
+		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
+	}
+}
