@@ -51,7 +51,7 @@ func TestTSReferencesFixture(t *testing.T) {
 	mustIndex(t, st, root)
 	for _, c := range []struct{ loc, use, want string }{
 		{"src/util/help.ts:1", "helper", "src/index.ts:2 src/util/help.ts:1"},
-		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/models.ts:3 src/models.ts:9"},
+		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
 		{"src/app.ts:16", "helper", "src/app.ts:15 src/app.ts:16"},
 		{"src/app.ts:18", "helper", "src/app.ts:7 src/app.ts:13 src/app.ts:18"},
 	} {

@@ -98,6 +98,7 @@ func (r *pyResolver) tsExport(mod, name string) pyValue {
 	}
 	root := f.tree.Root()
 	var stars []string
+	var overload pyValue
 	for i, c := 0, root.NamedChildCount(); i < c; i++ {
 		st := root.NamedChild(i)
 		if f.typ(st) != "export_statement" {
@@ -106,7 +107,14 @@ func (r *pyResolver) tsExport(mod, name string) pyValue {
 		src := tsStringValue(f, f.field(st, "source"))
 		if d := f.field(st, "declaration"); d != nil {
 			if v, ok := r.tsExportedDecl(f, st, d, name); ok {
-				return v
+				if f.typ(d) != "function_signature" {
+					return v
+				}
+				// An overload: tsserver answers with the implementation
+				// that follows it.
+				if !overload.ok {
+					overload = v
+				}
 			}
 			continue
 		}
@@ -140,6 +148,9 @@ func (r *pyResolver) tsExport(mod, name string) pyValue {
 			}
 			return r.tsLookup(f, local, f.text(local))
 		}
+	}
+	if overload.ok {
+		return overload
 	}
 	for _, src := range stars {
 		if m := r.tsModuleFile(f.rel, src); m != "" {
@@ -219,6 +230,12 @@ func (r *pyResolver) tsEval(f *pyFile, n *ts.Node) pyValue {
 	case "this":
 		if c := tsEnclosingClass(f, n); c != nil {
 			return pyValue{class: &pyClass{f: f, node: c}, instance: true}
+		}
+	case "super":
+		if c := tsEnclosingClass(f, n); c != nil {
+			if sc := r.tsSuperClass(f, c); sc != nil {
+				return pyValue{class: sc, instance: true}
+			}
 		}
 	case "member_expression":
 		return r.tsMember(r.tsEval(f, f.field(n, "object")), f.text(f.field(n, "property")))
@@ -323,4 +340,23 @@ func (r *pyResolver) tsParamMember(f *pyFile, ctor *ts.Node, name string) (pyVal
 		}
 	}
 	return pyValue{}, false
+}
+
+// tsSuperClass is the class that class c extends, or nil.
+func (r *pyResolver) tsSuperClass(f *pyFile, c *ts.Node) *pyClass {
+	var ext *ts.Node
+	pyWalk(c, func(n *ts.Node) bool {
+		switch f.typ(n) {
+		case "class_body":
+			return false
+		case "extends_clause":
+			ext = n.NamedChild(0)
+			return false
+		}
+		return ext == nil
+	})
+	if v := r.tsEval(f, ext); v.class != nil && !v.instance {
+		return v.class
+	}
+	return nil
 }
