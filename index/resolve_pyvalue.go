@@ -298,6 +298,10 @@ func (r *pyResolver) member(v pyValue, name string) pyValue {
 // moduleMember is name in the module file mod: a module-level binding,
 // a name its star imports bring, or a submodule of a package.
 func (r *pyResolver) moduleMember(mod, name string) pyValue {
+	// Every link counts, cached files included: imports can be cyclic.
+	if !r.step() {
+		return pyValue{}
+	}
 	if f := r.file(mod, nil); f != nil {
 		root := f.tree.Root()
 		if b := bindingIn(f, root, name); b != nil {
