@@ -64,8 +64,20 @@ type pyFile struct {
 	tree *extract.Tree
 }
 
-func (f *pyFile) text(n *ts.Node) string { return string(f.src[n.StartByte():n.EndByte()]) }
-func (f *pyFile) typ(n *ts.Node) string  { return f.tree.Type(n) }
+// text and typ accept nil (a missing field of a broken tree) as "".
+func (f *pyFile) text(n *ts.Node) string {
+	if n == nil || n.EndByte() > uint32(len(f.src)) || n.StartByte() > n.EndByte() {
+		return ""
+	}
+	return string(f.src[n.StartByte():n.EndByte()])
+}
+
+func (f *pyFile) typ(n *ts.Node) string {
+	if n == nil {
+		return ""
+	}
+	return f.tree.Type(n)
+}
 func (f *pyFile) field(n *ts.Node, name string) *ts.Node {
 	if n == nil {
 		return nil
