@@ -21,8 +21,10 @@ import (
 //     of its stored imports leads to it: imports the declaration's module,
 //     or a module that binds the name to the declaration (a re-export,
 //     which must itself spell the name, so only files among the
-//     candidates are parsed to check). Its occurrences are then kept;
-//     x.name after a qualifier other than the module's name is Uncertain.
+//     candidates are parsed to check). Such files are parsed and resolved
+//     like the declaration's own while pyRefsParseBytes lasts; past it,
+//     their occurrences are kept, x.name after a qualifier other than the
+//     module's name Uncertain.
 //   - a member of a class (method, field, self.x) is referred to by x.name
 //     in files that can see the class (as above, by the class's name);
 //     those are Uncertain, since x's type is not known without parsing.
