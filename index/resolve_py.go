@@ -34,6 +34,11 @@ import (
 // follows (imports of imports, bases of bases).
 const pyStepLimit = 40
 
+// pyParseBytes bounds the source one request parses (files found in the
+// tree cache are free): about 0.3 s of gotreesitter on one core. A
+// resolution that needs more gives up, and the caller falls back.
+const pyParseBytes = 768 << 10
+
 // pyParseBudget is the parse budget of one file at query time.
 const pyParseBudget = 2 * time.Second
 
@@ -90,8 +95,9 @@ func (f *pyFile) field(n *ts.Node, name string) *ts.Node {
 type pyResolver struct {
 	st    *Store
 	read  func(rel string) ([]byte, error)
-	files map[string]*pyFile // this request's files; nil when unreadable
-	steps int
+	files  map[string]*pyFile // this request's files; nil when unreadable
+	steps  int
+	parsed int // bytes parsed by this request (pyParseBytes)
 }
 
 func newPyResolver(st *Store, read func(rel string) ([]byte, error)) *pyResolver {

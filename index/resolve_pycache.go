@@ -26,8 +26,8 @@ type pyCached struct {
 
 // Bounds of the cache: a parse tree is about 30 times its source.
 const (
-	pyCacheFiles = 32
-	pyCacheBytes = 4 << 20
+	pyCacheFiles = 64
+	pyCacheBytes = 6 << 20
 )
 
 // lock takes the cache for one resolver.

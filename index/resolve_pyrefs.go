@@ -80,14 +80,14 @@ func (s *Store) PyFileReferences(t PyTarget, p string, read func(rel string) ([]
 	return pr.file(p, hits), nil
 }
 
-// pyRefsParseBytes bounds the source that one references query parses
-// beyond the declaration's file (about 0.1 s of parsing): files that see
-// the declaration are parsed and resolved occurrence by occurrence until
-// it is spent, the rest are judged by their imports and text alone.
+// pyRefsParseBytes is the part of pyParseBytes a references query may
+// spend on parsing files that see the declaration to resolve their
+// occurrences one by one; the rest are judged by their imports and text
+// alone, and the remainder of the budget is left for what resolving
+// needs (the modules and classes the occurrences lead to).
 const pyRefsParseBytes = 256 << 10
 
 type pyRefs struct {
-	parsed     int  // bytes of source parsed for other files
 	ts         bool // TypeScript or JavaScript, not Python
 	r          *pyResolver
 	t          PyTarget
@@ -112,8 +112,7 @@ func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
 	if err != nil {
 		return nil
 	}
-	if pr.parsed+len(src) <= pyRefsParseBytes {
-		pr.parsed += len(src)
+	if pr.r.parsed+len(src) <= pyRefsParseBytes {
 		return pr.resolveEach(p, hits)
 	}
 	modName := moduleTarget(t.Path).Name

@@ -173,9 +173,10 @@ func (r *pyResolver) parsedAs(rel string, src []byte, lang string) *pyFile {
 	}
 	f, h := r.st.py.get(key, src)
 	if f == nil {
-		if !r.step() {
+		if !r.step() || r.parsed+len(src) > pyParseBytes {
 			return nil
 		}
+		r.parsed += len(src)
 		tree, err := extract.ParseTree(context.Background(), lang, src, pyParseBudget)
 		if err != nil {
 			return nil

@@ -16,7 +16,7 @@ var tsScopeTypes = map[string]bool{
 var tsDeclTypes = map[string]bool{
 	"function_declaration": true, "generator_function_declaration": true, "class_declaration": true,
 	"abstract_class_declaration": true, "interface_declaration": true, "type_alias_declaration": true,
-	"enum_declaration": true, "module": true, "internal_module": true,
+	"enum_declaration": true, "module": true, "internal_module": true, "function_signature": true,
 }
 
 // tsScopeOf is the scope node n appears in: a declaration's name binds in

@@ -98,7 +98,6 @@ func (r *pyResolver) tsExport(mod, name string) pyValue {
 	}
 	root := f.tree.Root()
 	var stars []string
-	var overload pyValue
 	for i, c := 0, root.NamedChildCount(); i < c; i++ {
 		st := root.NamedChild(i)
 		if f.typ(st) != "export_statement" {
@@ -106,15 +105,10 @@ func (r *pyResolver) tsExport(mod, name string) pyValue {
 		}
 		src := tsStringValue(f, f.field(st, "source"))
 		if d := f.field(st, "declaration"); d != nil {
+			// The first overload: tsserver answers with the overload a
+			// call matches, most often the first.
 			if v, ok := r.tsExportedDecl(f, st, d, name); ok {
-				if f.typ(d) != "function_signature" {
-					return v
-				}
-				// An overload: tsserver answers with the implementation
-				// that follows it.
-				if !overload.ok {
-					overload = v
-				}
+				return v
 			}
 			continue
 		}
@@ -148,9 +142,6 @@ func (r *pyResolver) tsExport(mod, name string) pyValue {
 			}
 			return r.tsLookup(f, local, f.text(local))
 		}
-	}
-	if overload.ok {
-		return overload
 	}
 	for _, src := range stars {
 		if m := r.tsModuleFile(f.rel, src); m != "" {
