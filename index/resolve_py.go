@@ -93,8 +93,8 @@ func (f *pyFile) field(n *ts.Node, name string) *ts.Node {
 // pyResolver resolves names within one request. It holds the store's
 // tree cache (pyTreeCache) from newPyResolver to release.
 type pyResolver struct {
-	st    *Store
-	read  func(rel string) ([]byte, error)
+	st     *Store
+	read   func(rel string) ([]byte, error)
 	files  map[string]*pyFile // this request's files; nil when unreadable
 	steps  int
 	parsed int // bytes parsed by this request (pyParseBytes)
