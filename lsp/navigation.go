@@ -66,7 +66,7 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Pos
 		return nil, false, err
 	}
 	use := index.UseAt(d.content, off)
-	if h, ok := s.pyDefinition(d, off); ok {
+	if h, ok := s.pyDefinition(ctx, d, off); ok {
 		return []folderHit{h}, true, nil
 	}
 	if use.Selector && strings.HasSuffix(d.rel, ".go") {
@@ -220,7 +220,7 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 		return nil, err
 	}
 	var occ []index.RefHit
-	if pyOcc, py, err := s.pyHighlights(d, p.Position); err != nil {
+	if pyOcc, py, err := s.pyHighlights(ctx, d, p.Position); err != nil {
 		return nil, err
 	} else if py {
 		occ = pyOcc

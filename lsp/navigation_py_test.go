@@ -3,7 +3,9 @@ package lsp
 import (
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -69,5 +71,50 @@ func TestTypeScriptNavigation(t *testing.T) {
 	want := []string{"src/index.ts:1:9-15", "src/util/help.ts:0:16-22"}
 	if got := locStrings(root, locs); !slices.Equal(got, want) {
 		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestResolveBudget: a request whose resolution does not finish within the
+// budget answers from the name ranking (here: every `helper` of the
+// workspace, the parameter of inner included), and so does one arriving
+// while another resolution of the folder still runs; once the resolution
+// is free again, answers are resolved.
+func TestResolveBudget(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
+	release := make(chan struct{})
+	var blocked atomic.Bool
+	blocked.Store(true)
+	e := startEditor(t, root, editorConfig{noInit: true, serverOpts: func(o *Options) { o.ResolveBudget = 20 * time.Millisecond }})
+	e.srv.testHookResolve = func() {
+		if blocked.Load() {
+			<-release
+		}
+	}
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	refs := func() []string {
+		var locs []protocol.Location
+		e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+			TextDocumentPositionParams: e.tdpp("pkg/util.py", pos(3, 5)),
+			Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+		}, &locs)
+		return locStrings(root, locs)
+	}
+	resolved := []string{"app/main.py:3:21-27", "app/main.py:13:9-15", "pkg/__init__.py:0:18-24", "pkg/util.py:3:4-10"}
+	slow := refs() // resolution blocked past the budget
+	if slices.Equal(slow, resolved) || !slices.Contains(slow, "pkg/util.py:3:4-10") {
+		t.Errorf("references past the budget: %v; want the name ranking's answer", slow)
+	}
+	if busy := refs(); !slices.Equal(busy, slow) {
+		t.Errorf("references while a resolution runs: %v, want %v", busy, slow)
+	}
+	blocked.Store(false)
+	close(release)
+	deadline := time.Now().Add(waitTimeout)
+	for got := refs(); !slices.Equal(got, resolved); got = refs() {
+		if time.Now().After(deadline) {
+			t.Fatalf("references once the resolution is free: %v, want %v", got, resolved)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
