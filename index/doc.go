@@ -24,6 +24,13 @@
 // allows but cannot confirm as Uncertain. What the syntax cannot settle
 // falls back to the ranking by proximity, never to an error.
 //
+// Python names are resolved at query time from tree-sitter trees of the
+// buffer and of the modules and classes a use leads to (resolve_py*.go:
+// scopes, imports, self and instances of known classes), cached by content
+// per store; PyReferences keeps the references to one resolved
+// declaration, parsing only its file and, within a byte budget, the files
+// whose imports lead to it.
+//
 // Writes are not concurrent: at most one Index run or Writer may be active
 // on a Store at a time. keys.go documents the key layout.
 package index

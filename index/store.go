@@ -62,6 +62,8 @@ type Store struct {
 	// Rebuilt is set when Open found an incompatible or unreadable store and
 	// started a fresh one.
 	Rebuilt string
+	// py keeps recently parsed Python files for query-time resolution.
+	py pyTreeCache
 }
 
 // Open opens or creates the store in dir. A store written with another

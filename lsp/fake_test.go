@@ -75,6 +75,9 @@ func startEditor(t *testing.T, root string, cfg editorConfig) *fakeEditor {
 		},
 		LogFile: testLog{t},
 		NoWatch: !cfg.fsWatch,
+		// Resolution answers whatever the load: tests check answers, and
+		// TestResolveBudget the budget.
+		ResolveBudget: -1,
 	}
 	if cfg.serverOpts != nil {
 		cfg.serverOpts(&opts)

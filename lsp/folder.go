@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/uri"
@@ -30,6 +31,10 @@ type folder struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	// resolving is set while a query-time resolution runs (see
+	// navigation_py.go): one at a time per folder.
+	resolving atomic.Bool
 
 	mu       sync.Mutex
 	indexing bool

@@ -66,6 +66,9 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Pos
 		return nil, false, err
 	}
 	use := index.UseAt(d.content, off)
+	if h, ok := s.pyDefinition(ctx, d, off); ok {
+		return []folderHit{h}, true, nil
+	}
 	if use.Selector && strings.HasSuffix(d.rel, ".go") {
 		// x.F where the syntax gives x's type: the members of that type.
 		if hits, ok := d.f.store.GoMemberDefinitions(d.rel, d.content, off); ok && len(hits) > 0 {
@@ -146,6 +149,9 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 	if err != nil {
 		return nil, err
 	}
+	if out, ok, err := s.pyReferences(ctx, d, p.Position, p.Context.IncludeDeclaration); ok || err != nil {
+		return out, err
+	}
 	out := []protocol.Location{}
 	decl, ok, err := s.declarationAt(ctx, d, p.Position, name)
 	if err != nil {
@@ -214,7 +220,11 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 		return nil, err
 	}
 	var occ []index.RefHit
-	if decl, ok, err := s.declarationAt(ctx, d, p.Position, name); err != nil {
+	if pyOcc, py, err := s.pyHighlights(ctx, d, p.Position); err != nil {
+		return nil, err
+	} else if py {
+		occ = pyOcc
+	} else if decl, ok, err := s.declarationAt(ctx, d, p.Position, name); err != nil {
 		return nil, err
 	} else if ok && decl.f == d.f {
 		occ, err = d.f.store.DeclFileReferences(decl.NameHit, d.rel)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -37,6 +38,11 @@ type Options struct {
 	NoWatch bool
 	// Agent configures the agent behind parley/chat and the code actions.
 	Agent AgentOptions
+	// ResolveBudget bounds how long a navigation request waits for the
+	// query-time resolution of Python, TypeScript and JavaScript (see
+	// navigation_py.go): 0 is DefaultResolveBudget, negative waits as
+	// long as it takes.
+	ResolveBudget time.Duration
 }
 
 // Server state machine.
@@ -86,6 +92,9 @@ type Server struct {
 	// testHookRequest, when set by a test, runs before each request. A
 	// test sets it while the server runs, hence atomic.
 	testHookRequest atomic.Pointer[func(ctx context.Context, method string)]
+	// testHookResolve, when set by a test, runs at the start of each
+	// query-time resolution (navigation_py.go).
+	testHookResolve func()
 	// testHookApply, when set by a test, runs before an agent edit is
 	// checked and sent.
 	testHookApply func()

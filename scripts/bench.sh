@@ -348,3 +348,44 @@ print(f"references p50/p99           parley {p['referencesP50Ms']:.1f} / {p['ref
 print(f"gopls first answer {d['goplsFirstAnswerMs']/1000:.1f} s; peak RSS parley {d['parleyPeakRssMB']:.0f} MB, gopls {d['goplsPeakRssMB']:.0f} MB")
 PY
 fi
+
+# Navigation against pyright on the Python stdlib and typescript-language-
+# server on rxjs's TypeScript sources (BENCH_NAV=0 skips). The judges and
+# the rxjs sources are pinned in scripts/navcompare/judges (npm ci, from
+# the npm registry or its proxy); rxjs/src is copied out with a tsconfig
+# that includes every file, so tsserver loads one project. pyright maps
+# typeshed's stubs to the sources of the python3 on PATH, whose stdlib is
+# the root; sites whose answer is still outside it (builtins, C modules)
+# are not scored. Targets (issue 17): definition top-1 >= 85%, references
+# precision >= 0.80 at recall >= 0.95.
+if [[ ${BENCH_LSP:-1} != 0 && ${BENCH_NAV:-1} != 0 ]]; then
+	judges=scripts/navcompare/judges
+	if (cd "$judges" && npm ci --no-audit --no-fund >/dev/null 2>&1); then
+		[[ -x $tmp/navcompare ]] || go build -o "$tmp/navcompare" ./scripts/navcompare
+		pylib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+		cp -r "$judges/node_modules/rxjs/src" "$tmp/rxjs"
+		cp "$judges/rxjs.tsconfig.json" "$tmp/rxjs/tsconfig.json"
+		for j in "pyright pyright-langserver $pylib Python-stdlib" "tsserver typescript-language-server $tmp/rxjs rxjs"; do
+			read -r judge bin root label <<<"$j"
+			say ""
+			say "== navigation against $bin on $label"
+			nice -n 10 "$tmp/navcompare" -judge "$judge" -gopls "$judges/node_modules/.bin/$bin" -parley "$BIN" \
+				-root "$root" -data "$tmp/nav-$judge" -n 60 -seed 1 >"$OUT/nav_$judge.json"
+			python3 - "$OUT/nav_$judge.json" <<'PY' | tee -a "$SUMMARY"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = lambda c: "PASS" if c else "FAIL"
+print(f"sites {d['sites']}, scored {d['scored']}, judge's answer outside the tree {d['judgeOutside']}")
+print(f"definition top-1 = judge     {d['definitionTop1']} of {d['scored']} ({d['definitionTop1Pct']:.0f}%) (target >= 85%) {ok(d['definitionTop1Pct'] >= 85)}")
+print(f"references precision/recall  {d['referencesPrecision']:.2f} / {d['referencesRecall']:.2f} (target >= 0.80 / 0.95) "
+      f"{ok(d['referencesPrecision'] >= 0.80 and d['referencesRecall'] >= 0.95)}")
+p, g = d["parley"], d["gopls"]
+print(f"definition p50/p99           parley {p['definitionP50Ms']:.1f} / {p['definitionP99Ms']:.1f} ms, judge {g['definitionP50Ms']:.1f} / {g['definitionP99Ms']:.1f} ms")
+print(f"references p50/p99           parley {p['referencesP50Ms']:.1f} / {p['referencesP99Ms']:.1f} ms, judge {g['referencesP50Ms']:.1f} / {g['referencesP99Ms']:.1f} ms")
+print(f"peak RSS parley {d['parleyPeakRssMB']:.0f} MB, judge {d['goplsPeakRssMB']:.0f} MB")
+PY
+		done
+	else
+		say "navigation judges: npm ci failed in $judges; skipped"
+	fi
+fi

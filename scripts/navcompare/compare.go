@@ -15,15 +15,23 @@ import (
 
 type config struct {
 	parley, gopls, root, data string
+	judge                     judge
 	verbose                   bool
 }
 
 // report is the JSON navcompare prints.
+//
+// The gopls* fields hold the judge's figures whichever judge ran (Judge
+// names it), so that reports of all judges read alike.
 type report struct {
 	Root  string `json:"root"`
+	Judge string `json:"judge"`
 	Sites int    `json:"sites"`
 	// Scored sites are those where gopls gave a definition.
-	Scored             int     `json:"scored"`
+	Scored int `json:"scored"`
+	// JudgeOutside counts the sites not scored because the judge's first
+	// definition is outside the root.
+	JudgeOutside       int     `json:"judgeOutside"`
 	DefinitionTop1     int     `json:"definitionTop1"`
 	DefinitionAnywhere int     `json:"definitionAnywhere"`
 	DefinitionTop1Pct  float64 `json:"definitionTop1Pct"`
@@ -76,21 +84,21 @@ func compare(ctx context.Context, cfg config, sites []site) (*report, error) {
 		return nil, err
 	}
 	defer p.stop(ctx)
-	if err := p.initialize(ctx, cfg.root); err != nil {
+	if err := p.initialize(ctx, cfg.root, nil); err != nil {
 		return nil, err
 	}
 	if err := waitParleyIdle(ctx, p); err != nil {
 		return nil, fmt.Errorf("parley indexing: %w", err)
 	}
-	g, err := start(ctx, "gopls", cfg.gopls, []string{"serve"}, []string{"GOTOOLCHAIN=local"}, errOut)
+	g, err := start(ctx, cfg.judge.name, cfg.gopls, cfg.judge.args, cfg.judge.env, errOut)
 	if err != nil {
 		return nil, err
 	}
 	defer g.stop(ctx)
-	if err := g.initialize(ctx, cfg.root); err != nil {
+	if err := g.initialize(ctx, cfg.root, cfg.judge.initOptions); err != nil {
 		return nil, err
 	}
-	rep := &report{Root: cfg.root, Sites: len(sites)}
+	rep := &report{Root: cfg.root, Judge: cfg.judge.name, Sites: len(sites)}
 	// gopls loads the whole workspace before its first answer; that wait is
 	// reported on its own, not mixed into the per-request latencies.
 	t := time.Now()
@@ -110,6 +118,13 @@ func compare(ctx context.Context, cfg config, sites []site) (*report, error) {
 			// gopls refuses some positions ("no object found"); the site
 			// has no judge and is not scored.
 			rep.GoplsErrors = append(rep.GoplsErrors, err.Error())
+			continue
+		}
+		if len(ga.defs) > 0 && filepath.IsAbs(ga.defs[0].Path) {
+			// The judge's declaration is outside the tree (a builtin or
+			// a C module in pyright's stubs): parley, which indexes the
+			// tree, cannot answer it, so the site is not scored.
+			rep.JudgeOutside++
 			continue
 		}
 		pl.add(pa)

@@ -20,6 +20,11 @@
 //
 //	navcompare -parley bin/parley -gopls $(go env GOPATH)/bin/gopls -root DIR -data DIR [-n 60] [-seed 1]
 //
+// With -judge pyright or -judge tsserver the judge is pyright-langserver or
+// typescript-language-server (the -gopls flag names its binary; both are
+// pinned in judges/package.json), and the sites are calls f(...) and
+// attribute uses x.a in non-test Python or TypeScript files (sample_ts.go).
+//
 // gopls on all of GOROOT/src needs about 7 GB of memory and minutes of
 // CPU before its first answer; scripts/bench.sh runs this only when asked
 // (BENCH_NAV=1).
@@ -37,7 +42,8 @@ import (
 
 func main() {
 	bin := flag.String("parley", "bin/parley", "parley binary")
-	gopls := flag.String("gopls", "gopls", "gopls binary (v0.21.0 is the reference)")
+	gopls := flag.String("gopls", "gopls", "the judge's binary (gopls v0.21.0; pyright-langserver, typescript-language-server from judges/)")
+	judgeName := flag.String("judge", "gopls", "reference server: gopls, pyright or tsserver")
 	root := flag.String("root", "", "tree to serve (a Go module or GOROOT/src)")
 	data := flag.String("data", "", "parley data directory")
 	n := flag.Int("n", 60, "call sites to compare")
@@ -53,14 +59,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "navcompare:", err)
 		os.Exit(1)
 	}
-	sites, err := sample(abs, *n, *seed)
+	j, err := judgeNamed(*judgeName)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "navcompare:", err)
+		os.Exit(2)
+	}
+	sites, err := sample(abs, *n, *seed, j)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "navcompare:", err)
 		os.Exit(1)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Hour)
 	defer cancel()
-	rep, err := compare(ctx, config{parley: *bin, gopls: *gopls, root: abs, data: *data, verbose: *verbose}, sites)
+	rep, err := compare(ctx, config{parley: *bin, gopls: *gopls, judge: j, root: abs, data: *data, verbose: *verbose}, sites)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "navcompare:", err)
 		os.Exit(1)

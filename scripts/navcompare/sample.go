@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // site is one call site: a root-relative file and the 0-based line and
@@ -23,27 +22,24 @@ type site struct {
 	Name string `json:"name"`
 }
 
-// sample picks n call sites: a random file, then a random exported call in
-// it, until n distinct sites are found or the tree has too few.
-func sample(root string, n int, seed uint64) ([]site, error) {
+// sample picks n call sites: a random file of the judge's language, then a
+// random site in it (j.sites), until n distinct sites are found or the tree
+// has too few.
+func sample(root string, n int, seed uint64, j judge) ([]site, error) {
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if d.IsDir() {
-			// The go command ignores testdata and directories starting
-			// with "_" or "." (GOROOT's _asm generators are separate
-			// modules gopls does not load).
-			n := d.Name()
-			if p != root && (n == "testdata" || n == "vendor" || n == "node_modules" || n[0] == '_' || n[0] == '.') {
+			if p != root && j.skipDir(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") && d.Type().IsRegular() {
-			rel, _ := filepath.Rel(root, p)
-			files = append(files, filepath.ToSlash(rel))
+		rel, _ := filepath.Rel(root, p)
+		if rel = filepath.ToSlash(rel); j.source(rel) && d.Type().IsRegular() {
+			files = append(files, rel)
 		}
 		return nil
 	})
@@ -51,7 +47,7 @@ func sample(root string, n int, seed uint64) ([]site, error) {
 		return nil, fmt.Errorf("walk %s: %w", root, err)
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("no Go files under %s", root)
+		return nil, fmt.Errorf("no %s source files under %s", j.name, root)
 	}
 	slices.Sort(files)
 	rng := rand.New(rand.NewPCG(seed, 0x6e6176))
@@ -59,7 +55,7 @@ func sample(root string, n int, seed uint64) ([]site, error) {
 	var out []site
 	for tries := 0; len(out) < n && tries < 50*n; tries++ {
 		rel := files[rng.IntN(len(files))]
-		calls := exportedCalls(filepath.Join(root, filepath.FromSlash(rel)))
+		calls := j.sites(filepath.Join(root, filepath.FromSlash(rel)))
 		if len(calls) == 0 {
 			continue
 		}

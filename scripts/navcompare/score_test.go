@@ -87,11 +87,11 @@ func TestSampleIsSeededAndExported(t *testing.T) {
 	write("a_test.go", "package a\n\nfunc T() { F() }\n")
 	write("testdata/x.go", "package x\n\nfunc X() { X() }\n")
 	write("_asm/y.go", "package y\n\nfunc Y() { Y() }\n")
-	s1, err := sample(dir, 5, 7)
+	s1, err := sample(dir, 5, 7, judges["gopls"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, _ := sample(dir, 5, 7)
+	s2, _ := sample(dir, 5, 7, judges["gopls"])
 	if !reflect.DeepEqual(s1, s2) {
 		t.Errorf("same seed, different samples: %v vs %v", s1, s2)
 	}

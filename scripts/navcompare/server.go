@@ -50,7 +50,12 @@ func start(ctx context.Context, name, bin string, args, env []string, stderr io.
 // drops notifications.
 func answerServerRequests(_ context.Context, req *jsonrpc2.Request) (any, error) {
 	if req.IsCall() && req.Method() == protocol.MethodWorkspaceConfiguration {
-		return []any{nil}, nil
+		// One answer per item asked (pyright asks for several sections).
+		var p protocol.ConfigurationParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil || len(p.Items) == 0 {
+			return []any{nil}, nil
+		}
+		return make([]any, len(p.Items)), nil
 	}
 	return nil, nil
 }
@@ -62,10 +67,21 @@ type rwc struct {
 
 func (r rwc) Close() error { r.WriteCloser.Close(); return r.ReadCloser.Close() }
 
-func (s *server) initialize(ctx context.Context, root string) error {
+func (s *server) initialize(ctx context.Context, root string, initOptions any) error {
+	// A client that can go to a declaration makes pyright answer
+	// definition with the source file behind a typeshed stub (as editors
+	// see it) rather than the stub.
 	p := &protocol.InitializeParams{Capabilities: protocol.ClientCapabilities{
-		Workspace: &protocol.WorkspaceClientCapabilities{Configuration: ptr(true), WorkspaceFolders: ptr(true)},
+		Workspace:    &protocol.WorkspaceClientCapabilities{Configuration: ptr(true), WorkspaceFolders: ptr(true)},
+		TextDocument: &protocol.TextDocumentClientCapabilities{Declaration: &protocol.DeclarationClientCapabilities{}},
 	}}
+	if initOptions != nil {
+		b, err := json.Marshal(initOptions)
+		if err != nil {
+			return err
+		}
+		p.InitializationOptions = b
+	}
 	p.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: uri.File(root), Name: filepath.Base(root)}})
 	if _, err := s.conn.Call(ctx, protocol.MethodInitialize, p, nil); err != nil {
 		return fmt.Errorf("%s initialize: %w", s.name, err)
@@ -93,7 +109,7 @@ func (s *server) open(ctx context.Context, abs string) error {
 		return err
 	}
 	return s.conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{
-		TextDocument: protocol.TextDocumentItem{URI: uri.File(abs), LanguageID: "go", Version: 1, Text: string(b)},
+		TextDocument: protocol.TextDocumentItem{URI: uri.File(abs), LanguageID: protocol.LanguageKind(languageID(abs)), Version: 1, Text: string(b)},
 	})
 }
 

@@ -1,0 +1,92 @@
+package index
+
+import (
+	"hash/maphash"
+	"sync"
+)
+
+// pyTreeCache keeps the parse trees of recently resolved Python files, so
+// that the buffer being edited and the modules every file imports (os,
+// typing) are parsed once, not on each request. One resolver uses the
+// cache at a time: gotreesitter trees are not safe for concurrent reads
+// (parent links are filled in lazily), so Python resolution is serialised
+// per store.
+type pyTreeCache struct {
+	mu    sync.Mutex
+	seed  maphash.Seed
+	files map[string]*pyCached
+	order []string // least recently used first
+	bytes int
+}
+
+type pyCached struct {
+	hash uint64
+	f    *pyFile
+}
+
+// Bounds of the cache: a parse tree is about 30 times its source.
+const (
+	pyCacheFiles = 64
+	pyCacheBytes = 6 << 20
+)
+
+// lock takes the cache for one resolver.
+func (c *pyTreeCache) lock() {
+	c.mu.Lock()
+	if c.files == nil {
+		c.files = map[string]*pyCached{}
+		c.seed = maphash.MakeSeed()
+	}
+}
+
+// unlock evicts the least recently used files beyond the bounds (not
+// before: the resolver that held the cache may still use any tree it
+// got) and releases the cache.
+func (c *pyTreeCache) unlock() {
+	for len(c.order) > 1 && (len(c.order) > pyCacheFiles || c.bytes > pyCacheBytes) {
+		c.drop(c.order[0], c.files[c.order[0]])
+	}
+	c.mu.Unlock()
+}
+
+// get returns the cached tree under key (grammar and path) when its
+// source is src.
+func (c *pyTreeCache) get(key string, src []byte) (*pyFile, uint64) {
+	h := maphash.Bytes(c.seed, src)
+	if e, ok := c.files[key]; ok && e.hash == h {
+		c.touch(key)
+		return e.f, h
+	}
+	return nil, h
+}
+
+// put caches f under key; its source hashes to h.
+func (c *pyTreeCache) put(key string, f *pyFile, h uint64) {
+	if old, ok := c.files[key]; ok {
+		c.drop(key, old)
+	}
+	c.files[key] = &pyCached{hash: h, f: f}
+	c.order = append(c.order, key)
+	c.bytes += len(f.src)
+}
+
+func (c *pyTreeCache) drop(key string, e *pyCached) {
+	e.f.tree.Release()
+	c.bytes -= len(e.f.src)
+	delete(c.files, key)
+	c.remove(key)
+}
+
+func (c *pyTreeCache) touch(rel string) {
+	c.remove(rel)
+	c.order = append(c.order, rel)
+}
+
+func (c *pyTreeCache) remove(rel string) {
+	for i, r := range c.order {
+		if r == rel {
+			c.order = append(c.order[:i], c.order[i+1:]...)
+			return
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/fixture"
+)
+
+// TestResolveTSFixture indexes testdata/resolve_ts.txtar and resolves each
+// use its "want" file lists with TSDefinitions.
+func TestResolveTSFixture(t *testing.T) {
+	archive := filepath.Join("testdata", "resolve_ts.txtar")
+	root := fixture.Extract(t, archive)
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	for _, line := range fixtureWant(t, archive) {
+		use, want, ok := strings.Cut(line, " -> ")
+		if !ok {
+			t.Fatalf("malformed want line %q", line)
+		}
+		loc, text, _ := strings.Cut(use, " ")
+		file, src, off, err := fixtureUse(root, loc, text)
+		if err != nil {
+			t.Errorf("%s: %v", line, err)
+			continue
+		}
+		got := "-"
+		if tg, ok := st.TSDefinitions(file, src, off, readUnder(root)); ok {
+			got = fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1)
+		}
+		if got != want {
+			t.Errorf("%s %s: got %s, want %s", loc, text, got, want)
+		}
+	}
+}
+
+// TestTSReferencesFixture checks PyReferences on TypeScript declarations
+// of testdata/resolve_ts.txtar: a re-export is a reference, a parameter and
+// a block-scoped constant of the same name are not; methods are found
+// through instances and this.
+func TestTSReferencesFixture(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	for _, c := range []struct{ loc, use, want string }{
+		{"src/util/help.ts:1", "helper", "src/index.ts:2 src/util/help.ts:1"},
+		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
+		{"src/app.ts:16", "helper", "src/app.ts:15 src/app.ts:16"},
+		{"src/app.ts:18", "helper", "src/app.ts:7 src/app.ts:13 src/app.ts:18"},
+	} {
+		file, src, off, err := fixtureUse(root, c.loc, c.use)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := "-"
+		if tg, ok := st.TSDefinitions(file, src, off, readUnder(root)); ok {
+			refs, err := st.PyReferences(tg, readUnder(root))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = refString(refs)
+		}
+		if got != c.want {
+			t.Errorf("references of %s %s:\n got %s\nwant %s", c.loc, c.use, got, c.want)
+		}
+	}
+}
+
+// FuzzTSResolve: TSDefinitions and PyFileReferences on arbitrary buffers
+// and offsets against the fixture's store never panic.
+func FuzzTSResolve(f *testing.F) {
+	root := fixture.Extract(f, filepath.Join("testdata", "resolve_ts.txtar"))
+	st, err := Open(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Index(context.Background(), root, Options{}); err != nil {
+		f.Fatal(err)
+	}
+	for _, name := range []string{"src/app.ts", "src/models.ts", "src/index.ts"} {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src, 200)
+	}
+	f.Add([]byte("export * from '../../';\nclass A extends A { m() { this.m().x } }"), 50)
+	read := readUnder(root)
+	f.Fuzz(func(t *testing.T, src []byte, off int) {
+		if tg, ok := st.TSDefinitions("src/app.ts", src, off, read); ok {
+			st.PyFileReferences(tg, tg.Path, read)
+		}
+	})
+}

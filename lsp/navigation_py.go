@@ -1,0 +1,156 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/index"
+)
+
+// Python, TypeScript and JavaScript navigation resolves from syntax at
+// query time (index/resolve_py.go, resolve_ts.go): the declaration the
+// identifier means, then the references to it.
+//
+// That parses files (the buffer, the modules a use leads to, candidate
+// files of references), which a warm tree cache answers in milliseconds
+// but a cold one can take seconds over on a large package. So a request
+// waits for it at most the server's ResolveBudget; past it, or while
+// another resolution of the folder still runs, it answers from the index's
+// name ranking, as before this resolution existed, and the late resolution
+// finishes in the background, leaving its parses cached for the next
+// request. Latency thus stays that of the ranking plus the budget, and
+// answers get precise as the cache warms.
+
+// DefaultResolveBudget is Options.ResolveBudget's default.
+const DefaultResolveBudget = 50 * time.Millisecond
+
+// withinBudget runs fn, one per folder at a time, and waits for it at most
+// the resolve budget or until ctx ends; ok is false when it did not answer
+// in time (fn's late result is dropped).
+func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T, bool, error)) (v T, ok bool, err error) {
+	if !f.resolving.CompareAndSwap(false, true) {
+		return v, false, nil
+	}
+	type result struct {
+		v   T
+		ok  bool
+		err error
+	}
+	done := make(chan result, 1)
+	// The folder's store must outlive a late resolution: removing the
+	// folder and teardown wait for it.
+	f.wg.Add(1)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer f.wg.Done()
+		defer f.resolving.Store(false)
+		if hook := s.testHookResolve; hook != nil {
+			hook()
+		}
+		var r result
+		r.v, r.ok, r.err = fn()
+		done <- r
+	}()
+	budget := s.opts.ResolveBudget
+	if budget == 0 {
+		budget = DefaultResolveBudget
+	}
+	var expired <-chan time.Time
+	if budget > 0 {
+		t := time.NewTimer(budget)
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case r := <-done:
+		return r.v, r.ok, r.err
+	case <-expired:
+	case <-ctx.Done():
+	}
+	return v, false, nil
+}
+
+// pyReader reads other files of d's folder as the server sees them (open
+// buffers first).
+func (s *Server) pyReader(d *doc) func(rel string) ([]byte, error) {
+	return func(rel string) ([]byte, error) {
+		t, err := s.text(filepath.Join(d.f.root, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, err
+		}
+		return t.content, nil
+	}
+}
+
+// pyTarget resolves the Python, TypeScript or JavaScript identifier at
+// byte offset off of d; ok is false in other files and when the syntax
+// does not settle it.
+func (s *Server) pyTarget(d *doc, off int) (index.PyTarget, bool) {
+	if t, ok := d.f.store.PyDefinitions(d.rel, d.content, off, s.pyReader(d)); ok {
+		return t, true
+	}
+	return d.f.store.TSDefinitions(d.rel, d.content, off, s.pyReader(d))
+}
+
+// pyDefinition is pyTarget as a definition hit, within the budget.
+func (s *Server) pyDefinition(ctx context.Context, d *doc, off int) (folderHit, bool) {
+	t, ok, _ := withinBudget(ctx, s, d.f, func() (index.PyTarget, bool, error) {
+		t, ok := s.pyTarget(d, off)
+		return t, ok, nil
+	})
+	if !ok {
+		return folderHit{}, false
+	}
+	return folderHit{d.f, t.NameHit()}, true
+}
+
+// pyReferences answers references for a resolved identifier
+// (index.Store.PyReferences); ok is false when it is not one.
+func (s *Server) pyReferences(ctx context.Context, d *doc, pos protocol.Position, includeDecl bool) (out []protocol.Location, ok bool, err error) {
+	off, err := s.offset(d, pos)
+	if err != nil {
+		return nil, false, err
+	}
+	d.f.awaitAll(ctx)
+	type resolved struct {
+		t    index.PyTarget
+		hits []index.RefHit
+	}
+	r, ok, err := withinBudget(ctx, s, d.f, func() (r resolved, ok bool, err error) {
+		if r.t, ok = s.pyTarget(d, off); !ok {
+			return r, false, nil
+		}
+		r.hits, err = d.f.store.PyReferences(r.t, s.pyReader(d))
+		return r, err == nil, err
+	})
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	hits, t := r.hits, r.t
+	out, err = s.refLocations(ctx, d.f, hits, t.Name, includeDecl, []protocol.Location{})
+	return out, err == nil, err
+}
+
+// pyHighlights is pyReferences within d, within the budget.
+func (s *Server) pyHighlights(ctx context.Context, d *doc, pos protocol.Position) (occ []index.RefHit, ok bool, err error) {
+	off, err := s.offset(d, pos)
+	if err != nil {
+		return nil, false, err
+	}
+	return withinBudget(ctx, s, d.f, func() ([]index.RefHit, bool, error) {
+		t, ok := s.pyTarget(d, off)
+		if !ok {
+			return nil, false, nil
+		}
+		occ, err := d.f.store.PyFileReferences(t, d.rel, s.pyReader(d))
+		if err != nil && !errors.Is(err, index.ErrNotIndexed) {
+			return nil, false, err
+		}
+		return occ, true, nil
+	})
+}

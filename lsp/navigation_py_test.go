@@ -1,0 +1,120 @@
+package lsp
+
+import (
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/internal/fixture"
+)
+
+// TestPythonNavigation: the server answers Python definition, references
+// and highlights from syntax (index/testdata/resolve_py.txtar): an import
+// alias leads to the declaration, a parameter shadowing the imported name
+// is not one of its references.
+func TestPythonNavigation(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	// h() on line 13 (0-based 12): `from pkg.util import helper as h`.
+	if got, want := definitions(t, e, "app/main.py", pos(12, 4)), []string{"pkg/util.py:3:4-10"}; !slices.Equal(got, want) {
+		t.Errorf("definition of h: %v, want %v", got, want)
+	}
+	// u.save() on line 18: Base.save, through User's base class.
+	if got, want := definitions(t, e, "app/main.py", pos(16, 6)), []string{"pkg/models.py:3:8-12"}; !slices.Equal(got, want) {
+		t.Errorf("definition of u.save: %v, want %v", got, want)
+	}
+	var locs []protocol.Location
+	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+		TextDocumentPositionParams: e.tdpp("pkg/util.py", pos(3, 5)),
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &locs)
+	want := []string{"app/main.py:3:21-27", "app/main.py:13:9-15", "pkg/__init__.py:0:18-24", "pkg/util.py:3:4-10"}
+	if got := locStrings(root, locs); !slices.Equal(got, want) {
+		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
+	}
+	var hs []protocol.DocumentHighlight
+	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp("app/main.py", pos(24, 9))}, &hs)
+	var lines []uint32
+	for _, h := range hs {
+		lines = append(lines, h.Range.Start.Line)
+	}
+	// inner's parameter helper (line 25) and its call, not the import.
+	if !slices.Equal(lines, []uint32{23, 24}) {
+		t.Errorf("highlights of the parameter helper: lines %v, want [23 24]", lines)
+	}
+}
+
+// TestTypeScriptNavigation: the same for TypeScript
+// (index/testdata/resolve_ts.txtar): a re-exported alias leads to the
+// declaration; a parameter and a block constant named like it are not its
+// references.
+func TestTypeScriptNavigation(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_ts.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	// assist(helper) on line 13: `export { helper as assist }` in index.ts.
+	if got, want := definitions(t, e, "src/app.ts", pos(12, 3)), []string{"src/util/help.ts:0:16-22"}; !slices.Equal(got, want) {
+		t.Errorf("definition of assist: %v, want %v", got, want)
+	}
+	var locs []protocol.Location
+	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+		TextDocumentPositionParams: e.tdpp("src/util/help.ts", pos(0, 17)),
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &locs)
+	want := []string{"src/index.ts:1:9-15", "src/util/help.ts:0:16-22"}
+	if got := locStrings(root, locs); !slices.Equal(got, want) {
+		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestResolveBudget: a request whose resolution does not finish within the
+// budget answers from the name ranking (here: every `helper` of the
+// workspace, the parameter of inner included), and so does one arriving
+// while another resolution of the folder still runs; once the resolution
+// is free again, answers are resolved.
+func TestResolveBudget(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
+	release := make(chan struct{})
+	var blocked atomic.Bool
+	blocked.Store(true)
+	e := startEditor(t, root, editorConfig{noInit: true, serverOpts: func(o *Options) { o.ResolveBudget = 20 * time.Millisecond }})
+	e.srv.testHookResolve = func() {
+		if blocked.Load() {
+			<-release
+		}
+	}
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	refs := func() []string {
+		var locs []protocol.Location
+		e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+			TextDocumentPositionParams: e.tdpp("pkg/util.py", pos(3, 5)),
+			Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+		}, &locs)
+		return locStrings(root, locs)
+	}
+	resolved := []string{"app/main.py:3:21-27", "app/main.py:13:9-15", "pkg/__init__.py:0:18-24", "pkg/util.py:3:4-10"}
+	slow := refs() // resolution blocked past the budget
+	if slices.Equal(slow, resolved) || !slices.Contains(slow, "pkg/util.py:3:4-10") {
+		t.Errorf("references past the budget: %v; want the name ranking's answer", slow)
+	}
+	if busy := refs(); !slices.Equal(busy, slow) {
+		t.Errorf("references while a resolution runs: %v, want %v", busy, slow)
+	}
+	blocked.Store(false)
+	close(release)
+	deadline := time.Now().Add(waitTimeout)
+	for got := refs(); !slices.Equal(got, resolved); got = refs() {
+		if time.Now().After(deadline) {
+			t.Fatalf("references once the resolution is free: %v, want %v", got, resolved)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
