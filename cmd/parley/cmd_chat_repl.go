@@ -169,6 +169,8 @@ func (app *chatApp) switchSession(s *agent.Session, reason string) {
 	app.policy.ForgetSession()
 	app.useUndo(s)
 	app.useLedger(s)
+	app.newFocus()
+	app.focusPrompt("")
 }
 
 // deleteSession removes a saved session; deleting the current one starts

@@ -1,0 +1,65 @@
+package index
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
+
+// ScanReferenceNames calls fn with each indexed file's ID and the distinct
+// names it references (its 'n' record), in file-ID order: the raw material
+// of a reference graph between files (index/repomap). names and its
+// elements alias scan buffers and are valid only during the call.
+func (s *Store) ScanReferenceNames(fn func(id uint32, names [][]byte) error) error {
+	var names [][]byte
+	err := s.scan([]byte{prefixNames}, func(k, v []byte) error {
+		if len(k) != 5 {
+			return nil
+		}
+		id := binary.BigEndian.Uint32(k[1:])
+		d := decoder{b: v}
+		n := d.count(1)
+		names = slices.Grow(names[:0], n)
+		for ; n > 0 && !d.bad; n-- {
+			l := d.uvarint()
+			if l > uint64(len(d.b)) {
+				d.fail()
+				break
+			}
+			names, d.b = append(names, d.b[:l]), d.b[l:]
+		}
+		if d.bad {
+			return nil // a malformed record names nothing; queries skip it too
+		}
+		return fn(id, names)
+	})
+	if err != nil {
+		return fmt.Errorf("scan reference names: %w", err)
+	}
+	return nil
+}
+
+// ScanDeclaredNames calls fn for each declaration of the symbol name index
+// ('s' records): its name as spelled, the declaring file's ID and whether
+// it is exported. name aliases a scan buffer, valid only during the call.
+func (s *Store) ScanDeclaredNames(fn func(name []byte, id uint32, exported bool) error) error {
+	err := s.scan([]byte{prefixSymName}, func(k, v []byte) error {
+		lower, id, _, ok := parseSymNameKey(k)
+		if !ok {
+			return nil
+		}
+		ref, ok := decodeSymRef(v)
+		if !ok {
+			return nil
+		}
+		name := lower
+		if ref.Spelled != nil {
+			name = ref.Spelled
+		}
+		return fn(name, id, ref.Exported)
+	})
+	if err != nil {
+		return fmt.Errorf("scan declared names: %w", err)
+	}
+	return nil
+}
