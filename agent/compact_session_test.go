@@ -37,8 +37,9 @@ func fileTools() []tools.Tool {
 }
 
 // httpAgent is an agent on a fake model served over HTTP with window
-// tokens of context, which the agent is told (as context_window).
-func httpAgent(t *testing.T, name, script string, window int) (*Agent, *fakellm.Server) {
+// tokens of context, which the agent is told (as context_window), with
+// the tools ts (default: fileTools).
+func httpAgent(t *testing.T, name, script string, window int, ts ...tools.Tool) (*Agent, *fakellm.Server) {
 	t.Helper()
 	url, srv := fakellm.Start(t, script)
 	if name == provider.NameOpenAICompatible {
@@ -48,7 +49,10 @@ func httpAgent(t *testing.T, name, script string, window int) (*Agent, *fakellm.
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := newTestAgent(t, p, fileTools()...)
+	if len(ts) == 0 {
+		ts = fileTools()
+	}
+	a, _ := newTestAgent(t, p, ts...)
 	a.Model, a.ContextWindow = "fake-model", window
 	a.SystemPrompt = "You are a test agent."
 	a.Env.Todos = &tools.TodoList{}
