@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/internal/tokcount"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
 )
@@ -155,6 +156,7 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 	s.Turns++
 	t := &turn{a: a, s: s, n: s.Turns, repeats: map[string]int{}}
 	t.ctx = ledger.WithTurn(context.WithValue(ctx, usageKey{}, t.addUsage), t.n)
+	t.ctx = ledger.WithCounter(t.ctx, tokcount.For(a.Model)) // reads are accounted as prompts are counted
 	if !a.subAgent {
 		t.ctx = context.WithValue(t.ctx, parentSessionKey{}, s.ID)
 	}

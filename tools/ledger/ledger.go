@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/parleyhq/parley/internal/tokcount"
 )
 
 // Range is a span of lines, 1-based and inclusive. An empty range (End <
@@ -385,6 +387,23 @@ func (l *Ledger) Stats() Stats {
 
 // turnKey carries the current turn number in a tool call's context.
 type turnKey struct{}
+
+type counterKey struct{}
+
+// WithCounter returns ctx carrying the session's token counter (its
+// model's, tokcount.For), with which reads are accounted in Stats.
+func WithCounter(ctx context.Context, count func(string) int) context.Context {
+	return context.WithValue(ctx, counterKey{}, count)
+}
+
+// CounterOf returns the counter WithCounter put in ctx, or the default
+// model's (tokcount.For("")) when none was.
+func CounterOf(ctx context.Context) func(string) int {
+	if c, ok := ctx.Value(counterKey{}).(func(string) int); ok {
+		return c
+	}
+	return tokcount.For("")
+}
 
 // WithTurn returns ctx carrying the session's turn number n.
 func WithTurn(ctx context.Context, n int) context.Context {
