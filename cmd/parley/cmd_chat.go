@@ -332,7 +332,6 @@ func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser b
 	env.SubAgent = a.SubAgent(agent.SubAgentOptions{Sink: app.out.subSink})
 	app.agent = a
 	app.newFocus()
-	app.focusPrompt("")
 	return nil
 }
 
@@ -424,13 +423,15 @@ func (app *chatApp) focusPrompt(msg string) {
 	app.agent.SystemPrompt = agent.SystemPrompt(app.prompt)
 }
 
-// newFocus starts the repo map's focus of a new or resumed session.
+// newFocus starts the repo map's focus of a new or resumed session; its
+// first message renders the map (focusPrompt).
 func (app *chatApp) newFocus() {
 	app.focus = nil
 	app.prompt.RepoMap = ""
 	if app.mapper != nil {
 		app.focus = repomap.NewFocus(app.mapper, repomap.Options{Tokens: app.cfg.RepoMapTokens, Count: agent.TokenCounter(app.cfg.Model)})
 	}
+	app.agent.SystemPrompt = agent.SystemPrompt(app.prompt)
 }
 
 // once answers one message and exits.

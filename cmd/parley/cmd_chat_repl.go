@@ -170,7 +170,6 @@ func (app *chatApp) switchSession(s *agent.Session, reason string) {
 	app.useUndo(s)
 	app.useLedger(s)
 	app.newFocus()
-	app.focusPrompt("")
 }
 
 // deleteSession removes a saved session; deleting the current one starts
