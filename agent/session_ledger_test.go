@@ -59,6 +59,44 @@ func TestSessionLedgerRoundTrip(t *testing.T) {
 	}
 }
 
+// A long session's ledger log stays bounded in the store (rewritten as
+// one record per file) and reopens with its totals.
+func TestSessionLedgerLogBounded(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions")
+	st := openTestStore(t, dir)
+	id := NewSession().ID
+	l, err := st.OpenLedger(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := ledger.Request{Path: "/w/a.go", Shown: "a.go", Content: []byte("package a\n"), Start: 1, End: 1}
+	for turn := 1; turn <= 600; turn++ {
+		req.Turn = turn
+		if err := l.Record(req, l.Read(req), ledger.Range{Start: 1, End: 1}, ledger.Tokens{Sent: 5, Baseline: 5}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st = openTestStore(t, dir)
+	defer st.Close()
+	recs, err := st.Ledger(id).LoadLedger()
+	if err != nil || len(recs) > 300 {
+		t.Fatalf("%d records after 600 reads of one file, %v", len(recs), err)
+	}
+	l, err = st.OpenLedger(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Stats().Total(); got.Reads != 600 || got.Sent != 3000 {
+		t.Errorf("reopened totals %+v", got)
+	}
+	if a := l.Read(req); a.Kind != ledger.Unchanged {
+		t.Errorf("re-read after reopening: %v, want unchanged", a.Kind)
+	}
+}
+
 // The ledger accounts the agent's reads with the tokenizer the agent counts
 // its prompts with (the model's: o200k for gpt-4o, cl100k for gpt-4), not a
 // fixed one, so `parley stats --tokens` and the agent's own figures agree.

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"sync"
 
@@ -91,6 +92,9 @@ type Record struct {
 	Content  []byte  `json:"content,omitempty"`
 	Sent     int     `json:"sent,omitempty"`
 	Baseline int     `json:"baseline,omitempty"`
+	// Totals, in a "totals" record, are the token totals of the records
+	// a rewrite of the log dropped (see prune.go).
+	Totals map[string]Mechanism `json:"totals,omitempty"`
 }
 
 const (
@@ -118,7 +122,9 @@ type Ledger struct {
 	files map[string]*file
 	store Store
 	seq   uint64
-	stats Stats
+	// stored counts the records in store (see prune).
+	stored int
+	stats  Stats
 	// Gate decides when a diff is worth sending.
 	Gate DiffGate
 }
@@ -140,6 +146,7 @@ func New(store Store) (*Ledger, error) {
 		l.apply(r)
 		l.seq = max(l.seq, r.Seq)
 	}
+	l.stored = len(recs)
 	return l, nil
 }
 
@@ -330,12 +337,26 @@ func (l *Ledger) commit(path, kind string, turn int, f *file, withContent bool, 
 		}
 	}
 	l.apply(r)
+	if err := l.append(r); err != nil {
+		return err
+	}
+	return l.prune()
+}
+
+// append writes r, numbered if it is not yet, to the store. Precondition:
+// l.mu is held.
+func (l *Ledger) append(r Record) error {
 	if l.store == nil {
 		return nil
 	}
-	if err := l.store.AppendLedger(r); err != nil {
-		return fmt.Errorf("ledger %s: %w", path, err)
+	if r.Seq == 0 {
+		l.seq++
+		r.Seq = l.seq
 	}
+	if err := l.store.AppendLedger(r); err != nil {
+		return fmt.Errorf("ledger %s: %w", r.Path, err)
+	}
+	l.stored++
 	return nil
 }
 
@@ -344,6 +365,12 @@ func (l *Ledger) commit(path, kind string, turn int, f *file, withContent bool, 
 func (l *Ledger) apply(r Record) {
 	l.stats.add(r)
 	switch {
+	case r.Kind == kindTotals:
+		l.stats = Stats{ByKind: maps.Clone(r.Totals)}
+		if l.stats.ByKind == nil {
+			l.stats = newStats()
+		}
+		return
 	case r.Kind == kindForget && r.Path == "":
 		clear(l.files)
 		return
