@@ -104,6 +104,7 @@ func (a *Agent) Compact(ctx context.Context, s *Session, focus string) (*Compact
 			a.Sink(e)
 		}
 	}
+	a.calibrate(s)
 	c := compactor{a: a, s: s, specs: a.specs(), charge: s.Usage.Add, emit: emit}
 	rec, err := c.run(ctx, CompactManual, focus, true)
 	if err != nil || rec == nil {

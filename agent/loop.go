@@ -161,6 +161,7 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 		t.ctx = context.WithValue(t.ctx, parentSessionKey{}, s.ID)
 	}
 	t.specs = a.specs()
+	a.calibrate(s)
 	if a.Provider == nil {
 		return t.fail(errors.New("agent: no model provider configured"))
 	}
@@ -286,7 +287,11 @@ func (t *turn) callModel() (*provider.Response, error) {
 		t.s.Model = a.Model
 	}
 	t.addUsage(resp.Usage)
+	before := tc.ratio
 	tc.observe(raw, resp.Usage)
+	if err := a.saveCalibration(tc, before); err != nil {
+		return nil, err
+	}
 	if resp.StopReason == provider.StopContextOverflow {
 		// The answer is cut short and a retry of the same prompt would be
 		// cut the same way: it is dropped like a broken stream's, and step

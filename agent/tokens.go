@@ -13,10 +13,12 @@ import (
 // tokenizer before it is sent (internal/tokcount: OpenAI models with their
 // own vocabulary, every other model with o200k_base). No other vendor
 // publishes its tokenizer, so for them the count is an estimate, which the
-// provider's reported usage corrects: after each call the ratio of the reported prompt size to the
-// count of that same prompt scales later counts. While the history only
+// provider's reported usage corrects: after each call the ratio of the
+// reported prompt size to the count of that same prompt scales later
+// counts. While the history only
 // grows this is the reported size plus the scaled count of what was added
-// since.
+// since. The ratio is kept per model across sessions
+// (tokens_calibration.go).
 
 // Per-item overheads of the chat formats (role markers, separators, the
 // tool-call wrapper), in tokens. OpenAI documents about 3 per message;
@@ -44,8 +46,10 @@ type tokenCounter struct {
 	model string
 	codec tokenizer.Codec // nil: the tokenizer is unavailable, 4 bytes a token
 	// ratio scales raw counts to the provider's reported sizes (0: no
-	// report yet, counts are used as they are).
-	ratio float64
+	// report yet, counts are used as they are). seeded: it was started
+	// from the saved calibration (Agent.calibrate).
+	ratio  float64
+	seeded bool
 	// fixed caches the count of the system prompt and tool list.
 	fixedKey   string
 	fixedCount int
