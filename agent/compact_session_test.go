@@ -164,6 +164,19 @@ func TestLongSessionStaysInTheWindow(t *testing.T) {
 	prompts := srv.PromptTokens()
 	t.Logf("%d requests, %d compactions (%d with a summary), largest prompt %d of %d tokens",
 		len(prompts), len(s.Compactions), summarised, maxOf(prompts), longWindow)
+	// What the summaries cost, for the question whether summarising early
+	// (at ~40% of the window, in the background) would pay: it can only
+	// shorten these requests, at the price of one more like them.
+	total, sumTokens, sums := 0, 0, 0
+	for i, body := range srv.Requests() {
+		total += prompts[i]
+		if strings.Contains(string(body), summaryMarker) {
+			sumTokens += prompts[i]
+			sums++
+		}
+	}
+	t.Logf("summary requests: %d of %d, %d of %d prompt tokens (%.1f%%), %d tokens each on average",
+		sums, len(prompts), sumTokens, total, 100*float64(sumTokens)/float64(total), sumTokens/max(sums, 1))
 }
 
 func maxOf(ns []int) int {
