@@ -40,9 +40,9 @@ func (s *Store) ScanReferenceNames(fn func(id uint32, names [][]byte) error) err
 }
 
 // ScanDeclaredNames calls fn for each declaration of the symbol name index
-// ('s' records): its name as spelled, the declaring file's ID and whether
-// it is exported. name aliases a scan buffer, valid only during the call.
-func (s *Store) ScanDeclaredNames(fn func(name []byte, id uint32, exported bool) error) error {
+// ('s' records): its name as spelled and the declaring file's ID. name
+// aliases a scan buffer, valid only during the call.
+func (s *Store) ScanDeclaredNames(fn func(name []byte, id uint32) error) error {
 	err := s.scan([]byte{prefixSymName}, func(k, v []byte) error {
 		lower, id, _, ok := parseSymNameKey(k)
 		if !ok {
@@ -56,7 +56,7 @@ func (s *Store) ScanDeclaredNames(fn func(name []byte, id uint32, exported bool)
 		if ref.Spelled != nil {
 			name = ref.Spelled
 		}
-		return fn(name, id, ref.Exported)
+		return fn(name, id)
 	})
 	if err != nil {
 		return fmt.Errorf("scan declared names: %w", err)

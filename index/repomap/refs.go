@@ -77,7 +77,7 @@ func (s *scopeSet) has(dirs []int32, f int32) bool { return s.dirs[dirs[f]] || s
 func referenceLinks(st *index.Store, ids map[uint32]int32, dirs []int32, ndirs int, scopes []scope) ([][]link, error) {
 	byName := map[string]int32{}
 	var decl [][]int32 // declaring nodes per name, each once
-	err := st.ScanDeclaredNames(func(name []byte, id uint32, _ bool) error {
+	err := st.ScanDeclaredNames(func(name []byte, id uint32) error {
 		f, ok := ids[id]
 		if !ok {
 			return nil
