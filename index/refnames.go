@@ -63,3 +63,30 @@ func (s *Store) ScanDeclaredNames(fn func(name []byte, id uint32) error) error {
 	}
 	return nil
 }
+
+// FileNames returns the distinct names the file at path references (its
+// 'n' record) and the names it declares, one per symbol (its 'y' record):
+// what the two scans above give for one file.
+func (s *Store) FileNames(path string) (refs, decls []string, err error) {
+	h, ok := s.Header(path)
+	if !ok {
+		return nil, nil, fmt.Errorf("names of %s: %w", path, ErrNotIndexed)
+	}
+	v, err := s.get(idKey(prefixNames, h.ID))
+	if err != nil {
+		return nil, nil, fmt.Errorf("names of %s: %w", path, err)
+	}
+	if v != nil {
+		if refs, err = decodeNames(v); err != nil {
+			return nil, nil, fmt.Errorf("names of %s: %w", path, err)
+		}
+	}
+	syms, err := s.Symbols(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, sy := range syms {
+		decls = append(decls, sy.Name)
+	}
+	return refs, decls, nil
+}

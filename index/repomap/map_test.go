@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -195,5 +196,36 @@ func TestFocusUpdate(t *testing.T) {
 		if s.open != nil && position(text, s.open[0]) < 0 {
 			t.Errorf("step %d: open %s not in the map:\n%s", i, s.open[0], text)
 		}
+	}
+}
+
+// A new index generation re-reads only the changed files' names
+// (nameCache), and ranks exactly as a Mapper built from scratch.
+func TestRankAfterAChange(t *testing.T) {
+	m := openFixture(t, "refs.txtar")
+	before, err := m.Rank(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "package app\n\nimport \"example.com/refs/util\"\n\n// Run runs the app.\nfunc Run() int {\n\treturn util.Alpha() + util.Beta() + util.Gamma() + util.Delta() + util.Epsilon()\n}\n"
+	if err := m.st.PutContent(context.Background(), "app/app.go", []byte(src), index.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := m.Rank(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := New(m.st, m.root).Rank(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(after, fresh, func(a, b Ranked) bool { return a.Path == b.Path && math.Abs(a.Score-b.Score) < 1e-12 }) {
+		t.Errorf("after a change: %v\nfrom scratch: %v", after, fresh)
+	}
+	score := func(r []Ranked, p string) float64 {
+		return r[slices.IndexFunc(r, func(x Ranked) bool { return x.Path == p })].Score
+	}
+	if score(after, "util/big.go") <= score(before, "util/big.go") {
+		t.Errorf("util/big.go, now called by app/app.go, did not rise: %v -> %v", before, after)
 	}
 }

@@ -24,6 +24,7 @@ type Mapper struct {
 
 	mu    sync.Mutex
 	gen   uint64
+	names nameCache
 	fg    *fileGraph
 	ranks map[string][]Ranked // by focus key, for the current generation
 }
@@ -67,11 +68,10 @@ func (m *Mapper) Rank(focus []string) ([]Ranked, error) {
 		if err != nil {
 			return nil, fmt.Errorf("repo map: %w", err)
 		}
-		fg, err := newFileGraph(m.st, hs, g)
-		if err != nil {
+		if err := m.names.update(m.st, hs); err != nil {
 			return nil, fmt.Errorf("repo map: %w", err)
 		}
-		m.fg, m.gen, m.ranks = fg, gen, map[string][]Ranked{}
+		m.fg, m.gen, m.ranks = newFileGraph(&m.names, hs, g), gen, map[string][]Ranked{}
 	}
 	if r, ok := m.ranks[key]; ok {
 		return r, nil

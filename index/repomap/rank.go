@@ -55,7 +55,7 @@ type fileGraph struct {
 
 // newFileGraph links the indexed files hs by their references (refs.go)
 // and by those of g's resolved imports the references do not explain.
-func newFileGraph(st *index.Store, hs []index.FileHeader, g *graph.Graph) (*fileGraph, error) {
+func newFileGraph(names *nameCache, hs []index.FileHeader, g *graph.Graph) *fileGraph {
 	fg := &fileGraph{byPath: make(map[string]int32, len(hs))}
 	symbols := make([]float64, 0, len(hs))
 	byDir := map[string][]int32{}
@@ -114,16 +114,13 @@ func newFileGraph(st *index.Store, hs []index.FileHeader, g *graph.Graph) (*file
 			}
 		}
 	}
-	refs, err := referenceLinks(st, ids, dirs, len(dirID), scopes)
-	if err != nil {
-		return nil, err
-	}
+	refs := referenceLinks(names, ids, dirs, len(dirID), scopes)
 	for i := range fg.paths {
 		fg.link(int32(i), refs[i], scopes[i], dirs)
 	}
 	fg.compile()
 	fg.global = fg.rank(nil, nil)
-	return fg, nil
+	return fg
 }
 
 // link adds a file's reference links, then an import link (weight 1, as

@@ -1,17 +1,13 @@
 package repomap
 
-import (
-	"slices"
-
-	"github.com/parleyhq/parley/index"
-)
+import "slices"
 
 // Reference links. Imports say which packages a file depends on, not how
 // much nor on which of their files: a file that calls twenty functions of
 // one file of a package and imports another for one constant sends both
 // the same rank. So every file also links to the files declaring the
-// names it references (the index's 'n' and 's' records, read in two scans
-// per index generation), weighted by how many distinct names it uses from
+// names it references (the index's 'n' and 's' records, kept across
+// generations by nameCache), weighted by how many distinct names it uses from
 // each. Names are matched by spelling only, so a name is credited to:
 //
 //   - nobody when the file declares it itself (a local use);
@@ -71,30 +67,21 @@ func (s *scopeSet) leave() {
 
 func (s *scopeSet) has(dirs []int32, f int32) bool { return s.dirs[dirs[f]] || s.files[f] }
 
-// referenceLinks returns each node's reference links; ids maps store file
-// IDs to node indexes, dirs gives each node's directory ID and scopes its
-// scope.
-func referenceLinks(st *index.Store, ids map[uint32]int32, dirs []int32, ndirs int, scopes []scope) ([][]link, error) {
-	byName := map[string]int32{}
-	var decl [][]int32 // declaring nodes per name, each once
-	err := st.ScanDeclaredNames(func(name []byte, id uint32) error {
+// referenceLinks returns each node's reference links from the names of
+// names; ids maps store file IDs to node indexes, dirs gives each node's
+// directory ID and scopes its scope.
+func referenceLinks(names *nameCache, ids map[uint32]int32, dirs []int32, ndirs int, scopes []scope) [][]link {
+	decl := make([][]int32, len(names.ids)) // declaring nodes per name, each once
+	for id, fn := range names.files {
 		f, ok := ids[id]
 		if !ok {
-			return nil
+			continue
 		}
-		n, ok := byName[string(name)]
-		if !ok {
-			n = int32(len(decl))
-			byName[string(name)] = n
-			decl = append(decl, nil)
+		for _, n := range fn.decls {
+			if d := decl[n]; len(d) == 0 || d[len(d)-1] != f {
+				decl[n] = append(d, f)
+			}
 		}
-		if d := decl[n]; len(d) == 0 || d[len(d)-1] != f {
-			decl[n] = append(d, f)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	out := make([][]link, len(dirs))
 	w := make([]float64, len(dirs))
@@ -106,20 +93,16 @@ func referenceLinks(st *index.Store, ids map[uint32]int32, dirs []int32, ndirs i
 		}
 		w[to] += v
 	}
-	err = st.ScanReferenceNames(func(id uint32, names [][]byte) error {
+	for id, fn := range names.files {
 		a, ok := ids[id]
 		if !ok {
-			return nil
+			continue
 		}
 		sc.enter(scopes[a])
 		resolved := len(scopes[a].dirs) > 1 || len(scopes[a].files) > 0
-		for _, nm := range names {
-			k, ok := byName[string(nm)]
-			if !ok {
-				continue
-			}
+		for _, k := range fn.refs {
 			ds := decl[k]
-			if slices.Contains(ds, a) {
+			if len(ds) == 0 || slices.Contains(ds, a) {
 				continue
 			}
 			in := 0
@@ -148,7 +131,6 @@ func referenceLinks(st *index.Store, ids map[uint32]int32, dirs []int32, ndirs i
 			w[t] = 0
 		}
 		out[a], touched = ls, touched[:0]
-		return nil
-	})
-	return out, err
+	}
+	return out
 }
