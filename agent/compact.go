@@ -30,8 +30,14 @@ import (
 // which stay whole. The history keeps the invariants of the package doc:
 // roles alternate and every kept tool call keeps its result. A manual
 // Compact and the recovery from a context-overflow error keep only the
-// last exchange and always go on to the summary. Each compaction is
-// recorded in Session.Compactions.
+// last exchange and always go on to the summary; when the last exchange
+// alone is too big, the recovery also cuts its largest tool results
+// (compact_clip.go). Each compaction is recorded in Session.Compactions.
+//
+// There is no early background summary (at ~40% of the window): measured
+// on the 200-turn session of TestLongSessionStaysInTheWindow, summary
+// requests are 1.7% of the prompt tokens; an early summary could at best
+// halve the one still needed at the threshold and adds one of its own.
 
 // DefaultCompactThreshold is the share of the context window at which the
 // history is compacted before a model call.
@@ -67,6 +73,9 @@ type Compaction struct {
 	// the messages replaced by the summary (0 when masking was enough).
 	Masked     int `json:"masked"`
 	Summarised int `json:"summarised"`
+	// Clipped counts tool results of the last exchange cut to their first
+	// lines (an overflow that compacting the older messages did not cure).
+	Clipped int `json:"clipped,omitempty"`
 }
 
 // contextWindow is the model's window in tokens. It follows Model, which
@@ -100,6 +109,7 @@ func (a *Agent) Compact(ctx context.Context, s *Session, focus string) (*Compact
 			a.Sink(e)
 		}
 	}
+	a.calibrate(s)
 	c := compactor{a: a, s: s, specs: a.specs(), charge: s.Usage.Add, emit: emit}
 	rec, err := c.run(ctx, CompactManual, focus, true)
 	if err != nil || rec == nil {
@@ -142,32 +152,37 @@ func (c *compactor) estimate() int {
 // either way) and is recorded.
 func (c *compactor) run(ctx context.Context, reason, focus string, force bool) (*Compaction, error) {
 	rec := &Compaction{Reason: reason, Focus: focus, TokensBefore: c.estimate()}
+	rec.TokensAfter = rec.TokensBefore
 	keep := int(keepShare * float64(c.a.contextWindow()))
 	if reason != CompactAuto {
 		// The user asked, or the model said the prompt does not fit
 		// whatever the estimate says: keep only the last exchange.
 		keep = 0
 	}
-	cut := c.cut(keep)
-	if cut < 2 {
-		// At most the first user message is old: nothing to gain.
-		return nil, nil
-	}
-	c.preCompactHooks(ctx, reason, focus)
 	tc := c.s.counter(c.a.Model)
-	rec.Masked = maskResults(c.s.Messages[:cut], tc.count)
-	tc.reset()
-	rec.TokensAfter = c.estimate()
 	var err error
-	if force || rec.TokensAfter > c.a.compactAt()/2 {
-		err = c.summarise(ctx, cut, focus)
-		if err == nil {
-			rec.Summarised = cut
-			tc.reset()
-			rec.TokensAfter = c.estimate()
+	// With at most the first user message old, there is nothing to
+	// summarise.
+	if cut := c.cut(keep); cut >= 2 {
+		c.preCompactHooks(ctx, reason, focus)
+		rec.Masked = maskResults(c.s.Messages[:cut], tc.count)
+		tc.reset()
+		rec.TokensAfter = c.estimate()
+		if force || rec.TokensAfter > c.a.compactAt()/2 {
+			err = c.summarise(ctx, cut, focus)
+			if err == nil {
+				rec.Summarised = cut
+				tc.reset()
+				rec.TokensAfter = c.estimate()
+			}
 		}
 	}
-	if rec.Masked == 0 && rec.Summarised == 0 {
+	if reason == CompactOverflow && err == nil && (rec.Masked+rec.Summarised == 0 || rec.TokensAfter > c.a.compactAt()) {
+		// The last exchange itself is too big (compact_clip.go).
+		rec.Clipped = c.clip(c.clipTarget())
+		rec.TokensAfter = c.estimate()
+	}
+	if rec.Masked == 0 && rec.Summarised == 0 && rec.Clipped == 0 {
 		return nil, err
 	}
 	if c.a.Env != nil && c.a.Env.Ledger != nil {
@@ -193,6 +208,9 @@ func (r *Compaction) String() string {
 	}
 	if r.Summarised > 0 {
 		did = append(did, fmt.Sprintf("%d %s summarised", r.Summarised, plural(r.Summarised, "message", "messages")))
+	}
+	if r.Clipped > 0 {
+		did = append(did, fmt.Sprintf("%d tool %s cut", r.Clipped, plural(r.Clipped, "result", "results")))
 	}
 	return fmt.Sprintf("compacted the conversation (%s): %d -> %d tokens; %s", r.Reason, r.TokensBefore, r.TokensAfter, strings.Join(did, ", "))
 }
@@ -247,7 +265,8 @@ func (t *turn) autoCompact() error {
 }
 
 // recoverOverflow handles a call the model rejected as too long: compact
-// (always summarising), then try the call once more. A second overflow is
+// (always summarising, and cutting the last exchange's largest tool
+// results when that was not enough), then try the call once more. A second overflow is
 // reported with the sizes involved.
 func (t *turn) recoverOverflow(cause error) (*provider.Response, error) {
 	c := t.compactor()
@@ -259,7 +278,7 @@ func (t *turn) recoverOverflow(cause error) (*provider.Response, error) {
 		return nil, err
 	}
 	if rec == nil {
-		return nil, fmt.Errorf("%w (the conversation has nothing left to compact: the last exchange alone is too long for the %d-token window)", cause, t.a.contextWindow())
+		return nil, fmt.Errorf("%w (the conversation has nothing left to compact or cut: the last exchange alone is too long for the %d-token window)", cause, t.a.contextWindow())
 	}
 	resp, err := t.callModel()
 	if errors.Is(err, provider.ErrContextOverflow) {

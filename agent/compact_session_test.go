@@ -37,8 +37,9 @@ func fileTools() []tools.Tool {
 }
 
 // httpAgent is an agent on a fake model served over HTTP with window
-// tokens of context, which the agent is told (as context_window).
-func httpAgent(t *testing.T, name, script string, window int) (*Agent, *fakellm.Server) {
+// tokens of context, which the agent is told (as context_window), with
+// the tools ts (default: fileTools).
+func httpAgent(t *testing.T, name, script string, window int, ts ...tools.Tool) (*Agent, *fakellm.Server) {
 	t.Helper()
 	url, srv := fakellm.Start(t, script)
 	if name == provider.NameOpenAICompatible {
@@ -48,7 +49,10 @@ func httpAgent(t *testing.T, name, script string, window int) (*Agent, *fakellm.
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := newTestAgent(t, p, fileTools()...)
+	if len(ts) == 0 {
+		ts = fileTools()
+	}
+	a, _ := newTestAgent(t, p, ts...)
 	a.Model, a.ContextWindow = "fake-model", window
 	a.SystemPrompt = "You are a test agent."
 	a.Env.Todos = &tools.TodoList{}
@@ -160,6 +164,19 @@ func TestLongSessionStaysInTheWindow(t *testing.T) {
 	prompts := srv.PromptTokens()
 	t.Logf("%d requests, %d compactions (%d with a summary), largest prompt %d of %d tokens",
 		len(prompts), len(s.Compactions), summarised, maxOf(prompts), longWindow)
+	// What the summaries cost, for the question whether summarising early
+	// (at ~40% of the window, in the background) would pay: it can only
+	// shorten these requests, at the price of one more like them.
+	total, sumTokens, sums := 0, 0, 0
+	for i, body := range srv.Requests() {
+		total += prompts[i]
+		if strings.Contains(string(body), summaryMarker) {
+			sumTokens += prompts[i]
+			sums++
+		}
+	}
+	t.Logf("summary requests: %d of %d, %d of %d prompt tokens (%.1f%%), %d tokens each on average",
+		sums, len(prompts), sumTokens, total, 100*float64(sumTokens)/float64(total), sumTokens/max(sums, 1))
 }
 
 func maxOf(ns []int) int {

@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/internal/tokcount"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
 )
@@ -155,10 +156,12 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 	s.Turns++
 	t := &turn{a: a, s: s, n: s.Turns, repeats: map[string]int{}}
 	t.ctx = ledger.WithTurn(context.WithValue(ctx, usageKey{}, t.addUsage), t.n)
+	t.ctx = ledger.WithCounter(t.ctx, tokcount.For(a.Model)) // reads are accounted as prompts are counted
 	if !a.subAgent {
 		t.ctx = context.WithValue(t.ctx, parentSessionKey{}, s.ID)
 	}
 	t.specs = a.specs()
+	a.calibrate(s)
 	if a.Provider == nil {
 		return t.fail(errors.New("agent: no model provider configured"))
 	}
@@ -284,7 +287,11 @@ func (t *turn) callModel() (*provider.Response, error) {
 		t.s.Model = a.Model
 	}
 	t.addUsage(resp.Usage)
+	before := tc.ratio
 	tc.observe(raw, resp.Usage)
+	if err := a.saveCalibration(tc, before); err != nil {
+		return nil, err
+	}
 	if resp.StopReason == provider.StopContextOverflow {
 		// The answer is cut short and a retry of the same prompt would be
 		// cut the same way: it is dropped like a broken stream's, and step

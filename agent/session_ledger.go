@@ -83,3 +83,27 @@ func (l *SessionLedger) AppendLedger(r ledger.Record) error {
 	}
 	return nil
 }
+
+// ReplaceLedger implements ledger.Rewriter: the session's records become
+// recs, in one batch, so a crash leaves either log whole.
+func (l *SessionLedger) ReplaceLedger(recs []ledger.Record) error {
+	b := l.st.db.NewBatch()
+	defer b.Close()
+	lower, upper := ledgerBounds(l.id)
+	if err := b.DeleteRange(lower, upper, nil); err != nil {
+		return fmt.Errorf("rewrite the ledger of session %s: %w", l.id, err)
+	}
+	for _, r := range recs {
+		v, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("encode a ledger record of session %s: %w", l.id, err)
+		}
+		if err := b.Set(ledgerKey(l.id, r.Seq), v, nil); err != nil {
+			return fmt.Errorf("rewrite the ledger of session %s: %w", l.id, err)
+		}
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return fmt.Errorf("rewrite the ledger of session %s: %w", l.id, err)
+	}
+	return nil
+}

@@ -29,6 +29,8 @@ import (
 //	                        seq big-endian, so a prefix scan is oldest first)
 //	'l'  id 0x00 seq(8)  -> JSON ledger.Record (the re-read ledger, in the
 //	                        order written; see package tools/ledger)
+//	'k'  model           -> JSON float64, the model's token calibration
+//	                        (tokens_calibration.go), shared by sessions
 //
 // A session's 'm' and 'c' records are written and deleted together in one
 // synced batch, so a crash never leaves a listing without its messages;
@@ -44,6 +46,8 @@ const (
 	prefixMessages = 'c'
 	prefixUndo     = 'u'
 	prefixLedger   = 'l'
+	// prefixCalibration came without a version change, like 'u' and 'l'.
+	prefixCalibration = 'k'
 )
 
 var sessionSchemaKey = []byte{prefixSchema, 's', 'c', 'h', 'e', 'm', 'a'}

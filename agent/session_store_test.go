@@ -213,3 +213,39 @@ func TestTitles(t *testing.T) {
 		}
 	}
 }
+
+// The token calibration a session learns from the provider's usage is
+// saved per model, and a new session (another process, the store
+// reopened) starts with it: its first request is already sized with the
+// calibrated estimate.
+func TestCalibrationPersists(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions")
+	st := openTestStore(t, dir)
+	// The provider reports 10 prompt tokens for a prompt counted at about
+	// 1,000: the ratio is clamped to minRatio.
+	p := newScripted(say("one"))
+	a, _ := newTestAgent(t, p)
+	a.Store, a.ContextWindow, a.MaxTokens = st, 8000, -1
+	first := NewSession()
+	if _, err := a.Run(context.Background(), first, words(1000)); err != nil {
+		t.Fatal(err)
+	}
+	if r := st.Calibration(a.Model); r != minRatio {
+		t.Fatalf("saved calibration %v, want %v", r, minRatio)
+	}
+	st.Close()
+
+	st = openTestStore(t, dir)
+	defer st.Close()
+	p2 := newScripted(say("two"))
+	b, _ := newTestAgent(t, p2)
+	b.Store, b.ContextWindow, b.MaxTokens = st, 8000, -1
+	if _, err := b.Run(context.Background(), NewSession(), words(4000)); err != nil {
+		t.Fatal(err)
+	}
+	// Uncalibrated, about 4,000 of the 8,000 tokens would be left (less the
+	// margin); calibrated at 0.5, about 6,000.
+	if got := p2.requests()[0].MaxTokens; got < 5000 {
+		t.Errorf("a new session's first request asks for %d tokens: it was not calibrated", got)
+	}
+}

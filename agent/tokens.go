@@ -2,22 +2,23 @@ package agent
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/internal/tokcount"
 )
 
 // Token accounting. A request's prompt is counted with a real BPE
-// tokenizer before it is sent: OpenAI models with their own vocabulary
-// (tokenizer.ForModel), every other model with o200k_base, the vocabulary
-// of OpenAI's current models. No other vendor publishes its tokenizer, so
-// for them the count is an estimate, which the provider's reported usage
-// corrects: after each call the ratio of the reported prompt size to the
-// count of that same prompt scales later counts. While the history only
+// tokenizer before it is sent (internal/tokcount: OpenAI models with their
+// own vocabulary, every other model with o200k_base). No other vendor
+// publishes its tokenizer, so for them the count is an estimate, which the
+// provider's reported usage corrects: after each call the ratio of the
+// reported prompt size to the count of that same prompt scales later
+// counts. While the history only
 // grows this is the reported size plus the scaled count of what was added
-// since.
+// since. The ratio is kept per model across sessions
+// (tokens_calibration.go).
 
 // Per-item overheads of the chat formats (role markers, separators, the
 // tool-call wrapper), in tokens. OpenAI documents about 3 per message;
@@ -37,30 +38,6 @@ const (
 	maxRatio = 2.0
 )
 
-// codecs holds one codec per model name (ForModel builds a new one, and
-// building one compiles its split pattern); a codec is safe for
-// concurrent use.
-var codecs sync.Map // model -> func() (tokenizer.Codec, error)
-
-// codecFor returns the tokenizer for model, nil if none can be built.
-func codecFor(model string) tokenizer.Codec {
-	m := strings.ToLower(strings.TrimSpace(model))
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		m = m[i+1:] // "openai/gpt-4o" (OpenRouter)
-	}
-	get, _ := codecs.LoadOrStore(m, sync.OnceValues(func() (tokenizer.Codec, error) {
-		if c, err := tokenizer.ForModel(tokenizer.Model(m)); err == nil {
-			return c, nil
-		}
-		return tokenizer.Get(tokenizer.O200kBase)
-	}))
-	c, err := get.(func() (tokenizer.Codec, error))()
-	if err != nil {
-		return nil
-	}
-	return c
-}
-
 // tokenCounter estimates the prompt size of a session's requests. It
 // remembers each message's count, so a request costs only the counting
 // of what changed since the last one. Not safe for concurrent use (a
@@ -69,8 +46,10 @@ type tokenCounter struct {
 	model string
 	codec tokenizer.Codec // nil: the tokenizer is unavailable, 4 bytes a token
 	// ratio scales raw counts to the provider's reported sizes (0: no
-	// report yet, counts are used as they are).
-	ratio float64
+	// report yet, counts are used as they are). seeded: it was started
+	// from the saved calibration (Agent.calibrate).
+	ratio  float64
+	seeded bool
 	// fixed caches the count of the system prompt and tool list.
 	fixedKey   string
 	fixedCount int
@@ -95,22 +74,11 @@ func keyOf(m provider.Message) messageKey {
 }
 
 func newTokenCounter(model string) *tokenCounter {
-	return &tokenCounter{model: model, codec: codecFor(model)}
+	return &tokenCounter{model: model, codec: tokcount.Codec(model)}
 }
 
-// count counts s; it never fails (invalid UTF-8 and tokenizer errors fall
-// back to 4 bytes a token, the usual average for English and code).
-func (c *tokenCounter) count(s string) int {
-	if s == "" {
-		return 0
-	}
-	if c.codec != nil {
-		if n, err := c.codec.Count(s); err == nil {
-			return n
-		}
-	}
-	return (len(s) + 3) / 4
-}
+// count counts s (tokcount.Count: it never fails).
+func (c *tokenCounter) count(s string) int { return tokcount.Count(c.codec, s) }
 
 // raw counts a request's prompt without calibration.
 func (c *tokenCounter) raw(system string, specs []provider.ToolSpec, msgs []provider.Message) int {
@@ -220,11 +188,10 @@ func (c *tokenCounter) block(b provider.Block) int {
 	}
 }
 
-// TokenCounter counts text as the agent counts prompts for model (its own
-// vocabulary for OpenAI models, o200k_base otherwise, also for ""), for
-// budgets set in tokens outside a session, such as the repo map's. It
-// never fails; see tokenCounter.count.
+// TokenCounter counts text as the agent counts prompts for model
+// (tokcount.For), for budgets set in tokens outside a session, such as the
+// repo map's.
 func TokenCounter(model string) func(string) (int, error) {
-	c := newTokenCounter(model)
-	return func(s string) (int, error) { return c.count(s), nil }
+	count := tokcount.For(model)
+	return func(s string) (int, error) { return count(s), nil }
 }

@@ -8,25 +8,6 @@ import (
 	"github.com/parleyhq/parley/agent/provider"
 )
 
-func TestCodecForModel(t *testing.T) {
-	for _, tt := range []struct{ model, enc string }{
-		{"gpt-4o", "o200k_base"},
-		{"gpt-4.1-mini", "o200k_base"},
-		{"openai/gpt-4o", "o200k_base"},
-		{"gpt-4", "cl100k_base"},
-		{"gpt-3.5-turbo-0125", "cl100k_base"},
-		// No published tokenizer: o200k is the estimate.
-		{"claude-sonnet-4-5", "o200k_base"},
-		{"qwen2.5-coder:7b", "o200k_base"},
-		{"", "o200k_base"},
-	} {
-		c := codecFor(tt.model)
-		if c == nil || c.GetName() != tt.enc {
-			t.Errorf("codecFor(%q) = %v, want %s", tt.model, c, tt.enc)
-		}
-	}
-}
-
 func text(role provider.Role, s string) provider.Message {
 	return provider.Message{Role: role, Blocks: []provider.Block{{Kind: provider.BlockText, Text: s}}}
 }

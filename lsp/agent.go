@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/index/repomap"
 	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
@@ -112,10 +113,10 @@ type liveSession struct {
 	policy *permission.Policy
 	gate   *permission.Deferred
 	built  *builtAgent
-	// repoMap is the map in the session's system prompt, built at its
-	// first turn (see repoMap); mapped says it was.
-	repoMap string
-	mapped  bool
+	// mapFocus keeps the repo map of the session's system prompt (see
+	// repoMap), for the configuration mapConfig.
+	mapFocus  *repomap.Focus
+	mapConfig *config.Config
 }
 
 func newAgentHost(s *Server) *agentHost {

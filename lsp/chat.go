@@ -156,7 +156,7 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 // turnLocked runs the turn while the caller holds ls.turn and returns the
 // result and the turn's "done" event, held back for the caller to send.
 func (s *Server) turnLocked(ctx context.Context, b *builtAgent, ls *liveSession, msg string) (*ChatResult, agent.Event, error) {
-	a, err := s.turnAgent(ctx, b, ls)
+	a, err := s.turnAgent(ctx, b, ls, msg)
 	if err != nil {
 		return nil, agent.Event{}, err
 	}
@@ -194,10 +194,11 @@ func (s *Server) sendEvent(ctx context.Context, e agent.Event) {
 	}
 }
 
-// turnAgent builds the agent for one turn of ls: the shared configuration
+// turnAgent builds the agent for one turn of ls, whose message is msg ("" for
+// a compaction; it focuses the repo map): the shared configuration
 // with this session's policy (it remembers "allow for this session"),
 // todo list and the editor-facing environment.
-func (s *Server) turnAgent(ctx context.Context, b *builtAgent, ls *liveSession) (*agent.Agent, error) {
+func (s *Server) turnAgent(ctx context.Context, b *builtAgent, ls *liveSession, msg string) (*agent.Agent, error) {
 	s.mu.RLock()
 	roots := s.roots
 	s.mu.RUnlock()
@@ -232,10 +233,7 @@ func (s *Server) turnAgent(ctx context.Context, b *builtAgent, ls *liveSession) 
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
 		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: b.hooks,
 	}
-	if !ls.mapped {
-		ls.repoMap, ls.mapped = s.repoMap(c), true
-	}
-	a.SystemPrompt = agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: reg.Names(), RepoMap: ls.repoMap})
+	a.SystemPrompt = agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: reg.Names(), RepoMap: s.repoMap(c, ls, msg)})
 	if st := s.agents.saver(); st != nil {
 		a.Store = st
 	}

@@ -45,7 +45,7 @@ func (s *Server) compact(ctx context.Context, raw json.RawMessage) (*CompactResu
 		return nil, requestFailed("session %s is running a turn; compact it when the turn ends", p.Session)
 	}
 	defer ls.turn.Unlock()
-	a, err := s.turnAgent(ctx, b, ls)
+	a, err := s.turnAgent(ctx, b, ls, "")
 	if err != nil {
 		return nil, err
 	}

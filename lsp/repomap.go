@@ -6,12 +6,14 @@ import (
 	"github.com/parleyhq/parley/index/repomap"
 )
 
-// repoMap renders the repo map of the primary (first) workspace folder
-// for a session's system prompt, personalised toward the documents open
-// in the editor. It is built once per session, at its first turn, so the
-// prompt stays cacheable; "" when disabled or without a folder. A failure
-// is logged: the agent works without a map.
-func (s *Server) repoMap(c *config.Config) string {
+// repoMap returns the repo map of the primary (first) workspace folder for
+// a session's system prompt before a turn whose message is msg ("" for a
+// compaction), personalised toward the files the session's messages name
+// and the documents open in the editor. ls.mapFocus decides whether the
+// map changes (repomap.Focus: only when the focus does materially, since
+// a new map costs the prompt cache). "" when disabled or without a folder.
+// A failure is logged: the agent works without a map.
+func (s *Server) repoMap(c *config.Config, ls *liveSession, msg string) string {
 	if c.RepoMapTokens <= 0 {
 		return ""
 	}
@@ -25,18 +27,20 @@ func (s *Server) repoMap(c *config.Config) string {
 	if !ok {
 		return ""
 	}
-	v, _ := s.maps.LoadOrStore(f, repomap.New(f.store, f.root))
-	m := v.(*repomap.Mapper)
-	var focus []string
+	if ls.mapFocus == nil || ls.mapConfig != c {
+		v, _ := s.maps.LoadOrStore(f, repomap.New(f.store, f.root))
+		ls.mapFocus = repomap.NewFocus(v.(*repomap.Mapper), repomap.Options{Tokens: c.RepoMapTokens, Count: agent.TokenCounter(c.Model)})
+		ls.mapConfig = c
+	}
+	var open []string
 	for _, abs := range s.overlays.Paths() {
 		if of, rel, ok := s.folderOf(abs); ok && of == f {
-			focus = append(focus, rel)
+			open = append(open, rel)
 		}
 	}
-	out, err := m.Build(repomap.Options{Tokens: c.RepoMapTokens, Focus: focus, Count: agent.TokenCounter(c.Model)})
+	out, _, err := ls.mapFocus.Update(msg, open)
 	if err != nil {
 		s.log.Warnf("repo map: %v", err)
-		return ""
 	}
 	return out
 }

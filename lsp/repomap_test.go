@@ -51,3 +51,21 @@ func TestChatRepoMap(t *testing.T) {
 		})
 	}
 }
+
+// The map follows the conversation: a file named in a later message of the
+// session comes into the map (the budget holds one file, a.go by path at
+// first).
+func TestChatRepoMapFollowsMessages(t *testing.T) {
+	m := newScriptModel()
+	e := chatEditor(t, m, `{"repo_map_tokens": 12}`, false)
+	var first, second string
+	m.script("map please", systemOf(&first, reply("ok")), systemOf(&second, reply("ok")))
+	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "map please"}))
+	if !strings.Contains(first, "a.go:") || strings.Contains(first, "b.go:") {
+		t.Fatalf("first turn's map should hold a.go alone:\n%s", first)
+	}
+	awaitChat(t, e.chatCall(context.Background(), ChatParams{Session: res.Session, Message: "what does b.go say?"}))
+	if !strings.Contains(second, "b.go:\n  func Farewell() string") {
+		t.Errorf("second turn's map lacks b.go, which the message names:\n%s", second)
+	}
+}

@@ -77,24 +77,21 @@ func readFileRun(ctx context.Context, env *Env, p *readFileParams) (*Result, err
 	if ans.Kind != ledger.Fresh {
 		text, seen = ans.Text, ledger.Range{}
 	}
-	if err := recordRead(env.Ledger, req, ans, seen, text, out.text); err != nil {
+	if err := recordRead(ledger.CounterOf(ctx), env.Ledger, req, ans, seen, text, out.text); err != nil {
 		return nil, fmt.Errorf("read_file %s: %w", shown, err)
 	}
 	return &Result{Content: text}, nil
 }
 
-// recordRead enters a read in the ledger with its tokens: text is what the
-// model gets, full the requested lines as a fresh read shows them.
-func recordRead(l *ledger.Ledger, req ledger.Request, ans ledger.Answer, seen ledger.Range, text, full string) error {
-	sent, err := countTokens(text)
-	if err != nil {
-		return err
-	}
+// recordRead enters a read in the ledger with its tokens, counted by
+// count (the session model's tokenizer, as the agent counts prompts): text
+// is what the model gets, full the requested lines as a fresh read shows
+// them.
+func recordRead(count func(string) int, l *ledger.Ledger, req ledger.Request, ans ledger.Answer, seen ledger.Range, text, full string) error {
+	sent := count(text)
 	base := sent
 	if ans.Kind != ledger.Fresh {
-		if base, err = countTokens(full); err != nil {
-			return err
-		}
+		base = count(full)
 	}
 	return l.Record(req, ans, seen, ledger.Tokens{Sent: sent, Baseline: base})
 }

@@ -110,6 +110,7 @@ type chatApp struct {
 	mcpGen   uint64             // the MCP tool lists the registry was built from
 	prompt   agent.PromptOptions
 	mapper   *repomap.Mapper // nil: no index, or repo_map_tokens is 0
+	focus    *repomap.Focus  // the current session's map; nil without a mapper
 }
 
 func runChat(cmd *cobra.Command, g *globals, f *chatFlags, args []string) error {
@@ -330,7 +331,7 @@ func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser b
 	}
 	env.SubAgent = a.SubAgent(agent.SubAgentOptions{Sink: app.out.subSink})
 	app.agent = a
-	app.focusPrompt("")
+	app.newFocus()
 	return nil
 }
 
@@ -408,18 +409,27 @@ func (app *chatApp) findSession(ref string) (string, error) {
 }
 
 // focusPrompt sets the agent's system prompt with the repo map focused on
-// the files msg names. It is called before a session's first message only:
-// changing the system prompt mid-session would defeat prompt caching.
+// the files the session's messages so far name, msg the latest. It is
+// called before every message; the map changes only when the focus does
+// materially (see repomap.Focus: a new map costs the prompt cache).
 func (app *chatApp) focusPrompt(msg string) {
-	app.prompt.RepoMap = ""
-	if app.mapper != nil {
-		m, err := app.mapper.Build(repomap.Options{
-			Tokens: app.cfg.RepoMapTokens, Focus: app.mapper.Mentioned(msg), Count: agent.TokenCounter(app.cfg.Model),
-		})
+	if app.focus != nil {
+		m, _, err := app.focus.Update(msg, nil)
 		if err != nil {
-			app.out.warn(fmt.Errorf("no repo map in the prompt: %w", err))
+			app.out.warn(fmt.Errorf("repo map not updated: %w", err))
 		}
 		app.prompt.RepoMap = m
+	}
+	app.agent.SystemPrompt = agent.SystemPrompt(app.prompt)
+}
+
+// newFocus starts the repo map's focus of a new or resumed session; its
+// first message renders the map (focusPrompt).
+func (app *chatApp) newFocus() {
+	app.focus = nil
+	app.prompt.RepoMap = ""
+	if app.mapper != nil {
+		app.focus = repomap.NewFocus(app.mapper, repomap.Options{Tokens: app.cfg.RepoMapTokens, Count: agent.TokenCounter(app.cfg.Model)})
 	}
 	app.agent.SystemPrompt = agent.SystemPrompt(app.prompt)
 }
@@ -428,7 +438,6 @@ func (app *chatApp) focusPrompt(msg string) {
 func (app *chatApp) once(msg string) error {
 	ctx, stop := signalContext()
 	defer stop()
-	app.focusPrompt(msg)
 	res, err := app.turn(ctx, msg)
 	app.agent.EndSession(context.Background(), app.session, "other")
 	if app.sessions != nil {
@@ -447,6 +456,7 @@ func (app *chatApp) once(msg string) error {
 // turn runs one message and reports how it ended and what it cost.
 func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
 	app.refreshTools(ctx)
+	app.focusPrompt(msg)
 	res, err := app.agent.Run(ctx, app.session, msg)
 	app.gate.EndTurn()
 	app.out.endTurn(res)

@@ -169,6 +169,7 @@ func (app *chatApp) switchSession(s *agent.Session, reason string) {
 	app.policy.ForgetSession()
 	app.useUndo(s)
 	app.useLedger(s)
+	app.newFocus()
 }
 
 // deleteSession removes a saved session; deleting the current one starts

@@ -190,6 +190,7 @@ func (a *inProcessAgent) RunPrompt(ctx context.Context, prompt string, out io.Wr
 		}
 		a.app = app
 	}
+	a.app.newFocus() // each iteration is a new session
 	a.app.focusPrompt(prompt)
 	ag := a.app.agent
 	ag.Sink = func(e agent.Event) { writeLoopEvent(out, e) }

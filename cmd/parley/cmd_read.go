@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/internal/tokcount"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/workspace"
@@ -98,7 +100,10 @@ func runRead(ctx context.Context, g *globals, f *readFlags, file string) error {
 		return err
 	}
 	before := l.Stats()
-	res, err := readAsModel(ledger.WithTurn(ctx, s.Turns), policy, env, abs, f.full)
+	// Accounted as the session's agent accounts its reads (its model's
+	// tokenizer), so `parley stats --tokens` adds like with like.
+	ctx = ledger.WithCounter(ledger.WithTurn(ctx, s.Turns), tokcount.For(cmp.Or(s.Model, cfg.Model)))
+	res, err := readAsModel(ctx, policy, env, abs, f.full)
 	if err != nil {
 		return err
 	}

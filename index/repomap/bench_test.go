@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,8 +18,9 @@ import (
 // different file each time. "warm" reuses the Mapper, as the agent does: a header scan to see
 // the index is unchanged, one PageRank for the new focus, the symbols of
 // the files shown and token counting; issue 12's target is 100 ms.
-// "cold" starts a Mapper each time, adding the import graph. `make bench`
-// runs it with the other ./index/... benchmarks.
+// "cold" starts a Mapper each time, adding the graph (imports and the
+// references read from every file). `make bench` runs it with the other
+// ./index/... benchmarks.
 func BenchmarkMapGOROOT(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
@@ -48,6 +50,30 @@ func BenchmarkMapGOROOT(b *testing.B) {
 		}
 	}
 	warm := New(st, root)
+	if _, err := warm.Rank(nil); err != nil { // the graph, built once
+		b.Fatal(err)
+	}
 	b.Run("warm", func(b *testing.B) { run(b, func() *Mapper { return warm }) })
 	b.Run("cold", func(b *testing.B) { run(b, func() *Mapper { return New(st, root) }) })
+	// "changed": one file re-indexed before each map, as in an editor
+	// where the agent or the user changed a file since the last message:
+	// a new generation, whose graph reuses the other files' names.
+	const edited = "strings/strings.go"
+	src, err := os.ReadFile(filepath.Join(root, edited))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("changed", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			i++
+			next := append(append([]byte{}, src...), fmt.Sprintf("\nvar _ = %d\n", i)...)
+			if err := st.PutContent(context.Background(), edited, next, index.Options{}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := warm.Build(Options{Tokens: 1024, Focus: []string{edited}, Count: codec.Count}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

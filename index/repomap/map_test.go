@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,9 +14,11 @@ import (
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
-func openShop(t *testing.T) *Mapper {
+func openShop(t *testing.T) *Mapper { return openFixture(t, "shop.txtar") }
+
+func openFixture(t *testing.T, name string) *Mapper {
 	t.Helper()
-	root := fixture.Extract(t, filepath.Join("testdata", "shop.txtar"))
+	root := fixture.Extract(t, filepath.Join("testdata", name))
 	st, err := index.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -129,10 +132,100 @@ func TestMentioned(t *testing.T) {
 	}{
 		{"why does `./report/report.go` differ from cart/cart.go:9? see report/report.go.", []string{"report/report.go", "cart/cart.go"}},
 		{"nothing here, not even report.go or model/", nil},
+		{"why is `Total` off after Place() in cart.Add? Please check the Daily report", []string{"model/model.go", "order/order.go", "cart/cart.go"}},
 	}
 	for _, tt := range tests {
 		if got := m.Mentioned(tt.text); !slices.Equal(got, tt.want) {
 			t.Errorf("Mentioned(%q) = %q, want %q", tt.text, got, tt.want)
 		}
+	}
+}
+
+// TestRankByReferences: util/core.go, whose functions every other file
+// calls, outranks util/big.go, which has more symbols but no callers. The
+// import graph alone shares the import of util by symbol count and ranks
+// them the other way round.
+func TestRankByReferences(t *testing.T) {
+	m := openFixture(t, "refs.txtar")
+	r, err := m.Rank(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := func(p string) int {
+		return slices.IndexFunc(r, func(x Ranked) bool { return x.Path == p })
+	}
+	if idx("util/core.go") != 0 || idx("util/big.go") < idx("app/app.go") {
+		t.Errorf("ranking %v: want util/core.go first and util/big.go below app/app.go, which app/serve.go calls", r)
+	}
+}
+
+// TestFocusUpdate: the map follows the files each message names and the
+// documents open in the editor, and stays the same (the prompt cache
+// survives) while nothing new and unseen comes into focus.
+func TestFocusUpdate(t *testing.T) {
+	m := openShop(t)
+	// A budget for about two entries, so most files are not shown.
+	f := NewFocus(m, Options{Tokens: 45, Count: cl100k(t)})
+	steps := []struct {
+		msg     string
+		open    []string
+		changed bool
+		first   string
+	}{
+		{"hello", nil, true, "model/model.go"},
+		{"what does model/model.go hold?", nil, false, "model/model.go"}, // shown already
+		{"now look at report/report.go", nil, true, "report/report.go"},
+		{"and again", nil, false, "report/report.go"},
+		// Shown in the map already: moving it up is not worth the cache.
+		{"back to model/model.go", nil, false, "report/report.go"},
+		{"thanks", []string{"billing/billing.go", "nope.go"}, true, ""},
+		{"more", []string{"billing/billing.go"}, false, ""},
+		{"who calls `Invoice`?", []string{"billing/billing.go"}, false, ""}, // declared in an open file
+	}
+	for i, s := range steps {
+		text, changed, err := f.Update(s.msg, s.open)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if changed != s.changed {
+			t.Errorf("step %d (%q): changed = %v, want %v:\n%s", i, s.msg, changed, s.changed, text)
+		}
+		if s.first != "" && position(text, s.first) != 0 {
+			t.Errorf("step %d (%q): %s not first:\n%s", i, s.msg, s.first, text)
+		}
+		if s.open != nil && position(text, s.open[0]) < 0 {
+			t.Errorf("step %d: open %s not in the map:\n%s", i, s.open[0], text)
+		}
+	}
+}
+
+// A new index generation re-reads only the changed files' names
+// (nameCache), and ranks exactly as a Mapper built from scratch.
+func TestRankAfterAChange(t *testing.T) {
+	m := openFixture(t, "refs.txtar")
+	before, err := m.Rank(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "package app\n\nimport \"example.com/refs/util\"\n\n// Run runs the app.\nfunc Run() int {\n\treturn util.Alpha() + util.Beta() + util.Gamma() + util.Delta() + util.Epsilon()\n}\n"
+	if err := m.st.PutContent(context.Background(), "app/app.go", []byte(src), index.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := m.Rank(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := New(m.st, m.root).Rank(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(after, fresh, func(a, b Ranked) bool { return a.Path == b.Path && math.Abs(a.Score-b.Score) < 1e-12 }) {
+		t.Errorf("after a change: %v\nfrom scratch: %v", after, fresh)
+	}
+	score := func(r []Ranked, p string) float64 {
+		return r[slices.IndexFunc(r, func(x Ranked) bool { return x.Path == p })].Score
+	}
+	if score(after, "util/big.go") <= score(before, "util/big.go") {
+		t.Errorf("util/big.go, now called by app/app.go, did not rise: %v -> %v", before, after)
 	}
 }

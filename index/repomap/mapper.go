@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"hash/maphash"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ type Mapper struct {
 
 	mu    sync.Mutex
 	gen   uint64
+	names nameCache
 	fg    *fileGraph
 	ranks map[string][]Ranked // by focus key, for the current generation
 }
@@ -66,7 +68,10 @@ func (m *Mapper) Rank(focus []string) ([]Ranked, error) {
 		if err != nil {
 			return nil, fmt.Errorf("repo map: %w", err)
 		}
-		m.fg, m.gen, m.ranks = newFileGraph(hs, g), gen, map[string][]Ranked{}
+		if err := m.names.update(m.st, hs); err != nil {
+			return nil, fmt.Errorf("repo map: %w", err)
+		}
+		m.fg, m.gen, m.ranks = newFileGraph(&m.names, hs, g), gen, map[string][]Ranked{}
 	}
 	if r, ok := m.ranks[key]; ok {
 		return r, nil
@@ -87,7 +92,10 @@ func (fg *fileGraph) ranked(focus []string) []Ranked {
 			fi = append(fi, i)
 		}
 	}
-	pr := fg.rank(fi)
+	pr := fg.global
+	if len(fi) > 0 {
+		pr = fg.rank(fi, fg.global)
+	}
 	out := make([]Ranked, len(pr))
 	for i, s := range pr {
 		out[i] = Ranked{fg.paths[i], s}
@@ -101,19 +109,76 @@ func (fg *fileGraph) ranked(focus []string) []Ranked {
 	return out
 }
 
-// Mentioned returns the indexed files that text names by their path from
-// the root ("see model/model.go:12", "`./cart/cart.go`"), in order of
-// first mention, for Options.Focus.
+// Mentioned returns the indexed files that text names, in order of first
+// mention, for Options.Focus: by their path from the root ("see
+// model/model.go:12", "`./cart/cart.go`"), then through the code
+// identifiers it names ("`Total`", "cart.Add", "ParseConfig()",
+// "parse_config"), each of which names the files declaring it when at
+// most maxDeclarers do. Plain words ("Please", "report") are not
+// identifiers here, even when something declares them.
 func (m *Mapper) Mentioned(text string) []string {
 	var out []string
+	add := func(p string) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
 	words := strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("./_-+@", r)
 	})
 	for _, w := range words {
 		w = strings.TrimRight(strings.TrimPrefix(w, "./"), ".")
-		if _, ok := m.st.Header(w); ok && !slices.Contains(out, w) {
-			out = append(out, w)
+		if _, ok := m.st.Header(w); ok {
+			add(w)
+		}
+	}
+	for _, id := range identifiers(text) {
+		hits, err := m.st.DefinitionSites(id)
+		if err != nil {
+			continue // a mention is a hint; the map works without it
+		}
+		var files []string
+		for _, h := range hits {
+			if h.Name == id && !slices.Contains(files, h.Path) {
+				files = append(files, h.Path)
+			}
+		}
+		if len(files) <= maxDeclarers {
+			for _, p := range files {
+				add(p)
+			}
 		}
 	}
 	return out
+}
+
+// identifierRE finds candidate identifiers with what marks them as code:
+// backquotes around, a qualifier before, or a call's parenthesis after.
+var identifierRE = regexp.MustCompile("(`?)((?:[A-Za-z_][A-Za-z0-9_]*\\.)*)([A-Za-z_][A-Za-z0-9_]*)(`?)(\\(?)")
+
+// identifiers returns the code identifiers text names, each once: in
+// backquotes, qualified (pkg.F, T.M), called (F()), or spelled like no
+// English word is (snake_case, camelCase, PascalCase with two humps).
+func identifiers(text string) []string {
+	var out []string
+	for _, sm := range identifierRE.FindAllStringSubmatch(text, -1) {
+		id := sm[3]
+		code := sm[1] == "`" && sm[4] == "`" || sm[2] != "" || sm[5] == "(" || looksLikeCode(id)
+		if code && len(id) >= 3 && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func looksLikeCode(id string) bool {
+	if strings.Contains(strings.Trim(id, "_"), "_") {
+		return true
+	}
+	for i, r := range id {
+		if i > 0 && unicode.IsUpper(r) && unicode.IsLower(rune(id[i-1])) {
+			return true
+		}
+	}
+	return false
 }

@@ -22,6 +22,12 @@
 // session (tools.Env.Ledger); the editor's FileView returns unsaved buffer
 // text, so "what the model saw" and "now" are buffer versions there.
 //
+// A ledger is bounded (prune.go): at most MaxFiles files and
+// MaxContentBytes of their content, the files shown longest ago forgotten
+// first; a Store that is a Rewriter has its log rewritten as one record
+// per file plus the token totals once it holds many more records than
+// files.
+//
 // Contracts: a Ledger is safe for concurrent use. Read has no side
 // effects; Record makes a read part of the ledger (and of its Store).
 // Forget must be called when the model's context loses earlier tool

@@ -3,10 +3,13 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/parleyhq/parley/internal/tokcount"
 )
 
 // Range is a span of lines, 1-based and inclusive. An empty range (End <
@@ -89,6 +92,9 @@ type Record struct {
 	Content  []byte  `json:"content,omitempty"`
 	Sent     int     `json:"sent,omitempty"`
 	Baseline int     `json:"baseline,omitempty"`
+	// Totals, in a "totals" record, are the token totals of the records
+	// a rewrite of the log dropped (see prune.go).
+	Totals map[string]Mechanism `json:"totals,omitempty"`
 }
 
 const (
@@ -116,7 +122,9 @@ type Ledger struct {
 	files map[string]*file
 	store Store
 	seq   uint64
-	stats Stats
+	// stored counts the records in store (see prune).
+	stored int
+	stats  Stats
 	// Gate decides when a diff is worth sending.
 	Gate DiffGate
 }
@@ -138,6 +146,7 @@ func New(store Store) (*Ledger, error) {
 		l.apply(r)
 		l.seq = max(l.seq, r.Seq)
 	}
+	l.stored = len(recs)
 	return l, nil
 }
 
@@ -328,12 +337,26 @@ func (l *Ledger) commit(path, kind string, turn int, f *file, withContent bool, 
 		}
 	}
 	l.apply(r)
+	if err := l.append(r); err != nil {
+		return err
+	}
+	return l.prune()
+}
+
+// append writes r, numbered if it is not yet, to the store. Precondition:
+// l.mu is held.
+func (l *Ledger) append(r Record) error {
 	if l.store == nil {
 		return nil
 	}
-	if err := l.store.AppendLedger(r); err != nil {
-		return fmt.Errorf("ledger %s: %w", path, err)
+	if r.Seq == 0 {
+		l.seq++
+		r.Seq = l.seq
 	}
+	if err := l.store.AppendLedger(r); err != nil {
+		return fmt.Errorf("ledger %s: %w", r.Path, err)
+	}
+	l.stored++
 	return nil
 }
 
@@ -342,6 +365,12 @@ func (l *Ledger) commit(path, kind string, turn int, f *file, withContent bool, 
 func (l *Ledger) apply(r Record) {
 	l.stats.add(r)
 	switch {
+	case r.Kind == kindTotals:
+		l.stats = Stats{ByKind: maps.Clone(r.Totals)}
+		if l.stats.ByKind == nil {
+			l.stats = newStats()
+		}
+		return
 	case r.Kind == kindForget && r.Path == "":
 		clear(l.files)
 		return
@@ -385,6 +414,23 @@ func (l *Ledger) Stats() Stats {
 
 // turnKey carries the current turn number in a tool call's context.
 type turnKey struct{}
+
+type counterKey struct{}
+
+// WithCounter returns ctx carrying the session's token counter (its
+// model's, tokcount.For), with which reads are accounted in Stats.
+func WithCounter(ctx context.Context, count func(string) int) context.Context {
+	return context.WithValue(ctx, counterKey{}, count)
+}
+
+// CounterOf returns the counter WithCounter put in ctx, or the default
+// model's (tokcount.For("")) when none was.
+func CounterOf(ctx context.Context) func(string) int {
+	if c, ok := ctx.Value(counterKey{}).(func(string) int); ok {
+		return c
+	}
+	return tokcount.For("")
+}
 
 // WithTurn returns ctx carrying the session's turn number n.
 func WithTurn(ctx context.Context, n int) context.Context {

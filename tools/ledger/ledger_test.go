@@ -235,3 +235,94 @@ func TestLedgerOutline(t *testing.T) {
 		t.Error("a body read since is still elided")
 	}
 }
+
+// rewriteStore is a memStore that can rewrite its log (a Rewriter).
+type rewriteStore struct{ memStore }
+
+func (m *rewriteStore) ReplaceLedger(recs []Record) error {
+	m.recs = append([]Record(nil), recs...)
+	return nil
+}
+
+// readAll reads each of files once at turn, answering fresh reads.
+func readAll(t *testing.T, l *Ledger, files []string, turn int) {
+	t.Helper()
+	for _, p := range files {
+		content := []byte("package " + p + "\n")
+		r := Request{Path: "/w/" + p, Shown: p, Content: content, Start: 1, End: 1, Turn: turn}
+		a := l.Read(r)
+		seen := Range{}
+		if a.Kind == Fresh {
+			seen = Range{Start: 1, End: 1}
+		}
+		if err := l.Record(r, a, seen, Tokens{Sent: 10, Baseline: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A long session's log is rewritten as one record per file (plus the
+// totals) instead of growing by a record per read, and replays to the
+// same ledger, totals included.
+func TestLedgerLogIsRewritten(t *testing.T) {
+	st := &rewriteStore{}
+	l, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []string{"a", "b", "c"}
+	for turn := 1; turn <= 400; turn++ {
+		readAll(t, l, files, turn)
+	}
+	if n := len(st.recs); n > 2*len(files)+rewriteSlack+1 {
+		t.Errorf("%d records after 1200 reads of 3 files", n)
+	}
+	want := l.Stats().Total()
+	if want.Reads != 1200 {
+		t.Fatalf("stats %+v", want)
+	}
+	again, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := again.Stats().Total(); got != want {
+		t.Errorf("replayed totals %+v, want %+v", got, want)
+	}
+	r := Request{Path: "/w/b", Shown: "b", Content: []byte("package b\n"), Start: 1, End: 1, Turn: 401}
+	if k := again.Read(r).Kind; k != Unchanged {
+		t.Errorf("replayed ledger answers %v, want unchanged", k)
+	}
+}
+
+// Beyond MaxFiles the files read longest ago are forgotten first (their
+// next read is full), in memory and in the store.
+func TestLedgerForgetsTheOldestFiles(t *testing.T) {
+	for _, st := range []Store{&memStore{}, &rewriteStore{}} {
+		l, err := New(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files []string
+		for i := range MaxFiles + 10 {
+			files = append(files, fmt.Sprintf("f%04d", i))
+		}
+		for i, p := range files {
+			readAll(t, l, []string{p}, i+1)
+		}
+		replayed, err := New(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, led := range []*Ledger{l, replayed} {
+			for _, c := range []struct {
+				path string
+				want Kind
+			}{{files[0], Fresh}, {files[9], Fresh}, {files[10], Unchanged}, {files[len(files)-1], Unchanged}} {
+				r := Request{Path: "/w/" + c.path, Shown: c.path, Content: []byte("package " + c.path + "\n"), Start: 1, End: 1}
+				if k := led.Read(r).Kind; k != c.want {
+					t.Errorf("%T: %s is %v, want %v", st, c.path, k, c.want)
+				}
+			}
+		}
+	}
+}

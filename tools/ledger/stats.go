@@ -31,7 +31,7 @@ func (s Stats) Total() Mechanism {
 }
 
 func (s *Stats) add(r Record) {
-	if r.Kind == kindEdit || r.Kind == kindForget || r.Kind == kindShown {
+	if r.Kind == kindEdit || r.Kind == kindForget || r.Kind == kindShown || r.Kind == kindTotals {
 		return
 	}
 	m := s.ByKind[r.Kind]

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -230,7 +231,7 @@ func CountLines(b []byte) int {
 	if len(b) == 0 {
 		return 0
 	}
-	n := strings.Count(string(b), "\n")
+	n := bytes.Count(b, []byte{'\n'}) // strings.Count(string(b)) copied the whole content per call
 	if b[len(b)-1] != '\n' {
 		n++
 	}

@@ -97,6 +97,8 @@ export interface Compaction {
   masked: number;
   /** Messages replaced by the model's summary (0 when masking was enough). */
   summarised: number;
+  /** Tool results of the last exchange cut to their first lines (an overflow compacting did not cure). */
+  clipped?: number;
 }
 
 /** How a hook run ended (agent/hooks' Outcome*); refused: a workspace hook not approved yet. */

@@ -24,6 +24,7 @@ function M.line(c, text)
     end
     count(c.masked, 'tool result masked', 'tool results masked')
     count(c.summarised, 'message summarised', 'messages summarised')
+    count(c.clipped, 'tool result cut', 'tool results cut')
     text = string.format('compacted the conversation (%s): %d -> %d tokens; %s', c.reason or '?',
       c.tokensBefore or 0, c.tokensAfter or 0, table.concat(did, ', '))
   end

@@ -26,6 +26,9 @@ export function compactionDetail(c: Compaction | undefined): string {
   if (c.summarised > 0) {
     did.push(`${fmt(c.summarised)} message${c.summarised === 1 ? '' : 's'} summarised`);
   }
+  if ((c.clipped ?? 0) > 0) {
+    did.push(`${fmt(c.clipped ?? 0)} tool result${c.clipped === 1 ? '' : 's'} cut`);
+  }
   return did.join(', ');
 }
 

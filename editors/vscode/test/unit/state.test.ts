@@ -319,6 +319,7 @@ describe('compaction', () => {
     expect(compactionTitle(it0)).toBe('Compacted 172,000 → 41,000 tokens');
     expect(compactionDetail(auto)).toBe('12 tool results masked, 40 messages summarised');
     expect(compactionDetail({ ...auto, masked: 1, summarised: 0 })).toBe('1 tool result masked');
+    expect(compactionDetail({ ...auto, reason: 'overflow', masked: 0, summarised: 0, clipped: 1 })).toBe('1 tool result cut');
     expect(compactionReason(auto)).toBe('the conversation was close to the context window');
     expect(compactionReason({ ...auto, reason: 'manual', focus: 'the Qty fix' })).toBe('compacted on request (focus: the Qty fix)');
     expect(compactionReason({ ...auto, reason: 'later' })).toBe('later');
