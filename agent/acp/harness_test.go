@@ -156,6 +156,8 @@ type fixture struct {
 	llm      *fakellm.Server
 	sessions *agent.SessionStore
 	mode     string
+	// configure, when set, changes the workspace before it is served.
+	configure func(*acp.Workspace)
 }
 
 func newFixture(t *testing.T, script string, files map[string]string) *fixture {
@@ -202,7 +204,11 @@ func (f *fixture) workspace(t *testing.T) *acp.Workspace {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &acp.Workspace{Roots: roots, Config: cfg, Provider: p, Sessions: f.sessions}
+	ws := &acp.Workspace{Roots: roots, Config: cfg, Provider: p, Sessions: f.sessions}
+	if f.configure != nil {
+		f.configure(ws)
+	}
+	return ws
 }
 
 // connect serves a new Server over pipes to client and initializes it

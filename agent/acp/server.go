@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/index/repomap"
 	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/mcpclient"
@@ -37,9 +38,9 @@ type Workspace struct {
 	// MCP runs the configured MCP servers (nil: none); the servers a
 	// client passes with a session run beside them.
 	MCP *mcpclient.Manager
-	// RepoMap, when set, renders the repo map for a session's system
-	// prompt, focused on the files its first message names.
-	RepoMap func(firstMessage string) string
+	// RepoMap, when set, returns a new session's repo map, focused anew
+	// on each message (see repomap.Focus).
+	RepoMap func() *repomap.Focus
 	// Written, when set, hears of every file the agent wrote, after the
 	// write (the index re-reads them).
 	Written func(ctx context.Context, paths []string)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/index/repomap"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/tools/mcpclient"
@@ -31,11 +32,10 @@ type session struct {
 	ledger *ledger.Ledger
 	mcp    *mcpclient.Manager // the client's servers; nil: none
 
-	mu      sync.Mutex
-	cancel  context.CancelFunc // the running prompt's; nil between prompts
-	policy  *permission.Policy
-	repoMap string
-	mapped  bool
+	mu       sync.Mutex
+	cancel   context.CancelFunc // the running prompt's; nil between prompts
+	policy   *permission.Policy
+	mapFocus *repomap.Focus // nil until the first prompt, or without a map
 	// content holds what a tool call showed while it ran (the diffs of
 	// its applied edits, its terminal) until the update of its result,
 	// which repeats it (an update's content replaces the earlier one).
@@ -223,12 +223,19 @@ func (ss *session) agent(ctx context.Context, msg string) *agent.Agent {
 		a.Store = ws.Sessions
 	}
 	ss.mu.Lock()
-	if !ss.mapped && ws.RepoMap != nil {
-		ss.repoMap = ws.RepoMap(msg)
+	if ss.mapFocus == nil && ws.RepoMap != nil {
+		ss.mapFocus = ws.RepoMap()
 	}
-	ss.mapped = true
-	repoMap := ss.repoMap
+	focus := ss.mapFocus
 	ss.mu.Unlock()
+	var repoMap string
+	if focus != nil {
+		var err error
+		// One prompt runs at a time, so the focus is not shared.
+		if repoMap, _, err = focus.Update(msg, nil); err != nil {
+			ss.srv.opts.Warn(fmt.Errorf("repo map: %w", err))
+		}
+	}
 	a.SystemPrompt = agent.SystemPrompt(agent.PromptOptions{Roots: ws.Roots.Paths(), Tools: reg.Names(), RepoMap: repoMap})
 	env.SubAgent = a.SubAgent(agent.SubAgentOptions{Sink: ss.subSink(ctx)})
 	return a

@@ -141,12 +141,8 @@ func (h *acpHost) openLocked(cwd string) (*acp.Workspace, error) {
 		ws.Written = live.written
 		if cfg.RepoMapTokens > 0 {
 			mapper := repomap.New(st, root)
-			ws.RepoMap = func(msg string) string {
-				m, err := mapper.Build(repomap.Options{Tokens: cfg.RepoMapTokens, Focus: mapper.Mentioned(msg), Count: agent.TokenCounter(cfg.Model)})
-				if err != nil {
-					h.warn(fmt.Errorf("no repo map in the prompt: %w", err))
-				}
-				return m
+			ws.RepoMap = func() *repomap.Focus {
+				return repomap.NewFocus(mapper, repomap.Options{Tokens: cfg.RepoMapTokens, Count: agent.TokenCounter(cfg.Model)})
 			}
 		}
 	}
