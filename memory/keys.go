@@ -9,6 +9,7 @@ import "encoding/binary"
 //	0x02 "stats"                -> uvarint docs, uvarint total tokens, uvarint last ID
 //	'r'  id(8)                  -> JSON Memory
 //	'p'  term 0x00 id(8)        -> uvarint tf, uvarint doc length (tokens)
+//	'V'  ...                    -> the vector store (memory/vector's layout)
 //
 // A posting carries the document length so BM25 scores a candidate without
 // reading its record; a term's document frequency is the number of its

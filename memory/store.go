@@ -34,6 +34,7 @@ type Store struct {
 
 	mu  sync.Mutex // serialises writers; readers use the database alone
 	now func() time.Time
+	vec vectors // see vectors.go
 }
 
 // stats are the corpus figures BM25 needs, plus the ID counter.
@@ -96,7 +97,7 @@ func (s *Store) Scope() Scope { return s.scope }
 func (s *Store) Close() error {
 	var errs []error
 	if s.db != nil {
-		errs = append(errs, s.db.Close())
+		errs = append(errs, s.closeVectors(), s.db.Close())
 		s.db = nil
 	}
 	errs = append(errs, dirlock.Unlock(s.lock))
