@@ -246,6 +246,7 @@ func (h *agentHost) agentFor() (*builtAgent, error) {
 		h.s.log.Warnf("%d hook(s) of %s will not run until you approve them: parley hooks approve", n, config.WorkspaceFile(root))
 	}
 	h.built = &builtAgent{cfg: cfg, provider: prov, registry: reg, hooks: hr, mcp: m, mcpGen: m.Generation()}
+	h.useEmbeddings(cfg)
 	return h.built, nil
 }
 
