@@ -281,3 +281,30 @@ func unit(v []float32, dim int) ([]float32, error) {
 	}
 	return out, nil
 }
+
+// Each calls fn with every vector's ID, text and metadata in ID order
+// (vectors not included), stopping at fn's first error.
+func (d *DB) Each(name string, fn func(id uint64, text string, metadata map[string]any) error) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	if _, err := d.info(name); err != nil {
+		return err
+	}
+	lo := d.nameSpace(kindVec, name)
+	it, err := d.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upperBound(lo)})
+	if err != nil {
+		return err
+	}
+	for it.First(); it.Valid(); it.Next() {
+		_, _, p, err := decodeRecord(it.Value(), true)
+		if err == nil {
+			err = fn(binary.BigEndian.Uint64(it.Key()[len(lo):]), p.Text, p.Metadata)
+		}
+		if err != nil {
+			it.Close()
+			return err
+		}
+	}
+	return errors.Join(it.Error(), it.Close())
+}
