@@ -12,6 +12,8 @@ import (
 	"github.com/parleyhq/parley/internal/fakellm"
 	"github.com/parleyhq/parley/memory/embed"
 	"github.com/parleyhq/parley/memory/vector"
+
+	"github.com/parleyhq/parley/memory/docs/pdftest"
 )
 
 type quiet struct{}
@@ -48,7 +50,7 @@ func fakeEmbedder(t testing.TB, model string) embed.Embedder {
 func TestIngestAndSearchPDF(t *testing.T) {
 	vdb := openVectors(t)
 	emb := fakeEmbedder(t, "fake-embed-128")
-	pages, err := ExtractPDF(makePDF([][]string{
+	pages, err := ExtractPDF(pdftest.Make([][]string{
 		{"Database migrations run with make migrate.", "They must be reversible."},
 		{"Release builds come from the release branch only."},
 		{"Logging goes through log/slog with the JSON handler."},

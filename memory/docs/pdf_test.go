@@ -3,10 +3,12 @@ package docs
 import (
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/memory/docs/pdftest"
 )
 
 func TestExtractPDF(t *testing.T) {
-	data := makePDF([][]string{
+	data := pdftest.Make([][]string{
 		{"Database migrations run with make migrate.", "They must be reversible."},
 		{},
 		{"Release builds (tagged) come from the release branch."},
@@ -29,7 +31,7 @@ func TestExtractPDF(t *testing.T) {
 }
 
 func TestExtractPDFErrors(t *testing.T) {
-	good := makePDF([][]string{{"hello"}})
+	good := pdftest.Make([][]string{{"hello"}})
 	for name, data := range map[string][]byte{
 		"empty":     nil,
 		"not a pdf": []byte("hello, world"),
@@ -43,7 +45,7 @@ func TestExtractPDFErrors(t *testing.T) {
 }
 
 func FuzzExtractPDF(f *testing.F) {
-	f.Add(makePDF([][]string{{"hello world"}, {"second page"}}))
+	f.Add(pdftest.Make([][]string{{"hello world"}, {"second page"}}))
 	f.Add([]byte("%PDF-1.4\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ExtractPDF(data) // must not panic or hang
@@ -53,7 +55,7 @@ func FuzzExtractPDF(f *testing.F) {
 // TestExtractPDFCycles: page trees whose links loop are errors, not
 // endless loops (the reader's own Page(i) never returns on them).
 func TestExtractPDFCycles(t *testing.T) {
-	data := string(makePDF([][]string{{"hello"}}))
+	data := string(pdftest.Make([][]string{{"hello"}}))
 	for name, s := range map[string]string{
 		"kids":   strings.Replace(data, "/Kids [4 0 R]", "/Kids [2 0 R]", 1),
 		"parent": strings.Replace(strings.Replace(data, "/Parent 2 0 R", "/Parent 4 0 R", 1), "/Type /Page ", "/Type /Page /Kids null ", 1),

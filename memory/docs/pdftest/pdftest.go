@@ -1,4 +1,6 @@
-package docs
+// Package pdftest writes minimal PDF documents for tests and benchmarks,
+// so no binary fixture has to be checked in.
+package pdftest
 
 import (
 	"bytes"
@@ -6,11 +8,9 @@ import (
 	"strings"
 )
 
-// makePDF writes a minimal PDF 1.4 document: one page per element of
-// pages, each line of a page shown with Helvetica on its own line. It is
-// the fixture generator of the PDF tests and benchmarks, so no binary
-// fixture is checked in.
-func makePDF(pages [][]string) []byte {
+// Make writes a minimal PDF 1.4 document: one page per element of pages,
+// each line of a page shown with Helvetica (WinAnsi) on its own line.
+func Make(pages [][]string) []byte {
 	var b bytes.Buffer
 	var offsets []int
 	obj := func(body string) int {
