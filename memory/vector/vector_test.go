@@ -351,3 +351,42 @@ func TestEmbeddingCache(t *testing.T) {
 		t.Errorf("cached %v %v %v", v, ok, err)
 	}
 }
+
+// TestConcurrentUse adds, updates, removes and searches from several
+// goroutines (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	d, done := openAt(t, t.TempDir())
+	defer done()
+	d.Create("c", 8)
+	errs := make(chan error, 4)
+	for w := range 4 {
+		go func() {
+			r := rand.New(rand.NewPCG(uint64(w), 1))
+			for i := range 50 {
+				ids, err := d.Add("c", []Item{{Vector: randVec(r, 8), Text: fmt.Sprint(w, i)}}, "")
+				if err == nil && i%3 == 0 {
+					err = d.Update("c", []Item{{ID: ids[0], Vector: randVec(r, 8)}}, "")
+				}
+				if err == nil && i%5 == 0 {
+					_, err = d.Remove("c", ids)
+				}
+				if err == nil {
+					_, err = d.Search("c", randVec(r, 8), 3)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if info, _ := d.Info("c"); info.Count != 4*40 {
+		t.Errorf("count %d, want %d", info.Count, 4*40)
+	}
+}
