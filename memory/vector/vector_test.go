@@ -80,6 +80,15 @@ func TestIndexLifecycle(t *testing.T) {
 	if err := d.Delete("docs"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second Delete: %v", err)
 	}
+	if err := d.SetEfSearch("notes", 0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("SetEfSearch 0: %v", err)
+	}
+	if err := d.SetEfSearch("notes", 900); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := d.Info("notes"); info.EfSearch != 900 {
+		t.Errorf("ef_search %d after SetEfSearch 900", info.EfSearch)
+	}
 	// A new index of the same name starts empty.
 	if _, err := d.Create("docs", 4); err != nil {
 		t.Fatal(err)
