@@ -29,7 +29,9 @@ const (
 )
 
 // SnapshotEvery is how many changes to an index trigger a graph snapshot
-// (besides Close). A variable so tests can lower it.
+// (besides Close), at least; an index of more than four times as many
+// vectors waits for a quarter of its size. A variable so tests can lower
+// it.
 var SnapshotEvery = 4096
 
 // Info describes an index.

@@ -17,7 +17,8 @@
 // graph nodes that are no longer live are tombstones, skipped by searches
 // and dropped by a rebuild once they pass a quarter of the graph. A
 // missing or damaged snapshot only costs a rebuild from the records.
-// Snapshots are written on Close and after every SnapshotEvery changes.
+// Snapshots are written on Close and after SnapshotEvery changes (or a
+// quarter of the index, when that is more).
 //
 // # Key layout (after the caller's prefix byte P)
 //

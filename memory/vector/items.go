@@ -155,12 +155,14 @@ func (d *DB) write(name string, items []Item, model string, mode writeMode) ([]u
 }
 
 // afterWrite rebuilds a graph with too many tombstones and snapshots one
-// with many changes. A failed snapshot loses nothing (the records are
+// with many changes (SnapshotEvery, or a quarter of its size). A failed snapshot loses nothing (the records are
 // durable); the graph stays marked changed and Close reports the error.
 // Precondition: d.mu is held.
 func (d *DB) afterWrite(info Info, gr *graph) {
 	gr.maybeRebuild(info)
-	if gr.changes >= SnapshotEvery {
+	// A quarter of the index at least, so writing snapshots costs a few
+	// records' bytes per change however large the index grows.
+	if gr.changes >= max(SnapshotEvery, len(gr.live)/4) {
 		_ = d.saveGraph(info.Name, gr)
 	}
 }
