@@ -63,6 +63,9 @@ fuzz:
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzLuaObjects -fuzztime 30s
 	$(GO) test ./internal/shellcmd -run '^$$' -fuzz FuzzShellDanger -fuzztime 30s
 	$(GO) test ./internal/jsonschema -run '^$$' -fuzz FuzzDecodeInput -fuzztime 30s
+	$(GO) test ./memory/vector -run '^$$' -fuzz FuzzDecodeGraph -fuzztime 30s
+	$(GO) test ./memory/docs -run '^$$' -fuzz FuzzChunk -fuzztime 30s
+	$(GO) test ./memory/docs -run '^$$' -fuzz FuzzExtractPDF -fuzztime 30s
 	$(GO) test ./internal/htmlmd -run '^$$' -fuzz FuzzHTMLToText -fuzztime 30s
 	$(GO) test ./agent/config -run '^$$' -fuzz FuzzParseLayer -fuzztime 30s
 	$(GO) test ./agent/hooks -run '^$$' -fuzz FuzzHookAnswer -fuzztime 30s

@@ -12,6 +12,7 @@ require (
 	github.com/cockroachdb/pebble/v2 v2.1.7
 	github.com/coder/acp-go-sdk v0.13.0
 	github.com/fsnotify/fsnotify v1.9.0
+	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/odvcencio/gotreesitter v0.24.0
 	github.com/openai/openai-go/v3 v3.96.0

@@ -262,6 +262,7 @@ func (h *agentHost) agentFor() (*builtAgent, error) {
 			continue
 		}
 		h.built = b
+		h.useEmbeddings(b.cfg)
 		h.mu.Unlock()
 		return b, nil
 	}

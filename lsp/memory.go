@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools"
 )
@@ -38,7 +39,21 @@ func (h *agentHost) memorySet() *memory.Set {
 		}
 	}
 	h.memory.Anchors = h.hashAnchor
+	if h.built != nil {
+		h.useEmbeddings(h.built.cfg)
+	}
 	return h.memory
+}
+
+// useEmbeddings makes memory recall hybrid when the configuration names
+// an embeddings endpoint. Precondition: h.mu is held.
+func (h *agentHost) useEmbeddings(cfg *config.Config) {
+	if h.memory == nil || h.memory.Embedder != nil {
+		return
+	}
+	if err := h.memory.UseConfigured(cfg); err != nil {
+		h.s.log.Warnf("memory search stays lexical: %v", err)
+	}
 }
 
 // hashAnchor judges anchors against what the editor shows (open buffers)

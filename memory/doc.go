@@ -1,7 +1,10 @@
 // Package memory is parley's long-term memory: records the agent (or the
 // user) chose to keep across sessions, such as facts, preferences,
 // decisions, code patterns and error/solution pairs, with a lexical (BM25)
-// index kept in the same embedded Pebble store.
+// index kept in the same embedded Pebble store. With an embeddings
+// endpoint (memory/embed) recall is hybrid: BM25 fused with the cosine
+// similarity of the memories' embeddings, kept in the store's vector
+// indices (memory/vector, Store.Vectors; see hybrid.go).
 //
 // A Store lives in its own directory. A workspace's memories live under the
 // workspace's data directory; user-global memories (preferences that follow
@@ -34,5 +37,9 @@
 //     one exactly, and never rebuilds anything.
 //   - Memories are user data that cannot be rebuilt: a store written with
 //     another schema version is refused at open, never wiped.
+//   - The vector indices (Vectors: the vector_db_* tools' indices and the
+//     memories' embeddings) are the exception: their graphs live in
+//     memory, so the first Store to use them holds them until Close, and
+//     another gets ErrLocked (recall is then lexical and says so).
 //   - The caller must Close the store; operations on a closed Store fail.
 package memory

@@ -22,6 +22,9 @@ import "encoding/binary"
 // 0x00 (tokenize keeps letters and digits only), so the separator keeps
 // "go" from matching the postings of "gopher".
 //
+// The vector indices (vectors.go) live in a database of their own in the
+// store's "vectors" directory, keyed under 'V' in memory/vector's layout.
+//
 // Open migrates a version 1 store (migrate.go).
 const schemaVersion = 2
 

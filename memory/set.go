@@ -1,11 +1,12 @@
 package memory
 
 import (
-	"cmp"
 	"errors"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/parleyhq/parley/memory/embed"
 )
 
 // Set is what a session sees: the workspace's store and the user-level
@@ -18,6 +19,11 @@ type Set struct {
 	// Anchors hashes what anchors name (nil: anchors are kept but never
 	// judged stale); see stale.go.
 	Anchors AnchorHasher
+	// Embedder, when set, makes recall hybrid (hybrid.go; UseEmbeddings
+	// sets it up from the configuration).
+	Embedder embed.Embedder
+
+	hy hybrid
 }
 
 // Ref is the reference of m for users and the model.
@@ -67,7 +73,11 @@ func (s *Set) Add(m Memory) (Memory, error) {
 	if err := s.hashAnchors(&m); err != nil {
 		return Memory{}, err
 	}
-	return st.Add(m)
+	m, err = st.Add(m)
+	if err == nil {
+		s.embedWritten(st, m)
+	}
+	return m, err
 }
 
 // Get returns the memory named by ref.
@@ -92,7 +102,11 @@ func (s *Set) Update(ref string, m Memory) (Memory, error) {
 	if err := s.rehashAnchors(&m); err != nil {
 		return Memory{}, err
 	}
-	return st.Update(m)
+	m, err = st.Update(m)
+	if err == nil {
+		s.embedWritten(st, m)
+	}
+	return m, err
 }
 
 // Forget deletes the memory named by ref and returns what it was.
@@ -101,7 +115,11 @@ func (s *Set) Forget(ref string) (Memory, error) {
 	if err != nil {
 		return Memory{}, err
 	}
-	return st.Forget(id)
+	m, err := st.Forget(id)
+	if err == nil && s.Embedder != nil {
+		s.unembed(st, id)
+	}
+	return m, err
 }
 
 // byRef returns the store, ID and scope a reference ("12", "u12") names.
@@ -124,10 +142,10 @@ func (s *Set) stores() []*Store {
 	return out
 }
 
-// Recall recalls from both stores and merges by score. The two stores'
-// BM25 statistics differ, so scores across them are comparable only
-// roughly; within each store the order is exact.
-func (s *Set) Recall(query string, k int, types ...Type) ([]Hit, error) {
+// lexicalRecall recalls from both stores by BM25 and merges by score. The
+// two stores' BM25 statistics differ, so scores across them are
+// comparable only roughly; within each store the order is exact.
+func (s *Set) lexicalRecall(query string, k int, types ...Type) ([]Hit, error) {
 	var all []Hit
 	for _, st := range s.stores() {
 		hits, err := st.Recall(query, k, types...)
@@ -136,12 +154,7 @@ func (s *Set) Recall(query string, k int, types ...Type) ([]Hit, error) {
 		}
 		all = append(all, hits...)
 	}
-	slices.SortStableFunc(all, func(a, b Hit) int {
-		if sameScore(a.Score, b.Score) {
-			return tieBreak(a, b)
-		}
-		return cmp.Compare(b.Score, a.Score)
-	})
+	sortHits(all)
 	all = all[:min(k, len(all))]
 	s.markStale(all)
 	return all, nil

@@ -46,6 +46,7 @@ type Store struct {
 	now    func() time.Time
 	// lockTimeout is LockTimeout but in tests.
 	lockTimeout time.Duration
+	vec         vectors // see vectors.go
 }
 
 // stats are the corpus figures BM25 needs, plus the ID counter.
@@ -157,13 +158,14 @@ func (s *Store) Dir() string { return s.dir }
 // Scope is the scope the store gives new memories.
 func (s *Store) Scope() Scope { return s.scope }
 
-// Close ends the handle: later operations fail. Nothing is held between
-// operations, so there is nothing else to release.
+// Close ends the handle: later operations fail. Nothing of the memories
+// is held between operations; the vector indices, if this process opened
+// them (see Vectors), are closed and released.
 func (s *Store) Close() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.closed = true
-	return nil
+	s.mu.Unlock()
+	return s.closeVectors()
 }
 
 // ioCloser is what Pebble's Get returns to release a value.

@@ -276,6 +276,11 @@ if [[ ${BENCH_GO_TESTS:-1} != 0 ]]; then
 	# Long-term memory: recall p50/p99 over 100k memories, ingest, one Add.
 	say "== go test -run '^\$' -bench . -benchtime 2000x -count 1 ./memory/"
 	go test -run '^$' -bench . -benchtime 2000x -count 1 ./memory/ 2>&1 | tee -a "$SUMMARY"
+	# Vector store and documents: HNSW recall@10 against brute force on
+	# 100k random 384-d vectors, chunk ingest rate and a 100-page PDF
+	# (embedder excluded; wall and CPU time).
+	say "== go test -run '^\$' -bench . -benchtime 1x -count 1 -timeout 0 ./memory/vector/ ./memory/docs/"
+	go test -run '^$' -bench . -benchtime 1x -count 1 -timeout 0 ./memory/vector/ ./memory/docs/ 2>&1 | tee -a "$SUMMARY"
 fi
 
 # Language server on GOROOT/src (BENCH_LSP=0 skips): scripts/lspbench starts

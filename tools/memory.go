@@ -113,17 +113,21 @@ func recallMemoriesRun(ctx context.Context, env *Env, p *recallMemoriesParams) (
 	if k == 0 {
 		k = 5
 	}
-	hits, err := env.Memory.Recall(p.Query, k, p.types...)
+	hits, err := env.Memory.RecallContext(ctx, p.Query, k, p.types...)
 	if err != nil {
 		return nil, err
 	}
+	var b strings.Builder
+	if n := env.Memory.Notice(); n != "" {
+		b.WriteString("(" + n + ")\n")
+	}
 	if len(hits) == 0 {
-		return &Result{Content: "No memory matches."}, nil
+		b.WriteString("No memory matches.")
+		return &Result{Content: b.String()}, nil
 	}
 	if err := env.Memory.MarkUsed(hits); err != nil {
 		return nil, err
 	}
-	var b strings.Builder
 	for _, h := range hits {
 		b.WriteString(memory.FormatDetail(h))
 	}

@@ -16,7 +16,8 @@
 // provider-specific key (ANTHROPIC_API_KEY, OPENAI_API_KEY) is only handed
 // out for that provider's own API host, so a URL from a workspace file
 // cannot collect it; PARLEY_API_KEY / api_key is sent wherever api_url
-// points, unless a workspace file chose that api_url (see WithheldKey).
+// points, unless a workspace file chose that api_url (see WithheldKey);
+// the embeddings endpoint's key follows the same rules (embedding.go).
 // Keys never appear in Redacted or in errors. A Config is not safe
 // for concurrent mutation; callers hand out copies.
 package config
@@ -89,6 +90,11 @@ type Layer struct {
 	ShellTimeoutSeconds *int     `json:"shell_timeout_seconds,omitempty"`
 	CompactThreshold    *float64 `json:"compact_threshold,omitempty"`
 	RepoMapTokens       *int     `json:"repo_map_tokens,omitempty"`
+	// EmbeddingAPIURL, EmbeddingModel and EmbeddingAPIKey configure the
+	// embeddings endpoint of long-term memory (see embedding.go).
+	EmbeddingAPIURL *string `json:"embedding_api_url,omitempty"`
+	EmbeddingModel  *string `json:"embedding_model,omitempty"`
+	EmbeddingAPIKey *string `json:"embedding_api_key,omitempty"`
 	// Hooks accumulate across files like permission rules (see hooks.go);
 	// only config files may set them.
 	Hooks *HooksSection `json:"hooks,omitempty"`
@@ -120,6 +126,13 @@ type Config struct {
 	// RepoMapTokens is the token budget of the repo map in the system
 	// prompt; 0 disables it.
 	RepoMapTokens int `json:"repo_map_tokens"`
+	// EmbeddingAPIURL is the OpenAI-compatible embeddings endpoint (empty:
+	// DefaultEmbeddingURL when EmbeddingModel is set).
+	EmbeddingAPIURL string `json:"embedding_api_url,omitempty"`
+	// EmbeddingModel names the embedding model; empty: no embedder, memory
+	// search is lexical only.
+	EmbeddingModel  string `json:"embedding_model,omitempty"`
+	EmbeddingAPIKey string `json:"embedding_api_key,omitempty"`
 	// Hooks are the hook commands of every config file, user file first.
 	Hooks []Hook `json:"hooks,omitempty"`
 	// MCPServers are the MCP servers whose tools the agent gets, by name.
@@ -209,6 +222,9 @@ func (r *Layer) apply(l Layer) {
 	set(&r.ShellTimeoutSeconds, l.ShellTimeoutSeconds)
 	set(&r.CompactThreshold, l.CompactThreshold)
 	set(&r.RepoMapTokens, l.RepoMapTokens)
+	set(&r.EmbeddingAPIURL, l.EmbeddingAPIURL)
+	set(&r.EmbeddingModel, l.EmbeddingModel)
+	set(&r.EmbeddingAPIKey, l.EmbeddingAPIKey)
 	if l.Permissions != nil {
 		if r.Permissions == nil {
 			r.Permissions = &Rules{}
@@ -259,6 +275,8 @@ func (l *Layer) eachSet(fn func(string)) {
 		{"max_iterations", l.MaxIterations != nil}, {"shell_timeout_seconds", l.ShellTimeoutSeconds != nil},
 		{"compact_threshold", l.CompactThreshold != nil}, {"hooks", l.Hooks != nil}, {"mcpServers", l.MCPServers != nil},
 		{"repo_map_tokens", l.RepoMapTokens != nil},
+		{"embedding_api_url", l.EmbeddingAPIURL != nil}, {"embedding_model", l.EmbeddingModel != nil},
+		{"embedding_api_key", l.EmbeddingAPIKey != nil},
 	}
 	for _, f := range fields {
 		if f.set {
@@ -272,6 +290,9 @@ func (c *Config) resolve() error {
 	r := &c.raw
 	c.AnthropicAPIKey, c.OpenAIAPIKey, c.APIKey = val(r.AnthropicAPIKey), val(r.OpenAIAPIKey), val(r.APIKey)
 	if err := c.resolveEndpoint(); err != nil {
+		return err
+	}
+	if err := c.resolveEmbedding(); err != nil {
 		return err
 	}
 	c.ContextWindow, c.MaxTokens, c.ThinkingBudget = val(r.ContextWindow), val(r.MaxTokens), val(r.ThinkingBudget)
@@ -451,7 +472,7 @@ func (c *Config) Ready() error {
 func (c *Config) Redacted() Config {
 	n := c.clone()
 	n.raw = Layer{}
-	for _, k := range []*string{&n.AnthropicAPIKey, &n.OpenAIAPIKey, &n.APIKey} {
+	for _, k := range []*string{&n.AnthropicAPIKey, &n.OpenAIAPIKey, &n.APIKey, &n.EmbeddingAPIKey} {
 		if *k != "" {
 			*k = "[redacted]"
 		}

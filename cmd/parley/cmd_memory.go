@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools"
@@ -65,6 +66,11 @@ func openMemoryStrict(g *globals) (_ *memory.Set, close func() error, err error)
 		close = func() error { return errors.Join(set.Close(), st.Close()) }
 	}
 	set.Anchors = tools.AnchorHasher(env)
+	if cfg, err := config.Load(config.Options{Workspace: root}); err != nil {
+		fmt.Fprintf(g.stderr, "parley: memory search stays lexical: %v\n", err)
+	} else if err := set.UseConfigured(cfg); err != nil {
+		fmt.Fprintf(g.stderr, "parley: memory search stays lexical: %v\n", err)
+	}
 	return set, close, nil
 }
 
@@ -157,6 +163,9 @@ func newMemorySearchCmd(g *globals) *cobra.Command {
 				hits, err := set.Recall(args[0], g.limit, ts...)
 				if err != nil {
 					return err
+				}
+				if n := set.Notice(); n != "" {
+					fmt.Fprintln(g.stderr, "parley: "+n)
 				}
 				if g.json {
 					return writeJSON(g.stdout, orEmpty(hits))

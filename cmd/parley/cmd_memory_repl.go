@@ -92,6 +92,9 @@ func memorySearch(w io.Writer, set *memory.Set, query string) error {
 	if err != nil {
 		return err
 	}
+	if n := set.Notice(); n != "" {
+		fmt.Fprintln(w, n)
+	}
 	writeHits(w, hits, "no memory matches")
 	return nil
 }

@@ -31,6 +31,8 @@ func TestScripts(t *testing.T) {
 			"fakellm": fakeLLM, "lastsession": lastSession, "nofilecontains": noFileContains,
 			// loop: background processes (loop_test.go).
 			"waitfile": waitFile, "deadpid": deadPID,
+			// vector: a PDF written from text (vector_test.go).
+			"mkpdf": mkPDF,
 		},
 	})
 }

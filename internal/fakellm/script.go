@@ -61,6 +61,15 @@
 // content_block_stop, then message_delta (stop_reason "end_turn" or
 // "tool_use") and message_stop. N is the request's number, from 1.
 //
+// # Embeddings
+//
+// A POST to any path ending in /embeddings is answered in OpenAI's
+// embeddings format with deterministic vectors (Embedding: a hashed bag of
+// word stems and their character trigrams, unit length; the dimension is
+// a number ending the model name, as in "fake-embed-64", else 384). It
+// uses up no block, is not in Requests (EmbeddingRequests counts it) and
+// honours the script's key.
+//
 // # Concurrency
 //
 // A Server is safe for concurrent use. Requests are numbered, and those

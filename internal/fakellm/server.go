@@ -27,6 +27,8 @@ type Server struct {
 	prompts []int    // their prompt sizes when the script has a window; guarded by mu
 	refused []int    // numbers of the requests refused as over the window; guarded by mu
 	next    int      // the next block to answer with; guarded by mu
+	// embedReqs counts /embeddings requests; guarded by mu.
+	embedReqs int
 }
 
 // New parses script and returns a Server for it. If logDir is not empty,
@@ -115,6 +117,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	key := s.script.key
 	keyOK := key == "" || r.Header.Get("X-Api-Key") == key || r.Header.Get("Authorization") == "Bearer "+key
+	if strings.HasSuffix(r.URL.Path, "/embeddings") {
+		s.serveEmbeddings(w, body, keyOK)
+		return
+	}
 	overflow := s.script.window > 0 && p.tokens+p.maxTokens > s.script.window
 	summary := s.script.summarize != "" && strings.Contains(p.system, s.script.summarize)
 

@@ -1,0 +1,103 @@
+package vector
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// BenchmarkRecall100k builds an index of 100,000 random 384-d vectors
+// (batches of 1,000 synced writes) and measures, over 200 random queries
+// at ef 64, the default and 2000, recall@10 against brute force (the
+// issue's target: >= 0.95) and search latency, and the insert rate. Run
+// with -benchtime 1x: one build.
+func BenchmarkRecall100k(b *testing.B) {
+	const n, dim, batch = 100000, 384, 1000
+	for b.Loop() {
+		d, done := openAt(b, b.TempDir())
+		r := rand.New(rand.NewPCG(1, 2))
+		if _, err := d.Create("bench", dim); err != nil {
+			b.Fatal(err)
+		}
+		vecs := make([][]float32, n)
+		start := time.Now()
+		for i := 0; i < n; i += batch {
+			items := make([]Item, batch)
+			for j := range items {
+				vecs[i+j] = randVec(r, dim)
+				items[j] = Item{Vector: vecs[i+j]}
+			}
+			if _, err := d.Add("bench", items, ""); err != nil {
+				b.Fatal(err)
+			}
+		}
+		build := time.Since(start)
+		units := make([][]float32, n)
+		for i, v := range vecs {
+			units[i], _ = unit(v, dim)
+		}
+		queries := make([][]float32, 200)
+		for i := range queries {
+			queries[i] = randVec(r, dim)
+		}
+		for _, ef := range []int{64, DefaultEfSearch, 2000} {
+			if err := d.SetEfSearch("bench", ef); err != nil {
+				b.Fatal(err)
+			}
+			recall, p50, p99 := benchQueries(b, d, units, queries)
+			b.ReportMetric(recall, fmt.Sprintf("recall@10-ef%d", ef))
+			b.ReportMetric(p50, fmt.Sprintf("search-p50-ms-ef%d", ef))
+			b.ReportMetric(p99, fmt.Sprintf("search-p99-ms-ef%d", ef))
+		}
+		b.ReportMetric(float64(n)/build.Seconds(), "inserts/s")
+		t0 := time.Now()
+		done()
+		b.ReportMetric(time.Since(t0).Seconds(), "snapshot-s")
+	}
+}
+
+// benchQueries measures recall@10 against brute force and the search
+// latency (p50, p99 in ms) over queries.
+func benchQueries(b *testing.B, d *DB, units [][]float32, queries [][]float32) (recall, p50, p99 float64) {
+	n, dim := len(units), len(units[0])
+	hit, total := 0, 0
+	var lat []time.Duration
+	for _, q := range queries {
+		qu, _ := unit(q, dim)
+		type s struct {
+			id    uint64
+			score float32
+		}
+		all := make([]s, n)
+		for i, v := range units {
+			all[i] = s{uint64(i + 1), dot(qu, v)}
+		}
+		slices.SortFunc(all, func(a, b s) int {
+			switch {
+			case a.score > b.score:
+				return -1
+			case a.score < b.score:
+				return 1
+			}
+			return 0
+		})
+		t0 := time.Now()
+		res, err := d.Search("bench", q, 10)
+		lat = append(lat, time.Since(t0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, x := range all[:10] {
+			for _, got := range res {
+				if got.ID == x.id {
+					hit++
+				}
+			}
+		}
+		total += 10
+	}
+	slices.Sort(lat)
+	return float64(hit) / float64(total), float64(lat[len(lat)/2].Microseconds()) / 1000, float64(lat[len(lat)*99/100].Microseconds()) / 1000
+}

@@ -1,0 +1,36 @@
+// Package vector is parley's vector store: named indices of vectors with
+// text and metadata, searched by cosine similarity through an HNSW graph
+// (github.com/coder/hnsw), kept in a Pebble database the caller owns (the
+// memory store's) under one key prefix.
+//
+// # Durability
+//
+// The Pebble records are the truth; the HNSW graph is derived from them.
+// Each write (vectors with their sequence entries and the index's info
+// record) is one synced Pebble batch, so a crash (kill -9) loses at most
+// the write in flight and never leaves a vector half-stored. Every stored
+// version of a vector gets a fresh sequence number, which is its key in
+// the graph; the live sequence numbers are kept as small 's' records.
+// When an index is first used, its graph is read from its last snapshot
+// (a checksummed file, written to a temporary name, synced and renamed)
+// and brought up to date: live vectors missing from it are inserted, and
+// graph nodes that are no longer live are tombstones, skipped by searches
+// and dropped by a rebuild once they pass a quarter of the graph. A
+// missing or damaged snapshot only costs a rebuild from the records.
+// Snapshots are written on Close and after SnapshotEvery changes (or a
+// quarter of the index, when that is more).
+//
+// # Key layout (after the caller's prefix byte P)
+//
+//	P 'i' name                -> JSON Info
+//	P 'v' name 0x00 id(8)     -> seq(8) | uvarint dim | dim float32 LE | JSON {text, metadata}
+//	P 's' name 0x00 seq(8)    -> id(8)
+//	P 'e' sha256(32)          -> float32 LE (the embedding cache, see embed.Cache)
+//
+// Index names are 1-64 of [a-z0-9_.-], so they never contain 0x00.
+//
+// Contracts: a DB is safe for concurrent use (one mutex); vectors are
+// stored unit-length and scores are cosine similarities in [-1, 1];
+// errors matching ErrInvalid or ErrNotFound are the caller's mistakes.
+// The caller must Close the DB before closing the Pebble database.
+package vector
