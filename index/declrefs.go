@@ -16,10 +16,12 @@ import (
 //   - a package-level declaration in directory D is referred to by pkg.F
 //     where pkg is an import naming D, and by a bare F in D's files (or in
 //     a file that dot-imports D); x.F after a value is never it.
-//   - a method or field is referred to by x.F after a value, which is
-//     Uncertain (the value's type is not stored), and, for a field, by a
-//     bare F in a composite literal key, also Uncertain; pkg.F is never
-//     it, and an unexported one is never used outside its package.
+//   - a method or field is referred to by x.F after a value whose type
+//     is the declaration's, embeds it or corresponds to it through an
+//     interface (declrefs_go.go judges x's stored operand descriptor);
+//     x.F whose operand the syntax does not describe is Uncertain, and
+//     so is, for a field, a bare F in a composite literal key; pkg.F is
+//     never it, and an unexported one is never used outside its package.
 //
 // Occurrences in files whose name restricts them to a platform the
 // declaration's file does not build with (buildsWith) are Uncertain: a
@@ -34,6 +36,7 @@ type refFilter struct {
 	dir     string
 	pkg     string // the package clause of def's file
 	imports map[string][]importPath
+	members *memberFilter // for a method or field, made on first use
 }
 
 // newRefFilter returns the filter for references to def, a declaration in
@@ -118,6 +121,15 @@ func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
 		// An unexported member is only reachable from its own package.
 		return false, false
 	case o.Sel:
+		if f.members == nil {
+			f.members = newMemberFilter(f.st, f.def)
+		}
+		switch f.members.verdict(p, o.Operand) {
+		case verdictKeep:
+			return true, false
+		case verdictDrop:
+			return false, false
+		}
 		return true, true
 	}
 	return f.def.Kind == extract.KindField, true
@@ -144,7 +156,7 @@ func (s *Store) DeclReferences(def NameHit, limit int) ([]RefHit, error) {
 			out = append(out, h)
 			continue
 		}
-		keep, unc := f.keep(h.Path, Occurrence{Pos: h.Pos, Call: h.Call, Sel: h.Sel, Import: h.Import})
+		keep, unc := f.keep(h.Path, Occurrence{Pos: h.Pos, Call: h.Call, Sel: h.Sel, Import: h.Import, Operand: h.Operand})
 		if keep {
 			h.Uncertain = unc
 			out = append(out, h)
@@ -163,7 +175,7 @@ func (s *Store) DeclFileReferences(def NameHit, p string) ([]RefHit, error) {
 	f, ok := s.newRefFilter(def)
 	out := make([]RefHit, 0, len(occ))
 	for _, o := range occ {
-		h := RefHit{Path: p, Name: def.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Import: o.Import, Uncertain: true}
+		h := RefHit{Path: p, Name: def.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Import: o.Import, Operand: o.Operand, Uncertain: true}
 		if ok {
 			keep, unc := f.keep(p, o)
 			if !keep {
