@@ -156,6 +156,9 @@ func (s *Store) DeclReferences(def NameHit, limit int) ([]RefHit, error) {
 			out = append(out, h)
 			continue
 		}
+		if h.Decl && def.Container != "" && (h.Path != def.Path || h.Pos != def.Selection.Start) {
+			continue // another member's declaration (Circle's Name for Square's)
+		}
 		keep, unc := f.keep(h.Path, Occurrence{Pos: h.Pos, Call: h.Call, Sel: h.Sel, Import: h.Import, Operand: h.Operand})
 		if keep {
 			h.Uncertain = unc

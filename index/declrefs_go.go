@@ -162,33 +162,34 @@ func (m *memberFilter) judgeType(t goType) memberVerdict {
 		return verdictDrop
 	}
 	r := m.resolver()
-	own := r.lookup(m.def.Name, t.name, t.inDir)
-	if len(own) == 0 {
+	hits := r.lookup(m.def.Name, t.name, t.inDir)
+	if len(hits) == 0 {
 		// Promoted through an embedded field, or a type the index
 		// does not know.
-		hits, ok := r.member(t, m.def.Name, 0)
-		if !ok {
+		var ok bool
+		if hits, ok = r.member(t, m.def.Name, 0); !ok {
 			return verdictUncertain
 		}
-		for _, h := range hits {
-			if h.Path == m.def.Path && h.Symbol.Selection.Start == m.def.Selection.Start {
-				return verdictKeep
-			}
+	}
+	for _, h := range hits {
+		if h.Path == m.def.Path && h.Symbol.Selection.Start == m.def.Selection.Start {
+			return verdictKeep
 		}
-		return verdictDrop
-	}
-	if m.def.Kind != extract.KindMethod {
-		return verdictDrop
-	}
-	dirOfOwn := path.Dir(own[0].Path)
-	u := goType{name: t.name, dir: dirOfOwn}
-	if ms := m.interfaceMethods(u); ms != nil && m.implements(m.def.Container, m.dir, ms) {
-		return verdictKeep // T implements the interface U
-	}
-	if m.defIface != nil && m.implements(u.name, u.dir, m.defIface) {
-		return verdictKeep // U implements the interface T
+		if m.def.Kind == extract.KindMethod && h.Symbol.Kind == extract.KindMethod && m.corresponds(goType{name: h.Symbol.Container, dir: path.Dir(h.Path)}) {
+			return verdictKeep
+		}
 	}
 	return verdictDrop
+}
+
+// corresponds reports whether the method of type u named like def
+// corresponds to def through interface satisfaction: u is an interface
+// def's type implements, or def's type is an interface u implements.
+func (m *memberFilter) corresponds(u goType) bool {
+	if ms := m.interfaceMethods(u); ms != nil && m.implements(m.def.Container, m.dir, ms) {
+		return true
+	}
+	return m.defIface != nil && m.implements(u.name, u.dir, m.defIface)
 }
 
 // operandTypeCache keeps the types operand descriptors evaluated to (the

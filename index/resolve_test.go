@@ -198,6 +198,20 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// An unexported method: only its own package's x.flush, here on
 		// its receiver.
 		{"flush", "store/store.go:19", "store/store.go:19 store/store.go:19"},
+		// Two types with a method Area and an interface both implement:
+		// Square's is called on sq, promoted through Named's embedded
+		// Square and reached through the Shape interface; Circle's c.Area
+		// is not it; a range variable's type is not read (uncertain).
+		{"Area", "shapes/shapes.go:9", "shapes/shapes.go:9 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		{"Area", "shapes/shapes.go:13", "shapes/shapes.go:13 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		// The interface method: every implementation's call, and the
+		// interface's own.
+		{"Area", "shapes/shapes.go:4", "shapes/shapes.go:4 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		// Fields: Square's Name on sq and promoted on n, not Circle's;
+		// the composite-literal key Side is uncertain (keys are not
+		// typed).
+		{"Name", "shapes/shapes.go:7", "shapes/shapes.go:7 shapes/use.go:11 shapes/use.go:11"},
+		{"Side", "shapes/shapes.go:7", "shapes/shapes.go:7 shapes/shapes.go:9 shapes/shapes.go:9 shapes/use.go:4?"},
 		// Package-level Open of cache: its own call, not store.Open of the
 		// local store parameter; the parameter's field declaration (line
 		// 11) is a false positive scopes would remove.
