@@ -5,14 +5,12 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
-	"github.com/parleyhq/parley/workspace"
 )
 
 // maxDefinitions caps a definition answer; a name defined in hundreds of
@@ -53,79 +51,52 @@ type folderHit struct {
 }
 
 // rankedDefinitions returns the best class of definitions of name, used
-// at pos of d, in folder and path order; resolved is set when the use's
-// syntax settled them (index.RankResolved or a member of x's type) rather
-// than proximity.
+// at pos of d (index.Store.DefinitionsAt, the one implementation the CLI
+// and the agent's tools share), in folder and path order; resolved is set
+// when the use's syntax settled them. Other folders only matter when d's
+// own folder has nothing closer than RankElsewhere.
 func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Position, name string) (defs []folderHit, resolved bool, err error) {
-	from, err := d.f.store.DefinitionContext(d.rel)
-	if err != nil && !errors.Is(err, index.ErrNotIndexed) {
-		return nil, false, err
-	}
 	off, err := s.offset(d, pos)
 	if err != nil {
 		return nil, false, err
 	}
-	use := index.UseAt(d.content, off)
-	if use.Selector && strings.HasSuffix(d.rel, ".go") {
-		// x.F where the syntax gives x's type: the members of that type.
-		if hits, ok := d.f.store.GoMemberDefinitions(d.rel, d.content, off); ok && len(hits) > 0 {
-			out := make([]folderHit, 0, len(hits))
-			for _, h := range hits {
-				out = append(out, folderHit{d.f, h.NameHit()})
+	hits, rank, err := d.f.store.DefinitionsAt(d.rel, d.content, off, name)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, h := range hits {
+		defs = append(defs, folderHit{d.f, h})
+	}
+	if rank == index.RankElsewhere || len(hits) == 0 {
+		for _, f := range s.allFolders() {
+			if ctx.Err() != nil {
+				return nil, false, ctx.Err()
 			}
-			return out[:min(len(out), maxDefinitions)], true, nil
+			if f == d.f {
+				continue
+			}
+			other, err := f.store.DefinitionSites(name)
+			if err != nil {
+				return nil, false, err
+			}
+			for _, h := range other {
+				defs = append(defs, folderHit{f, h})
+			}
 		}
 	}
-	var all []folderHit
-	for _, f := range s.allFolders() {
-		if ctx.Err() != nil {
-			return nil, false, ctx.Err()
-		}
-		hits, err := f.store.DefinitionSites(name)
-		if err != nil {
-			return nil, false, err
-		}
-		for _, h := range hits {
-			all = append(all, folderHit{f, h})
-		}
-	}
-	rank := func(h folderHit) index.DefinitionRank {
-		if h.f != d.f {
-			return index.RankElsewhere
-		}
-		return from.RankUse(use, h.Path, h.Container)
-	}
-	best := index.SortDefinitions(all, rank)
-	resolved = best > 0 && rank(all[0]) == index.RankResolved
-	return all[:min(best, maxDefinitions)], resolved, nil
+	return defs[:min(len(defs), maxDefinitions)], len(hits) > 0 && rank == index.RankResolved, nil
 }
 
-// declarationAt returns the one declaration the identifier at pos means:
-// the declaration whose name it is, or the single resolved definition of
-// the use. ok is false when the syntax does not settle it.
-func (s *Server) declarationAt(ctx context.Context, d *doc, pos protocol.Position, name string) (folderHit, bool, error) {
+// declarationAt returns the one declaration the identifier at pos means
+// (index.Store.DeclarationAt); ok is false when the syntax does not
+// settle it.
+func (s *Server) declarationAt(_ context.Context, d *doc, pos protocol.Position, name string) (folderHit, bool, error) {
 	off, err := s.offset(d, pos)
 	if err != nil {
 		return folderHit{}, false, err
 	}
-	start := index.IdentStart(d.content, off)
-	sites, err := d.f.store.DefinitionSites(name)
-	if err != nil {
-		return folderHit{}, false, err
-	}
-	for _, h := range sites {
-		if h.Path != d.rel || h.Name != name {
-			continue
-		}
-		if o, err := d.lines.Offset(h.Selection.Start.Line, h.Selection.Start.Col, workspace.UTF8); err == nil && o == start {
-			return folderHit{d.f, h}, true, nil
-		}
-	}
-	defs, resolved, err := s.rankedDefinitions(ctx, d, pos, name)
-	if err != nil || !resolved || len(defs) != 1 {
-		return folderHit{}, false, err
-	}
-	return defs[0], true, nil
+	h, ok, err := d.f.store.DeclarationAt(d.rel, d.content, off, name)
+	return folderHit{d.f, h}, ok, err
 }
 
 // References answers, when the syntax settles which declaration the

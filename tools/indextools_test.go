@@ -170,6 +170,20 @@ func TestFindDefinitionAndReferences(t *testing.T) {
 	if strings.Contains(out, "util.go") {
 		t.Errorf("Server.Serve lists util.Serve:\n%s", out)
 	}
+	// A position answers as the editor does: the call s.Serve on line 29
+	// means Server.Serve, whose references are the same as above.
+	byName := out
+	out = ftOK(t, findReferencesTool, w.env, map[string]any{"path": "main.go", "line": 29, "column": 8})
+	if out != byName {
+		t.Errorf("references at main.go:29:8:\n%s\nwant (as Server.Serve):\n%s", out, byName)
+	}
+	out = ftOK(t, findDefinitionTool, w.env, map[string]any{"path": "main.go", "line": 29, "column": 8})
+	ftContains(t, out, "main.go:15: method Server.Serve")
+	if strings.Contains(out, "util.go") {
+		t.Errorf("definition at main.go:29:8 lists util.Serve:\n%s", out)
+	}
+	ftFail(t, findReferencesTool, w.env, map[string]any{"name": "Double", "path": "main.go", "line": 29, "column": 8}, "is on Serve, not Double")
+	ftFail(t, findDefinitionTool, w.env, map[string]any{"path": "main.go", "line": 999, "column": 1}, "past the end")
 	out = ftOK(t, findReferencesTool, w.env, map[string]any{"name": "util.Serve"})
 	if out != "util/util.go:9:6: func Serve() {} [definition]\n" {
 		t.Errorf("util.Serve:\n%s", out)
