@@ -81,18 +81,29 @@ func (f *refFilter) fileImports(p string) []importPath {
 }
 
 // keep reports whether the occurrence o in file p can refer to the
-// declaration, and whether that is uncertain.
-func (f *refFilter) keep(p string, o Occurrence) (keep, uncertain bool) {
+// declaration, whether that is uncertain, and whether it is ambiguous
+// (RefHit.Ambiguous).
+func (f *refFilter) keep(p string, o Occurrence) (keep, uncertain, ambiguous bool) {
 	if p == f.def.Path && o.Pos == f.def.Selection.Start {
-		return true, false
+		return true, false, false
 	}
 	if !strings.HasSuffix(p, ".go") {
-		return false, false
+		return false, false, false
 	}
 	keep, uncertain = f.keepGo(p, o)
+	if uncertain && f.def.Container != "" {
+		ambiguous = !f.memberFilter().alone()
+	}
 	// A file for another platform is in a build with another variant of
 	// the declaration (or none): a rename still has to see it.
-	return keep, uncertain || !buildsWith(f.def.Path, p)
+	return keep, uncertain || !buildsWith(f.def.Path, p), ambiguous
+}
+
+func (f *refFilter) memberFilter() *memberFilter {
+	if f.members == nil {
+		f.members = newMemberFilter(f.st, f.def)
+	}
+	return f.members
 }
 
 func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
@@ -121,10 +132,7 @@ func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
 		// An unexported member is only reachable from its own package.
 		return false, false
 	case o.Sel:
-		if f.members == nil {
-			f.members = newMemberFilter(f.st, f.def)
-		}
-		switch f.members.verdict(p, o.Operand) {
+		switch f.memberFilter().verdict(p, o.Operand) {
 		case verdictKeep:
 			return true, false
 		case verdictDrop:
@@ -159,9 +167,9 @@ func (s *Store) DeclReferences(def NameHit, limit int) ([]RefHit, error) {
 		if h.Decl && def.Container != "" && (h.Path != def.Path || h.Pos != def.Selection.Start) {
 			continue // another member's declaration (Circle's Name for Square's)
 		}
-		keep, unc := f.keep(h.Path, Occurrence{Pos: h.Pos, Call: h.Call, Sel: h.Sel, Import: h.Import, Operand: h.Operand})
+		keep, unc, amb := f.keep(h.Path, Occurrence{Pos: h.Pos, Call: h.Call, Sel: h.Sel, Import: h.Import, Operand: h.Operand})
 		if keep {
-			h.Uncertain = unc
+			h.Uncertain, h.Ambiguous = unc, amb
 			out = append(out, h)
 		}
 	}
@@ -180,11 +188,11 @@ func (s *Store) DeclFileReferences(def NameHit, p string) ([]RefHit, error) {
 	for _, o := range occ {
 		h := RefHit{Path: p, Name: def.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Import: o.Import, Operand: o.Operand, Uncertain: true}
 		if ok {
-			keep, unc := f.keep(p, o)
+			keep, unc, amb := f.keep(p, o)
 			if !keep {
 				continue
 			}
-			h.Uncertain = unc
+			h.Uncertain, h.Ambiguous = unc, amb
 		}
 		out = append(out, h)
 	}

@@ -49,6 +49,34 @@ type memberFilter struct {
 	files    map[string]*FileDetail
 	ifaces   map[goType][]string // method names of interface types; nil for other types
 	defIface []string            // def's container's methods when it is an interface
+	isAlone  *bool
+}
+
+// alone reports whether def is the only member of its name an unknown
+// x.F can mean: every other type's member of that name is a method that
+// corresponds to it through an interface.
+func (m *memberFilter) alone() bool {
+	if m.isAlone != nil {
+		return *m.isAlone
+	}
+	alone := true
+	sites, err := m.st.DefinitionSites(m.def.Name)
+	if err != nil {
+		alone = false
+	}
+	for _, h := range sites {
+		if !alone {
+			break
+		}
+		if h.Container == "" || h.Name != m.def.Name || !strings.HasSuffix(h.Path, ".go") ||
+			(h.Path == m.def.Path && h.Selection.Start == m.def.Selection.Start) {
+			continue
+		}
+		alone = m.def.Kind == extract.KindMethod && h.Kind == extract.KindMethod &&
+			m.corresponds(goType{name: h.Container, dir: path.Dir(h.Path)})
+	}
+	m.isAlone = &alone
+	return alone
 }
 
 type memberVerdict uint8

@@ -358,8 +358,14 @@ type RefHit struct {
 	Import  uint16
 	Operand uint32
 	// Uncertain is set by DeclReferences on a reference the syntax
-	// allows but cannot confirm (x.F where x's type is unknown).
+	// allows but cannot confirm (x.F where x's type is unknown, a file
+	// for another platform).
 	Uncertain bool
+	// Ambiguous is set with Uncertain when x's type is unknown and
+	// another declaration of the name (another type's member) could be
+	// meant; an unknown x.F is not ambiguous when the declaration asked
+	// about is the only one it can mean.
+	Ambiguous bool
 }
 
 // References returns the occurrences of name (exact spelling) across the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -101,10 +102,9 @@ func (s *Server) declarationAt(_ context.Context, d *doc, pos protocol.Position,
 
 // References answers, when the syntax settles which declaration the
 // identifier means (declarationAt), the references index.DeclReferences
-// keeps for it in that declaration's folder: confirmed ones and those the
-// syntax allows but cannot confirm (x.F with x of unknown type), which LSP
-// has no way to mark. Otherwise every occurrence of the name, in every
-// folder, as before resolution existed.
+// keeps for it in that declaration's folder, limited to what a rename
+// there must change (goReferences); otherwise every occurrence of the
+// name, in every folder, as before resolution existed.
 func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	d, err := s.document(ctx, p.TextDocument.URI)
 	if err != nil {
@@ -128,6 +128,9 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		if err != nil {
 			return nil, err
 		}
+		if strings.HasSuffix(d.rel, ".go") && decl.f == d.f {
+			hits = goReferences(d.f.store, d.rel, decl.NameHit, hits)
+		}
 		return s.refLocations(ctx, decl.f, hits, name, p.Context.IncludeDeclaration, out)
 	}
 	for _, f := range s.allFolders() {
@@ -141,6 +144,26 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		}
 	}
 	return out, nil
+}
+
+// goReferences keeps, of the references to decl found from the Go file
+// from, those in the build from is compiled in (index.Store.GoBuildScope:
+// its platform, its module, not testdata), the declaration itself
+// wherever it is, and drops the ambiguous ones: x.F of unknown type where
+// another type's F could be meant. LSP has no way to mark a location
+// uncertain, and an editor's rename applies every location it gets, so
+// the server answers what a type checker configured for from would; the
+// CLI and the agent's tool keep the rest, marked uncertain.
+func goReferences(st *index.Store, from string, decl index.NameHit, hits []index.RefHit) []index.RefHit {
+	inBuild := st.GoBuildScope(from)
+	out := hits[:0]
+	for _, h := range hits {
+		isDecl := h.Path == decl.Path && h.Pos == decl.Selection.Start
+		if isDecl || (!h.Ambiguous && inBuild(h.Path)) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // refLocations appends the locations of hits, references in folder f.
@@ -191,6 +214,9 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 		occ, err = d.f.store.DeclFileReferences(decl.NameHit, d.rel)
 		if err != nil && !errors.Is(err, index.ErrNotIndexed) {
 			return nil, err
+		}
+		if strings.HasSuffix(d.rel, ".go") {
+			occ = goReferences(d.f.store, d.rel, decl.NameHit, occ)
 		}
 	} else if !ok {
 		all, err := d.f.store.FileReferences(d.rel, name)
