@@ -208,7 +208,7 @@ func (o *operands) typeAt(off int) string {
 		}
 		return a + "." + b + "{}"
 	}
-	if goPredeclaredType[a] || a == "map" || a == "chan" || a == "func" || a == "struct" || a == "interface" {
+	if goPredeclaredType[a] || a == "map" || a == "chan" || a == "func" || a == "struct" || a == "interface" || a == "type" {
 		return ""
 	}
 	return a + "{}"
