@@ -50,6 +50,7 @@ type memberFilter struct {
 	ifaces   map[goType][]string // method names of interface types; nil for other types
 	defIface []string            // def's container's methods when it is an interface
 	isAlone  *bool
+	gen      uint64 // of the store's operand type cache when the query began
 }
 
 // alone reports whether def is the only member of its name an unknown
@@ -90,6 +91,7 @@ const (
 func newMemberFilter(st *Store, def NameHit) *memberFilter {
 	m := &memberFilter{st: st, def: def, dir: path.Dir(def.Path), defs: newLookupCache(),
 		verdicts: map[string]memberVerdict{}, byType: map[goType]memberVerdict{}, files: map[string]*FileDetail{}, ifaces: map[goType][]string{}}
+	m.gen = st.operandTypes.generation()
 	m.defIface = m.interfaceMethods(goType{name: def.Container, dir: m.dir})
 	return m
 }
@@ -165,7 +167,7 @@ func (m *memberFilter) judge(key string, fc *fileCtx, e ast.Expr) memberVerdict 
 		if !ok {
 			t = goType{}
 		}
-		m.st.operandTypes.put(key, t)
+		m.st.operandTypes.put(key, t, m.gen)
 	}
 	if t == (goType{}) {
 		return verdictUncertain
@@ -226,8 +228,9 @@ func (m *memberFilter) corresponds(u goType) bool {
 // common name (String, Close) evaluates almost nothing. Any change to the
 // store empties it. Safe for concurrent use.
 type operandTypeCache struct {
-	mu sync.Mutex
-	m  map[string]goType
+	mu  sync.Mutex
+	m   map[string]goType
+	gen uint64 // bumped by invalidate
 }
 
 // maxOperandTypes bounds the cache (a few MB); past it, it starts over.
@@ -240,9 +243,20 @@ func (c *operandTypeCache) get(key string) (goType, bool) {
 	return t, ok
 }
 
-func (c *operandTypeCache) put(key string, t goType) {
+// generation is what a query reads before its first evaluation and
+// passes to put, so that a type evaluated across a write is not kept.
+func (c *operandTypeCache) generation() uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.gen
+}
+
+func (c *operandTypeCache) put(key string, t goType, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
 	if c.m == nil || len(c.m) >= maxOperandTypes {
 		c.m = make(map[string]goType, 1024)
 	}
@@ -252,6 +266,7 @@ func (c *operandTypeCache) put(key string, t goType) {
 func (c *operandTypeCache) invalidate() {
 	c.mu.Lock()
 	c.m = nil
+	c.gen++
 	c.mu.Unlock()
 }
 

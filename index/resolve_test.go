@@ -297,3 +297,45 @@ func FuzzGoResolve(f *testing.F) {
 		st.GoMemberDefinitions("cmd/typed.go", src, off)
 	})
 }
+
+// TestDeclReferencesAfterEdit checks that an edit that changes what an
+// operand descriptor means (NewCircle now returns a Square) changes the
+// answer: the evaluated operand types cached by the first query are
+// dropped by the write.
+func TestDeclReferencesAfterEdit(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_go.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	area := func() int {
+		decls, err := st.QualifiedDeclarations("Square", "Area")
+		if err != nil || len(decls) != 1 {
+			t.Fatalf("Square.Area: %v %v", decls, err)
+		}
+		refs, err := st.DeclReferences(decls[0], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range refs {
+			if r.Path == "shapes/use.go" && r.Pos.Line == 6 && !r.Uncertain {
+				n++
+			}
+		}
+		return n
+	}
+	if n := area(); n != 3 {
+		t.Fatalf("before the edit: %d confirmed calls of Square.Area on line 7, want 3", n)
+	}
+	src, err := os.ReadFile(filepath.Join(root, "shapes", "shapes.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = bytes.Replace(src, []byte("func NewCircle() *Circle { return &Circle{} }"), []byte("func NewCircle() *Square { return &Square{} }"), 1)
+	if err := st.PutContent(context.Background(), "shapes/shapes.go", src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := area(); n != 4 {
+		t.Errorf("after NewCircle returns a Square: %d confirmed calls on line 7, want 4 (c.Area too)", n)
+	}
+}
