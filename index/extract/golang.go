@@ -94,7 +94,8 @@ func (g *goWalker) rng(n ast.Node) Range { return Range{g.pos(n.Pos()), g.pos(n.
 
 func (g *goWalker) file(f *ast.File) {
 	for _, imp := range f.Imports {
-		if p, err := strconv.Unquote(imp.Path.Value); err == nil {
+		// An empty path is a syntax error the parser lets through.
+		if p, err := strconv.Unquote(imp.Path.Value); err == nil && p != "" {
 			im := Import{Path: p, Line: g.pos(imp.Path.Pos()).Line}
 			if imp.Name != nil {
 				im.Name = imp.Name.Name
