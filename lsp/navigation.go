@@ -1,10 +1,12 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -133,6 +135,17 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		}
 		return s.refLocations(ctx, decl.f, hits, name, p.Context.IncludeDeclaration, out)
 	}
+	if strings.HasSuffix(d.rel, ".go") {
+		// The syntax leaves a few candidates (x.F with x of unknown
+		// type): the references to each of them, rather than every
+		// occurrence of the name.
+		if hits, ok, err := s.candidateReferences(ctx, d, p.Position, name); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			return s.refLocations(ctx, d.f, hits, name, p.Context.IncludeDeclaration, out)
+		}
+	}
 	for _, f := range s.allFolders() {
 		f.awaitAll(ctx)
 		hits, err := f.store.References(name, 0)
@@ -144,6 +157,44 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		}
 	}
 	return out, nil
+}
+
+// maxCandidates bounds the declarations candidateReferences unites.
+const maxCandidates = 8
+
+// candidateReferences answers references for a Go use the syntax does not
+// settle to one declaration but to a best class of a few (rankedDefinitions
+// in d's folder): the union of each one's references as References gives
+// them, in path and position order. ok is false when there are none or
+// too many, and every occurrence of the name is then the answer.
+func (s *Server) candidateReferences(ctx context.Context, d *doc, pos protocol.Position, name string) ([]index.RefHit, bool, error) {
+	defs, _, err := s.rankedDefinitions(ctx, d, pos, name)
+	if err != nil || len(defs) == 0 || len(defs) > maxCandidates {
+		return nil, false, err
+	}
+	d.f.awaitAll(ctx)
+	seen := map[string]bool{}
+	var out []index.RefHit
+	for _, def := range defs {
+		if def.f != d.f {
+			return nil, false, nil
+		}
+		hits, err := d.f.store.DeclReferences(def.NameHit, 0)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, h := range goReferences(d.f.store, d.rel, def.NameHit, hits) {
+			k := h.Path + ":" + strconv.Itoa(int(h.Pos.Line)) + ":" + strconv.Itoa(int(h.Pos.Col))
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, h)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b index.RefHit) int {
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	return out, true, nil
 }
 
 // goReferences keeps, of the references to decl found from the Go file

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -44,5 +45,17 @@ func TestGoReferencesScope(t *testing.T) {
 	}
 	if got := refs("sys/sys_linux.go", pos(2, 6)); !slices.Equal(got, want) {
 		t.Errorf("references to sys.Call from linux:\n got %v\nwant %v", got, want)
+	}
+	// tx.Close on a range variable: DB.Close or Tx.Close, the syntax
+	// cannot tell; the answer is their references, not cache's
+	// package-level Close.
+	got := refs("cmd/typed.go", pos(23, 5))
+	if !slices.Contains(got, "store/store.go:8:13-18") || !slices.Contains(got, "store/store.go:14:13-18") {
+		t.Errorf("references at an unknown tx.Close miss a candidate's declaration: %v", got)
+	}
+	for _, l := range got {
+		if strings.HasPrefix(l, "cache/") {
+			t.Errorf("references at an unknown tx.Close include %s", l)
+		}
 	}
 }
