@@ -3,6 +3,7 @@ package index
 import (
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"path"
 	"strconv"
 	"strings"
@@ -163,6 +164,9 @@ func (m *memberFilter) judge(key string, fc *fileCtx, e ast.Expr) memberVerdict 
 		t, ok = descType(r, fc, e)
 		if ok && t.dir == "" && t != builtinError {
 			t = m.resolveDir(m.resolver(), t)
+		}
+		if ok {
+			t = m.unalias(t)
 		}
 		if !ok {
 			t = goType{}
@@ -343,6 +347,43 @@ func (m *memberFilter) interfaceMethods(t goType) []string {
 	}
 	m.ifaces[t] = out
 	return out
+}
+
+// unalias follows type aliases (type FileInfo = fs.FileInfo) to the
+// type they name, a few hops at most.
+func (m *memberFilter) unalias(t goType) goType {
+	for range 3 {
+		r := m.resolver()
+		decls := r.lookup(t.name, "", t.inDir)
+		if len(decls) == 0 {
+			return t
+		}
+		sig := strings.TrimSpace(decls[0].Symbol.Signature)
+		if !strings.HasPrefix(sig, "type ") {
+			sig = "type " + sig
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+sig+"\n", parser.SkipObjectResolution)
+		if err != nil || len(f.Decls) == 0 {
+			return t
+		}
+		gd, ok := f.Decls[0].(*ast.GenDecl)
+		if !ok || len(gd.Specs) == 0 {
+			return t
+		}
+		ts, ok := gd.Specs[0].(*ast.TypeSpec)
+		if !ok || !ts.Assign.IsValid() {
+			return t
+		}
+		u, ok := typeExpr(r.storedFileContext(decls[0].Path), ts.Type)
+		if !ok {
+			return t
+		}
+		if u.dir == "" && u != builtinError {
+			u = m.resolveDir(m.resolver(), u)
+		}
+		t = u
+	}
+	return t
 }
 
 // resolveDir pins an import-relative type to the directory declaring it,

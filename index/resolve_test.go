@@ -202,11 +202,12 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// Square's is called on sq, promoted through Named's embedded
 		// Square and reached through the Shape interface; Circle's c.Area
 		// is not it; a range variable's type is not read (uncertain).
-		{"Area", "shapes/shapes.go:9", "shapes/shapes.go:9 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		// Through the alias Figure = Square too.
+		{"Area", "shapes/shapes.go:9", "shapes/alias.go:5 shapes/shapes.go:9 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
 		{"Area", "shapes/shapes.go:13", "shapes/shapes.go:13 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
 		// The interface method: every implementation's call, and the
 		// interface's own.
-		{"Area", "shapes/shapes.go:4", "shapes/shapes.go:4 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/shapes.go:4 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
 		// Fields: Square's Name on sq and promoted on n, not Circle's;
 		// the composite-literal key Side is uncertain (keys are not
 		// typed).

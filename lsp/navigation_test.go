@@ -30,10 +30,10 @@ func TestGoReferencesScope(t *testing.T) {
 		}, &locs)
 		return locStrings(e.root, locs)
 	}
-	// Square.Area: its calls on sq, through the embedding Named and the
+	// Square.Area: its calls on sq, on the alias Figure, through the embedding Named and the
 	// Shape interface; not Circle's c.Area, and not it.Area, whose
 	// operand's type is unknown while Circle also has an Area.
-	want := []string{"shapes/shapes.go:8:16-20", "shapes/use.go:6:13-17", "shapes/use.go:6:35-39", "shapes/use.go:6:47-51"}
+	want := []string{"shapes/alias.go:4:40-44", "shapes/shapes.go:8:16-20", "shapes/use.go:6:13-17", "shapes/use.go:6:35-39", "shapes/use.go:6:47-51"}
 	if got := refs("shapes/shapes.go", pos(8, 17)); !slices.Equal(got, want) {
 		t.Errorf("references to Square.Area:\n got %v\nwant %v", got, want)
 	}
