@@ -16,10 +16,12 @@ import (
 //   - a package-level declaration in directory D is referred to by pkg.F
 //     where pkg is an import naming D, and by a bare F in D's files (or in
 //     a file that dot-imports D); x.F after a value is never it.
-//   - a method or field is referred to by x.F after a value, which is
-//     Uncertain (the value's type is not stored), and, for a field, by a
-//     bare F in a composite literal key, also Uncertain; pkg.F is never
-//     it, and an unexported one is never used outside its package.
+//   - a method or field is referred to by x.F after a value whose type
+//     is the declaration's, embeds it or corresponds to it through an
+//     interface (declrefs_go.go judges x's stored operand descriptor);
+//     x.F whose operand the syntax does not describe is Uncertain, and
+//     so is, for a field, a bare F in a composite literal key; pkg.F is
+//     never it, and an unexported one is never used outside its package.
 //
 // Occurrences in files whose name restricts them to a platform the
 // declaration's file does not build with (buildsWith) are Uncertain: a
@@ -34,6 +36,7 @@ type refFilter struct {
 	dir     string
 	pkg     string // the package clause of def's file
 	imports map[string][]importPath
+	members *memberFilter // for a method or field, made on first use
 }
 
 // newRefFilter returns the filter for references to def, a declaration in
@@ -78,18 +81,29 @@ func (f *refFilter) fileImports(p string) []importPath {
 }
 
 // keep reports whether the occurrence o in file p can refer to the
-// declaration, and whether that is uncertain.
-func (f *refFilter) keep(p string, o Occurrence) (keep, uncertain bool) {
+// declaration, whether that is uncertain, and whether it is ambiguous
+// (RefHit.Ambiguous).
+func (f *refFilter) keep(p string, o Occurrence) (keep, uncertain, ambiguous bool) {
 	if p == f.def.Path && o.Pos == f.def.Selection.Start {
-		return true, false
+		return true, false, false
 	}
 	if !strings.HasSuffix(p, ".go") {
-		return false, false
+		return false, false, false
 	}
 	keep, uncertain = f.keepGo(p, o)
+	if uncertain && f.def.Container != "" {
+		ambiguous = !f.memberFilter().alone()
+	}
 	// A file for another platform is in a build with another variant of
 	// the declaration (or none): a rename still has to see it.
-	return keep, uncertain || !buildsWith(f.def.Path, p)
+	return keep, uncertain || !buildsWith(f.def.Path, p), ambiguous
+}
+
+func (f *refFilter) memberFilter() *memberFilter {
+	if f.members == nil {
+		f.members = newMemberFilter(f.st, f.def)
+	}
+	return f.members
 }
 
 func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
@@ -118,6 +132,12 @@ func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
 		// An unexported member is only reachable from its own package.
 		return false, false
 	case o.Sel:
+		switch f.memberFilter().verdict(p, o.Operand) {
+		case verdictKeep:
+			return true, false
+		case verdictDrop:
+			return false, false
+		}
 		return true, true
 	}
 	return f.def.Kind == extract.KindField, true
@@ -144,9 +164,12 @@ func (s *Store) DeclReferences(def NameHit, limit int) ([]RefHit, error) {
 			out = append(out, h)
 			continue
 		}
-		keep, unc := f.keep(h.Path, Occurrence{Pos: h.Pos, Call: h.Call, Sel: h.Sel, Import: h.Import})
+		if h.Decl && def.Container != "" && (h.Path != def.Path || h.Pos != def.Selection.Start) {
+			continue // another member's declaration (Circle's Name for Square's)
+		}
+		keep, unc, amb := f.keep(h.Path, Occurrence{Pos: h.Pos, Call: h.Call, Sel: h.Sel, Import: h.Import, Operand: h.Operand})
 		if keep {
-			h.Uncertain = unc
+			h.Uncertain, h.Ambiguous = unc, amb
 			out = append(out, h)
 		}
 	}
@@ -163,13 +186,13 @@ func (s *Store) DeclFileReferences(def NameHit, p string) ([]RefHit, error) {
 	f, ok := s.newRefFilter(def)
 	out := make([]RefHit, 0, len(occ))
 	for _, o := range occ {
-		h := RefHit{Path: p, Name: def.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Import: o.Import, Uncertain: true}
+		h := RefHit{Path: p, Name: def.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Import: o.Import, Operand: o.Operand, Uncertain: true}
 		if ok {
-			keep, unc := f.keep(p, o)
+			keep, unc, amb := f.keep(p, o)
 			if !keep {
 				continue
 			}
-			h.Uncertain = unc
+			h.Uncertain, h.Ambiguous = unc, amb
 		}
 		out = append(out, h)
 	}

@@ -19,10 +19,15 @@
 // Go names are resolved from syntax alone, with no type checker: RankUse
 // and GoMemberDefinitions (resolve*.go) settle which declaration a use at a
 // position means (imports, the use's package, the type of x in x.F
-// inferred from declarations), and DeclReferences (declrefs.go) keeps the
-// references that can mean one declaration, marking those the syntax
-// allows but cannot confirm as Uncertain. What the syntax cannot settle
-// falls back to the ranking by proximity, never to an error.
+// inferred from declarations), and DeclReferences (declrefs.go,
+// declrefs_go.go) keeps the references that can mean one declaration,
+// judging x.F by the operand descriptor the extractor stored for x (see
+// keys.go for why at index time), and marking those the syntax allows but
+// cannot confirm as Uncertain (and Ambiguous when another type's member
+// could be meant). DefinitionsAt, DeclarationAt and ReferencesAt
+// (navigate.go) are the one entry from a position that the language
+// server, the CLI and the agent's tools share. What the syntax cannot
+// settle falls back to the ranking by proximity, never to an error.
 //
 // Python names are resolved at query time from tree-sitter trees of the
 // buffer and of the modules and classes a use leads to (resolve_py*.go:

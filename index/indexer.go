@@ -413,6 +413,7 @@ func (s *Store) extractInto(ctx context.Context, u *FileUpdate, src []byte, opts
 	u.Detail.Package = res.Package
 	u.Detail.Imports = res.Imports
 	u.Detail.Todos = res.Todos
+	u.Detail.Operands = res.Operands
 	if res.Partial != "" {
 		u.Header.Status = StatusPartial
 		u.Detail.Reason = res.Partial

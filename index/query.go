@@ -353,12 +353,19 @@ type RefHit struct {
 	Call bool
 	// Decl is set when the occurrence is the name of a definition.
 	Decl bool
-	// Sel and Import are the occurrence's (see Occurrence).
-	Sel    bool
-	Import uint16
+	// Sel, Import and Operand are the occurrence's (see Occurrence).
+	Sel     bool
+	Import  uint16
+	Operand uint32
 	// Uncertain is set by DeclReferences on a reference the syntax
-	// allows but cannot confirm (x.F where x's type is unknown).
+	// allows but cannot confirm (x.F where x's type is unknown, a file
+	// for another platform).
 	Uncertain bool
+	// Ambiguous is set with Uncertain when x's type is unknown and
+	// another declaration of the name (another type's member) could be
+	// meant; an unknown x.F is not ambiguous when the declaration asked
+	// about is the only one it can mean.
+	Ambiguous bool
 }
 
 // References returns the occurrences of name (exact spelling) across the
@@ -413,7 +420,7 @@ func (s *Store) References(name string, limit int) ([]RefHit, error) {
 			if limit > 0 && len(hits) == limit {
 				return hits, nil
 			}
-			hits = append(hits, RefHit{Path: g.path, Name: name, Pos: o.Pos, Call: o.Call, Decl: slices.Contains(decls, o.Pos), Sel: o.Sel, Import: o.Import})
+			hits = append(hits, RefHit{Path: g.path, Name: name, Pos: o.Pos, Call: o.Call, Decl: slices.Contains(decls, o.Pos), Sel: o.Sel, Import: o.Import, Operand: o.Operand})
 		}
 	}
 	return hits, nil

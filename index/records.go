@@ -86,6 +86,9 @@ type FileDetail struct {
 	Package string
 	Imports []extract.Import
 	Todos   []extract.Todo
+	// Operands are the file's operand descriptors (extract.Result's),
+	// which Occurrence.Operand indexes.
+	Operands []string
 }
 
 func encodeDetail(f *FileDetail) []byte {
@@ -104,6 +107,10 @@ func encodeDetail(f *FileDetail) []byte {
 		e.str(t.Tag)
 		e.str(t.Text)
 		e.uvarint(uint64(t.Line))
+	}
+	e.uvarint(uint64(len(f.Operands)))
+	for _, o := range f.Operands {
+		e.str(o)
 	}
 	return e.b
 }
@@ -124,6 +131,12 @@ func decodeDetail(b []byte) (FileDetail, error) {
 		f.Todos = make([]extract.Todo, n)
 		for i := range f.Todos {
 			f.Todos[i] = extract.Todo{Tag: d.str(), Text: d.str(), Line: d.u32()}
+		}
+	}
+	if n := d.count(1); n > 0 {
+		f.Operands = make([]string, n)
+		for i := range f.Operands {
+			f.Operands[i] = d.str()
 		}
 	}
 	return f, d.err("file detail")
@@ -225,22 +238,25 @@ func decodeNames(b []byte) ([]string, error) {
 type Occurrence struct {
 	Pos  extract.Pos
 	Call bool
-	// Sel and Import are extract.Ref's: a selector (x.F), and the import
-	// its qualifier names (1-based index into the file's imports).
-	Sel    bool
-	Import uint16
+	// Sel, Import and Operand are extract.Ref's: a selector (x.F), the
+	// import its qualifier names (1-based index into the file's imports),
+	// and its operand's descriptor (1-based index into FileDetail.Operands).
+	Sel     bool
+	Import  uint16
+	Operand uint32
 }
 
 const (
-	occCall   = 1 << iota
-	occSel    // the occurrence follows a "."
-	occImport // followed by uvarint(Import)
-	occFlags  = 3
+	occCall    = 1 << iota
+	occSel     // the occurrence follows a "."
+	occImport  // followed by uvarint(Import)
+	occOperand // followed by uvarint(Operand)
+	occFlags   = 4
 )
 
 // encodeOccurrences writes positions sorted by line as line deltas, with
-// the flags in the low bits of the column and the import index after it
-// when there is one.
+// the flags in the low bits of the column and the import and operand
+// indices after it when there are.
 func encodeOccurrences(dst []byte, occ []Occurrence) []byte {
 	e := encoder{b: dst}
 	e.uvarint(uint64(len(occ)))
@@ -258,9 +274,15 @@ func encodeOccurrences(dst []byte, occ []Occurrence) []byte {
 		if o.Import > 0 {
 			c |= occImport
 		}
+		if o.Operand > 0 {
+			c |= occOperand
+		}
 		e.uvarint(c)
 		if o.Import > 0 {
 			e.uvarint(uint64(o.Import))
+		}
+		if o.Operand > 0 {
+			e.uvarint(uint64(o.Operand))
 		}
 	}
 	return e.b
@@ -276,6 +298,9 @@ func decodeOccurrences(b []byte) ([]Occurrence, error) {
 		o := Occurrence{Pos: extract.Pos{Line: line, Col: uint32(c >> occFlags)}, Call: c&occCall != 0, Sel: c&occSel != 0}
 		if c&occImport != 0 {
 			o.Import = uint16(d.uvarint())
+		}
+		if c&occOperand != 0 {
+			o.Operand = d.u32()
 		}
 		occ[i] = o
 	}

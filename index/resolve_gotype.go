@@ -41,6 +41,21 @@ const maxTypeSteps = 12
 type goTypeResolver struct {
 	st    *Store
 	steps int
+	// cache, when set, keeps name-index answers and decoded symbols
+	// across the resolvers of one references query.
+	cache *lookupCache
+}
+
+// lookupCache memoizes lookup's reads: the name index's candidates per
+// name (no symbol record decoded) and each symbol it then decoded.
+type lookupCache struct {
+	cands map[string][]candidate
+	files map[string][]extract.Symbol
+	ctxs  map[string]*fileCtx
+}
+
+func newLookupCache() *lookupCache {
+	return &lookupCache{cands: map[string][]candidate{}, files: map[string][]extract.Symbol{}, ctxs: map[string]*fileCtx{}}
 }
 
 // GoMemberDefinitions resolves the selector x.F whose name contains byte
@@ -102,7 +117,15 @@ func (r *goTypeResolver) fileContext(p string, f *ast.File) *fileCtx {
 // storedFileContext is the context of an indexed file, from its stored
 // imports.
 func (r *goTypeResolver) storedFileContext(p string) *fileCtx {
+	if r.cache != nil {
+		if fc, ok := r.cache.ctxs[p]; ok {
+			return fc
+		}
+	}
 	fc := &fileCtx{dir: path.Dir(p), imports: map[string]importPath{}}
+	if r.cache != nil {
+		r.cache.ctxs[p] = fc
+	}
 	if det, err := r.st.Detail(p); err == nil {
 		for _, im := range det.Imports {
 			fc.imports[goImportName(im.Path, im.Name)] = importPath{p: im.Path}
@@ -145,6 +168,9 @@ func selectorAt(f *ast.File, tf *token.File, off int) (*ast.SelectorExpr, []ast.
 func typeExpr(fc *fileCtx, e ast.Expr) (goType, bool) {
 	switch t := extract.TypeBase(e).(type) {
 	case *ast.Ident:
+		if t.Name == "error" {
+			return builtinError, true
+		}
 		if goPredeclared[t.Name] {
 			return goType{}, false
 		}
@@ -172,28 +198,89 @@ var goPredeclared = map[string]bool{
 }
 
 // lookup returns the definitions named name with the given container
-// (exact spelling) whose directory t-style matching accepts.
+// (exact spelling) whose directory inDir accepts. It filters on the name
+// index first and decodes only the symbols that pass: common names
+// (String, Close) have hundreds of definitions.
 func (r *goTypeResolver) lookup(name, container string, inDir func(string) bool, kinds ...extract.SymbolKind) []SymbolHit {
 	r.steps++
 	if r.steps > maxTypeSteps {
 		return nil
 	}
-	all, err := r.st.Definitions(name)
+	c := r.cache
+	cands := r.candidates(name)
+	var out []SymbolHit
+	var load []candidate
+	for _, cd := range cands {
+		if cd.container != container || !strings.HasSuffix(cd.path, ".go") || !inDir(path.Dir(cd.path)) {
+			continue
+		}
+		if len(kinds) > 0 && !containsKind(kinds, cd.kind) {
+			continue
+		}
+		if c == nil {
+			load = append(load, cd)
+			continue
+		}
+		// Whole files are decoded once per query: the declarations a
+		// query reads cluster in a few files (a type's methods and fields).
+		syms, err := r.symbols(cd.path)
+		if err != nil || int(cd.idx) >= len(syms) {
+			continue
+		}
+		out = append(out, SymbolHit{Path: cd.path, Symbol: syms[cd.idx]})
+	}
+	if len(load) > 0 {
+		hits, err := r.st.loadHits(load)
+		if err != nil {
+			return nil
+		}
+		out = append(out, hits...)
+	}
+	sortHits(out)
+	return out
+}
+
+// candidates returns the name index's exact candidates for name.
+func (r *goTypeResolver) candidates(name string) []candidate {
+	if r.cache != nil {
+		if cands, ok := r.cache.cands[name]; ok {
+			return cands
+		}
+	}
+	exact, _, err := r.st.definitionRefs(name)
 	if err != nil {
 		return nil
 	}
-	var out []SymbolHit
-	for _, h := range all {
-		s := &h.Symbol
-		if s.Name != name || s.Container != container || !strings.HasSuffix(h.Path, ".go") || !inDir(path.Dir(h.Path)) {
-			continue
-		}
-		if len(kinds) > 0 && !containsKind(kinds, s.Kind) {
-			continue
-		}
-		out = append(out, h)
+	if r.cache != nil {
+		r.cache.cands[name] = exact
 	}
-	return out
+	return exact
+}
+
+// declDir returns the directory of a package-level declaration of t's
+// name that t accepts, from the name index alone.
+func (r *goTypeResolver) declDir(t goType) (string, bool) {
+	for _, cd := range r.candidates(t.name) {
+		if cd.container == "" && strings.HasSuffix(cd.path, ".go") && t.inDir(path.Dir(cd.path)) {
+			return path.Dir(cd.path), true
+		}
+	}
+	return "", false
+}
+
+// symbols returns a file's symbols, through the cache when there is one.
+func (r *goTypeResolver) symbols(p string) ([]extract.Symbol, error) {
+	if r.cache == nil {
+		return r.st.Symbols(p)
+	}
+	if syms, ok := r.cache.files[p]; ok {
+		return syms, nil
+	}
+	syms, err := r.st.Symbols(p)
+	if err == nil {
+		r.cache.files[p] = syms
+	}
+	return syms, err
 }
 
 func containsKind(ks []extract.SymbolKind, k extract.SymbolKind) bool {

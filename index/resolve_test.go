@@ -188,13 +188,31 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// declaration and call, and on any machine but linux/riscv64 the
 		// riscv64 file's call.
 		{"Call", "sys/sys_linux.go:3", "sys/sys_linux.go:3 sys/sys_windows.go:3? sys/z_linux_riscv64.go:3" + riscvMark + " sys/z_windows_arm64.go:3?"},
-		// A method: every x.Close is possible but unconfirmed; Tx.Close's
-		// and cache.Close's declarations are not references.
-		{"Close", "store/store.go:9", "cmd/main.go:13? cmd/main.go:17? cmd/typed.go:10? cmd/typed.go:11? " +
-			"cmd/typed.go:13? cmd/typed.go:15? cmd/typed.go:17? cmd/typed.go:19? cmd/typed.go:20? " +
-			"cmd/typed.go:22? cmd/typed.go:24? cmd/typed.go:32? store/store.go:9"},
-		// An unexported method: only its own package's x.flush.
-		{"flush", "store/store.go:19", "store/store.go:19 store/store.go:19?"},
+		// A method: x.Close where x's type is DB (db from store.Open(),
+		// newDB(), a.db, var d, a closure's tx parameter shadowing run's)
+		// or embeds it (Wrapped); not Tx's (run's tx, a.db.Begin()'s
+		// result); a range variable's is uncertain. Tx.Close's and
+		// cache.Close's declarations are not references.
+		{"Close", "store/store.go:9", "cmd/main.go:13 cmd/main.go:17 cmd/typed.go:11 cmd/typed.go:15 " +
+			"cmd/typed.go:19 cmd/typed.go:20 cmd/typed.go:24? cmd/typed.go:32 store/store.go:9"},
+		// An unexported method: only its own package's x.flush, here on
+		// its receiver.
+		{"flush", "store/store.go:19", "store/store.go:19 store/store.go:19"},
+		// Two types with a method Area and an interface both implement:
+		// Square's is called on sq, promoted through Named's embedded
+		// Square and reached through the Shape interface; Circle's c.Area
+		// is not it; a range variable's type is not read (uncertain).
+		// Through the alias Figure = Square too.
+		{"Area", "shapes/shapes.go:9", "shapes/alias.go:5 shapes/shapes.go:9 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		{"Area", "shapes/shapes.go:13", "shapes/shapes.go:13 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		// The interface method: every implementation's call, and the
+		// interface's own.
+		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/shapes.go:4 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		// Fields: Square's Name on sq and promoted on n, not Circle's;
+		// the composite-literal key Side is uncertain (keys are not
+		// typed).
+		{"Name", "shapes/shapes.go:7", "shapes/shapes.go:7 shapes/use.go:11 shapes/use.go:11"},
+		{"Side", "shapes/shapes.go:7", "shapes/shapes.go:7 shapes/shapes.go:9 shapes/shapes.go:9 shapes/use.go:4?"},
 		// Package-level Open of cache: its own call, not store.Open of the
 		// local store parameter; the parameter's field declaration (line
 		// 11) is a false positive scopes would remove.
@@ -279,4 +297,46 @@ func FuzzGoResolve(f *testing.F) {
 		ctx.RankUse(use, "store/store.go", "")
 		st.GoMemberDefinitions("cmd/typed.go", src, off)
 	})
+}
+
+// TestDeclReferencesAfterEdit checks that an edit that changes what an
+// operand descriptor means (NewCircle now returns a Square) changes the
+// answer: the evaluated operand types cached by the first query are
+// dropped by the write.
+func TestDeclReferencesAfterEdit(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_go.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	area := func() int {
+		decls, err := st.QualifiedDeclarations("Square", "Area")
+		if err != nil || len(decls) != 1 {
+			t.Fatalf("Square.Area: %v %v", decls, err)
+		}
+		refs, err := st.DeclReferences(decls[0], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range refs {
+			if r.Path == "shapes/use.go" && r.Pos.Line == 6 && !r.Uncertain {
+				n++
+			}
+		}
+		return n
+	}
+	if n := area(); n != 3 {
+		t.Fatalf("before the edit: %d confirmed calls of Square.Area on line 7, want 3", n)
+	}
+	src, err := os.ReadFile(filepath.Join(root, "shapes", "shapes.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = bytes.Replace(src, []byte("func NewCircle() *Circle { return &Circle{} }"), []byte("func NewCircle() *Square { return &Square{} }"), 1)
+	if err := st.PutContent(context.Background(), "shapes/shapes.go", src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := area(); n != 4 {
+		t.Errorf("after NewCircle returns a Square: %d confirmed calls on line 7, want 4 (c.Area too)", n)
+	}
 }

@@ -59,6 +59,9 @@ type Store struct {
 	nextID uint32
 	// names is the resident symbol-name table for SearchSymbols.
 	names nameTable
+	// operandTypes remembers evaluated operand descriptors across
+	// references queries (declrefs_go.go).
+	operandTypes operandTypeCache
 	// Rebuilt is set when Open found an incompatible or unreadable store and
 	// started a fresh one.
 	Rebuilt string

@@ -134,7 +134,7 @@ func groupRefs(refs []extract.Ref) (names []string, groups [][]Occurrence) {
 	fill := slices.Clone(starts[:len(names)])
 	for i := range refs {
 		n := ids[i]
-		occ[fill[n]] = Occurrence{Pos: refs[i].Pos, Call: refs[i].Call, Sel: refs[i].Sel, Import: refs[i].Import}
+		occ[fill[n]] = Occurrence{Pos: refs[i].Pos, Call: refs[i].Call, Sel: refs[i].Sel, Import: refs[i].Import, Operand: refs[i].Operand}
 		fill[n]++
 	}
 	groups = make([][]Occurrence, len(names))
@@ -243,6 +243,7 @@ func (w *Writer) Commit() error {
 // publishLocked makes a committed header visible to readers; nil removes
 // the path. Precondition: s.mu is held for writing.
 func (s *Store) publishLocked(path string, h *FileHeader) {
+	s.operandTypes.invalidate()
 	if old, ok := s.files[path]; ok {
 		delete(s.byID, old.ID)
 		s.names.markDirty(old.ID)

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"unicode"
-	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -65,32 +64,7 @@ func (s *Server) offset(d *doc, p protocol.Position) (int, error) {
 }
 
 // identAt returns the identifier under (or just before) offset off.
-func identAt(src []byte, off int) (string, bool) {
-	isIdent := func(r rune) bool { return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r) }
-	start, end := off, off
-	for end < len(src) {
-		r, n := utf8.DecodeRune(src[end:])
-		if !isIdent(r) {
-			break
-		}
-		end += n
-	}
-	for start > 0 {
-		r, n := utf8.DecodeLastRune(src[:start])
-		if !isIdent(r) {
-			break
-		}
-		start -= n
-	}
-	if start == end {
-		return "", false
-	}
-	word := string(src[start:end])
-	if r, _ := utf8.DecodeRuneInString(word); unicode.IsDigit(r) {
-		return "", false // a number literal
-	}
-	return word, true
-}
+func identAt(src []byte, off int) (string, bool) { return index.IdentAt(src, off) }
 
 // toRange converts an index range (byte columns) of a file to the
 // client's encoding, reading the file only when the encoding needs it.

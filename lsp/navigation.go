@@ -1,10 +1,12 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -12,7 +14,6 @@ import (
 
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
-	"github.com/parleyhq/parley/workspace"
 )
 
 // maxDefinitions caps a definition answer; a name defined in hundreds of
@@ -53,90 +54,62 @@ type folderHit struct {
 }
 
 // rankedDefinitions returns the best class of definitions of name, used
-// at pos of d, in folder and path order; resolved is set when the use's
-// syntax settled them (index.RankResolved or a member of x's type) rather
-// than proximity.
+// at pos of d (index.Store.DefinitionsAt, the one implementation the CLI
+// and the agent's tools share), in folder and path order; resolved is set
+// when the use's syntax settled them. Other folders only matter when d's
+// own folder has nothing closer than RankElsewhere.
 func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Position, name string) (defs []folderHit, resolved bool, err error) {
-	from, err := d.f.store.DefinitionContext(d.rel)
-	if err != nil && !errors.Is(err, index.ErrNotIndexed) {
-		return nil, false, err
-	}
 	off, err := s.offset(d, pos)
 	if err != nil {
 		return nil, false, err
 	}
-	use := index.UseAt(d.content, off)
 	if h, ok := s.pyDefinition(ctx, d, off); ok {
 		return []folderHit{h}, true, nil
 	}
-	if use.Selector && strings.HasSuffix(d.rel, ".go") {
-		// x.F where the syntax gives x's type: the members of that type.
-		if hits, ok := d.f.store.GoMemberDefinitions(d.rel, d.content, off); ok && len(hits) > 0 {
-			out := make([]folderHit, 0, len(hits))
-			for _, h := range hits {
-				out = append(out, folderHit{d.f, h.NameHit()})
+	hits, rank, err := d.f.store.DefinitionsAt(d.rel, d.content, off, name)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, h := range hits {
+		defs = append(defs, folderHit{d.f, h})
+	}
+	if rank == index.RankElsewhere || len(hits) == 0 {
+		for _, f := range s.allFolders() {
+			if ctx.Err() != nil {
+				return nil, false, ctx.Err()
 			}
-			return out[:min(len(out), maxDefinitions)], true, nil
+			if f == d.f {
+				continue
+			}
+			other, err := f.store.DefinitionSites(name)
+			if err != nil {
+				return nil, false, err
+			}
+			for _, h := range other {
+				defs = append(defs, folderHit{f, h})
+			}
 		}
 	}
-	var all []folderHit
-	for _, f := range s.allFolders() {
-		if ctx.Err() != nil {
-			return nil, false, ctx.Err()
-		}
-		hits, err := f.store.DefinitionSites(name)
-		if err != nil {
-			return nil, false, err
-		}
-		for _, h := range hits {
-			all = append(all, folderHit{f, h})
-		}
-	}
-	rank := func(h folderHit) index.DefinitionRank {
-		if h.f != d.f {
-			return index.RankElsewhere
-		}
-		return from.RankUse(use, h.Path, h.Container)
-	}
-	best := index.SortDefinitions(all, rank)
-	resolved = best > 0 && rank(all[0]) == index.RankResolved
-	return all[:min(best, maxDefinitions)], resolved, nil
+	return defs[:min(len(defs), maxDefinitions)], len(hits) > 0 && rank == index.RankResolved, nil
 }
 
-// declarationAt returns the one declaration the identifier at pos means:
-// the declaration whose name it is, or the single resolved definition of
-// the use. ok is false when the syntax does not settle it.
-func (s *Server) declarationAt(ctx context.Context, d *doc, pos protocol.Position, name string) (folderHit, bool, error) {
+// declarationAt returns the one declaration the identifier at pos means
+// (index.Store.DeclarationAt); ok is false when the syntax does not
+// settle it.
+func (s *Server) declarationAt(_ context.Context, d *doc, pos protocol.Position, name string) (folderHit, bool, error) {
 	off, err := s.offset(d, pos)
 	if err != nil {
 		return folderHit{}, false, err
 	}
-	start := index.IdentStart(d.content, off)
-	sites, err := d.f.store.DefinitionSites(name)
-	if err != nil {
-		return folderHit{}, false, err
-	}
-	for _, h := range sites {
-		if h.Path != d.rel || h.Name != name {
-			continue
-		}
-		if o, err := d.lines.Offset(h.Selection.Start.Line, h.Selection.Start.Col, workspace.UTF8); err == nil && o == start {
-			return folderHit{d.f, h}, true, nil
-		}
-	}
-	defs, resolved, err := s.rankedDefinitions(ctx, d, pos, name)
-	if err != nil || !resolved || len(defs) != 1 {
-		return folderHit{}, false, err
-	}
-	return defs[0], true, nil
+	h, ok, err := d.f.store.DeclarationAt(d.rel, d.content, off, name)
+	return folderHit{d.f, h}, ok, err
 }
 
 // References answers, when the syntax settles which declaration the
 // identifier means (declarationAt), the references index.DeclReferences
-// keeps for it in that declaration's folder: confirmed ones and those the
-// syntax allows but cannot confirm (x.F with x of unknown type), which LSP
-// has no way to mark. Otherwise every occurrence of the name, in every
-// folder, as before resolution existed.
+// keeps for it in that declaration's folder, limited to what a rename
+// there must change (goReferences); otherwise every occurrence of the
+// name, in every folder, as before resolution existed.
 func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	d, err := s.document(ctx, p.TextDocument.URI)
 	if err != nil {
@@ -163,7 +136,21 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		if err != nil {
 			return nil, err
 		}
+		if strings.HasSuffix(d.rel, ".go") && decl.f == d.f {
+			hits = goReferences(d.f.store, d.rel, decl.NameHit, hits)
+		}
 		return s.refLocations(ctx, decl.f, hits, name, p.Context.IncludeDeclaration, out)
+	}
+	if strings.HasSuffix(d.rel, ".go") {
+		// The syntax leaves a few candidates (x.F with x of unknown
+		// type): the references to each of them, rather than every
+		// occurrence of the name.
+		if hits, ok, err := s.candidateReferences(ctx, d, p.Position, name); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			return s.refLocations(ctx, d.f, hits, name, p.Context.IncludeDeclaration, out)
+		}
 	}
 	for _, f := range s.allFolders() {
 		f.awaitAll(ctx)
@@ -176,6 +163,64 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		}
 	}
 	return out, nil
+}
+
+// maxCandidates bounds the declarations candidateReferences unites.
+const maxCandidates = 8
+
+// candidateReferences answers references for a Go use the syntax does not
+// settle to one declaration but to a best class of a few (rankedDefinitions
+// in d's folder): the union of each one's references as References gives
+// them, in path and position order. ok is false when there are none or
+// too many, and every occurrence of the name is then the answer.
+func (s *Server) candidateReferences(ctx context.Context, d *doc, pos protocol.Position, name string) ([]index.RefHit, bool, error) {
+	defs, _, err := s.rankedDefinitions(ctx, d, pos, name)
+	if err != nil || len(defs) == 0 || len(defs) > maxCandidates {
+		return nil, false, err
+	}
+	d.f.awaitAll(ctx)
+	seen := map[string]bool{}
+	var out []index.RefHit
+	for _, def := range defs {
+		if def.f != d.f {
+			return nil, false, nil
+		}
+		hits, err := d.f.store.DeclReferences(def.NameHit, 0)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, h := range goReferences(d.f.store, d.rel, def.NameHit, hits) {
+			k := h.Path + ":" + strconv.Itoa(int(h.Pos.Line)) + ":" + strconv.Itoa(int(h.Pos.Col))
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, h)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b index.RefHit) int {
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	return out, true, nil
+}
+
+// goReferences keeps, of the references to decl found from the Go file
+// from, those in the build from is compiled in (index.Store.GoBuildScope:
+// its platform, its module, not testdata), the declaration itself
+// wherever it is, and drops the ambiguous ones: x.F of unknown type where
+// another type's F could be meant. LSP has no way to mark a location
+// uncertain, and an editor's rename applies every location it gets, so
+// the server answers what a type checker configured for from would; the
+// CLI and the agent's tool keep the rest, marked uncertain.
+func goReferences(st *index.Store, from string, decl index.NameHit, hits []index.RefHit) []index.RefHit {
+	inBuild := st.GoBuildScope(from)
+	out := hits[:0]
+	for _, h := range hits {
+		isDecl := h.Path == decl.Path && h.Pos == decl.Selection.Start
+		if isDecl || (!h.Ambiguous && inBuild(h.Path)) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // refLocations appends the locations of hits, references in folder f.
@@ -230,6 +275,9 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 		occ, err = d.f.store.DeclFileReferences(decl.NameHit, d.rel)
 		if err != nil && !errors.Is(err, index.ErrNotIndexed) {
 			return nil, err
+		}
+		if strings.HasSuffix(d.rel, ".go") {
+			occ = goReferences(d.f.store, d.rel, decl.NameHit, occ)
 		}
 	} else if !ok {
 		all, err := d.f.store.FileReferences(d.rel, name)

@@ -19,9 +19,11 @@ var findDefinitionDesc string
 const maxDefinitions = 50
 
 type findDefinitionParams struct {
-	Name string `json:"name" jsonschema:"description=Symbol name, optionally qualified by its container: Serve or Server.Serve. Exact case is preferred; case-insensitive matches are shown when there are none."`
-	Path string `json:"path,omitempty" jsonschema:"description=A file the name is used in: definitions in it, in its directory and in the files it imports come first, then the rest. Or a directory to restrict the search to."`
-	Kind string `json:"kind,omitempty" jsonschema:"description=Only symbols of this kind (function, method, struct, class, interface, variable, constant, field, ...)."`
+	Name   string `json:"name,omitempty" jsonschema:"description=Symbol name, optionally qualified by its container: Serve or Server.Serve. Exact case is preferred; case-insensitive matches are shown when there are none. May be omitted with line and column."`
+	Path   string `json:"path,omitempty" jsonschema:"description=A file the name is used in: definitions in it, in its directory and in the files it imports come first, then the rest. Or a directory to restrict the search to. With line and column, the file the identifier is in."`
+	Kind   string `json:"kind,omitempty" jsonschema:"description=Only symbols of this kind (function, method, struct, class, interface, variable, constant, field, ...)."`
+	Line   int    `json:"line,omitempty" jsonschema:"minimum=1,description=With column and path: the definition of what the identifier at this 1-based line means, resolved as the editor's go-to-definition does."`
+	Column int    `json:"column,omitempty" jsonschema:"minimum=1,description=1-based byte column of the identifier on line."`
 }
 
 // findDefinitionTool lists where a name is defined.
@@ -44,6 +46,12 @@ func findDefinitionAccess(env *Env, p *findDefinitionParams) (access.Access, err
 }
 
 func findDefinitionRun(ctx context.Context, env *Env, p *findDefinitionParams) (*Result, error) {
+	if p.Line > 0 || p.Column > 0 {
+		return findDefinitionAt(env, p)
+	}
+	if strings.TrimSpace(p.Name) == "" {
+		return Errorf("name is empty; give a name, or path, line and column"), nil
+	}
 	from, err := definitionOrigin(env, p.Path)
 	if err != nil {
 		return nil, err
@@ -67,6 +75,30 @@ func findDefinitionRun(ctx context.Context, env *Env, p *findDefinitionParams) (
 	if len(hits) == 0 {
 		return &Result{Content: notFound(env, p.Name, scopePath, p.Kind) + "\n"}, nil
 	}
+	return &Result{Content: definitionLines(env, hits)}, nil
+}
+
+// findDefinitionAt answers for the identifier at path, line and column.
+func findDefinitionAt(env *Env, p *findDefinitionParams) (*Result, error) {
+	at, res := spotAt(env, p.Path, p.Line, p.Column, p.Name)
+	if res != nil {
+		return res, nil
+	}
+	syms, err := at.sc.store.DefinitionSymbolsAt(at.sc.prefix, at.src, at.off, at.name)
+	if err != nil {
+		return nil, fmt.Errorf("definition of %s: %w", at.name, err)
+	}
+	if len(syms) == 0 {
+		return &Result{Content: fmt.Sprintf("No definition of %s in the index.\n", at.name)}, nil
+	}
+	hits := make([]symbolHit, len(syms))
+	for i, h := range syms {
+		hits[i] = symbolHit{sc: at.sc, hit: h}
+	}
+	return &Result{Content: definitionLines(env, hits)}, nil
+}
+
+func definitionLines(env *Env, hits []symbolHit) string {
 	var b strings.Builder
 	for i, h := range hits {
 		if i == maxDefinitions {
@@ -78,7 +110,7 @@ func findDefinitionRun(ctx context.Context, env *Env, p *findDefinitionParams) (
 			fmt.Fprintf(&b, "    // %s\n", h.hit.Symbol.Doc)
 		}
 	}
-	return &Result{Content: b.String()}, nil
+	return b.String()
 }
 
 // origin is the indexed file find_definition ranks definitions from.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/agent/access"
+	"github.com/parleyhq/parley/index"
 )
 
 //go:embed desc/find_references.md
@@ -16,8 +17,10 @@ var findReferencesDesc string
 const defaultReferences = 100
 
 type findReferencesParams struct {
-	Name       string `json:"name" jsonschema:"description=Identifier to find (exact spelling). A qualified name such as Server.Serve or http.Get that names one declaration finds the references to that declaration only; otherwise its last part is searched."`
-	Path       string `json:"path,omitempty" jsonschema:"description=File or directory to restrict the search to."`
+	Name       string `json:"name,omitempty" jsonschema:"description=Identifier to find (exact spelling). A qualified name such as Server.Serve or http.Get that names one declaration finds the references to that declaration only; otherwise its last part is searched. May be omitted with line and column."`
+	Path       string `json:"path,omitempty" jsonschema:"description=File or directory to restrict the search to; with line and column, the file the identifier is in."`
+	Line       int    `json:"line,omitempty" jsonschema:"minimum=1,description=With column and path: find the references to what the identifier at this 1-based line means, as the editor's find-references resolves it (the whole workspace is searched)."`
+	Column     int    `json:"column,omitempty" jsonschema:"minimum=1,description=1-based byte column of the identifier on line."`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1,maximum=1000,description=Maximum occurrences to show (default 100); the rest are counted."`
 }
 
@@ -33,6 +36,14 @@ func findReferencesAccess(env *Env, p *findReferencesParams) (access.Access, err
 func findReferencesRun(ctx context.Context, env *Env, p *findReferencesParams) (*Result, error) {
 	qualified := strings.TrimSpace(p.Name)
 	_, name := splitQualified(qualified)
+	var at *spot
+	if p.Line > 0 || p.Column > 0 {
+		var res *Result
+		if at, res = spotAt(env, p.Path, p.Line, p.Column, qualified); res != nil {
+			return res, nil
+		}
+		name = at.name
+	}
 	if name == "" {
 		return Errorf("name is empty"), nil
 	}
@@ -41,12 +52,23 @@ func findReferencesRun(ctx context.Context, env *Env, p *findReferencesParams) (
 	if res != nil {
 		return res, nil
 	}
+	if at != nil {
+		sc := at.sc
+		sc.prefix, sc.file = "", false // the whole workspace
+		scopes = []scope{sc}
+	}
 	limit := cmp.Or(p.MaxResults, defaultReferences)
 	var b strings.Builder
 	shown, total, files := 0, 0, map[string]bool{}
 	src := lineSource{env: env}
 	for _, sc := range scopes {
-		refs, _, err := sc.store.ReferencesTo(qualified, 0)
+		var refs []index.RefHit
+		var err error
+		if at != nil {
+			refs, _, err = sc.store.ReferencesAt(at.sc.prefix, at.src, at.off, at.name, 0)
+		} else {
+			refs, _, err = sc.store.ReferencesTo(qualified, 0)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("references to %s: %w", name, err)
 		}

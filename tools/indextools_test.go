@@ -161,13 +161,29 @@ func TestFindDefinitionAndReferences(t *testing.T) {
 	}
 	ftContains(t, ftOK(t, findReferencesTool, w.env, map[string]any{"name": "Nothing"}), "No references to Nothing")
 	// A qualified name naming one declaration: the method's references
-	// only (its call is unconfirmed: s's type is not stored), not
-	// util.Serve.
+	// only (its call is confirmed: s := &Server{}), not util.Serve.
 	out = ftOK(t, findReferencesTool, w.env, map[string]any{"name": "Server.Serve"})
-	ftContains(t, out, "main.go:15:18: func (s *Server) Serve(req string) error { [definition]\n", "main.go:29:8: _ = s.Serve(\"x\") // TODO: read flags [uncertain]\n")
+	ftContains(t, out, "main.go:15:18: func (s *Server) Serve(req string) error { [definition]\n", "main.go:29:8: _ = s.Serve(\"x\") // TODO: read flags\n")
+	if strings.Contains(out, "[uncertain]") {
+		t.Errorf("s.Serve with s := &Server{} is uncertain:\n%s", out)
+	}
 	if strings.Contains(out, "util.go") {
 		t.Errorf("Server.Serve lists util.Serve:\n%s", out)
 	}
+	// A position answers as the editor does: the call s.Serve on line 29
+	// means Server.Serve, whose references are the same as above.
+	byName := out
+	out = ftOK(t, findReferencesTool, w.env, map[string]any{"path": "main.go", "line": 29, "column": 8})
+	if out != byName {
+		t.Errorf("references at main.go:29:8:\n%s\nwant (as Server.Serve):\n%s", out, byName)
+	}
+	out = ftOK(t, findDefinitionTool, w.env, map[string]any{"path": "main.go", "line": 29, "column": 8})
+	ftContains(t, out, "main.go:15: method Server.Serve")
+	if strings.Contains(out, "util.go") {
+		t.Errorf("definition at main.go:29:8 lists util.Serve:\n%s", out)
+	}
+	ftFail(t, findReferencesTool, w.env, map[string]any{"name": "Double", "path": "main.go", "line": 29, "column": 8}, "is on Serve, not Double")
+	ftFail(t, findDefinitionTool, w.env, map[string]any{"path": "main.go", "line": 999, "column": 1}, "past the end")
 	out = ftOK(t, findReferencesTool, w.env, map[string]any{"name": "util.Serve"})
 	if out != "util/util.go:9:6: func Serve() {} [definition]\n" {
 		t.Errorf("util.Serve:\n%s", out)

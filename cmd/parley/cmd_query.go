@@ -52,11 +52,24 @@ func newSymbolsCmd(g *globals) *cobra.Command {
 func newDefsCmd(g *globals) *cobra.Command {
 	var from string
 	cmd := &cobra.Command{
-		Use:   "defs NAME",
-		Short: "Show where NAME is defined (nearest to --from FILE first)",
+		Use:   "defs NAME | FILE:LINE:COL",
+		Short: "Show where NAME is defined (nearest to --from FILE first), or what the identifier at FILE:LINE:COL refers to, as the editor's go-to-definition answers",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return runQuery(g, args, func(st *index.Store, root string, args []string) error {
+				if pos, ok, err := parsePosition(st, root, args[0]); ok {
+					if err != nil {
+						return err
+					}
+					hits, err := st.DefinitionSymbolsAt(pos.rel, pos.src, pos.off, pos.name)
+					if err != nil {
+						return err
+					}
+					if g.limit > 0 && len(hits) > g.limit {
+						hits = hits[:g.limit]
+					}
+					return printSymbols(g, hits)
+				}
 				hits, err := st.Definitions(args[0])
 				if err != nil {
 					return err
@@ -86,11 +99,21 @@ func newDefsCmd(g *globals) *cobra.Command {
 
 func newRefsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "refs NAME",
-		Short: "List the occurrences of NAME; a qualified NAME naming one declaration (Type.Method, pkg.Func) lists the references to it",
+		Use:   "refs NAME | FILE:LINE:COL",
+		Short: "List the occurrences of NAME; a qualified NAME naming one declaration (Type.Method, pkg.Func), or FILE:LINE:COL on a use of one, lists the references to it as the editor's find-references does",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			return runQuery(g, args, func(st *index.Store, _ string, args []string) error {
+			return runQuery(g, args, func(st *index.Store, root string, args []string) error {
+				if pos, ok, err := parsePosition(st, root, args[0]); ok {
+					if err != nil {
+						return err
+					}
+					hits, _, err := st.ReferencesAt(pos.rel, pos.src, pos.off, pos.name, g.limit)
+					if err != nil {
+						return err
+					}
+					return printRefs(g, hits)
+				}
 				hits, _, err := st.ReferencesTo(args[0], g.limit)
 				if err != nil {
 					return err

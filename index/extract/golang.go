@@ -85,6 +85,7 @@ type goWalker struct {
 	// decls holds the offsets of function and method names, whose "(" does
 	// not make them callees.
 	decls map[int]bool
+	funcs []goFunc
 }
 
 func (g *goWalker) pos(p token.Pos) Pos { return g.lines.pos(p) }
@@ -93,7 +94,8 @@ func (g *goWalker) rng(n ast.Node) Range { return Range{g.pos(n.Pos()), g.pos(n.
 
 func (g *goWalker) file(f *ast.File) {
 	for _, imp := range f.Imports {
-		if p, err := strconv.Unquote(imp.Path.Value); err == nil {
+		// An empty path is a syntax error the parser lets through.
+		if p, err := strconv.Unquote(imp.Path.Value); err == nil && p != "" {
 			im := Import{Path: p, Line: g.pos(imp.Path.Pos()).Line}
 			if imp.Name != nil {
 				im.Name = imp.Name.Name
@@ -137,7 +139,20 @@ func (g *goWalker) funcDecl(d *ast.FuncDecl) {
 		s.Container = receiverName(d.Recv.List[0].Type)
 	}
 	if d.Body != nil {
-		s.Complexity = countBranches(g.toks.branches, g.lines.offset(d.Body.Lbrace), g.lines.offset(d.Body.Rbrace))
+		lb, rb := g.lines.offset(d.Body.Lbrace), g.lines.offset(d.Body.Rbrace)
+		s.Complexity = countBranches(g.toks.branches, lb, rb)
+		f := goFunc{lb: lb, rb: rb, params: map[string]string{}}
+		for _, l := range []*ast.FieldList{d.Recv, d.Type.Params, d.Type.Results} {
+			if l == nil {
+				continue
+			}
+			for _, field := range l.List {
+				for _, n := range field.Names {
+					f.params[n.Name] = typeDesc(field.Type)
+				}
+			}
+		}
+		g.funcs = append(g.funcs, f)
 	}
 	g.decls[g.lines.offset(d.Name.Pos())] = true
 	g.add(s)
@@ -339,8 +354,9 @@ func docOf(cg *ast.CommentGroup) string {
 // syntax tree, and so do f[T](x) and a[i](x).
 //
 // A selector's qualifier that is the name an import binds marks the
-// reference with that import (a local variable shadowing the import name
-// is not told apart: that needs scopes the scan pass does not have).
+// reference with that import, unless a local variable or parameter of
+// that name shadows it; any other selector after an identifier gets its
+// operand's descriptor (golang_operand.go).
 func (g *goWalker) refs() {
 	bound := make(map[string]uint16, len(g.res.Imports))
 	for i, im := range g.res.Imports {
@@ -348,16 +364,23 @@ func (g *goWalker) refs() {
 			bound[GoImportName(im.Path, im.Name)] = uint16(i + 1)
 		}
 	}
+	ops := newOperands(g.src, g.toks, g.funcs, bound)
 	refs := make([]Ref, 0, len(g.toks.idents))
 	for _, id := range g.toks.idents {
 		call := id.paren && !g.decls[id.off]
 		r := Ref{Name: id.name, Pos: g.lines.posOff(id.off), Call: call, Sel: id.sel}
-		if id.qual >= 0 && len(bound) > 0 {
-			r.Import = bound[g.toks.idents[id.qual].name]
+		if id.qual >= 0 {
+			q := g.toks.idents[id.qual]
+			if imp := bound[q.name]; imp > 0 && !id.qualCall && !q.sel && !ops.local(q.name, q.off) {
+				r.Import = imp
+			} else {
+				r.Operand = ops.of(id.qual, id.qualCall)
+			}
 		}
 		refs = append(refs, r)
 	}
 	g.res.Refs = refs
+	g.res.Operands = ops.table
 }
 
 // GoImportName is the name a Go import binds in the importing file: its

@@ -43,6 +43,9 @@ const (
 	tType    // type
 	tAssign  // a lone "="
 	tDot     // a selector's "." (not "..." or a number's)
+	tComma
+	tDefine // ":="
+	tSwitch // switch, select (a statement header that may declare)
 	tOther
 )
 
@@ -116,6 +119,13 @@ func (l *goLexer) next() (tok lexTok, start, end int) {
 		return tRBrace, start, l.pos
 	case ';':
 		return tSemi, start, l.pos
+	case ',':
+		return tComma, start, l.pos
+	case ':':
+		if l.pos < len(l.src) && l.src[l.pos] == '=' {
+			l.pos++
+			return tDefine, start, l.pos
+		}
 	case '&', '|':
 		if l.pos < len(l.src) && l.src[l.pos] == c {
 			l.pos++
@@ -188,8 +198,10 @@ func (l *goLexer) word(start int) (lexTok, int, int) {
 			return tVar, start, l.pos
 		case "type":
 			return tType, start, l.pos
+		case "switch", "select":
+			return tSwitch, start, l.pos
 		case "chan", "default", "defer", "else", "go", "goto", "import",
-			"map", "package", "range", "select", "switch":
+			"map", "package", "range":
 			return tOther, start, l.pos
 		}
 	}

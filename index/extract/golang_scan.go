@@ -20,6 +20,7 @@ type goTokens struct {
 	branches []int    // offsets of complexity tokens
 	bodies   [][2]int // [lbrace, rbrace] offsets of top-level func bodies
 	comments []goComment
+	defs     []goDef // local declarations, in source order
 	// lines are the offsets of every line start. They come from the scan,
 	// which always reads the whole input, unlike the parser, which gives up
 	// early on broken files.
@@ -32,8 +33,10 @@ type goIdent struct {
 	paren bool // next token is "("
 	sel   bool // previous token is "." (x.F)
 	// qual is the index of the identifier right before the "." (x in
-	// x.F), or -1.
-	qual int32
+	// x.F), or -1. qualCall says that identifier was called: x() in
+	// x().F, a.m() in a.m().F.
+	qual     int32
+	qualCall bool
 }
 
 type goComment struct {
@@ -47,19 +50,25 @@ func scanGo(src []byte) *goTokens {
 	l := newGoLexer(src)
 	t := &goTokens{idents: make([]goIdent, 0, len(src)/12)}
 	var b bodyFinder
+	var d declScanner
 	prev := tOther
 	// brackets remembers, per open "[", the identifier before it (or -1),
 	// so that f[T](x) marks f like f(x).
 	var brackets []int
 	closed := -1
+	// parens remembers, per open "(", the identifier called by it (or
+	// -1), so that f().F knows its operand is f's result.
+	var parens []int
+	called := -1    // the callee whose ")" was the previous token
 	prevIdent := -1 // index of the identifier just scanned, if any
 	dotQual := -1   // after a ".": the identifier before it, if any
+	dotCall := false
 	names := make(map[string]string, 64)
 	for {
 		tok, off, end := l.next()
 		switch tok {
 		case tEOF:
-			t.lines = l.lines
+			t.lines, t.defs = l.lines, d.defs
 			return t
 		case tComment:
 			if text := src[off:end]; hasMarker(text) {
@@ -77,18 +86,27 @@ func scanGo(src []byte) *goTokens {
 				}
 				id := goIdent{name: name, off: off, qual: -1}
 				if prev == tDot {
-					id.sel, id.qual = true, int32(dotQual)
+					id.sel, id.qual, id.qualCall = true, int32(dotQual), dotCall
 				}
 				t.idents = append(t.idents, id)
 				prevIdent = len(t.idents) - 1
+				d.step(tok, off, end, prevIdent, prev)
 				prev = tok
 				continue
 			}
 		case tLParen:
+			callee := prevIdent
 			if prevIdent >= 0 {
 				t.idents[prevIdent].paren = true
 			} else if prev == tRBrack && closed >= 0 {
 				t.idents[closed].paren = true
+				callee = closed
+			}
+			parens = append(parens, callee)
+		case tRParen:
+			called = -1
+			if n := len(parens); n > 0 {
+				called, parens = parens[n-1], parens[:n-1]
 			}
 		case tLBrack:
 			brackets = append(brackets, prevIdent)
@@ -100,8 +118,12 @@ func scanGo(src []byte) *goTokens {
 		case tBranch:
 			t.branches = append(t.branches, off)
 		case tDot:
-			dotQual = prevIdent
+			dotQual, dotCall = prevIdent, false
+			if prev == tRParen && called >= 0 {
+				dotQual, dotCall = called, true
+			}
 		}
+		d.step(tok, off, end, -1, prev)
 		if body, ok := b.step(tok, off); ok {
 			t.bodies = append(t.bodies, body)
 		}

@@ -142,6 +142,11 @@ type Ref struct {
 	// imports binds (Go: pkg.F), is 1 + that import's index in
 	// Result.Imports; 0 otherwise.
 	Import uint16
+	// Operand, for a selector whose operand's type the syntax describes
+	// (Go: x.F with x a receiver, parameter, local or package-level
+	// variable, or a chain of fields and calls on one), is 1 + the index
+	// of that operand's descriptor in Result.Operands; 0 otherwise.
+	Operand uint32
 }
 
 // Import is one import/include/require as written in the source.
@@ -171,6 +176,9 @@ type Result struct {
 	Refs    []Ref
 	Imports []Import
 	Todos   []Todo
+	// Operands is the file's table of operand descriptors (Go: see
+	// golang_locals.go), which Ref.Operand indexes.
+	Operands []string
 	// Partial is non-empty when extraction stopped early or the file did not
 	// parse cleanly; it says why. The records returned are still valid.
 	Partial string

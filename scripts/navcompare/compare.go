@@ -17,6 +17,10 @@ type config struct {
 	parley, gopls, root, data string
 	judge                     judge
 	verbose                   bool
+	// replay reads gopls's answers from a recording instead of running
+	// it; save writes both servers' answers ("FILE.gopls.json",
+	// "FILE.parley.json").
+	replay, save string
 }
 
 // report is the JSON navcompare prints.
@@ -90,22 +94,13 @@ func compare(ctx context.Context, cfg config, sites []site) (*report, error) {
 	if err := waitParleyIdle(ctx, p); err != nil {
 		return nil, fmt.Errorf("parley indexing: %w", err)
 	}
-	g, err := start(ctx, cfg.judge.name, cfg.gopls, cfg.judge.args, cfg.judge.env, errOut)
+	rep := &report{Root: cfg.root, Judge: cfg.judge.name, Sites: len(sites)}
+	gopls, err := goplsAnswers(ctx, cfg, sites, errOut)
 	if err != nil {
 		return nil, err
 	}
-	defer g.stop(ctx)
-	if err := g.initialize(ctx, cfg.root, cfg.judge.initOptions); err != nil {
-		return nil, err
-	}
-	rep := &report{Root: cfg.root, Judge: cfg.judge.name, Sites: len(sites)}
-	// gopls loads the whole workspace before its first answer; that wait is
-	// reported on its own, not mixed into the per-request latencies.
-	t := time.Now()
-	if _, err := ask(ctx, g, cfg.root, sites[0]); err != nil {
-		return nil, err
-	}
-	rep.GoplsFirstAnswerMs = ms(time.Since(t))
+	rep.GoplsFirstAnswerMs, rep.GoplsPeakRSSMB = gopls.FirstAnswerMs, gopls.PeakRSSMB
+	parley := &recording{Root: cfg.root}
 	var sc scores
 	var pl, gl timings
 	for _, s := range sites {
@@ -113,7 +108,8 @@ func compare(ctx context.Context, cfg config, sites []site) (*report, error) {
 		if err != nil {
 			return nil, err
 		}
-		ga, err := ask(ctx, g, cfg.root, s)
+		parley.add(s, pa, nil)
+		ga, err, _ := gopls.lookup(s)
 		if err != nil {
 			// gopls refuses some positions ("no object found"); the site
 			// has no judge and is not scored.
@@ -136,10 +132,51 @@ func compare(ctx context.Context, cfg config, sites []site) (*report, error) {
 			}
 		}
 	}
+	if cfg.save != "" {
+		if err := parley.save(cfg.save + ".parley.json"); err != nil {
+			return nil, err
+		}
+	}
 	sc.fill(rep)
 	rep.Parley, rep.Gopls = pl.summary(), gl.summary()
-	rep.ParleyPeakRSSMB, rep.GoplsPeakRSSMB = procstat.PeakRSS(p.cmd.Process.Pid), procstat.PeakRSS(g.cmd.Process.Pid)
+	rep.ParleyPeakRSSMB = procstat.PeakRSS(p.cmd.Process.Pid)
 	return rep, nil
+}
+
+// goplsAnswers runs the judge (gopls, pyright, tsserver) on every site
+// (saved when cfg.save is set), or reads its answers from cfg.replay.
+func goplsAnswers(ctx context.Context, cfg config, sites []site, errOut io.Writer) (*recording, error) {
+	if cfg.replay != "" {
+		return loadRecording(cfg.replay, cfg.root, sites)
+	}
+	g, err := start(ctx, cfg.judge.name, cfg.gopls, cfg.judge.args, cfg.judge.env, errOut)
+	if err != nil {
+		return nil, err
+	}
+	defer g.stop(ctx)
+	if err := g.initialize(ctx, cfg.root, cfg.judge.initOptions); err != nil {
+		return nil, err
+	}
+	rec := &recording{Root: cfg.root}
+	// The judge loads the whole workspace before its first answer; that
+	// wait is reported on its own, not mixed into the per-request
+	// latencies.
+	t := time.Now()
+	if _, err := ask(ctx, g, cfg.root, sites[0]); err != nil {
+		return nil, err
+	}
+	rec.FirstAnswerMs = ms(time.Since(t))
+	for _, s := range sites {
+		a, err := ask(ctx, g, cfg.root, s)
+		rec.add(s, a, err)
+	}
+	rec.PeakRSSMB = procstat.PeakRSS(g.cmd.Process.Pid)
+	if cfg.save != "" {
+		if err := rec.save(cfg.save + ".gopls.json"); err != nil {
+			return nil, err
+		}
+	}
+	return rec, nil
 }
 
 // ask opens the site's file, asks for its definition and references, and

@@ -18,7 +18,12 @@
 // load) are reported as skipped, not scored. Locations are compared by file
 // and start position.
 //
-//	navcompare -parley bin/parley -gopls $(go env GOPATH)/bin/gopls -root DIR -data DIR [-n 60] [-seed 1]
+//	navcompare -parley bin/parley -gopls $(go env GOPATH)/bin/gopls -root DIR -data DIR [-n 60] [-seed 1] [-save FILE | -replay FILE.gopls.json]
+//
+// -save keeps both servers' per-site answers; -replay judges a parley
+// build against recorded gopls answers (same tree, a sample no larger than
+// the recorded one) without starting gopls, whose latencies are then the
+// recorded ones.
 //
 // With -judge pyright or -judge tsserver the judge is pyright-langserver or
 // typescript-language-server (the -gopls flag names its binary; both are
@@ -49,6 +54,8 @@ func main() {
 	n := flag.Int("n", 60, "call sites to compare")
 	seed := flag.Uint64("seed", 1, "seed of the site sample")
 	verbose := flag.Bool("v", false, "print each disagreement to stderr")
+	save := flag.String("save", "", "write both servers' answers to FILE.gopls.json and FILE.parley.json")
+	replay := flag.String("replay", "", "read gopls's answers from a -save recording instead of running gopls")
 	flag.Parse()
 	if *root == "" || *data == "" {
 		fmt.Fprintln(os.Stderr, "navcompare: -root and -data are required")
@@ -71,7 +78,7 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Hour)
 	defer cancel()
-	rep, err := compare(ctx, config{parley: *bin, gopls: *gopls, judge: j, root: abs, data: *data, verbose: *verbose}, sites)
+	rep, err := compare(ctx, config{parley: *bin, gopls: *gopls, judge: j, root: abs, data: *data, verbose: *verbose, save: *save, replay: *replay}, sites)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "navcompare:", err)
 		os.Exit(1)

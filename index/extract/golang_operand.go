@@ -1,0 +1,366 @@
+package extract
+
+import (
+	"bytes"
+	"go/ast"
+	"sort"
+	"strconv"
+)
+
+// goFunc is a top-level function's body span and the descriptors of its
+// receiver, parameters and named results, from the parse pass.
+type goFunc struct {
+	lb, rb int
+	params map[string]string
+}
+
+// operands writes the operand descriptors of one file (see
+// golang_locals.go for their grammar).
+type operands struct {
+	src    []byte
+	idents []goIdent
+	defs   []goDef
+	byName map[string][]int // indices into defs, in source order
+	funcs  []goFunc         // sorted by lb
+	bound  map[string]uint16
+	memo   map[int32]string
+	index  map[string]uint32
+	table  []string
+	depth  int
+}
+
+func newOperands(src []byte, toks *goTokens, funcs []goFunc, bound map[string]uint16) *operands {
+	o := &operands{src: src, idents: toks.idents, defs: toks.defs, funcs: funcs, bound: bound,
+		byName: make(map[string][]int, len(toks.defs)), memo: map[int32]string{}, index: map[string]uint32{}}
+	for i, d := range toks.defs {
+		n := toks.idents[d.ident].name
+		o.byName[n] = append(o.byName[n], i)
+	}
+	return o
+}
+
+// of returns the 1-based table index of the descriptor of x in x.F, where
+// x is identifier qual (called when call is set), or 0 when the syntax
+// does not describe its type.
+func (o *operands) of(qual int32, call bool) uint32 {
+	d := o.identDesc(qual, call)
+	if d == "" {
+		return 0
+	}
+	i, ok := o.index[d]
+	if !ok {
+		o.table = append(o.table, d)
+		i = uint32(len(o.table))
+		o.index[d] = i
+	}
+	return i
+}
+
+// local reports whether name at off is a local variable or parameter
+// (which then shadows an import of that name).
+func (o *operands) local(name string, off int) bool {
+	if o.def(name, off) >= 0 {
+		return true
+	}
+	if f := o.funcAt(off); f != nil {
+		_, ok := f.params[name]
+		return ok
+	}
+	return false
+}
+
+func (o *operands) identDesc(qi int32, call bool) string {
+	key := qi
+	if call {
+		key = -qi - 2
+	}
+	if d, ok := o.memo[key]; ok {
+		return d
+	}
+	if o.depth > 8 {
+		return ""
+	}
+	o.depth++
+	d := o.computeIdent(qi, call)
+	o.depth--
+	o.memo[key] = d
+	return d
+}
+
+func (o *operands) computeIdent(qi int32, call bool) string {
+	id := o.idents[qi]
+	suffix := ""
+	if call {
+		suffix = "()"
+	}
+	if !id.sel {
+		if call {
+			if o.local(id.name, id.off) {
+				return "" // a func-typed local
+			}
+			return id.name + "()"
+		}
+		return o.nameDesc(id.name, id.off)
+	}
+	if id.qual < 0 {
+		return ""
+	}
+	q := o.idents[id.qual]
+	if _, ok := o.bound[q.name]; ok && !id.qualCall && !q.sel && !o.local(q.name, q.off) {
+		return q.name + "." + id.name + suffix
+	}
+	base := o.identDesc(id.qual, id.qualCall)
+	if base == "" {
+		return ""
+	}
+	return base + "." + id.name + suffix
+}
+
+// def returns the index of the innermost local declaration of name
+// visible at off, or -1.
+func (o *operands) def(name string, off int) int {
+	list := o.byName[name]
+	for k := len(list) - 1; k >= 0; k-- {
+		d := &o.defs[list[k]]
+		if o.idents[d.ident].off >= off {
+			continue
+		}
+		if !d.typ && d.at <= off && bytes.IndexAny(o.src[d.at:off], "\n;") < 0 {
+			continue // in its own right-hand side (x := x.next): the outer x
+		}
+		if d.end < 0 || off < d.end {
+			return list[k]
+		}
+	}
+	return -1
+}
+
+func (o *operands) funcAt(off int) *goFunc {
+	i := sort.Search(len(o.funcs), func(i int) bool { return o.funcs[i].lb > off }) - 1
+	if i >= 0 && off < o.funcs[i].rb {
+		return &o.funcs[i]
+	}
+	return nil
+}
+
+// nameDesc describes a plain identifier used at off.
+func (o *operands) nameDesc(name string, off int) string {
+	if o.depth > 8 {
+		return ""
+	}
+	o.depth++
+	defer func() { o.depth-- }()
+	if i := o.def(name, off); i >= 0 {
+		d := o.defs[i]
+		if d.typ {
+			return o.typeAt(d.at)
+		}
+		return o.valueAt(d.at, d.idx)
+	}
+	if f := o.funcAt(off); f != nil {
+		if d, ok := f.params[name]; ok {
+			return d
+		}
+	}
+	if _, ok := o.bound[name]; ok {
+		return ""
+	}
+	return name // package-level: a variable (or a type, in T.Method)
+}
+
+// typeDesc describes a value of the type written as e.
+func typeDesc(e ast.Expr) string {
+	switch t := TypeBase(e).(type) {
+	case *ast.Ident:
+		if t.Name == "error" || !goPredeclaredType[t.Name] {
+			return t.Name + "{}"
+		}
+	case *ast.SelectorExpr:
+		if q, ok := t.X.(*ast.Ident); ok {
+			return q.Name + "." + t.Sel.Name + "{}"
+		}
+	}
+	return ""
+}
+
+var goPredeclaredType = map[string]bool{
+	"bool": true, "byte": true, "complex64": true, "complex128": true,
+	"float32": true, "float64": true, "int": true, "int8": true, "int16": true,
+	"int32": true, "int64": true, "rune": true, "string": true, "uint": true,
+	"uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"any": true,
+}
+
+// typeAt describes a value of the type written at off (var x T).
+func (o *operands) typeAt(off int) string {
+	i := skipSpace(o.src, off)
+	for i < len(o.src) && o.src[i] == '*' {
+		i++
+	}
+	a, j := identAt(o.src, i)
+	if a == "" {
+		return ""
+	}
+	if j < len(o.src) && o.src[j] == '.' {
+		b, _ := identAt(o.src, j+1)
+		if b == "" {
+			return ""
+		}
+		return a + "." + b + "{}"
+	}
+	if goPredeclaredType[a] || a == "map" || a == "chan" || a == "func" || a == "struct" || a == "interface" || a == "type" {
+		return ""
+	}
+	return a + "{}"
+}
+
+// valueAt describes result idx of the expression at off: T{...},
+// &T{...}, new(T), F(...), x.f.m(...), x.(T), each possibly qualified by
+// an import; "" for anything else.
+func (o *operands) valueAt(off, idx int) string {
+	src := o.src
+	i := skipSpace(src, off)
+	if i < len(src) && src[i] == '&' {
+		i = skipSpace(src, i+1)
+	}
+	a, j := identAt(src, i)
+	switch a {
+	case "", "range", "func", "map", "chan", "struct":
+		return ""
+	case "new":
+		if j < len(src) && src[j] == '(' && idx == 0 {
+			return o.typeAt(j + 1)
+		}
+	}
+	var desc string
+	called := false
+	for n := 0; ; n++ {
+		switch {
+		case j < len(src) && src[j] == '(':
+			end := skipParens(src, j)
+			if end < 0 {
+				return ""
+			}
+			if desc == "" {
+				if o.local(a, i) {
+					return ""
+				}
+				desc = a
+			}
+			desc += "()"
+			called, j = true, end
+			continue
+		case j < len(src) && src[j] == '{' && !called && n <= 2:
+			// A composite literal T{...} or q.T{...} (n counts a and
+			// the selectors read so far).
+			if desc == "" {
+				desc = a
+			}
+			if idx != 0 {
+				return ""
+			}
+			return desc + "{}"
+		case j+1 < len(src) && src[j] == '.' && src[j+1] == '(':
+			if idx != 0 {
+				return ""
+			}
+			return o.typeAt(j + 2) // x.(T)
+		case j < len(src) && src[j] == '.':
+			b, k := identAt(src, j+1)
+			if b == "" {
+				return ""
+			}
+			if desc == "" {
+				if _, ok := o.bound[a]; ok && !o.local(a, i) {
+					desc = a
+				} else if desc = o.nameDesc(a, i); desc == "" {
+					return ""
+				}
+			}
+			desc += "." + b
+			called, j = false, k
+			continue
+		}
+		break
+	}
+	if desc == "" {
+		desc = o.nameDesc(a, i)
+	}
+	if desc == "" || !endsExpr(src, j) {
+		return ""
+	}
+	if idx > 0 {
+		if !called {
+			return ""
+		}
+		return desc + "[" + strconv.Itoa(idx) + "]"
+	}
+	return desc
+}
+
+// endsExpr reports whether the expression read so far is complete at j:
+// what follows ends a statement or a list element, not an index, operator
+// or further selector.
+func endsExpr(src []byte, j int) bool {
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\r') {
+		j++
+	}
+	if j >= len(src) {
+		return true
+	}
+	switch src[j] {
+	case '\n', ';', ')', ',', '}', '{':
+		return true
+	case '/':
+		return j+1 < len(src) && (src[j+1] == '/' || src[j+1] == '*')
+	}
+	return false
+}
+
+func skipSpace(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r' || src[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// identAt reads an ASCII identifier at i; "" when there is none.
+func identAt(src []byte, i int) (string, int) {
+	j := i
+	for j < len(src) {
+		c := src[j]
+		if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || j > i && '0' <= c && c <= '9' {
+			j++
+			continue
+		}
+		break
+	}
+	return string(src[i:j]), j
+}
+
+// skipParens returns the offset after the ")" matching the "(" at i,
+// skipping string and rune literals, or -1.
+func skipParens(src []byte, i int) int {
+	depth := 0
+	for ; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case '"', '\'':
+			for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '`':
+			for i++; i < len(src) && src[i] != '`'; i++ {
+			}
+		}
+	}
+	return -1
+}

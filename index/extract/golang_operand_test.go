@@ -1,0 +1,90 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestGoOperands checks the operand descriptors the extractor writes for
+// x in x.F: one line per selector reference, "LINE:NAME DESCRIPTOR" ("-"
+// for none, "import" for a package qualifier).
+func TestGoOperands(t *testing.T) {
+	for _, c := range []struct {
+		name, src, want string
+	}{
+		{"receiver, params, chains", `package p
+import "io"
+func (s *Server) Serve(w io.Writer, n int) {
+	s.conn.Close()
+	w.Write(nil)
+}`, "3:Writer import\n4:conn Server{}\n4:Close Server{}.conn\n5:Write io.Writer{}"},
+		{"locals", `package p
+import "os"
+func f() {
+	a := T{}
+	b := &pkg.T{}
+	c, err := os.Open("x")
+	var d T
+	e := NewT()
+	g := a.m()
+	a.X(); b.X(); c.X(); err.X(); d.X(); e.X(); g.X()
+}`, "5:T pkg\n6:Open import\n9:m T{}\n10:X T{}\n10:X pkg.T{}\n10:X os.Open()\n10:X os.Open()[1]\n10:X T{}\n10:X NewT()\n10:X T{}.m()"},
+		{"shadowing and scopes", `package p
+import "net/url"
+func f(x T) {
+	url := U{}
+	url.Parse()
+	{
+		x := V{}
+		x.M()
+	}
+	x.M()
+	h := func(x W) { x.M() }
+	x = x.Next
+}`, "5:Parse U{}\n8:M V{}\n10:M T{}\n11:M W{}\n12:Next T{}"},
+		{"unknown", `package p
+func f(xs []T, m map[string]T) {
+	for _, x := range xs {
+		x.M()
+	}
+	y := xs[0]
+	y.M()
+	switch z := v.(type) {
+	case T:
+		z.M()
+	}
+	w, ok := v.(*T)
+	w.M()
+	_ = ok
+}`, "4:M -\n7:M -\n10:M -\n13:M T{}"},
+		{"package-level and calls", `package p
+var global = T{}
+func f() {
+	global.M()
+	F().M()
+	pkg.G().M()
+}`, "4:M global\n5:M F()\n6:G pkg\n6:M pkg.G()"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := extractGo("p.go", []byte(c.src), true)
+			var got []string
+			for _, ref := range r.Refs {
+				if !ref.Sel {
+					continue
+				}
+				d := "-"
+				switch {
+				case ref.Import > 0:
+					d = "import"
+				case ref.Operand > 0:
+					d = r.Operands[ref.Operand-1]
+				}
+				got = append(got, fmt.Sprintf("%d:%s %s", ref.Pos.Line+1, ref.Name, d))
+			}
+			if g := strings.Join(got, "\n"); g != c.want {
+				t.Errorf("got\n%s\nwant\n%s", g, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,80 @@
+package index
+
+import (
+	"path"
+	"strings"
+)
+
+// GoBuildScope returns whether a file takes part in the Go build that
+// from, a root-relative Go file, is compiled in: the build a type checker
+// such as gopls loads for from, and the only one whose references a
+// rename of something from refers to must keep consistent.
+//
+//   - its file name's GOOS/GOARCH constraints build with from's
+//     (buildsWith; //go:build lines are not read);
+//   - it is in from's module (the nearest directory with a go.mod), unless
+//     the root has a go.work, whose modules build together: without one,
+//     a module sees another module of the tree as a published version,
+//     not as these files;
+//   - it is not under a directory the go command ignores (testdata, or a
+//     name starting with "_" or "."), unless from is in that directory.
+//
+// The language server applies it to Go references (lsp/navigation.go);
+// the CLI and the agent, which have no editor buffer to stand in, keep
+// every reference and mark the other builds' uncertain.
+func (s *Store) GoBuildScope(from string) func(p string) bool {
+	_, work := s.Header("go.work")
+	modules := map[string]string{}
+	var moduleOf func(dir string) string
+	moduleOf = func(dir string) string {
+		if m, ok := modules[dir]; ok {
+			return m
+		}
+		m := ""
+		mod := "go.mod"
+		if dir != "." {
+			mod = dir + "/go.mod"
+		}
+		switch _, ok := s.Header(mod); {
+		case ok:
+			m = dir
+		case dir != ".":
+			m = moduleOf(path.Dir(dir))
+		}
+		modules[dir] = m
+		return m
+	}
+	fromMod := moduleOf(path.Dir(from))
+	fromIgnored := ignoredGoDir(path.Dir(from))
+	return func(p string) bool {
+		if !strings.HasSuffix(p, ".go") {
+			return true
+		}
+		if !buildsWith(from, p) {
+			return false
+		}
+		if !work && moduleOf(path.Dir(p)) != fromMod {
+			return false
+		}
+		if d := ignoredGoDir(path.Dir(p)); d != "" && d != fromIgnored {
+			return false
+		}
+		return true
+	}
+}
+
+// ignoredGoDir returns the first directory of dir (a prefix of it) that
+// the go command ignores, or "".
+func ignoredGoDir(dir string) string {
+	if dir == "." {
+		return ""
+	}
+	end := 0
+	for _, elem := range strings.Split(dir, "/") {
+		end += len(elem) + 1
+		if elem == "testdata" || strings.HasPrefix(elem, "_") || strings.HasPrefix(elem, ".") {
+			return dir[:end-1]
+		}
+	}
+	return ""
+}

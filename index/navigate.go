@@ -1,0 +1,168 @@
+package index
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// Navigation from a position: what the language server's definition,
+// references and documentHighlight answer, and what `parley defs/refs
+// FILE:LINE:COL` and the agent's find_definition/find_references (with a
+// path, line and column) answer the same way, from one implementation.
+// src is the content of the root-relative file from as the caller sees it
+// (an editor's unsaved buffer, or the file on disk).
+
+// IdentAt returns the identifier containing or ending at byte offset off
+// of src; ok is false when there is none (or it is a number).
+func IdentAt(src []byte, off int) (name string, ok bool) {
+	off = min(max(off, 0), len(src))
+	isIdent := func(r rune) bool { return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+	start, end := off, off
+	for end < len(src) {
+		r, n := utf8.DecodeRune(src[end:])
+		if !isIdent(r) {
+			break
+		}
+		end += n
+	}
+	for start > 0 {
+		r, n := utf8.DecodeLastRune(src[:start])
+		if !isIdent(r) {
+			break
+		}
+		start -= n
+	}
+	if start == end {
+		return "", false
+	}
+	word := string(src[start:end])
+	if r, _ := utf8.DecodeRuneInString(word); unicode.IsDigit(r) {
+		return "", false // a number literal
+	}
+	return word, true
+}
+
+// DefinitionsAt returns the best class of this store's definitions of
+// name, the identifier at offset off of src: for x.F in Go where the
+// syntax gives x's type, that type's member (GoMemberDefinitions);
+// otherwise the definitions of name ranked by RankUse (what the use's
+// syntax resolves to, then the same file, directory, imports, the rest),
+// only those of the best rank, which is returned with them.
+func (s *Store) DefinitionsAt(from string, src []byte, off int, name string) ([]NameHit, DefinitionRank, error) {
+	ctx, err := s.DefinitionContext(from)
+	if err != nil && !errors.Is(err, ErrNotIndexed) {
+		return nil, RankElsewhere, err
+	}
+	use := UseAt(src, off)
+	if use.Selector && strings.HasSuffix(from, ".go") {
+		if hits, ok := s.GoMemberDefinitions(from, src, off); ok && len(hits) > 0 {
+			out := make([]NameHit, len(hits))
+			for i, h := range hits {
+				out[i] = h.NameHit()
+			}
+			return out, RankResolved, nil
+		}
+	}
+	all, err := s.DefinitionSites(name)
+	if err != nil || len(all) == 0 {
+		return nil, RankElsewhere, err
+	}
+	rank := func(h NameHit) DefinitionRank { return ctx.RankUse(use, h.Path, h.Container) }
+	best := SortDefinitions(all, rank)
+	return all[:best], rank(all[0]), nil
+}
+
+// DefinitionSymbolsAt is DefinitionsAt with the definitions' symbol
+// records, for answers that show signatures and docs.
+func (s *Store) DefinitionSymbolsAt(from string, src []byte, off int, name string) ([]SymbolHit, error) {
+	sites, _, err := s.DefinitionsAt(from, src, off, name)
+	if err != nil || len(sites) == 0 {
+		return nil, err
+	}
+	all, err := s.Definitions(name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SymbolHit, 0, len(sites))
+	for _, site := range sites {
+		for _, h := range all {
+			if h.Path == site.Path && h.Symbol.Selection.Start == site.Selection.Start {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// DeclarationAt returns the one declaration the identifier name at
+// offset off of src means: the declaration whose name it is, or the
+// single definition the use's syntax resolves to. ok is false when the
+// syntax does not settle one.
+func (s *Store) DeclarationAt(from string, src []byte, off int, name string) (NameHit, bool, error) {
+	start := IdentStart(src, off)
+	line := bytes.Count(src[:start], []byte{'\n'})
+	col := start - (bytes.LastIndexByte(src[:start], '\n') + 1)
+	here := extract.Pos{Line: uint32(line), Col: uint32(col)}
+	sites, err := s.DefinitionSites(name)
+	if err != nil {
+		return NameHit{}, false, err
+	}
+	for _, h := range sites {
+		if h.Path == from && h.Name == name && h.Selection.Start == here {
+			return h, true, nil
+		}
+	}
+	defs, rank, err := s.DefinitionsAt(from, src, off, name)
+	if err != nil || rank != RankResolved || len(defs) != 1 {
+		return NameHit{}, false, err
+	}
+	return defs[0], true, nil
+}
+
+// ReferencesAt returns the references to what the identifier name at
+// offset off of src means: DeclReferences of its declaration when
+// DeclarationAt settles one (resolved), else every occurrence of name.
+func (s *Store) ReferencesAt(from string, src []byte, off int, name string, limit int) (hits []RefHit, resolved bool, err error) {
+	decl, ok, err := s.DeclarationAt(from, src, off, name)
+	if err != nil {
+		return nil, false, err
+	}
+	if ok {
+		hits, err = s.DeclReferences(decl, limit)
+		return hits, err == nil, err
+	}
+	hits, err = s.References(name, limit)
+	return hits, false, err
+}
+
+// LineColOffset converts a 1-based line and 1-based byte column of src
+// (how `parley defs FILE:LINE:COL`, the tools and gopls's command line
+// count) to a byte offset.
+func LineColOffset(src []byte, line, col int) (int, error) {
+	if line < 1 || col < 1 {
+		return 0, fmt.Errorf("line and column start at 1")
+	}
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return 0, fmt.Errorf("line %d is past the end (%d lines)", line, l)
+		}
+		off += i + 1
+	}
+	end := bytes.IndexByte(src[off:], '\n')
+	if end < 0 {
+		end = len(src) - off
+	}
+	if col-1 > end {
+		return 0, fmt.Errorf("column %d is past the end of line %d (%d bytes)", col, line, end)
+	}
+	return off + col - 1, nil
+}

@@ -1,0 +1,61 @@
+package lsp
+
+import (
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/internal/fixture"
+)
+
+// TestGoReferencesScope checks what the server answers for Go references
+// on index/testdata/resolve_go.txtar: what a type checker configured for
+// the requesting file would (goReferences), not the uncertain rest that
+// `parley refs` marks.
+func TestGoReferencesScope(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_go.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	refs := func(rel string, p protocol.Position) []string {
+		t.Helper()
+		var locs []protocol.Location
+		e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+			TextDocumentPositionParams: e.tdpp(rel, p),
+			Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+		}, &locs)
+		return locStrings(e.root, locs)
+	}
+	// Square.Area: its calls on sq, on the alias Figure, through the embedding Named and the
+	// Shape interface; not Circle's c.Area, and not it.Area, whose
+	// operand's type is unknown while Circle also has an Area.
+	want := []string{"shapes/alias.go:4:40-44", "shapes/shapes.go:8:16-20", "shapes/use.go:6:13-17", "shapes/use.go:6:35-39", "shapes/use.go:6:47-51"}
+	if got := refs("shapes/shapes.go", pos(8, 17)); !slices.Equal(got, want) {
+		t.Errorf("references to Square.Area:\n got %v\nwant %v", got, want)
+	}
+	// sys.Call from the linux file: not the windows files' (another
+	// build), nor riscv64's unless this is one.
+	want = []string{"sys/sys_linux.go:2:5-9"}
+	if runtime.GOOS == "linux" && runtime.GOARCH == "riscv64" {
+		want = append(want, "sys/z_linux_riscv64.go:2:15-19")
+	}
+	if got := refs("sys/sys_linux.go", pos(2, 6)); !slices.Equal(got, want) {
+		t.Errorf("references to sys.Call from linux:\n got %v\nwant %v", got, want)
+	}
+	// tx.Close on a range variable: DB.Close or Tx.Close, the syntax
+	// cannot tell; the answer is their references, not cache's
+	// package-level Close.
+	got := refs("cmd/typed.go", pos(23, 5))
+	if !slices.Contains(got, "store/store.go:8:13-18") || !slices.Contains(got, "store/store.go:14:13-18") {
+		t.Errorf("references at an unknown tx.Close miss a candidate's declaration: %v", got)
+	}
+	for _, l := range got {
+		if strings.HasPrefix(l, "cache/") {
+			t.Errorf("references at an unknown tx.Close include %s", l)
+		}
+	}
+}
