@@ -32,7 +32,9 @@ func TestRepoMapFollowsMessages(t *testing.T) {
 	}
 	mapper := repomap.New(st, f.root)
 	f.configure = func(ws *acp.Workspace) {
-		ws.RepoMap = func() *repomap.Focus { return repomap.NewFocus(mapper, repomap.Options{Tokens: 12, Count: agent.TokenCounter("fake-model")}) }
+		ws.RepoMap = func() *repomap.Focus {
+			return repomap.NewFocus(mapper, repomap.Options{Tokens: 12, Count: agent.TokenCounter("fake-model")})
+		}
 	}
 	conn := f.connect(t, newFakeClient(), fsCaps)
 	ctx := ctxT(t)
