@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -48,12 +49,24 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T
 	go func() {
 		defer s.wg.Done()
 		defer f.wg.Done()
-		defer f.resolving.Store(false)
-		if hook := s.testHookResolve; hook != nil {
-			hook()
-		}
 		var r result
-		r.v, r.ok, r.err = fn()
+		func() {
+			// Free before answering: the caller's next request must not
+			// find this resolution still running.
+			defer f.resolving.Store(false)
+			// A resolver bug on some file must not take the server down:
+			// the request answers from the ranking instead.
+			defer func() {
+				if p := recover(); p != nil {
+					s.log.Errorf("resolution panicked: %v\n%s", p, debug.Stack())
+					r = result{}
+				}
+			}()
+			if hook := s.testHookResolve; hook != nil {
+				hook()
+			}
+			r.v, r.ok, r.err = fn()
+		}()
 		done <- r
 	}()
 	budget := s.opts.ResolveBudget
