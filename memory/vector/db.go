@@ -19,7 +19,9 @@ import (
 // original assistant's memory index; its ef 200 is lowered to 100 (an
 // insert's cost grows with it). Random 384-d vectors, the hardest case,
 // need a wide search: on 10k of them recall@10 was 0.39 at ef 64, 0.72 at
-// 200, 0.95 at 500 and 0.996 at 1000; SetEfSearch changes an index's.
+// 200, 0.95 at 500 and 0.996 at 1000; SetEfSearch changes an index's. An
+// index of at most EfSearch·2M vectors is not walked but scanned (see
+// Search).
 const (
 	DefaultM              = 16
 	DefaultEfConstruction = 100

@@ -1,6 +1,7 @@
 // Package vector is parley's vector store: named indices of vectors with
-// text and metadata, searched by cosine similarity through an HNSW graph
-// (github.com/coder/hnsw), kept in a Pebble database the caller owns (the
+// text and metadata, searched by cosine similarity, exactly (a scan) when
+// an index has at most ef·2M vectors and through an HNSW graph (hnsw.go,
+// parley's own) above that, kept in a Pebble database the caller owns (the
 // memory store's) under one key prefix.
 //
 // # Durability

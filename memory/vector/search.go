@@ -2,6 +2,7 @@ package vector
 
 import (
 	"cmp"
+	"container/heap"
 	"slices"
 )
 
@@ -15,7 +16,13 @@ type Result struct {
 }
 
 // Search returns up to k vectors nearest the query by cosine similarity,
-// best first.
+// best first. An index of at most ef·2M live vectors is scanned, which
+// is exact. A graph search expands ef nodes or more, of up to 2M links
+// each, so below that size it may compute as many distances as the scan:
+// on random 384-d vectors (16,000 of them, ef 500, M 16) it found 86% of
+// the true top 10 in 4.0 ms where the scan found all of it in 4.8 ms. On
+// clustered data the walk visits fewer nodes, so near the bound a scan
+// can cost a few times the walk; exactness is worth it at that size.
 func (d *DB) Search(name string, query []float32, k int) ([]Result, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
@@ -43,8 +50,14 @@ func (d *DB) Search(name string, query []float32, k int) ([]Result, error) {
 	// Tombstones may take some of the ef places; a rebuild keeps them
 	// under a quarter of the graph.
 	ef := max(info.EfSearch, k+min(gr.tombstones(), 4*k))
+	var hits []cand
+	if len(gr.live) <= ef*gr.g.m0 {
+		hits = gr.scan(q, k)
+	} else {
+		hits = gr.g.search(q, ef)
+	}
 	var out []Result
-	for _, c := range gr.g.search(q, ef) {
+	for _, c := range hits {
 		id, ok := gr.live[gr.g.keys[c.node]]
 		if !ok {
 			continue
@@ -66,4 +79,28 @@ func (d *DB) Search(name string, query []float32, k int) ([]Result, error) {
 		out[i].Text, out[i].Metadata = p.Text, p.Metadata
 	}
 	return out, nil
+}
+
+// scan returns the k live nodes nearest the unit vector q, nearest first,
+// by comparing q with every one of them.
+func (gr *graph) scan(q []float32, k int) []cand {
+	h := gr.g
+	res := maxHeap{}
+	for n, key := range h.keys {
+		if _, ok := gr.live[key]; !ok {
+			continue
+		}
+		d := h.dist(q, int32(n))
+		if res.Len() < k {
+			heap.Push(&res, cand{int32(n), d})
+		} else if d < res.minHeap[0].d {
+			res.minHeap[0] = cand{int32(n), d}
+			heap.Fix(&res, 0)
+		}
+	}
+	out := make([]cand, res.Len())
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(&res).(cand)
+	}
+	return out
 }

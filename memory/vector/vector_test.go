@@ -231,13 +231,17 @@ func recallAt10(t testing.TB, d *DB, name string, vecs map[uint64][]float32, que
 
 // TestSearchRecall checks the graph against brute force on a small index,
 // before and after replacing and removing a third of it (tombstones and a
-// rebuild), and after reopening.
+// rebuild), and after reopening. Its ef keeps n above ef·2M, so Search
+// walks the graph rather than scanning.
 func TestSearchRecall(t *testing.T) {
 	dir := t.TempDir()
 	d, done := openAt(t, dir)
 	r := rand.New(rand.NewPCG(3, 4))
-	const n, dim = 2000, 32
+	const n, dim, ef = 2000, 32, 40
 	d.Create("r", dim)
+	if err := d.SetEfSearch("r", ef); err != nil {
+		t.Fatal(err)
+	}
 	vecs := map[uint64][]float32{}
 	var items []Item
 	for i := range n {
