@@ -55,7 +55,8 @@ func extractGo(path string, src []byte, compact bool) *Result {
 	}
 	var tf *token.File
 	fset.Iterate(func(f *token.File) bool { tf = f; return true }) // the last file added
-	lines := &lineIndex{base: tf.Base(), size: len(text), lines: toks.lines, offsets: offsets}
+	lines := &lineIndex{base: tf.Base(), size: len(text), lines: toks.lines, offsets: offsets,
+		endLine: len(src) > 0 && src[len(src)-1] == '\n', srcLen: len(src)}
 	g := &goWalker{src: src, toks: toks, lines: lines, res: &Result{}, decls: map[int]bool{}}
 	if perr != nil {
 		g.res.Partial = "syntax errors: " + firstError(perr)
@@ -414,6 +415,11 @@ type lineIndex struct {
 	offsets *offsetMap
 	lines   []int // line starts of the original text
 	last    int
+	// endLine says the original text ends with a newline, so its end
+	// (srcLen) starts an empty last line, which lines leaves out (like
+	// token.File): a declaration the parser ends at EOF ends there.
+	endLine bool
+	srcLen  int
 }
 
 // offset converts a parser position to an offset in the original text.
@@ -432,6 +438,9 @@ func (li *lineIndex) pos(p token.Pos) Pos { return li.posOff(li.offset(p)) }
 
 // posOff converts a byte offset.
 func (li *lineIndex) posOff(off int) Pos {
+	if li.endLine && off >= li.srcLen {
+		return Pos{Line: uint32(len(li.lines)), Col: 0}
+	}
 	l := li.last
 	if l >= len(li.lines) || li.lines[l] > off {
 		l = searchLine(li.lines, off)
