@@ -20,7 +20,11 @@
 // a nested `sh -c`, is allowed by rules only when every simple command in
 // it is, and denied when any one is.
 //
-// Contracts: a Policy is safe for concurrent use. Decide has no side
+// Deferred wraps a Policy for front ends that show an edit's change before
+// it is written: an edit the policy would ask about runs unasked and is
+// asked about where the change is computed, matched by tool call ID.
+//
+// Contracts: a Policy and a Deferred are safe for concurrent use. Decide has no side
 // effects; Check may call the Approver (which must honour ctx) and, when
 // the user allows a call for the session, remembers a rule so that calls of
 // the same kind are not asked again.
