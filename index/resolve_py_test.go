@@ -2,7 +2,6 @@ package index
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,7 +16,24 @@ import (
 // TestResolvePyFixture indexes testdata/resolve_py.txtar and resolves each
 // use its "want" file lists with PyDefinitions.
 func TestResolvePyFixture(t *testing.T) {
-	archive := filepath.Join("testdata", "resolve_py.txtar")
+	checkDefinitionFixture(t, "resolve_py.txtar", func(st *Store, file string, src []byte, off int, read func(string) ([]byte, error)) string {
+		tg, ok := st.PyDefinitions(file, src, off, read)
+		switch {
+		case !ok:
+			return "-"
+		case tg.Module:
+			return tg.Path
+		}
+		return fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1)
+	})
+}
+
+// checkDefinitionFixture indexes testdata/archive and checks each line of
+// its "want" file, `path:line:col use -> answer`, against what resolve
+// answers for that use ("-": nothing).
+func checkDefinitionFixture(t *testing.T, archive string, resolve func(st *Store, file string, src []byte, off int, read func(string) ([]byte, error)) string) {
+	t.Helper()
+	archive = filepath.Join("testdata", archive)
 	root := fixture.Extract(t, archive)
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
@@ -33,14 +49,7 @@ func TestResolvePyFixture(t *testing.T) {
 			t.Errorf("%s: %v", line, err)
 			continue
 		}
-		got := "-"
-		if tg, ok := st.PyDefinitions(file, src, off, readUnder(root)); ok {
-			got = tg.Path
-			if !tg.Module {
-				got = fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1)
-			}
-		}
-		if got != want {
+		if got := resolve(st, file, src, off, readUnder(root)); got != want {
 			t.Errorf("%s %s: got %s, want %s", loc, text, got, want)
 		}
 	}
@@ -154,22 +163,7 @@ func refString(refs []RefHit) string {
 // (PyDefinitions, then PyFileReferences of what it finds) against the
 // fixture's store: none may panic.
 func FuzzPyResolve(f *testing.F) {
-	root := fixture.Extract(f, filepath.Join("testdata", "resolve_py.txtar"))
-	st, err := Open(f.TempDir())
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Index(context.Background(), root, Options{}); err != nil {
-		f.Fatal(err)
-	}
-	for _, name := range []string{"app/main.py", "pkg/models.py", "pkg/util.py"} {
-		src, err := os.ReadFile(filepath.Join(root, name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(src, 150)
-	}
+	st, root := fuzzFixtureStore(f, "resolve_py.txtar", 150, "app/main.py", "pkg/models.py", "pkg/util.py")
 	f.Add([]byte("from . import (\nclass C(C):\n  def f(self): self.x.y"), 40)
 	read := readUnder(root)
 	f.Fuzz(func(t *testing.T, src []byte, off int) {

@@ -274,22 +274,7 @@ func TestDeclReferencesFixture(t *testing.T) {
 // language server runs on the buffer being edited (UseAt, RankUse,
 // GoMemberDefinitions against the fixture's store): none may panic.
 func FuzzGoResolve(f *testing.F) {
-	root := fixture.Extract(f, filepath.Join("testdata", "resolve_go.txtar"))
-	st, err := Open(f.TempDir())
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Index(context.Background(), root, Options{}); err != nil {
-		f.Fatal(err)
-	}
-	for _, name := range []string{"cmd/typed.go", "cmd/main.go", "cache/cache.go"} {
-		src, err := os.ReadFile(filepath.Join(root, name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(src, 150)
-	}
+	st, _ := fuzzFixtureStore(f, "resolve_go.txtar", 150, "cmd/typed.go", "cmd/main.go", "cache/cache.go")
 	f.Add([]byte("package p\nfunc f() { var x struct{}; x.("), 40)
 	ctx, _ := st.DefinitionContext("cmd/typed.go")
 	f.Fuzz(func(t *testing.T, src []byte, off int) {
@@ -339,4 +324,26 @@ func TestDeclReferencesAfterEdit(t *testing.T) {
 	if n := area(); n != 4 {
 		t.Errorf("after NewCircle returns a Square: %d confirmed calls on line 7, want 4 (c.Area too)", n)
 	}
+}
+
+// fuzzFixtureStore indexes testdata/archive into a store closed with the
+// fuzz test and seeds f with each of files at offset off.
+func fuzzFixtureStore(f *testing.F, archive string, off int, files ...string) (*Store, string) {
+	root := fixture.Extract(f, filepath.Join("testdata", archive))
+	st, err := Open(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { st.Close() })
+	if _, err := st.Index(context.Background(), root, Options{}); err != nil {
+		f.Fatal(err)
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src, off)
+	}
+	return st, root
 }

@@ -1,11 +1,8 @@
 package index
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/fixture"
@@ -14,30 +11,12 @@ import (
 // TestResolveTSFixture indexes testdata/resolve_ts.txtar and resolves each
 // use its "want" file lists with TSDefinitions.
 func TestResolveTSFixture(t *testing.T) {
-	archive := filepath.Join("testdata", "resolve_ts.txtar")
-	root := fixture.Extract(t, archive)
-	st := openTestStore(t, t.TempDir())
-	defer st.Close()
-	mustIndex(t, st, root)
-	for _, line := range fixtureWant(t, archive) {
-		use, want, ok := strings.Cut(line, " -> ")
-		if !ok {
-			t.Fatalf("malformed want line %q", line)
+	checkDefinitionFixture(t, "resolve_ts.txtar", func(st *Store, file string, src []byte, off int, read func(string) ([]byte, error)) string {
+		if tg, ok := st.TSDefinitions(file, src, off, read); ok {
+			return fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1)
 		}
-		loc, text, _ := strings.Cut(use, " ")
-		file, src, off, err := fixtureUse(root, loc, text)
-		if err != nil {
-			t.Errorf("%s: %v", line, err)
-			continue
-		}
-		got := "-"
-		if tg, ok := st.TSDefinitions(file, src, off, readUnder(root)); ok {
-			got = fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1)
-		}
-		if got != want {
-			t.Errorf("%s %s: got %s, want %s", loc, text, got, want)
-		}
-	}
+		return "-"
+	})
 }
 
 // TestTSReferencesFixture checks PyReferences on TypeScript declarations
@@ -76,22 +55,7 @@ func TestTSReferencesFixture(t *testing.T) {
 // FuzzTSResolve: TSDefinitions and PyFileReferences on arbitrary buffers
 // and offsets against the fixture's store never panic.
 func FuzzTSResolve(f *testing.F) {
-	root := fixture.Extract(f, filepath.Join("testdata", "resolve_ts.txtar"))
-	st, err := Open(f.TempDir())
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Index(context.Background(), root, Options{}); err != nil {
-		f.Fatal(err)
-	}
-	for _, name := range []string{"src/app.ts", "src/models.ts", "src/index.ts"} {
-		src, err := os.ReadFile(filepath.Join(root, name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(src, 200)
-	}
+	st, root := fuzzFixtureStore(f, "resolve_ts.txtar", 200, "src/app.ts", "src/models.ts", "src/index.ts")
 	f.Add([]byte("export * from '../../';\nclass A extends A { m() { this.m().x } }"), 50)
 	read := readUnder(root)
 	f.Fuzz(func(t *testing.T, src []byte, off int) {
