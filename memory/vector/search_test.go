@@ -13,26 +13,7 @@ func TestSearchScansSmallIndex(t *testing.T) {
 	defer done()
 	r := rand.New(rand.NewPCG(5, 6))
 	const n, dim, ef = 500, 384, 16 // n <= ef·2·DefaultM
-	if _, err := d.Create("s", dim); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.SetEfSearch("s", ef); err != nil {
-		t.Fatal(err)
-	}
-	vecs := map[uint64][]float32{}
-	var items []Item
-	for i := range n {
-		v := randVec(r, dim)
-		vecs[uint64(i+1)] = v
-		items = append(items, Item{Vector: v})
-	}
-	if _, err := d.Add("s", items, ""); err != nil {
-		t.Fatal(err)
-	}
-	var queries [][]float32
-	for range 30 {
-		queries = append(queries, randVec(r, dim))
-	}
+	vecs, queries := randIndex(t, d, r, "s", n, dim, ef, 30)
 	if got := recallAt10(t, d, "s", vecs, queries); got != 1 {
 		t.Errorf("recall@10 %.3f, want 1 (exact)", got)
 	}

@@ -238,24 +238,7 @@ func TestSearchRecall(t *testing.T) {
 	d, done := openAt(t, dir)
 	r := rand.New(rand.NewPCG(3, 4))
 	const n, dim, ef = 2000, 32, 40
-	d.Create("r", dim)
-	if err := d.SetEfSearch("r", ef); err != nil {
-		t.Fatal(err)
-	}
-	vecs := map[uint64][]float32{}
-	var items []Item
-	for i := range n {
-		v := randVec(r, dim)
-		vecs[uint64(i+1)] = v
-		items = append(items, Item{Vector: v})
-	}
-	if _, err := d.Add("r", items, ""); err != nil {
-		t.Fatal(err)
-	}
-	var queries [][]float32
-	for range 50 {
-		queries = append(queries, randVec(r, dim))
-	}
+	vecs, queries := randIndex(t, d, r, "r", n, dim, ef, 50)
 	got := recallAt10(t, d, "r", vecs, queries)
 	t.Logf("recall@10 %.3f", got)
 	if got < 0.9 {
@@ -402,4 +385,31 @@ func TestConcurrentUse(t *testing.T) {
 	if info, _ := d.Info("c"); info.Count != 4*40 {
 		t.Errorf("count %d, want %d", info.Count, 4*40)
 	}
+}
+
+// randIndex creates index name of n random dim-dimensional vectors (IDs 1
+// to n) searched at ef, and returns them by ID with q random queries.
+func randIndex(t *testing.T, d *DB, r *rand.Rand, name string, n, dim, ef, q int) (map[uint64][]float32, [][]float32) {
+	t.Helper()
+	if _, err := d.Create(name, dim); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetEfSearch(name, ef); err != nil {
+		t.Fatal(err)
+	}
+	vecs := map[uint64][]float32{}
+	var items []Item
+	for i := range n {
+		v := randVec(r, dim)
+		vecs[uint64(i+1)] = v
+		items = append(items, Item{Vector: v})
+	}
+	if _, err := d.Add(name, items, ""); err != nil {
+		t.Fatal(err)
+	}
+	var queries [][]float32
+	for range q {
+		queries = append(queries, randVec(r, dim))
+	}
+	return vecs, queries
 }
