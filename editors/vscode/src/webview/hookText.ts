@@ -1,7 +1,7 @@
 // How the chat view words a hook run (pure; used by the page and tested).
 
 import type { HookItem, Turn } from './state';
-import { stopReasonText } from './state';
+import { stopReasonText } from './present';
 
 export const HOOK_OUTCOMES: Record<string, string> = {
   blocked: 'blocked',

@@ -19,14 +19,10 @@ import {
   type ToolItem,
   type Turn,
   type ViewState,
-  OP_LABELS,
-  fileLabel,
   initialState,
   reduce,
-  toolStatus,
-  toolSummary,
-  usageText,
 } from './state';
+import { OP_LABELS, fileLabel, toolStatus, toolSummary, usageText } from './present';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;

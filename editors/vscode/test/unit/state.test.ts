@@ -4,17 +4,14 @@ import type { ChatEvent, Compaction } from '../../src/protocol';
 import {
   type CompactionItem,
   type ToolItem,
-  fileLabel,
   historyTurns,
   initialState,
   reduce,
   reduceAll,
   splitUserText,
   titleOf,
-  stopReasonText,
-  toolSummary,
-  usageText,
 } from '../../src/webview/state';
+import { fileLabel, stopReasonText, toolSummary, usageText } from '../../src/webview/present';
 import { compactionDetail, compactionReason, compactionTitle } from '../../src/webview/compactionText';
 import { compactFixture, sessionsFixture, turnFixture } from '../fixtures';
 
