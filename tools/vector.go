@@ -79,9 +79,14 @@ func indexName(name string) error {
 // is none.
 func vectorDB(env *Env) (*vector.DB, *Result, error) {
 	if env.Memory == nil || env.Memory.Workspace == nil {
-		return nil, Errorf("the vector store is unavailable in this session (it lives in the workspace's memory store, which another process may hold)"), nil
+		return nil, Errorf("the vector store is unavailable in this session (it lives beside the workspace's memories, which could not be opened)"), nil
 	}
 	vdb, err := env.Memory.Workspace.Vectors()
+	if errors.Is(err, memory.ErrLocked) {
+		// Another parley process owns the indices: the model can say so
+		// and go on without them.
+		return nil, Errorf("%v; tell the user, or try again once that process ends", err), nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/memory/docs/pdftest"
 	"github.com/parleyhq/parley/memory/embed"
 )
@@ -76,4 +77,20 @@ func TestVectorTextTools(t *testing.T) {
 	ftContains(t, ftOK(t, vdbSearchTool, env, map[string]any{"index_name": "notes", "query": "user input panics", "k": 1}),
 		"[7]", "page=2", "source=manual.pdf", "Panics on user input are bugs.")
 	ftContains(t, ftOK(t, vdbListTool, env, map[string]any{}), "notes: 7 vectors of 96 dimensions, embedded by fake-embed-96")
+}
+
+// TestVectorToolsWhileAnotherProcessOwns: the indices belong to one
+// process at a time (memory.Store.Vectors); another's calls get an error
+// result saying so, not an internal failure.
+func TestVectorToolsWhileAnotherProcessOwns(t *testing.T) {
+	w := memoryEnv(t)
+	owner, err := memory.Open(w.env.Memory.Workspace.Dir(), memory.Workspace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close()
+	if _, err := owner.Vectors(); err != nil {
+		t.Fatal(err)
+	}
+	ftFail(t, vdbListTool, w.env, map[string]any{}, "in use by another parley process")
 }
