@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -197,7 +198,7 @@ func (e *blockEditor) set(term string, p posting) error {
 			e.tail[term] = b
 		}
 	}
-	i, found := slices.BinarySearchFunc(b.postings, p.id, func(q posting, id uint64) int { return cmpID(q.id, id) })
+	i, found := slices.BinarySearchFunc(b.postings, p.id, func(q posting, id uint64) int { return cmp.Compare(q.id, id) })
 	if found {
 		b.postings[i] = p
 	} else {
@@ -213,22 +214,12 @@ func (e *blockEditor) del(term string, id uint64) error {
 	if err != nil || b == nil {
 		return err
 	}
-	i, found := slices.BinarySearchFunc(b.postings, id, func(q posting, id uint64) int { return cmpID(q.id, id) })
+	i, found := slices.BinarySearchFunc(b.postings, id, func(q posting, id uint64) int { return cmp.Compare(q.id, id) })
 	if found {
 		b.postings = slices.Delete(b.postings, i, i+1)
 		b.dirty = true
 	}
 	return nil
-}
-
-func cmpID(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // write puts the changed blocks in batch: an emptied block is deleted.

@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -164,18 +165,8 @@ func (d *DB) List() ([]Info, error) {
 	if err := errors.Join(it.Error(), it.Close()); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(out, func(a, b Info) int { return cmpString(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b Info) int { return cmp.Compare(a.Name, b.Name) })
 	return out, nil
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // SetEfSearch sets how many candidates the index's searches keep (at
