@@ -43,16 +43,9 @@ func replayUpdate(ss *session, role provider.Role, b provider.Block) (sdk.Sessio
 		}
 		return sdk.UpdateAgentThoughtText(b.Text), true
 	case provider.BlockToolUse:
-		return sdk.StartToolCall(sdk.ToolCallId(b.ToolCallID), title(b.ToolName, b.Input),
-			sdk.WithStartKind(toolKind(b.ToolName)), sdk.WithStartStatus(sdk.ToolCallStatusPending),
-			sdk.WithStartLocations(ss.locations(b.Input)), sdk.WithStartRawInput(b.Input)), true
+		return ss.toolStart(b.ToolCallID, b.ToolName, b.Input), true
 	case provider.BlockToolResult:
-		status := sdk.ToolCallStatusCompleted
-		if b.IsError {
-			status = sdk.ToolCallStatusFailed
-		}
-		return sdk.UpdateToolCall(sdk.ToolCallId(b.ToolCallID), sdk.WithUpdateStatus(status),
-			sdk.WithUpdateContent([]sdk.ToolCallContent{resultContent(b.Text)})), true
+		return toolEnd(b.ToolCallID, b.IsError, []sdk.ToolCallContent{resultContent(b.Text)}), true
 	}
 	return sdk.SessionUpdate{}, false
 }

@@ -156,18 +156,11 @@ func (ss *session) updateFor(e agent.Event) (sdk.SessionUpdate, bool) {
 		// of the answer.
 		return sdk.UpdateAgentThoughtText("[parley] " + e.Text + "\n"), true
 	case agent.EventToolCall:
-		return sdk.StartToolCall(sdk.ToolCallId(e.ToolCallID), title(e.ToolName, e.Input),
-			sdk.WithStartKind(toolKind(e.ToolName)), sdk.WithStartStatus(sdk.ToolCallStatusPending),
-			sdk.WithStartLocations(ss.locations(e.Input)), sdk.WithStartRawInput(e.Input)), true
+		return ss.toolStart(e.ToolCallID, e.ToolName, e.Input), true
 	case agent.EventToolResult:
-		status := sdk.ToolCallStatusCompleted
-		if e.Result.IsError {
-			status = sdk.ToolCallStatusFailed
-		}
 		// The diffs of its applied edits and its terminal, then the text.
 		content := append(ss.takeContent(e.ToolCallID), resultContent(e.Result.Content))
-		return sdk.UpdateToolCall(sdk.ToolCallId(e.ToolCallID), sdk.WithUpdateStatus(status),
-			sdk.WithUpdateContent(content)), true
+		return toolEnd(e.ToolCallID, e.Result.IsError, content), true
 	case agent.EventEdit:
 		var locs []sdk.ToolCallLocation
 		for _, c := range e.Changes {
@@ -261,4 +254,20 @@ func (c startedCall) Run(ctx context.Context) (*tools.Result, error) {
 		c.ss.update(ctx, sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
 	}
 	return c.Call.Run(ctx)
+}
+
+// toolStart is the update that shows a tool call, pending.
+func (ss *session) toolStart(id, tool string, input json.RawMessage) sdk.SessionUpdate {
+	return sdk.StartToolCall(sdk.ToolCallId(id), title(tool, input),
+		sdk.WithStartKind(toolKind(tool)), sdk.WithStartStatus(sdk.ToolCallStatusPending),
+		sdk.WithStartLocations(ss.locations(input)), sdk.WithStartRawInput(input))
+}
+
+// toolEnd is the update that ends a tool call with its content.
+func toolEnd(id string, failed bool, content []sdk.ToolCallContent) sdk.SessionUpdate {
+	status := sdk.ToolCallStatusCompleted
+	if failed {
+		status = sdk.ToolCallStatusFailed
+	}
+	return sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateStatus(status), sdk.WithUpdateContent(content))
 }
