@@ -33,7 +33,13 @@ func (c *clientShell) RunShell(ctx context.Context, cmd tools.ShellCommand) (too
 	for _, k := range slices.Sorted(maps.Keys(cmd.Env)) {
 		env = append(env, sdk.EnvVariable{Name: k, Value: cmd.Env[k]})
 	}
-	created, err := conn.CreateTerminal(ctx, sdk.CreateTerminalRequest{
+	// The create request is not cancelled with the prompt: a cancel that
+	// arrived while the client was creating the terminal would drop its
+	// ID, and the command would run on in the editor, never killed or
+	// released. A cancelled prompt ends below, at the wait, with a kill.
+	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), terminalGrace)
+	defer cancel()
+	created, err := conn.CreateTerminal(after, sdk.CreateTerminalRequest{
 		SessionId: sid, Command: "bash", Args: []string{"-c", cmd.Command},
 		Cwd: sdk.Ptr(cmd.Dir), Env: env, OutputByteLimit: sdk.Ptr(terminalOutputLimit),
 	})
@@ -49,8 +55,6 @@ func (c *clientShell) RunShell(ctx context.Context, cmd tools.ShellCommand) (too
 		c.ss.addContent(id, ref)
 		c.ss.update(ctx, sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateContent([]sdk.ToolCallContent{ref})))
 	}
-	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), terminalGrace)
-	defer cancel()
 	defer func() {
 		if _, err := conn.ReleaseTerminal(after, sdk.ReleaseTerminalRequest{SessionId: sid, TerminalId: term}); err != nil {
 			c.ss.srv.opts.Warn(fmt.Errorf("terminal/release %s: %w", term, err))

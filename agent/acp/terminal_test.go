@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -24,6 +25,9 @@ type fakeTerminals struct {
 	killed  []string
 	freed   []string
 	started chan string // receives each new terminal's ID
+	// hold, when set, keeps terminal/create from answering until it is
+	// closed: a slow editor.
+	hold chan struct{}
 }
 
 type fakeTerm struct {
@@ -68,6 +72,9 @@ func (f *fakeTerminals) create(p sdk.CreateTerminalRequest) (sdk.CreateTerminalR
 	}
 	go func() { t.cmd.Wait(); close(t.done) }()
 	f.started <- id
+	if f.hold != nil {
+		<-f.hold
+	}
 	return sdk.CreateTerminalResponse{TerminalId: id}, nil
 }
 
@@ -196,43 +203,57 @@ text ran it
 }
 
 // TestCancelKillsClientTerminal: cancelling the prompt kills the command
-// in the client's terminal and ends the turn as cancelled.
+// in the client's terminal and ends the turn as cancelled, also when the
+// cancel arrives while the client is still creating the terminal (the ID
+// it answers with must not be dropped, or the command runs on unowned).
 func TestCancelKillsClientTerminal(t *testing.T) {
-	f := newFixture(t, `tool shell {"command":"sleep 60"}
+	for _, slowCreate := range []bool{false, true} {
+		t.Run(fmt.Sprintf("slowCreate=%v", slowCreate), func(t *testing.T) {
+			f := newFixture(t, `tool shell {"command":"sleep 60"}
 ---
 text unreachable
 `, nil)
-	f.mode = "bypassPermissions"
-	c := newFakeClient()
-	c.terms = newFakeTerminals()
-	conn := f.connect(t, c, termCaps)
-	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan sdk.PromptResponse, 1)
-	go func() {
-		r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("wait")})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- r
-	}()
-	select {
-	case <-c.terms.started:
-	case <-ctx.Done():
-		t.Fatal("no terminal was created")
-	}
-	if err := conn.Cancel(ctx, sdk.CancelNotification{SessionId: sess.SessionId}); err != nil {
-		t.Fatal(err)
-	}
-	if r := <-done; r.StopReason != sdk.StopReasonCancelled {
-		t.Errorf("stop reason %q", r.StopReason)
-	}
-	c.terms.mu.Lock()
-	defer c.terms.mu.Unlock()
-	if len(c.terms.killed) != 1 || len(c.terms.freed) != 1 {
-		t.Errorf("killed %v, released %v", c.terms.killed, c.terms.freed)
+			f.mode = "bypassPermissions"
+			c := newFakeClient()
+			c.terms = newFakeTerminals()
+			if slowCreate {
+				c.terms.hold = make(chan struct{})
+			}
+			conn := f.connect(t, c, termCaps)
+			ctx := ctxT(t)
+			sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan sdk.PromptResponse, 1)
+			go func() {
+				r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("wait")})
+				if err != nil {
+					t.Error(err)
+				}
+				done <- r
+			}()
+			select {
+			case <-c.terms.started:
+			case <-ctx.Done():
+				t.Fatal("no terminal was created")
+			}
+			if err := conn.Cancel(ctx, sdk.CancelNotification{SessionId: sess.SessionId}); err != nil {
+				t.Fatal(err)
+			}
+			if slowCreate {
+				// Let the cancel reach the agent before the terminal's ID does.
+				time.Sleep(50 * time.Millisecond)
+				close(c.terms.hold)
+			}
+			if r := <-done; r.StopReason != sdk.StopReasonCancelled {
+				t.Errorf("stop reason %q", r.StopReason)
+			}
+			c.terms.mu.Lock()
+			defer c.terms.mu.Unlock()
+			if len(c.terms.killed) != 1 || len(c.terms.freed) != 1 {
+				t.Errorf("killed %v, released %v", c.terms.killed, c.terms.freed)
+			}
+		})
 	}
 }
