@@ -210,6 +210,7 @@ func (s *Set) hybridRecall(ctx context.Context, query string, qv []float32, k in
 		}
 		rank++
 		h.Score += 1 / float64(rrfK+rank)
+		h.Similarity = float64(n.score)
 	}
 	out := make([]Hit, 0, len(fused))
 	for _, h := range fused {

@@ -6,9 +6,9 @@ import (
 
 // qualityMemories and qualityQueries are the retrieval-quality set: each
 // query names the memory it should find. The "paraphrase" queries share
-// few or no words with their memory, which lexical search cannot bridge;
-// they are here so the numbers say so (hybrid search with embeddings,
-// still to come, is meant to).
+// few or no words with their memory, which lexical search cannot bridge
+// and hybrid search (hybrid_quality_test.go, auto_quality_test.go) can
+// when the embeddings are close.
 var qualityMemories = []string{
 	"Database migrations run with make migrate and must be reversible",
 	"The user prefers table-driven tests over separate test functions",

@@ -24,6 +24,10 @@ type Hit struct {
 	Score float64 `json:"score,omitempty"`
 	// Matched is how many distinct query terms the memory contains.
 	Matched int `json:"matched,omitempty"`
+	// Similarity is the cosine similarity of the memory's embedding to
+	// the query's, in a hybrid recall that ranked it by vector (0
+	// otherwise).
+	Similarity float64 `json:"similarity,omitempty"`
 	// Stale says why the memory's anchors no longer match the code
 	// (Set.Stale); empty when they do or were not checked.
 	Stale []string `json:"stale,omitempty"`
