@@ -51,18 +51,19 @@ type hybrid struct {
 }
 
 // UseEmbeddings makes the Set's recalls hybrid, embedding through cfg's
-// endpoint. The vectors are cached (by content hash) in the workspace
+// endpoint. The vectors are cached (by content hash, at most cacheBytes,
+// 0: DefaultEmbeddingCacheBytes; see embedcache.go) in the workspace
 // store, else the user store.
-func (s *Set) UseEmbeddings(cfg embed.Config) error {
+func (s *Set) UseEmbeddings(cfg embed.Config, cacheBytes int64) error {
 	for _, st := range s.stores() {
-		vdb, err := st.Vectors()
+		c, err := st.embeddingCache(cacheBytes)
 		if errors.Is(err, ErrLocked) {
 			break // another process owns the vectors: embed uncached; recall says it is lexical
 		}
 		if err != nil {
 			return err
 		}
-		cfg.Cache = vdb
+		cfg.Cache = c
 		break
 	}
 	c, err := embed.New(cfg)
@@ -74,14 +75,15 @@ func (s *Set) UseEmbeddings(cfg embed.Config) error {
 }
 
 // UseConfigured makes recall hybrid when cfg names an embeddings
-// endpoint (embedding_api_url, embedding_model); without one the Set stays
-// lexical. Its error is a configuration the user must fix.
+// endpoint (embedding_api_url, embedding_model, and embedding_cache_mb
+// for the cache's bound); without one the Set stays lexical. Its error is
+// a configuration the user must fix.
 func (s *Set) UseConfigured(cfg *config.Config) error {
 	ec, ok, err := embed.Configured(cfg)
 	if err != nil || !ok {
 		return err
 	}
-	return s.UseEmbeddings(ec)
+	return s.UseEmbeddings(ec, int64(cfg.EmbeddingCacheMB)<<20)
 }
 
 // Notice returns, once, what recall could not do since the last call:

@@ -26,7 +26,7 @@ func hybridSet(t *testing.T, model string) (*Set, *fakellm.Server) {
 	t.Helper()
 	s := openSet(t)
 	cfg, srv := fakeEmbeddings(t, model)
-	if err := s.UseEmbeddings(cfg); err != nil {
+	if err := s.UseEmbeddings(cfg, 0); err != nil {
 		t.Fatal(err)
 	}
 	return s, srv
@@ -98,7 +98,7 @@ func TestEmbedderDownFallsBack(t *testing.T) {
 	defer hs.Close()
 	_ = fake
 	s := openSet(t)
-	if err := s.UseEmbeddings(embed.Config{URL: hs.URL + "/v1", Model: "fake-embed-64", MaxRetries: -1}); err != nil {
+	if err := s.UseEmbeddings(embed.Config{URL: hs.URL + "/v1", Model: "fake-embed-64", MaxRetries: -1}, 0); err != nil {
 		t.Fatal(err)
 	}
 	m, err := s.Add(Memory{Content: "Database migrations run with make migrate"})
@@ -153,7 +153,7 @@ func TestBackfillAndForget(t *testing.T) {
 		t.Errorf("after forget: vectors %v", ids)
 	}
 	cfg, _ := fakeEmbeddings(t, "fake-embed-48")
-	if err := s.UseEmbeddings(cfg); err != nil {
+	if err := s.UseEmbeddings(cfg, 0); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Recall("beta", 5); err != nil {

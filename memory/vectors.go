@@ -27,10 +27,11 @@ const vectorPrefix = 'V'
 // matching ErrLocked, and its memory recall falls back to lexical search
 // (saying so) while the owner runs.
 type vectors struct {
-	mu   sync.Mutex
-	db   *vector.DB
-	pdb  *pebble.DB
-	lock *os.File
+	mu    sync.Mutex
+	db    *vector.DB
+	pdb   *pebble.DB
+	lock  *os.File
+	cache *embedCache // the embedding cache (embedcache.go), once made
 }
 
 // Vectors returns the store's vector indices (the vector_db_* tools'
@@ -85,8 +86,30 @@ func (s *Store) closeVectors() error {
 	}
 	err := errors.Join(s.vec.db.Close(), s.vec.pdb.Close(), dirlock.Unlock(s.vec.lock))
 	s.vec.db, s.vec.pdb, s.vec.lock = nil, nil, nil
+	if s.vec.cache != nil {
+		s.vec.cache.loaded = false // a reopened database is counted again
+	}
 	if err != nil {
 		return fmt.Errorf("close memory store %s: vectors: %w", s.dir, err)
 	}
 	return nil
+}
+
+// embeddingCache opens the store's vectors and returns its embedding
+// cache, bounded to limit bytes (0: DefaultEmbeddingCacheBytes). The cache
+// is one per store, so its byte count is right however many Sets use it.
+func (s *Store) embeddingCache(limit int64) (*embedCache, error) {
+	if _, err := s.Vectors(); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = DefaultEmbeddingCacheBytes
+	}
+	s.vec.mu.Lock()
+	defer s.vec.mu.Unlock()
+	if s.vec.cache == nil {
+		s.vec.cache = &embedCache{vec: &s.vec}
+	}
+	s.vec.cache.limit = limit
+	return s.vec.cache, nil
 }

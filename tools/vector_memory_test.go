@@ -25,7 +25,7 @@ func TestRecallSaysLexicalOnce(t *testing.T) {
 func TestRecallHybridTool(t *testing.T) {
 	w := memoryEnv(t)
 	url, _ := fakellm.Start(t, "")
-	if err := w.env.Memory.UseEmbeddings(embed.Config{URL: url + "/v1", Model: "fake-embed-64"}); err != nil {
+	if err := w.env.Memory.UseEmbeddings(embed.Config{URL: url + "/v1", Model: "fake-embed-64"}, 0); err != nil {
 		t.Fatal(err)
 	}
 	ftOK(t, rememberTool, w.env, map[string]any{"content": "Database migrations run with make migrate"})

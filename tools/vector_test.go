@@ -49,7 +49,7 @@ func TestVectorTextTools(t *testing.T) {
 	w := memoryEnv(t)
 	env := w.env
 	url, _ := fakellm.Start(t, "")
-	if err := env.Memory.UseEmbeddings(embed.Config{URL: url + "/v1", Model: "fake-embed-96"}); err != nil {
+	if err := env.Memory.UseEmbeddings(embed.Config{URL: url + "/v1", Model: "fake-embed-96"}, 0); err != nil {
 		t.Fatal(err)
 	}
 	ftContains(t, ftOK(t, vdbAddTextTool, env, map[string]any{"index_name": "notes", "text": "Database migrations run with make migrate"}),

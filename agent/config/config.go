@@ -92,9 +92,10 @@ type Layer struct {
 	RepoMapTokens       *int     `json:"repo_map_tokens,omitempty"`
 	// EmbeddingAPIURL, EmbeddingModel and EmbeddingAPIKey configure the
 	// embeddings endpoint of long-term memory (see embedding.go).
-	EmbeddingAPIURL *string `json:"embedding_api_url,omitempty"`
-	EmbeddingModel  *string `json:"embedding_model,omitempty"`
-	EmbeddingAPIKey *string `json:"embedding_api_key,omitempty"`
+	EmbeddingAPIURL  *string `json:"embedding_api_url,omitempty"`
+	EmbeddingModel   *string `json:"embedding_model,omitempty"`
+	EmbeddingAPIKey  *string `json:"embedding_api_key,omitempty"`
+	EmbeddingCacheMB *int    `json:"embedding_cache_mb,omitempty"`
 	// Hooks accumulate across files like permission rules (see hooks.go);
 	// only config files may set them.
 	Hooks *HooksSection `json:"hooks,omitempty"`
@@ -133,6 +134,9 @@ type Config struct {
 	// search is lexical only.
 	EmbeddingModel  string `json:"embedding_model,omitempty"`
 	EmbeddingAPIKey string `json:"embedding_api_key,omitempty"`
+	// EmbeddingCacheMB bounds the embedding cache in MiB (0: memory's
+	// default).
+	EmbeddingCacheMB int `json:"embedding_cache_mb,omitempty"`
 	// Hooks are the hook commands of every config file, user file first.
 	Hooks []Hook `json:"hooks,omitempty"`
 	// MCPServers are the MCP servers whose tools the agent gets, by name.
@@ -225,6 +229,7 @@ func (r *Layer) apply(l Layer) {
 	set(&r.EmbeddingAPIURL, l.EmbeddingAPIURL)
 	set(&r.EmbeddingModel, l.EmbeddingModel)
 	set(&r.EmbeddingAPIKey, l.EmbeddingAPIKey)
+	set(&r.EmbeddingCacheMB, l.EmbeddingCacheMB)
 	if l.Permissions != nil {
 		if r.Permissions == nil {
 			r.Permissions = &Rules{}
@@ -276,7 +281,7 @@ func (l *Layer) eachSet(fn func(string)) {
 		{"compact_threshold", l.CompactThreshold != nil}, {"hooks", l.Hooks != nil}, {"mcpServers", l.MCPServers != nil},
 		{"repo_map_tokens", l.RepoMapTokens != nil},
 		{"embedding_api_url", l.EmbeddingAPIURL != nil}, {"embedding_model", l.EmbeddingModel != nil},
-		{"embedding_api_key", l.EmbeddingAPIKey != nil},
+		{"embedding_api_key", l.EmbeddingAPIKey != nil}, {"embedding_cache_mb", l.EmbeddingCacheMB != nil},
 	}
 	for _, f := range fields {
 		if f.set {

@@ -18,6 +18,10 @@ func (c *Config) resolveEmbedding() error {
 	c.EmbeddingAPIURL = strings.TrimSpace(val(r.EmbeddingAPIURL))
 	c.EmbeddingModel = strings.TrimSpace(val(r.EmbeddingModel))
 	c.EmbeddingAPIKey = val(r.EmbeddingAPIKey)
+	c.EmbeddingCacheMB = val(r.EmbeddingCacheMB)
+	if c.EmbeddingCacheMB < 0 {
+		return fmt.Errorf("embedding_cache_mb %d: want a size in MiB, or 0 for the default", c.EmbeddingCacheMB)
+	}
 	if c.EmbeddingAPIURL != "" {
 		u, err := url.Parse(c.EmbeddingAPIURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -63,3 +63,13 @@ func TestEmbeddingErrors(t *testing.T) {
 		t.Errorf("sources %v", c.Sources)
 	}
 }
+
+func TestEmbeddingCacheMB(t *testing.T) {
+	c, err := fixture{user: `{"embedding_cache_mb": 16}`}.load(t)
+	if err != nil || c.EmbeddingCacheMB != 16 {
+		t.Errorf("embedding_cache_mb 16: %d, %v", c.EmbeddingCacheMB, err)
+	}
+	if _, err := (fixture{user: `{"embedding_cache_mb": -1}`}).load(t); err == nil || !strings.Contains(err.Error(), "embedding_cache_mb") {
+		t.Errorf("embedding_cache_mb -1: %v", err)
+	}
+}

@@ -8,8 +8,9 @@
 //   - Inputs are sent in batches of at most BatchSize; identical inputs are
 //     sent once.
 //   - Every vector is looked up in, and written to, the Client's Cache by
-//     a hash of the model and the text, so embedding the same text twice
-//     costs one request at most.
+//     a hash of the model and the text, so embedding the same text again
+//     costs no request while the Cache holds it (memory's cache is
+//     bounded and drops the least recently used vectors).
 //   - 408, 409, 429 and 5xx answers and connection failures are retried
 //     with exponential backoff (Retry-After honoured) by the official
 //     OpenAI SDK's retry loop; other failures are errors at once.
