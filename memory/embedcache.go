@@ -206,3 +206,33 @@ func (c *embedCache) evict(b *pebble.Batch) error {
 	}
 	return nil
 }
+
+// lazyCache is the store's embedding cache, taken at its first use. While
+// another process owns the store's vector indices it holds nothing (every
+// text costs a request), and recall says it is lexical.
+type lazyCache struct {
+	st    *Store
+	limit int64
+}
+
+func (l *lazyCache) GetEmbedding(key [32]byte) ([]float32, bool, error) {
+	c, err := l.st.embeddingCache(l.limit)
+	if errors.Is(err, ErrLocked) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return c.GetEmbedding(key)
+}
+
+func (l *lazyCache) PutEmbeddings(keys [][32]byte, vecs [][]float32) error {
+	c, err := l.st.embeddingCache(l.limit)
+	if errors.Is(err, ErrLocked) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return c.PutEmbeddings(keys, vecs)
+}

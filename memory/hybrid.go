@@ -53,18 +53,12 @@ type hybrid struct {
 // UseEmbeddings makes the Set's recalls hybrid, embedding through cfg's
 // endpoint. The vectors are cached (by content hash, at most cacheBytes,
 // 0: DefaultEmbeddingCacheBytes; see embedcache.go) in the workspace
-// store, else the user store.
+// store, else the user store. The cache takes the store's vector indices
+// at its first use, not here, so a process that never embeds never keeps
+// them from another.
 func (s *Set) UseEmbeddings(cfg embed.Config, cacheBytes int64) error {
-	for _, st := range s.stores() {
-		c, err := st.embeddingCache(cacheBytes)
-		if errors.Is(err, ErrLocked) {
-			break // another process owns the vectors: embed uncached; recall says it is lexical
-		}
-		if err != nil {
-			return err
-		}
-		cfg.Cache = c
-		break
+	if st := s.stores(); len(st) > 0 {
+		cfg.Cache = &lazyCache{st: st[0], limit: cacheBytes}
 	}
 	c, err := embed.New(cfg)
 	if err != nil {

@@ -37,8 +37,8 @@ func newMCPCmd(g *globals) *cobra.Command {
 		Short: "Serve the code index and file tools to other agents over the Model Context Protocol",
 		Long: `mcp serves the workspace's code index (the ranked repo map, symbol
 search, definitions, references, outlines, dependencies, dependents and
-hubs), read_file and recall_memories (the long-term memory) to any MCP
-client: over stdio by default (the client starts parley mcp), or
+hubs), read_file, recall_memories (the long-term memory) and the
+vector_db_* tools that read (list, get, search) to any MCP client: over stdio by default (the client starts parley mcp), or
 over streamable HTTP with --http HOST:PORT. An address other than loopback
 needs a bearer token in $` + mcpTokenEnv + `, which clients send as
 "Authorization: Bearer TOKEN" (with the variable set, loopback needs it
@@ -50,10 +50,14 @@ tools wait for that first run up to 20 s, then say how far it got) and kept
 current while the server runs. Edits are off unless --allow-edits, and then
 go through the permission rules of the configuration (permission_mode
 default becomes acceptEdits; plan refuses to start); the shell is never
-served. remember and forget_memory, which change what every later session
-is told, are served only with --allow-memory-writes. The memory stores are
-opened for each memory call only, so a parley chat started meanwhile gets
-them.
+served. remember, forget_memory and the vector_db_* tools that write
+(create and delete indices, add, update and delete vectors, add text,
+chunked text and PDFs), which change what every later session is told,
+are served only with --allow-memory-writes. The memory stores are opened
+for each memory call only, so a parley chat started meanwhile gets them;
+the vector indices belong to one parley process at a time (the first to
+use them, until it exits), so while another holds them a vector call says
+so.
 
 The subcommands manage the MCP servers whose tools parley chat and the
 editor's agent use (mcpServers in the configuration).`,
@@ -65,7 +69,7 @@ editor's agent use (mcpServers in the configuration).`,
 	fs := cmd.Flags()
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on HOST:PORT (e.g. 127.0.0.1:8808) instead of stdio")
 	fs.BoolVar(&f.allowEdits, "allow-edits", false, "also serve the edit tools (write_file, edit_file, multi_edit, delete_file, move_file)")
-	fs.BoolVar(&f.memoryWrites, "allow-memory-writes", false, "also serve remember and forget_memory (long-term memory writes)")
+	fs.BoolVar(&f.memoryWrites, "allow-memory-writes", false, "also serve remember, forget_memory and the vector_db_* tools that write (long-term memory writes)")
 	fs.BoolVar(&f.noWatch, "no-watch", false, "do not watch the workspace: changes reach the index at the next start")
 	cmd.AddCommand(mcpManageCmds(g)...)
 	return cmd
@@ -83,7 +87,7 @@ func runMCPServe(g *globals, f *mcpFlags) error {
 	if err != nil {
 		return err
 	}
-	policy, err := mcpPolicy(root, f.allowEdits)
+	cfg, policy, err := mcpPolicy(root, f.allowEdits)
 	if err != nil {
 		return err
 	}
@@ -112,6 +116,9 @@ func runMCPServe(g *globals, f *mcpFlags) error {
 	mem := openMemorySet(g, filepath.Dir(storeDir), warn)
 	defer mem.Close()
 	if mem.Workspace != nil || mem.User != nil {
+		if err := mem.UseConfigured(cfg); err != nil {
+			return err
+		}
 		opts.Memory = mem
 	}
 	edOpts := tools.DiskEditorOptions{Warn: warn}
@@ -135,18 +142,19 @@ func runMCPServe(g *globals, f *mcpFlags) error {
 // mcpPolicy is the configured permission policy; with allowEdits the
 // default mode becomes acceptEdits, since nobody on this side can answer
 // a question (the MCP client asks its own user before calling).
-func mcpPolicy(root string, allowEdits bool) (*permission.Policy, error) {
+func mcpPolicy(root string, allowEdits bool) (*config.Config, *permission.Policy, error) {
 	cfg, err := config.Load(config.Options{Workspace: root})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if allowEdits && cfg.PermissionMode == string(permission.ModeDefault) {
 		mode := string(permission.ModeAcceptEdits)
 		if err := cfg.Merge(config.Layer{PermissionMode: &mode}, "--allow-edits"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return permission.FromConfig(cfg)
+	policy, err := permission.FromConfig(cfg)
+	return cfg, policy, err
 }
 
 // serveMCPHTTP serves h on addr until ctx ends, then shuts down.

@@ -10,12 +10,12 @@
 //
 // Besides the agent's tools it serves repo_map (the ranked map the agent
 // has in its system prompt) and, with Options.Memory, the long-term
-// memory tools (see memory.go).
+// memory tools and the vector_db_* tools (see memory.go, vector.go).
 //
 // Contracts: read-only tools only, unless Options.AllowEdits, which adds
 // the edit tools (and is refused for a plan-mode policy, which could never
-// allow them), and Options.MemoryWrites, which adds remember and
-// forget_memory. The server answers before the first index run is over
+// allow them), and Options.MemoryWrites, which adds remember,
+// forget_memory and the vector_db_* tools that write. The server answers before the first index run is over
 // (Options.Ready): an index tool waits for it at most Options.IndexWait,
 // then answers (an error result) how far indexing got. Every MCP session
 // gets its own tools.Env (per-session state, such as a read ledger, lives
@@ -77,8 +77,9 @@ type Options struct {
 	Policy *permission.Policy
 	// AllowEdits serves the edit tools.
 	AllowEdits bool
-	// Memory, when set, serves recall_memories (and, with MemoryWrites,
-	// remember and forget_memory) over its stores; the caller closes it.
+	// Memory, when set, serves recall_memories and the vector tools that
+	// read (and, with MemoryWrites, remember, forget_memory and the
+	// vector tools that write) over its stores; the caller closes it.
 	Memory       *memory.Set
 	MemoryWrites bool
 	// Ready, when set, is the first index run under way; index tools wait
@@ -120,15 +121,15 @@ func New(opts Options) (*Server, error) {
 		return nil, errors.New("mcp server: memory writes need the memory stores")
 	}
 	if opts.Memory != nil {
-		names = append(names, MemoryReadTools...)
+		names = append(append(names, MemoryReadTools...), VectorReadTools...)
 		if opts.MemoryWrites {
-			names = append(names, MemoryWriteTools...)
+			names = append(append(names, MemoryWriteTools...), VectorWriteTools...)
 		}
 	}
 	if opts.IndexWait <= 0 {
 		opts.IndexWait = DefaultIndexWait
 	}
-	all, err := tools.NewRegistry(append(append(tools.FileTools(), tools.MemoryTools()...), repoMapTool(&mappers{}))...)
+	all, err := tools.NewRegistry(slices.Concat(tools.FileTools(), tools.MemoryTools(), tools.VectorTools(), []tools.Tool{repoMapTool(&mappers{})})...)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +169,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 func annotations(t tools.Tool) *mcp.ToolAnnotations {
 	a := &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly()}
 	if !t.ReadOnly() {
-		destructive := t.Name() == "delete_file" || t.Name() == "write_file" || t.Name() == "move_file"
+		destructive := destructiveTools[t.Name()]
 		a.DestructiveHint = &destructive
 	}
 	open := false

@@ -1,7 +1,9 @@
 // The official TypeScript SDK client against `parley mcp`, over stdio and
 // streamable HTTP: list the tools, call each, check the results. Over stdio
-// with --allow-memory-writes it remembers (and forgets) memories; over HTTP,
-// read-only, it recalls what the stdio session remembered.
+// with --allow-memory-writes it remembers (and forgets) memories and
+// writes vector indices (text embedded by the fake model server, and the
+// workspace's manual.pdf); over HTTP, read-only, it recalls and searches
+// what the stdio session stored.
 // Usage: node client.mjs PARLEY_BINARY WORKSPACE
 import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,11 +21,22 @@ const readCalls = [
   ["get_dependents", {}, ""],
   ["repo_map", { focus: ["a.go"], tokens: 500 }, "a.go"],
   ["recall_memories", { query: "Alpha calls Beta" }, "Alpha calls Beta for its result."],
+  ["vector_db_list_indices", {}, "notes: 3 vectors"],
+  ["vector_db_get_vector", { index_name: "notes", id: 1 }, "Beta returns one."],
+  ["vector_db_search", { index_name: "notes", query: "what does Beta return", k: 1 }, "Beta returns one."],
 ];
 const writeCalls = [
   ["remember", { content: "Alpha calls Beta for its result.", type: "fact" }, "Remembered as 1"],
   ["remember", { content: "A note to drop." }, "Remembered as 2"],
   ["forget_memory", { id: "2" }, "Forgot 2"],
+  ["vector_db_create_index", { index_name: "points", dimension: 3 }, "Created index points"],
+  ["vector_db_add_vector", { index_name: "points", vector: [1, 0, 0], text: "east" }, "Added vector 1"],
+  ["vector_db_update_vector", { index_name: "points", id: 1, text: "east side" }, "Updated vector 1"],
+  ["vector_db_delete_vector", { index_name: "points", id: 1 }, "Deleted vector 1"],
+  ["vector_db_delete_index", { index_name: "points" }, "Deleted index points."],
+  ["vector_db_add_text", { index_name: "notes", text: "Beta returns one." }, "Added the text to notes"],
+  ["vector_db_add_chunked_text", { index_name: "notes", text: "Gamma waits for Delta.", source: "NOTES.md" }, "Added"],
+  ["vector_db_add_pdf_document", { index_name: "notes", path: "manual.pdf" }, "Added manual.pdf"],
 ];
 
 async function check(transport, label, calls) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/memory/docs/pdftest"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/mcpclient"
 )
@@ -264,14 +265,18 @@ func toolResult(t *testing.T, body []byte, tool string) string {
 }
 
 // TestServerWithSDKClient runs the official TypeScript SDK client
-// (client.mjs) against parley mcp over stdio and streamable HTTP.
+// (client.mjs) against parley mcp over stdio and streamable HTTP, with
+// the fake model server as embeddings endpoint.
 func TestServerWithSDKClient(t *testing.T) {
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module example.com/e2e\n"), 0o644)
 	os.WriteFile(filepath.Join(ws, "a.go"), []byte("package e2e\n\nfunc Alpha() int { return Beta() }\n"), 0o644)
 	os.WriteFile(filepath.Join(ws, "b.go"), []byte("package e2e\n\nfunc Beta() int { return 1 }\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, "manual.pdf"), pdftest.Make([][]string{{"Gamma is not written yet."}}), 0o644)
+	url, _ := fakellm.Start(t, "")
 	cmd := exec.Command("node", "client.mjs", parley(t), ws)
-	cmd.Env = append(os.Environ(), "PARLEY_DATA_DIR="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
+	cmd.Env = append(os.Environ(), "PARLEY_DATA_DIR="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir(),
+		"PARLEY_EMBEDDING_API_URL="+url+"/v1", "PARLEY_EMBEDDING_MODEL=fake-embed-64")
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s", out)
 	if err != nil {
