@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/memory"
+	"github.com/parleyhq/parley/memory/docs"
 	"github.com/parleyhq/parley/memory/vector"
 )
 
@@ -231,7 +232,7 @@ var vdbUpdateTool = New(Spec{Name: "vector_db_update_vector", Description: vdbUp
 			if p.Vector != nil {
 				it.Vector = float32s(p.Vector)
 			}
-			if err := vdb.Update(p.IndexName, []vector.Item{it}, ""); err != nil {
+			if err := docs.Update(vdb, p.IndexName, []vector.Item{it}); err != nil {
 				return nil, err
 			}
 			return &Result{Content: fmt.Sprintf("Updated vector %d of %s.", p.ID, p.IndexName)}, nil
