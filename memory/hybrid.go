@@ -186,17 +186,32 @@ func (s *Set) hybridRecall(ctx context.Context, query string, qv []float32, k in
 		}
 	}
 	slices.SortStableFunc(nears, func(a, b near) int { return cmp.Compare(b.score, a.score) })
+	// The memories only the vectors found, read in one operation per
+	// store: a Get each would open the store for each.
+	missing := map[*Store][]uint64{}
+	for _, n := range nears {
+		if fused[key{n.st.scope, n.id}] == nil {
+			missing[n.st] = append(missing[n.st], n.id)
+		}
+	}
+	got := map[key]Memory{}
+	for st, ids := range missing {
+		ms, err := st.GetMany(ids)
+		if err != nil {
+			return nil, err
+		}
+		for id, m := range ms {
+			got[key{st.scope, id}] = m
+		}
+	}
 	rank := 0
 	for _, n := range nears {
 		kk := key{n.st.scope, n.id}
 		h := fused[kk]
 		if h == nil {
-			m, err := n.st.Get(n.id)
-			if errors.Is(err, ErrNotFound) {
+			m, ok := got[kk]
+			if !ok {
 				continue // forgotten while its vector was being removed
-			}
-			if err != nil {
-				return nil, err
 			}
 			if !wantType(m.Type, types) {
 				continue

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -179,4 +180,31 @@ func TestReservedIndex(t *testing.T) {
 		t.Error(err)
 	}
 	_ = context.Background
+}
+
+// TestHybridRecallOpensEachStoreFewTimes: a hybrid recall reads the
+// memories only the vectors found in one operation per store, not one
+// each (every operation opens the store: 0.5-1.2 ms, more under load).
+func TestHybridRecallOpensEachStoreFewTimes(t *testing.T) {
+	s, _ := hybridSet(t, "fake-embed-64")
+	for i := range 30 {
+		if _, err := s.Add(Memory{Content: fmt.Sprintf("note %d about topic%d", i, i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Recall("warm up the vectors", 5); err != nil { // backfills nothing, loads the graph
+		t.Fatal(err)
+	}
+	before := s.Workspace.opens.Load()
+	hits, err := s.Recall("noting topicality", 10) // no shared term: every hit is the vectors'
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) < 10 {
+		t.Fatalf("%d hits, want 10", len(hits))
+	}
+	// The lexical recall, the backfill's count, one read of the rest.
+	if n := s.Workspace.opens.Load() - before; n > 3 {
+		t.Errorf("a hybrid recall ran %d operations on the workspace store, want at most 3", n)
+	}
 }

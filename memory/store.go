@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -47,6 +48,9 @@ type Store struct {
 	// lockTimeout is LockTimeout but in tests.
 	lockTimeout time.Duration
 	vec         vectors // see vectors.go
+	// opens counts the operations run (with), each a Pebble open: what a
+	// caller spends is mostly how many it runs (tests check it).
+	opens atomic.Int64
 }
 
 // stats are the corpus figures BM25 needs, plus the ID counter.
@@ -110,6 +114,7 @@ func (s *Store) with(write bool, fn func(db *pebble.DB) error) error {
 	if err != nil {
 		return err
 	}
+	s.opens.Add(1)
 	db, err := pebble.Open(filepath.Join(s.dir, "pebble"), &pebble.Options{
 		MemTableSize: 4 << 20,
 		Logger:       quietLogger{},
@@ -205,6 +210,29 @@ func (s *Store) Get(id uint64) (m Memory, err error) {
 		return err
 	})
 	return m, err
+}
+
+// GetMany returns the memories of ids that exist, by ID, in one
+// operation (Get for each would open the store for each).
+func (s *Store) GetMany(ids []uint64) (map[uint64]Memory, error) {
+	out := make(map[uint64]Memory, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := s.with(false, func(db *pebble.DB) error {
+		for _, id := range ids {
+			m, err := getRecord(db.Get, id)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			out[id] = m
+		}
+		return nil
+	})
+	return out, err
 }
 
 func getRecord(get func([]byte) ([]byte, ioCloser, error), id uint64) (Memory, error) {
