@@ -26,6 +26,7 @@ import (
 // search back to one scan. The exception is an update of text and
 // metadata alone, which keeps the vector and its sequence number: it must
 // go through Update.
+//
 // Persisted postings would need every vector write to update them, inside
 // memory/vector; the indices are written in bursts (a document's chunks)
 // and searched many times after, which a rebuild per burst serves.
