@@ -176,7 +176,7 @@ func (g *refGrouper) group(refs []extract.Ref) (names []string, groups [][]Occur
 	groups = resize(g.groups, len(names))
 	for n := range names {
 		o := occ[starts[n]:starts[n+1]]
-		if !slices.IsSortedFunc(o, cmpOccurrence) {
+		if !occurrencesSorted(o) {
 			slices.SortFunc(o, cmpOccurrence)
 		}
 		groups[n] = o
@@ -192,6 +192,19 @@ func resize[T any](s []T, n int) []T {
 		return make([]T, n)
 	}
 	return s[:n]
+}
+
+// occurrencesSorted is slices.IsSortedFunc(o, cmpOccurrence) on packed
+// positions: extractors emit references in file order, so this check runs
+// on every group and the generic comparison was most of its cost.
+func occurrencesSorted(o []Occurrence) bool {
+	for i := 1; i < len(o); i++ {
+		a, b := o[i-1].Pos, o[i].Pos
+		if uint64(a.Line)<<32|uint64(a.Col) > uint64(b.Line)<<32|uint64(b.Col) {
+			return false
+		}
+	}
+	return true
 }
 
 func cmpOccurrence(a, b Occurrence) int {
