@@ -120,13 +120,14 @@ func (c *chunk) value(e chunkEnt) []byte {
 	return c.files[e.file].buf[e.voff : e.voff+e.vlen]
 }
 
-// sort orders the entries by key: an LSD radix sort on the 8-byte key
-// prefixes (a quarter of the cost of a comparison sort over a million
-// entries), then a comparison sort within each run of equal prefixes.
-func (c *chunk) sort() {
+// parts orders the entries by their key prefixes with an LSD radix sort (a
+// quarter of the cost of a comparison sort over a million entries) and
+// cuts them into at most n parts (see split). Each part is in key order
+// once sortRuns has comparison-sorted its runs of equal prefixes.
+func (c *chunk) parts(n int) [][]chunkEnt {
 	c.entries()
 	c.ents = radixSortByPrefix(c.ents, make([]chunkEnt, len(c.ents)))
-	c.sortRuns(c.ents)
+	return split(c.ents, n)
 }
 
 // sortRuns comparison-sorts each run of equal prefixes in ents.
@@ -249,14 +250,12 @@ func (l *bulkLoader) run() {
 }
 
 // ingest sorts a chunk, writes it as sstables next to the store and hands
-// them to Pebble, which moves them into the LSM. After the radix sort the
-// entries are cut into one key range per core, each finished and written
-// on its own goroutine: the last chunk of a run is otherwise sorted and
-// written on one core while the others idle.
+// them to Pebble, which moves them into the LSM. The entries are cut into
+// one key range per core, each finished and written on its own goroutine:
+// the last chunk of a run was otherwise sorted and written on one core
+// while the others idled.
 func (l *bulkLoader) ingest(c *chunk) error {
-	c.entries()
-	c.ents = radixSortByPrefix(c.ents, make([]chunkEnt, len(c.ents)))
-	parts := split(c.ents, runtime.GOMAXPROCS(0))
+	parts := c.parts(runtime.GOMAXPROCS(0))
 	l.serial++
 	paths := make([]string, len(parts))
 	errs := make([]error, len(parts))

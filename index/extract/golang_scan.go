@@ -126,10 +126,10 @@ func scanGo(src []byte) *goTokens {
 
 // interner gives every occurrence of a name in one file the same string: a
 // name recurs ~15 times on average. It is an open-addressing table with
-// linear probing and FNV-1a over the identifier's few bytes; a Go map keyed
-// by the converted []byte took twice as long (a tenth of scanGo), most of
-// it in the map's general-purpose hashing and probing, and more again in
-// rehashing as the map grew.
+// linear probing and FNV-1a over the identifier's few bytes. The Go map
+// keyed by the converted []byte that it replaces was about a fifth of
+// scanGo (general-purpose hashing and probing, and rehashing as the map
+// grew); with this table scanGo is 8% faster over GOROOT/src.
 type interner struct {
 	slots []internSlot // len is a power of two, at most half full
 	n     int
