@@ -459,7 +459,7 @@ func head(src []byte) []byte {
 }
 
 // isASCII tests eight bytes at a time: it runs over every byte of every
-// file, and the byte loop was as costly as hashing them.
+// file, and the byte loop alone was ~1% of a cold index of GOROOT/src.
 func isASCII(src []byte) bool {
 	for len(src) >= 8 {
 		if binary.LittleEndian.Uint64(src)&0x8080808080808080 != 0 {
