@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -65,9 +68,11 @@ func (f *fileRecords) Set(key, value []byte, _ *pebble.WriteOptions) error {
 }
 
 // chunk gathers the records of many files plus the headers to publish once
-// they are ingested. It keeps each file's buffer rather than copying it, and
-// each entry carries its key's first eight bytes so that sorting mostly
-// compares integers.
+// they are ingested. It keeps each file's buffer rather than copying it.
+// Its entries are built only when it is sorted, at their exact count:
+// appending them file by file reallocated and copied the growing array
+// about twice over. Each entry carries its key's first eight bytes so that
+// sorting mostly compares integers.
 type chunk struct {
 	files   []*fileRecords
 	ents    []chunkEnt
@@ -82,13 +87,23 @@ type chunkEnt struct {
 }
 
 func (c *chunk) add(f *fileRecords, h *FileHeader) {
-	n := uint32(len(c.files))
 	c.files = append(c.files, f)
-	for _, e := range f.ents {
-		c.ents = append(c.ents, chunkEnt{prefix: keyPrefix(f.buf[e.koff : e.koff+e.klen]), file: n, kv: e})
-	}
 	c.size += len(f.buf)
 	c.headers = append(c.headers, h)
+}
+
+// entries fills c.ents with every record of the chunk, in no order.
+func (c *chunk) entries() {
+	n := 0
+	for _, f := range c.files {
+		n += len(f.ents)
+	}
+	c.ents = make([]chunkEnt, 0, n)
+	for i, f := range c.files {
+		for _, e := range f.ents {
+			c.ents = append(c.ents, chunkEnt{prefix: keyPrefix(f.buf[e.koff : e.koff+e.klen]), file: uint32(i), kv: e})
+		}
+	}
 }
 
 func keyPrefix(k []byte) uint64 {
@@ -105,22 +120,48 @@ func (c *chunk) value(e chunkEnt) []byte {
 	return c.files[e.file].buf[e.voff : e.voff+e.vlen]
 }
 
-// sort orders the entries by key: an LSD radix sort on the 8-byte key
-// prefixes (a quarter of the cost of a comparison sort over a million
-// entries), then a comparison sort within each run of equal prefixes.
-func (c *chunk) sort() {
+// parts orders the entries by their key prefixes with an LSD radix sort (a
+// quarter of the cost of a comparison sort over a million entries) and
+// cuts them into at most n parts (see split). Each part is in key order
+// once sortRuns has comparison-sorted its runs of equal prefixes.
+func (c *chunk) parts(n int) [][]chunkEnt {
+	c.entries()
 	c.ents = radixSortByPrefix(c.ents, make([]chunkEnt, len(c.ents)))
-	for i := 0; i < len(c.ents); {
+	return split(c.ents, n)
+}
+
+// sortRuns comparison-sorts each run of equal prefixes in ents.
+func (c *chunk) sortRuns(ents []chunkEnt) {
+	for i := 0; i < len(ents); {
 		j := i + 1
-		for j < len(c.ents) && c.ents[j].prefix == c.ents[i].prefix {
+		for j < len(ents) && ents[j].prefix == ents[i].prefix {
 			j++
 		}
 		if j-i > 1 {
-			run := c.ents[i:j]
-			slices.SortFunc(run, func(a, b chunkEnt) int { return bytes.Compare(c.key(a), c.key(b)) })
+			slices.SortFunc(ents[i:j], func(a, b chunkEnt) int { return bytes.Compare(c.key(a), c.key(b)) })
 		}
 		i = j
 	}
+}
+
+// split cuts entries sorted by prefix into at most n parts of about equal
+// size, each cut between two different prefixes, so the parts cover
+// disjoint key ranges once their runs are sorted.
+func split(ents []chunkEnt, n int) [][]chunkEnt {
+	var parts [][]chunkEnt
+	lo := 0
+	for i := 1; i < n && lo < len(ents); i++ {
+		cut := max(lo+1, len(ents)*i/n)
+		for cut < len(ents) && ents[cut].prefix == ents[cut-1].prefix {
+			cut++
+		}
+		parts = append(parts, ents[lo:cut])
+		lo = cut
+	}
+	if lo < len(ents) {
+		parts = append(parts, ents[lo:])
+	}
+	return parts
 }
 
 // radixSortByPrefix sorts ents by prefix, stably, using tmp (of the same
@@ -185,7 +226,7 @@ func (l *bulkLoader) add(f *fileRecords, h *FileHeader) error {
 
 // finish ingests the last chunk and waits for all of them.
 func (l *bulkLoader) finish() error {
-	if len(l.cur.ents) > 0 {
+	if len(l.cur.files) > 0 {
 		l.queue <- l.cur
 	}
 	close(l.queue)
@@ -208,19 +249,35 @@ func (l *bulkLoader) run() {
 	}
 }
 
-// ingest sorts a chunk, writes it as an sstable next to the store and hands
-// the file to Pebble, which moves it into the LSM.
+// ingest sorts a chunk, writes it as sstables next to the store and hands
+// them to Pebble, which moves them into the LSM. The entries are cut into
+// one key range per core, each finished and written on its own goroutine:
+// the last chunk of a run was otherwise sorted and written on one core
+// while the others idled.
 func (l *bulkLoader) ingest(c *chunk) error {
-	c.sort()
+	parts := c.parts(runtime.GOMAXPROCS(0))
 	l.serial++
-	path := filepath.Join(l.s.dir, fmt.Sprintf("bulk-%d-%d.sst", os.Getpid(), l.serial))
-	if err := l.writeTable(path, c); err != nil {
-		os.Remove(path)
+	paths := make([]string, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, part := range parts {
+		paths[i] = filepath.Join(l.s.dir, fmt.Sprintf("bulk-%d-%d-%d.sst", os.Getpid(), l.serial, i))
+		wg.Go(func() {
+			c.sortRuns(part)
+			errs[i] = l.writeTable(paths[i], c, part)
+		})
+	}
+	wg.Wait()
+	// Pebble links or copies the tables; ours are no longer needed.
+	defer func() {
+		for _, p := range paths {
+			os.Remove(p)
+		}
+	}()
+	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("bulk load: %w", err)
 	}
-	err := l.s.db.Ingest(context.Background(), []string{path})
-	os.Remove(path) // Pebble links or copies it; ours is no longer needed
-	if err != nil {
+	if err := l.s.db.Ingest(context.Background(), paths); err != nil {
 		return fmt.Errorf("bulk load: ingest: %w", err)
 	}
 	l.s.mu.Lock()
@@ -231,15 +288,16 @@ func (l *bulkLoader) ingest(c *chunk) error {
 	return nil
 }
 
-func (l *bulkLoader) writeTable(path string, c *chunk) error {
+// writeTable writes ents, sorted, as one sstable.
+func (l *bulkLoader) writeTable(path string, c *chunk, ents []chunkEnt) error {
 	f, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
 	if err != nil {
 		return err
 	}
 	w := sstable.NewWriter(objstorageprovider.NewFileWritable(f), l.s.opts.MakeWriterOptions(0, l.s.db.TableFormat()))
-	for i, e := range c.ents {
+	for i, e := range ents {
 		k := c.key(e)
-		if i > 0 && bytes.Equal(k, c.key(c.ents[i-1])) {
+		if i > 0 && bytes.Equal(k, c.key(ents[i-1])) {
 			continue // cannot happen for new files; sstables forbid it
 		}
 		if err := w.Set(k, c.value(e)); err != nil {

@@ -128,9 +128,10 @@ func TestChunkSort(t *testing.T) {
 		f.Set([]byte(k), []byte("v:"+k), nil)
 	}
 	c.add(f, &FileHeader{})
-	c.sort()
+	parts := c.parts(1)
+	c.sortRuns(parts[0])
 	var got []string
-	for _, e := range c.ents {
+	for _, e := range parts[0] {
 		got = append(got, string(c.key(e)))
 		if string(c.value(e)) != "v:"+string(c.key(e)) {
 			t.Fatalf("value of %q lost", c.key(e))

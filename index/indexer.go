@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
@@ -457,7 +458,15 @@ func head(src []byte) []byte {
 	return src
 }
 
+// isASCII tests eight bytes at a time: it runs over every byte of every
+// file, and the byte loop alone was ~1% of a cold index of GOROOT/src.
 func isASCII(src []byte) bool {
+	for len(src) >= 8 {
+		if binary.LittleEndian.Uint64(src)&0x8080808080808080 != 0 {
+			return false
+		}
+		src = src[8:]
+	}
 	for _, c := range src {
 		if c >= 0x80 {
 			return false

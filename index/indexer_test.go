@@ -424,3 +424,23 @@ func TestExtractCancelledIsNotRecorded(t *testing.T) {
 		t.Fatalf("cancelled extraction reported as done: %+v", u)
 	}
 }
+
+func TestIsASCII(t *testing.T) {
+	long := strings.Repeat("abcdefgh", 5)
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"", true},
+		{"package x\n", true},
+		{long, true},
+		{long + "é", false},                // in the tail
+		{"é" + long, false},                // in the first word
+		{long[:13] + "\x80" + long, false}, // inside a later word
+		{"\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f", true},
+	} {
+		if got := isASCII([]byte(tc.in)); got != tc.want {
+			t.Errorf("isASCII(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

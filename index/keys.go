@@ -73,7 +73,11 @@ func idKey(prefix byte, id uint32) []byte {
 }
 
 func symNameKey(name string, id uint32, idx uint32) []byte {
-	k := make([]byte, 0, 1+len(name)+1+8)
+	return appendSymNameKey(make([]byte, 0, 1+len(name)+1+8), name, id, idx)
+}
+
+// appendSymNameKey appends the 's' key of a symbol to k.
+func appendSymNameKey(k []byte, name string, id uint32, idx uint32) []byte {
 	k = append(k, prefixSymName)
 	k = appendLower(k, name)
 	k = append(k, 0)
@@ -92,7 +96,11 @@ func parseSymNameKey(k []byte) (lower []byte, id, idx uint32, ok bool) {
 }
 
 func refKey(name string, id uint32) []byte {
-	k := make([]byte, 0, 1+len(name)+1+4)
+	return appendRefKey(make([]byte, 0, 1+len(name)+1+4), name, id)
+}
+
+// appendRefKey appends the 'r' key of name in file id to k.
+func appendRefKey(k []byte, name string, id uint32) []byte {
 	k = append(k, prefixRef)
 	k = append(k, name...)
 	k = append(k, 0)

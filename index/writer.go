@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 
@@ -86,17 +87,21 @@ func encodeFile(b recordSink, u *FileUpdate) FileHeader {
 	}
 	h.Symbols = uint32(len(r.Symbols))
 	h.Refs = uint32(len(r.Refs))
-	names, groups := groupRefs(r.Refs)
+	g := groupers.Get().(*refGrouper)
+	defer g.release()
+	names, groups := g.group(r.Refs)
 	b.Set(idKey(prefixNames, h.ID), encodeNames(names), nil) // 'n'
 	b.Set(pathKey(h.Path), encodeHeader(&h), nil)            // 'p'
-	var scratch []byte
+	// Set copies, so one key and one value buffer serve every record.
+	var key, val []byte
 	for i, name := range names { // 'r'
-		scratch = encodeOccurrences(scratch[:0], groups[i])
-		b.Set(refKey(name, h.ID), scratch, nil) // Set copies
+		val = encodeOccurrences(val[:0], groups[i])
+		key = appendRefKey(key[:0], name, h.ID)
+		b.Set(key, val, nil)
 	}
 	for i := range r.Symbols { // 's'
 		sym := &r.Symbols[i]
-		key := symNameKey(sym.Name, h.ID, uint32(i))
+		key = appendSymNameKey(key[:0], sym.Name, h.ID, uint32(i))
 		lower, _, _, _ := parseSymNameKey(key)
 		b.Set(key, encodeSymRef(sym, string(lower) != sym.Name), nil)
 	}
@@ -104,48 +109,102 @@ func encodeFile(b recordSink, u *FileUpdate) FileHeader {
 	return h
 }
 
-// groupRefs groups occurrences by name: the distinct names in first-seen
-// order and, for each, its positions in file order. Grouping is a counting sort
-// over first-seen names; comparison-sorting millions of refs by string was
-// a tenth of cold indexing time.
-func groupRefs(refs []extract.Ref) (names []string, groups [][]Occurrence) {
+// refGrouper groups a file's occurrences by name: the distinct names in
+// first-seen order and, for each, its positions in file order. Grouping is
+// a counting sort over first-seen names; comparison-sorting millions of
+// refs by string was a tenth of cold indexing time. Its buffers are reused
+// across files (groupers), because allocating them afresh for each file was
+// a tenth of the indexer's allocation volume.
+type refGrouper struct {
+	slot                      map[string]int32
+	names                     []string
+	counts, ids, starts, fill []int32
+	occ                       []Occurrence
+	groups                    [][]Occurrence
+}
+
+// groupers holds idle refGroupers; encodeFile runs on every worker.
+var groupers = sync.Pool{New: func() any { return &refGrouper{slot: map[string]int32{}} }}
+
+// maxPooledNames bounds the name map a pooled grouper keeps: clearing a map
+// costs its capacity, so one huge file must not tax every later one.
+const maxPooledNames = 4096
+
+// release returns g to the pool; what group returned is then invalid.
+func (g *refGrouper) release() {
+	if len(g.slot) > maxPooledNames {
+		g.slot = map[string]int32{}
+	} else {
+		clear(g.slot)
+	}
+	clear(g.names) // drop the strings
+	g.names = g.names[:0]
+	groupers.Put(g)
+}
+
+// group returns the distinct names of refs and their occurrences. Both stay
+// valid until release.
+func (g *refGrouper) group(refs []extract.Ref) (names []string, groups [][]Occurrence) {
 	if len(refs) == 0 {
 		return nil, nil
 	}
-	slot := make(map[string]int32, 64)
-	var counts []int32
-	ids := make([]int32, len(refs))
+	names, counts := g.names[:0], g.counts[:0]
+	ids := resize(g.ids, len(refs))
 	for i := range refs {
-		n, ok := slot[refs[i].Name]
+		n, ok := g.slot[refs[i].Name]
 		if !ok {
 			n = int32(len(names))
-			slot[refs[i].Name] = n
+			g.slot[refs[i].Name] = n
 			names = append(names, refs[i].Name)
 			counts = append(counts, 0)
 		}
 		ids[i] = n
 		counts[n]++
 	}
-	starts := make([]int32, len(names)+1)
+	starts := resize(g.starts, len(names)+1)
+	starts[0] = 0
 	for n, c := range counts {
 		starts[n+1] = starts[n] + c
 	}
-	occ := make([]Occurrence, len(refs))
-	fill := slices.Clone(starts[:len(names)])
+	occ := resize(g.occ, len(refs))
+	fill := append(g.fill[:0], starts[:len(names)]...)
 	for i := range refs {
 		n := ids[i]
 		occ[fill[n]] = Occurrence{Pos: refs[i].Pos, Call: refs[i].Call, Sel: refs[i].Sel, Import: refs[i].Import, Operand: refs[i].Operand}
 		fill[n]++
 	}
-	groups = make([][]Occurrence, len(names))
+	groups = resize(g.groups, len(names))
 	for n := range names {
-		g := occ[starts[n]:starts[n+1]]
-		if !slices.IsSortedFunc(g, cmpOccurrence) {
-			slices.SortFunc(g, cmpOccurrence)
+		o := occ[starts[n]:starts[n+1]]
+		if !occurrencesSorted(o) {
+			slices.SortFunc(o, cmpOccurrence)
 		}
-		groups[n] = g
+		groups[n] = o
 	}
+	g.names, g.counts, g.ids, g.starts, g.fill, g.occ, g.groups = names, counts, ids, starts, fill, occ, groups
 	return names, groups
+}
+
+// resize returns a slice of length n, reusing s's array when it is large
+// enough. The contents are unspecified.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// occurrencesSorted is slices.IsSortedFunc(o, cmpOccurrence) on packed
+// positions: extractors emit references in file order, so this check runs
+// on every group and the generic comparison was most of its cost.
+func occurrencesSorted(o []Occurrence) bool {
+	for i := 1; i < len(o); i++ {
+		a, b := o[i-1].Pos, o[i].Pos
+		if uint64(a.Line)<<32|uint64(a.Col) > uint64(b.Line)<<32|uint64(b.Col) {
+			return false
+		}
+	}
+	return true
 }
 
 func cmpOccurrence(a, b Occurrence) int {

@@ -11,18 +11,23 @@
 # dist/build/out next to package.json by default, so ctags gets --links=no
 # and --exclude=__pycache__, and parley is told to keep dist/build/out (!dir/).
 #
-# Per corpus (wall time from bash's EPOCHREALTIME, peak RSS from /usr/bin/time):
-#   cold     parley index into an empty --data-dir: median wall seconds of
-#            COLD_RUNS (default 3) runs alternating with ctags, peak RSS
+# Per corpus (wall time from bash's EPOCHREALTIME; peak RSS and CPU time,
+# user + system, from /usr/bin/time):
+#   cold     parley index into an empty --data-dir: median wall and CPU
+#            seconds of COLD_RUNS (default 5) runs alternating with ctags,
+#            peak RSS
 #   warm     the same command again, nothing changed: wall seconds, and the
 #            seconds parley reports for Index alone; "again" is a third run.
 #   store    du -sb of the data dir; source = bytes of the files parley indexed
-#   ctags    ctags -R over the same tree: median wall seconds, peak RSS, tags
+#   ctags    ctags -R over the same tree: median wall and CPU seconds, peak
+#            RSS, tags
 #   queries  parley symbols/defs/refs, median of 5 runs: whole-process CLI
 #            latency (start, open store, query, print JSON), not query time
 #
 # Reading the ratios: "cold / ctags" is parley's cold wall time over ctags'
-# (1.0x = as fast). ctags records definitions only; parley also stores every
+# (1.0x = as fast), then the same for CPU time: ctags runs on one core,
+# parley on all of them, so on a busy machine the wall ratio moves with
+# the load while the CPU ratio barely does. ctags records definitions only; parley also stores every
 # reference, the imports and TODOs. "store / source" is index size over source
 # bytes. Targets for GOROOT: cold <= 1.0x ctags, warm <= 0.5 s, peak RSS
 # <= 1 GiB; store <= 1.0x source on every corpus; Python and JS cold: aim
@@ -35,7 +40,7 @@ export LC_ALL=C # EPOCHREALTIME and printf use a '.' decimal point
 cd "$(dirname "$0")/.."
 BIN=${PARLEY_BIN:-./bin/parley}
 CTAGS=${CTAGS:-/usr/bin/ctags}
-COLD_RUNS=${COLD_RUNS:-3}
+COLD_RUNS=${COLD_RUNS:-5}
 # BENCH_CORPORA="go" (any of go py js) limits the corpora; BENCH_GO_TESTS=0
 # skips the Go benchmarks.
 OUT=bench_out
@@ -64,21 +69,25 @@ have_time=0
 
 # timed OUT CMD...: runs CMD with stdout to OUT and stderr to $tmp/err; sets
 # WALL (seconds) and RSS (peak KB, or n/a without GNU time). A failing
-# command is a real error and ends the script.
+# command is a real error and ends the script. CPU is user + system
+# seconds (n/a without GNU time).
 timed() {
 	local out=$1 t0 t1
 	shift
 	t0=$EPOCHREALTIME
 	if ((have_time)); then
-		/usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >"$out" 2>"$tmp/err" ||
+		/usr/bin/time -f '%e %M %U %S' -o "$tmp/time" "$@" >"$out" 2>"$tmp/err" ||
 			{ cat "$tmp/err" "$tmp/time" >&2; die "failed: $*"; }
 	else
 		"$@" >"$out" 2>"$tmp/err" || { cat "$tmp/err" >&2; die "failed: $*"; }
 	fi
 	t1=$EPOCHREALTIME
 	WALL=$(calc "$t1 - $t0" 3)
-	RSS=n/a
-	((have_time)) && RSS=$(awk 'END { print $2 }' "$tmp/time")
+	RSS=n/a CPU=n/a
+	if ((have_time)); then
+		RSS=$(awk 'END { print $2 }' "$tmp/time")
+		CPU=$(awk 'END { printf "%.2f", $3 + $4 }' "$tmp/time")
+	fi
 	return 0
 }
 
@@ -157,19 +166,23 @@ run_corpus() {
 	# Cold parley and ctags alternate COLD_RUNS times and each reports its
 	# median, so one noisy run on a shared machine does not decide a ratio.
 	echo "bench: $LABEL: parley cold index and ctags, $COLD_RUNS rounds ..." >&2
-	local colds=() ctagss=() cold_rss=0 ctags_rss i
+	local colds=() ctagss=() cold_cpus=() ctags_cpus=() cold_rss=0 ctags_rss i
 	for ((i = 0; i < COLD_RUNS; i++)); do
 		rm -rf "$data"
 		timed "$summary" "$BIN" index "$CPATH" --data-dir "$data" --json "${PX[@]}"
 		colds+=("$WALL")
+		cold_cpus+=("$CPU")
 		[[ $RSS == n/a || $RSS -gt $cold_rss ]] && cold_rss=$RSS
 		timed "$tmp/ctags.out" "$CTAGS" -R -f "$tmp/tags" "${CX[@]}" "$CPATH"
 		ctagss+=("$WALL")
+		ctags_cpus+=("$CPU")
 		ctags_rss=$RSS
 	done
-	local cold ctags tags files bytes syms refs skipped partial
+	local cold ctags cold_cpu ctags_cpu tags files bytes syms refs skipped partial
 	cold=$(median "${colds[@]}")
 	ctags=$(median "${ctagss[@]}")
+	cold_cpu=$(median "${cold_cpus[@]}")
+	ctags_cpu=$(median "${ctags_cpus[@]}")
 	tags=$(grep -vc '^!_' "$tmp/tags" || true)
 	read -r files bytes syms refs skipped partial < <(python3 -c '
 import json, sys
@@ -198,8 +211,9 @@ print(d["changed"], round(d["seconds"], 3))' "$tmp/warm.json")
 	qref=$(median_ms "$BIN" refs "${Q[2]}" "${common[@]}")
 	nref=$(json_len "$tmp/q.out")
 
-	local ratio store_ratio mb
+	local ratio cpu_ratio=n/a store_ratio mb
 	ratio=$(calc "$cold / $ctags")
+	((have_time)) && cpu_ratio=$(calc "$cold_cpu / $ctags_cpu")
 	store_ratio=$(calc "$store / ($bytes > 0 ? $bytes : 1)")
 	mb=$(calc "$bytes / 1048576" 1)
 
@@ -208,11 +222,11 @@ print(d["changed"], round(d["seconds"], 3))' "$tmp/warm.json")
 	say "$(printf '  %-22s %s' "files / source" "$files files, $mb MiB ($skipped skipped, $partial partial)")"
 	say "$(printf '  %-22s %s' "parley symbols / refs" "$syms / $refs")"
 	say "$(printf '  %-22s %s' "ctags tags" "$tags")"
-	say "$(printf '  %-22s %8s s   peak RSS %s MB' "parley cold" "$cold" "$(to_mb "$cold_rss")")"
+	say "$(printf '  %-22s %8s s   CPU %s s, peak RSS %s MB' "parley cold" "$cold" "$cold_cpu" "$(to_mb "$cold_rss")")"
 	say "$(printf '  %-22s %8s s   peak RSS %s MB, %s re-indexed, %s s in Index' "parley warm" "$warm" "$(to_mb "$warm_rss")" "$changed" "$warm_index")"
 	say "$(printf '  %-22s %8s s' "parley warm, again" "$warm2")"
-	say "$(printf '  %-22s %8s s   peak RSS %s MB' "ctags -R" "$ctags" "$(to_mb "$ctags_rss")")"
-	say "$(printf '  %-22s %8s x' "cold / ctags" "$ratio")"
+	say "$(printf '  %-22s %8s s   CPU %s s, peak RSS %s MB' "ctags -R" "$ctags" "$ctags_cpu" "$(to_mb "$ctags_rss")")"
+	say "$(printf '  %-22s %8s x   CPU %s x  (medians of %s alternating runs)' "cold / ctags" "$ratio" "$cpu_ratio" "$COLD_RUNS")"
 	say "$(printf '  %-22s %8s x   (%s bytes store)' "store / source" "$store_ratio" "$store")"
 	say "$(printf '  %-22s symbols %s: %s ms (%s hits)  defs %s: %s ms (%s)  refs %s: %s ms (%s)' \
 		"CLI query, median $RUNS" "${Q[0]}" "$qsym" "$nsym" "${Q[1]}" "$qdef" "$ndef" "${Q[2]}" "$qref" "$nref")"
@@ -228,8 +242,8 @@ print(d["changed"], round(d["seconds"], 3))' "$tmp/warm.json")
 	say "  target store <= 1.0x source $(verdict "$store_ratio <= 1.0")"
 
 	local k v
-	for k in cold warm warm2 warm_index cold_rss warm_rss ctags ctags_rss tags files bytes syms refs skipped partial changed \
-		store ratio store_ratio qsym qdef qref nsym ndef nref; do
+	for k in cold cold_cpu warm warm2 warm_index cold_rss warm_rss ctags ctags_cpu ctags_rss tags files bytes syms refs skipped \
+		partial changed store ratio cpu_ratio store_ratio qsym qdef qref nsym ndef nref; do
 		v=${!k}
 		record "$c" "$k" "$v"
 	done
@@ -248,7 +262,8 @@ record machine load_end "$(uptime | sed 's/.*load average: //')"
 
 python3 - "$RESULTS" "$OUT/results.json" <<'EOF'
 import json, sys
-names = {"cold": "parley_cold_s", "warm": "parley_warm_s", "warm2": "parley_warm_again_s",
+names = {"cold": "parley_cold_s", "cold_cpu": "parley_cold_cpu_s", "ctags_cpu": "ctags_cpu_s",
+         "cpu_ratio": "cold_cpu_over_ctags_cpu", "warm": "parley_warm_s", "warm2": "parley_warm_again_s",
          "warm_index": "parley_warm_index_s", "cold_rss": "parley_cold_rss_kb",
          "warm_rss": "parley_warm_rss_kb", "ctags": "ctags_s", "ctags_rss": "ctags_rss_kb",
          "tags": "ctags_tags", "syms": "symbols", "ratio": "cold_over_ctags",

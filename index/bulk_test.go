@@ -1,0 +1,52 @@
+package index
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestSplit checks that the parts of a sorted chunk cover every entry once,
+// in order, and never cut a run of equal prefixes, whose keys are only
+// sorted within the run afterwards.
+func TestSplit(t *testing.T) {
+	ents := func(prefixes ...uint64) []chunkEnt {
+		out := make([]chunkEnt, len(prefixes))
+		for i, p := range prefixes {
+			out[i] = chunkEnt{prefix: p, kv: kv{koff: uint32(i)}}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		ents  []chunkEnt
+		n     int
+		sizes []int
+	}{
+		{"empty", nil, 2, nil},
+		{"one part", ents(1, 2, 3), 1, []int{3}},
+		{"halves", ents(1, 2, 3, 4), 2, []int{2, 2}},
+		{"cut moves past a run", ents(1, 2, 2, 2, 3), 2, []int{4, 1}},
+		{"one run", ents(5, 5, 5, 5), 2, []int{4}},
+		{"more parts than entries", ents(1, 2), 4, []int{1, 1}},
+		{"thirds", ents(1, 1, 2, 3, 3, 4, 5, 6, 7), 3, []int{3, 3, 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parts := split(tc.ents, tc.n)
+			var sizes []int
+			var all []chunkEnt
+			for i, p := range parts {
+				sizes = append(sizes, len(p))
+				all = append(all, p...)
+				if i > 0 && parts[i-1][len(parts[i-1])-1].prefix == p[0].prefix {
+					t.Errorf("part %d starts inside a run of prefix %d", i, p[0].prefix)
+				}
+			}
+			if !slices.Equal(sizes, tc.sizes) {
+				t.Errorf("sizes = %v, want %v", sizes, tc.sizes)
+			}
+			if !slices.Equal(all, tc.ents) {
+				t.Errorf("parts do not add up to the input")
+			}
+		})
+	}
+}
