@@ -104,10 +104,7 @@ func (s *Server) pyReader(d *doc) func(rel string) ([]byte, error) {
 // byte offset off of d; ok is false in other files and when the syntax
 // does not settle it.
 func (s *Server) pyTarget(d *doc, off int) (index.PyTarget, bool) {
-	if t, ok := d.f.store.PyDefinitions(d.rel, d.content, off, s.pyReader(d)); ok {
-		return t, true
-	}
-	return d.f.store.TSDefinitions(d.rel, d.content, off, s.pyReader(d))
+	return d.f.store.SyntaxTargetAt(d.rel, d.content, off, s.pyReader(d))
 }
 
 // pyDefinition is pyTarget as a definition hit, within the budget.

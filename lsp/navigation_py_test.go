@@ -1,8 +1,11 @@
 package lsp
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -117,4 +120,36 @@ func TestResolveBudget(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// TestSyntaxFixturesDefinition: the server's definition of every use the
+// golden fixtures (index/testdata/resolve_py.txtar, resolve_ts.txtar)
+// settle is the declaration they give, as `parley defs FILE:LINE:COL` and
+// find_definition answer (tools.TestFindAtSyntaxFixtures).
+func TestSyntaxFixturesDefinition(t *testing.T) {
+	for _, archive := range []string{"resolve_py.txtar", "resolve_ts.txtar"} {
+		t.Run(archive, func(t *testing.T) {
+			archive = filepath.Join("..", "index", "testdata", archive)
+			root := fixture.Extract(t, archive)
+			e := startEditor(t, root, editorConfig{noInit: true})
+			e.initialize(editorConfig{utf8: true})
+			e.waitIndexed(1)
+			for _, u := range fixture.Uses(t, archive, root) {
+				if u.Want == "-" {
+					continue
+				}
+				file, line, _ := strings.Cut(u.Want, ":")
+				want := fmt.Sprintf("%s:%d:", file, max(atoi(line)-1, 0))
+				got := definitions(t, e, u.File, pos(uint32(u.Line-1), uint32(u.Col-1)))
+				if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+					t.Errorf("%s: got %v, want %s", u, got, u.Want)
+				}
+			}
+		})
+	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
