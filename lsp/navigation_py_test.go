@@ -153,3 +153,29 @@ func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
 }
+
+// TestPythonReferencesLeaveOutUncertain: the server's Python references
+// are those the syntax confirms (pyCertain): self.errors of an unrelated
+// class and x.errors of an unknown x are left out, as pyright leaves them
+// out and as Go's ambiguous ones are (the CLI and tools list them marked
+// uncertain).
+func TestPythonReferencesLeaveOutUncertain(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py_refs.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	var locs []protocol.Location
+	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+		TextDocumentPositionParams: e.tdpp("base.py", pos(2, 14)),
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &locs)
+	want := []string{"base.py:2:13-19", "ext.py:4:20-26"}
+	if got := locStrings(root, locs); !slices.Equal(got, want) {
+		t.Errorf("references of Enc.errors:\n got %v\nwant %v", got, want)
+	}
+	var hs []protocol.DocumentHighlight
+	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp("ext.py", pos(4, 20))}, &hs)
+	if len(hs) != 1 || hs[0].Range.Start.Line != 4 {
+		t.Errorf("highlights of self.errors in ext.py: %v, want line 4 only", hs)
+	}
+}
