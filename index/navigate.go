@@ -22,8 +22,10 @@ import (
 // files (SyntaxTargetAt), parsed at query time: the functions taking a
 // SourceReader resolve them when it is not nil and wait as long as that
 // takes (the CLI and the tools). The language server passes nil and runs
-// SyntaxTargetAt and PyReferences itself first, within its resolve budget,
-// falling back to these functions' name ranking when the budget runs out.
+// SyntaxTargetAt and PyReferencesBy itself first, within its resolve
+// budget, falling back to these functions' name ranking when the budget
+// runs out; it also leaves out the Python references marked Uncertain,
+// which the CLI and the tools show marked.
 
 // SourceReader returns the content of a root-relative file of the store as
 // the caller sees it (open buffers first, or the disk).
@@ -74,9 +76,10 @@ func IdentAt(src []byte, off int) (name string, ok bool) {
 // name, the identifier at offset off of src: for x.F in Go where the
 // syntax gives x's type, that type's member (GoMemberDefinitions); in
 // Python, TypeScript and JavaScript with read set, the declaration
-// SyntaxTargetAt resolves; otherwise the definitions of name ranked by RankUse (what the use's
-// syntax resolves to, then the same file, directory, imports, the rest),
-// only those of the best rank, which is returned with them.
+// SyntaxTargetAt resolves; otherwise the definitions of name ranked by
+// RankUse (what the use's syntax resolves to, then the same file,
+// directory, imports, the rest), only those of the best rank, which is
+// returned with them.
 func (s *Store) DefinitionsAt(from string, src []byte, off int, name string, read SourceReader) ([]NameHit, DefinitionRank, error) {
 	if read != nil {
 		if t, ok := s.SyntaxTargetAt(from, src, off, read); ok {
