@@ -62,7 +62,8 @@ func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error)
 	if t.Container != "" {
 		pr.via = t.Container
 	}
-	out := all[:0]
+	// Not in place: a file may answer more hits than it had (__all__).
+	out := make([]RefHit, 0, len(all))
 	for i := 0; i < len(all); {
 		j := i
 		for j < len(all) && all[j].Path == all[i].Path {
@@ -257,6 +258,9 @@ func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
 			out = append(out, h)
 		}
 	}
+	if !pr.ts {
+		out = pr.exported(f, out)
+	}
 	return out
 }
 
@@ -265,15 +269,20 @@ func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
 // costs no parsing, so it is done whatever the budgets say. The buffer a
 // request comes from is one.
 func (pr *pyRefs) parsedBefore(p string, src []byte) bool {
-	key := "python:" + p
-	if pr.ts {
-		key = tsGrammar(p) + ":" + p
-	}
+	key := pr.treeKey(p)
 	if f, ok := pr.r.files[key]; ok {
 		return f != nil
 	}
 	f, _ := pr.r.st.py.get(key, src)
 	return f != nil
+}
+
+// treeKey is p's key in the tree cache.
+func (pr *pyRefs) treeKey(p string) string {
+	if pr.ts {
+		return tsGrammar(p) + ":" + p
+	}
+	return "python:" + p
 }
 
 // seesDeclaration reports whether one of p's imports leads to the target's
