@@ -192,8 +192,11 @@ func (pr *pyRefs) subclassAt(p string) func(pos extract.Pos, qualifier string) b
 // definesOwn reports whether p, judged without parsing, defines the
 // target's name at its top level (the index's symbols): its bare uses then
 // mean its own (class IncrementalEncoder(codecs.IncrementalEncoder) in
-// each codec module), not the target.
+// each codec module), not the target. Python only, like subclassAt.
 func (pr *pyRefs) definesOwn(p string) bool {
+	if pr.ts {
+		return false
+	}
 	syms, err := pr.r.st.Symbols(p)
 	if err != nil {
 		return false
@@ -306,7 +309,11 @@ func (pr *pyRefs) seesDeclaration(p string) bool {
 		// from pkg import mod: the package's __init__, and p names the
 		// module (any of pkg's modules would be too loose: importing
 		// importlib would see all of importlib's files).
-		if path.Base(mod) == "__init__.py" && path.Dir(mod) == path.Dir(pr.t.Path) {
+		owner := path.Dir(pr.t.Path) // the package holding the module
+		if b := path.Base(pr.t.Path); b == "__init__.py" || b == "__init__.pyi" {
+			owner = path.Dir(owner)
+		}
+		if path.Base(mod) == "__init__.py" && path.Dir(mod) == owner {
 			if src, err := pr.r.read(p); err == nil && bytes.Contains(src, []byte(moduleTarget(pr.t.Path).Name)) {
 				return true
 			}
