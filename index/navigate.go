@@ -17,6 +17,30 @@ import (
 // path, line and column) answer the same way, from one implementation.
 // src is the content of the root-relative file from as the caller sees it
 // (an editor's unsaved buffer, or the file on disk).
+//
+// Python, TypeScript and JavaScript resolve from the syntax of several
+// files (SyntaxTargetAt), parsed at query time: the functions taking a
+// SourceReader resolve them when it is not nil and wait as long as that
+// takes (the CLI and the tools). The language server passes nil and runs
+// SyntaxTargetAt and PyReferencesBy itself first, within its resolve
+// budget, falling back to these functions' name ranking when the budget
+// runs out; it also leaves out the Python references marked Uncertain,
+// which the CLI and the tools show marked.
+
+// SourceReader returns the content of a root-relative file of the store as
+// the caller sees it (open buffers first, or the disk).
+type SourceReader func(rel string) ([]byte, error)
+
+// SyntaxTargetAt resolves the Python, TypeScript or JavaScript identifier
+// at offset off of src, the content of from, to its declaration
+// (PyDefinitions, TSDefinitions); ok is false in other languages and when
+// the syntax does not settle it.
+func (s *Store) SyntaxTargetAt(from string, src []byte, off int, read SourceReader) (PyTarget, bool) {
+	if t, ok := s.PyDefinitions(from, src, off, read); ok {
+		return t, true
+	}
+	return s.TSDefinitions(from, src, off, read)
+}
 
 // IdentAt returns the identifier containing or ending at byte offset off
 // of src; ok is false when there is none (or it is a number).
@@ -50,11 +74,18 @@ func IdentAt(src []byte, off int) (name string, ok bool) {
 
 // DefinitionsAt returns the best class of this store's definitions of
 // name, the identifier at offset off of src: for x.F in Go where the
-// syntax gives x's type, that type's member (GoMemberDefinitions);
-// otherwise the definitions of name ranked by RankUse (what the use's
-// syntax resolves to, then the same file, directory, imports, the rest),
-// only those of the best rank, which is returned with them.
-func (s *Store) DefinitionsAt(from string, src []byte, off int, name string) ([]NameHit, DefinitionRank, error) {
+// syntax gives x's type, that type's member (GoMemberDefinitions); in
+// Python, TypeScript and JavaScript with read set, the declaration
+// SyntaxTargetAt resolves; otherwise the definitions of name ranked by
+// RankUse (what the use's syntax resolves to, then the same file,
+// directory, imports, the rest), only those of the best rank, which is
+// returned with them.
+func (s *Store) DefinitionsAt(from string, src []byte, off int, name string, read SourceReader) ([]NameHit, DefinitionRank, error) {
+	if read != nil {
+		if t, ok := s.SyntaxTargetAt(from, src, off, read); ok {
+			return []NameHit{t.NameHit()}, RankResolved, nil
+		}
+	}
 	ctx, err := s.DefinitionContext(from)
 	if err != nil && !errors.Is(err, ErrNotIndexed) {
 		return nil, RankElsewhere, err
@@ -79,24 +110,32 @@ func (s *Store) DefinitionsAt(from string, src []byte, off int, name string) ([]
 }
 
 // DefinitionSymbolsAt is DefinitionsAt with the definitions' symbol
-// records, for answers that show signatures and docs.
-func (s *Store) DefinitionSymbolsAt(from string, src []byte, off int, name string) ([]SymbolHit, error) {
-	sites, _, err := s.DefinitionsAt(from, src, off, name)
+// records, for answers that show signatures and docs. A resolved
+// declaration the index keeps no symbol for (a local, a module, an
+// attribute assigned on self) is described by its name alone.
+func (s *Store) DefinitionSymbolsAt(from string, src []byte, off int, name string, read SourceReader) ([]SymbolHit, error) {
+	sites, _, err := s.DefinitionsAt(from, src, off, name, read)
 	if err != nil || len(sites) == 0 {
 		return nil, err
 	}
-	all, err := s.Definitions(name)
-	if err != nil {
-		return nil, err
-	}
 	out := make([]SymbolHit, 0, len(sites))
+	all := map[string][]SymbolHit{}
 	for _, site := range sites {
-		for _, h := range all {
+		// A resolved site may be named unlike the use (an import alias).
+		if _, ok := all[site.Name]; !ok {
+			if all[site.Name], err = s.Definitions(site.Name); err != nil {
+				return nil, err
+			}
+		}
+		hit := SymbolHit{Path: site.Path, Symbol: extract.Symbol{Name: site.Name, Kind: site.Kind,
+			Container: site.Container, Range: site.Selection, Selection: site.Selection, Exported: site.Exported}}
+		for _, h := range all[site.Name] {
 			if h.Path == site.Path && h.Symbol.Selection.Start == site.Selection.Start {
-				out = append(out, h)
+				hit = h
 				break
 			}
 		}
+		out = append(out, hit)
 	}
 	return out, nil
 }
@@ -119,7 +158,7 @@ func (s *Store) DeclarationAt(from string, src []byte, off int, name string) (Na
 			return h, true, nil
 		}
 	}
-	defs, rank, err := s.DefinitionsAt(from, src, off, name)
+	defs, rank, err := s.DefinitionsAt(from, src, off, name, nil)
 	if err != nil || rank != RankResolved || len(defs) != 1 {
 		return NameHit{}, false, err
 	}
@@ -127,9 +166,22 @@ func (s *Store) DeclarationAt(from string, src []byte, off int, name string) (Na
 }
 
 // ReferencesAt returns the references to what the identifier name at
-// offset off of src means: DeclReferences of its declaration when
-// DeclarationAt settles one (resolved), else every occurrence of name.
-func (s *Store) ReferencesAt(from string, src []byte, off int, name string, limit int) (hits []RefHit, resolved bool, err error) {
+// offset off of src means: in Python, TypeScript and JavaScript with read
+// set, PyReferences of the declaration SyntaxTargetAt resolves; else
+// DeclReferences of the declaration DeclarationAt settles (resolved);
+// else every occurrence of name.
+func (s *Store) ReferencesAt(from string, src []byte, off int, name string, limit int, read SourceReader) (hits []RefHit, resolved bool, err error) {
+	if read != nil {
+		if t, ok := s.SyntaxTargetAt(from, src, off, read); ok {
+			if hits, err = s.PyReferences(t, read); err != nil {
+				return nil, false, err
+			}
+			if limit > 0 && len(hits) > limit {
+				hits = hits[:limit]
+			}
+			return hits, true, nil
+		}
+	}
 	decl, ok, err := s.DeclarationAt(from, src, off, name)
 	if err != nil {
 		return nil, false, err

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -190,6 +191,66 @@ func TestPyDefinitionsSeeEdits(t *testing.T) {
 		want := []string{"pkg/util.py:4", "app/main.py:1", "pkg/util.py:4"}[i]
 		if !ok || got != want {
 			t.Errorf("buffer %d: got %s (%v), want %s", i, got, ok, want)
+		}
+	}
+}
+
+// TestPyReferencesUnparsed checks testdata/resolve_py_refs.txtar: the
+// references PyReferences resolves by parsing, and those PyReferencesBy
+// judges without parsing other files once its deadline has passed, are
+// the same.
+func TestPyReferencesUnparsed(t *testing.T) {
+	archive := filepath.Join("testdata", "resolve_py_refs.txtar")
+	root := fixture.Extract(t, archive)
+	for _, mode := range []string{"parsed", "unparsed"} {
+		for _, u := range fixture.Uses(t, archive, root) {
+			// A store per use: its tree cache must not hold the other
+			// files from an earlier query.
+			st := openTestStore(t, t.TempDir())
+			mustIndex(t, st, root)
+			src, err := os.ReadFile(filepath.Join(root, u.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			off, err := LineColOffset(src, u.Line, u.Col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tg, ok := st.PyDefinitions(u.File, src, off, readUnder(root))
+			if !ok {
+				t.Fatalf("%s: not resolved", u)
+			}
+			var deadline time.Time
+			if mode == "unparsed" {
+				deadline = time.Now().Add(-time.Second)
+			}
+			refs, err := st.PyReferencesBy(tg, readUnder(root), deadline)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := refString(refs); got != u.Want {
+				t.Errorf("%s, %s:\n got %s\nwant %s", u, mode, got, u.Want)
+			}
+			st.Close()
+		}
+	}
+}
+
+func TestPyNamesBase(t *testing.T) {
+	for _, c := range []struct {
+		sig, name string
+		want      bool
+	}{
+		{"class E(codecs.IncrementalEncoder):", "IncrementalEncoder", true},
+		{"class E(Base, mixins.Other):", "Base", true},
+		{"class E( Base ):", "Base", true},
+		{"class E(MyBase):", "Base", false},
+		{"class E(Base.Inner):", "Base", false},
+		{"class E:", "E", false},
+		{"class E(", "Base", false},
+	} {
+		if got := pyNamesBase(c.sig, c.name); got != c.want {
+			t.Errorf("pyNamesBase(%q, %q) = %v, want %v", c.sig, c.name, got, c.want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/parleyhq/parley/index/extract"
 )
@@ -21,26 +22,38 @@ import (
 //     of its stored imports leads to it: imports the declaration's module,
 //     or a module that binds the name to the declaration (a re-export,
 //     which must itself spell the name, so only files among the
-//     candidates are parsed to check). Such files are parsed and resolved
-//     like the declaration's own while pyRefsParseBytes lasts; past it,
-//     their occurrences are kept, x.name after a qualifier other than the
-//     module's name Uncertain.
+//     candidates are parsed to check). `from pkg import mod` sees pkg's
+//     direct modules whose name the file spells. Such files are parsed
+//     and resolved like the declaration's own (files whose tree is at
+//     hand always) while pyRefsParseBytes lasts, and, for PyReferencesBy,
+//     until its deadline; past that, they are judged by their text and
+//     the index's symbols: their occurrences are kept, x.name after a
+//     qualifier other than the module's name Uncertain, bare ones dropped
+//     where the file defines the name itself.
 //   - a member of a class (method, field, self.x) is referred to by x.name
-//     in files that can see the class (as above, by the class's name);
-//     those are Uncertain, since x's type is not known without parsing.
-//     Bare occurrences in other files are dropped.
+//     in files that can see the class (as above, by the class's name).
+//     Unparsed, those are Uncertain, since x's type is not known without
+//     parsing, but for self.x and cls.x in a class naming the member's
+//     class among its bases. Bare occurrences in other files are dropped.
 
 // PyReferences returns the references to t, a Python, TypeScript or
 // JavaScript declaration (PyDefinitions, TSDefinitions), in path and
 // position order; read returns the content of a file of the store.
 func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) ([]RefHit, error) {
+	return s.PyReferencesBy(t, read, time.Time{})
+}
+
+// PyReferencesBy is PyReferences answering by deadline (none when zero):
+// past it, occurrences in other files than the declaration's are judged
+// by their file's imports and their text, without parsing.
+func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error), deadline time.Time) ([]RefHit, error) {
 	all, err := s.References(t.Name, 0)
 	if err != nil {
 		return nil, err
 	}
 	r := newPyResolver(s, read)
 	defer r.release()
-	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), candidates: map[string]bool{}, leads: map[string]bool{}}
+	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), candidates: map[string]bool{}, leads: map[string]bool{}, deadline: deadline}
 	for _, h := range all {
 		pr.candidates[h.Path] = true
 	}
@@ -49,7 +62,8 @@ func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) 
 	if t.Container != "" {
 		pr.via = t.Container
 	}
-	out := all[:0]
+	// Not in place: a file may answer more hits than it had (__all__).
+	out := make([]RefHit, 0, len(all))
 	for i := 0; i < len(all); {
 		j := i
 		for j < len(all) && all[j].Path == all[i].Path {
@@ -94,7 +108,10 @@ type pyRefs struct {
 	via        string          // the name other files must import: t's, or its class's
 	candidates map[string]bool // files that spell t.Name
 	leads      map[string]bool // module file -> binds via to t's declaration
+	deadline   time.Time       // no parsing of other files past it (zero: none)
 }
+
+func (pr *pyRefs) late() bool { return !pr.deadline.IsZero() && time.Now().After(pr.deadline) }
 
 // file filters the occurrences hits of one file.
 func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
@@ -112,10 +129,11 @@ func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
 	if err != nil {
 		return nil
 	}
-	if pr.r.parsed+len(src) <= pyRefsParseBytes {
+	if pr.parsedBefore(p, src) || (pr.r.parsed+len(src) <= pyRefsParseBytes && !pr.late()) {
 		return pr.resolveEach(p, hits)
 	}
 	modName := moduleTarget(t.Path).Name
+	subclass, shadowed := pr.subclassAt(p), pr.definesOwn(p)
 	var out []RefHit
 	for _, h := range hits {
 		off, ok := offsetOf(src, h.Pos)
@@ -128,13 +146,88 @@ func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
 			if !use.Selector {
 				continue
 			}
-			h.Uncertain = true
+			h.Uncertain = !subclass(h.Pos, use.Qualifier)
 		case use.Selector:
 			h.Uncertain = use.Qualifier != modName
+		case shadowed:
+			continue
 		}
 		out = append(out, h)
 	}
 	return out
+}
+
+// subclassAt returns, for a file p judged without parsing, whether a
+// self.name or cls.name at a position is in a class that names the
+// target's class among its bases (`class E(codecs.IncrementalEncoder)`),
+// from the class symbols the index stored for p and their first lines.
+// Such a use means the target's attribute unless the subclass or a base
+// between redefines it, which the full resolution would see; without it
+// every self.errors of the encodings' hundred codec subclasses would be
+// uncertain. Python only: the signature is Python's class line.
+func (pr *pyRefs) subclassAt(p string) func(pos extract.Pos, qualifier string) bool {
+	no := func(extract.Pos, string) bool { return false }
+	if pr.ts {
+		return no
+	}
+	syms, err := pr.r.st.Symbols(p)
+	if err != nil {
+		return no
+	}
+	return func(pos extract.Pos, qualifier string) bool {
+		if qualifier != "self" && qualifier != "cls" {
+			return false
+		}
+		var class *extract.Symbol
+		for i := range syms {
+			s := &syms[i]
+			if s.Kind == extract.KindClass && rangeHas(s.Range, pos) && (class == nil || rangeHas(class.Range, s.Range.Start)) {
+				class = s
+			}
+		}
+		return class != nil && pyNamesBase(class.Signature, pr.t.Container)
+	}
+}
+
+// definesOwn reports whether p, judged without parsing, defines the
+// target's name at its top level (the index's symbols): its bare uses then
+// mean its own (class IncrementalEncoder(codecs.IncrementalEncoder) in
+// each codec module), not the target. Python only, like subclassAt.
+func (pr *pyRefs) definesOwn(p string) bool {
+	if pr.ts {
+		return false
+	}
+	syms, err := pr.r.st.Symbols(p)
+	if err != nil {
+		return false
+	}
+	for _, s := range syms {
+		if s.Name == pr.t.Name && s.Parent < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pyNamesBase reports whether the class line sig (`class A(b.C, D):`)
+// lists a base whose last dotted part is name.
+func pyNamesBase(sig, name string) bool {
+	open, end := strings.IndexByte(sig, '('), strings.LastIndexByte(sig, ')')
+	if open < 0 || end < open {
+		return false
+	}
+	for b := range strings.SplitSeq(sig[open+1:end], ",") {
+		b = strings.TrimSpace(b)
+		if b == name || strings.HasSuffix(b, "."+name) {
+			return true
+		}
+	}
+	return false
+}
+
+func rangeHas(r extract.Range, p extract.Pos) bool {
+	before := func(a, b extract.Pos) bool { return a.Line < b.Line || (a.Line == b.Line && a.Col <= b.Col) }
+	return before(r.Start, p) && before(p, r.End)
 }
 
 // resolveEach parses p and keeps the occurrences that resolve to the
@@ -168,7 +261,31 @@ func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
 			out = append(out, h)
 		}
 	}
+	if !pr.ts {
+		out = pr.exported(f, out)
+	}
 	return out
+}
+
+// parsedBefore reports whether the tree of p, whose content is src, is at
+// hand (this request's, or the cache's): resolving its occurrences then
+// costs no parsing, so it is done whatever the budgets say. The buffer a
+// request comes from is one.
+func (pr *pyRefs) parsedBefore(p string, src []byte) bool {
+	key := pr.treeKey(p)
+	if f, ok := pr.r.files[key]; ok {
+		return f != nil
+	}
+	f, _ := pr.r.st.py.get(key, src)
+	return f != nil
+}
+
+// treeKey is p's key in the tree cache.
+func (pr *pyRefs) treeKey(p string) string {
+	if pr.ts {
+		return tsGrammar(p) + ":" + p
+	}
+	return "python:" + p
 }
 
 // seesDeclaration reports whether one of p's imports leads to the target's
@@ -189,9 +306,17 @@ func (pr *pyRefs) seesDeclaration(p string) bool {
 		if mod == pr.t.Path || pr.reexports(mod) {
 			return true
 		}
-		// import pkg.mod / from pkg import mod: the package's __init__.
-		if strings.HasPrefix(pr.t.Path, strings.TrimSuffix(mod, "__init__.py")) && path.Base(mod) == "__init__.py" {
-			return true
+		// from pkg import mod: the package's __init__, and p names the
+		// module (any of pkg's modules would be too loose: importing
+		// importlib would see all of importlib's files).
+		owner := path.Dir(pr.t.Path) // the package holding the module
+		if b := path.Base(pr.t.Path); b == "__init__.py" || b == "__init__.pyi" {
+			owner = path.Dir(owner)
+		}
+		if path.Base(mod) == "__init__.py" && path.Dir(mod) == owner {
+			if src, err := pr.r.read(p); err == nil && bytes.Contains(src, []byte(moduleTarget(pr.t.Path).Name)) {
+				return true
+			}
 		}
 	}
 	return false

@@ -66,7 +66,7 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Pos
 	if h, ok := s.pyDefinition(ctx, d, off); ok {
 		return []folderHit{h}, true, nil
 	}
-	hits, rank, err := d.f.store.DefinitionsAt(d.rel, d.content, off, name)
+	hits, rank, err := d.f.store.DefinitionsAt(d.rel, d.content, off, name, nil)
 	if err != nil {
 		return nil, false, err
 	}

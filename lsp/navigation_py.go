@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -24,17 +25,38 @@ import (
 // name ranking, as before this resolution existed, and the late resolution
 // finishes in the background, leaving its parses cached for the next
 // request. Latency thus stays that of the ranking plus the budget, and
-// answers get precise as the cache warms.
+// answers get precise as the cache warms. References stop parsing other
+// files at three quarters of the budget and judge the rest without
+// parsing (index.Store.PyReferencesBy), so that an answer resolved so far
+// is not dropped for the files it has not reached.
+//
+// Python references the syntax cannot confirm (x.name with x of unknown
+// type) are left out of the server's answers (pyCertain); the CLI and the
+// agent's find_references list them marked uncertain.
 
 // DefaultResolveBudget is Options.ResolveBudget's default.
 const DefaultResolveBudget = 50 * time.Millisecond
 
 // withinBudget runs fn, one per folder at a time, and waits for it at most
 // the resolve budget or until ctx ends; ok is false when it did not answer
-// in time (fn's late result is dropped).
-func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T, bool, error)) (v T, ok bool, err error) {
+// in time (fn's late result is dropped). fn gets the time by which its
+// answer is wanted (zero when the budget is unbounded), so that it can cut
+// work short rather than be dropped.
+func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func(deadline time.Time) (T, bool, error)) (v T, ok bool, err error) {
 	if !f.resolving.CompareAndSwap(false, true) {
 		return v, false, nil
+	}
+	budget := s.opts.ResolveBudget
+	if budget == 0 {
+		budget = DefaultResolveBudget
+	}
+	var expired <-chan time.Time
+	var deadline time.Time
+	if budget > 0 {
+		t := time.NewTimer(budget)
+		defer t.Stop()
+		expired = t.C
+		deadline = time.Now().Add(budget)
 	}
 	type result struct {
 		v   T
@@ -65,20 +87,10 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T
 			if hook := s.testHookResolve; hook != nil {
 				hook()
 			}
-			r.v, r.ok, r.err = fn()
+			r.v, r.ok, r.err = fn(deadline)
 		}()
 		done <- r
 	}()
-	budget := s.opts.ResolveBudget
-	if budget == 0 {
-		budget = DefaultResolveBudget
-	}
-	var expired <-chan time.Time
-	if budget > 0 {
-		t := time.NewTimer(budget)
-		defer t.Stop()
-		expired = t.C
-	}
 	select {
 	case r := <-done:
 		return r.v, r.ok, r.err
@@ -104,15 +116,12 @@ func (s *Server) pyReader(d *doc) func(rel string) ([]byte, error) {
 // byte offset off of d; ok is false in other files and when the syntax
 // does not settle it.
 func (s *Server) pyTarget(d *doc, off int) (index.PyTarget, bool) {
-	if t, ok := d.f.store.PyDefinitions(d.rel, d.content, off, s.pyReader(d)); ok {
-		return t, true
-	}
-	return d.f.store.TSDefinitions(d.rel, d.content, off, s.pyReader(d))
+	return d.f.store.SyntaxTargetAt(d.rel, d.content, off, s.pyReader(d))
 }
 
 // pyDefinition is pyTarget as a definition hit, within the budget.
 func (s *Server) pyDefinition(ctx context.Context, d *doc, off int) (folderHit, bool) {
-	t, ok, _ := withinBudget(ctx, s, d.f, func() (index.PyTarget, bool, error) {
+	t, ok, _ := withinBudget(ctx, s, d.f, func(time.Time) (index.PyTarget, bool, error) {
 		t, ok := s.pyTarget(d, off)
 		return t, ok, nil
 	})
@@ -134,17 +143,22 @@ func (s *Server) pyReferences(ctx context.Context, d *doc, pos protocol.Position
 		t    index.PyTarget
 		hits []index.RefHit
 	}
-	r, ok, err := withinBudget(ctx, s, d.f, func() (r resolved, ok bool, err error) {
+	r, ok, err := withinBudget(ctx, s, d.f, func(deadline time.Time) (r resolved, ok bool, err error) {
 		if r.t, ok = s.pyTarget(d, off); !ok {
 			return r, false, nil
 		}
-		r.hits, err = d.f.store.PyReferences(r.t, s.pyReader(d))
+		// Leave a margin of the budget for the answer itself.
+		if !deadline.IsZero() {
+			deadline = deadline.Add(-time.Until(deadline) / 4)
+		}
+		r.hits, err = d.f.store.PyReferencesBy(r.t, s.pyReader(d), deadline)
 		return r, err == nil, err
 	})
 	if !ok || err != nil {
 		return nil, false, err
 	}
-	hits, t := r.hits, r.t
+	t := r.t
+	hits := pyCertain(t, r.hits)
 	out, err = s.refLocations(ctx, d.f, hits, t.Name, includeDecl, []protocol.Location{})
 	return out, err == nil, err
 }
@@ -155,7 +169,7 @@ func (s *Server) pyHighlights(ctx context.Context, d *doc, pos protocol.Position
 	if err != nil {
 		return nil, false, err
 	}
-	return withinBudget(ctx, s, d.f, func() ([]index.RefHit, bool, error) {
+	return withinBudget(ctx, s, d.f, func(time.Time) ([]index.RefHit, bool, error) {
 		t, ok := s.pyTarget(d, off)
 		if !ok {
 			return nil, false, nil
@@ -164,6 +178,25 @@ func (s *Server) pyHighlights(ctx context.Context, d *doc, pos protocol.Position
 		if err != nil && !errors.Is(err, index.ErrNotIndexed) {
 			return nil, false, err
 		}
-		return occ, true, nil
+		return pyCertain(t, occ), true, nil
 	})
+}
+
+// pyCertain keeps, of the references to the Python declaration t, those
+// the syntax confirms: x.name with x of unknown type is left out, as
+// pyright leaves out what it cannot type and as the server leaves out Go's
+// ambiguous ones (goReferences), since LSP cannot mark a location
+// uncertain and an editor's rename applies every location it gets. The
+// CLI and the agent's find_references keep them, marked uncertain.
+func pyCertain(t index.PyTarget, hits []index.RefHit) []index.RefHit {
+	if !strings.HasSuffix(t.Path, ".py") && !strings.HasSuffix(t.Path, ".pyi") {
+		return hits
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		if !h.Uncertain {
+			out = append(out, h)
+		}
+	}
+	return out
 }

@@ -1,8 +1,11 @@
 package lsp
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -116,5 +119,63 @@ func TestResolveBudget(t *testing.T) {
 			t.Fatalf("references once the resolution is free: %v, want %v", got, resolved)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestSyntaxFixturesDefinition: the server's definition of every use the
+// golden fixtures (index/testdata/resolve_py.txtar, resolve_ts.txtar)
+// settle is the declaration they give, as `parley defs FILE:LINE:COL` and
+// find_definition answer (tools.TestFindAtSyntaxFixtures).
+func TestSyntaxFixturesDefinition(t *testing.T) {
+	for _, archive := range []string{"resolve_py.txtar", "resolve_ts.txtar"} {
+		t.Run(archive, func(t *testing.T) {
+			archive = filepath.Join("..", "index", "testdata", archive)
+			root := fixture.Extract(t, archive)
+			e := startEditor(t, root, editorConfig{noInit: true})
+			e.initialize(editorConfig{utf8: true})
+			e.waitIndexed(1)
+			for _, u := range fixture.Uses(t, archive, root) {
+				if u.Want == "-" {
+					continue
+				}
+				file, line, _ := strings.Cut(u.Want, ":")
+				want := fmt.Sprintf("%s:%d:", file, max(atoi(line)-1, 0))
+				got := definitions(t, e, u.File, pos(uint32(u.Line-1), uint32(u.Col-1)))
+				if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+					t.Errorf("%s: got %v, want %s", u, got, u.Want)
+				}
+			}
+		})
+	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// TestPythonReferencesLeaveOutUncertain: the server's Python references
+// are those the syntax confirms (pyCertain): self.errors of an unrelated
+// class and x.errors of an unknown x are left out, as pyright leaves them
+// out and as Go's ambiguous ones are (the CLI and tools list them marked
+// uncertain).
+func TestPythonReferencesLeaveOutUncertain(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py_refs.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	var locs []protocol.Location
+	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+		TextDocumentPositionParams: e.tdpp("base.py", pos(2, 14)),
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &locs)
+	want := []string{"base.py:2:13-19", "ext.py:4:20-26"}
+	if got := locStrings(root, locs); !slices.Equal(got, want) {
+		t.Errorf("references of Enc.errors:\n got %v\nwant %v", got, want)
+	}
+	var hs []protocol.DocumentHighlight
+	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp("ext.py", pos(4, 20))}, &hs)
+	if len(hs) != 1 || hs[0].Range.Start.Line != 4 {
+		t.Errorf("highlights of self.errors in ext.py: %v, want line 4 only", hs)
 	}
 }

@@ -8,12 +8,15 @@ import (
 // (path, line, column): the identifier there, read through the session's
 // file view (an editor's unsaved buffer included), which the language
 // server's definition and references resolve the same way
-// (index.Store.DefinitionsAt, ReferencesAt).
+// (index.Store.DefinitionsAt, ReferencesAt), except that the tools wait
+// for Python and TypeScript resolution however long it takes, where the
+// server answers from the name ranking past its budget.
 type spot struct {
 	sc   scope
 	src  []byte
 	off  int
 	name string
+	read index.SourceReader // the store's files through the file view
 }
 
 // spotAt resolves path, line and column; res is the model-facing error
@@ -48,5 +51,9 @@ func spotAt(env *Env, path string, line, column int, name string) (*spot, *Resul
 			return nil, Errorf("%s:%d:%d is on %s, not %s", path, line, column, ident, name)
 		}
 	}
-	return &spot{sc: sc, src: src, off: off, name: ident}, nil
+	read := func(rel string) ([]byte, error) {
+		content, _, err := env.Files.Read(sc.absIn(rel))
+		return content, err
+	}
+	return &spot{sc: sc, src: src, off: off, name: ident, read: read}, nil
 }

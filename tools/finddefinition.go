@@ -84,7 +84,7 @@ func findDefinitionAt(env *Env, p *findDefinitionParams) (*Result, error) {
 	if res != nil {
 		return res, nil
 	}
-	syms, err := at.sc.store.DefinitionSymbolsAt(at.sc.prefix, at.src, at.off, at.name)
+	syms, err := at.sc.store.DefinitionSymbolsAt(at.sc.prefix, at.src, at.off, at.name, at.read)
 	if err != nil {
 		return nil, fmt.Errorf("definition of %s: %w", at.name, err)
 	}

@@ -65,7 +65,7 @@ func findReferencesRun(ctx context.Context, env *Env, p *findReferencesParams) (
 		var refs []index.RefHit
 		var err error
 		if at != nil {
-			refs, _, err = sc.store.ReferencesAt(at.sc.prefix, at.src, at.off, at.name, 0)
+			refs, _, err = sc.store.ReferencesAt(at.sc.prefix, at.src, at.off, at.name, 0, at.read)
 		} else {
 			refs, _, err = sc.store.ReferencesTo(qualified, 0)
 		}

@@ -27,6 +27,12 @@ func ftNew(t *testing.T, files map[string]string) *ftWorkspace {
 	for rel, content := range files {
 		ftWrite(t, dir, rel, content)
 	}
+	return ftOpen(t, dir)
+}
+
+// ftOpen is ftNew on an existing directory.
+func ftOpen(t *testing.T, dir string) *ftWorkspace {
+	t.Helper()
 	roots, err := workspace.NewRoots(dir)
 	if err != nil {
 		t.Fatal(err)

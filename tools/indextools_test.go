@@ -74,7 +74,12 @@ func Serve() {}
 // ftIndexed builds a real index over the Go fixture.
 func ftIndexed(t *testing.T) *ftWorkspace {
 	t.Helper()
-	w := ftNew(t, ftGoFixture)
+	return ftIndex(t, ftNew(t, ftGoFixture))
+}
+
+// ftIndex indexes w's files into a new store the tools see.
+func ftIndex(t *testing.T, w *ftWorkspace) *ftWorkspace {
+	t.Helper()
 	store, err := index.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,7 @@ func newDefsCmd(g *globals) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					hits, err := st.DefinitionSymbolsAt(pos.rel, pos.src, pos.off, pos.name)
+					hits, err := st.DefinitionSymbolsAt(pos.rel, pos.src, pos.off, pos.name, pos.read)
 					if err != nil {
 						return err
 					}
@@ -108,7 +108,7 @@ func newRefsCmd(g *globals) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					hits, _, err := st.ReferencesAt(pos.rel, pos.src, pos.off, pos.name, g.limit)
+					hits, _, err := st.ReferencesAt(pos.rel, pos.src, pos.off, pos.name, g.limit, pos.read)
 					if err != nil {
 						return err
 					}

@@ -13,8 +13,10 @@ import (
 // A FILE:LINE:COL argument of `parley defs` and `parley refs` asks what
 // the identifier there means, answered as the editor's go-to-definition
 // and find-references answer it (index.Store.DefinitionsAt,
-// ReferencesAt), from the file as it is on disk. LINE and COL are 1-based,
-// COL in bytes, as gopls's command line counts them.
+// ReferencesAt), from the files as they are on disk. LINE and COL are
+// 1-based, COL in bytes, as gopls's command line counts them. Unlike the
+// server, which answers from the name ranking when resolving Python or
+// TypeScript takes longer than its budget, the CLI waits for resolution.
 
 var posArg = regexp.MustCompile(`^(.+):([0-9]+):([0-9]+)$`)
 
@@ -24,6 +26,7 @@ type position struct {
 	src  []byte
 	off  int
 	name string
+	read index.SourceReader // the store's files, from disk
 }
 
 // parsePosition returns the position an argument names; ok is false when
@@ -51,5 +54,6 @@ func parsePosition(st *index.Store, root, arg string) (p position, ok bool, err 
 	if !found {
 		return position{}, true, fmt.Errorf("%s: no identifier there", arg)
 	}
-	return position{rel: rel, src: src, off: off, name: name}, true, nil
+	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))) }
+	return position{rel: rel, src: src, off: off, name: name, read: read}, true, nil
 }

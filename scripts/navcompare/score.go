@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"slices"
 	"time"
 )
@@ -49,7 +50,7 @@ func (sc *scores) add(s site, p, g answers) *miss {
 		sc.anywhere++
 		ss.Anywhere = true
 	}
-	if pr, rc, ok := precisionRecall(p.refs, g.refs); ok {
+	if pr, rc, ok := precisionRecall(p.refs, inTree(g.refs)); ok {
 		sc.precision += pr
 		sc.recall += rc
 		sc.refSites++
@@ -69,6 +70,20 @@ func (sc *scores) fill(r *report) {
 		r.ReferencesPrecision = sc.precision / float64(sc.refSites)
 		r.ReferencesRecall = sc.recall / float64(sc.refSites)
 	}
+}
+
+// inTree drops the judge's references outside the tree (absolute paths:
+// the declaration in pyright's stubs or TypeScript's lib.d.ts), which
+// parley, indexing the tree, can never list; they would count against
+// its recall at every site whose declaration has a stub.
+func inTree(refs []loc) []loc {
+	var out []loc
+	for _, l := range refs {
+		if !filepath.IsAbs(l.Path) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // precisionRecall compares got with want as sets; ok is false when both

@@ -51,6 +51,19 @@ func TestScoresTop1AndAnywhere(t *testing.T) {
 	}
 }
 
+// The judge's references outside the tree (its stubs) are not counted
+// against parley's recall.
+func TestScoresIgnoreJudgeRefsOutsideTree(t *testing.T) {
+	def, stub := loc{"x.py", 1, 1}, loc{"/stubs/x.pyi", 1, 1}
+	var sc scores
+	sc.add(site{}, answers{defs: []loc{def}, refs: []loc{def}}, answers{defs: []loc{def}, refs: []loc{stub, def}})
+	var r report
+	sc.fill(&r)
+	if r.ReferencesPrecision != 1 || r.ReferencesRecall != 1 {
+		t.Errorf("precision/recall = %v/%v, want 1/1", r.ReferencesPrecision, r.ReferencesRecall)
+	}
+}
+
 func TestDecodeLocations(t *testing.T) {
 	root := "/r"
 	tests := []struct{ raw, want string }{
