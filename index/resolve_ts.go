@@ -177,11 +177,15 @@ func (r *pyResolver) parsedAs(rel string, src []byte, lang string) *pyFile {
 			return nil
 		}
 		r.parsed += len(src)
-		tree, err := extract.ParseTree(context.Background(), lang, src, pyParseBudget)
+		parse := src
+		if lang == "typescript" || lang == "tsx" {
+			parse = tsMaskHeritage(src)
+		}
+		tree, err := extract.ParseTree(context.Background(), lang, parse, pyParseBudget)
 		if err != nil {
 			return nil
 		}
-		f = &pyFile{rel: rel, src: src, tree: tree}
+		f = &pyFile{rel: rel, src: parse, tree: tree}
 		r.st.py.put(key, f, h)
 	}
 	r.files[key] = f

@@ -296,6 +296,7 @@ func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
 	})
 	for _, s := range supers {
 		var sc *pyClass
+		s = tsHeritageCallee(f, s)
 		if f.typ(s) == "identifier" || f.typ(s) == "member_expression" {
 			if v := r.tsEval(f, s); !v.instance {
 				sc = v.class
@@ -341,7 +342,7 @@ func (r *pyResolver) tsSuperClass(f *pyFile, c *ts.Node) *pyClass {
 		case "class_body":
 			return false
 		case "extends_clause":
-			ext = n.NamedChild(0)
+			ext = tsHeritageCallee(f, n.NamedChild(0))
 			return false
 		}
 		return ext == nil
@@ -350,4 +351,13 @@ func (r *pyResolver) tsSuperClass(f *pyFile, c *ts.Node) *pyClass {
 		return v.class
 	}
 	return nil
+}
+
+// tsHeritageCallee is the class an extends clause names: S of `S(T)`, the
+// masked `S<T>` (tsMaskHeritage), or the clause's expression itself.
+func tsHeritageCallee(f *pyFile, n *ts.Node) *ts.Node {
+	if f.typ(n) == "call_expression" {
+		return f.field(n, "function")
+	}
+	return n
 }
