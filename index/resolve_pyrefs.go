@@ -41,6 +41,9 @@ func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) 
 	r := newPyResolver(s, read)
 	defer r.release()
 	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), candidates: map[string]bool{}, leads: map[string]bool{}}
+	if pr.ts {
+		pr.t = r.tsCanonical(t) // uses of any overload resolve to the first
+	}
 	for _, h := range all {
 		pr.candidates[h.Path] = true
 	}
@@ -74,6 +77,9 @@ func (s *Store) PyFileReferences(t PyTarget, p string, read func(rel string) ([]
 	r := newPyResolver(s, read)
 	defer r.release()
 	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), via: t.Name, candidates: map[string]bool{p: true}, leads: map[string]bool{}}
+	if pr.ts {
+		pr.t = r.tsCanonical(t)
+	}
 	if t.Container != "" {
 		pr.via = t.Container
 	}

@@ -22,7 +22,8 @@ func TestResolveTSFixture(t *testing.T) {
 // TestTSReferencesFixture checks PyReferences on TypeScript declarations
 // of testdata/resolve_ts.txtar: a re-export is a reference, a parameter and
 // a block-scoped constant of the same name are not; methods are found
-// through instances and this.
+// through instances and this; an overloaded function's references are
+// those of all its signatures.
 func TestTSReferencesFixture(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
 	st := openTestStore(t, t.TempDir())
@@ -33,6 +34,10 @@ func TestTSReferencesFixture(t *testing.T) {
 		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/generic.ts:4 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
 		{"src/app.ts:16", "helper", "src/app.ts:15 src/app.ts:16"},
 		{"src/app.ts:18", "helper", "src/app.ts:7 src/app.ts:13 src/app.ts:18"},
+		// From a call that fits the third signature: every overload's
+		// declaration and every call, whichever it fits.
+		{"src/app.ts:29", "pick", "src/app.ts:26 src/app.ts:27 src/app.ts:28 src/app.ts:29 " +
+			"src/util/help.ts:7 src/util/help.ts:8 src/util/help.ts:9 src/util/help.ts:10 src/util/help.ts:11"},
 	} {
 		file, src, off, err := fixtureUse(root, c.loc, c.use)
 		if err != nil {
