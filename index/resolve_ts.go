@@ -190,15 +190,11 @@ func (r *pyResolver) parsedAs(rel string, src []byte, lang string) *pyFile {
 			return nil
 		}
 		r.parsed += len(src)
-		parse := src
-		if lang == "typescript" || lang == "tsx" {
-			parse = tsMaskHeritage(src)
-		}
-		tree, err := extract.ParseTree(context.Background(), lang, parse, pyParseBudget)
+		tree, err := extract.ParseTree(context.Background(), lang, src, pyParseBudget)
 		if err != nil {
 			return nil
 		}
-		f = &pyFile{rel: rel, src: parse, tree: tree}
+		f = &pyFile{rel: rel, src: src, tree: tree}
 		r.st.py.put(key, f, h)
 	}
 	r.files[key] = f

@@ -30,7 +30,7 @@ func TestTSReferencesFixture(t *testing.T) {
 	defer st.Close()
 	mustIndex(t, st, root)
 	for _, c := range []struct{ loc, use, want string }{
-		{"src/util/help.ts:1", "helper", "src/index.ts:2 src/util/help.ts:1"},
+		{"src/util/help.ts:1", "helper", "src/defaults.ts:1 src/defaults.ts:3 src/index.ts:2 src/util/help.ts:1"},
 		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/generic.ts:4 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
 		{"src/app.ts:16", "helper", "src/app.ts:15 src/app.ts:16"},
 		{"src/app.ts:18", "helper", "src/app.ts:7 src/app.ts:13 src/app.ts:18"},
@@ -68,24 +68,4 @@ func FuzzTSResolve(f *testing.F) {
 			st.PyFileReferences(tg, tg.Path, read)
 		}
 	})
-}
-
-// TestTSMaskHeritage: the type arguments of a class's extends clause become
-// call parentheses, byte for byte; type parameters' constraints, other
-// angle brackets and type arguments too intricate for a call are kept.
-func TestTSMaskHeritage(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"class B extends S<T> { m() {} }", "class B extends S(T) { m() {} }"},
-		{"export class B<T extends X<Y>> extends ns.S<Map<K, T[]>> {", "export class B<T extends X<Y>> extends ns.S(Map(K, T  )) {"},
-		{"class B extends S {} const x = a < b && c > d;", "class B extends S {} const x = a < b && c > d;"},
-		{"function f<T extends S<U>>() {}", "function f<T extends S<U>>() {}"},
-		{"class B extends S<() => void> {}", "class B extends S<() => void> {}"},
-		{"subclass B extends S<T> {", "subclass B extends S<T> {"},
-		{"class B extends S<T", "class B extends S<T"},
-		{"class B implements I<T> {}", "class B implements I<T> {}"},
-	} {
-		if got := string(tsMaskHeritage([]byte(c.in))); got != c.want {
-			t.Errorf("tsMaskHeritage(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
 }
