@@ -104,19 +104,9 @@ func (r *pyResolver) tsPickOverload(uf *pyFile, id *ts.Node, t PyTarget) PyTarge
 	if nm == nil {
 		return t
 	}
-	g := tsOverloads(f, nm)
-	if len(g) < 2 {
-		return t
-	}
-	// The implementation is not callable where signatures precede it.
-	if last := g[len(g)-1].Parent(); f.field(last, "body") != nil {
-		g = g[:len(g)-1]
-	}
-	args := uf.field(call, "arguments")
-	for _, o := range g {
-		if r.tsArgsFit(uf, args, f, o.Parent()) {
+	if g := tsOverloads(f, nm); len(g) > 1 {
+		if o := r.tsFitOverload(uf, call, f, g); o != nil {
 			t.Selection = pyRange(o)
-			return t
 		}
 	}
 	return t
@@ -158,12 +148,7 @@ func (r *pyResolver) tsArgsFit(uf *pyFile, args *ts.Node, f *pyFile, decl *ts.No
 	if args == nil {
 		return false
 	}
-	var list []*ts.Node
-	for i, k := 0, args.NamedChildCount(); i < k; i++ {
-		if a := args.NamedChild(i); uf.typ(a) != "comment" {
-			list = append(list, a)
-		}
-	}
+	list := namedChildren(uf, args)
 	for i, a := range list {
 		if uf.typ(a) == "spread_element" {
 			// An array of unknown length fills a rest parameter, not
