@@ -24,9 +24,14 @@ type pyCached struct {
 	f    *pyFile
 }
 
-// Bounds of the cache: a parse tree is about 30 times its source.
+// Bounds of the cache: a parse tree is about 30 times its source. The
+// bytes bound the memory; the file count only bounds per-entry overhead,
+// and must hold a package's worth of small files (rxjs: 251 TypeScript
+// files, 0.8 MB): at 64, resolving its references evicted the trees the
+// next request needed, so parses piled up behind the language server's
+// budget and most answers fell back to the name ranking.
 const (
-	pyCacheFiles = 64
+	pyCacheFiles = 1024
 	pyCacheBytes = 6 << 20
 )
 

@@ -1,10 +1,12 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
 
+	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
@@ -68,4 +70,28 @@ func FuzzTSResolve(f *testing.F) {
 			st.PyFileReferences(tg, tg.Path, read)
 		}
 	})
+}
+
+// TestTreeCacheHoldsPackage: the trees of a few hundred small files stay
+// cached together; within the byte bound, the file count does not evict
+// them.
+func TestTreeCacheHoldsPackage(t *testing.T) {
+	var c pyTreeCache
+	c.lock()
+	for i := range 300 {
+		src := []byte(fmt.Sprintf("export const v%d = %d;\n", i, i))
+		tree, err := extract.ParseTree(context.Background(), "typescript", src, pyParseBudget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := fmt.Sprintf("typescript:m%d.ts", i)
+		_, h := c.get(key, src)
+		c.put(key, &pyFile{rel: key, src: src, tree: tree}, h)
+	}
+	c.unlock()
+	c.lock()
+	defer c.unlock()
+	if len(c.files) != 300 {
+		t.Errorf("%d of 300 small files cached", len(c.files))
+	}
 }
