@@ -52,7 +52,8 @@ func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) 
 	if t.Container != "" {
 		pr.via = t.Container
 	}
-	out := all[:0]
+	// Not all[:0]: a file may answer more than its occurrences (doc links).
+	out := make([]RefHit, 0, len(all))
 	for i := 0; i < len(all); {
 		j := i
 		for j < len(all) && all[j].Path == all[i].Path {
@@ -111,7 +112,10 @@ func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
 	if p == t.Path {
 		return pr.resolveEach(p, hits)
 	}
-	if !pr.seesDeclaration(p) {
+	// A TypeScript member is used through values whose type flows in
+	// without an import of its class (callback parameters, call results):
+	// every file spelling it is a candidate.
+	if !(pr.ts && t.Container != "") && !pr.seesDeclaration(p) {
 		return nil
 	}
 	src, err := pr.r.read(p)
@@ -173,6 +177,9 @@ func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
 			h.Uncertain = true
 			out = append(out, h)
 		}
+	}
+	if pr.ts {
+		out = pr.tsDocLinks(f, out)
 	}
 	return out
 }

@@ -25,14 +25,18 @@ func TestResolveTSFixture(t *testing.T) {
 // of testdata/resolve_ts.txtar: a re-export is a reference, a parameter and
 // a block-scoped constant of the same name are not; methods are found
 // through instances and this; an overloaded function's references are
-// those of all its signatures.
+// those of all its signatures; JSDoc links are references.
 func TestTSReferencesFixture(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
 	mustIndex(t, st, root)
 	for _, c := range []struct{ loc, use, want string }{
-		{"src/util/help.ts:1", "helper", "src/defaults.ts:1 src/defaults.ts:3 src/index.ts:2 src/util/help.ts:1"},
+		{"src/util/help.ts:1", "helper", "src/defaults.ts:1 src/defaults.ts:3 src/defaults.ts:5 src/index.ts:2 src/util/help.ts:1"},
+		{"src/defaults.ts:2", "tick", "src/defaults.ts:2 src/defaults.ts:5"},
+		// A member used through a callback parameter, in a file that does
+		// not import its class.
+		{"src/flow.ts:1", "next", "src/flow.ts:1 src/flow.ts:13 src/flow.ts:14 src/flow.ts:15 src/flow.ts:16 src/flow.ts:18 src/useflow.ts:2"},
 		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/generic.ts:4 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
 		{"src/app.ts:16", "helper", "src/app.ts:15 src/app.ts:16"},
 		{"src/app.ts:18", "helper", "src/app.ts:7 src/app.ts:13 src/app.ts:18"},
