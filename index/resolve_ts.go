@@ -67,7 +67,7 @@ func (s *Store) TSDefinitions(from string, src []byte, off int, read func(rel st
 	if id == nil {
 		return PyTarget{}, false
 	}
-	t, ok := r.tsResolveIdent(f, id)
+	t, ok := r.tsResolveName(f, id)
 	if !ok {
 		return t, false
 	}
@@ -91,8 +91,8 @@ func tsIdentAt(f *pyFile, off int) *ts.Node {
 	return n
 }
 
-// tsResolveIdent resolves one identifier node of f; a function or method
-// resolves to its first signature (tsCanonical).
+// tsResolveIdent resolves one identifier node of f to the declaration
+// references count against (tsCanonical).
 func (r *pyResolver) tsResolveIdent(f *pyFile, id *ts.Node) (PyTarget, bool) {
 	t, ok := r.tsResolveName(f, id)
 	if !ok {
@@ -101,6 +101,8 @@ func (r *pyResolver) tsResolveIdent(f *pyFile, id *ts.Node) (PyTarget, bool) {
 	return r.tsCanonical(t), true
 }
 
+// tsResolveName resolves one identifier node of f to the declaration a
+// definition request answers.
 func (r *pyResolver) tsResolveName(f *pyFile, id *ts.Node) (PyTarget, bool) {
 	name := f.text(id)
 	p := id.Parent()

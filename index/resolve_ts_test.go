@@ -25,7 +25,8 @@ func TestResolveTSFixture(t *testing.T) {
 // of testdata/resolve_ts.txtar: a re-export is a reference, a parameter and
 // a block-scoped constant of the same name are not; methods are found
 // through instances and this; an overloaded function's references are
-// those of all its signatures; JSDoc links are references.
+// those of all its signatures, a member's those of the members it
+// overrides or implements; JSDoc links are references.
 func TestTSReferencesFixture(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
 	st := openTestStore(t, t.TempDir())
@@ -36,6 +37,9 @@ func TestTSReferencesFixture(t *testing.T) {
 		{"src/defaults.ts:2", "tick", "src/defaults.ts:2 src/defaults.ts:5"},
 		// A member used through a callback parameter, in a file that does
 		// not import its class.
+		// A member's references are those of what it overrides and
+		// implements, and of what overrides and implements that.
+		{"src/impl.ts:4", "i.complete", "src/impl.ts:1 src/impl.ts:2 src/impl.ts:3 src/impl.ts:3 src/impl.ts:4 src/impl.ts:4 src/impl.ts:4"},
 		{"src/flow.ts:1", "next", "src/flow.ts:1 src/flow.ts:13 src/flow.ts:14 src/flow.ts:15 src/flow.ts:16 src/flow.ts:18 src/useflow.ts:2"},
 		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/generic.ts:4 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
 		{"src/app.ts:16", "helper", "src/app.ts:15 src/app.ts:16"},

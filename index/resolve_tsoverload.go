@@ -9,8 +9,9 @@ import (
 // Overloads. A TypeScript function or method may be declared by several
 // signatures before its implementation. tsserver answers a call's
 // definition with the signature the call resolves to, and its references
-// with every use of any of them. So resolution names one declaration of
-// the group, its first signature (tsCanonical), and TSDefinitions then
+// with every use of any of them. So references count against one
+// declaration of the group, its first signature (tsCanonical), and
+// TSDefinitions
 // picks the signature a call's arguments fit (tsPickOverload): by their
 // number, a spread argument (only a rest parameter takes it), and function
 // arguments (a function cannot be passed for a parameter of a named
@@ -68,21 +69,6 @@ func tsOverloads(f *pyFile, nm *ts.Node) []*ts.Node {
 		}
 	}
 	return out
-}
-
-// tsCanonical is t, or the first signature of the overloads t is one of.
-func (r *pyResolver) tsCanonical(t PyTarget) PyTarget {
-	if t.Kind != extract.KindFunction && t.Kind != extract.KindMethod {
-		return t
-	}
-	f, nm := r.tsDeclNode(t)
-	if nm == nil {
-		return t
-	}
-	if g := tsOverloads(f, nm); len(g) > 1 {
-		t.Selection = pyRange(g[0])
-	}
-	return t
 }
 
 // tsPickOverload refines t, what the identifier id of uf resolves to, to

@@ -311,6 +311,18 @@ func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
 			}
 		}
 	}
+	for _, sc := range r.tsSupers(c) {
+		if v := r.tsClassMember(sc, name); v.ok {
+			return v
+		}
+	}
+	return pyValue{}
+}
+
+// tsSupers are the classes and interfaces class or interface c extends
+// and implements, in order.
+func (r *pyResolver) tsSupers(c *pyClass) []*pyClass {
+	f := c.f
 	var supers []*ts.Node
 	pyWalk(c.node, func(n *ts.Node) bool {
 		switch f.typ(n) {
@@ -324,6 +336,7 @@ func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
 		}
 		return true
 	})
+	var out []*pyClass
 	for _, s := range supers {
 		var sc *pyClass
 		s = tsHeritageCallee(f, s)
@@ -335,12 +348,10 @@ func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
 			sc = r.tsTypeClass(f, s)
 		}
 		if sc != nil {
-			if v := r.tsClassMember(sc, name); v.ok {
-				return v
-			}
+			out = append(out, sc)
 		}
 	}
-	return pyValue{}
+	return out
 }
 
 // tsParamMember finds a constructor parameter property named name.
