@@ -16,7 +16,8 @@ import (
 // number, a spread argument (only a rest parameter takes it), and function
 // arguments (a function cannot be passed for a parameter of a named
 // non-function type, nor a non-predicate function for a type-guard
-// parameter). Argument types beyond that would need a type checker.
+// parameter; a name or call counts as a function when declared with or
+// returning a function type). Argument types beyond that would need a type checker.
 
 var tsSignatureTypes = map[string]bool{
 	"function_signature": true, "function_declaration": true, "method_signature": true,
@@ -168,7 +169,7 @@ func tsFixedTail(f *pyFile, ty *ts.Node) bool {
 // non-function type, and a function that is no type guard for a
 // parameter that must be one.
 func (r *pyResolver) tsArgKindFits(uf *pyFile, arg *ts.Node, f *pyFile, decl, ty *ts.Node) bool {
-	fn, guard := tsFunctionArg(uf, arg)
+	fn, guard := r.tsFunctionArg(uf, arg)
 	if !fn || ty == nil {
 		return true
 	}
@@ -177,12 +178,7 @@ func (r *pyResolver) tsArgKindFits(uf *pyFile, arg *ts.Node, f *pyFile, decl, ty
 	}
 	switch f.typ(ty) {
 	case "function_type":
-		returnsGuard := false
-		for i, k := 0, ty.NamedChildCount(); i < k; i++ {
-			if f.typ(ty.NamedChild(i)) == "type_predicate" {
-				returnsGuard = true
-			}
-		}
+		_, returnsGuard := tsFunctionType(f, ty)
 		return guard || !returnsGuard
 	case "predefined_type", "literal_type", "object_type", "array_type", "tuple_type":
 		return false
@@ -193,14 +189,49 @@ func (r *pyResolver) tsArgKindFits(uf *pyFile, arg *ts.Node, f *pyFile, decl, ty
 	return true
 }
 
-// tsFunctionArg reports whether arg is a function expression, and whether
-// it is declared a type guard (`(x): x is T => …`).
-func tsFunctionArg(f *pyFile, arg *ts.Node) (fn, guard bool) {
+// tsFunctionArg reports whether arg is a function, as far as the syntax
+// tells (a function expression, a name declared with a function type or
+// bound to a function expression, a call declared to return a function
+// type), and whether it is declared a type guard (`(x): x is T => …`).
+func (r *pyResolver) tsFunctionArg(f *pyFile, arg *ts.Node) (fn, guard bool) {
 	switch f.typ(arg) {
 	case "arrow_function", "function_expression", "function":
 		return true, f.typ(f.field(arg, "return_type")) == "type_predicate_annotation"
+	case "identifier":
+		v := r.tsLookup(f, arg, f.text(arg))
+		if !v.ok {
+			return false, false
+		}
+		df, nm := r.tsDeclNode(v.decl)
+		if nm == nil {
+			return false, false
+		}
+		d := nm.Parent()
+		if val := df.field(d, "value"); df.typ(d) == "variable_declarator" && tsFunctionNode(df, val) {
+			return r.tsFunctionArg(df, val)
+		}
+		return tsFunctionType(df, df.field(d, "type"))
+	case "call_expression":
+		if df, decl := r.tsCallee(f, arg); decl != nil {
+			return tsFunctionType(df, tsReturnType(df, decl))
+		}
 	}
 	return false, false
+}
+
+// tsFunctionType reports whether the type ty is a function type, and
+// whether that returns a type predicate.
+func tsFunctionType(f *pyFile, ty *ts.Node) (fn, guard bool) {
+	ty = tsUnwrapType(f, ty)
+	if f.typ(ty) != "function_type" {
+		return false, false
+	}
+	for i, k := 0, ty.NamedChildCount(); i < k; i++ {
+		if f.typ(ty.NamedChild(i)) == "type_predicate" {
+			return true, true
+		}
+	}
+	return true, false
 }
 
 // tsTypeParam reports whether name is a type parameter of decl.
