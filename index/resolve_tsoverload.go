@@ -11,13 +11,13 @@ import (
 // definition with the signature the call resolves to, and its references
 // with every use of any of them. So references count against one
 // declaration of the group, its first signature (tsCanonical), and
-// TSDefinitions
-// picks the signature a call's arguments fit (tsPickOverload): by their
-// number, a spread argument (only a rest parameter takes it), and function
-// arguments (a function cannot be passed for a parameter of a named
-// non-function type, nor a non-predicate function for a type-guard
-// parameter; a name or call counts as a function when declared with or
-// returning a function type). Argument types beyond that would need a type checker.
+// TSDefinitions picks the signature a call's arguments fit
+// (tsPickOverload): by their number, a spread argument (only a rest
+// parameter takes it), and function arguments (a function cannot be
+// passed for a parameter of a named non-function type, nor a
+// non-predicate function for a type-guard parameter; a name or call
+// counts as a function when declared with or returning a function type).
+// Argument types beyond that would need a type checker.
 
 var tsSignatureTypes = map[string]bool{
 	"function_signature": true, "function_declaration": true, "method_signature": true,

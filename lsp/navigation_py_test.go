@@ -68,7 +68,9 @@ func TestTypeScriptNavigation(t *testing.T) {
 		TextDocumentPositionParams: e.tdpp("src/util/help.ts", pos(0, 17)),
 		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
 	}, &locs)
-	want := []string{"src/index.ts:1:9-15", "src/util/help.ts:0:16-22"}
+	// defaults.ts: its import, a call and a JSDoc {@link helper}.
+	want := []string{"src/defaults.ts:0:9-15", "src/defaults.ts:2:9-15", "src/defaults.ts:4:16-22",
+		"src/index.ts:1:9-15", "src/util/help.ts:0:16-22"}
 	if got := locStrings(root, locs); !slices.Equal(got, want) {
 		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
 	}
