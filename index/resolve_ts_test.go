@@ -103,3 +103,31 @@ func TestTreeCacheHoldsPackage(t *testing.T) {
 		t.Errorf("%d of 300 small files cached", len(c.files))
 	}
 }
+
+// TestResolutionCancel: a cancelled store resolves nothing, and reports
+// the cancellation, until resumed.
+func TestResolutionCancel(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	file, src, off, err := fixtureUse(root, "src/app.ts:13", "assist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := st.ResolveGen()
+	st.CancelResolutions()
+	if tg, ok := st.TSDefinitions(file, src, off, readUnder(root)); ok {
+		t.Errorf("resolved %v while cancelled", tg)
+	}
+	if !st.CancelledSince(gen) {
+		t.Error("CancelledSince is false after CancelResolutions")
+	}
+	st.ResumeResolutions()
+	if _, ok := st.TSDefinitions(file, src, off, readUnder(root)); !ok {
+		t.Error("not resolved after ResumeResolutions")
+	}
+	if gen := st.ResolveGen(); st.CancelledSince(gen) {
+		t.Error("a resolution begun after ResumeResolutions counts as cancelled")
+	}
+}
