@@ -79,3 +79,29 @@ func TestTSMaskedExtract(t *testing.T) {
 		t.Errorf("helper(period) on line 5: %d call references, want 1", calls)
 	}
 }
+
+// FuzzTSMask: masking keeps the length, every line break and every byte
+// outside the brackets and literals it rewrites; it never panics.
+func FuzzTSMask(f *testing.F) {
+	for _, s := range []string{"class B extends S<T> { m() {} }", "function f(a = 0, b = 'x') {}",
+		"class A<T extends X<Y>> extends ns.S<Map<K, T[]>> {", "(x = -", "class class extends < >", "f(a = '"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out := tsMask(src)
+		if len(out) != len(src) {
+			t.Fatalf("length %d, want %d", len(out), len(src))
+		}
+		for i := range src {
+			if out[i] == src[i] {
+				continue
+			}
+			switch {
+			case src[i] == '<' && out[i] == '(', src[i] == '>' && out[i] == ')',
+				(src[i] == '[' || src[i] == ']') && out[i] == ' ', out[i] == '_' && src[i] != '\n':
+			default:
+				t.Fatalf("byte %d: %q became %q", i, src[i], out[i])
+			}
+		}
+	})
+}
