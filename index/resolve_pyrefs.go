@@ -42,7 +42,7 @@ func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) 
 	defer r.release()
 	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), candidates: map[string]bool{}, leads: map[string]bool{}}
 	if pr.ts {
-		pr.t = r.tsCanonical(t) // uses of any overload resolve to the first
+		pr.t = r.tsCanonical(t) // what uses resolve to: an overload group's first, a member's root
 	}
 	for _, h := range all {
 		pr.candidates[h.Path] = true
