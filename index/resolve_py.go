@@ -97,20 +97,22 @@ type pyResolver struct {
 	read   func(rel string) ([]byte, error)
 	files  map[string]*pyFile // this request's files; nil when unreadable
 	steps  int
-	parsed int // bytes parsed by this request (pyParseBytes)
+	parsed int    // bytes parsed by this request (pyParseBytes)
+	gen    uint64 // this resolver's number (Store.CancelResolutions)
 }
 
 func newPyResolver(st *Store, read func(rel string) ([]byte, error)) *pyResolver {
 	st.py.lock()
-	return &pyResolver{st: st, read: read, files: map[string]*pyFile{}}
+	return &pyResolver{st: st, read: read, files: map[string]*pyFile{}, gen: st.py.gen.Add(1)}
 }
 
 func (r *pyResolver) release() { r.st.py.unlock() }
 
-// step counts one unit of work and reports whether the limit allows it.
+// step counts one unit of work and reports whether the limit allows it
+// and the resolution is not cancelled.
 func (r *pyResolver) step() bool {
 	r.steps++
-	return r.steps <= pyStepLimit
+	return r.steps <= pyStepLimit && r.gen > r.st.py.cancelled.Load()
 }
 
 // file returns the Python file rel parsed (src when given, else read),

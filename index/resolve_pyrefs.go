@@ -54,6 +54,9 @@ func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error)
 	r := newPyResolver(s, read)
 	defer r.release()
 	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), candidates: map[string]bool{}, leads: map[string]bool{}, deadline: deadline}
+	if pr.ts {
+		pr.t = r.tsCanonical(t) // what uses resolve to: an overload group's first, a member's root
+	}
 	for _, h := range all {
 		pr.candidates[h.Path] = true
 	}
@@ -62,7 +65,8 @@ func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error)
 	if t.Container != "" {
 		pr.via = t.Container
 	}
-	// Not in place: a file may answer more hits than it had (__all__).
+	// Not all[:0]: a file may answer more hits than it had occurrences
+	// (__all__ strings, doc links).
 	out := make([]RefHit, 0, len(all))
 	for i := 0; i < len(all); {
 		j := i
@@ -88,6 +92,9 @@ func (s *Store) PyFileReferences(t PyTarget, p string, read func(rel string) ([]
 	r := newPyResolver(s, read)
 	defer r.release()
 	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), via: t.Name, candidates: map[string]bool{p: true}, leads: map[string]bool{}}
+	if pr.ts {
+		pr.t = r.tsCanonical(t)
+	}
 	if t.Container != "" {
 		pr.via = t.Container
 	}
@@ -122,7 +129,10 @@ func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
 	if p == t.Path {
 		return pr.resolveEach(p, hits)
 	}
-	if !pr.seesDeclaration(p) {
+	// A TypeScript member is used through values whose type flows in
+	// without an import of its class (callback parameters, call results):
+	// every file spelling it is a candidate.
+	if !(pr.ts && t.Container != "") && !pr.seesDeclaration(p) {
 		return nil
 	}
 	src, err := pr.r.read(p)
@@ -261,7 +271,9 @@ func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
 			out = append(out, h)
 		}
 	}
-	if !pr.ts {
+	if pr.ts {
+		out = pr.tsDocLinks(f, out)
+	} else {
 		out = pr.exported(f, out)
 	}
 	return out

@@ -67,7 +67,11 @@ func (s *Store) TSDefinitions(from string, src []byte, off int, read func(rel st
 	if id == nil {
 		return PyTarget{}, false
 	}
-	return r.tsResolveIdent(f, id)
+	t, ok := r.tsResolveName(f, id)
+	if !ok {
+		return t, false
+	}
+	return r.tsPickOverload(f, id, t), true
 }
 
 var tsIdentTypes = map[string]bool{
@@ -87,8 +91,19 @@ func tsIdentAt(f *pyFile, off int) *ts.Node {
 	return n
 }
 
-// tsResolveIdent resolves one identifier node of f.
+// tsResolveIdent resolves one identifier node of f to the declaration
+// references count against (tsCanonical).
 func (r *pyResolver) tsResolveIdent(f *pyFile, id *ts.Node) (PyTarget, bool) {
+	t, ok := r.tsResolveName(f, id)
+	if !ok {
+		return t, false
+	}
+	return r.tsCanonical(t), true
+}
+
+// tsResolveName resolves one identifier node of f to the declaration a
+// definition request answers.
+func (r *pyResolver) tsResolveName(f *pyFile, id *ts.Node) (PyTarget, bool) {
 	name := f.text(id)
 	p := id.Parent()
 	if p == nil {
@@ -132,7 +147,7 @@ func (r *pyResolver) tsTarget(f *pyFile, id *ts.Node) PyTarget {
 		t.Kind = extract.KindClass
 	case "interface_declaration":
 		t.Kind = extract.KindInterface
-	case "function_declaration", "generator_function_declaration":
+	case "function_declaration", "generator_function_declaration", "function_signature":
 		t.Kind = extract.KindFunction
 	case "method_definition", "method_signature", "abstract_method_signature":
 		t.Kind = extract.KindMethod

@@ -1,10 +1,12 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
 
+	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
@@ -22,17 +24,30 @@ func TestResolveTSFixture(t *testing.T) {
 // TestTSReferencesFixture checks PyReferences on TypeScript declarations
 // of testdata/resolve_ts.txtar: a re-export is a reference, a parameter and
 // a block-scoped constant of the same name are not; methods are found
-// through instances and this.
+// through instances and this; an overloaded function's references are
+// those of all its signatures, a member's those of the members it
+// overrides or implements; JSDoc links are references.
 func TestTSReferencesFixture(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
 	mustIndex(t, st, root)
 	for _, c := range []struct{ loc, use, want string }{
-		{"src/util/help.ts:1", "helper", "src/index.ts:2 src/util/help.ts:1"},
-		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
+		{"src/util/help.ts:1", "helper", "src/defaults.ts:1 src/defaults.ts:3 src/defaults.ts:5 src/index.ts:2 src/util/help.ts:1"},
+		{"src/defaults.ts:2", "tick", "src/defaults.ts:2 src/defaults.ts:5"},
+		// A member used through a callback parameter, in a file that does
+		// not import its class.
+		// A member's references are those of what it overrides and
+		// implements, and of what overrides and implements that.
+		{"src/impl.ts:4", "i.complete", "src/impl.ts:1 src/impl.ts:2 src/impl.ts:3 src/impl.ts:3 src/impl.ts:4 src/impl.ts:4 src/impl.ts:4"},
+		{"src/flow.ts:1", "next", "src/flow.ts:1 src/flow.ts:13 src/flow.ts:14 src/flow.ts:15 src/flow.ts:16 src/flow.ts:18 src/useflow.ts:2"},
+		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/generic.ts:4 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
 		{"src/app.ts:16", "helper", "src/app.ts:15 src/app.ts:16"},
 		{"src/app.ts:18", "helper", "src/app.ts:7 src/app.ts:13 src/app.ts:18"},
+		// From a call that fits the third signature: every overload's
+		// declaration and every call, whichever it fits.
+		{"src/app.ts:29", "pick", "src/app.ts:26 src/app.ts:27 src/app.ts:28 src/app.ts:29 " +
+			"src/util/help.ts:7 src/util/help.ts:8 src/util/help.ts:9 src/util/help.ts:10 src/util/help.ts:11"},
 	} {
 		file, src, off, err := fixtureUse(root, c.loc, c.use)
 		if err != nil {
@@ -63,4 +78,56 @@ func FuzzTSResolve(f *testing.F) {
 			st.PyFileReferences(tg, tg.Path, read)
 		}
 	})
+}
+
+// TestTreeCacheHoldsPackage: the trees of a few hundred small files stay
+// cached together; within the byte bound, the file count does not evict
+// them.
+func TestTreeCacheHoldsPackage(t *testing.T) {
+	var c pyTreeCache
+	c.lock()
+	for i := range 300 {
+		src := []byte(fmt.Sprintf("export const v%d = %d;\n", i, i))
+		tree, err := extract.ParseTree(context.Background(), "typescript", src, pyParseBudget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := fmt.Sprintf("typescript:m%d.ts", i)
+		_, h := c.get(key, src)
+		c.put(key, &pyFile{rel: key, src: src, tree: tree}, h)
+	}
+	c.unlock()
+	c.lock()
+	defer c.unlock()
+	if len(c.files) != 300 {
+		t.Errorf("%d of 300 small files cached", len(c.files))
+	}
+}
+
+// TestResolutionCancel: a cancelled store resolves nothing, and reports
+// the cancellation, until resumed.
+func TestResolutionCancel(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	file, src, off, err := fixtureUse(root, "src/app.ts:13", "assist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := st.ResolveGen()
+	st.CancelResolutions()
+	if tg, ok := st.TSDefinitions(file, src, off, readUnder(root)); ok {
+		t.Errorf("resolved %v while cancelled", tg)
+	}
+	if !st.CancelledSince(gen) {
+		t.Error("CancelledSince is false after CancelResolutions")
+	}
+	st.ResumeResolutions()
+	if _, ok := st.TSDefinitions(file, src, off, readUnder(root)); !ok {
+		t.Error("not resolved after ResumeResolutions")
+	}
+	if gen := st.ResolveGen(); st.CancelledSince(gen) {
+		t.Error("a resolution begun after ResumeResolutions counts as cancelled")
+	}
 }

@@ -47,7 +47,21 @@ func (r *pyResolver) tsBindingValue(f *pyFile, b *ts.Node) pyValue {
 	case "class_declaration", "abstract_class_declaration", "interface_declaration":
 		v.class = &pyClass{f: f, node: p}
 	case "required_parameter", "optional_parameter":
-		v.class, v.instance = r.tsTypeClass(f, f.field(p, "type")), true
+		if ty := f.field(p, "type"); ty != nil {
+			v.class = r.tsTypeClass(f, ty)
+		} else {
+			v.class = r.tsContextualParam(f, p)
+		}
+		v.instance = true
+	case "arrow_function": // x => …
+		v.class, v.instance = r.tsContextualParam(f, b), true
+	case "object_pattern": // const { x } = value
+		if d := p.Parent(); f.typ(d) == "variable_declarator" && sameNode(f.field(d, "name"), p) {
+			mv := r.tsMember(r.tsEval(f, f.field(d, "value")), f.text(b))
+			v.module, v.class, v.instance = mv.module, mv.class, mv.instance
+		}
+	case "type_alias_declaration":
+		v.class = r.tsTypeClass(f, f.field(p, "value"))
 	case "variable_declarator":
 		if ty := f.field(p, "type"); ty != nil {
 			v.class, v.instance = r.tsTypeClass(f, ty), true
@@ -187,11 +201,13 @@ func tsChildOfType(f *pyFile, n *ts.Node, typ string) *ts.Node {
 
 // tsTypeClass is the class or interface a type annotation names, or nil.
 func (r *pyResolver) tsTypeClass(f *pyFile, ty *ts.Node) *pyClass {
-	for ty != nil {
+	for ty = tsUnwrapType(f, ty); ty != nil; {
 		switch f.typ(ty) {
-		case "type_annotation", "generic_type":
+		case "generic_type":
 			ty = ty.NamedChild(0)
 			continue
+		case "object_type":
+			return &pyClass{f: f, node: ty}
 		case "type_identifier", "identifier":
 			v := r.tsLookup(f, ty, f.text(ty))
 			if v.instance {
@@ -234,8 +250,18 @@ func (r *pyResolver) tsEval(f *pyFile, n *ts.Node) pyValue {
 		if cv := r.tsEval(f, f.field(n, "constructor")); cv.class != nil && !cv.instance {
 			return pyValue{class: cv.class, instance: true}
 		}
-	case "parenthesized_expression", "non_null_expression":
+	case "parenthesized_expression", "non_null_expression", "await_expression":
 		return r.tsEval(f, n.NamedChild(0))
+	case "call_expression":
+		return r.tsCallResult(f, n)
+	case "binary_expression":
+		// a || b, a ?? b: a's value when the syntax tells it, else b's.
+		if op := f.text(f.field(n, "operator")); op == "||" || op == "??" {
+			if v := r.tsEval(f, f.field(n, "left")); v.class != nil || v.module != "" {
+				return v
+			}
+			return r.tsEval(f, f.field(n, "right"))
+		}
 	case "as_expression", "satisfies_expression":
 		if c := r.tsTypeClass(f, n.NamedChild(1)); c != nil {
 			return pyValue{class: c, instance: true}
@@ -264,7 +290,11 @@ func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
 		return pyValue{}
 	}
 	f := c.f
-	if body := f.field(c.node, "body"); body != nil {
+	body := f.field(c.node, "body")
+	if f.typ(c.node) == "object_type" {
+		body = c.node
+	}
+	if body != nil {
 		for i, n := 0, body.NamedChildCount(); i < n; i++ {
 			m := body.NamedChild(i)
 			if nm := f.field(m, "name"); nm != nil && f.text(nm) == name {
@@ -281,6 +311,18 @@ func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
 			}
 		}
 	}
+	for _, sc := range r.tsSupers(c) {
+		if v := r.tsClassMember(sc, name); v.ok {
+			return v
+		}
+	}
+	return pyValue{}
+}
+
+// tsSupers are the classes and interfaces class or interface c extends
+// and implements, in order.
+func (r *pyResolver) tsSupers(c *pyClass) []*pyClass {
+	f := c.f
 	var supers []*ts.Node
 	pyWalk(c.node, func(n *ts.Node) bool {
 		switch f.typ(n) {
@@ -294,8 +336,10 @@ func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
 		}
 		return true
 	})
+	var out []*pyClass
 	for _, s := range supers {
 		var sc *pyClass
+		s = tsHeritageCallee(f, s)
 		if f.typ(s) == "identifier" || f.typ(s) == "member_expression" {
 			if v := r.tsEval(f, s); !v.instance {
 				sc = v.class
@@ -304,12 +348,10 @@ func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
 			sc = r.tsTypeClass(f, s)
 		}
 		if sc != nil {
-			if v := r.tsClassMember(sc, name); v.ok {
-				return v
-			}
+			out = append(out, sc)
 		}
 	}
-	return pyValue{}
+	return out
 }
 
 // tsParamMember finds a constructor parameter property named name.
@@ -341,7 +383,7 @@ func (r *pyResolver) tsSuperClass(f *pyFile, c *ts.Node) *pyClass {
 		case "class_body":
 			return false
 		case "extends_clause":
-			ext = n.NamedChild(0)
+			ext = tsHeritageCallee(f, n.NamedChild(0))
 			return false
 		}
 		return ext == nil
@@ -350,4 +392,13 @@ func (r *pyResolver) tsSuperClass(f *pyFile, c *ts.Node) *pyClass {
 		return v.class
 	}
 	return nil
+}
+
+// tsHeritageCallee is the class an extends clause names: S of `S(T)`, the
+// masked `S<T>` (tsMaskHeritage), or the clause's expression itself.
+func tsHeritageCallee(f *pyFile, n *ts.Node) *ts.Node {
+	if f.typ(n) == "call_expression" {
+		return f.field(n, "function")
+	}
+	return n
 }

@@ -33,8 +33,9 @@ type folder struct {
 	wg     sync.WaitGroup
 
 	// resolving is set while a query-time resolution runs (see
-	// navigation_py.go): one at a time per folder.
-	resolving atomic.Bool
+	// navigation_py.go): one at a time per folder; late while it runs past
+	// its request's budget, its answer no longer wanted.
+	resolving, late atomic.Bool
 
 	mu       sync.Mutex
 	indexing bool

@@ -41,22 +41,24 @@ const DefaultResolveBudget = 50 * time.Millisecond
 // the resolve budget or until ctx ends; ok is false when it did not answer
 // in time (fn's late result is dropped). fn gets the time by which its
 // answer is wanted (zero when the budget is unbounded), so that it can cut
-// work short rather than be dropped.
+// work short rather than be dropped. A late resolution still running is
+// cancelled (index.Store.CancelResolutions, resumed when it ends) and
+// awaited within the budget: it only warmed the cache, and a references
+// resolution can run for seconds, which would send every request behind
+// it to the ranking.
 func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func(deadline time.Time) (T, bool, error)) (v T, ok bool, err error) {
-	if !f.resolving.CompareAndSwap(false, true) {
-		return v, false, nil
-	}
 	budget := s.opts.ResolveBudget
 	if budget == 0 {
 		budget = DefaultResolveBudget
 	}
-	var expired <-chan time.Time
-	var deadline time.Time
+	deadline := time.Now().Add(budget)
+	if !f.resolving.CompareAndSwap(false, true) && !awaitLate(ctx, f, budget, deadline) {
+		return v, false, nil
+	}
+	f.late.Store(false)
+	var wanted time.Time
 	if budget > 0 {
-		t := time.NewTimer(budget)
-		defer t.Stop()
-		expired = t.C
-		deadline = time.Now().Add(budget)
+		wanted = deadline
 	}
 	type result struct {
 		v   T
@@ -72,10 +74,13 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func(dead
 		defer s.wg.Done()
 		defer f.wg.Done()
 		var r result
+		gen := f.store.ResolveGen()
 		func() {
 			// Free before answering: the caller's next request must not
 			// find this resolution still running.
 			defer f.resolving.Store(false)
+			defer f.late.Store(false)
+			defer f.store.ResumeResolutions()
 			// A resolver bug on some file must not take the server down:
 			// the request answers from the ranking instead.
 			defer func() {
@@ -87,17 +92,51 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func(dead
 			if hook := s.testHookResolve; hook != nil {
 				hook()
 			}
-			r.v, r.ok, r.err = fn(deadline)
+			r.v, r.ok, r.err = fn(wanted)
+			if f.store.CancelledSince(gen) {
+				r = result{} // stopped part way: incomplete
+			}
 		}()
 		done <- r
 	}()
+	var expired <-chan time.Time
+	if budget > 0 {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		expired = t.C
+	}
 	select {
 	case r := <-done:
 		return r.v, r.ok, r.err
 	case <-expired:
 	case <-ctx.Done():
 	}
+	f.late.Store(true)
 	return v, false, nil
+}
+
+// awaitLate cancels the folder's resolution if it runs late and waits,
+// until the deadline, to take its place; ok is false when the folder is
+// still busy (with a resolution within its own budget, or one that does
+// not stop).
+func awaitLate(ctx context.Context, f *folder, budget time.Duration, deadline time.Time) bool {
+	if budget < 0 || !f.late.Load() {
+		return false
+	}
+	f.store.CancelResolutions()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for time.Now().Before(deadline) {
+		if f.resolving.CompareAndSwap(false, true) {
+			return true
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return false
 }
 
 // pyReader reads other files of d's folder as the server sees them (open

@@ -71,7 +71,9 @@ func TestTypeScriptNavigation(t *testing.T) {
 		TextDocumentPositionParams: e.tdpp("src/util/help.ts", pos(0, 17)),
 		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
 	}, &locs)
-	want := []string{"src/index.ts:1:9-15", "src/util/help.ts:0:16-22"}
+	// defaults.ts: its import, a call and a JSDoc {@link helper}.
+	want := []string{"src/defaults.ts:0:9-15", "src/defaults.ts:2:9-15", "src/defaults.ts:4:16-22",
+		"src/index.ts:1:9-15", "src/util/help.ts:0:16-22"}
 	if got := locStrings(root, locs); !slices.Equal(got, want) {
 		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
 	}
@@ -177,5 +179,43 @@ func TestPythonReferencesLeaveOutUncertain(t *testing.T) {
 	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp("ext.py", pos(4, 20))}, &hs)
 	if len(hs) != 1 || hs[0].Range.Start.Line != 4 {
 		t.Errorf("highlights of self.errors in ext.py: %v, want line 4 only", hs)
+	}
+}
+
+// TestLateResolutionCancelled: a resolution still running past its
+// request's budget is cancelled by the next request, which then resolves
+// within its own budget instead of answering from the name ranking behind
+// it. The first resolution stands for a long references search: it stops
+// only when cancelled, as the index's resolvers do at their next step.
+func TestLateResolutionCancelled(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_ts.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true, serverOpts: func(o *Options) { o.ResolveBudget = time.Second }})
+	var calls atomic.Int32
+	firstDone := make(chan struct{})
+	e.srv.testHookResolve = func() {
+		if calls.Add(1) != 1 {
+			return
+		}
+		defer close(firstDone)
+		e.srv.mu.RLock()
+		st := e.srv.folders[0].store
+		e.srv.mu.RUnlock()
+		for deadline := time.Now().Add(waitTimeout); !st.CancelledSince(0); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				return
+			}
+		}
+	}
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	// The first request gives up after its budget; its resolution runs on.
+	definitions(t, e, "src/app.ts", pos(12, 3))
+	if got, want := definitions(t, e, "src/app.ts", pos(12, 3)), []string{"src/util/help.ts:0:16-22"}; !slices.Equal(got, want) {
+		t.Errorf("definition behind a late resolution: %v, want %v", got, want)
+	}
+	select {
+	case <-firstDone:
+	default:
+		t.Error("the late resolution was not cancelled")
 	}
 }

@@ -18,6 +18,9 @@ func init() {
 	for _, l := range [][2]string{{"javascript", "javascript"}, {"typescript", "typescript"}, {"tsx", "tsx"}} {
 		spec := jsSpec()
 		spec.name, spec.grammar = l[0], l[1]
+		if l[0] != "javascript" {
+			spec.mask = tsMask
+		}
 		registerTS(spec)
 	}
 }

@@ -54,6 +54,9 @@ func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget
 	budgetTimer := time.AfterFunc(budget, func() { atomic.CompareAndSwapUint32(flag, 0, stopBudget) })
 	defer budgetTimer.Stop()
 
+	if e.spec.mask != nil {
+		src = e.spec.mask(src)
+	}
 	done := make(chan parseResult, 1)
 	go e.parseOn(c, p, src, flag, done)
 

@@ -65,6 +65,10 @@ type langSpec struct {
 	docTrim      string // comment marker characters DocLine leaves behind
 	docClean     func(string) string
 
+	// mask rewrites a source before it is parsed, keeping every byte's
+	// offset, to steer the grammar around its mis-parses (TypeScript).
+	mask func([]byte) []byte
+
 	// finish runs after the walk (JS marks names listed in export { }).
 	finish func(w *tsWalker)
 

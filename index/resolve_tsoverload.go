@@ -1,0 +1,249 @@
+package index
+
+import (
+	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// Overloads. A TypeScript function or method may be declared by several
+// signatures before its implementation. tsserver answers a call's
+// definition with the signature the call resolves to, and its references
+// with every use of any of them. So references count against one
+// declaration of the group, its first signature (tsCanonical), and
+// TSDefinitions picks the signature a call's arguments fit
+// (tsPickOverload): by their number, a spread argument (only a rest
+// parameter takes it), and function arguments (a function cannot be
+// passed for a parameter of a named non-function type, nor a
+// non-predicate function for a type-guard parameter; a name or call
+// counts as a function when declared with or returning a function type).
+// Argument types beyond that would need a type checker.
+
+var tsSignatureTypes = map[string]bool{
+	"function_signature": true, "function_declaration": true, "method_signature": true,
+	"method_definition": true, "abstract_method_signature": true,
+}
+
+// tsDeclNode is the name node of the declaration t in its file, or nil.
+func (r *pyResolver) tsDeclNode(t PyTarget) (*pyFile, *ts.Node) {
+	f := r.tsFile(t.Path, nil)
+	if f == nil {
+		return nil, nil
+	}
+	off, ok := offsetOf(f.src, t.Selection.Start)
+	if !ok {
+		return nil, nil
+	}
+	n := f.tree.Root().NamedDescendantForByteRange(uint32(off), uint32(off))
+	if n == nil || !tsIdentTypes[f.typ(n)] || int(n.StartByte()) != off {
+		return nil, nil
+	}
+	return f, n
+}
+
+// tsOverloads lists the name nodes of the declarations of the group the
+// function or method named nm belongs to, in source order (nil when nm
+// names no function or method).
+func tsOverloads(f *pyFile, nm *ts.Node) []*ts.Node {
+	d := nm.Parent()
+	if d == nil || !tsSignatureTypes[f.typ(d)] || !sameNode(f.field(d, "name"), nm) {
+		return nil
+	}
+	c := d.Parent()
+	if f.typ(c) == "export_statement" {
+		c = c.Parent()
+	}
+	if c == nil {
+		return nil
+	}
+	name := f.text(nm)
+	var out []*ts.Node
+	for i, k := 0, c.NamedChildCount(); i < k; i++ {
+		decl := c.NamedChild(i)
+		if f.typ(decl) == "export_statement" {
+			decl = f.field(decl, "declaration")
+		}
+		if tsSignatureTypes[f.typ(decl)] {
+			if n := f.field(decl, "name"); n != nil && f.text(n) == name {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// tsPickOverload refines t, what the identifier id of uf resolves to, to
+// the signature its call's arguments fit, when id is a call's callee and
+// t one of several signatures.
+func (r *pyResolver) tsPickOverload(uf *pyFile, id *ts.Node, t PyTarget) PyTarget {
+	callee := id
+	if p := id.Parent(); uf.typ(p) == "member_expression" && sameNode(uf.field(p, "property"), id) {
+		callee = p
+	}
+	call := callee.Parent()
+	if uf.typ(call) != "call_expression" || !sameNode(uf.field(call, "function"), callee) {
+		return t
+	}
+	if t.Kind != extract.KindFunction && t.Kind != extract.KindMethod {
+		return t
+	}
+	f, nm := r.tsDeclNode(t)
+	if nm == nil {
+		return t
+	}
+	if g := tsOverloads(f, nm); len(g) > 1 {
+		if o := r.tsFitOverload(uf, call, f, g); o != nil {
+			t.Selection = pyRange(o)
+		}
+	}
+	return t
+}
+
+// tsParams are the parameters of a signature, without a `this`
+// parameter.
+func tsParams(f *pyFile, decl *ts.Node) []*ts.Node {
+	ps := f.field(decl, "parameters")
+	if ps == nil {
+		return nil
+	}
+	var out []*ts.Node
+	for i, k := 0, ps.NamedChildCount(); i < k; i++ {
+		p := ps.NamedChild(i)
+		switch f.typ(p) {
+		case "required_parameter", "optional_parameter":
+			if pat := f.field(p, "pattern"); f.typ(pat) != "this" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// tsArgsFit reports whether the arguments args of a call in uf fit the
+// parameters of the signature decl of f.
+func (r *pyResolver) tsArgsFit(uf *pyFile, args *ts.Node, f *pyFile, decl *ts.Node) bool {
+	params := tsParams(f, decl)
+	required, rest := 0, -1
+	for i, p := range params {
+		switch {
+		case f.typ(f.field(p, "pattern")) == "rest_pattern":
+			rest = i
+		case f.typ(p) == "required_parameter" && f.field(p, "value") == nil:
+			required = i + 1
+		}
+	}
+	if args == nil {
+		return false
+	}
+	list := namedChildren(uf, args)
+	for i, a := range list {
+		if uf.typ(a) == "spread_element" {
+			// An array of unknown length fills a rest parameter, not
+			// fixed positions (nor a tuple with fixed elements after its
+			// spread).
+			return rest >= 0 && i >= rest && !tsFixedTail(f, f.field(params[rest], "type"))
+		}
+		if i >= len(params) && rest < 0 {
+			return false
+		}
+		if i < len(params) && i != rest && !r.tsArgKindFits(uf, a, f, decl, f.field(params[i], "type")) {
+			return false
+		}
+	}
+	return len(list) >= required
+}
+
+// tsFixedTail reports whether a rest parameter's type is a tuple with an
+// element after its spread ([...A, S]).
+func tsFixedTail(f *pyFile, ty *ts.Node) bool {
+	if f.typ(ty) == "type_annotation" {
+		ty = ty.NamedChild(0)
+	}
+	if f.typ(ty) != "tuple_type" || ty.NamedChildCount() == 0 {
+		return false
+	}
+	return f.typ(ty.NamedChild(ty.NamedChildCount()-1)) != "rest_type"
+}
+
+// tsArgKindFits rejects a function argument for a parameter of a
+// non-function type, and a function that is no type guard for a
+// parameter that must be one.
+func (r *pyResolver) tsArgKindFits(uf *pyFile, arg *ts.Node, f *pyFile, decl, ty *ts.Node) bool {
+	fn, guard := r.tsFunctionArg(uf, arg)
+	if !fn || ty == nil {
+		return true
+	}
+	if f.typ(ty) == "type_annotation" {
+		ty = ty.NamedChild(0)
+	}
+	switch f.typ(ty) {
+	case "function_type":
+		_, returnsGuard := tsFunctionType(f, ty)
+		return guard || !returnsGuard
+	case "predefined_type", "literal_type", "object_type", "array_type", "tuple_type":
+		return false
+	case "type_identifier":
+		// A type parameter of the signature takes anything.
+		return tsTypeParam(f, decl, f.text(ty))
+	}
+	return true
+}
+
+// tsFunctionArg reports whether arg is a function, as far as the syntax
+// tells (a function expression, a name declared with a function type or
+// bound to a function expression, a call declared to return a function
+// type), and whether it is declared a type guard (`(x): x is T => …`).
+func (r *pyResolver) tsFunctionArg(f *pyFile, arg *ts.Node) (fn, guard bool) {
+	switch f.typ(arg) {
+	case "arrow_function", "function_expression", "function":
+		return true, f.typ(f.field(arg, "return_type")) == "type_predicate_annotation"
+	case "identifier":
+		v := r.tsLookup(f, arg, f.text(arg))
+		if !v.ok {
+			return false, false
+		}
+		df, nm := r.tsDeclNode(v.decl)
+		if nm == nil {
+			return false, false
+		}
+		d := nm.Parent()
+		if val := df.field(d, "value"); df.typ(d) == "variable_declarator" && tsFunctionNode(df, val) {
+			return r.tsFunctionArg(df, val)
+		}
+		return tsFunctionType(df, df.field(d, "type"))
+	case "call_expression":
+		if df, decl := r.tsCallee(f, arg); decl != nil {
+			return tsFunctionType(df, tsReturnType(df, decl))
+		}
+	}
+	return false, false
+}
+
+// tsFunctionType reports whether the type ty is a function type, and
+// whether that returns a type predicate.
+func tsFunctionType(f *pyFile, ty *ts.Node) (fn, guard bool) {
+	ty = tsUnwrapType(f, ty)
+	if f.typ(ty) != "function_type" {
+		return false, false
+	}
+	for i, k := 0, ty.NamedChildCount(); i < k; i++ {
+		if f.typ(ty.NamedChild(i)) == "type_predicate" {
+			return true, true
+		}
+	}
+	return true, false
+}
+
+// tsTypeParam reports whether name is a type parameter of decl.
+func tsTypeParam(f *pyFile, decl *ts.Node, name string) bool {
+	tps := f.field(decl, "type_parameters")
+	if tps == nil {
+		return false
+	}
+	for i, k := 0, tps.NamedChildCount(); i < k; i++ {
+		if n := tps.NamedChild(i).NamedChild(0); n != nil && f.text(n) == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,211 @@
+package index
+
+import (
+	ts "github.com/odvcencio/gotreesitter"
+)
+
+// TypeScript values the syntax types without a checker: what a call
+// returns (the declared return type of the function, method or function-
+// typed variable it calls, of the overload its arguments fit), the type of
+// an untyped callback parameter from the parameter it is passed for
+// (`operate((source, subscriber) => …)` with `operate(init: (s:
+// Observable<T>, sub: Subscriber<R>) => …)`), `a || b` and `a ?? b`,
+// destructured names (`const { delegate } = provider`), and union and
+// inline object types.
+
+// tsCallResult is the value a call expression returns.
+func (r *pyResolver) tsCallResult(f *pyFile, call *ts.Node) pyValue {
+	df, decl := r.tsCallee(f, call)
+	if decl == nil {
+		return pyValue{}
+	}
+	if c := r.tsTypeClass(df, tsReturnType(df, decl)); c != nil {
+		return pyValue{class: c, instance: true}
+	}
+	return pyValue{}
+}
+
+// tsCallee is the signature a call or new expression of f calls: the
+// overload its arguments fit, or the function type of a variable, field
+// or parameter; nil when the syntax does not tell.
+func (r *pyResolver) tsCallee(f *pyFile, call *ts.Node) (*pyFile, *ts.Node) {
+	var v pyValue
+	switch f.typ(call) {
+	case "call_expression":
+		v = r.tsEval(f, f.field(call, "function"))
+	case "new_expression":
+		cv := r.tsEval(f, f.field(call, "constructor"))
+		if cv.class == nil || cv.instance {
+			return nil, nil
+		}
+		return cv.class.f, tsConstructor(cv.class.f, cv.class.node)
+	default:
+		return nil, nil
+	}
+	if !v.ok {
+		return nil, nil
+	}
+	df, nm := r.tsDeclNode(v.decl)
+	if nm == nil {
+		return nil, nil
+	}
+	decl := nm.Parent()
+	if g := tsOverloads(df, nm); len(g) > 0 {
+		if o := r.tsFitOverload(f, call, df, g); o != nil {
+			return df, o.Parent()
+		}
+		return df, decl
+	}
+	switch df.typ(decl) {
+	case "variable_declarator":
+		if val := df.field(decl, "value"); tsFunctionNode(df, val) {
+			return df, val
+		}
+		fallthrough
+	case "required_parameter", "optional_parameter", "public_field_definition", "property_signature":
+		if ty := tsUnwrapType(df, df.field(decl, "type")); df.typ(ty) == "function_type" {
+			return df, ty
+		}
+	}
+	return nil, nil
+}
+
+// tsFitOverload is the name node of the overload in g (the group of one
+// function or method of df) that call's arguments fit, or nil.
+func (r *pyResolver) tsFitOverload(f *pyFile, call *ts.Node, df *pyFile, g []*ts.Node) *ts.Node {
+	if len(g) > 1 {
+		if last := g[len(g)-1].Parent(); df.field(last, "body") != nil {
+			g = g[:len(g)-1]
+		}
+	}
+	if len(g) == 1 {
+		return g[0]
+	}
+	args := f.field(call, "arguments")
+	for _, o := range g {
+		if r.tsArgsFit(f, args, df, o.Parent()) {
+			return o
+		}
+	}
+	return nil
+}
+
+// tsConstructor is the constructor of class node c, or nil.
+func tsConstructor(f *pyFile, c *ts.Node) *ts.Node {
+	body := f.field(c, "body")
+	if body == nil {
+		return nil
+	}
+	for i, k := 0, body.NamedChildCount(); i < k; i++ {
+		m := body.NamedChild(i)
+		if tsSignatureTypes[f.typ(m)] && f.text(f.field(m, "name")) == "constructor" {
+			return m
+		}
+	}
+	return nil
+}
+
+func tsFunctionNode(f *pyFile, n *ts.Node) bool {
+	switch f.typ(n) {
+	case "arrow_function", "function_expression", "function":
+		return true
+	}
+	return false
+}
+
+// tsReturnType is the declared return type of a signature, function
+// expression or function type.
+func tsReturnType(f *pyFile, decl *ts.Node) *ts.Node {
+	if rt := f.field(decl, "return_type"); rt != nil {
+		return rt
+	}
+	if f.typ(decl) == "function_type" && decl.NamedChildCount() > 0 {
+		return decl.NamedChild(decl.NamedChildCount() - 1)
+	}
+	return nil
+}
+
+// tsUnwrapType strips a type annotation, parentheses and the null and
+// undefined members of a union, down to one type node (the first
+// remaining member of a union).
+func tsUnwrapType(f *pyFile, ty *ts.Node) *ts.Node {
+	for ty != nil {
+		switch f.typ(ty) {
+		case "type_annotation", "parenthesized_type", "readonly_type":
+			ty = ty.NamedChild(0)
+			continue
+		case "union_type":
+			var first *ts.Node
+			for i, k := 0, ty.NamedChildCount(); i < k; i++ {
+				m := tsUnwrapType(f, ty.NamedChild(i))
+				if m != nil && f.typ(m) != "literal_type" && !(f.typ(m) == "predefined_type" && f.text(m) == "undefined") {
+					first = m
+					break
+				}
+			}
+			return first
+		}
+		return ty
+	}
+	return nil
+}
+
+// tsContextualParam is the class of an untyped parameter of a function
+// expression passed as an argument, from the type of the parameter it is
+// passed for, or nil.
+func (r *pyResolver) tsContextualParam(f *pyFile, param *ts.Node) *pyClass {
+	fn := param.Parent()
+	if f.typ(fn) == "formal_parameters" {
+		fn = fn.Parent()
+	}
+	if !tsFunctionNode(f, fn) {
+		return nil
+	}
+	idx := 0
+	if f.typ(param) != "identifier" { // `x => …` has one parameter
+		idx = nodeIndex(tsParams(f, fn), param)
+	}
+	args := fn.Parent()
+	if idx < 0 || f.typ(args) != "arguments" {
+		return nil
+	}
+	argIdx := nodeIndex(namedChildren(f, args), fn)
+	df, decl := r.tsCallee(f, args.Parent())
+	if decl == nil || argIdx < 0 {
+		return nil
+	}
+	params := tsParams(df, decl)
+	if argIdx >= len(params) {
+		return nil
+	}
+	ty := tsUnwrapType(df, df.field(params[argIdx], "type"))
+	if df.typ(ty) != "function_type" {
+		return nil
+	}
+	cb := tsParams(df, ty)
+	if idx >= len(cb) {
+		return nil
+	}
+	return r.tsTypeClass(df, df.field(cb[idx], "type"))
+}
+
+// nodeIndex is the index of n in list, or -1.
+func nodeIndex(list []*ts.Node, n *ts.Node) int {
+	for i, m := range list {
+		if sameNode(m, n) {
+			return i
+		}
+	}
+	return -1
+}
+
+// namedChildren are n's named children but comments.
+func namedChildren(f *pyFile, n *ts.Node) []*ts.Node {
+	var out []*ts.Node
+	for i, k := 0, n.NamedChildCount(); i < k; i++ {
+		if c := n.NamedChild(i); f.typ(c) != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
