@@ -61,8 +61,11 @@ type DB struct {
 	prefix byte
 	dir    string // graph snapshots
 
-	mu     sync.Mutex
-	graphs map[string]*graph // loaded lazily; guarded by mu
+	mu       sync.Mutex
+	graphs   map[string]*graph // loaded lazily; guarded by mu
+	building bool              // the builder goroutine runs; guarded by mu
+	wg       sync.WaitGroup    // the builder
+	hold     bool              // tests: the builder does not start; guarded by mu
 }
 
 // Open returns the indices kept under prefix in db, with graph snapshots
@@ -74,8 +77,11 @@ func Open(db *pebble.DB, prefix byte, dir string) (*DB, error) {
 	return &DB{db: db, prefix: prefix, dir: dir, graphs: map[string]*graph{}}, nil
 }
 
-// Close writes the snapshots of the graphs changed since their last one.
+// Close waits for the builder to insert every pending vector into its
+// graph, then writes the snapshots of the graphs changed since their last
+// one.
 func (d *DB) Close() error {
+	d.wg.Wait()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var errs []error

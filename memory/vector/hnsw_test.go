@@ -1,12 +1,14 @@
 package vector
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-// TestGraphRecall builds the graph over 10,000 random 64-d vectors and
+// TestGraphRecall builds the graph over 10,000 random 64-d vectors (one
+// by one, and in the builder's batches prepared on two goroutines) and
 // checks, over 100 queries, recall@10 against brute force and the work
 // done: the share of nodes a search computes a distance to. A correct
 // graph (M 16, ef 100 to build) measured recall 0.79 at ef 64 and 0.98 at
@@ -20,11 +22,9 @@ import (
 func TestGraphRecall(t *testing.T) {
 	const n, dim, k = 10000, 64, 10
 	r := rand.New(rand.NewPCG(7, 8))
-	g := newGraph(dim, DefaultM, DefaultEfConstruction)
 	vecs := make([][]float32, n)
 	for i := range vecs {
 		vecs[i], _ = unit(randVec(r, dim), dim)
-		g.add(uint64(i+1), vecs[i])
 	}
 	queries := make([][]float32, 100)
 	truth := make([][]int32, len(queries))
@@ -32,6 +32,23 @@ func TestGraphRecall(t *testing.T) {
 		queries[i], _ = unit(randVec(r, dim), dim)
 		truth[i] = exactTop(vecs, queries[i], k)
 	}
+	for _, batch := range []int{1, buildBatch} {
+		t.Run(fmt.Sprint("batch", batch), func(t *testing.T) {
+			g := newGraph(dim, DefaultM, DefaultEfConstruction)
+			for i := 0; i < n; i += batch {
+				var b []newNode
+				for j := i; j < min(n, i+batch); j++ {
+					b = append(b, newNode{key: uint64(j + 1), vec: vecs[j]})
+				}
+				g.commit(g.prepare(b, 2), b)
+			}
+			checkRecall(t, g, queries, truth)
+		})
+	}
+}
+
+func checkRecall(t *testing.T, g *hnswGraph, queries [][]float32, truth [][]int32) {
+	n, k := g.Len(), len(truth[0])
 	for _, tc := range []struct {
 		ef              int
 		minRecall, maxV float64
@@ -46,8 +63,8 @@ func TestGraphRecall(t *testing.T) {
 					hit++
 				}
 			}
-			for _, m := range g.mark {
-				if m == g.markID {
+			for _, m := range g.sc.mark {
+				if m == g.sc.markID {
 					visited++
 				}
 			}

@@ -2,7 +2,6 @@ package vector
 
 import (
 	"cmp"
-	"container/heap"
 	"slices"
 )
 
@@ -49,7 +48,7 @@ func (d *DB) Search(name string, query []float32, k int) ([]Result, error) {
 	}
 	// Tombstones may take some of the ef places; a rebuild keeps them
 	// under a quarter of the graph.
-	ef := max(info.EfSearch, k+min(gr.tombstones(), 4*k))
+	ef := max(info.EfSearch, k+min(gr.dead, 4*k))
 	var hits []cand
 	if len(gr.live) <= ef*gr.g.m0 {
 		hits = gr.scan(q, k)
@@ -58,12 +57,11 @@ func (d *DB) Search(name string, query []float32, k int) ([]Result, error) {
 	}
 	var out []Result
 	for _, c := range hits {
-		id, ok := gr.live[gr.g.keys[c.node]]
-		if !ok {
-			continue
+		if id, ok := gr.live[gr.g.keys[c.node]]; ok {
+			out = append(out, Result{ID: id, Score: 1 - c.d})
 		}
-		out = append(out, Result{ID: id, Score: 1 - c.d})
 	}
+	out = append(out, gr.scanPending(q, k)...)
 	slices.SortFunc(out, func(a, b Result) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
@@ -81,26 +79,50 @@ func (d *DB) Search(name string, query []float32, k int) ([]Result, error) {
 	return out, nil
 }
 
+// scanPending returns the k live vectors of the pending tail nearest the
+// unit vector q.
+func (gr *graph) scanPending(q []float32, k int) []Result {
+	var res candHeap // negated distances: the worst first; node indexes gr.pending
+	for i, p := range gr.pending {
+		if _, ok := gr.live[p.seq]; !ok {
+			continue
+		}
+		d := 1 - dot(q, p.vec)
+		if len(res) < k {
+			res.push(cand{int32(i), -d})
+		} else if d < -res[0].d {
+			res[0] = cand{int32(i), -d}
+			res.down(0)
+		}
+	}
+	out := make([]Result, len(res))
+	for i, c := range res {
+		out[i] = Result{ID: gr.live[gr.pending[c.node].seq], Score: 1 + c.d}
+	}
+	return out
+}
+
 // scan returns the k live nodes nearest the unit vector q, nearest first,
 // by comparing q with every one of them.
 func (gr *graph) scan(q []float32, k int) []cand {
 	h := gr.g
-	res := maxHeap{}
+	var res candHeap // negated distances: the worst first
 	for n, key := range h.keys {
 		if _, ok := gr.live[key]; !ok {
 			continue
 		}
 		d := h.dist(q, int32(n))
-		if res.Len() < k {
-			heap.Push(&res, cand{int32(n), d})
-		} else if d < res.minHeap[0].d {
-			res.minHeap[0] = cand{int32(n), d}
-			heap.Fix(&res, 0)
+		if len(res) < k {
+			res.push(cand{int32(n), -d})
+		} else if d < -res[0].d {
+			res[0] = cand{int32(n), -d}
+			res.down(0)
 		}
 	}
-	out := make([]cand, res.Len())
+	out := make([]cand, len(res))
 	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(&res).(cand)
+		c := res.pop()
+		out[i] = cand{c.node, -c.d}
 	}
 	return out
 }
