@@ -53,6 +53,38 @@ type Info struct {
 	EfSearch       int    `json:"ef_search"`
 	NextID         uint64 `json:"next_id"`
 	NextSeq        uint64 `json:"next_seq"`
+	// Format is the generation of the graph parameters (indexFormat).
+	Format int `json:"format,omitempty"`
+}
+
+// indexFormat is the generation of the default graph parameters: 2 for
+// the ones above (an index made before them has none and was M 16, ef
+// 100 to build, 500 to search). An older index takes the current
+// defaults when it is first used, and its graph is rebuilt from its
+// records, its snapshot's parameters no longer matching.
+const indexFormat = 2
+
+// current returns the index's Info, first moving an index of an older
+// format to the current defaults. Precondition: d.mu is held.
+func (d *DB) current(name string) (Info, error) {
+	info, err := d.info(name)
+	if err != nil || info.Format >= indexFormat {
+		return info, err
+	}
+	info.M, info.EfConstruction, info.Format = DefaultM, DefaultEfConstruction, indexFormat
+	if info.EfSearch == 500 { // the old default, not the user's choice
+		info.EfSearch = DefaultEfSearch
+	}
+	b := d.db.NewBatch()
+	defer b.Close()
+	if err := d.putInfo(b, info); err != nil {
+		return Info{}, err
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return Info{}, fmt.Errorf("vector index %s: %w", name, err)
+	}
+	delete(d.graphs, name) // the builder drops any batch of the old graph
+	return info, nil
 }
 
 // DB is a set of named vector indices in a caller's Pebble database.
@@ -109,7 +141,7 @@ func (d *DB) Create(name string, dim int) (Info, error) {
 	} else if !errors.Is(err, ErrNotFound) {
 		return Info{}, err
 	}
-	info := Info{Name: name, Dim: dim, Created: time.Now().UTC(), M: DefaultM, EfConstruction: DefaultEfConstruction, EfSearch: DefaultEfSearch, NextID: 1, NextSeq: 1}
+	info := Info{Name: name, Dim: dim, Created: time.Now().UTC(), M: DefaultM, EfConstruction: DefaultEfConstruction, EfSearch: DefaultEfSearch, NextID: 1, NextSeq: 1, Format: indexFormat}
 	b := d.db.NewBatch()
 	defer b.Close()
 	if err := d.putInfo(b, info); err != nil {

@@ -82,9 +82,13 @@ func (h *hnswGraph) lookup(key uint64) ([]float32, bool) {
 
 // dot is the dot product of two vectors of equal length. Eight
 // accumulators break the chain of dependent additions, and slicing each
-// block to a constant length lets the compiler drop the bounds checks;
-// Go has no portable SIMD, so this is as fast as plain Go gets (about 3x
-// the one-accumulator loop).
+// block to a constant length lets the compiler drop the bounds checks
+// but one a block. Go has no portable SIMD, so this is about as fast as
+// plain Go gets: for 384 dimensions, 360-490 ns where one accumulator
+// took 770-860 ns (four: 350-380 ns). Scalar quantisation does not pay
+// without SIMD: an int8 dot product of the same vectors took 860-1,220 ns
+// (widening each byte costs more than the float multiply it replaces),
+// so the graph walks float32 vectors.
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32

@@ -55,7 +55,7 @@ func (d *DB) write(name string, items []Item, model string, mode writeMode) ([]u
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	info, err := d.info(name)
+	info, err := d.current(name)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func (d *DB) Remove(name string, ids []uint64) (int, error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	info, err := d.info(name)
+	info, err := d.current(name)
 	if err != nil {
 		return 0, err
 	}

@@ -31,7 +31,7 @@ func (d *DB) Search(name string, query []float32, k int) ([]Result, error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	info, err := d.info(name)
+	info, err := d.current(name)
 	if err != nil {
 		return nil, err
 	}

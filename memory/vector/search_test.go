@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 )
@@ -79,4 +80,63 @@ func TestSearchCoversPendingTail(t *testing.T) {
 		t.Errorf("released builder: %d pending, %d in the graph; want 0, %d", len(gr.pending), gr.g.Len(), n+tail)
 	}
 	d.mu.Unlock()
+}
+
+// TestOldIndexUpgrades: an index made before the format field (M 16, ef
+// 100 to build, 500 to search, a snapshot of those) takes the current
+// defaults on first use, its graph is rebuilt with them, and every vector
+// is still found.
+func TestOldIndexUpgrades(t *testing.T) {
+	dir := t.TempDir()
+	d, done := openAt(t, dir)
+	r := rand.New(rand.NewPCG(11, 12))
+	const n, dim = 300, 16
+	vecs, _ := randIndex(t, d, r, "old", n, dim, 500, 0)
+	info, err := d.Info("old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Make it what an old version wrote: its info and its snapshot.
+	info.M, info.EfConstruction, info.EfSearch, info.Format = 16, 100, 500, 0
+	old := &graph{g: newHNSW(info)}
+	for seq := uint64(1); seq <= n; seq++ { // IDs and sequence numbers are 1 to n
+		v, _ := unit(vecs[seq], dim)
+		old.g.add(seq, v)
+	}
+	d.mu.Lock()
+	b := d.db.NewBatch()
+	err = errors.Join(d.putInfo(b, info), b.Commit(nil), b.Close())
+	if err == nil {
+		delete(d.graphs, "old")
+		err = d.saveGraph("old", old)
+	}
+	d.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done()
+
+	d, done = openAt(t, dir)
+	defer done()
+	for id, v := range vecs {
+		res, err := d.Search("old", v, 1)
+		if err != nil || len(res) != 1 || res[0].ID != id {
+			t.Fatalf("vector %d not found by its own vector: %+v, %v", id, res, err)
+		}
+	}
+	info, err = d.Info("old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.M != DefaultM || info.EfConstruction != DefaultEfConstruction || info.EfSearch != DefaultEfSearch || info.Format != indexFormat {
+		t.Errorf("after first use: M %d, ef_construction %d, ef_search %d, format %d; want %d, %d, %d, %d",
+			info.M, info.EfConstruction, info.EfSearch, info.Format, DefaultM, DefaultEfConstruction, DefaultEfSearch, indexFormat)
+	}
+	d.wg.Wait()
+	d.mu.Lock()
+	g := d.graphs["old"].g
+	d.mu.Unlock()
+	if g.m != DefaultM || g.efConstruction != DefaultEfConstruction || g.Len() != n {
+		t.Errorf("graph: M %d, ef_construction %d, %d nodes; want %d, %d, %d", g.m, g.efConstruction, g.Len(), DefaultM, DefaultEfConstruction, n)
+	}
 }
