@@ -11,8 +11,7 @@ import (
 // from the tail into the graph in batches. So a write costs a record's
 // write, not a graph insert, and a search is exact over what the graph
 // does not cover yet. The builder runs while any tail is non-empty (one
-// goroutine per DB, its batches prepared on every core) and Close waits
-// for it, so a closed DB's snapshots hold every vector.
+// goroutine per DB, its batches prepared on every core).
 
 // buildBatch is the most vectors the builder takes at once: big enough
 // to keep both cores busy, small enough that the tail's searches and
@@ -28,7 +27,7 @@ type pendingVec struct {
 // kick starts the builder if there is work and it is not running.
 // Precondition: d.mu is held.
 func (d *DB) kick() {
-	if d.building || d.hold {
+	if d.building || d.closing || d.hold {
 		return
 	}
 	for _, gr := range d.graphs {
@@ -41,7 +40,8 @@ func (d *DB) kick() {
 	}
 }
 
-// build inserts pending vectors until no index has any. Each batch is prepared without the lock (searches and writes
+// build inserts pending vectors until no index has any, or Close stops
+// it. Each batch is prepared without the lock (searches and writes
 // go on) and committed under it; a graph replaced meanwhile (a rebuild,
 // a deleted index) discards the batch.
 func (d *DB) build() {
@@ -49,7 +49,7 @@ func (d *DB) build() {
 	workers := runtime.GOMAXPROCS(0)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for {
+	for !d.closing {
 		name, gr := d.nextPending()
 		if gr == nil {
 			break

@@ -96,6 +96,7 @@ type DB struct {
 	mu       sync.Mutex
 	graphs   map[string]*graph // loaded lazily; guarded by mu
 	building bool              // the builder goroutine runs; guarded by mu
+	closing  bool              // Close stops the builder; guarded by mu
 	wg       sync.WaitGroup    // the builder
 	hold     bool              // tests: the builder does not start; guarded by mu
 }
@@ -109,13 +110,18 @@ func Open(db *pebble.DB, prefix byte, dir string) (*DB, error) {
 	return &DB{db: db, prefix: prefix, dir: dir, graphs: map[string]*graph{}}, nil
 }
 
-// Close waits for the builder to insert every pending vector into its
-// graph, then writes the snapshots of the graphs changed since their last
-// one.
+// Close stops the builder after the batch in flight, then writes the
+// snapshots of the graphs changed since their last one. It does not wait
+// for the pending tails to be built (that could take minutes after a
+// large import); the next Open reads them back from the records.
 func (d *DB) Close() error {
+	d.mu.Lock()
+	d.closing = true
+	d.mu.Unlock()
 	d.wg.Wait()
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.closing = false
 	var errs []error
 	for name, g := range d.graphs {
 		if g.changes > 0 {

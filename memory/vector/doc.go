@@ -22,9 +22,10 @@
 // pending tail, and graph nodes that are no longer live are tombstones,
 // skipped by searches and dropped by a rebuild once they pass a quarter
 // of the graph. A missing or damaged snapshot only costs a rebuild from
-// the records. Snapshots are written on Close (which first waits for the
-// builder to empty the tails) and after SnapshotEvery inserts (or a
-// quarter of the index, when that is more).
+// the records. Snapshots are written on Close (which stops the builder
+// after its batch in flight, leaving the rest of a tail to the next
+// Open) and after SnapshotEvery inserts (or a quarter of the index, when
+// that is more).
 //
 // # Key layout (after the caller's prefix byte P)
 //
