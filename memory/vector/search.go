@@ -2,7 +2,9 @@ package vector
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Result is a search hit: the vector's ID, text and metadata, and its
@@ -102,13 +104,37 @@ func (gr *graph) scanPending(q []float32, k int) []Result {
 	return out
 }
 
+// scanSplit is the fewest nodes worth a goroutine of their own in a
+// scan (a variable so tests can lower it).
+var scanSplit = 8192
+
 // scan returns the k live nodes nearest the unit vector q, nearest first,
-// by comparing q with every one of them.
+// by comparing q with every one of them, in parts on every core for a
+// large graph (the DB's lock is held, so nothing changes meanwhile).
 func (gr *graph) scan(q []float32, k int) []cand {
+	n := gr.g.Len()
+	parts := min(runtime.GOMAXPROCS(0), n/scanSplit)
+	if parts <= 1 {
+		return gr.scanRange(q, k, 0, n)
+	}
+	found := make([][]cand, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() { found[p] = gr.scanRange(q, k, p*n/parts, (p+1)*n/parts) })
+	}
+	wg.Wait()
+	all := slices.Concat(found...)
+	slices.SortFunc(all, func(a, b cand) int { return cmp.Compare(a.d, b.d) })
+	return all[:min(k, len(all))]
+}
+
+// scanRange returns the k live nodes of lo to hi-1 nearest q, nearest
+// first.
+func (gr *graph) scanRange(q []float32, k, lo, hi int) []cand {
 	h := gr.g
 	var res candHeap // negated distances: the worst first
-	for n, key := range h.keys {
-		if _, ok := gr.live[key]; !ok {
+	for n := lo; n < hi; n++ {
+		if _, ok := gr.live[h.keys[n]]; !ok {
 			continue
 		}
 		d := h.dist(q, int32(n))

@@ -2,19 +2,32 @@ package vector
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
 
 // TestSearchScansSmallIndex: an index of at most ef·2M live vectors is
 // searched exactly, before and after removals (tombstones), even at an
-// ef where the graph misses much of the top 10 of random 384-d vectors.
+// ef where the graph misses much of the top 10 of random 384-d vectors;
+// in one part and split across goroutines.
 func TestSearchScansSmallIndex(t *testing.T) {
+	for _, split := range []int{scanSplit, 100} {
+		t.Run(fmt.Sprint("split", split), func(t *testing.T) {
+			defer func(old int) { scanSplit = old }(scanSplit)
+			scanSplit = split
+			testScan(t)
+		})
+	}
+}
+
+func testScan(t *testing.T) {
 	d, done := openAt(t, t.TempDir())
 	defer done()
 	r := rand.New(rand.NewPCG(5, 6))
 	const n, dim, ef = 500, 384, 16 // n <= ef·2·DefaultM
 	vecs, queries := randIndex(t, d, r, "s", n, dim, ef, 30)
+	d.wg.Wait() // the graph's nodes are scanned, not the pending tail
 	if got := recallAt10(t, d, "s", vecs, queries); got != 1 {
 		t.Errorf("recall@10 %.3f, want 1 (exact)", got)
 	}
