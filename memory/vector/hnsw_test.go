@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -34,7 +35,7 @@ func TestGraphRecall(t *testing.T) {
 	}
 	for _, batch := range []int{1, buildBatch} {
 		t.Run(fmt.Sprint("batch", batch), func(t *testing.T) {
-			g := newGraph(dim, DefaultM, DefaultEfConstruction)
+			g := newGraph(dim, 16, 100)
 			for i := 0; i < n; i += batch {
 				var b []newNode
 				for j := i; j < min(n, i+batch); j++ {
@@ -83,19 +84,23 @@ func checkRecall(t *testing.T, g *hnswGraph, queries [][]float32, truth [][]int3
 
 // exactTop returns the indices of the k vectors nearest q, by brute force.
 func exactTop(vecs [][]float32, q []float32, k int) []int32 {
-	idx := make([]int32, len(vecs))
-	for i := range idx {
-		idx[i] = int32(i)
+	type scored struct {
+		n int32
+		d float32
 	}
-	slices.SortFunc(idx, func(a, b int32) int {
-		da, db := dot(q, vecs[a]), dot(q, vecs[b])
-		switch {
-		case da > db:
-			return -1
-		case da < db:
-			return 1
+	all := make([]scored, len(vecs))
+	for i, v := range vecs {
+		all[i] = scored{int32(i), dot(q, v)}
+	}
+	slices.SortFunc(all, func(a, b scored) int {
+		if c := cmp.Compare(b.d, a.d); c != 0 {
+			return c
 		}
-		return int(a - b)
+		return cmp.Compare(a.n, b.n)
 	})
-	return idx[:k]
+	out := make([]int32, k)
+	for i := range out {
+		out[i] = all[i].n
+	}
+	return out
 }
