@@ -1,8 +1,9 @@
 // Package vector is parley's vector store: named indices of vectors with
 // text and metadata, searched by cosine similarity, exactly (a scan) when
-// an index has at most ef·2M vectors and through an HNSW graph (hnsw.go,
-// parley's own) above that, kept in a Pebble database the caller owns (the
-// memory store's) under one key prefix.
+// an index has at most ef·2M vectors (128,000 at the defaults) and
+// through an HNSW graph (hnsw.go, parley's own) above that, kept in a
+// Pebble database the caller owns (the memory store's) under one key
+// prefix.
 //
 // # Durability
 //
