@@ -86,22 +86,40 @@ func (d *DB) Search(name string, query []float32, k int) ([]Result, error) {
 // scanPending returns the k live vectors of the pending tail nearest the
 // unit vector q.
 func (gr *graph) scanPending(q []float32, k int) []Result {
-	var res candHeap // negated distances: the worst first; node indexes gr.pending
+	t := topK{k: k}
 	for i, p := range gr.pending {
-		if _, ok := gr.live[p.seq]; !ok {
-			continue
-		}
-		d := 1 - dot(q, p.vec)
-		if len(res) < k {
-			res.push(cand{int32(i), -d})
-		} else if d < -res[0].d {
-			res[0] = cand{int32(i), -d}
-			res.down(0)
+		if _, ok := gr.live[p.seq]; ok {
+			t.offer(int32(i), 1-dot(q, p.vec)) // node: the index in gr.pending
 		}
 	}
-	out := make([]Result, len(res))
-	for i, c := range res {
-		out[i] = Result{ID: gr.live[gr.pending[c.node].seq], Score: 1 + c.d}
+	out := make([]Result, 0, k)
+	for _, c := range t.nearest() {
+		out = append(out, Result{ID: gr.live[gr.pending[c.node].seq], Score: 1 - c.d})
+	}
+	return out
+}
+
+// topK keeps the k nearest of the candidates offered.
+type topK struct {
+	k int
+	h candHeap // negated distances: the worst kept first
+}
+
+func (t *topK) offer(node int32, d float32) {
+	if len(t.h) < t.k {
+		t.h.push(cand{node, -d})
+	} else if d < -t.h[0].d {
+		t.h[0] = cand{node, -d}
+		t.h.down(0)
+	}
+}
+
+// nearest empties t and returns what it kept, nearest first.
+func (t *topK) nearest() []cand {
+	out := make([]cand, len(t.h))
+	for i := len(out) - 1; i >= 0; i-- {
+		c := t.h.pop()
+		out[i] = cand{c.node, -c.d}
 	}
 	return out
 }
@@ -133,24 +151,11 @@ func (gr *graph) scan(q []float32, k int) []cand {
 // scanRange returns the k live nodes of lo to hi-1 nearest q, nearest
 // first.
 func (gr *graph) scanRange(q []float32, k, lo, hi int) []cand {
-	h := gr.g
-	var res candHeap // negated distances: the worst first
+	t := topK{k: k}
 	for n := lo; n < hi; n++ {
-		if _, ok := gr.live[h.keys[n]]; !ok {
-			continue
-		}
-		d := h.dist(q, int32(n))
-		if len(res) < k {
-			res.push(cand{int32(n), -d})
-		} else if d < -res[0].d {
-			res[0] = cand{int32(n), -d}
-			res.down(0)
+		if _, ok := gr.live[gr.g.keys[n]]; ok {
+			t.offer(int32(n), gr.g.dist(q, int32(n)))
 		}
 	}
-	out := make([]cand, len(res))
-	for i := len(out) - 1; i >= 0; i-- {
-		c := res.pop()
-		out[i] = cand{c.node, -c.d}
-	}
-	return out
+	return t.nearest()
 }
