@@ -16,17 +16,23 @@ import (
 
 // Graph parameters: M is the links per node (twice that on the base
 // level), EfConstruction the candidates an insert considers, EfSearch the
-// least number a search keeps (more when k is larger). M 16 is the
-// original assistant's memory index; its ef 200 is lowered to 100 (an
-// insert's cost grows with it). Random 384-d vectors, the hardest case,
-// need a wide search: on 10k of them recall@10 was 0.39 at ef 64, 0.72 at
-// 200, 0.95 at 500 and 0.996 at 1000; SetEfSearch changes an index's. An
-// index of at most EfSearch·2M vectors is not walked but scanned (see
-// Search).
+// least number a search keeps (more when k is larger); SetEfSearch
+// changes an index's. They were chosen on random 384-d vectors, the
+// hardest case (no clusters to follow), with BenchmarkGraphParams: on
+// 100,000 of them M 16 (the original assistant's) reached recall@10 0.38
+// at ef 500 and 0.77 at 2000, M 32 with EfConstruction 200 reaches 0.68,
+// 0.87, 0.94, 0.97 and 0.99 at ef 500, 1000, 1500, 2000 and 3000, visiting
+// 22%, 38%, 50%, 60% and 73% of the nodes; an insert costs about 4 times
+// M 16's (150 per CPU-second at that size, off the write path: see
+// builder.go). ef 2000 is the least that meets the 0.95 aimed at, and
+// there a walk took 43 ms of CPU where comparing the query with every
+// vector takes 26-28 ms (BenchmarkScan100k; ef 1000 took 30), so an index
+// of at most EfSearch·2M vectors (128,000 at the defaults) is scanned,
+// exactly, and a larger one walked (see Search).
 const (
-	DefaultM              = 16
-	DefaultEfConstruction = 100
-	DefaultEfSearch       = 500
+	DefaultM              = 32
+	DefaultEfConstruction = 200
+	DefaultEfSearch       = 2000
 	// MaxDim bounds a vector's dimension (text-embedding-3-large has 3072).
 	MaxDim = 8192
 )
@@ -53,6 +59,38 @@ type Info struct {
 	EfSearch       int    `json:"ef_search"`
 	NextID         uint64 `json:"next_id"`
 	NextSeq        uint64 `json:"next_seq"`
+	// Format is the generation of the graph parameters (indexFormat).
+	Format int `json:"format,omitempty"`
+}
+
+// indexFormat is the generation of the default graph parameters: 2 for
+// the ones above (an index made before them has none and was M 16, ef
+// 100 to build, 500 to search). An older index takes the current
+// defaults when it is first used, and its graph is rebuilt from its
+// records, its snapshot's parameters no longer matching.
+const indexFormat = 2
+
+// current returns the index's Info, first moving an index of an older
+// format to the current defaults. Precondition: d.mu is held.
+func (d *DB) current(name string) (Info, error) {
+	info, err := d.info(name)
+	if err != nil || info.Format >= indexFormat {
+		return info, err
+	}
+	info.M, info.EfConstruction, info.Format = DefaultM, DefaultEfConstruction, indexFormat
+	if info.EfSearch == 500 { // the old default, not the user's choice
+		info.EfSearch = DefaultEfSearch
+	}
+	b := d.db.NewBatch()
+	defer b.Close()
+	if err := d.putInfo(b, info); err != nil {
+		return Info{}, err
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return Info{}, fmt.Errorf("vector index %s: %w", name, err)
+	}
+	delete(d.graphs, name) // the builder drops any batch of the old graph
+	return info, nil
 }
 
 // DB is a set of named vector indices in a caller's Pebble database.
@@ -61,8 +99,12 @@ type DB struct {
 	prefix byte
 	dir    string // graph snapshots
 
-	mu     sync.Mutex
-	graphs map[string]*graph // loaded lazily; guarded by mu
+	mu       sync.Mutex
+	graphs   map[string]*graph // loaded lazily; guarded by mu
+	building bool              // the builder goroutine runs; guarded by mu
+	closing  bool              // Close stops the builder; guarded by mu
+	wg       sync.WaitGroup    // the builder
+	hold     bool              // tests: the builder does not start; guarded by mu
 }
 
 // Open returns the indices kept under prefix in db, with graph snapshots
@@ -74,10 +116,18 @@ func Open(db *pebble.DB, prefix byte, dir string) (*DB, error) {
 	return &DB{db: db, prefix: prefix, dir: dir, graphs: map[string]*graph{}}, nil
 }
 
-// Close writes the snapshots of the graphs changed since their last one.
+// Close stops the builder after the batch in flight, then writes the
+// snapshots of the graphs changed since their last one. It does not wait
+// for the pending tails to be built (that could take minutes after a
+// large import); the next Open reads them back from the records.
 func (d *DB) Close() error {
 	d.mu.Lock()
+	d.closing = true
+	d.mu.Unlock()
+	d.wg.Wait()
+	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.closing = false
 	var errs []error
 	for name, g := range d.graphs {
 		if g.changes > 0 {
@@ -103,7 +153,7 @@ func (d *DB) Create(name string, dim int) (Info, error) {
 	} else if !errors.Is(err, ErrNotFound) {
 		return Info{}, err
 	}
-	info := Info{Name: name, Dim: dim, Created: time.Now().UTC(), M: DefaultM, EfConstruction: DefaultEfConstruction, EfSearch: DefaultEfSearch, NextID: 1, NextSeq: 1}
+	info := Info{Name: name, Dim: dim, Created: time.Now().UTC(), M: DefaultM, EfConstruction: DefaultEfConstruction, EfSearch: DefaultEfSearch, NextID: 1, NextSeq: 1, Format: indexFormat}
 	b := d.db.NewBatch()
 	defer b.Close()
 	if err := d.putInfo(b, info); err != nil {

@@ -8,22 +8,22 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// graph is an index's HNSW graph in memory. Its keys are sequence
-// numbers; live maps those of the current vectors to their IDs, and any
-// other node is a tombstone.
+// graph is an index's HNSW graph in memory and its pending tail (see
+// builder.go). Its keys are sequence numbers; live maps those of the
+// current vectors, in the graph or the tail, to their IDs. A graph node
+// whose key is not live is a tombstone, skipped by searches.
 type graph struct {
 	g       *hnswGraph
 	live    map[uint64]uint64
-	changes int // since the last snapshot
+	pending []pendingVec // stored, not yet in g, oldest first
+	dead    int          // tombstones in g
+	changes int          // nodes added since the last snapshot
 }
-
-func (gr *graph) tombstones() int { return gr.g.Len() - len(gr.live) }
 
 func newHNSW(info Info) *hnswGraph {
 	return newGraph(info.Dim, info.M, info.EfConstruction)
@@ -33,7 +33,8 @@ func newHNSW(info Info) *hnswGraph {
 // it closes the file.
 const snapshotMagic = "parley-hnsw 1\n"
 
-// loadGraph returns the graph of an index, loading it on first use.
+// loadGraph returns the graph of an index, loading it on first use: the
+// snapshot's graph, with the live vectors it lacks as the pending tail.
 // Precondition: d.mu is held.
 func (d *DB) loadGraph(info Info) (*graph, error) {
 	if gr, ok := d.graphs[info.Name]; ok {
@@ -60,38 +61,53 @@ func (d *DB) loadGraph(info Info) (*graph, error) {
 	if err := errors.Join(it.Error(), it.Close()); err != nil {
 		return nil, fmt.Errorf("vector index %s: %w", info.Name, err)
 	}
+	gr.dead = gr.g.Len() - (len(gr.live) - len(missing))
 	for _, seq := range missing {
 		_, vec, _, err := d.record(info.Name, gr.live[seq], false)
 		if err != nil {
 			return nil, err
 		}
-		gr.g.add(seq, vec)
-		gr.changes++
+		gr.pending = append(gr.pending, pendingVec{seq, vec})
 	}
-	gr.maybeRebuild(info)
+	gr.maybeRebuild()
 	d.graphs[info.Name] = gr
+	d.kick()
 	return gr, nil
 }
 
-// maybeRebuild rebuilds the graph from its live nodes once tombstones
-// pass a quarter of them (searches skip tombstones, so many of them
-// cost recall and time).
-func (gr *graph) maybeRebuild(info Info) {
-	if gr.tombstones() <= len(gr.live)/4+64 {
+// forget makes seq's vector no longer live (a no-op for a seq that
+// never was, such as a new vector's old one). Precondition: d.mu is held.
+func (gr *graph) forget(seq uint64) {
+	if _, ok := gr.live[seq]; !ok {
 		return
 	}
-	seqs := make([]uint64, 0, len(gr.live))
-	for seq := range gr.live {
-		seqs = append(seqs, seq)
+	delete(gr.live, seq)
+	if _, ok := gr.g.byKey[seq]; ok {
+		gr.dead++
 	}
-	slices.Sort(seqs)
-	g := newHNSW(info)
-	for _, seq := range seqs {
-		vec, _ := gr.g.lookup(seq)
-		g.add(seq, vec)
+}
+
+// maybeRebuild starts the graph afresh once tombstones pass a quarter of
+// the live vectors (searches skip tombstones, so many of them cost recall
+// and time): its live nodes go back to the head of the pending tail, for
+// the builder to insert again. It reports whether it did.
+// Precondition: d.mu is held, and the caller kicks the builder.
+func (gr *graph) maybeRebuild() bool {
+	if gr.dead <= len(gr.live)/4+64 {
+		return false
 	}
-	gr.g = g
+	old := gr.g
+	var again []pendingVec
+	for n, key := range old.keys {
+		if _, ok := gr.live[key]; ok {
+			again = append(again, pendingVec{key, old.vec(int32(n))})
+		}
+	}
+	gr.g = newGraph(old.dim, old.m, old.efConstruction)
+	gr.pending = append(again, gr.pending...)
+	gr.dead = 0
 	gr.changes++
+	return true
 }
 
 // readSnapshot returns the graph of the index's snapshot, or an empty

@@ -24,7 +24,7 @@ func (h *hnswGraph) encode(w *bufio.Writer) error {
 	put(uint64(len(h.keys)))
 	for n, key := range h.keys {
 		w.Write(binary.BigEndian.AppendUint64(buf[:0], key))
-		w.Write(appendFloats(buf[:0], h.vecs[n]))
+		w.Write(appendFloats(buf[:0], h.vec(int32(n))))
 		put(uint64(len(h.links[n])))
 		for _, ls := range h.links[n] {
 			put(uint64(len(ls)))
@@ -105,7 +105,7 @@ func decodeGraph(r *bufio.Reader, maxNodes int) (*hnswGraph, error) {
 		}
 		h.byKey[key] = int32(n)
 		h.keys = append(h.keys, key)
-		h.vecs = append(h.vecs, vec)
+		h.appendVec(vec)
 		h.links = append(h.links, links)
 	}
 	// Every neighbour must exist at the level it is linked at, and the

@@ -55,7 +55,7 @@ func (d *DB) write(name string, items []Item, model string, mode writeMode) ([]u
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	info, err := d.info(name)
+	info, err := d.current(name)
 	if err != nil {
 		return nil, err
 	}
@@ -145,26 +145,13 @@ func (d *DB) write(name string, items []Item, model string, mode writeMode) ([]u
 		if c.vec == nil {
 			continue
 		}
-		delete(gr.live, c.oldSeq)
+		gr.forget(c.oldSeq)
 		gr.live[c.newSeq] = c.id
-		gr.g.add(c.newSeq, c.vec)
-		gr.changes++
+		gr.pending = append(gr.pending, pendingVec{c.newSeq, c.vec})
 	}
-	d.afterWrite(info, gr)
+	gr.maybeRebuild()
+	d.kick()
 	return ids, nil
-}
-
-// afterWrite rebuilds a graph with too many tombstones and snapshots one
-// with many changes (SnapshotEvery, or a quarter of its size). A failed snapshot loses nothing (the records are
-// durable); the graph stays marked changed and Close reports the error.
-// Precondition: d.mu is held.
-func (d *DB) afterWrite(info Info, gr *graph) {
-	gr.maybeRebuild(info)
-	// A quarter of the index at least, so writing snapshots costs a few
-	// records' bytes per change however large the index grows.
-	if gr.changes >= max(SnapshotEvery, len(gr.live)/4) {
-		_ = d.saveGraph(info.Name, gr)
-	}
 }
 
 // Remove deletes vectors by ID and returns how many existed.
@@ -174,7 +161,7 @@ func (d *DB) Remove(name string, ids []uint64) (int, error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	info, err := d.info(name)
+	info, err := d.current(name)
 	if err != nil {
 		return 0, err
 	}
@@ -212,10 +199,10 @@ func (d *DB) Remove(name string, ids []uint64) (int, error) {
 		return 0, fmt.Errorf("vector index %s: %w", name, err)
 	}
 	for _, seq := range seqs {
-		delete(gr.live, seq)
-		gr.changes++
+		gr.forget(seq)
 	}
-	d.afterWrite(info, gr)
+	gr.maybeRebuild()
+	d.kick()
 	return len(seqs), nil
 }
 

@@ -237,7 +237,7 @@ func TestSearchRecall(t *testing.T) {
 	dir := t.TempDir()
 	d, done := openAt(t, dir)
 	r := rand.New(rand.NewPCG(3, 4))
-	const n, dim, ef = 2000, 32, 40
+	const n, dim, ef = 2000, 32, 24 // n > ef·2·DefaultM
 	vecs, queries := randIndex(t, d, r, "r", n, dim, ef, 50)
 	got := recallAt10(t, d, "r", vecs, queries)
 	t.Logf("recall@10 %.3f", got)
