@@ -19,9 +19,8 @@ import (
 // stored value (8 bytes of sequence and 4 per dimension), so 64 MiB holds
 // about 44,000 vectors of 384 dimensions or 11,000 of 1536.
 //
-// It is not memory/vector's own cache (vector.DB.GetEmbedding), which has
-// no eviction; entries that one wrote are dropped when this one first
-// loads (legacyCachePrefix).
+// It replaced memory/vector's own cache, which had no eviction; entries
+// that one wrote are dropped when this one first loads (legacyCachePrefix).
 //
 // Key layout (prefix embedCachePrefix):
 //
@@ -34,8 +33,8 @@ const (
 	DefaultEmbeddingCacheBytes = 64 << 20
 )
 
-// legacyCachePrefix is memory/vector's unbounded cache range (its doc.go:
-// P 'e' sha256), which this cache replaces.
+// legacyCachePrefix is the range of memory/vector's former unbounded
+// cache (P 'e' sha256).
 var legacyCachePrefix = []byte{vectorPrefix, 'e'}
 
 // embedCache is a store's bounded embedding cache. Its operations hold the

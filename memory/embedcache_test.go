@@ -2,9 +2,11 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/parleyhq/parley/memory/embed"
 )
 
@@ -105,16 +107,16 @@ func TestEmbeddingCacheBoundsClient(t *testing.T) {
 	}
 }
 
-// TestEmbeddingCacheDropsUnboundedEntries: entries of memory/vector's own
-// cache, which nothing evicts, are dropped when the bounded cache loads.
+// TestEmbeddingCacheDropsUnboundedEntries: entries of memory/vector's old
+// cache, which nothing evicted, are dropped when the bounded cache loads.
 func TestEmbeddingCacheDropsUnboundedEntries(t *testing.T) {
 	st := open(t, t.TempDir())
-	vdb, err := st.Vectors()
-	if err != nil {
+	if _, err := st.Vectors(); err != nil {
 		t.Fatal(err)
 	}
 	k := embed.Key("m", "old")
-	if err := vdb.PutEmbeddings([][32]byte{k}, [][]float32{{1, 0}}); err != nil {
+	legacy := append(append([]byte(nil), legacyCachePrefix...), k[:]...)
+	if err := st.vec.pdb.Set(legacy, []byte{0, 0, 128, 63}, pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
 	c, err := st.embeddingCache(0)
@@ -124,7 +126,10 @@ func TestEmbeddingCacheDropsUnboundedEntries(t *testing.T) {
 	if _, ok, err := c.GetEmbedding(embed.Key("m", "new")); ok || err != nil {
 		t.Fatalf("GetEmbedding(new) = %v, %v", ok, err)
 	}
-	if _, ok, err := vdb.GetEmbedding(k); ok || err != nil {
-		t.Errorf("memory/vector's cache entry still there (%v, %v)", ok, err)
+	if _, closer, err := st.vec.pdb.Get(legacy); !errors.Is(err, pebble.ErrNotFound) {
+		if err == nil {
+			closer.Close()
+		}
+		t.Errorf("memory/vector's old cache entry still there (%v)", err)
 	}
 }

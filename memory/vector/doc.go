@@ -33,7 +33,7 @@
 //	P 'i' name                -> JSON Info
 //	P 'v' name 0x00 id(8)     -> seq(8) | uvarint dim | dim float32 LE | JSON {text, metadata}
 //	P 's' name 0x00 seq(8)    -> id(8)
-//	P 'e' sha256(32)          -> float32 LE (the embedding cache, see embed.Cache)
+//	P 'e' …                   (formerly an unbounded embedding cache; memory's bounded one deletes it)
 //
 // Index names are 1-64 of [a-z0-9_.-], so they never contain 0x00.
 //

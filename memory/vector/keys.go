@@ -10,10 +10,11 @@ import (
 )
 
 const (
-	kindInfo  = 'i'
-	kindVec   = 'v'
-	kindSeq   = 's'
-	kindCache = 'e'
+	kindInfo = 'i'
+	kindVec  = 'v'
+	kindSeq  = 's'
+	// 'e' held an unbounded embedding cache; memory/embedcache.go
+	// deletes those records and keeps its bounded cache elsewhere.
 )
 
 var nameRE = regexp.MustCompile(`^[a-z0-9_.-]{1,64}$`)
@@ -41,10 +42,6 @@ func (d *DB) vecKey(name string, id uint64) []byte {
 
 func (d *DB) seqKey(name string, seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(d.nameSpace(kindSeq, name), seq)
-}
-
-func (d *DB) cacheKey(h [32]byte) []byte {
-	return append([]byte{d.prefix, kindCache}, h[:]...)
 }
 
 // upperBound is the smallest key greater than every key with prefix p.

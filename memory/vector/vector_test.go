@@ -333,21 +333,6 @@ func TestSnapshotRecovery(t *testing.T) {
 	check("no snapshot")
 }
 
-func TestEmbeddingCache(t *testing.T) {
-	d, done := openAt(t, t.TempDir())
-	defer done()
-	k := [32]byte{1, 2, 3}
-	if _, ok, err := d.GetEmbedding(k); ok || err != nil {
-		t.Fatalf("empty cache: %v %v", ok, err)
-	}
-	if err := d.PutEmbeddings([][32]byte{k}, [][]float32{{0.5, -0.25}}); err != nil {
-		t.Fatal(err)
-	}
-	if v, ok, err := d.GetEmbedding(k); !ok || err != nil || fmt.Sprint(v) != "[0.5 -0.25]" {
-		t.Errorf("cached %v %v %v", v, ok, err)
-	}
-}
-
 // TestConcurrentUse adds, updates, removes and searches from several
 // goroutines (run with -race).
 func TestConcurrentUse(t *testing.T) {
