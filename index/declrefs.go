@@ -23,8 +23,9 @@ import (
 //     so is, for a field, a bare F in a composite literal key; pkg.F is
 //     never it, and an unexported one is never used outside its package.
 //
-// Occurrences in files whose name restricts them to a platform the
-// declaration's file does not build with (buildsWith) are Uncertain: a
+// Occurrences in files whose name or //go:build line excludes them from
+// the build the declaration's file is checked in (buildsWith) are
+// Uncertain: a
 // type checker configured for one platform does not see them, but a
 // rename must.
 
@@ -96,7 +97,7 @@ func (f *refFilter) keep(p string, o Occurrence) (keep, uncertain, ambiguous boo
 	}
 	// A file for another platform is in a build with another variant of
 	// the declaration (or none): a rename still has to see it.
-	return keep, uncertain || !buildsWith(f.def.Path, p), ambiguous
+	return keep, uncertain || !buildsWith(f.def.Path, p, f.st.goBuild), ambiguous
 }
 
 func (f *refFilter) memberFilter() *memberFilter {

@@ -10,12 +10,14 @@ import (
 // such as gopls loads for from, and the only one whose references a
 // rename of something from refers to must keep consistent.
 //
-//   - its file name's GOOS/GOARCH constraints build with from's
-//     (buildsWith; //go:build lines are not read);
+//   - its file name and //go:build line admit the platform picked for
+//     from (buildsWith: this machine's, or the first that has from);
 //   - it is in from's module (the nearest directory with a go.mod), unless
 //     the root has a go.work, whose modules build together: without one,
 //     a module sees another module of the tree as a published version,
-//     not as these files;
+//     not as these files. (gopls also reports references in the
+//     dependency packages it loads, such as std's from cmd's files; which
+//     those are needs the import closure of from's module, not done.)
 //   - it is not under a directory the go command ignores (testdata, or a
 //     name starting with "_" or "."), unless from is in that directory.
 //
@@ -45,12 +47,13 @@ func (s *Store) GoBuildScope(from string) func(p string) bool {
 		return m
 	}
 	fromMod := moduleOf(path.Dir(from))
+	port := portOf(from, s.goBuild(from))
 	fromIgnored := ignoredGoDir(path.Dir(from))
 	return func(p string) bool {
 		if !strings.HasSuffix(p, ".go") {
 			return true
 		}
-		if !buildsWith(from, p) {
+		if !port.admits(p, s.goBuild(p)) {
 			return false
 		}
 		if !work && moduleOf(path.Dir(p)) != fromMod {

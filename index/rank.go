@@ -30,6 +30,7 @@ const (
 type DefinitionContext struct {
 	from, dir string
 	imports   []importPath
+	build     goBuildOf // nil: file names alone decide the build
 }
 
 // importPath is an import as a slash-separated path (see importPathOf).
@@ -62,11 +63,15 @@ func (s *Store) DefinitionContext(from string) (DefinitionContext, error) {
 	det, err := s.Detail(from)
 	if err != nil {
 		if errors.Is(err, ErrNotIndexed) {
-			return NewDefinitionContext(from, nil), err
+			c := NewDefinitionContext(from, nil)
+			c.build = s.goBuild
+			return c, err
 		}
 		return DefinitionContext{}, fmt.Errorf("definition context: %w", err)
 	}
-	return NewDefinitionContext(from, det.Imports), nil
+	c := NewDefinitionContext(from, det.Imports)
+	c.build = s.goBuild
+	return c, nil
 }
 
 // Rank classifies a definition at the store-relative path p, which must be

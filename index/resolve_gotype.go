@@ -84,7 +84,7 @@ func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []Sy
 	// One declaration per platform: keep those that build with from.
 	var same []SymbolHit
 	for _, h := range hits {
-		if buildsWith(from, h.Path) {
+		if buildsWith(from, h.Path, s.goBuild) {
 			same = append(same, h)
 		}
 	}

@@ -153,8 +153,44 @@ func TestGoBuildsWith(t *testing.T) {
 		{"os/exec_windows.go", "os/exec_posix_test.go", true},
 		{"os/a_" + runtime.GOOS + ".go", "os/b_" + runtime.GOARCH + ".go", true},
 	} {
-		if got := buildsWith(c.from, c.target); got != c.want {
+		if got := buildsWith(c.from, c.target, nil); got != c.want {
 			t.Errorf("buildsWith(%s, %s) = %v, want %v", c.from, c.target, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		file, build string
+		want        goPort
+	}{
+		{"a/x.go", "", hostPort},
+		{"a/x.go", "freebsd || netbsd", goPort{"freebsd", "386"}},
+		{"a/x.go", "plan9", goPort{"plan9", "386"}},
+		{"a/x_plan9.go", "arm", goPort{"plan9", "arm"}},
+		{"a/x.go", "js && wasm", goPort{"js", "wasm"}},
+		// Unsatisfiable: the host's, like a file no build has.
+		{"a/x.go", "linux && windows", hostPort},
+	} {
+		if got := portOf(c.file, c.build); got != c.want {
+			t.Errorf("portOf(%s, %q) = %v, want %v", c.file, c.build, got, c.want)
+		}
+	}
+	linux, android := goPort{"linux", "amd64"}, goPort{"android", "arm64"}
+	for _, c := range []struct {
+		port        goPort
+		file, build string
+		want        bool
+	}{
+		{linux, "a/x.go", "unix && !windows", true},
+		{linux, "a/x.go", "go1.21", true},
+		{linux, "a/x.go", "goexperiment.jsonv2", false},
+		{linux, "a/x.go", "gc && !purego", true},
+		{linux, "a/x_android.go", "", false},
+		{android, "a/x_linux.go", "", true},
+		{android, "a/x.go", "linux && arm64", true},
+		{android, "a/x.go", "cgo", android == hostPort},
+		{linux, "a/x.go", "not a constraint(", true},
+	} {
+		if got := c.port.admits(c.file, c.build); got != c.want {
+			t.Errorf("%v admits(%s, %q) = %v, want %v", c.port, c.file, c.build, got, c.want)
 		}
 	}
 	if os, arch := goFileTarget("x/zerrors_linux_mips64le_test.go"); os != "linux" || arch != "mips64le" {
@@ -184,10 +220,11 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// of other packages.
 		{"Get", "store/store.go:3", "cmd/main.go:11 store/store.go:3"},
 		{"FormatInt", "strconv/itoa.go:3", "cmd/conv.go:5 strconv/itoa.go:3"},
-		// Files for other platforms are uncertain: the windows variant's
-		// declaration and call, and on any machine but linux/riscv64 the
-		// riscv64 file's call.
-		{"Call", "sys/sys_linux.go:3", "sys/sys_linux.go:3 sys/sys_windows.go:3? sys/z_linux_riscv64.go:3" + riscvMark + " sys/z_windows_arm64.go:3?"},
+		// Files for other platforms are uncertain: the windows and BSD
+		// variants' declarations and calls (sys_bsd.go by its //go:build
+		// line), and on any machine but linux/riscv64 the riscv64 file's
+		// call.
+		{"Call", "sys/sys_linux.go:3", "sys/sys_bsd.go:5? sys/sys_bsd.go:7? sys/sys_linux.go:3 sys/sys_windows.go:3? sys/z_linux_riscv64.go:3" + riscvMark + " sys/z_windows_arm64.go:3?"},
 		// A method: x.Close where x's type is DB (db from store.Open(),
 		// newDB(), a.db, var d, a closure's tx parameter shadowing run's)
 		// or embeds it (Wrapped); not Tx's (run's tx, a.db.Begin()'s
