@@ -219,6 +219,12 @@ func (o *operands) typeAt(off int) string {
 // an import; "" for anything else.
 func (o *operands) valueAt(off, idx int) string {
 	src := o.src
+	if idx > 0 {
+		// a, b := x, y: b is y's, not a second result.
+		if k := nthExpr(src, off, idx); k >= 0 {
+			off, idx = k, 0
+		}
+	}
 	i := skipSpace(src, off)
 	if i < len(src) && src[i] == '&' {
 		i = skipSpace(src, i+1)
@@ -296,6 +302,66 @@ func (o *operands) valueAt(off, idx int) string {
 		return desc + "[" + strconv.Itoa(idx) + "]"
 	}
 	return desc
+}
+
+// nthExpr returns the offset of element n (0-based) of the expression
+// list of one statement starting at off, or -1 when the list is shorter
+// (one multi-valued expression).
+func nthExpr(src []byte, off, n int) int {
+	depth := 0
+	for i := off; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return -1
+			}
+			depth--
+		case '\n', ';':
+			if depth == 0 {
+				return -1
+			}
+		case ',':
+			if depth == 0 {
+				if n--; n == 0 {
+					return i + 1
+				}
+			}
+		case '"', '\'', '`':
+			end := skipLiteral(src, i)
+			if end < 0 {
+				return -1
+			}
+			i = end - 1
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				return -1 // a comment ends the statement
+			}
+		}
+	}
+	return -1
+}
+
+// skipLiteral returns the offset after the string or rune literal that
+// starts at i, or -1 when it does not end.
+func skipLiteral(src []byte, i int) int {
+	q := src[i]
+	for i++; i < len(src); i++ {
+		switch src[i] {
+		case q:
+			return i + 1
+		case '\\':
+			if q != '`' {
+				i++
+			}
+		case '\n':
+			if q != '`' {
+				return -1
+			}
+		}
+	}
+	return -1
 }
 
 // endsExpr reports whether the expression read so far is complete at j:

@@ -58,6 +58,25 @@ func f(xs []T, m map[string]T) {
 	w.M()
 	_ = ok
 }`, "4:M -\n7:M -\n10:M -\n13:M T{}"},
+		{"var group", `package p
+func f() {
+	var (
+		b   Builder
+		n   int
+		f   func(int) error
+		m   = pkg.New()
+	)
+	b.M(); n.M(); m.M()
+	var c T
+	c.M()
+}`, "7:New pkg\n9:M Builder{}\n9:M -\n9:M pkg.New()\n11:M T{}"},
+		{"parallel assignment", `package p
+func f() {
+	n, b := g(1, "a,b"), new(T)
+	p, q := x, pkg.New()
+	r, s := F(), 0
+	b.M(); q.M(); r.M(); s.M(); n.M()
+}`, "4:New pkg\n6:M T{}\n6:M pkg.New()\n6:M F()\n6:M -\n6:M g()"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {
