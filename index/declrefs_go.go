@@ -280,7 +280,10 @@ var builtinError = goType{name: "error"}
 // descType evaluates an operand descriptor in its file's context.
 func descType(r *goTypeResolver, fc *fileCtx, e ast.Expr) (goType, bool) {
 	switch x := e.(type) {
-	case *ast.IndexExpr: // result i of a call
+	case *ast.IndexExpr: // result i of a call, or D[_], an element of D
+		if id, ok := x.Index.(*ast.Ident); ok && id.Name == "_" {
+			return r.elemType(fc, x.X, 0)
+		}
 		c, ok := x.X.(*ast.CallExpr)
 		lit, ok2 := x.Index.(*ast.BasicLit)
 		if !ok || !ok2 {

@@ -237,14 +237,16 @@ func TestDeclReferencesFixture(t *testing.T) {
 		{"flush", "store/store.go:19", "store/store.go:19 store/store.go:19"},
 		// Two types with a method Area and an interface both implement:
 		// Square's is called on sq, promoted through Named's embedded
-		// Square and reached through the Shape interface; Circle's c.Area
-		// is not it; a range variable's type is not read (uncertain).
-		// Through the alias Figure = Square too.
-		{"Area", "shapes/shapes.go:9", "shapes/alias.go:5 shapes/shapes.go:9 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
-		{"Area", "shapes/shapes.go:13", "shapes/shapes.go:13 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		// Square and reached through the Shape interface (sh, and the
+		// range variable over []Shape); Circle's c.Area is not it.
+		// Through the alias Figure = Square too. Elements: b.Rows[0] is a
+		// Circle, sqs[1] a Square (Squares is []Square); a map element
+		// indexed by a string literal is not read (uncertain).
+		{"Area", "shapes/shapes.go:9", "shapes/alias.go:5 shapes/elems.go:9 shapes/elems.go:10? shapes/shapes.go:9 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		{"Area", "shapes/shapes.go:13", "shapes/elems.go:8 shapes/elems.go:10? shapes/shapes.go:13 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
 		// The interface method: every implementation's call, and the
 		// interface's own.
-		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/shapes.go:4 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/elems.go:8 shapes/elems.go:9 shapes/elems.go:10? shapes/shapes.go:4 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
 		// Fields: Square's Name on sq and promoted on n, not Circle's;
 		// the composite-literal key Side is uncertain (keys are not
 		// typed).

@@ -379,8 +379,9 @@ func docOf(cg *ast.CommentGroup) string {
 //
 // A selector's qualifier that is the name an import binds marks the
 // reference with that import, unless a local variable or parameter of
-// that name shadows it; any other selector after an identifier gets its
-// operand's descriptor (golang_operand.go).
+// that name shadows it; any other selector after an identifier, or after
+// an index expression x[i] of one, gets its operand's descriptor
+// (golang_operand.go).
 func (g *goWalker) refs() {
 	bound := make(map[string]uint16, len(g.res.Imports))
 	for i, im := range g.res.Imports {
@@ -400,6 +401,9 @@ func (g *goWalker) refs() {
 			} else {
 				r.Operand = ops.of(id.qual, id.qualCall)
 			}
+		}
+		if id.sel && id.qual < 0 {
+			r.Operand = ops.indexed(id.off)
 		}
 		refs = append(refs, r)
 	}

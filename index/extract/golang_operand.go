@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // goFunc is a top-level function's body span and the descriptors of its
@@ -47,6 +48,11 @@ func (o *operands) of(qual int32, call bool) uint32 {
 	if d == "" {
 		return 0
 	}
+	return o.add(d)
+}
+
+// add returns the 1-based table index of descriptor d, added if new.
+func (o *operands) add(d string) uint32 {
 	i, ok := o.index[d]
 	if !ok {
 		o.table = append(o.table, d)
@@ -54,6 +60,51 @@ func (o *operands) of(qual int32, call bool) uint32 {
 		o.index[d] = i
 	}
 	return i
+}
+
+// indexed returns the table index of the descriptor of x[i] in x[i].F,
+// where F is at off, or 0: "D[_]" is an element of what D describes.
+func (o *operands) indexed(off int) uint32 {
+	j := off - 1
+	for j >= 0 && (o.src[j] == ' ' || o.src[j] == '\t') {
+		j--
+	}
+	if j < 1 || o.src[j] != '.' || o.src[j-1] != ']' {
+		return 0
+	}
+	lb := matchBracket(o.src, j-1)
+	if lb < 1 {
+		return 0
+	}
+	// The identifier that ends right before "[".
+	k := sort.Search(len(o.idents), func(k int) bool { return o.idents[k].off >= lb }) - 1
+	if k < 0 || o.idents[k].off+len(o.idents[k].name) != lb {
+		return 0
+	}
+	d := o.identDesc(int32(k), false)
+	if d == "" {
+		return 0
+	}
+	return o.add(d + "[_]")
+}
+
+// matchBracket returns the offset of the "[" matching the "]" at i on
+// the same line, or -1.
+func matchBracket(src []byte, i int) int {
+	depth := 0
+	for ; i >= 0 && src[i] != '\n'; i-- {
+		switch src[i] {
+		case ']':
+			depth++
+		case '[':
+			if depth--; depth == 0 {
+				return i
+			}
+		case '"', '\'', '`':
+			return -1 // a literal in the index: not worth reading backwards
+		}
+	}
+	return -1
 }
 
 // local reports whether name at off is a local variable or parameter
@@ -168,9 +219,15 @@ func (o *operands) nameDesc(name string, off int) string {
 	return name // package-level: a variable (or a type, in T.Method)
 }
 
-// typeDesc describes a value of the type written as e.
+// typeDesc describes a value of the type written as e: "T{}", "q.T{}",
+// "[]T{}" for a slice or array of T (whose elements x[i] and range
+// values are then described).
 func typeDesc(e ast.Expr) string {
 	switch t := TypeBase(e).(type) {
+	case *ast.ArrayType:
+		if d := typeDesc(t.Elt); d != "" && !strings.HasPrefix(d, "[]") {
+			return "[]" + d
+		}
 	case *ast.Ident:
 		if t.Name == "error" || !goPredeclaredType[t.Name] {
 			return t.Name + "{}"
@@ -196,6 +253,12 @@ func (o *operands) typeAt(off int) string {
 	i := skipSpace(o.src, off)
 	for i < len(o.src) && o.src[i] == '*' {
 		i++
+	}
+	if i+1 < len(o.src) && o.src[i] == '[' && o.src[i+1] == ']' {
+		if d := o.typeAt(i + 2); d != "" && !strings.HasPrefix(d, "[]") {
+			return "[]" + d // var x []T
+		}
+		return ""
 	}
 	a, j := identAt(o.src, i)
 	if a == "" {
@@ -231,7 +294,17 @@ func (o *operands) valueAt(off, idx int) string {
 	}
 	a, j := identAt(src, i)
 	switch a {
-	case "", "range", "func", "map", "chan", "struct":
+	case "range":
+		// for _, v := range xs: v is an element of xs (the key or
+		// index, idx 0, is not described).
+		if idx != 1 {
+			return ""
+		}
+		if d := o.valueAt(j, 0); d != "" && !strings.HasSuffix(d, "[_]") {
+			return d + "[_]"
+		}
+		return ""
+	case "", "func", "map", "chan", "struct":
 		return ""
 	case "new":
 		if j < len(src) && src[j] == '(' && idx == 0 {
@@ -266,6 +339,20 @@ func (o *operands) valueAt(off, idx int) string {
 				return ""
 			}
 			return desc + "{}"
+		case j < len(src) && src[j] == '[' && desc != "" || j < len(src) && src[j] == '[' && n == 0:
+			// An element x[i]; x[i](...) would be a generic call.
+			end := skipBrackets(src, j)
+			if end < 0 || end < len(src) && src[end] == '(' {
+				return ""
+			}
+			if desc == "" {
+				if desc = o.nameDesc(a, i); desc == "" {
+					return ""
+				}
+			}
+			desc += "[_]"
+			called, j = false, end
+			continue
 		case j+1 < len(src) && src[j] == '.' && src[j+1] == '(':
 			if idx != 0 {
 				return ""
@@ -402,6 +489,29 @@ func identAt(src []byte, i int) (string, int) {
 		break
 	}
 	return string(src[i:j]), j
+}
+
+// skipBrackets returns the offset after the "]" matching the "[" at i
+// on the same line, or -1.
+func skipBrackets(src []byte, i int) int {
+	depth := 0
+	for ; i < len(src) && src[i] != '\n'; i++ {
+		switch src[i] {
+		case '[':
+			depth++
+		case ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case '"', '\'', '`':
+			end := skipLiteral(src, i)
+			if end < 0 {
+				return -1
+			}
+			i = end - 1
+		}
+	}
+	return -1
 }
 
 // skipParens returns the offset after the ")" matching the "(" at i,

@@ -57,7 +57,21 @@ func f(xs []T, m map[string]T) {
 	w, ok := v.(*T)
 	w.M()
 	_ = ok
-}`, "4:M -\n7:M -\n10:M -\n13:M T{}"},
+}`, "4:M []T{}[_]\n7:M []T{}[_]\n10:M -\n13:M T{}"},
+		{"elements", `package p
+func (p *Block) f(m map[string]T, ns Nodes) {
+	p.Succs[0].Block()
+	p.Succs[i+1].Block()
+	m[k].M()
+	ns[0].M()
+	G[int](x).M()
+	var bs []*Block
+	for i, b := range bs {
+		b.M(); i.M()
+	}
+	s := p.Succs[len(p.Succs)-1]
+	s.M()
+}`, "3:Succs Block{}\n3:Block Block{}.Succs[_]\n4:Succs Block{}\n4:Block Block{}.Succs[_]\n5:M -\n6:M Nodes{}[_]\n7:M G()\n10:M []Block{}[_]\n10:M -\n12:Succs Block{}\n12:Succs Block{}\n13:M Block{}.Succs[_]"},
 		{"var group", `package p
 func f() {
 	var (
