@@ -212,7 +212,7 @@ func (s *Server) candidateReferences(ctx context.Context, d *doc, pos protocol.P
 // the server answers what a type checker configured for from would; the
 // CLI and the agent's tool keep the rest, marked uncertain.
 func goReferences(st *index.Store, from string, decl index.NameHit, hits []index.RefHit) []index.RefHit {
-	inBuild := st.GoBuildScope(from)
+	inBuild := st.GoBuildScope(from, decl.Path)
 	out := hits[:0]
 	for _, h := range hits {
 		isDecl := h.Path == decl.Path && h.Pos == decl.Selection.Start
