@@ -126,9 +126,9 @@ func (m *memberFilter) verdict(p string, operand uint32) memberVerdict {
 	desc := det.Operands[operand-1]
 	dir := path.Dir(p)
 	key := dir + "\x00" + desc
-	q := desc
-	if i := strings.IndexAny(desc, ".({["); i >= 0 {
-		q = desc[:i]
+	q := strings.TrimPrefix(desc, "[]") // []q.T{}[_]: q's element
+	if i := strings.IndexAny(q, ".({["); i >= 0 {
+		q = q[:i]
 	}
 	var qual importPath
 	for _, im := range det.Imports {
