@@ -18,9 +18,10 @@ import (
 //   - it is in from's module (the nearest directory with a go.mod), unless
 //     the root has a go.work, whose modules build together: without one,
 //     a module sees another module of the tree as a published version,
-//     not as these files. (gopls also reports references in the
-//     dependency packages it loads, such as std's from cmd's files; which
-//     those are needs the import closure of from's module, not done.)
+//     not as these files; or it is a non-test file of decl's package in
+//     another module (std's strings from a file of cmd): the type
+//     checker loads that package, without its tests, as a dependency,
+//     and gopls reports the references in it.
 //   - it is not under a directory the go command ignores (testdata, or a
 //     name starting with "_" or "."), unless from is in that directory;
 //   - it is not in a vendor directory, unless from or decl is in that
@@ -54,7 +55,7 @@ func (s *Store) GoBuildScope(from, decl string) func(p string) bool {
 		modules[dir] = m
 		return m
 	}
-	fromMod := moduleOf(path.Dir(from))
+	fromMod, declDir := moduleOf(path.Dir(from)), path.Dir(decl)
 	port := portOf(from, s.goBuild(from))
 	fromIgnored := ignoredGoDir(path.Dir(from))
 	fromVendor, declVendor := vendorTree(path.Dir(from)), vendorTree(path.Dir(decl))
@@ -65,7 +66,8 @@ func (s *Store) GoBuildScope(from, decl string) func(p string) bool {
 		if !port.admits(p, s.goBuild(p)) {
 			return false
 		}
-		if !work && moduleOf(path.Dir(p)) != fromMod {
+		if !work && moduleOf(path.Dir(p)) != fromMod &&
+			(path.Dir(p) != declDir || strings.HasSuffix(p, "_test.go")) {
 			return false
 		}
 		if d := ignoredGoDir(path.Dir(p)); d != "" && d != fromIgnored {

@@ -22,7 +22,7 @@ func TestGoBuildScope(t *testing.T) {
 		testenv.SkipPlatform(t, "host builds a_windows.go or a_bsd.go")
 	}
 	all := []string{"a/a.go", "a/gen.go", "a/a_bsd.go", "a/a_windows.go", "vendor/golang.org/x/lib/lib.go",
-		"vendor/golang.org/x/lib/more.go", "a/testdata/t.go", "tools/tool.go"}
+		"vendor/golang.org/x/lib/more.go", "a/testdata/t.go", "tools/tool.go", "tools/more.go", "tools/tool_test.go"}
 	for _, c := range []struct {
 		name, from, decl string
 		want             []string
@@ -37,6 +37,10 @@ func TestGoBuildScope(t *testing.T) {
 			[]string{"a/a.go", "vendor/golang.org/x/lib/lib.go", "vendor/golang.org/x/lib/more.go"}},
 		{"from inside the vendor tree", "vendor/golang.org/x/lib/lib.go", "vendor/golang.org/x/lib/lib.go",
 			[]string{"a/a.go", "vendor/golang.org/x/lib/lib.go", "vendor/golang.org/x/lib/more.go"}},
+		{"a declaration in another module: its package's files, not its tests", "a/a.go", "tools/tool.go",
+			[]string{"a/a.go", "tools/tool.go", "tools/more.go"}},
+		{"from the other module: its own files and the declaration's package", "tools/tool.go", "a/a.go",
+			[]string{"a/a.go", "tools/tool.go", "tools/more.go", "tools/tool_test.go"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := st.GoBuildScope(c.from, c.decl)
