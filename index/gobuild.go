@@ -92,10 +92,13 @@ var unixOS = map[string]bool{
 
 // tag reports whether a //go:build tag is set in port p's default build:
 // its GOOS (and the ones it implies), GOARCH, "unix", the compiler "gc",
-// every go1.N release tag, and "cgo" on the host only (cross builds
-// disable cgo). Custom tags and GOEXPERIMENTs are off, as in a plain
-// `go build`.
+// every go1.N release tag, "cgo" on the host only (cross builds disable
+// cgo) and the GOEXPERIMENTs on by default. Custom tags are off, as in a
+// plain `go build`.
 func (p goPort) tag(t string) bool {
+	if x, ok := strings.CutPrefix(t, "goexperiment."); ok {
+		return p.experiment(x)
+	}
 	switch {
 	case t == p.os || t == p.arch || impliesOS(p.os, t):
 		return true
@@ -107,6 +110,24 @@ func (p goPort) tag(t string) bool {
 		return p == hostPort
 	}
 	return strings.HasPrefix(t, "go1.")
+}
+
+// experiment reports whether a GOEXPERIMENT is on by default for port p:
+// Go 1.26's baseline (internal/buildcfg/exp.go), which decides files
+// such as reflect/abi_test.go (goexperiment.regabiargs).
+func (p goPort) experiment(x string) bool {
+	switch x {
+	case "regabiwrappers", "regabiargs":
+		switch p.arch {
+		case "amd64", "arm64", "loong64", "ppc64", "ppc64le", "riscv64", "s390x":
+			return true
+		}
+	case "dwarf5":
+		return p.os != "darwin" && p.os != "ios" && p.os != "aix"
+	case "randomizedheapbase64", "greenteagc":
+		return true
+	}
+	return false
 }
 
 // admits reports whether file p, whose //go:build expression is build

@@ -182,6 +182,8 @@ func TestGoBuildsWith(t *testing.T) {
 		{linux, "a/x.go", "unix && !windows", true},
 		{linux, "a/x.go", "go1.21", true},
 		{linux, "a/x.go", "goexperiment.jsonv2", false},
+		{linux, "a/x.go", "goexperiment.regabiargs", true},
+		{goPort{"linux", "386"}, "a/x.go", "goexperiment.regabiargs", false},
 		{linux, "a/x.go", "gc && !purego", true},
 		{linux, "a/x_android.go", "", false},
 		{android, "a/x_linux.go", "", true},
