@@ -30,6 +30,10 @@ func (r *goTypeResolver) exprType(fc *fileCtx, stack []ast.Node, e ast.Expr, dep
 		}
 	case *ast.CompositeLit:
 		return typeExpr(fc, x.Type)
+	case *ast.IndexExpr:
+		if id, ok := x.Index.(*ast.Ident); ok && id.Name == "_" && stack == nil {
+			return r.elemType(fc, x.X, depth+1) // a descriptor's D[_]
+		}
 	case *ast.Ident:
 		return r.identType(fc, stack, x, depth)
 	case *ast.CallExpr:

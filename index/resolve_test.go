@@ -229,11 +229,12 @@ func TestDeclReferencesFixture(t *testing.T) {
 		{"Call", "sys/sys_linux.go:3", "sys/sys_bsd.go:5? sys/sys_bsd.go:7? sys/sys_linux.go:3 sys/sys_windows.go:3? sys/z_linux_riscv64.go:3" + riscvMark + " sys/z_windows_arm64.go:3?"},
 		// A method: x.Close where x's type is DB (db from store.Open(),
 		// newDB(), a.db, var d, a closure's tx parameter shadowing run's)
-		// or embeds it (Wrapped), elements of a []*store.DB; not Tx's
+		// or embeds it (Wrapped), elements of a []*store.DB, new(store.DB),
+		// a field of an element; not Tx's
 		// (run's tx, a.db.Begin()'s result); a range variable over
 		// []int is uncertain. Tx.Close's and
 		// cache.Close's declarations are not references.
-		{"Close", "store/store.go:9", "cmd/elems.go:6 cmd/elems.go:8 cmd/main.go:13 cmd/main.go:17 cmd/typed.go:11 cmd/typed.go:15 " +
+		{"Close", "store/store.go:9", "cmd/elems.go:6 cmd/elems.go:8 cmd/elems.go:10 cmd/elems.go:11 cmd/main.go:13 cmd/main.go:17 cmd/typed.go:11 cmd/typed.go:15 " +
 			"cmd/typed.go:19 cmd/typed.go:20 cmd/typed.go:24? cmd/typed.go:32 store/store.go:9"},
 		// An unexported method: only its own package's x.flush, here on
 		// its receiver.

@@ -65,27 +65,36 @@ func (o *operands) add(d string) uint32 {
 // indexed returns the table index of the descriptor of x[i] in x[i].F,
 // where F is at off, or 0: "D[_]" is an element of what D describes.
 func (o *operands) indexed(off int) uint32 {
+	d := o.indexedDesc(off)
+	if d == "" {
+		return 0
+	}
+	return o.add(d)
+}
+
+// indexedDesc is the descriptor of x[i] in x[i].F, F at off, or "".
+func (o *operands) indexedDesc(off int) string {
 	j := off - 1
 	for j >= 0 && (o.src[j] == ' ' || o.src[j] == '\t') {
 		j--
 	}
 	if j < 1 || o.src[j] != '.' || o.src[j-1] != ']' {
-		return 0
+		return ""
 	}
 	lb := matchBracket(o.src, j-1)
 	if lb < 1 {
-		return 0
+		return ""
 	}
 	// The identifier that ends right before "[".
 	k := sort.Search(len(o.idents), func(k int) bool { return o.idents[k].off >= lb }) - 1
 	if k < 0 || o.idents[k].off+len(o.idents[k].name) != lb {
-		return 0
+		return ""
 	}
 	d := o.identDesc(int32(k), false)
 	if d == "" {
-		return 0
+		return ""
 	}
-	return o.add(d + "[_]")
+	return d + "[_]"
 }
 
 // matchBracket returns the offset of the "[" matching the "]" at i on
@@ -149,11 +158,21 @@ func (o *operands) computeIdent(qi int32, call bool) string {
 			if o.local(id.name, id.off) {
 				return "" // a func-typed local
 			}
+			if id.name == "new" {
+				// new(T).F
+				if i := skipSpace(o.src, id.off+len(id.name)); i < len(o.src) && o.src[i] == '(' {
+					return o.typeAt(i + 1)
+				}
+			}
 			return id.name + "()"
 		}
 		return o.nameDesc(id.name, id.off)
 	}
 	if id.qual < 0 {
+		// x[i].f.F: the chain goes on from the element.
+		if base := o.indexedDesc(id.off); base != "" {
+			return base + "." + id.name + suffix
+		}
 		return ""
 	}
 	q := o.idents[id.qual]

@@ -71,7 +71,10 @@ func (p *Block) f(m map[string]T, ns Nodes) {
 	}
 	s := p.Succs[len(p.Succs)-1]
 	s.M()
-}`, "3:Succs Block{}\n3:Block Block{}.Succs[_]\n4:Succs Block{}\n4:Block Block{}.Succs[_]\n5:M -\n6:M Nodes{}[_]\n7:M G()\n10:M []Block{}[_]\n10:M -\n12:Succs Block{}\n12:Succs Block{}\n13:M Block{}.Succs[_]"},
+	p.Succs[0].b.Kind()
+	new(big.Int).Exp()
+	new(T).M()
+}`, "3:Succs Block{}\n3:Block Block{}.Succs[_]\n4:Succs Block{}\n4:Block Block{}.Succs[_]\n5:M -\n6:M Nodes{}[_]\n7:M G()\n10:M []Block{}[_]\n10:M -\n12:Succs Block{}\n12:Succs Block{}\n13:M Block{}.Succs[_]\n14:Succs Block{}\n14:b Block{}.Succs[_]\n14:Kind Block{}.Succs[_].b\n15:Int big\n15:Exp big.Int{}\n16:M T{}"},
 		{"var group", `package p
 func f() {
 	var (
