@@ -219,7 +219,7 @@ func (r *goTypeResolver) member(t goType, name string, depth int) ([]SymbolHit, 
 		return nil, false
 	}
 	for _, decl := range r.lookup(t.name, "", t.inDir) {
-		syms, err := r.st.Symbols(decl.Path)
+		syms, err := r.symbols(decl.Path)
 		if err != nil {
 			continue
 		}
