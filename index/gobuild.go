@@ -185,18 +185,6 @@ func (s *Store) goBuild(p string) string {
 	return h.Build
 }
 
-// buildsWith reports whether target, a Go file, is in the build a type
-// checker picks for from (portOf): its file name and its //go:build line
-// (read through build, which may be nil for file names alone) admit that
-// build.
-func buildsWith(from, target string, build goBuildOf) bool {
-	fb, tb := "", ""
-	if build != nil {
-		fb, tb = build(from), build(target)
-	}
-	return portOf(from, fb).admits(target, tb)
-}
-
 // impliesOS: go/build treats android as linux, ios as darwin and illumos
 // as solaris.
 func impliesOS(goos, target string) bool {

@@ -66,7 +66,7 @@ func newLookupCache() *lookupCache {
 // offset off of src, the content of the Go file from (root-relative): it
 // infers x's type and returns the definitions of the field or method F
 // declared on it (or on a type it embeds), those in files that build with
-// from (see buildsWith) when there are any. ok is false when the syntax
+// from (see portOf) when there are any. ok is false when the syntax
 // does not settle x's type; the caller then falls back to name matching.
 func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []SymbolHit, ok bool) {
 	fset := token.NewFileSet()
@@ -87,8 +87,9 @@ func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []Sy
 	hits, ok = r.member(t, sel.Sel.Name, 0)
 	// One declaration per platform: keep those that build with from.
 	var same []SymbolHit
+	port := portOf(from, s.goBuild(from))
 	for _, h := range hits {
-		if buildsWith(from, h.Path, s.goBuild) {
+		if port.admits(h.Path, s.goBuild(h.Path)) {
 			same = append(same, h)
 		}
 	}

@@ -153,8 +153,8 @@ func TestGoBuildsWith(t *testing.T) {
 		{"os/exec_windows.go", "os/exec_posix_test.go", true},
 		{"os/a_" + runtime.GOOS + ".go", "os/b_" + runtime.GOARCH + ".go", true},
 	} {
-		if got := buildsWith(c.from, c.target, nil); got != c.want {
-			t.Errorf("buildsWith(%s, %s) = %v, want %v", c.from, c.target, got, c.want)
+		if got := portOf(c.from, "").admits(c.target, ""); got != c.want {
+			t.Errorf("portOf(%s).admits(%s) = %v, want %v", c.from, c.target, got, c.want)
 		}
 	}
 	for _, c := range []struct {
