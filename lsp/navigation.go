@@ -126,6 +126,16 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		return out, err
 	}
 	out := []protocol.Location{}
+	if strings.HasSuffix(d.rel, ".go") {
+		// A local variable: its function's uses, from the buffer alone.
+		off, err := s.offset(d, p.Position)
+		if err != nil {
+			return nil, err
+		}
+		if hits, ok := d.f.store.GoLocalReferences(d.rel, d.content, off, name); ok {
+			return s.refLocations(ctx, d.f, hits, name, p.Context.IncludeDeclaration, out)
+		}
+	}
 	decl, ok, err := s.declarationAt(ctx, d, p.Position, name)
 	if err != nil {
 		return nil, err

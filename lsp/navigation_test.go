@@ -48,6 +48,12 @@ func TestGoReferencesScope(t *testing.T) {
 	if got := refs("sys/sys_linux.go", pos(2, 6)); !slices.Equal(got, want) {
 		t.Errorf("references to sys.Call from linux:\n got %v\nwant %v", got, want)
 	}
+	// A local: its declaration and use in run, not labeled's d or the
+	// receivers named d in store.go.
+	want = []string{"cmd/typed.go:13:5-6", "cmd/typed.go:14:1-2"}
+	if got := refs("cmd/typed.go", pos(14, 1)); !slices.Equal(got, want) {
+		t.Errorf("references to the local d:\n got %v\nwant %v", got, want)
+	}
 	// tx.Close on a range variable: DB.Close or Tx.Close, the syntax
 	// cannot tell; the answer is their references, not cache's
 	// package-level Close.
