@@ -324,6 +324,7 @@ func FuzzGoResolve(f *testing.F) {
 		use := UseAt(src, off)
 		ctx.RankUse(use, "store/store.go", "")
 		st.GoMemberDefinitions("cmd/typed.go", src, off)
+		st.GoLocalReferences("cmd/typed.go", src, off, string(src[IdentStart(src, max(0, min(off, len(src)))):max(0, min(off, len(src)))]))
 	})
 }
 
