@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strings"
 
 	"github.com/parleyhq/parley/index/extract"
 )
@@ -13,8 +14,10 @@ import (
 // src (the content of from) when a scope inside a function declares it.
 // The references are the identifiers of that name in the declaring
 // scope that the same declaration binds, as a type checker would list
-// them; ok is false for anything else (a package-level name, a field, a
-// method), which DeclReferences answers. It reads nothing from the
+// them. The name an import binds is local to its file too: its
+// references are the import and the qualifiers it binds there. ok is
+// false for anything else (a package-level name, a field, a method),
+// which DeclReferences answers. It reads nothing from the
 // index: a local's references are all in its function, and answering
 // them from the name's occurrences (err: 100k of them on GOROOT/src)
 // would cost seconds.
@@ -54,7 +57,7 @@ func (s *Store) GoLocalReferences(from string, src []byte, off int, name string)
 		return true
 	})
 	if target == nil {
-		return nil, false
+		return importNameReferences(fset, f, from, pos, name)
 	}
 	for _, u := range uses {
 		if u.scope == target {
@@ -160,4 +163,55 @@ func declaresHere(stack []ast.Node, id *ast.Ident) bool {
 		return p.Tok == token.DEFINE && (p.Key == id || p.Value == id)
 	}
 	return false
+}
+
+// importNameReferences answers for the name an import of f binds, when
+// the identifier at pos is that import's name or a qualifier it binds
+// (not shadowed by a local): the import's explicit name, if any, and
+// every qualifier of that name the import binds.
+func importNameReferences(fset *token.FileSet, f *ast.File, from string, pos token.Pos, name string) ([]RefHit, bool) {
+	var spec *ast.ImportSpec
+	for _, im := range f.Imports {
+		p := strings.Trim(im.Path.Value, "\"`")
+		explicit := ""
+		if im.Name != nil {
+			explicit = im.Name.Name
+		}
+		if extract.GoImportName(p, explicit) == name {
+			spec = im
+		}
+	}
+	if spec == nil || name == "_" || name == "." {
+		return nil, false
+	}
+	at := func(id *ast.Ident, decl bool) RefHit {
+		p := fset.Position(id.Pos())
+		return RefHit{Path: from, Name: name, Pos: extract.Pos{Line: uint32(p.Line - 1), Col: uint32(p.Column - 1)}, Decl: decl}
+	}
+	var hits []RefHit
+	onTarget := spec.Name != nil && spec.Name.Pos() <= pos && pos <= spec.Name.End()
+	if spec.Name != nil {
+		hits = append(hits, at(spec.Name, true))
+	}
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if q, ok := sel.X.(*ast.Ident); ok && q.Name == name {
+				if _, local := localDecl(append(stack, sel), q); !local {
+					hits = append(hits, at(q, false))
+					onTarget = onTarget || q.Pos() <= pos && pos <= q.End()
+				}
+			}
+		}
+		stack = append(stack, n)
+		return true
+	})
+	if !onTarget {
+		return nil, false
+	}
+	return hits, true
 }

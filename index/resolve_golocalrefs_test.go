@@ -56,6 +56,17 @@ func f(x int) {
 		{"package-level name", `package p
 var err error
 func f() { _ = @err }`, "-"},
+		{"import name", `package p
+import (
+	"fmt"
+	str "strings"
+)
+func f(fmt int) { _ = fmt }
+func g() { fmt.Println(@str.ToUpper(""), fmt.Sprint()) }`, "4:2* 7:24"},
+		{"import qualifier", `package p
+import "fmt"
+func f(fmt int) { _ = fmt }
+func g() { @fmt.Println(fmt.Sprint()) }`, "4:12 4:24"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			off := strings.IndexByte(c.src, '@')
