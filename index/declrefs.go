@@ -23,8 +23,9 @@ import (
 //     so is, for a field, a bare F in a composite literal key; pkg.F is
 //     never it, and an unexported one is never used outside its package.
 //
-// Occurrences in files whose name restricts them to a platform the
-// declaration's file does not build with (buildsWith) are Uncertain: a
+// Occurrences in files whose name or //go:build line excludes them from
+// the build the declaration's file is checked in (goPort.admits) are
+// Uncertain: a
 // type checker configured for one platform does not see them, but a
 // rename must.
 
@@ -37,6 +38,7 @@ type refFilter struct {
 	pkg     string // the package clause of def's file
 	imports map[string][]importPath
 	members *memberFilter // for a method or field, made on first use
+	port    goPort        // the build def's file is checked in
 }
 
 // newRefFilter returns the filter for references to def, a declaration in
@@ -50,6 +52,7 @@ func (s *Store) newRefFilter(def NameHit) (*refFilter, bool) {
 	if det, err := s.Detail(def.Path); err == nil {
 		f.pkg = det.Package
 	}
+	f.port = portOf(def.Path, s.goBuild(def.Path))
 	return f, true
 }
 
@@ -96,7 +99,7 @@ func (f *refFilter) keep(p string, o Occurrence) (keep, uncertain, ambiguous boo
 	}
 	// A file for another platform is in a build with another variant of
 	// the declaration (or none): a rename still has to see it.
-	return keep, uncertain || !buildsWith(f.def.Path, p), ambiguous
+	return keep, uncertain || !f.port.admits(p, f.st.goBuild(p)), ambiguous
 }
 
 func (f *refFilter) memberFilter() *memberFilter {

@@ -6,23 +6,34 @@ import (
 )
 
 // GoBuildScope returns whether a file takes part in the Go build that
-// from, a root-relative Go file, is compiled in: the build a type checker
-// such as gopls loads for from, and the only one whose references a
-// rename of something from refers to must keep consistent.
+// from, a root-relative Go file, is compiled in when it refers to a
+// declaration in the file decl: the build a type checker such as gopls
+// loads for from, and the only one whose references a rename of
+// something from refers to must keep consistent.
 //
-//   - its file name's GOOS/GOARCH constraints build with from's
-//     (buildsWith; //go:build lines are not read);
+//   - from itself always is (a file no platform builds, such as a
+//     //go:build ignore generator, is checked on its own);
+//   - its file name and //go:build line admit the platform picked for
+//     from (portOf: this machine's, or the first that has from);
 //   - it is in from's module (the nearest directory with a go.mod), unless
 //     the root has a go.work, whose modules build together: without one,
 //     a module sees another module of the tree as a published version,
-//     not as these files;
+//     not as these files; or it is a non-test file of decl's package in
+//     another module (std's strings from a file of cmd): the type
+//     checker loads that package, without its tests, as a dependency,
+//     and gopls reports the references in it.
 //   - it is not under a directory the go command ignores (testdata, or a
-//     name starting with "_" or "."), unless from is in that directory.
+//     name starting with "_" or "."), unless from is in that directory;
+//   - it is not in a vendor directory, unless from or decl is in that
+//     vendor tree: `./...` does not match vendored packages, so a type
+//     checker loads them as dependencies only, and gopls reports no
+//     references there (on GOROOT/src, a third of the false hits were in
+//     std's and cmd's vendor trees).
 //
 // The language server applies it to Go references (lsp/navigation.go);
 // the CLI and the agent, which have no editor buffer to stand in, keep
 // every reference and mark the other builds' uncertain.
-func (s *Store) GoBuildScope(from string) func(p string) bool {
+func (s *Store) GoBuildScope(from, decl string) func(p string) bool {
 	_, work := s.Header("go.work")
 	modules := map[string]string{}
 	var moduleOf func(dir string) string
@@ -44,19 +55,25 @@ func (s *Store) GoBuildScope(from string) func(p string) bool {
 		modules[dir] = m
 		return m
 	}
-	fromMod := moduleOf(path.Dir(from))
+	fromMod, declDir := moduleOf(path.Dir(from)), path.Dir(decl)
+	port := portOf(from, s.goBuild(from))
 	fromIgnored := ignoredGoDir(path.Dir(from))
+	fromVendor, declVendor := vendorTree(path.Dir(from)), vendorTree(path.Dir(decl))
 	return func(p string) bool {
-		if !strings.HasSuffix(p, ".go") {
+		if !strings.HasSuffix(p, ".go") || p == from {
 			return true
 		}
-		if !buildsWith(from, p) {
+		if !port.admits(p, s.goBuild(p)) {
 			return false
 		}
-		if !work && moduleOf(path.Dir(p)) != fromMod {
+		if !work && moduleOf(path.Dir(p)) != fromMod &&
+			(path.Dir(p) != declDir || strings.HasSuffix(p, "_test.go")) {
 			return false
 		}
 		if d := ignoredGoDir(path.Dir(p)); d != "" && d != fromIgnored {
+			return false
+		}
+		if v := vendorTree(path.Dir(p)); v != "" && v != fromVendor && v != declVendor {
 			return false
 		}
 		return true
@@ -73,6 +90,19 @@ func ignoredGoDir(dir string) string {
 	for _, elem := range strings.Split(dir, "/") {
 		end += len(elem) + 1
 		if elem == "testdata" || strings.HasPrefix(elem, "_") || strings.HasPrefix(elem, ".") {
+			return dir[:end-1]
+		}
+	}
+	return ""
+}
+
+// vendorTree returns the vendor directory dir is in (a prefix of it
+// ending in "vendor"), or "".
+func vendorTree(dir string) string {
+	end := 0
+	for _, elem := range strings.Split(dir, "/") {
+		end += len(elem) + 1
+		if elem == "vendor" {
 			return dir[:end-1]
 		}
 	}

@@ -415,6 +415,7 @@ func (s *Store) extractInto(ctx context.Context, u *FileUpdate, src []byte, opts
 	u.Detail.Imports = res.Imports
 	u.Detail.Todos = res.Todos
 	u.Detail.Operands = res.Operands
+	u.Header.Build = res.Build
 	if res.Partial != "" {
 		u.Header.Status = StatusPartial
 		u.Detail.Reason = res.Partial

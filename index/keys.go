@@ -11,7 +11,8 @@ import (
 // identifier contains (extractors never emit NUL).
 //
 //	0x01 "schema"                          -> uvarint schemaVersion
-//	'p'  path                              -> fileHeader (hot per-file data)
+//	'p'  path                              -> fileHeader (hot per-file data,
+//	                                          a Go file's //go:build line)
 //	'f'  fileID(4)                         -> fileDetail (path, reason, package,
 //	                                          imports with their local names,
 //	                                          todos, operand descriptors)
@@ -49,7 +50,7 @@ import (
 //
 // The schema version changes whenever any encoding or layout changes; Open
 // rebuilds a store whose version differs instead of misreading it.
-const schemaVersion = 5 // 5: operand descriptors in 'f' and 'r'; 4: import names in 'f', selector and import flags in 'r'; 3: container in the name index, ASCII flag in headers
+const schemaVersion = 6 // 6: //go:build expression in 'p'; 5: operand descriptors in 'f' and 'r'; 4: import names in 'f', selector and import flags in 'r'; 3: container in the name index, ASCII flag in headers
 
 const (
 	prefixSchema  = 0x01

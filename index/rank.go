@@ -30,6 +30,8 @@ const (
 type DefinitionContext struct {
 	from, dir string
 	imports   []importPath
+	build     goBuildOf // nil: file names alone decide the build
+	port      goPort    // the build from is checked in (portOf)
 }
 
 // importPath is an import as a slash-separated path (see importPathOf).
@@ -42,7 +44,7 @@ type importPath struct {
 // NewDefinitionContext ranks from the store-relative file from, whose
 // imports (FileDetail.Imports) decide RankImported.
 func NewDefinitionContext(from string, imports []extract.Import) DefinitionContext {
-	c := DefinitionContext{from: from, dir: path.Dir(from)}
+	c := DefinitionContext{from: from, dir: path.Dir(from), port: portOf(from, "")}
 	goFile := strings.HasSuffix(from, ".go")
 	for _, imp := range imports {
 		if ip := importPathOf(imp.Path, c.dir); ip.p != "" {
@@ -62,11 +64,15 @@ func (s *Store) DefinitionContext(from string) (DefinitionContext, error) {
 	det, err := s.Detail(from)
 	if err != nil {
 		if errors.Is(err, ErrNotIndexed) {
-			return NewDefinitionContext(from, nil), err
+			c := NewDefinitionContext(from, nil)
+			c.build, c.port = s.goBuild, portOf(from, s.goBuild(from))
+			return c, err
 		}
 		return DefinitionContext{}, fmt.Errorf("definition context: %w", err)
 	}
-	return NewDefinitionContext(from, det.Imports), nil
+	c := NewDefinitionContext(from, det.Imports)
+	c.build, c.port = s.goBuild, portOf(from, s.goBuild(from))
+	return c, nil
 }
 
 // Rank classifies a definition at the store-relative path p, which must be

@@ -46,6 +46,10 @@ type FileHeader struct {
 	// are then UTF-16 and UTF-32 columns too, and a language server can
 	// answer positions without reading the file.
 	ASCII bool
+	// Build is a Go file's //go:build expression (extract.Result.Build):
+	// which platforms see the file is asked of every candidate of a
+	// references query, so it lives in the resident header.
+	Build string
 }
 
 func encodeHeader(h *FileHeader) []byte {
@@ -60,6 +64,7 @@ func encodeHeader(h *FileHeader) []byte {
 	e.uvarint(uint64(h.Symbols))
 	e.uvarint(uint64(h.Refs))
 	e.bool(h.ASCII)
+	e.str(h.Build)
 	return e.b
 }
 
@@ -76,6 +81,7 @@ func decodeHeader(path string, b []byte) (FileHeader, error) {
 	h.Symbols = d.u32()
 	h.Refs = d.u32()
 	h.ASCII = d.bool()
+	h.Build = d.str()
 	return h, d.err("file header " + path)
 }
 

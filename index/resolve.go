@@ -82,7 +82,7 @@ func goImportName(p, explicit string) string { return extract.GoImportName(p, ex
 //     is resolved.
 //
 // A resolved declaration in a file whose name restricts it to another
-// GOOS or GOARCH (buildsWith) is RankResolvedOtherBuild. Outside Go files
+// GOOS or GOARCH or //go:build line (goPort.admits) is RankResolvedOtherBuild. Outside Go files
 // it is Rank.
 func (c DefinitionContext) RankUse(u Use, p, container string) DefinitionRank {
 	if !strings.HasSuffix(c.from, ".go") {
@@ -108,7 +108,11 @@ func (c DefinitionContext) RankUse(u Use, p, container string) DefinitionRank {
 }
 
 func (c DefinitionContext) resolvedRank(p string) DefinitionRank {
-	if buildsWith(c.from, p) {
+	build := ""
+	if c.build != nil {
+		build = c.build(p)
+	}
+	if c.port.admits(p, build) {
 		return RankResolved
 	}
 	return RankResolvedOtherBuild

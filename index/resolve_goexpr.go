@@ -30,6 +30,10 @@ func (r *goTypeResolver) exprType(fc *fileCtx, stack []ast.Node, e ast.Expr, dep
 		}
 	case *ast.CompositeLit:
 		return typeExpr(fc, x.Type)
+	case *ast.IndexExpr:
+		if id, ok := x.Index.(*ast.Ident); ok && id.Name == "_" && stack == nil {
+			return r.elemType(fc, x.X, depth+1) // a descriptor's D[_]
+		}
 	case *ast.Ident:
 		return r.identType(fc, stack, x, depth)
 	case *ast.CallExpr:
@@ -215,7 +219,7 @@ func (r *goTypeResolver) member(t goType, name string, depth int) ([]SymbolHit, 
 		return nil, false
 	}
 	for _, decl := range r.lookup(t.name, "", t.inDir) {
-		syms, err := r.st.Symbols(decl.Path)
+		syms, err := r.symbols(decl.Path)
 		if err != nil {
 			continue
 		}
@@ -245,4 +249,110 @@ func dirOf(p string) string {
 		return p[:i]
 	}
 	return "."
+}
+
+// elemType is the type of the elements of e (a slice, array or map, or a
+// named type whose underlying type is one): e is a descriptor's
+// "[]T{}", a field chain "D.f", or an element "D[_]" of one.
+func (r *goTypeResolver) elemType(fc *fileCtx, e ast.Expr, depth int) (goType, bool) {
+	te, tfc, ok := r.typeExprOf(fc, e, depth)
+	if !ok {
+		return goType{}, false
+	}
+	return r.elemOfType(tfc, te, depth)
+}
+
+// typeExprOf returns the type expression e has, as written in the
+// returned context: a composite literal's type, or a field's declared type.
+func (r *goTypeResolver) typeExprOf(fc *fileCtx, e ast.Expr, depth int) (ast.Expr, *fileCtx, bool) {
+	switch x := e.(type) {
+	case *ast.CompositeLit:
+		return x.Type, fc, x.Type != nil
+	case *ast.SelectorExpr:
+		if q, ok := x.X.(*ast.Ident); ok && r.isImport(fc, nil, q) {
+			return nil, nil, false
+		}
+		t, ok := r.exprType(fc, nil, x.X, depth+1)
+		if !ok {
+			return nil, nil, false
+		}
+		hits, _ := r.member(t, x.Sel.Name, depth+1)
+		for _, h := range hits {
+			if h.Symbol.Kind != extract.KindField {
+				continue
+			}
+			if f, ok := parseFieldSig(h.Symbol.Signature); ok {
+				return f.Type, r.storedFileContext(h.Path), true
+			}
+		}
+	case *ast.IndexExpr:
+		if id, ok := x.Index.(*ast.Ident); ok && id.Name == "_" {
+			te, tfc, ok := r.typeExprOf(fc, x.X, depth+1)
+			if !ok {
+				return nil, nil, false
+			}
+			return elemExpr(te), tfc, elemExpr(te) != nil
+		}
+	}
+	return nil, nil, false
+}
+
+// elemOfType is the element type of the type te written in fc, following
+// a named type to its declaration once.
+func (r *goTypeResolver) elemOfType(fc *fileCtx, te ast.Expr, depth int) (goType, bool) {
+	if el := elemExpr(te); el != nil {
+		return typeExpr(fc, el)
+	}
+	if depth > maxTypeDepth {
+		return goType{}, false
+	}
+	t, ok := typeExpr(fc, te)
+	if !ok || t == builtinError {
+		return goType{}, false
+	}
+	// type Nodes []Node
+	for _, decl := range r.lookup(t.name, "", t.inDir) {
+		if ts := parseTypeSig(decl.Symbol.Signature); ts != nil {
+			return r.elemOfType(r.storedFileContext(decl.Path), ts.Type, depth+1)
+		}
+	}
+	return goType{}, false
+}
+
+// elemExpr is the element type of a slice, array or map type expression
+// (through pointers and parentheses), or nil.
+func elemExpr(te ast.Expr) ast.Expr {
+	for {
+		switch t := te.(type) {
+		case *ast.StarExpr:
+			te = t.X
+		case *ast.ParenExpr:
+			te = t.X
+		case *ast.ArrayType:
+			return t.Elt
+		case *ast.MapType:
+			return t.Value
+		default:
+			return nil
+		}
+	}
+}
+
+// parseTypeSig parses a stored type declaration ("type Nodes []Node",
+// "Nodes []Node").
+func parseTypeSig(sig string) *ast.TypeSpec {
+	sig = strings.TrimSpace(sig)
+	if !strings.HasPrefix(sig, "type ") {
+		sig = "type " + sig
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+sig+"\n", parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) == 0 {
+		return nil
+	}
+	gd, ok := f.Decls[0].(*ast.GenDecl)
+	if !ok || len(gd.Specs) == 0 {
+		return nil
+	}
+	ts, _ := gd.Specs[0].(*ast.TypeSpec)
+	return ts
 }

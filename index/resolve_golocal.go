@@ -19,57 +19,64 @@ type binding struct {
 // declarations before id in each enclosing block and statement header.
 // declared is false when no enclosing scope declares the name.
 func localDecl(stack []ast.Node, id *ast.Ident) (b binding, declared bool) {
+	b, _, declared = localScope(stack, id)
+	return b, declared
+}
+
+// localScope is localDecl that also returns the node whose scope
+// declares id (a function, block, clause or statement header).
+func localScope(stack []ast.Node, id *ast.Ident) (b binding, scope ast.Node, declared bool) {
 	for i := len(stack) - 1; i >= 0; i-- {
 		switch n := stack[i].(type) {
 		case *ast.FuncDecl:
 			if b, ok := fieldsDecl(id.Name, n.Recv, n.Type.Params, n.Type.Results); ok {
-				return b, true
+				return b, n, true
 			}
 		case *ast.FuncLit:
 			if b, ok := fieldsDecl(id.Name, n.Type.Params, n.Type.Results); ok {
-				return b, true
+				return b, n, true
 			}
 		case *ast.BlockStmt:
 			if b, ok := stmtsDecl(id, n.List); ok {
-				return b, true
+				return b, n, true
 			}
 		case *ast.CaseClause:
 			if b, ok := stmtsDecl(id, n.Body); ok {
-				return b, true
+				return b, n, true
 			}
 			if i > 1 {
 				if ts, ok := stack[i-2].(*ast.TypeSwitchStmt); ok {
 					if a, ok := ts.Assign.(*ast.AssignStmt); ok && len(a.Lhs) == 1 && isName(a.Lhs[0], id.Name) {
 						if len(n.List) == 1 {
-							return binding{typ: n.List[0]}, true
+							return binding{typ: n.List[0]}, n, true
 						}
-						return binding{}, true
+						return binding{}, n, true
 					}
 				}
 			}
 		case *ast.CommClause:
 			if b, ok := stmtsDecl(id, n.Body); ok {
-				return b, true
+				return b, n, true
 			}
 		case *ast.IfStmt:
 			if b, ok := stmtsDecl(id, []ast.Stmt{n.Init}); ok {
-				return b, true
+				return b, n, true
 			}
 		case *ast.ForStmt:
 			if b, ok := stmtsDecl(id, []ast.Stmt{n.Init}); ok {
-				return b, true
+				return b, n, true
 			}
 		case *ast.SwitchStmt:
 			if b, ok := stmtsDecl(id, []ast.Stmt{n.Init}); ok {
-				return b, true
+				return b, n, true
 			}
 		case *ast.RangeStmt:
 			if n.Tok == token.DEFINE && (isName(n.Key, id.Name) || isName(n.Value, id.Name)) {
-				return binding{}, true
+				return binding{}, n, true
 			}
 		}
 	}
-	return binding{}, false
+	return binding{}, nil, false
 }
 
 func isName(e ast.Expr, name string) bool {

@@ -52,6 +52,10 @@ type lookupCache struct {
 	cands map[string][]candidate
 	files map[string][]extract.Symbol
 	ctxs  map[string]*fileCtx
+	// shared, when set, keeps cands and files across queries while the
+	// store's generation is still gen.
+	shared *operandTypeCache
+	gen    uint64
 }
 
 func newLookupCache() *lookupCache {
@@ -62,7 +66,7 @@ func newLookupCache() *lookupCache {
 // offset off of src, the content of the Go file from (root-relative): it
 // infers x's type and returns the definitions of the field or method F
 // declared on it (or on a type it embeds), those in files that build with
-// from (see buildsWith) when there are any. ok is false when the syntax
+// from (see portOf) when there are any. ok is false when the syntax
 // does not settle x's type; the caller then falls back to name matching.
 func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []SymbolHit, ok bool) {
 	fset := token.NewFileSet()
@@ -83,8 +87,9 @@ func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []Sy
 	hits, ok = r.member(t, sel.Sel.Name, 0)
 	// One declaration per platform: keep those that build with from.
 	var same []SymbolHit
+	port := portOf(from, s.goBuild(from))
 	for _, h := range hits {
-		if buildsWith(from, h.Path) {
+		if port.admits(h.Path, s.goBuild(h.Path)) {
 			same = append(same, h)
 		}
 	}
@@ -242,17 +247,27 @@ func (r *goTypeResolver) lookup(name, container string, inDir func(string) bool,
 
 // candidates returns the name index's exact candidates for name.
 func (r *goTypeResolver) candidates(name string) []candidate {
-	if r.cache != nil {
-		if cands, ok := r.cache.cands[name]; ok {
+	c := r.cache
+	if c != nil {
+		if cands, ok := c.cands[name]; ok {
 			return cands
+		}
+		if c.shared != nil {
+			if cands, ok := c.shared.candidates(name); ok {
+				c.cands[name] = cands
+				return cands
+			}
 		}
 	}
 	exact, _, err := r.st.definitionRefs(name)
 	if err != nil {
 		return nil
 	}
-	if r.cache != nil {
-		r.cache.cands[name] = exact
+	if c != nil {
+		c.cands[name] = exact
+		if c.shared != nil {
+			c.shared.putCandidates(name, exact, c.gen)
+		}
 	}
 	return exact
 }
@@ -273,12 +288,22 @@ func (r *goTypeResolver) symbols(p string) ([]extract.Symbol, error) {
 	if r.cache == nil {
 		return r.st.Symbols(p)
 	}
-	if syms, ok := r.cache.files[p]; ok {
+	c := r.cache
+	if syms, ok := c.files[p]; ok {
 		return syms, nil
+	}
+	if c.shared != nil {
+		if syms, ok := c.shared.symbols(p); ok {
+			c.files[p] = syms
+			return syms, nil
+		}
 	}
 	syms, err := r.st.Symbols(p)
 	if err == nil {
-		r.cache.files[p] = syms
+		c.files[p] = syms
+		if c.shared != nil {
+			c.shared.putSymbols(p, syms, c.gen)
+		}
 	}
 	return syms, err
 }

@@ -153,8 +153,46 @@ func TestGoBuildsWith(t *testing.T) {
 		{"os/exec_windows.go", "os/exec_posix_test.go", true},
 		{"os/a_" + runtime.GOOS + ".go", "os/b_" + runtime.GOARCH + ".go", true},
 	} {
-		if got := buildsWith(c.from, c.target); got != c.want {
-			t.Errorf("buildsWith(%s, %s) = %v, want %v", c.from, c.target, got, c.want)
+		if got := portOf(c.from, "").admits(c.target, ""); got != c.want {
+			t.Errorf("portOf(%s).admits(%s) = %v, want %v", c.from, c.target, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		file, build string
+		want        goPort
+	}{
+		{"a/x.go", "", hostPort},
+		{"a/x.go", "freebsd || netbsd", goPort{"freebsd", "386"}},
+		{"a/x.go", "plan9", goPort{"plan9", "386"}},
+		{"a/x_plan9.go", "arm", goPort{"plan9", "arm"}},
+		{"a/x.go", "js && wasm", goPort{"js", "wasm"}},
+		// Unsatisfiable: the host's, like a file no build has.
+		{"a/x.go", "linux && windows", hostPort},
+	} {
+		if got := portOf(c.file, c.build); got != c.want {
+			t.Errorf("portOf(%s, %q) = %v, want %v", c.file, c.build, got, c.want)
+		}
+	}
+	linux, android := goPort{"linux", "amd64"}, goPort{"android", "arm64"}
+	for _, c := range []struct {
+		port        goPort
+		file, build string
+		want        bool
+	}{
+		{linux, "a/x.go", "unix && !windows", true},
+		{linux, "a/x.go", "go1.21", true},
+		{linux, "a/x.go", "goexperiment.jsonv2", false},
+		{linux, "a/x.go", "goexperiment.regabiargs", true},
+		{goPort{"linux", "386"}, "a/x.go", "goexperiment.regabiargs", false},
+		{linux, "a/x.go", "gc && !purego", true},
+		{linux, "a/x_android.go", "", false},
+		{android, "a/x_linux.go", "", true},
+		{android, "a/x.go", "linux && arm64", true},
+		{android, "a/x.go", "cgo", android == hostPort},
+		{linux, "a/x.go", "not a constraint(", true},
+	} {
+		if got := c.port.admits(c.file, c.build); got != c.want {
+			t.Errorf("%v admits(%s, %q) = %v, want %v", c.port, c.file, c.build, got, c.want)
 		}
 	}
 	if os, arch := goFileTarget("x/zerrors_linux_mips64le_test.go"); os != "linux" || arch != "mips64le" {
@@ -184,30 +222,35 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// of other packages.
 		{"Get", "store/store.go:3", "cmd/main.go:11 store/store.go:3"},
 		{"FormatInt", "strconv/itoa.go:3", "cmd/conv.go:5 strconv/itoa.go:3"},
-		// Files for other platforms are uncertain: the windows variant's
-		// declaration and call, and on any machine but linux/riscv64 the
-		// riscv64 file's call.
-		{"Call", "sys/sys_linux.go:3", "sys/sys_linux.go:3 sys/sys_windows.go:3? sys/z_linux_riscv64.go:3" + riscvMark + " sys/z_windows_arm64.go:3?"},
+		// Files for other platforms are uncertain: the windows and BSD
+		// variants' declarations and calls (sys_bsd.go by its //go:build
+		// line), and on any machine but linux/riscv64 the riscv64 file's
+		// call.
+		{"Call", "sys/sys_linux.go:3", "sys/sys_bsd.go:5? sys/sys_bsd.go:7? sys/sys_linux.go:3 sys/sys_windows.go:3? sys/z_linux_riscv64.go:3" + riscvMark + " sys/z_windows_arm64.go:3?"},
 		// A method: x.Close where x's type is DB (db from store.Open(),
 		// newDB(), a.db, var d, a closure's tx parameter shadowing run's)
-		// or embeds it (Wrapped); not Tx's (run's tx, a.db.Begin()'s
-		// result); a range variable's is uncertain. Tx.Close's and
+		// or embeds it (Wrapped), elements of a []*store.DB, new(store.DB),
+		// a field of an element; not Tx's
+		// (run's tx, a.db.Begin()'s result); a range variable over
+		// []int is uncertain. Tx.Close's and
 		// cache.Close's declarations are not references.
-		{"Close", "store/store.go:9", "cmd/main.go:13 cmd/main.go:17 cmd/typed.go:11 cmd/typed.go:15 " +
+		{"Close", "store/store.go:9", "cmd/elems.go:6 cmd/elems.go:8 cmd/elems.go:10 cmd/elems.go:11 cmd/main.go:13 cmd/main.go:17 cmd/typed.go:11 cmd/typed.go:15 " +
 			"cmd/typed.go:19 cmd/typed.go:20 cmd/typed.go:24? cmd/typed.go:32 store/store.go:9"},
 		// An unexported method: only its own package's x.flush, here on
 		// its receiver.
 		{"flush", "store/store.go:19", "store/store.go:19 store/store.go:19"},
 		// Two types with a method Area and an interface both implement:
 		// Square's is called on sq, promoted through Named's embedded
-		// Square and reached through the Shape interface; Circle's c.Area
-		// is not it; a range variable's type is not read (uncertain).
-		// Through the alias Figure = Square too.
-		{"Area", "shapes/shapes.go:9", "shapes/alias.go:5 shapes/shapes.go:9 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
-		{"Area", "shapes/shapes.go:13", "shapes/shapes.go:13 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		// Square and reached through the Shape interface (sh, and the
+		// range variable over []Shape); Circle's c.Area is not it.
+		// Through the alias Figure = Square too. Elements: b.Rows[0] is a
+		// Circle, sqs[1] a Square (Squares is []Square); a map element
+		// indexed by a string literal is not read (uncertain).
+		{"Area", "shapes/shapes.go:9", "shapes/alias.go:5 shapes/elems.go:9 shapes/elems.go:10? shapes/shapes.go:9 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		{"Area", "shapes/shapes.go:13", "shapes/elems.go:8 shapes/elems.go:10? shapes/shapes.go:13 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
 		// The interface method: every implementation's call, and the
 		// interface's own.
-		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/shapes.go:4 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9?"},
+		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/elems.go:8 shapes/elems.go:9 shapes/elems.go:10? shapes/shapes.go:4 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
 		// Fields: Square's Name on sq and promoted on n, not Circle's;
 		// the composite-literal key Side is uncertain (keys are not
 		// typed).
@@ -281,6 +324,7 @@ func FuzzGoResolve(f *testing.F) {
 		use := UseAt(src, off)
 		ctx.RankUse(use, "store/store.go", "")
 		st.GoMemberDefinitions("cmd/typed.go", src, off)
+		st.GoLocalReferences("cmd/typed.go", src, off, string(src[IdentStart(src, max(0, min(off, len(src)))):max(0, min(off, len(src)))]))
 	})
 }
 

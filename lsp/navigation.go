@@ -126,6 +126,16 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		return out, err
 	}
 	out := []protocol.Location{}
+	if strings.HasSuffix(d.rel, ".go") {
+		// A local variable: its function's uses, from the buffer alone.
+		off, err := s.offset(d, p.Position)
+		if err != nil {
+			return nil, err
+		}
+		if hits, ok := d.f.store.GoLocalReferences(d.rel, d.content, off, name); ok {
+			return s.refLocations(ctx, d.f, hits, name, p.Context.IncludeDeclaration, out)
+		}
+	}
 	decl, ok, err := s.declarationAt(ctx, d, p.Position, name)
 	if err != nil {
 		return nil, err
@@ -212,7 +222,7 @@ func (s *Server) candidateReferences(ctx context.Context, d *doc, pos protocol.P
 // the server answers what a type checker configured for from would; the
 // CLI and the agent's tool keep the rest, marked uncertain.
 func goReferences(st *index.Store, from string, decl index.NameHit, hits []index.RefHit) []index.RefHit {
-	inBuild := st.GoBuildScope(from)
+	inBuild := st.GoBuildScope(from, decl.Path)
 	out := hits[:0]
 	for _, h := range hits {
 		isDecl := h.Path == decl.Path && h.Pos == decl.Selection.Start

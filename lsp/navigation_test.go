@@ -30,10 +30,12 @@ func TestGoReferencesScope(t *testing.T) {
 		}, &locs)
 		return locStrings(e.root, locs)
 	}
-	// Square.Area: its calls on sq, on the alias Figure, through the embedding Named and the
-	// Shape interface; not Circle's c.Area, and not it.Area, whose
-	// operand's type is unknown while Circle also has an Area.
-	want := []string{"shapes/alias.go:4:40-44", "shapes/shapes.go:8:16-20", "shapes/use.go:6:13-17", "shapes/use.go:6:35-39", "shapes/use.go:6:47-51"}
+	// Square.Area: its calls on sq, on the alias Figure, through the
+	// embedding Named, the Shape interface (sh, and it ranging over
+	// []Shape) and on an element of Squares; not Circle's c.Area or
+	// b.Rows[0].Area, and not all["x"].Area, whose operand's type is not
+	// read while Circle also has an Area.
+	want := []string{"shapes/alias.go:4:40-44", "shapes/elems.go:8:8-12", "shapes/shapes.go:8:16-20", "shapes/use.go:6:13-17", "shapes/use.go:6:35-39", "shapes/use.go:6:47-51", "shapes/use.go:8:14-18"}
 	if got := refs("shapes/shapes.go", pos(8, 17)); !slices.Equal(got, want) {
 		t.Errorf("references to Square.Area:\n got %v\nwant %v", got, want)
 	}
@@ -45,6 +47,12 @@ func TestGoReferencesScope(t *testing.T) {
 	}
 	if got := refs("sys/sys_linux.go", pos(2, 6)); !slices.Equal(got, want) {
 		t.Errorf("references to sys.Call from linux:\n got %v\nwant %v", got, want)
+	}
+	// A local: its declaration and use in run, not labeled's d or the
+	// receivers named d in store.go.
+	want = []string{"cmd/typed.go:13:5-6", "cmd/typed.go:14:1-2"}
+	if got := refs("cmd/typed.go", pos(14, 1)); !slices.Equal(got, want) {
+		t.Errorf("references to the local d:\n got %v\nwant %v", got, want)
 	}
 	// tx.Close on a range variable: DB.Close or Tx.Close, the syntax
 	// cannot tell; the answer is their references, not cache's

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
+	"go/build/constraint"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -64,8 +65,30 @@ func extractGo(path string, src []byte, compact bool) *Result {
 	if file.Name != nil {
 		g.res.Package = file.Name.Name
 	}
+	g.res.Build = goBuildConstraint(file)
 	g.file(file)
 	return g.res
+}
+
+// goBuildConstraint returns the file's //go:build expression in its
+// canonical form, or "" when it has none (or an unparsable one, which the
+// go command rejects anyway). Only comments before the package clause
+// count, as for the go command.
+func goBuildConstraint(f *ast.File) string {
+	for _, cg := range f.Comments {
+		if cg.Pos() >= f.Package {
+			break
+		}
+		for _, c := range cg.List {
+			if !constraint.IsGoBuild(c.Text) {
+				continue
+			}
+			if x, err := constraint.Parse(c.Text); err == nil {
+				return x.String()
+			}
+		}
+	}
+	return ""
 }
 
 func firstError(err error) string {
@@ -356,8 +379,9 @@ func docOf(cg *ast.CommentGroup) string {
 //
 // A selector's qualifier that is the name an import binds marks the
 // reference with that import, unless a local variable or parameter of
-// that name shadows it; any other selector after an identifier gets its
-// operand's descriptor (golang_operand.go).
+// that name shadows it; any other selector after an identifier, or after
+// an index expression x[i] of one, gets its operand's descriptor
+// (golang_operand.go).
 func (g *goWalker) refs() {
 	bound := make(map[string]uint16, len(g.res.Imports))
 	for i, im := range g.res.Imports {
@@ -377,6 +401,9 @@ func (g *goWalker) refs() {
 			} else {
 				r.Operand = ops.of(id.qual, id.qualCall)
 			}
+		}
+		if id.sel && id.qual < 0 {
+			r.Operand = ops.indexed(id.off)
 		}
 		refs = append(refs, r)
 	}

@@ -33,8 +33,12 @@ type declScanner struct {
 	lhs   []int32
 	ok    bool
 	inVar bool // after "var" in a body, collecting names
-	open  []int
-	defs  []goDef
+	// group is set inside a "var (" group, whose parentheses gparen
+	// counts: each of its lines is a "var" declaration of its own.
+	group  bool
+	gparen int
+	open   []int
+	defs   []goDef
 	// A function literal's parameters: afterFunc is set by "func" in a
 	// body, params counts the brackets open in its parameter list, pnames
 	// collects a group's names until its type starts, after which ptype
@@ -50,6 +54,9 @@ type declScanner struct {
 func (d *declScanner) step(tok lexTok, off, end int, ident int, prev lexTok) {
 	if d.params > 0 || d.afterFunc {
 		d.param(tok, off, ident, prev)
+		return
+	}
+	if d.varGroup(tok) {
 		return
 	}
 	switch tok {
@@ -109,6 +116,37 @@ func (d *declScanner) step(tok lexTok, off, end int, ident int, prev lexTok) {
 		d.ok = false
 	}
 	d.inVar = false
+}
+
+// varGroup follows "var ( a T; b = v )" in a body; it reports whether it
+// consumed tok.
+func (d *declScanner) varGroup(tok lexTok) bool {
+	if !d.group {
+		if tok == tLParen && d.inVar && len(d.lhs) == 0 {
+			d.group, d.gparen = true, 1
+			d.reset()
+			d.inVar = true
+			return true
+		}
+		return false
+	}
+	switch tok {
+	case tLParen:
+		d.gparen++
+	case tRParen:
+		if d.gparen--; d.gparen == 0 {
+			d.group = false
+			d.reset()
+			return true
+		}
+	case tSemi:
+		if d.gparen == 1 {
+			d.reset()
+			d.inVar = true
+			return true
+		}
+	}
+	return false
 }
 
 // param follows a function literal's parameter list. Its parameters are

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // goFunc is a top-level function's body span and the descriptors of its
@@ -47,6 +48,11 @@ func (o *operands) of(qual int32, call bool) uint32 {
 	if d == "" {
 		return 0
 	}
+	return o.add(d)
+}
+
+// add returns the 1-based table index of descriptor d, added if new.
+func (o *operands) add(d string) uint32 {
 	i, ok := o.index[d]
 	if !ok {
 		o.table = append(o.table, d)
@@ -54,6 +60,60 @@ func (o *operands) of(qual int32, call bool) uint32 {
 		o.index[d] = i
 	}
 	return i
+}
+
+// indexed returns the table index of the descriptor of x[i] in x[i].F,
+// where F is at off, or 0: "D[_]" is an element of what D describes.
+func (o *operands) indexed(off int) uint32 {
+	d := o.indexedDesc(off)
+	if d == "" {
+		return 0
+	}
+	return o.add(d)
+}
+
+// indexedDesc is the descriptor of x[i] in x[i].F, F at off, or "".
+func (o *operands) indexedDesc(off int) string {
+	j := off - 1
+	for j >= 0 && (o.src[j] == ' ' || o.src[j] == '\t') {
+		j--
+	}
+	if j < 1 || o.src[j] != '.' || o.src[j-1] != ']' {
+		return ""
+	}
+	lb := matchBracket(o.src, j-1)
+	if lb < 1 {
+		return ""
+	}
+	// The identifier that ends right before "[".
+	k := sort.Search(len(o.idents), func(k int) bool { return o.idents[k].off >= lb }) - 1
+	if k < 0 || o.idents[k].off+len(o.idents[k].name) != lb {
+		return ""
+	}
+	d := o.identDesc(int32(k), false)
+	if d == "" {
+		return ""
+	}
+	return d + "[_]"
+}
+
+// matchBracket returns the offset of the "[" matching the "]" at i on
+// the same line, or -1.
+func matchBracket(src []byte, i int) int {
+	depth := 0
+	for ; i >= 0 && src[i] != '\n'; i-- {
+		switch src[i] {
+		case ']':
+			depth++
+		case '[':
+			if depth--; depth == 0 {
+				return i
+			}
+		case '"', '\'', '`':
+			return -1 // a literal in the index: not worth reading backwards
+		}
+	}
+	return -1
 }
 
 // local reports whether name at off is a local variable or parameter
@@ -98,11 +158,21 @@ func (o *operands) computeIdent(qi int32, call bool) string {
 			if o.local(id.name, id.off) {
 				return "" // a func-typed local
 			}
+			if id.name == "new" {
+				// new(T).F
+				if i := skipSpace(o.src, id.off+len(id.name)); i < len(o.src) && o.src[i] == '(' {
+					return o.typeAt(i + 1)
+				}
+			}
 			return id.name + "()"
 		}
 		return o.nameDesc(id.name, id.off)
 	}
 	if id.qual < 0 {
+		// x[i].f.F: the chain goes on from the element.
+		if base := o.indexedDesc(id.off); base != "" {
+			return base + "." + id.name + suffix
+		}
 		return ""
 	}
 	q := o.idents[id.qual]
@@ -168,9 +238,15 @@ func (o *operands) nameDesc(name string, off int) string {
 	return name // package-level: a variable (or a type, in T.Method)
 }
 
-// typeDesc describes a value of the type written as e.
+// typeDesc describes a value of the type written as e: "T{}", "q.T{}",
+// "[]T{}" for a slice or array of T (whose elements x[i] and range
+// values are then described).
 func typeDesc(e ast.Expr) string {
 	switch t := TypeBase(e).(type) {
+	case *ast.ArrayType:
+		if d := typeDesc(t.Elt); d != "" && !strings.HasPrefix(d, "[]") {
+			return "[]" + d
+		}
 	case *ast.Ident:
 		if t.Name == "error" || !goPredeclaredType[t.Name] {
 			return t.Name + "{}"
@@ -197,6 +273,12 @@ func (o *operands) typeAt(off int) string {
 	for i < len(o.src) && o.src[i] == '*' {
 		i++
 	}
+	if i+1 < len(o.src) && o.src[i] == '[' && o.src[i+1] == ']' {
+		if d := o.typeAt(i + 2); d != "" && !strings.HasPrefix(d, "[]") {
+			return "[]" + d // var x []T
+		}
+		return ""
+	}
 	a, j := identAt(o.src, i)
 	if a == "" {
 		return ""
@@ -219,13 +301,29 @@ func (o *operands) typeAt(off int) string {
 // an import; "" for anything else.
 func (o *operands) valueAt(off, idx int) string {
 	src := o.src
+	if idx > 0 {
+		// a, b := x, y: b is y's, not a second result.
+		if k := nthExpr(src, off, idx); k >= 0 {
+			off, idx = k, 0
+		}
+	}
 	i := skipSpace(src, off)
 	if i < len(src) && src[i] == '&' {
 		i = skipSpace(src, i+1)
 	}
 	a, j := identAt(src, i)
 	switch a {
-	case "", "range", "func", "map", "chan", "struct":
+	case "range":
+		// for _, v := range xs: v is an element of xs (the key or
+		// index, idx 0, is not described).
+		if idx != 1 {
+			return ""
+		}
+		if d := o.valueAt(j, 0); d != "" && !strings.HasSuffix(d, "[_]") {
+			return d + "[_]"
+		}
+		return ""
+	case "", "func", "map", "chan", "struct":
 		return ""
 	case "new":
 		if j < len(src) && src[j] == '(' && idx == 0 {
@@ -260,6 +358,20 @@ func (o *operands) valueAt(off, idx int) string {
 				return ""
 			}
 			return desc + "{}"
+		case j < len(src) && src[j] == '[' && desc != "" || j < len(src) && src[j] == '[' && n == 0:
+			// An element x[i]; x[i](...) would be a generic call.
+			end := skipBrackets(src, j)
+			if end < 0 || end < len(src) && src[end] == '(' {
+				return ""
+			}
+			if desc == "" {
+				if desc = o.nameDesc(a, i); desc == "" {
+					return ""
+				}
+			}
+			desc += "[_]"
+			called, j = false, end
+			continue
 		case j+1 < len(src) && src[j] == '.' && src[j+1] == '(':
 			if idx != 0 {
 				return ""
@@ -296,6 +408,66 @@ func (o *operands) valueAt(off, idx int) string {
 		return desc + "[" + strconv.Itoa(idx) + "]"
 	}
 	return desc
+}
+
+// nthExpr returns the offset of element n (0-based) of the expression
+// list of one statement starting at off, or -1 when the list is shorter
+// (one multi-valued expression).
+func nthExpr(src []byte, off, n int) int {
+	depth := 0
+	for i := off; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return -1
+			}
+			depth--
+		case '\n', ';':
+			if depth == 0 {
+				return -1
+			}
+		case ',':
+			if depth == 0 {
+				if n--; n == 0 {
+					return i + 1
+				}
+			}
+		case '"', '\'', '`':
+			end := skipLiteral(src, i)
+			if end < 0 {
+				return -1
+			}
+			i = end - 1
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				return -1 // a comment ends the statement
+			}
+		}
+	}
+	return -1
+}
+
+// skipLiteral returns the offset after the string or rune literal that
+// starts at i, or -1 when it does not end.
+func skipLiteral(src []byte, i int) int {
+	q := src[i]
+	for i++; i < len(src); i++ {
+		switch src[i] {
+		case q:
+			return i + 1
+		case '\\':
+			if q != '`' {
+				i++
+			}
+		case '\n':
+			if q != '`' {
+				return -1
+			}
+		}
+	}
+	return -1
 }
 
 // endsExpr reports whether the expression read so far is complete at j:
@@ -336,6 +508,29 @@ func identAt(src []byte, i int) (string, int) {
 		break
 	}
 	return string(src[i:j]), j
+}
+
+// skipBrackets returns the offset after the "]" matching the "[" at i
+// on the same line, or -1.
+func skipBrackets(src []byte, i int) int {
+	depth := 0
+	for ; i < len(src) && src[i] != '\n'; i++ {
+		switch src[i] {
+		case '[':
+			depth++
+		case ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case '"', '\'', '`':
+			end := skipLiteral(src, i)
+			if end < 0 {
+				return -1
+			}
+			i = end - 1
+		}
+	}
+	return -1
 }
 
 // skipParens returns the offset after the ")" matching the "(" at i,

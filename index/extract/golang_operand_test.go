@@ -57,7 +57,43 @@ func f(xs []T, m map[string]T) {
 	w, ok := v.(*T)
 	w.M()
 	_ = ok
-}`, "4:M -\n7:M -\n10:M -\n13:M T{}"},
+}`, "4:M []T{}[_]\n7:M []T{}[_]\n10:M -\n13:M T{}"},
+		{"elements", `package p
+func (p *Block) f(m map[string]T, ns Nodes) {
+	p.Succs[0].Block()
+	p.Succs[i+1].Block()
+	m[k].M()
+	ns[0].M()
+	G[int](x).M()
+	var bs []*Block
+	for i, b := range bs {
+		b.M(); i.M()
+	}
+	s := p.Succs[len(p.Succs)-1]
+	s.M()
+	p.Succs[0].b.Kind()
+	new(big.Int).Exp()
+	new(T).M()
+}`, "3:Succs Block{}\n3:Block Block{}.Succs[_]\n4:Succs Block{}\n4:Block Block{}.Succs[_]\n5:M -\n6:M Nodes{}[_]\n7:M G()\n10:M []Block{}[_]\n10:M -\n12:Succs Block{}\n12:Succs Block{}\n13:M Block{}.Succs[_]\n14:Succs Block{}\n14:b Block{}.Succs[_]\n14:Kind Block{}.Succs[_].b\n15:Int big\n15:Exp big.Int{}\n16:M T{}"},
+		{"var group", `package p
+func f() {
+	var (
+		b   Builder
+		n   int
+		f   func(int) error
+		m   = pkg.New()
+	)
+	b.M(); n.M(); m.M()
+	var c T
+	c.M()
+}`, "7:New pkg\n9:M Builder{}\n9:M -\n9:M pkg.New()\n11:M T{}"},
+		{"parallel assignment", `package p
+func f() {
+	n, b := g(1, "a,b"), new(T)
+	p, q := x, pkg.New()
+	r, s := F(), 0
+	b.M(); q.M(); r.M(); s.M(); n.M()
+}`, "4:New pkg\n6:M T{}\n6:M pkg.New()\n6:M F()\n6:M -\n6:M g()"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {

@@ -179,6 +179,9 @@ type Result struct {
 	// Operands is the file's table of operand descriptors (Go: see
 	// golang_locals.go), which Ref.Operand indexes.
 	Operands []string
+	// Build is a Go file's //go:build expression (canonical form), "" for
+	// none.
+	Build string
 	// Partial is non-empty when extraction stopped early or the file did not
 	// parse cleanly; it says why. The records returned are still valid.
 	Partial string
