@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/internal/procstat"
 	"github.com/parleyhq/parley/memory/embed"
 )
 
@@ -71,13 +72,13 @@ func BenchmarkRecall100k(b *testing.B) {
 		if r.IntN(2) == 0 {
 			q += " " + words[z.Uint64()]
 		}
-		c0, cpuOK := threadCPU()
-		p0, t0 := processCPU(), time.Now()
+		c0, cpuOK := procstat.ThreadCPU()
+		p0, t0 := procstat.ProcessCPU(), time.Now()
 		if _, err := s.Recall(q, 5); err != nil {
 			b.Fatal(err)
 		}
-		lat, proc = append(lat, time.Since(t0)), append(proc, processCPU()-p0)
-		if c1, ok := threadCPU(); cpuOK && ok {
+		lat, proc = append(lat, time.Since(t0)), append(proc, procstat.ProcessCPU()-p0)
+		if c1, ok := procstat.ThreadCPU(); cpuOK && ok {
 			cpu = append(cpu, c1-c0)
 		}
 	}
@@ -170,11 +171,11 @@ func BenchmarkHybridRecall(b *testing.B) {
 	var lat, cpu []time.Duration
 	i := 0
 	for b.Loop() {
-		c0, t0 := processCPU(), time.Now()
+		c0, t0 := procstat.ProcessCPU(), time.Now()
 		if _, err := s.Recall(queries[i%len(queries)], 10); err != nil {
 			b.Fatal(err)
 		}
-		lat, cpu = append(lat, time.Since(t0)), append(cpu, processCPU()-c0)
+		lat, cpu = append(lat, time.Since(t0)), append(cpu, procstat.ProcessCPU()-c0)
 		i++
 	}
 	for _, m := range []struct {

@@ -1,4 +1,5 @@
-// Package procstat reads figures of a live process from Linux's /proc, for
+// Package procstat reads figures of a live process (peak memory from
+// Linux's /proc, CPU clocks from getrusage), for
 // the benchmark scripts that compare parley with other servers.
 package procstat
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/internal/procstat"
 	"github.com/parleyhq/parley/memory/docs/pdftest"
 )
 
@@ -71,13 +72,13 @@ func BenchmarkIngestChunks(b *testing.B) {
 	emb := newPoolEmbedder(1000)
 	for b.Loop() {
 		vdb := openVectors(b)
-		start, cpu := time.Now(), cpuTime()
+		start, cpu := time.Now(), procstat.ProcessCPU()
 		pieces := TextPieces(text, "bench.txt", 0, 0, nil)
 		if _, err := Ingest(context.Background(), vdb, emb, "bench", pieces); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(len(pieces))/time.Since(start).Seconds(), "chunks/s")
-		b.ReportMetric(float64(len(pieces))/(cpuTime()-cpu).Seconds(), "chunks/cpu-s")
+		b.ReportMetric(float64(len(pieces))/(procstat.ProcessCPU()-cpu).Seconds(), "chunks/cpu-s")
 	}
 }
 
@@ -98,7 +99,7 @@ func BenchmarkPDF100Pages(b *testing.B) {
 	emb := newPoolEmbedder(1000)
 	for b.Loop() {
 		vdb := openVectors(b)
-		start, cpu := time.Now(), cpuTime()
+		start, cpu := time.Now(), procstat.ProcessCPU()
 		got, err := ExtractPDF(data)
 		if err != nil || len(got) != 100 {
 			b.Fatalf("%d pages, %v", len(got), err)
@@ -108,7 +109,7 @@ func BenchmarkPDF100Pages(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(time.Since(start).Seconds(), "s/pdf")
-		b.ReportMetric((cpuTime() - cpu).Seconds(), "cpu-s/pdf")
+		b.ReportMetric((procstat.ProcessCPU() - cpu).Seconds(), "cpu-s/pdf")
 		b.ReportMetric(float64(len(pieces)), "chunks")
 	}
 }

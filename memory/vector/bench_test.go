@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/internal/procstat"
 )
 
 // BenchmarkRecall100k stores 100,000 random 384-d vectors (batches of
@@ -28,7 +30,7 @@ func BenchmarkRecall100k(b *testing.B) {
 		for i := range vecs {
 			vecs[i] = randVec(r, dim)
 		}
-		start, cpu := time.Now(), cpuTime()
+		start, cpu := time.Now(), procstat.ProcessCPU()
 		for i := 0; i < n; i += batch {
 			items := make([]Item, batch)
 			for j := range items {
@@ -38,9 +40,9 @@ func BenchmarkRecall100k(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		ingest, ingestCPU := time.Since(start), cpuTime()-cpu
+		ingest, ingestCPU := time.Since(start), procstat.ProcessCPU()-cpu
 		d.wg.Wait()
-		build, buildCPU := time.Since(start), cpuTime()-cpu
+		build, buildCPU := time.Since(start), procstat.ProcessCPU()-cpu
 		b.ReportMetric(float64(n)/ingest.Seconds(), "inserts/s")
 		b.ReportMetric(float64(n)/ingestCPU.Seconds(), "inserts/cpu-s")
 		b.ReportMetric(build.Seconds(), "build-s")
@@ -102,10 +104,10 @@ func benchQueries(b *testing.B, d *DB, units [][]float32, queries [][]float32) (
 			}
 			return 0
 		})
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), procstat.ProcessCPU()
 		res, err := d.Search("bench", q, 10)
 		lat = append(lat, time.Since(t0))
-		spent += cpuTime() - c0
+		spent += procstat.ProcessCPU() - c0
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -139,11 +141,11 @@ func BenchmarkScan100k(b *testing.B) {
 	}
 	gr.g.commit(0, batch)
 	q, _ := unit(randVec(r, dim), dim)
-	c0 := cpuTime()
+	c0 := procstat.ProcessCPU()
 	for b.Loop() {
 		if got := gr.scan(q, 10); len(got) != 10 {
 			b.Fatalf("%d results", len(got))
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((procstat.ProcessCPU()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/internal/procstat"
 )
 
 // BenchmarkGraphParams builds a bare graph (no store) over random unit
@@ -46,7 +48,7 @@ func BenchmarkGraphParams(b *testing.B) {
 			vecs[i], _ = unit(randVec(r, dim), dim)
 		}
 		g := newGraph(dim, m, efc)
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), procstat.ProcessCPU()
 		for i := 0; i < n; i += buildBatch {
 			var batch []newNode
 			for j := i; j < min(n, i+buildBatch); j++ {
@@ -55,7 +57,7 @@ func BenchmarkGraphParams(b *testing.B) {
 			g.commit(g.prepare(batch, runtime.GOMAXPROCS(0)), batch)
 		}
 		b.ReportMetric(float64(n)/time.Since(t0).Seconds(), "inserts/s")
-		b.ReportMetric(float64(n)/(cpuTime()-c0).Seconds(), "inserts/cpu-s")
+		b.ReportMetric(float64(n)/(procstat.ProcessCPU()-c0).Seconds(), "inserts/cpu-s")
 		queries := make([][]float32, 100)
 		truth := make([][]int32, len(queries))
 		for i := range queries {
@@ -77,7 +79,7 @@ func BenchmarkGraphParams(b *testing.B) {
 func graphQueries(b *testing.B, g *hnswGraph, queries [][]float32, truth [][]int32, ef int) {
 	hit, visited := 0, 0
 	var lat []time.Duration
-	c0 := cpuTime()
+	c0 := procstat.ProcessCPU()
 	for i, q := range queries {
 		t := time.Now()
 		res := g.search(q, ef)
@@ -93,7 +95,7 @@ func graphQueries(b *testing.B, g *hnswGraph, queries [][]float32, truth [][]int
 			}
 		}
 	}
-	cpu := cpuTime() - c0
+	cpu := procstat.ProcessCPU() - c0
 	slices.Sort(lat)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	sfx := fmt.Sprintf("-ef%d", ef)
