@@ -1,6 +1,6 @@
 // Package procstat reads figures of a live process (peak memory from
-// Linux's /proc, CPU clocks from getrusage), for
-// the benchmark scripts that compare parley with other servers.
+// Linux's /proc, CPU clocks from getrusage) for benchmarks and the
+// scripts that compare parley with other servers.
 package procstat
 
 import (
