@@ -108,8 +108,9 @@ func (s *Server) declarationAt(_ context.Context, d *doc, pos protocol.Position,
 // References answers, when the syntax settles which declaration the
 // identifier means (declarationAt), the references index.DeclReferences
 // keeps for it in that declaration's folder, limited to what a rename
-// there must change (goReferences); none for a Go predeclared name
-// (index.Store.GoPredeclaredAt), as gopls; otherwise every occurrence of
+// there must change (goReferences); none for a Go predeclared name or a
+// word in a Go comment or string (index.Store.GoPredeclaredAt,
+// index.GoTextAt), as gopls; otherwise every occurrence of
 // the name, in every folder, as before resolution existed.
 func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	d, err := s.document(ctx, p.TextDocument.URI)
@@ -136,8 +137,9 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		if hits, ok := d.f.store.GoLocalReferences(d.rel, d.content, off, name); ok {
 			return s.refLocations(ctx, d.f, hits, name, p.Context.IncludeDeclaration, out)
 		}
-		// nil, len, error...: nothing to rename, and gopls answers none.
-		if d.f.store.GoPredeclaredAt(d.rel, d.content, off, name) {
+		// nil, len, error..., or a word in a comment or string: nothing
+		// to rename, and gopls answers none.
+		if index.GoTextAt(d.content, off) || d.f.store.GoPredeclaredAt(d.rel, d.content, off, name) {
 			return out, nil
 		}
 	}

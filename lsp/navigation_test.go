@@ -61,6 +61,10 @@ func TestGoReferencesScope(t *testing.T) {
 			t.Errorf("references to a predeclared name at %v: %v", p, got)
 		}
 	}
+	// A word in a comment ("which Open it has"): none, not every Open.
+	if got := refs("cache/cache.go", pos(9, 14)); len(got) != 0 {
+		t.Errorf("references to a word in a comment: %v", got)
+	}
 	// tx.Close on a range variable: DB.Close or Tx.Close, the syntax
 	// cannot tell; the answer is their references, not cache's
 	// package-level Close.
