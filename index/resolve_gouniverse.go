@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -50,7 +51,7 @@ func (s *Store) GoPredeclaredAt(from string, src []byte, off int, name string) b
 		if id, ok := n.(*ast.Ident); ok && id.Name == name {
 			found = true
 			_, local := localDecl(stack, id)
-			shadowed = notAVariable(stack, id) || declaresHere(stack, id) || local || typeParamOrLocalType(stack, name)
+			shadowed = namesOther(stack, id) || declaresHere(stack, id) || local || typeParamOrLocalType(stack, name)
 			return false
 		}
 		stack = append(stack, n)
@@ -60,6 +61,32 @@ func (s *Store) GoPredeclaredAt(from string, src []byte, off int, name string) b
 		return false
 	}
 	return !s.packageDeclares(path.Dir(from), name)
+}
+
+// namesOther reports whether id, a child of stack's last node, is a name
+// that is not a use: a selector's field or method, a composite literal's
+// key, a field's or parameter's name, a label, a declared function or
+// type. Unlike notAVariable, a field's type is a use.
+func namesOther(stack []ast.Node, id *ast.Ident) bool {
+	if len(stack) == 0 {
+		return true
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.SelectorExpr:
+		return p.Sel == id
+	case *ast.KeyValueExpr:
+		_, inLit := stack[max(len(stack)-2, 0)].(*ast.CompositeLit)
+		return inLit && p.Key == id
+	case *ast.Field:
+		return slices.Contains(p.Names, id)
+	case *ast.LabeledStmt, *ast.BranchStmt:
+		return true
+	case *ast.FuncDecl:
+		return p.Name == id
+	case *ast.TypeSpec:
+		return p.Name == id
+	}
+	return false
 }
 
 // typeParamOrLocalType reports whether an enclosing function or type
