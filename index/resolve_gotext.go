@@ -5,16 +5,17 @@ import (
 	"go/token"
 )
 
-// GoTextAt reports whether byte offset off of src, a Go file, is in a
-// comment or a string or rune literal rather than on an identifier of
-// the program, outside a doc link ("[Name]", "[pkg.Name]" in a comment,
-// which gopls resolves to Name). A word there names nothing: gopls finds
-// no identifier, and answering references with every occurrence of the
-// word (test, want: tens of thousands on GOROOT/src) was the slowest
-// references query the language server had after predeclared names.
+// GoNotNameAt reports whether byte offset off of src, a Go file, is on a
+// keyword or in a comment or a string or rune literal rather than on an
+// identifier of the program, outside a doc link ("[Name]", "[pkg.Name]"
+// in a comment, which gopls resolves to Name). A word there names
+// nothing: gopls finds no identifier, and answering references with
+// every occurrence of the word (test, want, const: tens of thousands on
+// GOROOT/src) was the slowest references query the language server had
+// after predeclared names.
 // go/scanner tokenizes as the compiler does (raw strings, nested quotes,
 // comment forms), which a hand-written scan would have to repeat.
-func GoTextAt(src []byte, off int) bool {
+func GoNotNameAt(src []byte, off int) bool {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(src))
 	var s scanner.Scanner
@@ -29,6 +30,13 @@ func GoTextAt(src []byte, off int) bool {
 			return false
 		}
 		end := start + len(lit)
+		if tok.IsKeyword() {
+			end = start + len(tok.String())
+			if off <= end {
+				return true
+			}
+			continue
+		}
 		switch tok {
 		case token.STRING, token.CHAR:
 			if off < end {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestGoTextAt(t *testing.T) {
+func TestGoNotNameAt(t *testing.T) {
 	const src = "package p\n\n" +
 		"// F returns a [T] made by [strings.NewReader]; the test wants it.\n" +
 		"func F() T { return T{s: \"want test\", r: 'x'} } // want\n" +
@@ -19,7 +19,9 @@ func TestGoTextAt(t *testing.T) {
 		{"NewReader]", false}, // a qualified doc link
 		{"strings.", false},
 		{"test wants", true},
-		{"func", false},
+		{"func", true}, // a keyword
+		{"unc F", true},
+		{"return", true},
 		{"T{", false},
 		{"s:", false},
 		{"want test", true}, // a string
@@ -28,16 +30,17 @@ func TestGoTextAt(t *testing.T) {
 		{"block", true},
 		{"raw", false},
 		{"want`", true}, // a raw string's second line
-		{"package", false},
+		{"package", true},
+		{"p\n", false},
 	} {
 		off := strings.Index(src, c.at)
-		if got := GoTextAt([]byte(src), off); got != c.want {
+		if got := GoNotNameAt([]byte(src), off); got != c.want {
 			t.Errorf("%q: got %v, want %v", c.at, got, c.want)
 		}
 	}
 	// A cursor just after the comment's last word.
 	end := strings.Index(src, "// want\n") + len("// want")
-	if !GoTextAt([]byte(src), end) {
+	if !GoNotNameAt([]byte(src), end) {
 		t.Errorf("end of a line comment: got false, want true")
 	}
 }

@@ -15,17 +15,23 @@ import (
 // identifier of the universe scope (nil, true, len, error, uintptr...):
 // a bare use that no local, type parameter, declaration of from's
 // package (in the buffer or, for the package's other files, in the
-// index) or function-local type shadows.
+// index) or function-local type shadows; or a member of package unsafe
+// (unsafe.Pointer through an import of "unsafe", whatever its name).
 //
 // gopls refuses references to such a name ("references to builtin ...
-// are not supported"): they have no declaration to rename, and the
+// are not supported", "references to unsafe.Pointer are not
+// supported"): they have no declaration to rename, and the
 // answer would be every occurrence of the name (nil: 100k on
 // GOROOT/src, the slowest references queries the server had). The
 // language server answers none for them.
 func (s *Store) GoPredeclaredAt(from string, src []byte, off int, name string) bool {
 	// go/types' universe is the language's list; keeping our own would
 	// drift when Go adds a builtin (min, max and clear came in 1.21).
-	if obj := types.Universe.Lookup(name); obj == nil || obj.Pkg() != nil {
+	universe, unsafe := false, types.Unsafe.Scope().Lookup(name) != nil
+	if obj := types.Universe.Lookup(name); obj != nil && obj.Pkg() == nil {
+		universe = true
+	}
+	if !universe && !unsafe {
 		return false
 	}
 	fset := token.NewFileSet()
@@ -50,6 +56,13 @@ func (s *Store) GoPredeclaredAt(from string, src []byte, off int, name string) b
 		}
 		if id, ok := n.(*ast.Ident); ok && id.Name == name {
 			found = true
+			if unsafe && unsafeSel(f, stack, id) {
+				return false
+			}
+			if !universe {
+				shadowed = true
+				return false
+			}
 			_, local := localDecl(stack, id)
 			shadowed = namesOther(stack, id) || declaresHere(stack, id) || local || typeParamOrLocalType(stack, name)
 			return false
@@ -57,10 +70,41 @@ func (s *Store) GoPredeclaredAt(from string, src []byte, off int, name string) b
 		stack = append(stack, n)
 		return true
 	})
+	if found && !shadowed && !universe {
+		return true // unsafe.Name
+	}
 	if !found || shadowed || declaresAtTop(f, name) {
 		return false
 	}
 	return !s.packageDeclares(path.Dir(from), name)
+}
+
+// unsafeSel reports whether id is the Sel of q.Sel where q is a name an
+// import of "unsafe" in f binds, not shadowed by a local.
+func unsafeSel(f *ast.File, stack []ast.Node, id *ast.Ident) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	sel, ok := stack[len(stack)-1].(*ast.SelectorExpr)
+	if !ok || sel.Sel != id {
+		return false
+	}
+	q, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if _, local := localDecl(stack, q); local {
+		return false
+	}
+	for _, im := range f.Imports {
+		if im.Path.Value != `"unsafe"` {
+			continue
+		}
+		if (im.Name == nil && q.Name == "unsafe") || (im.Name != nil && im.Name.Name == q.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesOther reports whether id, a child of stack's last node, is a name

@@ -110,7 +110,7 @@ func (s *Server) declarationAt(_ context.Context, d *doc, pos protocol.Position,
 // keeps for it in that declaration's folder, limited to what a rename
 // there must change (goReferences); none for a Go predeclared name or a
 // word in a Go comment or string (index.Store.GoPredeclaredAt,
-// index.GoTextAt), as gopls; otherwise every occurrence of
+// index.GoNotNameAt), as gopls; otherwise every occurrence of
 // the name, in every folder, as before resolution existed.
 func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	d, err := s.document(ctx, p.TextDocument.URI)
@@ -139,7 +139,7 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		}
 		// nil, len, error..., or a word in a comment or string: nothing
 		// to rename, and gopls answers none.
-		if index.GoTextAt(d.content, off) || d.f.store.GoPredeclaredAt(d.rel, d.content, off, name) {
+		if index.GoNotNameAt(d.content, off) || d.f.store.GoPredeclaredAt(d.rel, d.content, off, name) {
 			return out, nil
 		}
 	}
