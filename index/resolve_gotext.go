@@ -13,6 +13,7 @@ import (
 // every occurrence of the word (test, want, const: tens of thousands on
 // GOROOT/src) was the slowest references query the language server had
 // after predeclared names.
+//
 // go/scanner tokenizes as the compiler does (raw strings, nested quotes,
 // comment forms), which a hand-written scan would have to repeat.
 func GoNotNameAt(src []byte, off int) bool {

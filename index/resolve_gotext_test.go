@@ -5,6 +5,8 @@ import (
 	"testing"
 )
 
+// TestGoNotNameAt checks which positions of a Go file are not on a name:
+// comment words (but not doc links), literals and keywords.
 func TestGoNotNameAt(t *testing.T) {
 	const src = "package p\n\n" +
 		"// F returns a [T] made by [strings.NewReader]; the test wants it.\n" +
