@@ -324,7 +324,10 @@ func FuzzGoResolve(f *testing.F) {
 		use := UseAt(src, off)
 		ctx.RankUse(use, "store/store.go", "")
 		st.GoMemberDefinitions("cmd/typed.go", src, off)
-		st.GoLocalReferences("cmd/typed.go", src, off, string(src[IdentStart(src, max(0, min(off, len(src)))):max(0, min(off, len(src)))]))
+		name := string(src[IdentStart(src, max(0, min(off, len(src)))):max(0, min(off, len(src)))])
+		st.GoLocalReferences("cmd/typed.go", src, off, name)
+		st.GoPredeclaredAt("cmd/typed.go", src, off, name)
+		GoNotNameAt(src, off)
 	})
 }
 

@@ -108,8 +108,11 @@ func (s *Server) declarationAt(_ context.Context, d *doc, pos protocol.Position,
 // References answers, when the syntax settles which declaration the
 // identifier means (declarationAt), the references index.DeclReferences
 // keeps for it in that declaration's folder, limited to what a rename
-// there must change (goReferences); otherwise every occurrence of the
-// name, in every folder, as before resolution existed.
+// there must change (goReferences); none for a Go predeclared name, a
+// member of unsafe, a keyword or a word in a comment or string
+// (index.Store.GoPredeclaredAt, index.GoNotNameAt), as gopls; otherwise
+// every occurrence of the name, in every folder, as before resolution
+// existed.
 func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	d, err := s.document(ctx, p.TextDocument.URI)
 	if err != nil {
@@ -134,6 +137,11 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		}
 		if hits, ok := d.f.store.GoLocalReferences(d.rel, d.content, off, name); ok {
 			return s.refLocations(ctx, d.f, hits, name, p.Context.IncludeDeclaration, out)
+		}
+		// nil, len, unsafe.Pointer, a keyword, a word in a comment or
+		// string: nothing to rename, and gopls answers none.
+		if index.GoNotNameAt(d.content, off) || d.f.store.GoPredeclaredAt(d.rel, d.content, off, name) {
+			return out, nil
 		}
 	}
 	decl, ok, err := s.declarationAt(ctx, d, p.Position, name)

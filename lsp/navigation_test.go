@@ -54,6 +54,17 @@ func TestGoReferencesScope(t *testing.T) {
 	if got := refs("cmd/typed.go", pos(14, 1)); !slices.Equal(got, want) {
 		t.Errorf("references to the local d:\n got %v\nwant %v", got, want)
 	}
+	// Predeclared names (nil, error): none, as gopls, not every
+	// occurrence of the name.
+	for _, p := range []protocol.Position{pos(8, 36), pos(8, 21)} {
+		if got := refs("store/store.go", p); len(got) != 0 {
+			t.Errorf("references to a predeclared name at %v: %v", p, got)
+		}
+	}
+	// A word in a comment ("which Open it has"): none, not every Open.
+	if got := refs("cache/cache.go", pos(9, 14)); len(got) != 0 {
+		t.Errorf("references to a word in a comment: %v", got)
+	}
 	// tx.Close on a range variable: DB.Close or Tx.Close, the syntax
 	// cannot tell; the answer is their references, not cache's
 	// package-level Close.
