@@ -130,18 +130,22 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 	}
 	out := []protocol.Location{}
 	if strings.HasSuffix(d.rel, ".go") {
-		// A local variable: its function's uses, from the buffer alone.
 		off, err := s.offset(d, p.Position)
 		if err != nil {
 			return nil, err
 		}
-		if hits, ok := d.f.store.GoLocalReferences(d.rel, d.content, off, name); ok {
-			return s.refLocations(ctx, d.f, hits, name, p.Context.IncludeDeclaration, out)
-		}
-		// nil, len, unsafe.Pointer, a keyword, a word in a comment or
-		// string: nothing to rename, and gopls answers none.
-		if index.GoNotNameAt(d.content, off) || d.f.store.GoPredeclaredAt(d.rel, d.content, off, name) {
+		// A local variable: its function's uses. nil, len,
+		// unsafe.Pointer, a keyword, a word in a comment or string:
+		// nothing to rename, and gopls answers none.
+		hits, ok, err := d.f.store.GoBufferReferences(d.rel, d.content, off, name)
+		if errors.Is(err, index.ErrNoReferences) {
 			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return s.refLocations(ctx, d.f, hits, name, p.Context.IncludeDeclaration, out)
 		}
 	}
 	decl, ok, err := s.declarationAt(ctx, d, p.Position, name)

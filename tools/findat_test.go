@@ -66,3 +66,25 @@ func TestFindReferencesAtPython(t *testing.T) {
 		t.Errorf("references at obj.frob:\n%s", out)
 	}
 }
+
+// TestFindReferencesAtGoBuffer: at a Go position the tool answers as the
+// language server does: a local's references are its function's uses (not
+// another function's x), and a predeclared name or a keyword is refused
+// the way gopls refuses it, instead of listing every occurrence.
+func TestFindReferencesAtGoBuffer(t *testing.T) {
+	w := ftIndex(t, ftNew(t, map[string]string{
+		"go.mod": "module example.com/m\n",
+		"a/a.go": "package a\n\nfunc F() int {\n\tx := 1\n\ty := x + len(\"s\")\n\treturn x + y\n}\n\nfunc G() int { x := 2; return x }\n",
+	}))
+	out := ftOK(t, findReferencesTool, w.env, map[string]any{"path": "a/a.go", "line": 5, "column": 7})
+	var got []string
+	for l := range strings.Lines(out) {
+		loc, _, _ := strings.Cut(l, ": ")
+		got = append(got, loc)
+	}
+	if g, want := strings.Join(got, " "), "a/a.go:4:2 a/a.go:5:7 a/a.go:6:9"; g != want {
+		t.Errorf("references of the local x:\n got %s\nwant %s\n%s", g, want, out)
+	}
+	ftFail(t, findReferencesTool, w.env, map[string]any{"path": "a/a.go", "line": 5, "column": 11}, "len is predeclared")
+	ftFail(t, findReferencesTool, w.env, map[string]any{"path": "a/a.go", "line": 3, "column": 1}, "keyword")
+}

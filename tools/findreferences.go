@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -68,6 +69,9 @@ func findReferencesRun(ctx context.Context, env *Env, p *findReferencesParams) (
 			refs, _, err = sc.store.ReferencesAt(at.sc.prefix, at.src, at.off, at.name, 0, at.read)
 		} else {
 			refs, _, err = sc.store.ReferencesTo(qualified, 0)
+		}
+		if errors.Is(err, index.ErrNoReferences) {
+			return Errorf("find_references at %s:%d:%d: %v", p.Path, p.Line, p.Column, err), nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("references to %s: %w", name, err)
