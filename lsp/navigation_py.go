@@ -128,6 +128,10 @@ func awaitLate(ctx context.Context, f *folder, budget time.Duration, deadline ti
 	defer tick.Stop()
 	for time.Now().Before(deadline) {
 		if f.resolving.CompareAndSwap(false, true) {
+			// The late resolution may have resumed the store before
+			// the cancel above: resume it again, or this one would be
+			// cancelled from its start.
+			f.store.ResumeResolutions()
 			return true
 		}
 		select {
