@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/internal/fixture"
 )
@@ -59,4 +60,67 @@ func lineOffset(src []byte, n int) int {
 		off += slices.Index(src[off:], '\n') + 1
 	}
 	return off
+}
+
+// TestPyReferencesCancelled: a references resolution cancelled before it
+// starts judges no file, even those it would judge without parsing, so
+// that a late one frees the store for the request that cancelled it.
+func TestPyReferencesCancelled(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	src, err := os.ReadFile(filepath.Join(root, "pkg", "util.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, ok := st.PyDefinitions("pkg/util.py", src, lineOffset(src, 3)+5, readUnder(root))
+	if !ok || tg.Name != "helper" {
+		t.Fatalf("helper not resolved: %v %v", tg, ok)
+	}
+	gen := st.ResolveGen()
+	st.CancelResolutions()
+	refs, err := st.PyReferences(tg, readUnder(root))
+	st.ResumeResolutions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refs) != 0 || !st.CancelledSince(gen) {
+		t.Errorf("cancelled references judged %d occurrences: %v", len(refs), refs)
+	}
+	if refs, err := st.PyReferences(tg, readUnder(root)); err != nil || len(refs) != 4 {
+		t.Errorf("references once resumed: %v, %v; want 4", refs, err)
+	}
+}
+
+// TestPyReferencesParseFits: a references query with a deadline parses no
+// other file whose parse, at the speed seen lately, would end past it (a
+// parse cannot be cut short), and judges those files unparsed instead.
+func TestPyReferencesParseFits(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	src, err := os.ReadFile(filepath.Join(root, "pkg", "util.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, ok := st.PyDefinitions("pkg/util.py", src, lineOffset(src, 3)+5, readUnder(root))
+	if !ok || tg.Name != "helper" {
+		t.Fatalf("helper not resolved: %v %v", tg, ok)
+	}
+	before := len(st.py.files)
+	st.py.psPerByte.Store(uint64(time.Hour)) // picoseconds a byte: an hour a kilobyte
+	refs, err := st.PyReferencesBy(tg, readUnder(root), time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.py.files) != before {
+		t.Errorf("parsed %d files the deadline had no time for: %v", len(st.py.files)-before, st.py.order)
+	}
+	// app/main.py's import and call, unparsed; the parameter helper of
+	// inner is one of them, as the unparsed judgement cannot tell.
+	if len(refs) < 4 {
+		t.Errorf("references judged unparsed: %v", refs)
+	}
 }
