@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -122,5 +123,97 @@ func TestPyReferencesParseFits(t *testing.T) {
 	// inner is one of them, as the unparsed judgement cannot tell.
 	if len(refs) < 4 {
 		t.Errorf("references judged unparsed: %v", refs)
+	}
+}
+
+// TestPyReferencesWalled: resolving the occurrences of a parsed file
+// parses no module the deadline has no time for (d.py, X's other base),
+// and the occurrence still resolves where the parsed files settle it.
+func TestPyReferencesWalled(t *testing.T) {
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"a.py": "class Base:\n    def save(self): pass\n",
+		"d.py": "class Mixin:\n    pass\n",
+		"c.py": "from a import Base\nfrom d import Mixin\n\nclass X(Mixin, Base):\n    def f(self):\n        self.save()\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	read := readUnder(root)
+	a, _ := read("a.py")
+	tg, ok := st.PyDefinitions("a.py", a, lineOffset(a, 1)+8, read)
+	if !ok || tg.Name != "save" {
+		t.Fatalf("save not resolved: %v %v", tg, ok)
+	}
+	// X at its class line resolves within c.py: its tree is cached,
+	// d.py's is not.
+	c, _ := read("c.py")
+	if x, ok := st.PyDefinitions("c.py", c, lineOffset(c, 3)+6, read); !ok || x.Path != "c.py" {
+		t.Fatalf("X: %v %v", x, ok)
+	}
+	if _, ok := st.py.files["python:d.py"]; ok {
+		t.Fatal("d.py parsed before the query")
+	}
+	st.py.psPerByte.Store(uint64(time.Hour)) // picoseconds a byte: an hour a kilobyte
+	refs, err := st.PyReferencesBy(tg, read, time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := st.py.files["python:d.py"]; ok {
+		t.Error("d.py parsed past the time the deadline left")
+	}
+	var got []string
+	for _, h := range refs {
+		got = append(got, fmt.Sprintf("%s:%d uncertain=%v", h.Path, h.Pos.Line+1, h.Uncertain))
+	}
+	want := []string{"a.py:2 uncertain=false", "c.py:6 uncertain=false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("references of Base.save: %v, want %v", got, want)
+	}
+}
+
+// TestPyReferencesWalledImport: an import in a parsed file that leads
+// through a module the deadline leaves unparsed is kept as an unparsed
+// file's would be, not dropped: `from d import helper as h2` with d
+// re-exporting a.helper.
+func TestPyReferencesWalledImport(t *testing.T) {
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"a.py": "def helper(): pass\n",
+		"d.py": "from a import helper\n",
+		"c.py": "from a import helper\nfrom d import helper as h2\nhelper()\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	read := readUnder(root)
+	c, _ := read("c.py")
+	tg, ok := st.PyDefinitions("c.py", c, lineOffset(c, 2)+1, read)
+	if !ok || tg.Path != "a.py" {
+		t.Fatalf("helper not resolved: %v %v", tg, ok)
+	}
+	if _, ok := st.py.files["python:d.py"]; ok {
+		t.Fatal("d.py parsed before the query")
+	}
+	st.py.psPerByte.Store(uint64(time.Hour)) // picoseconds a byte: an hour a kilobyte
+	refs, err := st.PyReferencesBy(tg, read, time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range refs {
+		got = append(got, fmt.Sprintf("%s:%d:%d uncertain=%v", h.Path, h.Pos.Line+1, h.Pos.Col, h.Uncertain))
+	}
+	want := []string{"a.py:1:4 uncertain=false", "c.py:1:14 uncertain=false", "c.py:2:14 uncertain=false", "c.py:3:0 uncertain=false", "d.py:1:14 uncertain=false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
 	}
 }
