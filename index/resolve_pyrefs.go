@@ -26,7 +26,10 @@ import (
 //     direct modules whose name the file spells. Such files are parsed
 //     and resolved like the declaration's own (files whose tree is at
 //     hand always) while pyRefsParseBytes lasts, and, for PyReferencesBy,
-//     until its deadline; past that, they are judged by their text and
+//     while a parse at the speed seen lately would end before its
+//     deadline (from then on no other file is parsed, also not for an
+//     occurrence's resolution; such an occurrence is judged as below);
+//     past that, they are judged by their text and
 //     the index's symbols: their occurrences are kept, x.name after a
 //     qualifier other than the module's name Uncertain, bare ones dropped
 //     where the file defines the name itself.
@@ -53,7 +56,12 @@ func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error)
 	}
 	r := newPyResolver(s, read)
 	defer r.release()
-	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), candidates: map[string]bool{}, leads: map[string]bool{}, deadline: deadline}
+	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), candidates: map[string]bool{}, leads: map[string]bool{}}
+	// Past the deadline, resolving an occurrence parses nothing new: in a
+	// file with a hundred occurrences each may lead to other modules, which
+	// took references seconds past their budget. Such occurrences are
+	// judged as unparsed files' are (judge).
+	r.parseBy, r.except = deadline, t.Path
 	if pr.ts {
 		pr.t = r.tsCanonical(t) // what uses resolve to: an overload group's first, a member's root
 	}
@@ -68,7 +76,11 @@ func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error)
 	// Not all[:0]: a file may answer more hits than it had occurrences
 	// (__all__ strings, doc links).
 	out := make([]RefHit, 0, len(all))
-	for i := 0; i < len(all); {
+	// A cancelled resolution stops at the next file: judging thousands of
+	// candidate files without parsing still takes the store's reads, and
+	// a late one holding the tree cache keeps the request that cancelled
+	// it waiting (Store.CancelledSince tells its caller the answer is cut).
+	for i := 0; i < len(all) && r.gen > s.py.cancelled.Load(); {
 		j := i
 		for j < len(all) && all[j].Path == all[i].Path {
 			j++
@@ -115,10 +127,7 @@ type pyRefs struct {
 	via        string          // the name other files must import: t's, or its class's
 	candidates map[string]bool // files that spell t.Name
 	leads      map[string]bool // module file -> binds via to t's declaration
-	deadline   time.Time       // no parsing of other files past it (zero: none)
 }
-
-func (pr *pyRefs) late() bool { return !pr.deadline.IsZero() && time.Now().After(pr.deadline) }
 
 // file filters the occurrences hits of one file.
 func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
@@ -139,32 +148,45 @@ func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
 	if err != nil {
 		return nil
 	}
-	if pr.parsedBefore(p, src) || (pr.r.parsed+len(src) <= pyRefsParseBytes && !pr.late()) {
+	if pr.parsedBefore(p, src) || (pr.r.parsed+len(src) <= pyRefsParseBytes && pr.r.parseFits(len(src))) {
 		return pr.resolveEach(p, hits)
 	}
-	modName := moduleTarget(t.Path).Name
-	subclass, shadowed := pr.subclassAt(p), pr.definesOwn(p)
+	judge := pr.judge(p, src)
 	var out []RefHit
 	for _, h := range hits {
+		if h, ok := judge(h); ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// judge returns how an occurrence in file p (content src), a file that
+// sees the declaration, is judged without resolving it: kept or not, and
+// uncertain when the text allows another meaning.
+func (pr *pyRefs) judge(p string, src []byte) func(h RefHit) (RefHit, bool) {
+	t := pr.t
+	modName := moduleTarget(t.Path).Name
+	subclass, shadowed := pr.subclassAt(p), pr.definesOwn(p)
+	return func(h RefHit) (RefHit, bool) {
 		off, ok := offsetOf(src, h.Pos)
 		if !ok {
-			continue
+			return h, false
 		}
 		use := UseAt(src, off)
 		switch {
 		case t.Container != "":
 			if !use.Selector {
-				continue
+				return h, false
 			}
 			h.Uncertain = !subclass(h.Pos, use.Qualifier)
 		case use.Selector:
 			h.Uncertain = use.Qualifier != modName
 		case shadowed:
-			continue
+			return h, false
 		}
-		out = append(out, h)
+		return h, true
 	}
-	return out
 }
 
 // subclassAt returns, for a file p judged without parsing, whether a
@@ -256,16 +278,26 @@ func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
 		return hits
 	}
 	var out []RefHit
+	var judge func(RefHit) (RefHit, bool)
 	for _, h := range hits {
 		off, ok := offsetOf(f.src, h.Pos)
 		if !ok {
 			continue
 		}
 		pr.r.steps = 0 // each occurrence gets the full budget
+		pr.r.hitWall = false
 		got, ok := pr.resolveAt(f, off)
 		switch {
 		case ok && got.Path == pr.t.Path && got.Selection == pr.t.Selection:
 			out = append(out, h)
+		case !ok && pr.r.hitWall && p != pr.t.Path:
+			// Not settled for want of a parse past the deadline.
+			if judge == nil {
+				judge = pr.judge(p, f.src)
+			}
+			if h, ok := judge(h); ok {
+				out = append(out, h)
+			}
 		case !ok && UseAt(f.src, off).Selector:
 			h.Uncertain = true
 			out = append(out, h)

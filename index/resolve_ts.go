@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 	"strings"
+	"time"
 
 	ts "github.com/odvcencio/gotreesitter"
 
@@ -188,14 +189,16 @@ func (r *pyResolver) parsedAs(rel string, src []byte, lang string) *pyFile {
 	}
 	f, h := r.st.py.get(key, src)
 	if f == nil {
-		if !r.step() || r.parsed+len(src) > pyParseBytes {
+		if !r.step() || r.parsed+len(src) > pyParseBytes || r.walled(rel, len(src)) {
 			return nil
 		}
 		r.parsed += len(src)
+		start := time.Now()
 		tree, err := extract.ParseTree(context.Background(), lang, src, pyParseBudget)
 		if err != nil {
 			return nil
 		}
+		r.st.py.timed(len(src), time.Since(start))
 		f = &pyFile{rel: rel, src: src, tree: tree}
 		r.st.py.put(key, f, h)
 	}

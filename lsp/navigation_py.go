@@ -25,10 +25,11 @@ import (
 // name ranking, as before this resolution existed, and the late resolution
 // finishes in the background, leaving its parses cached for the next
 // request. Latency thus stays that of the ranking plus the budget, and
-// answers get precise as the cache warms. References stop parsing other
-// files at three quarters of the budget and judge the rest without
-// parsing (index.Store.PyReferencesBy), so that an answer resolved so far
-// is not dropped for the files it has not reached.
+// answers get precise as the cache warms; opening a document warms it
+// ahead of the requests (warm.go). References parse other files only
+// while a parse would end before three quarters of the budget and judge
+// the rest without parsing (index.Store.PyReferencesBy), so that an
+// answer resolved so far is not dropped for the files it has not reached.
 //
 // Python references the syntax cannot confirm (x.name with x of unknown
 // type) are left out of the server's answers (pyCertain); the CLI and the
@@ -128,6 +129,10 @@ func awaitLate(ctx context.Context, f *folder, budget time.Duration, deadline ti
 	defer tick.Stop()
 	for time.Now().Before(deadline) {
 		if f.resolving.CompareAndSwap(false, true) {
+			// The late resolution may have resumed the store before
+			// the cancel above: resume it again, or this one would be
+			// cancelled from its start.
+			f.store.ResumeResolutions()
 			return true
 		}
 		select {

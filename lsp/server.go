@@ -95,6 +95,9 @@ type Server struct {
 	// testHookResolve, when set by a test, runs at the start of each
 	// query-time resolution (navigation_py.go).
 	testHookResolve func()
+	// testHookWarm, when set by a test, gets the files each warming of an
+	// opened document left in the tree cache (warm.go).
+	testHookWarm func(warmed []string)
 	// testHookApply, when set by a test, runs before an agent edit is
 	// checked and sent.
 	testHookApply func()

@@ -17,6 +17,7 @@ func (s *Server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 		return err
 	}
 	s.modify(modification{kind: modOpen, abs: abs, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)})
+	s.warmSyntax(abs)
 	return nil
 }
 

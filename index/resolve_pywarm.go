@@ -1,0 +1,76 @@
+package index
+
+// WarmSyntax parses into the tree cache the Python, TypeScript or
+// JavaScript file from (its content src) and the modules its indexed
+// imports lead to, so that a later query-time resolution of a use in it
+// finds them parsed: the language server calls it when the editor opens a
+// document, which is usually well before it asks anything, and a cold
+// parse is what sends most requests past the server's budget.
+//
+// Each file is parsed by a resolver of its own, taking the tree cache
+// for one parse at a time, so a request waits behind at most one parse;
+// it stops at CancelResolutions (a request wanting the store), within
+// the step and byte bounds of one resolution. It returns the files now in
+// the cache, the buffer first.
+func (s *Store) WarmSyntax(from string, src []byte, read SourceReader) []string {
+	lang := ""
+	switch {
+	case isPyFile(from):
+		lang = "python"
+	case isTSFile(from):
+		lang = tsGrammar(from)
+	default:
+		return nil
+	}
+	var warm []string
+	parsed := 0
+	// parse caches rel (content src, or read when nil) unless cancelled
+	// or over the bounds; ok is false when warming should stop.
+	parse := func(rel string, src []byte, lang string, imports func(r *pyResolver) []string) (next []string, ok bool) {
+		r := newPyResolver(s, read)
+		defer r.release()
+		r.parsed = parsed
+		if r.gen <= s.py.cancelled.Load() {
+			return nil, false
+		}
+		f := r.parsedAs(rel, src, lang)
+		parsed = r.parsed
+		if f == nil {
+			return nil, r.gen > s.py.cancelled.Load() && parsed < pyParseBytes
+		}
+		warm = append(warm, rel)
+		if imports != nil {
+			next = imports(r)
+		}
+		return next, true
+	}
+	mods, ok := parse(from, src, lang, func(r *pyResolver) []string {
+		det, err := s.Detail(from)
+		if err != nil {
+			return nil // not indexed yet: its imports are unknown
+		}
+		var mods []string
+		seen := map[string]bool{from: true}
+		for _, im := range det.Imports {
+			mod := ""
+			if lang == "python" {
+				mod = r.importModule(from, im.Path)
+			} else {
+				mod = r.tsModuleFile(from, im.Path)
+			}
+			if mod != "" && !seen[mod] {
+				seen[mod] = true
+				mods = append(mods, mod)
+			}
+		}
+		return mods
+	})
+	for i := 0; ok && i < len(mods) && i < pyStepLimit; i++ {
+		ml := "python"
+		if !isPyFile(mods[i]) {
+			ml = tsGrammar(mods[i])
+		}
+		_, ok = parse(mods[i], nil, ml, nil)
+	}
+	return warm
+}

@@ -1,0 +1,219 @@
+package index
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/fixture"
+)
+
+// TestWarmSyntax: warming a buffer parses it and the modules its imports
+// lead to into the tree cache, so that a resolution in it parses nothing;
+// a cancelled store warms nothing.
+func TestWarmSyntax(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	src, err := os.ReadFile(filepath.Join(root, "app", "main.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	st.CancelResolutions()
+	if got := st.WarmSyntax("app/main.py", src, readUnder(root)); len(got) != 0 {
+		t.Errorf("warmed while cancelled: %v", got)
+	}
+	st.ResumeResolutions()
+
+	got := st.WarmSyntax("app/main.py", src, readUnder(root))
+	want := []string{"app/main.py", "pkg/models.py", "pkg/__init__.py", "pkg/util.py", "pkg/star.py", "app/sibling.py"}
+	if !slices.Equal(got, want) {
+		t.Errorf("warmed %v, want %v", got, want)
+	}
+	for _, rel := range want {
+		if _, ok := st.py.files["python:"+rel]; !ok {
+			t.Errorf("%s not in the tree cache", rel)
+		}
+	}
+	// Everything u.save (line 17) needs is cached: resolving it parses
+	// nothing.
+	r := newPyResolver(st, readUnder(root))
+	f := r.file("app/main.py", src)
+	tg, ok := r.resolveIdent(f, pyIdentAt(f, lineOffset(src, 16)+6))
+	r.release()
+	if !ok || tg.Path != "pkg/models.py" || r.parsed != 0 {
+		t.Errorf("u.save after warming: %v %v, parsed %d bytes; want pkg/models.py, none parsed", tg, ok, r.parsed)
+	}
+	if got := st.WarmSyntax("notes.txt", []byte("x"), readUnder(root)); got != nil {
+		t.Errorf("warmed a text file: %v", got)
+	}
+}
+
+// lineOffset is the byte offset of 0-based line n of src.
+func lineOffset(src []byte, n int) int {
+	off := 0
+	for ; n > 0; n-- {
+		off += slices.Index(src[off:], '\n') + 1
+	}
+	return off
+}
+
+// TestPyReferencesCancelled: a references resolution cancelled before it
+// starts judges no file, even those it would judge without parsing, so
+// that a late one frees the store for the request that cancelled it.
+func TestPyReferencesCancelled(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	src, err := os.ReadFile(filepath.Join(root, "pkg", "util.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, ok := st.PyDefinitions("pkg/util.py", src, lineOffset(src, 3)+5, readUnder(root))
+	if !ok || tg.Name != "helper" {
+		t.Fatalf("helper not resolved: %v %v", tg, ok)
+	}
+	gen := st.ResolveGen()
+	st.CancelResolutions()
+	refs, err := st.PyReferences(tg, readUnder(root))
+	st.ResumeResolutions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refs) != 0 || !st.CancelledSince(gen) {
+		t.Errorf("cancelled references judged %d occurrences: %v", len(refs), refs)
+	}
+	if refs, err := st.PyReferences(tg, readUnder(root)); err != nil || len(refs) != 4 {
+		t.Errorf("references once resumed: %v, %v; want 4", refs, err)
+	}
+}
+
+// TestPyReferencesParseFits: a references query with a deadline parses no
+// other file whose parse, at the speed seen lately, would end past it (a
+// parse cannot be cut short), and judges those files unparsed instead.
+func TestPyReferencesParseFits(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	src, err := os.ReadFile(filepath.Join(root, "pkg", "util.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, ok := st.PyDefinitions("pkg/util.py", src, lineOffset(src, 3)+5, readUnder(root))
+	if !ok || tg.Name != "helper" {
+		t.Fatalf("helper not resolved: %v %v", tg, ok)
+	}
+	before := len(st.py.files)
+	st.py.psPerByte.Store(uint64(time.Hour)) // picoseconds a byte: an hour a kilobyte
+	refs, err := st.PyReferencesBy(tg, readUnder(root), time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.py.files) != before {
+		t.Errorf("parsed %d files the deadline had no time for: %v", len(st.py.files)-before, st.py.order)
+	}
+	// app/main.py's import and call, unparsed; the parameter helper of
+	// inner is one of them, as the unparsed judgement cannot tell.
+	if len(refs) < 4 {
+		t.Errorf("references judged unparsed: %v", refs)
+	}
+}
+
+// TestPyReferencesWalled: resolving the occurrences of a parsed file
+// parses no module the deadline has no time for (d.py, X's other base),
+// and the occurrence still resolves where the parsed files settle it.
+func TestPyReferencesWalled(t *testing.T) {
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"a.py": "class Base:\n    def save(self): pass\n",
+		"d.py": "class Mixin:\n    pass\n",
+		"c.py": "from a import Base\nfrom d import Mixin\n\nclass X(Mixin, Base):\n    def f(self):\n        self.save()\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	read := readUnder(root)
+	a, _ := read("a.py")
+	tg, ok := st.PyDefinitions("a.py", a, lineOffset(a, 1)+8, read)
+	if !ok || tg.Name != "save" {
+		t.Fatalf("save not resolved: %v %v", tg, ok)
+	}
+	// X at its class line resolves within c.py: its tree is cached,
+	// d.py's is not.
+	c, _ := read("c.py")
+	if x, ok := st.PyDefinitions("c.py", c, lineOffset(c, 3)+6, read); !ok || x.Path != "c.py" {
+		t.Fatalf("X: %v %v", x, ok)
+	}
+	if _, ok := st.py.files["python:d.py"]; ok {
+		t.Fatal("d.py parsed before the query")
+	}
+	st.py.psPerByte.Store(uint64(time.Hour)) // picoseconds a byte: an hour a kilobyte
+	refs, err := st.PyReferencesBy(tg, read, time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := st.py.files["python:d.py"]; ok {
+		t.Error("d.py parsed past the time the deadline left")
+	}
+	var got []string
+	for _, h := range refs {
+		got = append(got, fmt.Sprintf("%s:%d uncertain=%v", h.Path, h.Pos.Line+1, h.Uncertain))
+	}
+	want := []string{"a.py:2 uncertain=false", "c.py:6 uncertain=false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("references of Base.save: %v, want %v", got, want)
+	}
+}
+
+// TestPyReferencesWalledImport: an import in a parsed file that leads
+// through a module the deadline leaves unparsed is kept as an unparsed
+// file's would be, not dropped: `from d import helper as h2` with d
+// re-exporting a.helper.
+func TestPyReferencesWalledImport(t *testing.T) {
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"a.py": "def helper(): pass\n",
+		"d.py": "from a import helper\n",
+		"c.py": "from a import helper\nfrom d import helper as h2\nhelper()\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	read := readUnder(root)
+	c, _ := read("c.py")
+	tg, ok := st.PyDefinitions("c.py", c, lineOffset(c, 2)+1, read)
+	if !ok || tg.Path != "a.py" {
+		t.Fatalf("helper not resolved: %v %v", tg, ok)
+	}
+	if _, ok := st.py.files["python:d.py"]; ok {
+		t.Fatal("d.py parsed before the query")
+	}
+	st.py.psPerByte.Store(uint64(time.Hour)) // picoseconds a byte: an hour a kilobyte
+	refs, err := st.PyReferencesBy(tg, read, time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range refs {
+		got = append(got, fmt.Sprintf("%s:%d:%d uncertain=%v", h.Path, h.Pos.Line+1, h.Pos.Col, h.Uncertain))
+	}
+	want := []string{"a.py:1:4 uncertain=false", "c.py:1:14 uncertain=false", "c.py:2:14 uncertain=false", "c.py:3:0 uncertain=false", "d.py:1:14 uncertain=false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
+	}
+}
