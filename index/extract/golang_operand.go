@@ -330,70 +330,9 @@ func (o *operands) valueAt(off, idx int) string {
 			return o.typeAt(j + 1)
 		}
 	}
-	var desc string
-	called := false
-	for n := 0; ; n++ {
-		switch {
-		case j < len(src) && src[j] == '(':
-			end := skipParens(src, j)
-			if end < 0 {
-				return ""
-			}
-			if desc == "" {
-				if o.local(a, i) {
-					return ""
-				}
-				desc = a
-			}
-			desc += "()"
-			called, j = true, end
-			continue
-		case j < len(src) && src[j] == '{' && !called && n <= 2:
-			// A composite literal T{...} or q.T{...} (n counts a and
-			// the selectors read so far).
-			if desc == "" {
-				desc = a
-			}
-			if idx != 0 {
-				return ""
-			}
-			return desc + "{}"
-		case j < len(src) && src[j] == '[' && desc != "" || j < len(src) && src[j] == '[' && n == 0:
-			// An element x[i]; x[i](...) would be a generic call.
-			end := skipBrackets(src, j)
-			if end < 0 || end < len(src) && src[end] == '(' {
-				return ""
-			}
-			if desc == "" {
-				if desc = o.nameDesc(a, i); desc == "" {
-					return ""
-				}
-			}
-			desc += "[_]"
-			called, j = false, end
-			continue
-		case j+1 < len(src) && src[j] == '.' && src[j+1] == '(':
-			if idx != 0 {
-				return ""
-			}
-			return o.typeAt(j + 2) // x.(T)
-		case j < len(src) && src[j] == '.':
-			b, k := identAt(src, j+1)
-			if b == "" {
-				return ""
-			}
-			if desc == "" {
-				if _, ok := o.bound[a]; ok && !o.local(a, i) {
-					desc = a
-				} else if desc = o.nameDesc(a, i); desc == "" {
-					return ""
-				}
-			}
-			desc += "." + b
-			called, j = false, k
-			continue
-		}
-		break
+	desc, called, j, res, done := o.chainAt(a, i, j, idx)
+	if done {
+		return res
 	}
 	if desc == "" {
 		desc = o.nameDesc(a, i)
@@ -408,6 +347,77 @@ func (o *operands) valueAt(off, idx int) string {
 		return desc + "[" + strconv.Itoa(idx) + "]"
 	}
 	return desc
+}
+
+// chainAt reads the calls, composite literal, elements, type assertion
+// and selectors that follow the identifier a (at i, ending at j) in
+// valueAt's expression: desc so far, whether it ends in a call, and where
+// it ends; done with res when the chain settles valueAt's answer itself.
+func (o *operands) chainAt(a string, i, j, idx int) (desc string, called bool, stop int, res string, done bool) {
+	src := o.src
+	for n := 0; ; n++ {
+		switch {
+		case j < len(src) && src[j] == '(':
+			end := skipParens(src, j)
+			if end < 0 {
+				return "", false, j, "", true
+			}
+			if desc == "" {
+				if o.local(a, i) {
+					return "", false, j, "", true
+				}
+				desc = a
+			}
+			desc += "()"
+			called, j = true, end
+			continue
+		case j < len(src) && src[j] == '{' && !called && n <= 2:
+			// A composite literal T{...} or q.T{...} (n counts a and
+			// the selectors read so far).
+			if desc == "" {
+				desc = a
+			}
+			if idx != 0 {
+				return "", false, j, "", true
+			}
+			return "", false, j, desc + "{}", true
+		case j < len(src) && src[j] == '[' && desc != "" || j < len(src) && src[j] == '[' && n == 0:
+			// An element x[i]; x[i](...) would be a generic call.
+			end := skipBrackets(src, j)
+			if end < 0 || end < len(src) && src[end] == '(' {
+				return "", false, j, "", true
+			}
+			if desc == "" {
+				if desc = o.nameDesc(a, i); desc == "" {
+					return "", false, j, "", true
+				}
+			}
+			desc += "[_]"
+			called, j = false, end
+			continue
+		case j+1 < len(src) && src[j] == '.' && src[j+1] == '(':
+			if idx != 0 {
+				return "", false, j, "", true
+			}
+			return "", false, j, o.typeAt(j + 2), true // x.(T)
+		case j < len(src) && src[j] == '.':
+			b, k := identAt(src, j+1)
+			if b == "" {
+				return "", false, j, "", true
+			}
+			if desc == "" {
+				if _, ok := o.bound[a]; ok && !o.local(a, i) {
+					desc = a
+				} else if desc = o.nameDesc(a, i); desc == "" {
+					return "", false, j, "", true
+				}
+			}
+			desc += "." + b
+			called, j = false, k
+			continue
+		}
+		return desc, called, j, "", false
+	}
 }
 
 // nthExpr returns the offset of element n (0-based) of the expression
