@@ -95,4 +95,7 @@ func (s *Server) indexOnce(ctx context.Context, f *folder) {
 	}
 	s.files.clear()
 	s.rescheduleOpen(f)
+	if err == nil && sum.Changed > 0 {
+		s.warmOpen(f)
+	}
 }

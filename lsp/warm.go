@@ -1,6 +1,11 @@
 package lsp
 
-import "runtime/debug"
+import (
+	"maps"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+)
 
 // warmSyntax parses, in the background, an opened Python, TypeScript or
 // JavaScript document and the modules it imports into its folder's tree
@@ -15,11 +20,26 @@ import "runtime/debug"
 // tree stays cached.
 func (s *Server) warmSyntax(abs string) {
 	f, rel, ok := s.folderOf(abs)
-	if !ok || f.store == nil || f.ctx.Err() != nil {
+	if !ok {
 		return
 	}
-	t, err := s.text(abs)
-	if err != nil || !f.resolving.CompareAndSwap(false, true) {
+	s.warm(f, []string{rel})
+}
+
+// warmOpen warms every document open in f, after an index run changed
+// the store: one opened before the first run finished was warmed alone,
+// as the index did not yet know where its imports lead.
+func (s *Server) warmOpen(f *folder) {
+	f.mu.Lock()
+	rels := slices.Sorted(maps.Keys(f.want))
+	f.mu.Unlock()
+	s.warm(f, rels)
+}
+
+// warm warms rels (root-relative) in turn in one background goroutine
+// holding f's resolution slot; a request's cancel ends it.
+func (s *Server) warm(f *folder, rels []string) {
+	if len(rels) == 0 || f.store == nil || f.ctx.Err() != nil || !f.resolving.CompareAndSwap(false, true) {
 		return
 	}
 	f.late.Store(true)
@@ -31,14 +51,30 @@ func (s *Server) warmSyntax(abs string) {
 		defer f.resolving.Store(false)
 		defer f.late.Store(false)
 		defer f.store.ResumeResolutions()
-		defer func() {
-			if p := recover(); p != nil {
-				s.log.Errorf("warming %s panicked: %v\n%s", rel, p, debug.Stack())
+		gen := f.store.ResolveGen()
+		for _, rel := range rels {
+			if f.store.CancelledSince(gen) || f.ctx.Err() != nil {
+				return
 			}
-		}()
-		warm := f.store.WarmSyntax(rel, t.content, s.pyReader(&doc{f: f}))
-		if hook := s.testHookWarm; hook != nil {
-			hook(warm)
+			t, err := s.text(filepath.Join(f.root, filepath.FromSlash(rel)))
+			if err != nil {
+				continue
+			}
+			s.warmOne(f, rel, t.content)
 		}
 	}()
+}
+
+// warmOne warms one document; a resolver bug on it must not take the
+// server down.
+func (s *Server) warmOne(f *folder, rel string, content []byte) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Errorf("warming %s panicked: %v\n%s", rel, p, debug.Stack())
+		}
+	}()
+	warm := f.store.WarmSyntax(rel, content, s.pyReader(&doc{f: f}))
+	if hook := s.testHookWarm; hook != nil && warm != nil {
+		hook(warm)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -57,5 +58,36 @@ func TestAwaitLateResumes(t *testing.T) {
 	defer f.resolving.Store(false)
 	if f.store.CancelledSince(f.store.ResolveGen()) {
 		t.Error("the store stays cancelled for the resolution that took the slot")
+	}
+}
+
+// TestWarmAfterIndexing: a document opened before the first index run
+// finished is warmed again when the run ends, now with the modules its
+// imports lead to, which the index did not know when it was opened.
+func TestWarmAfterIndexing(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
+	warmed := make(chan []string, 8)
+	release := make(chan struct{})
+	var once sync.Once
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.srv.testHookWarm = func(w []string) { warmed <- w }
+	e.srv.testHookIndexProgress = func(context.Context) { once.Do(func() { <-release }) }
+	e.initialize(editorConfig{utf8: true})
+	e.open("app/main.py")
+	select {
+	case <-warmed: // the warming on open, with what the index knew then
+	case <-time.After(waitTimeout):
+		t.Fatal("opening app/main.py warmed nothing")
+	}
+	close(release)
+	e.waitIndexed(1)
+	want := []string{"app/main.py", "pkg/models.py", "pkg/__init__.py", "pkg/util.py", "pkg/star.py", "app/sibling.py"}
+	select {
+	case got := <-warmed:
+		if !slices.Equal(got, want) {
+			t.Errorf("warmed after indexing %v, want %v", got, want)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("the end of the index run warmed nothing")
 	}
 }
