@@ -1,13 +1,11 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/parleyhq/parley/internal/fixture"
+	"github.com/parleyhq/parley/internal/syncbuf"
 )
 
 // blockingStdio is what `parley serve` reads and writes: the read end of a
@@ -27,24 +26,6 @@ func (s blockingStdio) Write(p []byte) (int, error) { return s.out.Write(p) }
 func (s blockingStdio) Close() error {
 	s.in.Close()
 	return s.out.Close()
-}
-
-// lockedBuffer collects the server's output.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // TestExitWithStdinOpen: exit ends Serve while the client keeps its end
@@ -74,7 +55,7 @@ func TestExitWithStdinOpen(t *testing.T) {
 				t.Fatal(err)
 			}
 			inR.Fd() // blocking mode, as stdin is: Close no longer interrupts Read
-			var out lockedBuffer
+			var out syncbuf.Buffer
 			drained := make(chan struct{})
 			go func() { io.Copy(&out, outR); close(drained) }()
 			// The client's end stays open until the test is over.

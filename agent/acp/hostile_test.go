@@ -2,17 +2,16 @@ package acp_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/agent/acp"
+	"github.com/parleyhq/parley/internal/syncbuf"
 )
 
 // TestHostileFrames: malformed frames, unknown methods, bad params and a
@@ -124,29 +123,11 @@ func TestAnswersAfterEOF(t *testing.T) {
 		in.WriteString(`{"jsonrpc":"2.0","id":"u` + strconv.Itoa(i) + `","method":"no/such/method"}` + "\n")
 	}
 	in.WriteString(`{"jsonrpc":"2.0","id":"new","method":"session/new","params":{"cwd":"` + f.root + `","mcpServers":[]}}` + "\n")
-	var out syncBuffer
+	var out syncbuf.Buffer
 	if err := srv.Serve(context.Background(), strings.NewReader(in.String()), &out); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(out.String(), "\n"); n != 41 {
 		t.Errorf("%d answers, want 41:\n%s", n, out.String())
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

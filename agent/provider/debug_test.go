@@ -1,32 +1,15 @@
 package provider
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"strings"
 	"sync"
 	"testing"
 	"testing/iotest"
+
+	"github.com/parleyhq/parley/internal/syncbuf"
 )
-
-// syncBuffer is a bytes.Buffer safe for the test's reads after Stream.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestDebugLogsBodiesWithoutKey(t *testing.T) {
 	tests := []struct {
@@ -38,7 +21,7 @@ func TestDebugLogsBodiesWithoutKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var log syncBuffer
+			var log syncbuf.Buffer
 			f := newFakeAPI(t,
 				errorResponse(429, `{"error":{"message":"slow down `+testKey+`","type":"rate_limit_error"}}`),
 				sse(t, tt.fixture))
@@ -64,7 +47,7 @@ func TestDebugLogsBodiesWithoutKey(t *testing.T) {
 
 // A key split across reads is still redacted: the body is logged by line.
 func TestDebugBodyRedactsAcrossReads(t *testing.T) {
-	var log syncBuffer
+	var log syncbuf.Buffer
 	d := newDebugLog(&log, testKey)
 	body := &debugBody{rc: io.NopCloser(iotest.OneByteReader(strings.NewReader("data: " + testKey + "\ntail " + testKey))), log: d}
 	if _, err := io.ReadAll(body); err != nil {
@@ -80,7 +63,7 @@ func TestDebugBodyRedactsAcrossReads(t *testing.T) {
 // One Provider serves concurrent Streams, sharing the debug writer.
 func TestConcurrentStreams(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
-		var log syncBuffer
+		var log syncbuf.Buffer
 		f := newFakeAPI(t, sse(t, pc.ok))
 		p, _ := newTestProvider(t, pc.name, f, func(c *Config) { c.Debug = &log })
 		var wg sync.WaitGroup

@@ -11,12 +11,13 @@ import (
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/internal/fakellm"
 	"github.com/parleyhq/parley/internal/fixture"
+	"github.com/parleyhq/parley/internal/syncbuf"
 )
 
 // openTestChat opens `parley chat` in-process on the workspace ws, talking
 // to a fake model API serving script, with its data and configuration
 // under dir.
-func openTestChat(t *testing.T, dir, ws, script string, f *chatFlags) (*chatApp, *fakellm.Server, *syncBuffer) {
+func openTestChat(t *testing.T, dir, ws, script string, f *chatFlags) (*chatApp, *fakellm.Server, *syncbuf.Buffer) {
 	t.Helper()
 	url, llm := fakellm.Start(t, script)
 	for _, kv := range os.Environ() {
@@ -28,7 +29,7 @@ func openTestChat(t *testing.T, dir, ws, script string, f *chatFlags) (*chatApp,
 		name, value, _ := strings.Cut(kv, "=")
 		t.Setenv(name, value)
 	}
-	var out syncBuffer
+	var out syncbuf.Buffer
 	g := &globals{root: ws, dataDir: filepath.Join(dir, "data"), stdout: &out, stderr: &out}
 	app, err := openChat(g, f, newChatCmd(g).Flags(), false)
 	if err != nil {

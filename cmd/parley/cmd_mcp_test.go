@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/internal/fixture"
+	"github.com/parleyhq/parley/internal/syncbuf"
 	"github.com/parleyhq/parley/tools/mcpclient"
 )
 
@@ -57,7 +58,7 @@ func TestMCPStdio(t *testing.T) {
 	dir := t.TempDir()
 	ws := fixture.Workspace(t, "shop")
 	cmd := mcpCommand(t, dir, ws)
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
@@ -165,7 +166,7 @@ func TestMCPMemoryAndMap(t *testing.T) {
 	dir := t.TempDir()
 	ws := fixture.Workspace(t, "shop")
 	cmd := mcpCommand(t, dir, ws, "--allow-memory-writes", "--no-watch")
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
 		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)

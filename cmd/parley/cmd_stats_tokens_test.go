@@ -6,6 +6,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/internal/syncbuf"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
 )
@@ -23,7 +24,7 @@ func TestCostCommand(t *testing.T) {
 	}
 	s := agent.NewSession()
 	s.Usage = provider.Usage{InputTokens: 1200, OutputTokens: 34}
-	var out syncBuffer
+	var out syncbuf.Buffer
 	app := &chatApp{g: &globals{stderr: &out}, session: s, agent: &agent.Agent{Env: &tools.Env{Ledger: l}}}
 	app.command("/cost")
 	for _, want := range []string{

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/internal/syncbuf"
 )
 
 // exitWait bounds the wait for `parley serve` to end after exit. It is a
@@ -50,7 +52,7 @@ func TestServeExitsWithStdinOpen(t *testing.T) {
 			}
 			// The client's end stays open until the test is over.
 			defer toServer.Close()
-			var stdout syncBuffer
+			var stdout syncbuf.Buffer
 			cmd := exec.Command(parley, "serve", "--log-file", filepath.Join(dir, "serve.log"), "--no-watch")
 			cmd.Stdin, cmd.Stdout = stdin, &stdout
 			cmd.Env = append(os.Environ(), "PARLEY_DATA_DIR="+filepath.Join(dir, "data"),
