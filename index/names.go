@@ -126,19 +126,7 @@ func (t *nameTable) rebuild(s *Store) error {
 	t.byFile = make(map[uint32][]int32, len(t.byFile))
 	t.containers = map[string]string{}
 	t.arena = byteArena{}
-	err := s.scan([]byte{prefixSymName}, func(k, v []byte) error {
-		lower, id, idx, ok := parseSymNameKey(k)
-		if !ok {
-			return nil
-		}
-		ref, ok := decodeSymRef(v)
-		if !ok {
-			return nil
-		}
-		name := lower
-		if ref.Spelled != nil {
-			name = ref.Spelled
-		}
+	err := s.scanSymNames(func(name, lower []byte, id, idx uint32, ref symRef) error {
 		t.add(name, lower, namePost{id: id, idx: idx, sel: ref.Sel, kind: ref.Kind, exported: ref.Exported, container: t.intern(ref.Container)})
 		return nil
 	})

@@ -43,8 +43,21 @@ func (s *Store) ScanReferenceNames(fn func(id uint32, names [][]byte) error) err
 // ('s' records): its name as spelled and the declaring file's ID. name
 // aliases a scan buffer, valid only during the call.
 func (s *Store) ScanDeclaredNames(fn func(name []byte, id uint32) error) error {
-	err := s.scan([]byte{prefixSymName}, func(k, v []byte) error {
-		lower, id, _, ok := parseSymNameKey(k)
+	err := s.scanSymNames(func(name, _ []byte, id, _ uint32, _ symRef) error {
+		return fn(name, id)
+	})
+	if err != nil {
+		return fmt.Errorf("scan declared names: %w", err)
+	}
+	return nil
+}
+
+// scanSymNames calls fn for each well-formed 's' record: the name as
+// spelled, lower-cased (the key's), the declaring file's ID, the symbol's
+// index in that file and the record. name and lower alias scan buffers.
+func (s *Store) scanSymNames(fn func(name, lower []byte, id, idx uint32, ref symRef) error) error {
+	return s.scan([]byte{prefixSymName}, func(k, v []byte) error {
+		lower, id, idx, ok := parseSymNameKey(k)
 		if !ok {
 			return nil
 		}
@@ -56,12 +69,8 @@ func (s *Store) ScanDeclaredNames(fn func(name []byte, id uint32) error) error {
 		if ref.Spelled != nil {
 			name = ref.Spelled
 		}
-		return fn(name, id)
+		return fn(name, lower, id, idx, ref)
 	})
-	if err != nil {
-		return fmt.Errorf("scan declared names: %w", err)
-	}
-	return nil
 }
 
 // FileNames returns the distinct names the file at path references (its
