@@ -16,9 +16,7 @@ import (
 // a cancelled store warms nothing.
 func TestWarmSyntax(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
-	st := openTestStore(t, t.TempDir())
-	defer st.Close()
-	mustIndex(t, st, root)
+	st := indexedStore(t, root)
 	src, err := os.ReadFile(filepath.Join(root, "app", "main.py"))
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +52,16 @@ func TestWarmSyntax(t *testing.T) {
 	}
 }
 
+// indexedStore opens a store of its own, closed with the test, and
+// indexes root into it.
+func indexedStore(t *testing.T, root string) *Store {
+	t.Helper()
+	st := openTestStore(t, t.TempDir())
+	t.Cleanup(func() { st.Close() })
+	mustIndex(t, st, root)
+	return st
+}
+
 // lineOffset is the byte offset of 0-based line n of src.
 func lineOffset(src []byte, n int) int {
 	off := 0
@@ -68,9 +76,7 @@ func lineOffset(src []byte, n int) int {
 // that a late one frees the store for the request that cancelled it.
 func TestPyReferencesCancelled(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
-	st := openTestStore(t, t.TempDir())
-	defer st.Close()
-	mustIndex(t, st, root)
+	st := indexedStore(t, root)
 	src, err := os.ReadFile(filepath.Join(root, "pkg", "util.py"))
 	if err != nil {
 		t.Fatal(err)
@@ -99,9 +105,7 @@ func TestPyReferencesCancelled(t *testing.T) {
 // parse cannot be cut short), and judges those files unparsed instead.
 func TestPyReferencesParseFits(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
-	st := openTestStore(t, t.TempDir())
-	defer st.Close()
-	mustIndex(t, st, root)
+	st := indexedStore(t, root)
 	src, err := os.ReadFile(filepath.Join(root, "pkg", "util.py"))
 	if err != nil {
 		t.Fatal(err)
@@ -131,18 +135,12 @@ func TestPyReferencesParseFits(t *testing.T) {
 // and the occurrence still resolves where the parsed files settle it.
 func TestPyReferencesWalled(t *testing.T) {
 	root := t.TempDir()
-	for name, src := range map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		"a.py": "class Base:\n    def save(self): pass\n",
 		"d.py": "class Mixin:\n    pass\n",
 		"c.py": "from a import Base\nfrom d import Mixin\n\nclass X(Mixin, Base):\n    def f(self):\n        self.save()\n",
-	} {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st := openTestStore(t, t.TempDir())
-	defer st.Close()
-	mustIndex(t, st, root)
+	})
+	st := indexedStore(t, root)
 	read := readUnder(root)
 	a, _ := read("a.py")
 	tg, ok := st.PyDefinitions("a.py", a, lineOffset(a, 1)+8, read)
@@ -182,18 +180,12 @@ func TestPyReferencesWalled(t *testing.T) {
 // re-exporting a.helper.
 func TestPyReferencesWalledImport(t *testing.T) {
 	root := t.TempDir()
-	for name, src := range map[string]string{
+	fixture.WriteTree(t, root, map[string]string{
 		"a.py": "def helper(): pass\n",
 		"d.py": "from a import helper\n",
 		"c.py": "from a import helper\nfrom d import helper as h2\nhelper()\n",
-	} {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st := openTestStore(t, t.TempDir())
-	defer st.Close()
-	mustIndex(t, st, root)
+	})
+	st := indexedStore(t, root)
 	read := readUnder(root)
 	c, _ := read("c.py")
 	tg, ok := st.PyDefinitions("c.py", c, lineOffset(c, 2)+1, read)
