@@ -31,10 +31,7 @@ text done editing
 	c.answer = func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse { return selected("allow_once") }
 	conn := f.connect(t, c, fsCaps)
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	if sess.Modes == nil || sess.Modes.CurrentModeId != "default" || len(sess.Modes.AvailableModes) != 4 {
 		t.Errorf("modes %+v", sess.Modes)
 	}
@@ -114,10 +111,7 @@ text written
 	c := newFakeClient()
 	conn := f.connect(t, c, sdk.ClientCapabilities{})
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	c.answer = func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse { return selected("reject_once") }
 	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("write x")}); err != nil {
 		t.Fatal(err)
@@ -153,10 +147,7 @@ func TestCancelMidTurn(t *testing.T) {
 	c := newFakeClient()
 	conn := f.connect(t, c, sdk.ClientCapabilities{})
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	type result struct {
 		resp sdk.PromptResponse
 		err  error
@@ -192,10 +183,7 @@ text second answer
 	c1 := newFakeClient()
 	conn := f.connect(t, c1, sdk.ClientCapabilities{})
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("first question")}); err != nil {
 		t.Fatal(err)
 	}
@@ -244,10 +232,7 @@ func TestPlanFromTodos(t *testing.T) {
 	c := newFakeClient()
 	conn := f.connect(t, c, sdk.ClientCapabilities{})
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("plan")}); err != nil {
 		t.Fatal(err)
 	}
@@ -274,10 +259,7 @@ text ok
 	c := newFakeClient()
 	conn := f.connect(t, c, sdk.ClientCapabilities{})
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	if _, err := conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: sess.SessionId, ModeId: "nonsense"}); err == nil {
 		t.Error("an unknown mode was accepted")
 	}
@@ -317,10 +299,7 @@ func TestRefusals(t *testing.T) {
 	if _, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{{Stdio: &sdk.McpServerStdio{Name: "x"}}}}); err == nil {
 		t.Error("an MCP server without a command was accepted")
 	}
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{}}); err == nil {
 		t.Error("an empty prompt was accepted")
 	}
@@ -353,10 +332,7 @@ text done
 	c.answer = func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse { return selected("allow_once") }
 	conn := f.connect(t, c, sdk.ClientCapabilities{})
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("delegate")}); err != nil {
 		t.Fatal(err)
 	}
@@ -380,10 +356,7 @@ func TestPromptSupersedes(t *testing.T) {
 	c := newFakeClient()
 	conn := f.connect(t, c, sdk.ClientCapabilities{})
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	first := make(chan sdk.PromptResponse, 1)
 	go func() {
 		r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("one")})
@@ -416,10 +389,7 @@ text done
 	c := newFakeClient()
 	conn := f.connect(t, c, fsCaps)
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("tidy")}); err != nil {
 		t.Fatal(err)
 	}

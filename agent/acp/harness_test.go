@@ -251,6 +251,16 @@ func serve(t *testing.T, srv *acp.Server, client sdk.Client) *sdk.ClientSideConn
 	return sdk.NewClientSideConnection(client, toAgentW, toClientR)
 }
 
+// newSession opens a session in the fixture's root, with no MCP servers.
+func (f *fixture) newSession(t *testing.T, ctx context.Context, conn *sdk.ClientSideConnection) sdk.NewSessionResponse {
+	t.Helper()
+	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sess
+}
+
 func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	t.Cleanup(cancel)

@@ -38,10 +38,7 @@ func TestRepoMapFollowsMessages(t *testing.T) {
 	}
 	conn := f.connect(t, newFakeClient(), fsCaps)
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	for _, msg := range []string{"hello", "what does b.go say?"} {
 		if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text(msg)}); err != nil {
 			t.Fatalf("%s: %v", msg, err)

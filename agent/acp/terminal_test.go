@@ -158,10 +158,7 @@ text ran it
 	c.terms = newFakeTerminals()
 	conn := f.connect(t, c, termCaps)
 	ctx := ctxT(t)
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := f.newSession(t, ctx, conn)
 	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("run")}); err != nil {
 		t.Fatal(err)
 	}
@@ -221,10 +218,7 @@ text unreachable
 			}
 			conn := f.connect(t, c, termCaps)
 			ctx := ctxT(t)
-			sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: f.root, McpServers: []sdk.McpServer{}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			sess := f.newSession(t, ctx, conn)
 			done := make(chan sdk.PromptResponse, 1)
 			go func() {
 				r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: text("wait")})
