@@ -24,15 +24,7 @@ func (f autoFigures) String() string {
 // paraphrase shares two words with its memory); hybrid 0.93/1.00 and
 // 1.00/0.38. Run with -v for the figures.
 func TestAutoRecallQuality(t *testing.T) {
-	s, _ := hybridSet(t, "fake-embed-384")
-	var ids []uint64
-	for _, c := range qualityMemories {
-		m, err := s.Add(Memory{Content: c})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, m.ID)
-	}
+	s, ids := hybridQualitySet(t)
 	run := func() (direct, para autoFigures) {
 		for _, q := range qualityQueries {
 			f := &direct

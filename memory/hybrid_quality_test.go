@@ -2,14 +2,11 @@ package memory
 
 import "testing"
 
-// TestRetrievalQualityHybrid measures the retrieval-quality set of
-// quality_test.go through hybrid recall, with internal/fakellm's
-// embeddings (hashed word stems and character trigrams: they know no
-// synonyms, so they help where a paraphrase shares stems, not where it
-// shares only meaning). Run with -v for the figures beside the lexical
-// ones; it fails if hybrid recall does worse than lexical on either set,
-// or below what it measured when written.
-func TestRetrievalQualityHybrid(t *testing.T) {
+// hybridQualitySet is a hybrid set (internal/fakellm's 384-d embeddings)
+// holding the retrieval-quality memories, and their IDs in
+// qualityMemories' order.
+func hybridQualitySet(t *testing.T) (*Set, []uint64) {
+	t.Helper()
 	s, _ := hybridSet(t, "fake-embed-384")
 	var ids []uint64
 	for _, c := range qualityMemories {
@@ -19,6 +16,18 @@ func TestRetrievalQualityHybrid(t *testing.T) {
 		}
 		ids = append(ids, m.ID)
 	}
+	return s, ids
+}
+
+// TestRetrievalQualityHybrid measures the retrieval-quality set of
+// quality_test.go through hybrid recall, with internal/fakellm's
+// embeddings (hashed word stems and character trigrams: they know no
+// synonyms, so they help where a paraphrase shares stems, not where it
+// shares only meaning). Run with -v for the figures beside the lexical
+// ones; it fails if hybrid recall does worse than lexical on either set,
+// or below what it measured when written.
+func TestRetrievalQualityHybrid(t *testing.T) {
+	s, ids := hybridQualitySet(t)
 	recall := func(hybrid bool) func(q string) ([]uint64, error) {
 		return func(q string) ([]uint64, error) {
 			var hits []Hit
