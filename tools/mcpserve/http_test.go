@@ -25,10 +25,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // token lists and calls tools, one without it or with another is refused.
 func TestHTTPToken(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	hs := httptest.NewServer(s.HTTPHandler("s3cret"))
 	defer hs.Close()
 	ctx := context.Background()
@@ -58,10 +55,7 @@ func TestHTTPToken(t *testing.T) {
 // TestHTTPOpen: without a token (loopback) any local client connects.
 func TestHTTPOpen(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	hs := httptest.NewServer(s.HTTPHandler(""))
 	defer hs.Close()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).

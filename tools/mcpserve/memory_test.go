@@ -24,20 +24,14 @@ func TestMemoryTools(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
 	opts.Memory = set
 
-	ro, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ro := mustNew(t, opts)
 	names := toolNames(t, connect(t, ro))
 	if !slices.Contains(names, "recall_memories") || slices.Contains(names, "remember") || slices.Contains(names, "forget_memory") {
 		t.Errorf("read-only tools: %v", names)
 	}
 
 	opts.MemoryWrites = true
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	cs := connect(t, s)
 	if got, isErr := call(t, cs, "remember", map[string]any{"content": "Prices are in cents, never floats.", "type": "decision"}); isErr || !strings.Contains(got, "Remembered as 1") {
 		t.Fatalf("remember: %v %s", isErr, got)

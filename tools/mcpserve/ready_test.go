@@ -15,10 +15,7 @@ func TestIndexNotReady(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
 	ready := NewReadiness()
 	opts.Ready, opts.IndexWait = ready, 10*time.Millisecond
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	cs := connect(t, s)
 	if got, isErr := call(t, cs, "find_definition", map[string]any{"name": "Discount"}); !isErr || !strings.Contains(got, "indexing, listing the workspace's files") {
 		t.Errorf("before any progress: %v %s", isErr, got)
@@ -34,10 +31,7 @@ func TestIndexNotReady(t *testing.T) {
 	}
 	// A call waiting when the run ends gets its answer.
 	opts.IndexWait = time.Hour
-	s2, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s2 := mustNew(t, opts)
 	cs2 := connect(t, s2)
 	done := make(chan string, 1)
 	go func() {

@@ -11,10 +11,7 @@ import (
 // toward the focus files; bad arguments are the model's mistakes.
 func TestRepoMap(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	cs := connect(t, s)
 	got, isErr := call(t, cs, "repo_map", map[string]any{"focus": []string{"cart/cart.go"}, "tokens": 400})
 	if isErr || !strings.Contains(got, "cart/cart.go") || !strings.Contains(got, "Total") {

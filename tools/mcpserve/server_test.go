@@ -62,6 +62,16 @@ func testOptions(t *testing.T, mode permission.Mode, rules permission.Rules) (Op
 
 // connect serves s over an in-memory transport and returns a client
 // session.
+// mustNew builds a server from opts or fails the test.
+func mustNew(t *testing.T, opts Options) *Server {
+	t.Helper()
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func connect(t *testing.T, s *Server) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
@@ -112,10 +122,7 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 // client: the results are the agent tools' own.
 func TestReadTools(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	cs := connect(t, s)
 	if got := toolNames(t, cs); !slices.Equal(got, sorted(ReadTools)) {
 		t.Errorf("tools = %v, want %v", got, sorted(ReadTools))
@@ -145,10 +152,7 @@ func TestReadTools(t *testing.T) {
 // edits without --allow-edits are answered, and the session goes on.
 func TestModelMistakes(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{Deny: []string{"read(price/**)"}})
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	cs := connect(t, s)
 	for _, tc := range []struct {
 		tool string
@@ -184,10 +188,7 @@ func TestModelMistakes(t *testing.T) {
 func TestAllowEdits(t *testing.T) {
 	opts, ws := testOptions(t, permission.ModeAcceptEdits, permission.Rules{Deny: []string{"edit(price/**)"}})
 	opts.AllowEdits = true
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	cs := connect(t, s)
 	if got, want := toolNames(t, cs), sorted(append(slices.Clone(ReadTools), EditTools...)); !slices.Equal(got, want) {
 		t.Errorf("tools = %v, want %v", got, want)
@@ -209,10 +210,7 @@ func TestAllowEdits(t *testing.T) {
 	// Mode default with nobody to ask: the edit is refused, not run.
 	opts, ws = testOptions(t, permission.ModeDefault, permission.Rules{})
 	opts.AllowEdits = true
-	s, err = New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = mustNew(t, opts)
 	got, isErr = call(t, connect(t, s), "write_file", map[string]any{"path": "new.go", "content": "x"})
 	if !isErr || !strings.Contains(got, "approval") {
 		t.Errorf("write in mode default: isError=%v %s", isErr, got)
@@ -231,10 +229,7 @@ func TestAllowEdits(t *testing.T) {
 // TestSessionEnvs: each session has its own Env, dropped when it ends.
 func TestSessionEnvs(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	ctx := context.Background()
 	var sessions []*mcp.ServerSession
 	for range 2 {
@@ -278,10 +273,7 @@ func sorted(s []string) []string {
 // session is a short stub; another session gets the whole file.
 func TestReadFileLedgerPerSession(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	a, b := connect(t, s), connect(t, s)
 	first, _ := call(t, a, "read_file", map[string]any{"path": "cart/fee.go"})
 	again, _ := call(t, a, "read_file", map[string]any{"path": "cart/fee.go"})

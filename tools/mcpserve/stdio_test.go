@@ -17,10 +17,7 @@ import (
 // to answer every request after it.
 func TestStdioHostileFrames(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)

@@ -46,10 +46,7 @@ func TestVectorTools(t *testing.T) {
 	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
 	opts.Memory = set
 
-	ro, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ro := mustNew(t, opts)
 	names := toolNames(t, connect(t, ro))
 	for _, n := range VectorReadTools {
 		if !slices.Contains(names, n) {
@@ -63,10 +60,7 @@ func TestVectorTools(t *testing.T) {
 	}
 
 	opts.MemoryWrites = true
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, opts)
 	cs := connect(t, s)
 	if got, isErr := call(t, cs, "vector_db_add_text", map[string]any{"index_name": "notes", "text": "Database migrations run with make migrate"}); isErr || !strings.Contains(got, "Added the text to notes") {
 		t.Fatalf("vector_db_add_text: %v %s", isErr, got)
@@ -84,10 +78,7 @@ func TestVectorTools(t *testing.T) {
 	otherSet := &memory.Set{Workspace: other}
 	t.Cleanup(func() { otherSet.Close() })
 	opts.Memory = otherSet
-	s2, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s2 := mustNew(t, opts)
 	cs2 := connect(t, s2)
 	if got, isErr := call(t, cs2, "vector_db_list_indices", map[string]any{}); !isErr || !strings.Contains(got, "in use by another parley process") {
 		t.Errorf("vector_db_list_indices while another owns them: %v %s", isErr, got)
