@@ -108,15 +108,6 @@ func TestKeys(t *testing.T) {
 	if got := string(appendLower(nil, "ÀBc")); got != "àbc" {
 		t.Errorf("appendLower = %q", got)
 	}
-	for _, tc := range []struct{ in, want []byte }{
-		{[]byte("ab"), []byte("ac")},
-		{[]byte{'a', 0xff}, []byte("b")},
-		{[]byte{0xff, 0xff}, nil},
-	} {
-		if got := upperBound(tc.in); string(got) != string(tc.want) {
-			t.Errorf("upperBound(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
 }
 
 func TestChunkSort(t *testing.T) {

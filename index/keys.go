@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bytes"
 	"encoding/binary"
 	"strings"
 )
@@ -125,19 +124,6 @@ func namePrefix(prefix byte, name string, lower bool) []byte {
 		k = append(k, name...)
 	}
 	return append(k, 0)
-}
-
-// upperBound returns the smallest key greater than every key with the
-// given prefix, or nil when there is none (all 0xff).
-func upperBound(prefix []byte) []byte {
-	end := bytes.Clone(prefix)
-	for i := len(end) - 1; i >= 0; i-- {
-		end[i]++
-		if end[i] != 0 {
-			return end[:i+1]
-		}
-	}
-	return nil
 }
 
 // appendLower appends the lower-case form of s. ASCII is handled inline

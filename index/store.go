@@ -14,6 +14,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/parleyhq/parley/internal/dirlock"
+	"github.com/parleyhq/parley/internal/keyrange"
 )
 
 // ErrLocked is matched (errors.Is) by the error Open returns when another
@@ -210,7 +211,7 @@ func (s *Store) load() error {
 // scan calls fn for every key with the given prefix, in key order. The
 // slices passed to fn are only valid during the call.
 func (s *Store) scan(prefix []byte, fn func(k, v []byte) error) error {
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upperBound(prefix)})
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: keyrange.PrefixEnd(prefix)})
 	if err != nil {
 		return err
 	}

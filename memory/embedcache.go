@@ -8,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 
+	"github.com/parleyhq/parley/internal/keyrange"
 	"github.com/parleyhq/parley/memory/embed"
 )
 
@@ -58,12 +59,6 @@ func orderKey(seq uint64, h [32]byte) []byte {
 	return append(k, h[:]...)
 }
 
-func prefixEnd(p []byte) []byte {
-	end := append([]byte(nil), p...)
-	end[len(end)-1]++
-	return end
-}
-
 // db returns the open database, loading the cache's counters on first
 // use. The caller holds c.vec.mu.
 func (c *embedCache) db() (*pebble.DB, error) {
@@ -75,7 +70,7 @@ func (c *embedCache) db() (*pebble.DB, error) {
 		return db, nil
 	}
 	lo := []byte{embedCachePrefix, 'o'}
-	it, err := db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: prefixEnd(lo)})
+	it, err := db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: keyrange.PrefixEnd(lo)})
 	if err != nil {
 		return nil, fmt.Errorf("embedding cache: %w", err)
 	}
@@ -87,7 +82,7 @@ func (c *embedCache) db() (*pebble.DB, error) {
 	if err := errors.Join(it.Error(), it.Close()); err != nil {
 		return nil, fmt.Errorf("embedding cache: %w", err)
 	}
-	if err := db.DeleteRange(legacyCachePrefix, prefixEnd(legacyCachePrefix), pebble.NoSync); err != nil {
+	if err := db.DeleteRange(legacyCachePrefix, keyrange.PrefixEnd(legacyCachePrefix), pebble.NoSync); err != nil {
 		return nil, fmt.Errorf("embedding cache: %w", err)
 	}
 	c.loaded = true
@@ -184,7 +179,7 @@ func (c *embedCache) evict(b *pebble.Batch) error {
 		return nil
 	}
 	lo := []byte{embedCachePrefix, 'o'}
-	it, err := b.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: prefixEnd(lo)})
+	it, err := b.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: keyrange.PrefixEnd(lo)})
 	if err != nil {
 		return err
 	}

@@ -56,15 +56,3 @@ func blockPrefix(term string) []byte {
 func blockKey(term string, first uint64) []byte {
 	return binary.BigEndian.AppendUint64(blockPrefix(term), first)
 }
-
-// upperBound is the smallest key greater than every key with prefix p.
-func upperBound(p []byte) []byte {
-	end := append([]byte(nil), p...)
-	for i := len(end) - 1; i >= 0; i-- {
-		if end[i] < 0xff {
-			end[i]++
-			return end[:i+1]
-		}
-	}
-	return nil
-}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/parleyhq/parley/internal/keyrange"
 )
 
 // migrateV1 brings a version 1 store to version 2: its one-key-per-posting
@@ -17,7 +18,7 @@ import (
 // running it again writes the same blocks under the same keys.
 func migrateV1(db *pebble.DB) error {
 	lo := []byte{prefixPostingV1}
-	it, err := db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upperBound(lo)})
+	it, err := db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: keyrange.PrefixEnd(lo)})
 	if err != nil {
 		return err
 	}
@@ -61,7 +62,7 @@ func migrateV1(db *pebble.DB) error {
 	if err := errors.Join(it.Error(), flushBlock()); err != nil {
 		return err
 	}
-	if err := b.DeleteRange(lo, upperBound(lo), nil); err != nil {
+	if err := b.DeleteRange(lo, keyrange.PrefixEnd(lo), nil); err != nil {
 		return err
 	}
 	if err := b.Set(schemaKey, binary.AppendUvarint(nil, schemaVersion), nil); err != nil {

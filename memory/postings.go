@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/parleyhq/parley/internal/keyrange"
 )
 
 // blockSize is how many postings a block takes before appends start a
@@ -105,7 +106,7 @@ func countPostings(db pebble.Reader, term string) (uint64, error) {
 // eachBlock calls f with each of term's blocks: its key's ID and value.
 func eachBlock(db pebble.Reader, term string, f func(first uint64, v []byte) error) error {
 	lo := blockPrefix(term)
-	it, err := db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upperBound(lo)})
+	it, err := db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: keyrange.PrefixEnd(lo)})
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/parleyhq/parley/internal/dirlock"
+	"github.com/parleyhq/parley/internal/keyrange"
 )
 
 // ErrLocked is matched (errors.Is) by the error of an operation that
@@ -454,7 +455,7 @@ func (s *Store) MarkUsed(ids ...uint64) error {
 func (s *Store) List(types ...Type) (out []Memory, err error) {
 	err = s.with(false, func(db *pebble.DB) error {
 		lo := []byte{prefixRecord}
-		it, err := db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upperBound(lo)})
+		it, err := db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: keyrange.PrefixEnd(lo)})
 		if err != nil {
 			return err
 		}

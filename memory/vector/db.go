@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/parleyhq/parley/internal/keyrange"
 )
 
 // Graph parameters: M is the links per node (twice that on the base
@@ -179,7 +180,7 @@ func (d *DB) Delete(name string) error {
 	defer b.Close()
 	for _, kind := range []byte{kindVec, kindSeq} {
 		lo := d.nameSpace(kind, name)
-		if err := b.DeleteRange(lo, upperBound(lo), nil); err != nil {
+		if err := b.DeleteRange(lo, keyrange.PrefixEnd(lo), nil); err != nil {
 			return err
 		}
 	}
@@ -199,7 +200,7 @@ func (d *DB) Delete(name string) error {
 // List returns every index, by name.
 func (d *DB) List() ([]Info, error) {
 	lo := []byte{d.prefix, kindInfo}
-	it, err := d.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upperBound(lo)})
+	it, err := d.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: keyrange.PrefixEnd(lo)})
 	if err != nil {
 		return nil, err
 	}

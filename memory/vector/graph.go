@@ -11,6 +11,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/parleyhq/parley/internal/keyrange"
 )
 
 // graph is an index's HNSW graph in memory and its pending tail (see
@@ -42,7 +43,7 @@ func (d *DB) loadGraph(info Info) (*graph, error) {
 	}
 	gr := &graph{g: d.readSnapshot(info), live: map[uint64]uint64{}}
 	lo := d.nameSpace(kindSeq, info.Name)
-	it, err := d.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upperBound(lo)})
+	it, err := d.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: keyrange.PrefixEnd(lo)})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/parleyhq/parley/internal/keyrange"
 )
 
 // Item is a stored vector with its text and metadata.
@@ -224,7 +225,7 @@ func (d *DB) Get(name string, id uint64) (Item, error) {
 // IDs returns the IDs of an index's vectors, ascending.
 func (d *DB) IDs(name string) ([]uint64, error) {
 	lo := d.nameSpace(kindVec, name)
-	it, err := d.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upperBound(lo)})
+	it, err := d.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: keyrange.PrefixEnd(lo)})
 	if err != nil {
 		return nil, err
 	}
@@ -281,7 +282,7 @@ func (d *DB) Each(name string, fn func(id uint64, text string, metadata map[stri
 		return err
 	}
 	lo := d.nameSpace(kindVec, name)
-	it, err := d.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upperBound(lo)})
+	it, err := d.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: keyrange.PrefixEnd(lo)})
 	if err != nil {
 		return err
 	}

@@ -44,18 +44,6 @@ func (d *DB) seqKey(name string, seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(d.nameSpace(kindSeq, name), seq)
 }
 
-// upperBound is the smallest key greater than every key with prefix p.
-func upperBound(p []byte) []byte {
-	end := append([]byte(nil), p...)
-	for i := len(end) - 1; i >= 0; i-- {
-		if end[i] < 0xff {
-			end[i]++
-			return end[:i+1]
-		}
-	}
-	return nil
-}
-
 // payload is the JSON part of a vector record.
 type payload struct {
 	Text     string         `json:"text,omitempty"`
