@@ -71,66 +71,13 @@ func (d *DB) write(name string, items []Item, model string, mode writeMode) ([]u
 	defer b.Close()
 	ids := make([]uint64, len(items))
 	seen := map[uint64]bool{}
-	type change struct {
-		oldSeq, newSeq, id uint64
-		vec                []float32 // nil: the graph keeps the old node
-	}
-	var changes []change
+	changes := make([]itemChange, 0, len(items))
 	for i, it := range items {
-		if len(it.Text) > MaxText {
-			return nil, invalidf("vector %d: text of %d bytes, at most %d", i+1, len(it.Text), MaxText)
-		}
-		if it.ID == 0 {
-			if mode == modeUpdate {
-				return nil, invalidf("vector %d: an update needs the vector's id", i+1)
-			}
-			it.ID = info.NextID
-		}
-		if seen[it.ID] {
-			return nil, invalidf("vector id %d given twice", it.ID)
-		}
-		seen[it.ID] = true
-		info.NextID = max(info.NextID, it.ID+1)
-		oldSeq, oldVec, _, err := d.record(name, it.ID, false)
-		exists := err == nil
-		switch {
-		case err != nil && !errors.Is(err, ErrNotFound):
-			return nil, err
-		case exists && mode == modeAdd:
-			return nil, invalidf("vector %d exists in index %q (update it instead)", it.ID, name)
-		case !exists && mode == modeUpdate:
-			return nil, notFoundf("vector %d in index %q", it.ID, name)
-		}
-		c := change{id: it.ID, oldSeq: oldSeq, newSeq: oldSeq}
-		vec := oldVec
-		if it.Vector != nil || !exists {
-			if vec, err = unit(it.Vector, info.Dim); err != nil {
-				return nil, invalidf("vector %d: %v", i+1, err)
-			}
-			c.vec, c.newSeq = vec, info.NextSeq
-			info.NextSeq++
-		}
-		rec, err := encodeRecord(c.newSeq, vec, payload{Text: it.Text, Metadata: it.Metadata})
+		c, err := d.stage(b, name, &info, i, it, mode, seen)
 		if err != nil {
-			return nil, invalidf("vector %d: metadata: %v", i+1, err)
-		}
-		if err := b.Set(d.vecKey(name, it.ID), rec, nil); err != nil {
 			return nil, err
 		}
-		if c.newSeq != c.oldSeq {
-			if exists {
-				if err := b.Delete(d.seqKey(name, c.oldSeq), nil); err != nil {
-					return nil, err
-				}
-			}
-			if err := b.Set(d.seqKey(name, c.newSeq), binary.BigEndian.AppendUint64(nil, it.ID), nil); err != nil {
-				return nil, err
-			}
-		}
-		if !exists {
-			info.Count++
-		}
-		ids[i] = it.ID
+		ids[i] = c.id
 		changes = append(changes, c)
 	}
 	if model != "" {
@@ -142,6 +89,8 @@ func (d *DB) write(name string, items []Item, model string, mode writeMode) ([]u
 	if err := b.Commit(pebble.Sync); err != nil {
 		return nil, fmt.Errorf("vector index %s: %w", name, err)
 	}
+	// The graph learns of the new vectors only once they are durable, so a
+	// failed commit leaves it as it was.
 	for _, c := range changes {
 		if c.vec == nil {
 			continue
@@ -153,6 +102,73 @@ func (d *DB) write(name string, items []Item, model string, mode writeMode) ([]u
 	gr.maybeRebuild()
 	d.kick()
 	return ids, nil
+}
+
+// itemChange is what one written item does to the graph once its batch
+// commits: the sequence number its vector leaves and the one it takes.
+type itemChange struct {
+	oldSeq, newSeq, id uint64
+	vec                []float32 // nil: the graph keeps the old node
+}
+
+// stage checks item i (1-based in messages) of a write against the index
+// and the write's mode, and adds its records to b, advancing info's ID and
+// sequence counters. seen holds the IDs of the items staged before it.
+func (d *DB) stage(b *pebble.Batch, name string, info *Info, i int, it Item, mode writeMode, seen map[uint64]bool) (itemChange, error) {
+	if len(it.Text) > MaxText {
+		return itemChange{}, invalidf("vector %d: text of %d bytes, at most %d", i+1, len(it.Text), MaxText)
+	}
+	if it.ID == 0 {
+		if mode == modeUpdate {
+			return itemChange{}, invalidf("vector %d: an update needs the vector's id", i+1)
+		}
+		it.ID = info.NextID
+	}
+	if seen[it.ID] {
+		return itemChange{}, invalidf("vector id %d given twice", it.ID)
+	}
+	seen[it.ID] = true
+	info.NextID = max(info.NextID, it.ID+1)
+	oldSeq, oldVec, _, err := d.record(name, it.ID, false)
+	exists := err == nil
+	switch {
+	case err != nil && !errors.Is(err, ErrNotFound):
+		return itemChange{}, err
+	case exists && mode == modeAdd:
+		return itemChange{}, invalidf("vector %d exists in index %q (update it instead)", it.ID, name)
+	case !exists && mode == modeUpdate:
+		return itemChange{}, notFoundf("vector %d in index %q", it.ID, name)
+	}
+	c := itemChange{id: it.ID, oldSeq: oldSeq, newSeq: oldSeq}
+	vec := oldVec
+	if it.Vector != nil || !exists {
+		if vec, err = unit(it.Vector, info.Dim); err != nil {
+			return itemChange{}, invalidf("vector %d: %v", i+1, err)
+		}
+		c.vec, c.newSeq = vec, info.NextSeq
+		info.NextSeq++
+	}
+	rec, err := encodeRecord(c.newSeq, vec, payload{Text: it.Text, Metadata: it.Metadata})
+	if err != nil {
+		return itemChange{}, invalidf("vector %d: metadata: %v", i+1, err)
+	}
+	if err := b.Set(d.vecKey(name, it.ID), rec, nil); err != nil {
+		return itemChange{}, err
+	}
+	if c.newSeq != c.oldSeq {
+		if exists {
+			if err := b.Delete(d.seqKey(name, c.oldSeq), nil); err != nil {
+				return itemChange{}, err
+			}
+		}
+		if err := b.Set(d.seqKey(name, c.newSeq), binary.BigEndian.AppendUint64(nil, it.ID), nil); err != nil {
+			return itemChange{}, err
+		}
+	}
+	if !exists {
+		info.Count++
+	}
+	return c, nil
 }
 
 // Remove deletes vectors by ID and returns how many existed.
