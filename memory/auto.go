@@ -25,8 +25,8 @@ import "strings"
 // stay below 0.28 but two (0.30 and 0.37), which the ratio drops (their
 // queries' right memories score 0.69 and 0.63), anywhere in 0.6-0.9. A
 // real model has its own scale (OpenAI's text-embedding-3 puts unrelated
-// English text near 0.1-0.2), and the threshold is not a configuration
-// key yet.
+// English text near 0.1-0.2), so the threshold is a configuration key,
+// memory_recall_similarity (Set.MinSimilarity).
 const (
 	AutoRecallMax           = 3
 	AutoRecallTokens        = 400
@@ -45,6 +45,9 @@ func (s *Set) AutoRecall(message string) (string, []Hit, error) {
 		return "", nil, err
 	}
 	minSim := AutoRecallMinSimilarity
+	if s.MinSimilarity > 0 {
+		minSim = s.MinSimilarity
+	}
 	for _, h := range hits {
 		minSim = max(minSim, AutoRecallNearBest*h.Similarity)
 	}

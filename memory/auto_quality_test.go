@@ -94,6 +94,12 @@ func TestAutoRecallHybridParaphrase(t *testing.T) {
 	if _, hits, _ := s.AutoRecall("fix the typo in the README"); len(hits) != 0 {
 		t.Errorf("unrelated message recalled %+v", hits)
 	}
+	// A model whose scale puts this paraphrase below the configured bar.
+	s.MinSimilarity = hits[0].Similarity + 0.01
+	if _, hits, _ := s.AutoRecall(msg); len(hits) != 0 {
+		t.Errorf("MinSimilarity %.2f: AutoRecall(%q) = %+v, want none", s.MinSimilarity, msg, hits)
+	}
+	s.MinSimilarity = 0
 	s.Embedder = nil
 	if _, hits, _ := s.AutoRecall(msg); len(hits) != 0 {
 		t.Errorf("lexical AutoRecall(%q) = %+v, want none (no shared term)", msg, hits)

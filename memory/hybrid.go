@@ -69,10 +69,12 @@ func (s *Set) UseEmbeddings(cfg embed.Config, cacheBytes int64) error {
 }
 
 // UseConfigured makes recall hybrid when cfg names an embeddings
-// endpoint (embedding_api_url, embedding_model, and embedding_cache_mb
-// for the cache's bound); without one the Set stays lexical. Its error is
-// a configuration the user must fix.
+// endpoint (embedding_api_url, embedding_model, embedding_cache_mb for
+// the cache's bound and memory_recall_similarity for auto-recall); without
+// one the Set stays lexical. Its error is a configuration the user must
+// fix.
 func (s *Set) UseConfigured(cfg *config.Config) error {
+	s.MinSimilarity = cfg.MemoryRecallSimilarity
 	ec, ok, err := embed.Configured(cfg)
 	if err != nil || !ok {
 		return err

@@ -22,6 +22,9 @@ type Set struct {
 	// Embedder, when set, makes recall hybrid (hybrid.go; UseEmbeddings
 	// sets it up from the configuration).
 	Embedder embed.Embedder
+	// MinSimilarity is auto-recall's cosine threshold for a memory taken by
+	// its embedding alone; 0 means AutoRecallMinSimilarity (auto.go).
+	MinSimilarity float64
 
 	hy hybrid
 }

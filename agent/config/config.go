@@ -96,6 +96,8 @@ type Layer struct {
 	EmbeddingModel   *string `json:"embedding_model,omitempty"`
 	EmbeddingAPIKey  *string `json:"embedding_api_key,omitempty"`
 	EmbeddingCacheMB *int    `json:"embedding_cache_mb,omitempty"`
+	// MemoryRecallSimilarity is auto-recall's cosine threshold.
+	MemoryRecallSimilarity *float64 `json:"memory_recall_similarity,omitempty"`
 	// Hooks accumulate across files like permission rules (see hooks.go);
 	// only config files may set them.
 	Hooks *HooksSection `json:"hooks,omitempty"`
@@ -137,6 +139,10 @@ type Config struct {
 	// EmbeddingCacheMB bounds the embedding cache in MiB (0: memory's
 	// default).
 	EmbeddingCacheMB int `json:"embedding_cache_mb,omitempty"`
+	// MemoryRecallSimilarity is the cosine similarity at which auto-recall
+	// takes a memory by its embedding alone (0: memory's default); it only
+	// matters with an embedder, whose model sets the scale.
+	MemoryRecallSimilarity float64 `json:"memory_recall_similarity,omitempty"`
 	// Hooks are the hook commands of every config file, user file first.
 	Hooks []Hook `json:"hooks,omitempty"`
 	// MCPServers are the MCP servers whose tools the agent gets, by name.
@@ -230,6 +236,7 @@ func (r *Layer) apply(l Layer) {
 	set(&r.EmbeddingModel, l.EmbeddingModel)
 	set(&r.EmbeddingAPIKey, l.EmbeddingAPIKey)
 	set(&r.EmbeddingCacheMB, l.EmbeddingCacheMB)
+	set(&r.MemoryRecallSimilarity, l.MemoryRecallSimilarity)
 	if l.Permissions != nil {
 		if r.Permissions == nil {
 			r.Permissions = &Rules{}
@@ -282,6 +289,7 @@ func (l *Layer) eachSet(fn func(string)) {
 		{"repo_map_tokens", l.RepoMapTokens != nil},
 		{"embedding_api_url", l.EmbeddingAPIURL != nil}, {"embedding_model", l.EmbeddingModel != nil},
 		{"embedding_api_key", l.EmbeddingAPIKey != nil}, {"embedding_cache_mb", l.EmbeddingCacheMB != nil},
+		{"memory_recall_similarity", l.MemoryRecallSimilarity != nil},
 	}
 	for _, f := range fields {
 		if f.set {

@@ -73,3 +73,15 @@ func TestEmbeddingCacheMB(t *testing.T) {
 		t.Errorf("embedding_cache_mb -1: %v", err)
 	}
 }
+
+func TestMemoryRecallSimilarity(t *testing.T) {
+	c, err := fixture{user: `{"memory_recall_similarity": 0.45}`}.load(t)
+	if err != nil || c.MemoryRecallSimilarity != 0.45 || c.Sources["memory_recall_similarity"] == "" {
+		t.Errorf("memory_recall_similarity 0.45: %v, %v, sources %v", c.MemoryRecallSimilarity, err, c.Sources)
+	}
+	for _, bad := range []string{"-0.1", "1", "1.5"} {
+		if _, err := (fixture{user: `{"memory_recall_similarity": ` + bad + `}`}).load(t); err == nil || !strings.Contains(err.Error(), "memory_recall_similarity") {
+			t.Errorf("memory_recall_similarity %s: %v", bad, err)
+		}
+	}
+}
