@@ -1,0 +1,263 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"time"
+
+	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/workspace"
+)
+
+// Locals resolved from the syntax of one buffer, in the tree-sitter
+// languages that have no resolver of their own (Java, Rust, C, C++, C#,
+// Kotlin, Ruby, Lua, PHP): parameters, local variables, closure and
+// lambda parameters, for/catch/match/with bindings. One interpreter walks
+// the buffer's tree with the language's table (localsLang,
+// resolve_locals_lang.go); nothing is stored at index time.
+//
+// The contract: LocalAt answers only for an identifier that names a
+// local, its binding or a use the language's scope rules bind to it, and
+// then with exactly the occurrences bound to that binding, all in the
+// buffer. Everything else (fields, methods, types, globals, members after
+// `.`, `->` or `::`, a use before its declaration where the language does
+// not bind it yet) gets ok false and is left to the name ranking.
+
+// Local is a local binding of a buffer and the occurrences bound to it.
+type Local struct {
+	Path      string
+	Name      string
+	Selection extract.Range // the binding's name
+	// Refs are the occurrences bound to the binding, the binding first
+	// among them in source order.
+	Refs []extract.Range
+}
+
+// NameHit is the binding as a definition hit.
+func (l Local) NameHit() NameHit {
+	return NameHit{Path: l.Path, Name: l.Name, Kind: extract.KindVariable, Selection: l.Selection}
+}
+
+// RefHits are the occurrences as references, the binding marked Decl.
+func (l Local) RefHits() []RefHit {
+	out := make([]RefHit, 0, len(l.Refs))
+	for _, r := range l.Refs {
+		out = append(out, RefHit{Path: l.Path, Name: l.Name, Pos: r.Start, Decl: r == l.Selection})
+	}
+	return out
+}
+
+// LocalAt resolves the identifier containing or ending at byte offset off
+// of src, the content of the root-relative file from, when it names a
+// local of a language localsLangs covers. It costs one parse of src the
+// first time (the tree is kept in the store's tree cache, keyed by
+// content) and one walk of the tree.
+func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
+	lang := workspace.DetectLanguage(from, src[:min(len(src), 128)])
+	tbl := localsLangs[lang]
+	if tbl == nil {
+		return Local{}, false
+	}
+	start := IdentStart(src, off)
+	if start >= len(src) || !isIdentByte(src[start]) {
+		return Local{}, false
+	}
+	s.py.lock()
+	defer s.py.unlock()
+	f := s.localsTree(lang, from, src)
+	if f == nil {
+		return Local{}, false
+	}
+	id := tbl.identAt(f, start)
+	if id == nil {
+		return Local{}, false
+	}
+	a := newLocalsAnalysis(f, tbl, id)
+	b := a.resolve(a.occ[a.target])
+	if b == nil || !a.isLocal(b) {
+		return Local{}, false
+	}
+	out := Local{Path: from, Name: f.text(b.node), Selection: pyRange(b.node)}
+	for _, o := range a.occ {
+		if a.resolve(o) == b {
+			out.Refs = append(out.Refs, pyRange(o.node))
+		}
+	}
+	return out, true
+}
+
+// localsTree parses src (the buffer of rel) with lang's grammar, or takes
+// the tree from the cache. Precondition: the caller holds s.py.
+func (s *Store) localsTree(lang, rel string, src []byte) *pyFile {
+	key := "locals:" + lang + ":" + rel
+	if f, _ := s.py.get(key, src); f != nil {
+		return f
+	}
+	_, h := s.py.get(key, src)
+	start := time.Now()
+	tree, err := extract.ParseTree(context.Background(), lang, src, extract.BudgetFor(len(src)))
+	if err != nil {
+		return nil
+	}
+	s.py.timed(len(src), time.Since(start))
+	f := &pyFile{rel: rel, src: src, tree: tree}
+	s.py.put(key, f, h)
+	return f
+}
+
+// localsOcc is one occurrence of the name: a binding (rule set) or a use.
+type localsOcc struct {
+	node  *ts.Node
+	rule  *bindRule
+	scope *ts.Node // the scope a binding binds in
+	from  uint32   // where a binding becomes visible
+}
+
+// localsAnalysis holds the occurrences of one name in a buffer, in source
+// order, with the bindings among them.
+type localsAnalysis struct {
+	f      *pyFile
+	tbl    *localsLang
+	name   []byte
+	occ    []*localsOcc
+	target int // the index of the queried identifier in occ
+	// byScope lists the bindings by the scope they bind in.
+	byScope map[scopeKey][]*localsOcc
+	// resolved memoizes resolve.
+	resolved map[*localsOcc]*localsOcc
+}
+
+type scopeKey struct {
+	start, end uint32
+	sym        ts.Symbol
+}
+
+func keyOf(n *ts.Node) scopeKey { return scopeKey{n.StartByte(), n.EndByte(), n.Symbol()} }
+
+func newLocalsAnalysis(f *pyFile, tbl *localsLang, id *ts.Node) *localsAnalysis {
+	a := &localsAnalysis{f: f, tbl: tbl, name: []byte(f.text(id)), target: -1,
+		byScope: map[scopeKey][]*localsOcc{}, resolved: map[*localsOcc]*localsOcc{}}
+	pyWalk(f.tree.Root(), func(n *ts.Node) bool {
+		if n.NamedChildCount() > 0 || !tbl.idents[f.typ(n)] || !bytes.Equal(a.nameOf(n), a.name) {
+			return true
+		}
+		if !tbl.isName(f, n) {
+			return false
+		}
+		o := &localsOcc{node: n}
+		if sameNode(n, id) {
+			a.target = len(a.occ)
+		}
+		if rule, decl := tbl.bindingOf(f, n); rule != nil {
+			o.rule = rule
+			o.scope = tbl.scopeOf(f, n, decl, rule.outer)
+			o.from = n.EndByte()
+			if rule.after {
+				o.from = decl.EndByte()
+			}
+		}
+		a.occ = append(a.occ, o)
+		return false
+	})
+	if a.target < 0 {
+		// The queried node was not a name (a member): nothing binds it.
+		a.occ = append(a.occ, &localsOcc{node: id})
+		a.target = len(a.occ) - 1
+		a.resolved[a.occ[a.target]] = nil
+	}
+	// Implicit bindings (an assignment in Ruby, PHP) bind only where the
+	// name is not bound yet; decided in source order, each seeing the
+	// bindings before it.
+	for _, o := range a.occ {
+		if o.rule == nil {
+			continue
+		}
+		if o.rule.implicit && a.lookup(o, o) != nil {
+			o.rule = nil
+			continue
+		}
+		k := keyOf(o.scope)
+		a.byScope[k] = append(a.byScope[k], o)
+	}
+	return a
+}
+
+// nameOf is the text of an identifier node as the table compares it.
+func (a *localsAnalysis) nameOf(n *ts.Node) []byte {
+	if n.EndByte() > uint32(len(a.f.src)) || n.StartByte() > n.EndByte() {
+		return nil
+	}
+	return a.f.src[n.StartByte():n.EndByte()]
+}
+
+// resolve is the binding o is bound to (itself for a binding), or nil.
+func (a *localsAnalysis) resolve(o *localsOcc) *localsOcc {
+	if b, ok := a.resolved[o]; ok {
+		return b
+	}
+	var b *localsOcc
+	if o.rule != nil {
+		b = o
+	} else {
+		b = a.lookup(o, nil)
+	}
+	a.resolved[o] = b
+	return b
+}
+
+// lookup finds the binding a use at o sees, walking its scopes outward,
+// skipping the binding self: in each scope, the last binding visible at
+// o; the walk stops past a function that does not see outer locals or at
+// a class body.
+func (a *localsAnalysis) lookup(o, self *localsOcc) *localsOcc {
+	pos := o.node.StartByte()
+	for n := o.node.Parent(); n != nil; n = n.Parent() {
+		kind, ok := a.tbl.scopes[a.f.typ(n)]
+		if !ok {
+			continue
+		}
+		if kind == scopeClass || (kind == scopeRoot && !a.tbl.rootLocal) {
+			return nil
+		}
+		best := a.visibleIn(a.byScope[keyOf(n)], self, pos)
+		if best != nil {
+			return best
+		}
+		if kind == scopeGate || kind == scopeRoot {
+			return nil
+		}
+	}
+	return nil
+}
+
+// visibleIn picks of a scope's bindings the one a use at pos sees: the
+// last bound before it (a later declaration shadows an earlier one from
+// where it stands), else a hoisted one (PHP: a variable is its function's
+// wherever it is first assigned).
+func (a *localsAnalysis) visibleIn(list []*localsOcc, self *localsOcc, pos uint32) *localsOcc {
+	var best *localsOcc
+	for _, b := range list {
+		if b != self && b.from <= pos && (best == nil || b.node.StartByte() > best.node.StartByte()) {
+			best = b
+		}
+	}
+	if best != nil {
+		return best
+	}
+	for _, b := range list {
+		if b != self && b.rule.hoist {
+			return b
+		}
+	}
+	return nil
+}
+
+// isLocal reports whether binding b is a local: bound in a function or
+// block scope, or at the top of a file in a language whose file-level
+// bindings are the file's own (Lua's local, Ruby).
+func (a *localsAnalysis) isLocal(b *localsOcc) bool {
+	kind := a.tbl.scopes[a.f.typ(b.scope)]
+	return kind != scopeClass && (kind != scopeRoot || a.tbl.rootLocal)
+}

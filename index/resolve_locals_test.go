@@ -1,0 +1,109 @@
+package index
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/fixture"
+)
+
+// TestLocalsFixtures resolves the uses each testdata/locals_*.txtar lists
+// through DefinitionsAt and ReferencesAt, the path the server, the CLI
+// and the tools share.
+func TestLocalsFixtures(t *testing.T) {
+	archives, err := filepath.Glob(filepath.Join("testdata", "locals_*.txtar"))
+	if err != nil || len(archives) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, archive := range archives {
+		t.Run(filepath.Base(archive), func(t *testing.T) {
+			root := fixture.Extract(t, archive)
+			st := openTestStore(t, t.TempDir())
+			defer st.Close()
+			mustIndex(t, st, root)
+			for _, line := range fixtureWant(t, archive) {
+				use, want, ok := strings.Cut(line, " -> ")
+				if !ok {
+					t.Fatalf("malformed want line %q", line)
+				}
+				loc, text, _ := strings.Cut(use, " ")
+				file, src, off, err := fixtureUse(root, loc, text)
+				if err != nil {
+					t.Errorf("%s: %v", line, err)
+					continue
+				}
+				if got := localsAnswer(t, st, file, src, off, readUnder(root)); got != want {
+					t.Errorf("%s %s:\n got %s\nwant %s", loc, text, got, want)
+				}
+			}
+		})
+	}
+}
+
+// localsAnswer is "DEF | REFS" for the use at off (see the fixtures).
+func localsAnswer(t *testing.T, st *Store, file string, src []byte, off int, read SourceReader) string {
+	t.Helper()
+	name, _ := IdentAt(src, off)
+	at := func(path string, line, col uint32) string {
+		if path == file {
+			return fmt.Sprintf("%d:%d", line+1, col+1)
+		}
+		return fmt.Sprintf("%s:%d", path, line+1)
+	}
+	def := "-"
+	defs, _, err := st.DefinitionsAt(file, src, off, name, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(defs) > 0 {
+		def = at(defs[0].Path, defs[0].Selection.Start.Line, defs[0].Selection.Start.Col)
+	}
+	refs, resolved, err := st.ReferencesAt(file, src, off, name, 0, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !resolved {
+		return def + " | *"
+	}
+	var out []string
+	for _, r := range refs {
+		out = append(out, at(r.Path, r.Pos.Line, r.Pos.Col))
+	}
+	return def + " | " + strings.Join(out, " ")
+}
+
+// FuzzLocalsResolve feeds arbitrary buffers and offsets to LocalAt in
+// each language it covers: none may panic.
+func FuzzLocalsResolve(f *testing.F) {
+	st, err := Open(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { st.Close() })
+	f.Add([]byte("class A { void m(int x) { int y = x; Runnable r = () -> y; } }"), 30, uint8(0))
+	f.Add([]byte("fn f(p: i32) { let x = p; let x = x + 1; match x { Some(v) => v, _ => 0 } }"), 33, uint8(1))
+	f.Add([]byte("int f(int *p) { int x = *p, a[3]; { int x = 1; } return x; }"), 49, uint8(2))
+	var exts []string
+	for lang := range localsLangs {
+		exts = append(exts, localsExt[lang])
+	}
+	slices.Sort(exts)
+	f.Fuzz(func(t *testing.T, src []byte, off int, lang uint8) {
+		file := "fuzz/a" + exts[int(lang)%len(exts)]
+		if l, ok := st.LocalAt(file, src, off); ok {
+			if len(l.Refs) == 0 || !bytes.Contains(src, []byte(l.Name)) {
+				t.Fatalf("local %q with refs %v", l.Name, l.Refs)
+			}
+		}
+	})
+}
+
+// localsExt is a file extension of each language localsLangs covers.
+var localsExt = map[string]string{
+	"java": ".java", "rust": ".rs", "c": ".c", "cpp": ".cpp", "csharp": ".cs", "kotlin": ".kt", "swift": ".swift",
+	"ruby": ".rb", "lua": ".lua", "php": ".php", "bash": ".sh",
+}
