@@ -105,7 +105,8 @@ func (s *Server) declarationAt(_ context.Context, d *doc, pos protocol.Position,
 	return folderHit{d.f, h}, ok, err
 }
 
-// References answers, when the syntax settles which declaration the
+// References answers a local's occurrences in its buffer (localAt); when
+// the syntax settles which declaration the
 // identifier means (declarationAt), the references index.DeclReferences
 // keeps for it in that declaration's folder, limited to what a rename
 // there must change (goReferences); none for a Go predeclared name, a
@@ -124,6 +125,12 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 	}
 	if err != nil {
 		return nil, err
+	}
+	if l, ok, err := s.localAt(d, p.Position); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.refLocations(ctx, d.f, l.RefHits(), l.Name, p.Context.IncludeDeclaration, []protocol.Location{})
 	}
 	if out, ok, err := s.pyReferences(ctx, d, p.Position, p.Context.IncludeDeclaration); ok || err != nil {
 		return out, err
@@ -287,7 +294,11 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 		return nil, err
 	}
 	var occ []index.RefHit
-	if pyOcc, py, err := s.pyHighlights(ctx, d, p.Position); err != nil {
+	if l, local, err := s.localAt(d, p.Position); err != nil {
+		return nil, err
+	} else if local {
+		occ, name = l.RefHits(), l.Name
+	} else if pyOcc, py, err := s.pyHighlights(ctx, d, p.Position); err != nil {
 		return nil, err
 	} else if py {
 		occ = pyOcc
