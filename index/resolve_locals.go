@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"context"
+	"slices"
 	"time"
 
 	ts "github.com/odvcencio/gotreesitter"
@@ -70,11 +71,14 @@ func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 	if f == nil {
 		return Local{}, false
 	}
-	id := tbl.identAt(f, start)
-	if id == nil {
+	name := tbl.nameAt(f, start)
+	if name == nil {
 		return Local{}, false
 	}
-	a := newLocalsAnalysis(f, tbl, id)
+	a := newLocalsAnalysis(f, tbl, name, uint32(start))
+	if a.target < 0 {
+		return Local{}, false // not a name a local can have: a member
+	}
 	b := a.resolve(a.occ[a.target])
 	if b == nil || !a.isLocal(b) {
 		return Local{}, false
@@ -109,7 +113,11 @@ func (s *Store) localsTree(lang, rel string, src []byte) *pyFile {
 
 // localsOcc is one occurrence of the name: a binding (rule set) or a use.
 type localsOcc struct {
-	node  *ts.Node
+	node *ts.Node
+	// anc are node's ancestors, the root first. They are recorded by the
+	// walk down: gotreesitter's Parent links are lazy and, in some
+	// grammars (C#'s hidden statement nodes), stop short of the root.
+	anc   []*ts.Node
 	rule  *bindRule
 	scope *ts.Node // the scope a binding binds in
 	from  uint32   // where a binding becomes visible
@@ -136,37 +144,25 @@ type scopeKey struct {
 
 func keyOf(n *ts.Node) scopeKey { return scopeKey{n.StartByte(), n.EndByte(), n.Symbol()} }
 
-func newLocalsAnalysis(f *pyFile, tbl *localsLang, id *ts.Node) *localsAnalysis {
-	a := &localsAnalysis{f: f, tbl: tbl, name: []byte(f.text(id)), target: -1,
+func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32) *localsAnalysis {
+	a := &localsAnalysis{f: f, tbl: tbl, name: name, target: -1,
 		byScope: map[scopeKey][]*localsOcc{}, resolved: map[*localsOcc]*localsOcc{}}
-	pyWalk(f.tree.Root(), func(n *ts.Node) bool {
-		if n.NamedChildCount() > 0 || !tbl.idents[f.typ(n)] || !bytes.Equal(a.nameOf(n), a.name) {
-			return true
-		}
-		if !tbl.isName(f, n) {
-			return false
-		}
-		o := &localsOcc{node: n}
-		if sameNode(n, id) {
-			a.target = len(a.occ)
-		}
-		if rule, decl := tbl.bindingOf(f, n); rule != nil {
-			o.rule = rule
-			o.scope = tbl.scopeOf(f, n, decl, rule.outer)
-			o.from = n.EndByte()
-			if rule.after {
-				o.from = decl.EndByte()
+	var path []*ts.Node
+	var walk func(n *ts.Node)
+	walk = func(n *ts.Node) {
+		if n.NamedChildCount() == 0 && tbl.idents[f.typ(n)] || n.ChildCount() == 0 {
+			if tbl.idents[f.typ(n)] && bytes.Equal(a.nameOf(n), a.name) && tbl.isName(f, n, path) {
+				a.add(n, slices.Clone(path), start)
 			}
+			return
 		}
-		a.occ = append(a.occ, o)
-		return false
-	})
-	if a.target < 0 {
-		// The queried node was not a name (a member): nothing binds it.
-		a.occ = append(a.occ, &localsOcc{node: id})
-		a.target = len(a.occ) - 1
-		a.resolved[a.occ[a.target]] = nil
+		path = append(path, n)
+		for i, c := 0, n.ChildCount(); i < c; i++ {
+			walk(n.Child(i))
+		}
+		path = path[:len(path)-1]
 	}
+	walk(f.tree.Root())
 	// Implicit bindings (an assignment in Ruby, PHP) bind only where the
 	// name is not bound yet; decided in source order, each seeing the
 	// bindings before it.
@@ -182,6 +178,23 @@ func newLocalsAnalysis(f *pyFile, tbl *localsLang, id *ts.Node) *localsAnalysis 
 		a.byScope[k] = append(a.byScope[k], o)
 	}
 	return a
+}
+
+// add records the occurrence n, whose ancestors are anc.
+func (a *localsAnalysis) add(n *ts.Node, anc []*ts.Node, start uint32) {
+	o := &localsOcc{node: n, anc: anc}
+	if n.StartByte() == start {
+		a.target = len(a.occ)
+	}
+	if rule, decl := a.tbl.bindingOf(a.f, n, anc); rule != nil {
+		o.rule = rule
+		o.scope = a.tbl.scopeOf(a.f, anc, decl, rule.outer)
+		o.from = n.EndByte()
+		if rule.after {
+			o.from = decl.EndByte()
+		}
+	}
+	a.occ = append(a.occ, o)
 }
 
 // nameOf is the text of an identifier node as the table compares it.
@@ -213,7 +226,8 @@ func (a *localsAnalysis) resolve(o *localsOcc) *localsOcc {
 // a class body.
 func (a *localsAnalysis) lookup(o, self *localsOcc) *localsOcc {
 	pos := o.node.StartByte()
-	for n := o.node.Parent(); n != nil; n = n.Parent() {
+	for i := len(o.anc) - 1; i >= 0; i-- {
+		n := o.anc[i]
 		kind, ok := a.tbl.scopes[a.f.typ(n)]
 		if !ok {
 			continue
@@ -259,5 +273,5 @@ func (a *localsAnalysis) visibleIn(list []*localsOcc, self *localsOcc, pos uint3
 // bindings are the file's own (Lua's local, Ruby).
 func (a *localsAnalysis) isLocal(b *localsOcc) bool {
 	kind := a.tbl.scopes[a.f.typ(b.scope)]
-	return kind != scopeClass && (kind != scopeRoot || a.tbl.rootLocal)
+	return !b.rule.foreign && kind != scopeClass && (kind != scopeRoot || a.tbl.rootLocal)
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -48,6 +49,12 @@ type bindRule struct {
 	outer bool
 	// hoist: visible in all its scope, also before it (PHP).
 	hoist bool
+	// prefix, when set, lists the tokens ("a|b") the declaring node must
+	// begin with (Lua's `local function f`, not the global `function f`).
+	prefix string
+	// foreign: declares that the name is not a local here (PHP's
+	// `global $x`): uses bound to it are left to the ranking.
+	foreign bool
 }
 
 // localsLang is one language's table.
@@ -78,66 +85,62 @@ type localsLang struct {
 // localsLangs are the tables by the language name workspace.DetectLanguage
 // gives.
 var localsLangs = map[string]*localsLang{
-	"java": javaLocals, "rust": rustLocals, "c": cLocals, "cpp": cppLocals,
+	"java": javaLocals, "rust": rustLocals, "c": cLocals, "cpp": cppLocals, "csharp": csharpLocals,
+	"kotlin": kotlinLocals, "ruby": rubyLocals, "lua": luaLocals, "php": phpLocals, "bash": bashLocals,
 }
 
-// identAt is the name node starting at byte start, or nil.
-func (l *localsLang) identAt(f *pyFile, start int) *ts.Node {
+// nameAt is the text of the name starting at byte start, or nil.
+func (l *localsLang) nameAt(f *pyFile, start int) []byte {
 	n := f.tree.Root().NamedDescendantForByteRange(uint32(start), uint32(start))
-	for n != nil && int(n.StartByte()) == start && !l.idents[f.typ(n)] {
-		n = n.Parent()
-	}
-	if n == nil || int(n.StartByte()) != start || n.NamedChildCount() > 0 || !l.isName(f, n) {
+	if n == nil || int(n.StartByte()) != start || n.NamedChildCount() > 0 || !l.idents[f.typ(n)] || n.EndByte() > uint32(len(f.src)) {
 		return nil
 	}
-	return n
+	return f.src[n.StartByte():n.EndByte()]
 }
 
-// isName reports whether the identifier n may name a local: not a member
-// after `.`, `->` or `::`, a method's name, a label.
-func (l *localsLang) isName(f *pyFile, n *ts.Node) bool {
-	p := n.Parent()
-	if p == nil {
+// isName reports whether the identifier n, under ancestors anc, may name
+// a local: not a member after `.`, `->` or `::`, a method's name, a
+// label.
+func (l *localsLang) isName(f *pyFile, n *ts.Node, anc []*ts.Node) bool {
+	i := len(anc) - 1
+	if i < 0 {
 		return false
 	}
 	if l.identParent != "" {
-		if f.typ(p) != l.identParent {
+		if f.typ(anc[i]) != l.identParent {
 			return false
 		}
-		n, p = p, p.Parent()
-		if p == nil {
+		if n, i = anc[i], i-1; i < 0 {
 			return true
 		}
 	}
-	field, ok := l.members[f.typ(p)]
-	return !ok || (field != "" && fieldOf(f, p, n) != field)
+	field, ok := l.members[f.typ(anc[i])]
+	return !ok || (field != "" && fieldOf(f, anc[i], n) != field)
 }
 
-// bindingOf returns the rule binding the name n and its declaring node,
-// or nil when n is not a binding.
-func (l *localsLang) bindingOf(f *pyFile, n *ts.Node) (*bindRule, *ts.Node) {
+// bindingOf returns the rule binding the name n (under ancestors anc) and
+// its declaring node, or nil when n is not a binding.
+func (l *localsLang) bindingOf(f *pyFile, n *ts.Node, anc []*ts.Node) (*bindRule, *ts.Node) {
 	if l.notBinding != nil && l.notBinding(f.text(n)) {
 		return nil, nil
 	}
-	child := n
+	child, i := n, len(anc)-1
 	if l.identParent != "" {
-		child = n.Parent()
+		child, i = anc[i], i-1
 	}
-	for p := child.Parent(); p != nil; child, p = p, p.Parent() {
+	for ; i >= 0; child, i = anc[i], i-1 {
+		p := anc[i]
 		t := f.typ(p)
-		if rules, ok := l.binds[t]; ok {
-			field := fieldOf(f, p, child)
-			for i := range rules {
-				if rules[i].field == "" || rules[i].field == field {
-					return &rules[i], p
-				}
+		field := fieldOf(f, p, child)
+		for j, r := range l.binds[t] {
+			if (r.field == "" || r.field == field) && (r.prefix == "" || p.ChildCount() > 0 && slices.Contains(strings.Split(r.prefix, "|"), f.typ(p.Child(0)))) {
+				return &l.binds[t][j], p
 			}
 		}
 		via, ok := l.patterns[t]
 		if !ok {
 			return nil, nil
 		}
-		field := fieldOf(f, p, child)
 		if skip, neg := strings.CutPrefix(via, "!"); neg && field == skip || !neg && via != "" && field != via {
 			return nil, nil
 		}
@@ -145,15 +148,15 @@ func (l *localsLang) bindingOf(f *pyFile, n *ts.Node) (*bindRule, *ts.Node) {
 	return nil, nil
 }
 
-// scopeOf is the scope a binding of n (declared by decl) binds in: the
-// innermost scope around it, around decl for an outer rule.
-func (l *localsLang) scopeOf(f *pyFile, n, decl *ts.Node, outer bool) *ts.Node {
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		if outer && sameNode(p, decl) {
+// scopeOf is the scope a binding under ancestors anc, declared by decl,
+// binds in: the innermost scope around it, around decl for an outer rule.
+func (l *localsLang) scopeOf(f *pyFile, anc []*ts.Node, decl *ts.Node, outer bool) *ts.Node {
+	for i := len(anc) - 1; i >= 0; i-- {
+		if outer && sameNode(anc[i], decl) {
 			continue
 		}
-		if _, ok := l.scopes[f.typ(p)]; ok {
-			return p
+		if _, ok := l.scopes[f.typ(anc[i])]; ok {
+			return anc[i]
 		}
 	}
 	return f.tree.Root()
@@ -264,6 +267,122 @@ var cppLocals = &localsLang{
 		"reference_declarator": "", "structured_binding_declarator": "",
 	}),
 	members: map[string]string{"qualified_identifier": "name"},
+}
+
+var csharpLocals = &localsLang{
+	idents: set("identifier", "implicit_parameter"),
+	scopes: map[string]scopeKind{
+		"compilation_unit": scopeRoot, "declaration_list": scopeClass, "enum_member_declaration_list": scopeClass,
+		"method_declaration": scopeGate, "constructor_declaration": scopeGate, "destructor_declaration": scopeGate,
+		"operator_declaration": scopeGate, "conversion_operator_declaration": scopeGate, "accessor_declaration": scopeGate,
+		"local_function_statement": scopeFunc, "lambda_expression": scopeFunc, "anonymous_method_expression": scopeFunc,
+		"block": scopeBlock, "for_statement": scopeBlock, "foreach_statement": scopeBlock, "catch_clause": scopeBlock,
+		"using_statement": scopeBlock, "switch_section": scopeBlock,
+	},
+	binds: map[string][]bindRule{
+		"variable_declarator": {{field: "name"}}, "parameter": {{field: "name"}}, "parameter_list": {{field: "name"}},
+		"foreach_statement": {{field: "left"}}, "catch_declaration": {{field: "name"}},
+		"declaration_pattern": {{field: "name"}}, "lambda_expression": {{field: "parameters"}},
+		"local_function_statement": {{field: "name", outer: true, hoist: true}},
+	},
+	members: map[string]string{
+		"member_access_expression": "name", "member_binding_expression": "name", "qualified_name": "name",
+		"name_colon": "", "labeled_statement": "", "goto_statement": "",
+	},
+}
+
+// Kotlin's functions all see the locals around them (a local fun is a
+// closure); a member's lookup stops at its class body anyway.
+var kotlinLocals = &localsLang{
+	idents: set("simple_identifier"),
+	scopes: map[string]scopeKind{
+		"source_file": scopeRoot, "class_body": scopeClass, "enum_class_body": scopeClass,
+		"function_declaration": scopeFunc, "lambda_literal": scopeFunc, "anonymous_function": scopeFunc,
+		"secondary_constructor": scopeGate, "anonymous_initializer": scopeGate,
+		"control_structure_body": scopeBlock, "for_statement": scopeBlock, "catch_block": scopeBlock,
+		"when_entry": scopeBlock,
+	},
+	binds: map[string][]bindRule{
+		"variable_declaration": {{}}, "parameter": {{}}, "catch_block": {{}},
+	},
+	members: map[string]string{"navigation_suffix": "", "user_type": ""},
+}
+
+// Ruby: a def, class or module body sees no locals around it; blocks and
+// lambdas do. Assigning a name not bound yet binds it, and a use before
+// that is a method call.
+var rubyLocals = &localsLang{
+	idents: set("identifier"),
+	scopes: map[string]scopeKind{
+		"program": scopeRoot, "method": scopeGate, "singleton_method": scopeGate, "class": scopeGate,
+		"module": scopeGate, "singleton_class": scopeGate,
+		"block": scopeFunc, "do_block": scopeFunc, "lambda": scopeFunc,
+	},
+	binds: map[string][]bindRule{
+		"method_parameters": {{}}, "lambda_parameters": {{}}, "block_parameters": {{}},
+		"optional_parameter": {{field: "name"}}, "splat_parameter": {{field: "name"}},
+		"hash_splat_parameter": {{field: "name"}}, "keyword_parameter": {{field: "name"}},
+		"block_parameter": {{field: "name"}},
+		"assignment":      {{field: "left", implicit: true}}, "for": {{field: "pattern", implicit: true}},
+		"exception_variable": {{implicit: true}},
+	},
+	patterns:  map[string]string{"destructured_parameter": "", "left_assignment_list": "", "destructured_left_assignment": ""},
+	members:   map[string]string{"call": "method", "scope_resolution": "name"},
+	rootLocal: true,
+}
+
+// Lua: `local` binds from the end of its statement (`local x = x` reads
+// the outer x); a plain assignment to an unbound name is a global.
+var luaLocals = &localsLang{
+	idents: set("identifier"),
+	scopes: map[string]scopeKind{
+		"chunk": scopeRoot, "function_declaration": scopeFunc, "function_definition": scopeFunc,
+		"block": scopeBlock, "for_statement": scopeBlock,
+	},
+	binds: map[string][]bindRule{
+		"variable_declaration": {{after: true}}, "function_declaration": {{field: "name", outer: true, prefix: "local"}},
+		"parameters": {{field: "name"}}, "for_numeric_clause": {{field: "name"}}, "for_generic_clause": {{}},
+	},
+	patterns: map[string]string{"variable_list": "name", "assignment_statement": ""},
+	members: map[string]string{
+		"dot_index_expression": "field", "method_index_expression": "method", "field": "name",
+		"label_statement": "", "goto_statement": "",
+	},
+	rootLocal: true,
+}
+
+// PHP: a variable belongs to its whole function (assigned anywhere, it is
+// the same $x before and after); closures see only what `use` brings in,
+// arrow functions see everything; `global $x` makes $x not a local.
+var phpLocals = &localsLang{
+	idents:      set("name"),
+	identParent: "variable_name",
+	scopes: map[string]scopeKind{
+		"program": scopeRoot, "declaration_list": scopeClass, "function_definition": scopeGate,
+		"method_declaration": scopeGate, "anonymous_function": scopeGate, "arrow_function": scopeFunc,
+	},
+	binds: map[string][]bindRule{
+		"simple_parameter": {{field: "name"}}, "variadic_parameter": {{field: "name"}},
+		"property_promotion_parameter": {{field: "name"}}, "anonymous_function_use_clause": {{}},
+		"assignment_expression":           {{field: "left", implicit: true, hoist: true}},
+		"reference_assignment_expression": {{field: "left", implicit: true, hoist: true}},
+		"foreach_statement":               {{implicit: true, hoist: true}},
+		"catch_clause":                    {{field: "name", implicit: true, hoist: true}},
+		"static_variable_declaration":     {{field: "name", implicit: true, hoist: true}},
+		"global_declaration":              {{foreign: true, hoist: true}},
+	},
+	patterns: map[string]string{"list_literal": "", "pair": "", "by_ref": "", "array_creation_expression": "", "array_element_initializer": ""},
+	members:  map[string]string{"scoped_property_access_expression": "name"},
+}
+
+// Bash: only `local` (or declare) in a function binds a local; every other
+// variable is global, and dynamically scoped besides, so it is left to
+// the ranking.
+var bashLocals = &localsLang{
+	idents:   set("variable_name"),
+	scopes:   map[string]scopeKind{"program": scopeRoot, "function_definition": scopeGate},
+	binds:    map[string][]bindRule{"declaration_command": {{}}},
+	patterns: map[string]string{"variable_assignment": "name"},
 }
 
 func merge[V any](a, b map[string]V) map[string]V {
