@@ -65,6 +65,9 @@ func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 	if start >= len(src) || !isIdentByte(src[start]) {
 		return Local{}, false
 	}
+	if afterMemberOp(src, start) {
+		return Local{}, false // obj.x, p->x, N::x: a member, without a parse
+	}
 	s.py.lock()
 	defer s.py.unlock()
 	f := s.localsTree(lang, from, src)
@@ -75,7 +78,9 @@ func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 	if name == nil {
 		return Local{}, false
 	}
-	a := newLocalsAnalysis(f, tbl, name, uint32(start))
+	path := descend(f, uint32(start))
+	top := tbl.walkRoot(f, path)
+	a := newLocalsAnalysis(f, tbl, name, uint32(start), path[:top+1])
 	if a.target < 0 {
 		return Local{}, false // not a name a local can have: a member
 	}
@@ -90,6 +95,21 @@ func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 		}
 	}
 	return out, true
+}
+
+// afterMemberOp reports whether the name at byte start follows `.`, `->`
+// or `::` (spaces between allowed), which makes it a member in every
+// language of localsLangs; `..` (a Rust range, Lua's concatenation) does
+// not.
+func afterMemberOp(src []byte, start int) bool {
+	i := skipSpaceBack(src, start)
+	switch {
+	case i >= 2 && (string(src[i-2:i]) == "->" || string(src[i-2:i]) == "::"):
+		return true
+	case i >= 1 && src[i-1] == '.':
+		return i < 2 || src[i-2] != '.'
+	}
+	return false
 }
 
 // localsTree parses src (the buffer of rel) with lang's grammar, or takes
@@ -144,10 +164,12 @@ type scopeKey struct {
 
 func keyOf(n *ts.Node) scopeKey { return scopeKey{n.StartByte(), n.EndByte(), n.Symbol()} }
 
-func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32) *localsAnalysis {
+// newLocalsAnalysis collects the occurrences of name under within's last
+// node, whose ancestors are the nodes before it.
+func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, within []*ts.Node) *localsAnalysis {
 	a := &localsAnalysis{f: f, tbl: tbl, name: name, target: -1,
 		byScope: map[scopeKey][]*localsOcc{}, resolved: map[*localsOcc]*localsOcc{}}
-	var path []*ts.Node
+	path := slices.Clone(within[:len(within)-1])
 	var walk func(n *ts.Node)
 	walk = func(n *ts.Node) {
 		if n.NamedChildCount() == 0 && tbl.idents[f.typ(n)] || n.ChildCount() == 0 {
@@ -162,7 +184,7 @@ func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32) *l
 		}
 		path = path[:len(path)-1]
 	}
-	walk(f.tree.Root())
+	walk(within[len(within)-1])
 	// Implicit bindings (an assignment in Ruby, PHP) bind only where the
 	// name is not bound yet; decided in source order, each seeing the
 	// bindings before it.
@@ -178,6 +200,24 @@ func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32) *l
 		a.byScope[k] = append(a.byScope[k], o)
 	}
 	return a
+}
+
+// descend is the path from the root to the leaf at byte start (the root
+// first), found by byte ranges rather than Parent links (localsOcc.anc).
+func descend(f *pyFile, start uint32) []*ts.Node {
+	var path []*ts.Node
+	for n := f.tree.Root(); n != nil; {
+		path = append(path, n)
+		var next *ts.Node
+		for i, c := 0, n.ChildCount(); i < c; i++ {
+			if ch := n.Child(i); ch.StartByte() <= start && start < ch.EndByte() {
+				next = ch
+				break
+			}
+		}
+		n = next
+	}
+	return path
 }
 
 // add records the occurrence n, whose ancestors are anc.

@@ -162,6 +162,24 @@ func (l *localsLang) scopeOf(f *pyFile, anc []*ts.Node, decl *ts.Node, outer boo
 	return f.tree.Root()
 }
 
+// walkRoot is the index in path (the root first, the name last) of the
+// subtree that holds every binding the name can resolve to and every
+// occurrence bound to it: the outermost function or block, since what
+// is bound outside it is a member or a global; the outermost function
+// that sees no locals around it in a language whose file-level bindings
+// are locals; else the root. Walking it rather than the file keeps a
+// query on a large buffer about one parse.
+func (l *localsLang) walkRoot(f *pyFile, path []*ts.Node) int {
+	for i, n := range path[:len(path)-1] {
+		switch kind, ok := l.scopes[f.typ(n)]; {
+		case !ok, kind == scopeClass, kind == scopeRoot:
+		case kind == scopeGate || !l.rootLocal:
+			return i
+		}
+	}
+	return 0
+}
+
 // fieldOf is the field name child has in p, "" for none.
 func fieldOf(f *pyFile, p, child *ts.Node) string {
 	for i, c := 0, p.ChildCount(); i < c; i++ {

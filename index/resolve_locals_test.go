@@ -2,13 +2,19 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/internal/fixture"
+	"github.com/parleyhq/parley/workspace"
 )
 
 // TestLocalsFixtures resolves the uses each testdata/locals_*.txtar lists
@@ -106,4 +112,87 @@ func FuzzLocalsResolve(f *testing.F) {
 var localsExt = map[string]string{
 	"java": ".java", "rust": ".rs", "c": ".c", "cpp": ".cpp", "csharp": ".cs", "kotlin": ".kt", "swift": ".swift",
 	"ruby": ".rb", "lua": ".lua", "php": ".php", "bash": ".sh",
+}
+
+// BenchmarkLocalAt measures a definition/references query on a local of a
+// large buffer (a generated 0.25 MB Java file, or the file
+// PARLEY_LOCALS_FILE names, queried at the byte offset PARLEY_LOCALS_OFF):
+// "parse" is the bare tree-sitter parse, "cold" LocalAt on content the
+// tree cache has not seen (one parse and one walk), "cached" on the same
+// content again (one walk). Issue 17 asks that a local cost about one
+// parse of the buffer.
+func BenchmarkLocalAt(b *testing.B) {
+	file, src, off := "big/Big.java", bigJava(2500), 0
+	if p := os.Getenv("PARLEY_LOCALS_FILE"); p != "" {
+		var err error
+		if src, err = os.ReadFile(p); err != nil {
+			b.Fatal(err)
+		}
+		file = "big/" + filepath.Base(p)
+		off, _ = strconv.Atoi(os.Getenv("PARLEY_LOCALS_OFF"))
+	} else {
+		off = bytes.LastIndex(src, []byte("return acc")) + len("return ")
+	}
+	lang := workspace.DetectLanguage(file, nil)
+	st, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	b.Run("parse", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			tree, err := extract.ParseTree(context.Background(), lang, src, time.Minute)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tree.Release()
+		}
+	})
+	b.Run("cold", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for i := 0; b.Loop(); i++ {
+			buf := append([]byte(nil), src...)
+			buf[len(buf)-1] = byte('0' + i%2) // new content: not in the cache
+			if _, ok := st.LocalAt(file, buf, off); !ok {
+				b.Fatalf("no local at %d", off)
+			}
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		st.LocalAt(file, src, off)
+		for b.Loop() {
+			if _, ok := st.LocalAt(file, src, off); !ok {
+				b.Fatalf("no local at %d", off)
+			}
+		}
+	})
+}
+
+// bigJava is a Java class of n methods with parameters, locals, loops and
+// lambdas, ending in a newline.
+func bigJava(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("class Big {\n    int acc;\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    int m%d(int x, int y) {\n        int acc = x;\n        for (int i = 0; i < y; i++) {\n"+
+			"            acc += i * x;\n        }\n        Runnable r = () -> use(acc, y);\n        return acc + this.acc;\n    }\n", i)
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// TestAfterMemberOp: the names LocalAt rules out before parsing.
+func TestAfterMemberOp(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"obj.x", true}, {"obj . x", true}, {"p->x", true}, {"N::x", true}, {"o&.x", true},
+		{"x", false}, {"a + x", false}, {"0..x", false}, {"a .. x", false}, {"$x", false},
+	} {
+		if got := afterMemberOp([]byte(c.src), len(c.src)-1); got != c.want {
+			t.Errorf("afterMemberOp(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
 }
