@@ -56,8 +56,7 @@ func (l Local) RefHits() []RefHit {
 // first time (the tree is kept in the store's tree cache, keyed by
 // content) and one walk of the tree.
 func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
-	lang := workspace.DetectLanguage(from, src[:min(len(src), 128)])
-	tbl := localsLangs[lang]
+	lang, tbl := localsLangOf(from, src)
 	if tbl == nil {
 		return Local{}, false
 	}
@@ -95,6 +94,34 @@ func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 		}
 	}
 	return out, true
+}
+
+// HasLocals reports whether LocalAt resolves the locals of the file rel
+// (its content src, whose first line may name the language).
+func HasLocals(rel string, src []byte) bool {
+	_, tbl := localsLangOf(rel, src)
+	return tbl != nil
+}
+
+func localsLangOf(rel string, src []byte) (string, *localsLang) {
+	lang := workspace.DetectLanguage(rel, src[:min(len(src), 128)])
+	return lang, localsLangs[lang]
+}
+
+// warmLocals parses the buffer from into the tree cache when LocalAt
+// covers its language (WarmSyntax, when the editor opens it), and
+// returns it; nil otherwise.
+func (s *Store) warmLocals(from string, src []byte) []string {
+	lang, tbl := localsLangOf(from, src)
+	if tbl == nil {
+		return nil
+	}
+	s.py.lock()
+	defer s.py.unlock()
+	if s.localsTree(lang, from, src) == nil {
+		return nil
+	}
+	return []string{from}
 }
 
 // afterMemberOp reports whether the name at byte start follows `.`, `->`

@@ -196,3 +196,24 @@ func TestAfterMemberOp(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmLocals: opening a document of a language LocalAt covers parses
+// it into the tree cache (WarmSyntax, which the language server runs on
+// didOpen), so that the first request finds it parsed within its budget.
+func TestWarmLocals(t *testing.T) {
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	src := []byte("class A { int m(int x) { return x; } }\n")
+	if got := st.WarmSyntax("a/A.java", src, nil); !slices.Equal(got, []string{"a/A.java"}) {
+		t.Fatalf("WarmSyntax(A.java) = %v, want the buffer", got)
+	}
+	st.py.lock()
+	f, _ := st.py.get("locals:java:a/A.java", src)
+	st.py.unlock()
+	if f == nil {
+		t.Fatal("the warmed tree is not in the cache")
+	}
+	if got := st.WarmSyntax("notes.txt", []byte("x"), nil); got != nil {
+		t.Errorf("WarmSyntax(notes.txt) = %v, want nil", got)
+	}
+}

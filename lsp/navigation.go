@@ -63,6 +63,11 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Pos
 	if err != nil {
 		return nil, false, err
 	}
+	if l, ok, err := s.localAt(ctx, d, pos); err != nil {
+		return nil, false, err
+	} else if ok {
+		return []folderHit{{d.f, l.NameHit()}}, true, nil
+	}
 	if h, ok := s.pyDefinition(ctx, d, off); ok {
 		return []folderHit{h}, true, nil
 	}
@@ -126,7 +131,7 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 	if err != nil {
 		return nil, err
 	}
-	if l, ok, err := s.localAt(d, p.Position); err != nil || ok {
+	if l, ok, err := s.localAt(ctx, d, p.Position); err != nil || ok {
 		if err != nil {
 			return nil, err
 		}
@@ -294,7 +299,7 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 		return nil, err
 	}
 	var occ []index.RefHit
-	if l, local, err := s.localAt(d, p.Position); err != nil {
+	if l, local, err := s.localAt(ctx, d, p.Position); err != nil {
 		return nil, err
 	} else if local {
 		occ, name = l.RefHits(), l.Name
