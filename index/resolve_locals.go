@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	ts "github.com/odvcencio/gotreesitter"
@@ -155,7 +156,34 @@ func (s *Store) localsTree(lang, rel string, src []byte) *pyFile {
 	s.py.timed(len(src), time.Since(start))
 	f := &pyFile{rel: rel, src: src, tree: tree}
 	s.py.put(key, f, h)
+	s.py.evictLocals(key)
 	return f
+}
+
+// localsCacheBytes bounds the source of the buffers whose trees LocalAt
+// keeps, within the tree cache's own bound: only the buffers being edited
+// matter to it, and a C tree takes about a hundred times its source
+// (zstd's 40 files, all opened, took the server from 0.96 to 1.7 GB).
+const localsCacheBytes = 1 << 20
+
+// evictLocals drops the least recently used LocalAt trees beyond
+// localsCacheBytes, keeping keep. Precondition: the caller holds c.
+func (c *pyTreeCache) evictLocals(keep string) {
+	var keys []string
+	n := 0
+	for _, k := range c.order {
+		if strings.HasPrefix(k, "locals:") {
+			keys = append(keys, k)
+			n += len(c.files[k].f.src)
+		}
+	}
+	for _, k := range keys {
+		if n <= localsCacheBytes || k == keep {
+			break
+		}
+		n -= len(c.files[k].f.src)
+		c.drop(k, c.files[k])
+	}
 }
 
 // localsOcc is one occurrence of the name: a binding (rule set) or a use.

@@ -217,3 +217,30 @@ func TestWarmLocals(t *testing.T) {
 		t.Errorf("WarmSyntax(notes.txt) = %v, want nil", got)
 	}
 }
+
+// TestLocalsCacheBound: LocalAt keeps the trees of the buffers it parsed
+// within localsCacheBytes of source, the latest first.
+func TestLocalsCacheBound(t *testing.T) {
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	big := bigJava(1000) // about 0.2 MB
+	for i := range 6 {
+		rel := fmt.Sprintf("a/Big%d.java", i)
+		off := bytes.LastIndex(big, []byte("return acc")) + len("return ")
+		if _, ok := st.LocalAt(rel, big, off); !ok {
+			t.Fatalf("%s: no local", rel)
+		}
+	}
+	st.py.lock()
+	defer st.py.unlock()
+	n, kept := 0, []string{}
+	for _, k := range st.py.order {
+		if strings.HasPrefix(k, "locals:") {
+			n += len(st.py.files[k].f.src)
+			kept = append(kept, k)
+		}
+	}
+	if n > localsCacheBytes || !slices.Contains(kept, "locals:java:a/Big5.java") {
+		t.Errorf("kept %v, %d bytes of source (bound %d)", kept, n, localsCacheBytes)
+	}
+}
