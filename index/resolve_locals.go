@@ -15,8 +15,8 @@ import (
 
 // Locals resolved from the syntax of one buffer, in the tree-sitter
 // languages that have no resolver of their own (Java, Rust, C, C++, C#,
-// Kotlin, Ruby, Lua, PHP): parameters, local variables, closure and
-// lambda parameters, for/catch/match/with bindings. One interpreter walks
+// Kotlin, Ruby, Lua, PHP, Bash): parameters, local variables, closure and
+// lambda parameters, for/catch/match/pattern bindings. One interpreter walks
 // the buffer's tree with the language's table (localsLang,
 // resolve_locals_lang.go); nothing is stored at index time.
 //
@@ -55,7 +55,9 @@ func (l Local) RefHits() []RefHit {
 // of src, the content of the root-relative file from, when it names a
 // local of a language localsLangs covers. It costs one parse of src the
 // first time (the tree is kept in the store's tree cache, keyed by
-// content) and one walk of the tree.
+// content) and one walk of the outermost function or block around the
+// name (localsLang.walkRoot). Safe for concurrent use: it holds the tree
+// cache, as the Python and TypeScript resolvers do.
 func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 	lang, tbl := localsLangOf(from, src)
 	if tbl == nil {

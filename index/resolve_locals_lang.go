@@ -212,7 +212,7 @@ var javaLocals = &localsLang{
 		"lambda_expression": scopeFunc,
 		"block":             scopeBlock, "constructor_body": scopeBlock, "for_statement": scopeBlock, "enhanced_for_statement": scopeBlock,
 		"catch_clause": scopeBlock, "try_with_resources_statement": scopeBlock, "switch_rule": scopeBlock,
-		"switch_block_statement_group": scopeBlock,
+		"switch_block": scopeBlock,
 	},
 	binds: map[string][]bindRule{
 		"variable_declarator": {{field: "name"}}, "formal_parameter": {{field: "name"}},
