@@ -223,7 +223,7 @@ func TestWarmLocals(t *testing.T) {
 func TestLocalsCacheBound(t *testing.T) {
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
-	big := bigJava(1000) // about 0.2 MB
+	big := bigJava(2000) // about 0.4 MB
 	for i := range 6 {
 		rel := fmt.Sprintf("a/Big%d.java", i)
 		off := bytes.LastIndex(big, []byte("return acc")) + len("return ")
