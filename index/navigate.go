@@ -24,9 +24,9 @@ import (
 // a SourceReader resolve them when it is not nil and wait as long as that
 // takes (the CLI and the tools). The language server passes nil and runs
 // LocalAt, SyntaxTargetAt and PyReferencesBy itself first, within its
-// resolve budget, falling back to these functions' name ranking when the budget
-// runs out; it also leaves out the Python references marked Uncertain,
-// which the CLI and the tools show marked.
+// resolve budget, falling back to these functions' name ranking when the
+// budget runs out; it also leaves out the Python references marked
+// Uncertain, which the CLI and the tools show marked.
 
 // SourceReader returns the content of a root-relative file of the store as
 // the caller sees it (open buffers first, or the disk).

@@ -95,13 +95,16 @@ func FuzzLocalsResolve(f *testing.F) {
 	f.Add([]byte("int f(int *p) { int x = *p, a[3]; { int x = 1; } return x; }"), 49, uint8(2))
 	var exts []string
 	for lang := range localsLangs {
+		if localsExt[lang] == "" {
+			f.Fatalf("no extension for %s in localsExt", lang)
+		}
 		exts = append(exts, localsExt[lang])
 	}
 	slices.Sort(exts)
 	f.Fuzz(func(t *testing.T, src []byte, off int, lang uint8) {
 		file := "fuzz/a" + exts[int(lang)%len(exts)]
 		if l, ok := st.LocalAt(file, src, off); ok {
-			if len(l.Refs) == 0 || !bytes.Contains(src, []byte(l.Name)) {
+			if !slices.Contains(l.Refs, l.Selection) || !bytes.Contains(src, []byte(l.Name)) {
 				t.Fatalf("local %q with refs %v", l.Name, l.Refs)
 			}
 		}
@@ -110,12 +113,12 @@ func FuzzLocalsResolve(f *testing.F) {
 
 // localsExt is a file extension of each language localsLangs covers.
 var localsExt = map[string]string{
-	"java": ".java", "rust": ".rs", "c": ".c", "cpp": ".cpp", "csharp": ".cs", "kotlin": ".kt", "swift": ".swift",
+	"java": ".java", "rust": ".rs", "c": ".c", "cpp": ".cpp", "csharp": ".cs", "kotlin": ".kt",
 	"ruby": ".rb", "lua": ".lua", "php": ".php", "bash": ".sh",
 }
 
 // BenchmarkLocalAt measures a definition/references query on a local of a
-// large buffer (a generated 0.25 MB Java file, or the file
+// large buffer (a generated 0.5 MB Java file, or the file
 // PARLEY_LOCALS_FILE names, queried at the byte offset PARLEY_LOCALS_OFF):
 // "parse" is the bare tree-sitter parse, "cold" LocalAt on content the
 // tree cache has not seen (one parse and one walk), "cached" on the same

@@ -111,8 +111,8 @@ func (s *Server) declarationAt(_ context.Context, d *doc, pos protocol.Position,
 }
 
 // References answers a local's occurrences in its buffer (localAt); when
-// the syntax settles which declaration the
-// identifier means (declarationAt), the references index.DeclReferences
+// the syntax settles which declaration the identifier means
+// (declarationAt), the references index.DeclReferences
 // keeps for it in that declaration's folder, limited to what a rename
 // there must change (goReferences); none for a Go predeclared name, a
 // member of unsafe, a keyword or a word in a comment or string
@@ -131,10 +131,9 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 	if err != nil {
 		return nil, err
 	}
-	if l, ok, err := s.localAt(ctx, d, p.Position); err != nil || ok {
-		if err != nil {
-			return nil, err
-		}
+	if l, ok, err := s.localAt(ctx, d, p.Position); err != nil {
+		return nil, err
+	} else if ok {
 		return s.refLocations(ctx, d.f, l.RefHits(), l.Name, p.Context.IncludeDeclaration, []protocol.Location{})
 	}
 	if out, ok, err := s.pyReferences(ctx, d, p.Position, p.Context.IncludeDeclaration); ok || err != nil {
