@@ -166,8 +166,8 @@ func (s *Store) localsTree(lang, rel string, src []byte) *pyFile {
 // keeps, within the tree cache's own bound: only the buffers being edited
 // matter to it, and a C tree takes about a hundred times its source
 // (zstd's 40 files, all opened, took the server from 0.96 to 1.7 GB
-// without this bound).
-const localsCacheBytes = 2 << 20
+// without this bound). A variable so that a test can lower it.
+var localsCacheBytes = 2 << 20
 
 // evictLocals drops the least recently used LocalAt trees beyond
 // localsCacheBytes, keeping keep. Precondition: the caller holds c.

@@ -226,7 +226,9 @@ func TestWarmLocals(t *testing.T) {
 func TestLocalsCacheBound(t *testing.T) {
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
-	big := bigJava(2000) // about 0.4 MB
+	defer func(old int) { localsCacheBytes = old }(localsCacheBytes)
+	localsCacheBytes = 20 << 10
+	big := bigJava(40) // about 8 KB
 	for i := range 6 {
 		rel := fmt.Sprintf("a/Big%d.java", i)
 		off := bytes.LastIndex(big, []byte("return acc")) + len("return ")
