@@ -146,17 +146,17 @@ func afterMemberOp(src []byte, start int) bool {
 // the tree from the cache. Precondition: the caller holds s.py.
 func (s *Store) localsTree(lang, rel string, src []byte) *pyFile {
 	key := "locals:" + lang + ":" + rel
-	if f, _ := s.py.get(key, src); f != nil {
+	f, h := s.py.get(key, src)
+	if f != nil {
 		return f
 	}
-	_, h := s.py.get(key, src)
 	start := time.Now()
 	tree, err := extract.ParseTree(context.Background(), lang, src, extract.BudgetFor(len(src)))
 	if err != nil {
 		return nil
 	}
 	s.py.timed(len(src), time.Since(start))
-	f := &pyFile{rel: rel, src: src, tree: tree}
+	f = &pyFile{rel: rel, src: src, tree: tree}
 	s.py.put(key, f, h)
 	s.py.evictLocals(key)
 	return f
