@@ -19,13 +19,14 @@ import (
 // (an editor's unsaved buffer, or the file on disk).
 //
 // Python, TypeScript and JavaScript resolve from the syntax of several
-// files (SyntaxTargetAt), parsed at query time: the functions taking a
-// SourceReader resolve them when it is not nil and wait as long as that
+// files (SyntaxTargetAt), and the other tree-sitter languages' locals
+// from the buffer's (LocalAt), parsed at query time: the functions taking
+// a SourceReader resolve them when it is not nil and wait as long as that
 // takes (the CLI and the tools). The language server passes nil and runs
-// SyntaxTargetAt and PyReferencesBy itself first, within its resolve
-// budget, falling back to these functions' name ranking when the budget
-// runs out; it also leaves out the Python references marked Uncertain,
-// which the CLI and the tools show marked.
+// LocalAt, SyntaxTargetAt and PyReferencesBy itself first, within its
+// resolve budget, falling back to these functions' name ranking when the
+// budget runs out; it also leaves out the Python references marked
+// Uncertain, which the CLI and the tools show marked.
 
 // SourceReader returns the content of a root-relative file of the store as
 // the caller sees it (open buffers first, or the disk).
@@ -73,7 +74,8 @@ func IdentAt(src []byte, off int) (name string, ok bool) {
 }
 
 // DefinitionsAt returns the best class of this store's definitions of
-// name, the identifier at offset off of src: for x.F in Go where the
+// name, the identifier at offset off of src: with read set, a local of a
+// language LocalAt covers, its binding; for x.F in Go where the
 // syntax gives x's type, that type's member (GoMemberDefinitions); in
 // Python, TypeScript and JavaScript with read set, the declaration
 // SyntaxTargetAt resolves; otherwise the definitions of name ranked by
@@ -82,6 +84,9 @@ func IdentAt(src []byte, off int) (name string, ok bool) {
 // returned with them.
 func (s *Store) DefinitionsAt(from string, src []byte, off int, name string, read SourceReader) ([]NameHit, DefinitionRank, error) {
 	if read != nil {
+		if l, ok := s.LocalAt(from, src, off); ok {
+			return []NameHit{l.NameHit()}, RankResolved, nil
+		}
 		if t, ok := s.SyntaxTargetAt(from, src, off, read); ok {
 			return []NameHit{t.NameHit()}, RankResolved, nil
 		}
@@ -166,12 +171,20 @@ func (s *Store) DeclarationAt(from string, src []byte, off int, name string) (Na
 }
 
 // ReferencesAt returns the references to what the identifier name at
-// offset off of src means: in Python, TypeScript and JavaScript with read
-// set, PyReferences of the declaration SyntaxTargetAt resolves; else
+// offset off of src means: with read set, a local's occurrences in src
+// (LocalAt); in Python, TypeScript and JavaScript with read set,
+// PyReferences of the declaration SyntaxTargetAt resolves; else
 // DeclReferences of the declaration DeclarationAt settles (resolved);
 // else every occurrence of name.
 func (s *Store) ReferencesAt(from string, src []byte, off int, name string, limit int, read SourceReader) (hits []RefHit, resolved bool, err error) {
 	if read != nil {
+		if l, ok := s.LocalAt(from, src, off); ok {
+			hits = l.RefHits()
+			if limit > 0 && len(hits) > limit {
+				hits = hits[:limit]
+			}
+			return hits, true, nil
+		}
 		if t, ok := s.SyntaxTargetAt(from, src, off, read); ok {
 			if hits, err = s.PyReferences(t, read); err != nil {
 				return nil, false, err

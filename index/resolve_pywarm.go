@@ -2,8 +2,8 @@ package index
 
 // WarmSyntax parses into the tree cache the Python, TypeScript or
 // JavaScript file from (its content src) and the modules its indexed
-// imports lead to, so that a later query-time resolution of a use in it
-// finds them parsed: the language server calls it when the editor opens a
+// imports lead to, or the buffer alone in a language LocalAt covers, so
+// that a later query-time resolution of a use in it finds them parsed: the language server calls it when the editor opens a
 // document, which is usually well before it asks anything, and a cold
 // parse is what sends most requests past the server's budget.
 //
@@ -20,7 +20,7 @@ func (s *Store) WarmSyntax(from string, src []byte, read SourceReader) []string 
 	case isTSFile(from):
 		lang = tsGrammar(from)
 	default:
-		return nil
+		return s.warmLocals(from, src)
 	}
 	var warm []string
 	parsed := 0

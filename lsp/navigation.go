@@ -63,6 +63,11 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Pos
 	if err != nil {
 		return nil, false, err
 	}
+	if l, ok, err := s.localAt(ctx, d, pos); err != nil {
+		return nil, false, err
+	} else if ok {
+		return []folderHit{{d.f, l.NameHit()}}, true, nil
+	}
 	if h, ok := s.pyDefinition(ctx, d, off); ok {
 		return []folderHit{h}, true, nil
 	}
@@ -105,8 +110,9 @@ func (s *Server) declarationAt(_ context.Context, d *doc, pos protocol.Position,
 	return folderHit{d.f, h}, ok, err
 }
 
-// References answers, when the syntax settles which declaration the
-// identifier means (declarationAt), the references index.DeclReferences
+// References answers a local's occurrences in its buffer (localAt); when
+// the syntax settles which declaration the identifier means
+// (declarationAt), the references index.DeclReferences
 // keeps for it in that declaration's folder, limited to what a rename
 // there must change (goReferences); none for a Go predeclared name, a
 // member of unsafe, a keyword or a word in a comment or string
@@ -124,6 +130,11 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 	}
 	if err != nil {
 		return nil, err
+	}
+	if l, ok, err := s.localAt(ctx, d, p.Position); err != nil {
+		return nil, err
+	} else if ok {
+		return s.refLocations(ctx, d.f, l.RefHits(), l.Name, p.Context.IncludeDeclaration, []protocol.Location{})
 	}
 	if out, ok, err := s.pyReferences(ctx, d, p.Position, p.Context.IncludeDeclaration); ok || err != nil {
 		return out, err
@@ -287,7 +298,11 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 		return nil, err
 	}
 	var occ []index.RefHit
-	if pyOcc, py, err := s.pyHighlights(ctx, d, p.Position); err != nil {
+	if l, local, err := s.localAt(ctx, d, p.Position); err != nil {
+		return nil, err
+	} else if local {
+		occ, name = l.RefHits(), l.Name
+	} else if pyOcc, py, err := s.pyHighlights(ctx, d, p.Position); err != nil {
 		return nil, err
 	} else if py {
 		occ = pyOcc

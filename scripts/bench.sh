@@ -409,3 +409,29 @@ PY
 		say "navigation judges: npm ci failed in $judges; skipped"
 	fi
 fi
+
+# Locals of C against clangd (BENCH_NAV=0 skips; needs clangd, from Debian)
+# on zstd's C sources, a module parley already depends on (go mod
+# download): variable uses in function bodies, mostly locals and
+# parameters, which parley resolves from the buffer
+# (index/resolve_locals.go). clangd parses each file with its fallback
+# flags (no compile_commands.json), which settles a file's own locals.
+if [[ ${BENCH_LSP:-1} != 0 && ${BENCH_NAV:-1} != 0 ]] && command -v clangd >/dev/null; then
+	zstd=$(go mod download -json github.com/DataDog/zstd@v1.5.7 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+	cp -r "$zstd" "$tmp/zstd" && chmod -R u+w "$tmp/zstd"
+	[[ -x $tmp/navcompare ]] || go build -o "$tmp/navcompare" ./scripts/navcompare
+	say ""
+	say "== C locals against clangd on zstd"
+	nice -n 10 "$tmp/navcompare" -judge clangd -gopls "$(command -v clangd)" -parley "$BIN" \
+		-root "$tmp/zstd" -data "$tmp/nav-clangd" -n 100 -seed 1 >"$OUT/nav_clangd.json"
+	python3 - "$OUT/nav_clangd.json" <<'PY' | tee -a "$SUMMARY"
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(f"sites {d['sites']}, scored {d['scored']}")
+print(f"definition top-1 = clangd    {d['definitionTop1']} of {d['scored']} ({d['definitionTop1Pct']:.0f}%)")
+print(f"references precision/recall  {d['referencesPrecision']:.2f} / {d['referencesRecall']:.2f}")
+p, g = d["parley"], d["gopls"]
+print(f"definition p50/p99           parley {p['definitionP50Ms']:.1f} / {p['definitionP99Ms']:.1f} ms, clangd {g['definitionP50Ms']:.1f} / {g['definitionP99Ms']:.1f} ms")
+print(f"references p50/p99           parley {p['referencesP50Ms']:.1f} / {p['referencesP99Ms']:.1f} ms, clangd {g['referencesP50Ms']:.1f} / {g['referencesP99Ms']:.1f} ms")
+PY
+fi

@@ -71,12 +71,25 @@ var judges = map[string]judge{
 		// specifiers instead of following them.
 		initOptions: map[string]any{"tsserver": map[string]any{"useSyntaxServer": "never"}},
 	},
+	// clangd judges C: the sites are variable uses in function bodies
+	// (sample_ts.go's cVariableSites), mostly locals and parameters, which
+	// parley resolves from the buffer (index/resolve_locals.go). Without a
+	// compile_commands.json clangd parses each file with its fallback
+	// flags, which is enough for a file's own locals.
+	"clangd": {
+		name: "clangd", args: []string{"--background-index=false", "--log=error"},
+		source: func(rel string) bool { return strings.HasSuffix(rel, ".c") },
+		skipDir: func(n string) bool {
+			return n == "test" || n == "tests" || n == "node_modules" || n[0] == '.'
+		},
+		sites: func(abs string) []site { return treeSitterSites(abs, cVariableSites) },
+	},
 }
 
 func judgeNamed(name string) (judge, error) {
 	j, ok := judges[name]
 	if !ok {
-		return judge{}, fmt.Errorf("unknown judge %q (gopls, pyright, tsserver)", name)
+		return judge{}, fmt.Errorf("unknown judge %q (gopls, pyright, tsserver, clangd)", name)
 	}
 	return j, nil
 }
@@ -94,6 +107,8 @@ func languageID(p string) string {
 		return "javascript"
 	case ".jsx":
 		return "javascriptreact"
+	case ".c", ".h":
+		return "c"
 	}
 	return "go"
 }

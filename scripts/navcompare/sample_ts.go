@@ -52,6 +52,31 @@ var typescriptSites = siteRule{grammar: "typescript", pick: func(n *ts.Node, lan
 	return nil
 }}
 
+// cVariableSites: identifiers used as values in a function body (not a
+// call's callee, not a declarator's name): locals, parameters, globals.
+var cVariableSites = siteRule{grammar: "c", pick: func(n *ts.Node, lang *ts.Language) *ts.Node {
+	if n.Type(lang) != "identifier" {
+		return nil
+	}
+	p := n.Parent()
+	if p == nil {
+		return nil
+	}
+	same := func(field string) bool {
+		f := p.ChildByFieldName(field, lang)
+		return f != nil && f.StartByte() == n.StartByte() && f.EndByte() == n.EndByte()
+	}
+	if same("function") || same("declarator") || strings.HasPrefix(p.Type(lang), "preproc") {
+		return nil
+	}
+	for a := p; a != nil; a = a.Parent() {
+		if a.Type(lang) == "function_definition" {
+			return n
+		}
+	}
+	return nil
+}}
+
 // treeSitterSites parses one file and lists the sites rule picks, skipping
 // those with a non-ASCII byte before them on their line (byte and UTF-16
 // columns then differ) and dunder names.

@@ -1,0 +1,375 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/workspace"
+)
+
+// Locals resolved from the syntax of one buffer, in the tree-sitter
+// languages that have no resolver of their own (Java, Rust, C, C++, C#,
+// Kotlin, Ruby, Lua, PHP, Bash): parameters, local variables, closure and
+// lambda parameters, for/catch/match/pattern bindings. One interpreter walks
+// the buffer's tree with the language's table (localsLang,
+// resolve_locals_lang.go); nothing is stored at index time.
+//
+// The contract: LocalAt answers only for an identifier that names a
+// local, its binding or a use the language's scope rules bind to it, and
+// then with exactly the occurrences bound to that binding, all in the
+// buffer. Everything else (fields, methods, types, globals, members after
+// `.`, `->` or `::`, a use before its declaration where the language does
+// not bind it yet) gets ok false and is left to the name ranking.
+
+// Local is a local binding of a buffer and the occurrences bound to it.
+type Local struct {
+	Path      string
+	Name      string
+	Selection extract.Range // the binding's name
+	// Refs are the occurrences bound to the binding, the binding first
+	// among them in source order.
+	Refs []extract.Range
+}
+
+// NameHit is the binding as a definition hit.
+func (l Local) NameHit() NameHit {
+	return NameHit{Path: l.Path, Name: l.Name, Kind: extract.KindVariable, Selection: l.Selection}
+}
+
+// RefHits are the occurrences as references, the binding marked Decl.
+func (l Local) RefHits() []RefHit {
+	out := make([]RefHit, 0, len(l.Refs))
+	for _, r := range l.Refs {
+		out = append(out, RefHit{Path: l.Path, Name: l.Name, Pos: r.Start, Decl: r == l.Selection})
+	}
+	return out
+}
+
+// LocalAt resolves the identifier containing or ending at byte offset off
+// of src, the content of the root-relative file from, when it names a
+// local of a language localsLangs covers. It costs one parse of src the
+// first time (the tree is kept in the store's tree cache, keyed by
+// content) and one walk of the outermost function or block around the
+// name (localsLang.walkRoot). Safe for concurrent use: it holds the tree
+// cache, as the Python and TypeScript resolvers do.
+func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
+	lang, tbl := localsLangOf(from, src)
+	if tbl == nil {
+		return Local{}, false
+	}
+	start := IdentStart(src, off)
+	if start >= len(src) || !isIdentByte(src[start]) {
+		return Local{}, false
+	}
+	if afterMemberOp(src, start) {
+		return Local{}, false // obj.x, p->x, N::x: a member, without a parse
+	}
+	s.py.lock()
+	defer s.py.unlock()
+	f := s.localsTree(lang, from, src)
+	if f == nil {
+		return Local{}, false
+	}
+	name := tbl.nameAt(f, start)
+	if name == nil {
+		return Local{}, false
+	}
+	path := descend(f, uint32(start))
+	top := tbl.walkRoot(f, path)
+	a := newLocalsAnalysis(f, tbl, name, uint32(start), path[:top+1])
+	if a.target < 0 {
+		return Local{}, false // not a name a local can have: a member
+	}
+	b := a.resolve(a.occ[a.target])
+	if b == nil || !a.isLocal(b) {
+		return Local{}, false
+	}
+	out := Local{Path: from, Name: f.text(b.node), Selection: pyRange(b.node)}
+	for _, o := range a.occ {
+		if a.resolve(o) == b {
+			out.Refs = append(out.Refs, pyRange(o.node))
+		}
+	}
+	return out, true
+}
+
+// HasLocals reports whether LocalAt resolves the locals of the file rel
+// (its content src, whose first line may name the language).
+func HasLocals(rel string, src []byte) bool {
+	_, tbl := localsLangOf(rel, src)
+	return tbl != nil
+}
+
+func localsLangOf(rel string, src []byte) (string, *localsLang) {
+	lang := workspace.DetectLanguage(rel, src[:min(len(src), 128)])
+	return lang, localsLangs[lang]
+}
+
+// warmLocals parses the buffer from into the tree cache when LocalAt
+// covers its language (WarmSyntax, when the editor opens it), and
+// returns it; nil otherwise.
+func (s *Store) warmLocals(from string, src []byte) []string {
+	lang, tbl := localsLangOf(from, src)
+	if tbl == nil {
+		return nil
+	}
+	s.py.lock()
+	defer s.py.unlock()
+	if s.localsTree(lang, from, src) == nil {
+		return nil
+	}
+	return []string{from}
+}
+
+// afterMemberOp reports whether the name at byte start follows `.`, `->`
+// or `::` (spaces between allowed), which makes it a member in every
+// language of localsLangs; `..` (a Rust range, Lua's concatenation) does
+// not.
+func afterMemberOp(src []byte, start int) bool {
+	i := skipSpaceBack(src, start)
+	switch {
+	case i >= 2 && (string(src[i-2:i]) == "->" || string(src[i-2:i]) == "::"):
+		return true
+	case i >= 1 && src[i-1] == '.':
+		return i < 2 || src[i-2] != '.'
+	}
+	return false
+}
+
+// localsTree parses src (the buffer of rel) with lang's grammar, or takes
+// the tree from the cache. Precondition: the caller holds s.py.
+func (s *Store) localsTree(lang, rel string, src []byte) *pyFile {
+	key := "locals:" + lang + ":" + rel
+	f, h := s.py.get(key, src)
+	if f != nil {
+		return f
+	}
+	start := time.Now()
+	tree, err := extract.ParseTree(context.Background(), lang, src, extract.BudgetFor(len(src)))
+	if err != nil {
+		return nil
+	}
+	s.py.timed(len(src), time.Since(start))
+	f = &pyFile{rel: rel, src: src, tree: tree}
+	s.py.put(key, f, h)
+	s.py.evictLocals(key)
+	return f
+}
+
+// localsCacheBytes bounds the source of the buffers whose trees LocalAt
+// keeps, within the tree cache's own bound: only the buffers being edited
+// matter to it, and a C tree takes about a hundred times its source
+// (zstd's 40 files, all opened, took the server from 0.96 to 1.7 GB
+// without this bound). A variable so that a test can lower it.
+var localsCacheBytes = 2 << 20
+
+// evictLocals drops the least recently used LocalAt trees beyond
+// localsCacheBytes, keeping keep. Precondition: the caller holds c.
+func (c *pyTreeCache) evictLocals(keep string) {
+	var keys []string
+	n := 0
+	for _, k := range c.order {
+		if strings.HasPrefix(k, "locals:") {
+			keys = append(keys, k)
+			n += len(c.files[k].f.src)
+		}
+	}
+	for _, k := range keys {
+		if n <= localsCacheBytes || k == keep {
+			break
+		}
+		n -= len(c.files[k].f.src)
+		c.drop(k, c.files[k])
+	}
+}
+
+// localsOcc is one occurrence of the name: a binding (rule set) or a use.
+type localsOcc struct {
+	node *ts.Node
+	// anc are node's ancestors, the root first. They are recorded by the
+	// walk down: gotreesitter's Parent links are lazy and, in some
+	// grammars (C#'s hidden statement nodes), stop short of the root.
+	anc   []*ts.Node
+	rule  *bindRule
+	scope *ts.Node // the scope a binding binds in
+	from  uint32   // where a binding becomes visible
+}
+
+// localsAnalysis holds the occurrences of one name in a buffer, in source
+// order, with the bindings among them.
+type localsAnalysis struct {
+	f      *pyFile
+	tbl    *localsLang
+	name   []byte
+	occ    []*localsOcc
+	target int // the index of the queried identifier in occ
+	// byScope lists the bindings by the scope they bind in.
+	byScope map[scopeKey][]*localsOcc
+	// resolved memoizes resolve.
+	resolved map[*localsOcc]*localsOcc
+}
+
+type scopeKey struct {
+	start, end uint32
+	sym        ts.Symbol
+}
+
+func keyOf(n *ts.Node) scopeKey { return scopeKey{n.StartByte(), n.EndByte(), n.Symbol()} }
+
+// newLocalsAnalysis collects the occurrences of name under within's last
+// node, whose ancestors are the nodes before it.
+func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, within []*ts.Node) *localsAnalysis {
+	a := &localsAnalysis{f: f, tbl: tbl, name: name, target: -1,
+		byScope: map[scopeKey][]*localsOcc{}, resolved: map[*localsOcc]*localsOcc{}}
+	path := slices.Clone(within[:len(within)-1])
+	var walk func(n *ts.Node)
+	walk = func(n *ts.Node) {
+		if n.NamedChildCount() == 0 && tbl.idents[f.typ(n)] || n.ChildCount() == 0 {
+			if tbl.idents[f.typ(n)] && bytes.Equal(a.nameOf(n), a.name) && tbl.isName(f, n, path) {
+				a.add(n, slices.Clone(path), start)
+			}
+			return
+		}
+		path = append(path, n)
+		for i, c := 0, n.ChildCount(); i < c; i++ {
+			walk(n.Child(i))
+		}
+		path = path[:len(path)-1]
+	}
+	walk(within[len(within)-1])
+	// Implicit bindings (an assignment in Ruby, PHP) bind only where the
+	// name is not bound yet; decided in source order, each seeing the
+	// bindings before it.
+	for _, o := range a.occ {
+		if o.rule == nil {
+			continue
+		}
+		if o.rule.implicit && a.lookup(o, o) != nil {
+			o.rule = nil
+			continue
+		}
+		k := keyOf(o.scope)
+		a.byScope[k] = append(a.byScope[k], o)
+	}
+	return a
+}
+
+// descend is the path from the root to the leaf at byte start (the root
+// first), found by byte ranges rather than Parent links (localsOcc.anc).
+func descend(f *pyFile, start uint32) []*ts.Node {
+	var path []*ts.Node
+	for n := f.tree.Root(); n != nil; {
+		path = append(path, n)
+		var next *ts.Node
+		for i, c := 0, n.ChildCount(); i < c; i++ {
+			if ch := n.Child(i); ch.StartByte() <= start && start < ch.EndByte() {
+				next = ch
+				break
+			}
+		}
+		n = next
+	}
+	return path
+}
+
+// add records the occurrence n, whose ancestors are anc.
+func (a *localsAnalysis) add(n *ts.Node, anc []*ts.Node, start uint32) {
+	o := &localsOcc{node: n, anc: anc}
+	if n.StartByte() == start {
+		a.target = len(a.occ)
+	}
+	if rule, decl := a.tbl.bindingOf(a.f, n, anc); rule != nil {
+		o.rule = rule
+		o.scope = a.tbl.scopeOf(a.f, anc, decl, rule.outer)
+		o.from = n.EndByte()
+		if rule.after {
+			o.from = decl.EndByte()
+		}
+	}
+	a.occ = append(a.occ, o)
+}
+
+// nameOf is the text of an identifier node as the table compares it.
+func (a *localsAnalysis) nameOf(n *ts.Node) []byte {
+	if n.EndByte() > uint32(len(a.f.src)) || n.StartByte() > n.EndByte() {
+		return nil
+	}
+	return a.f.src[n.StartByte():n.EndByte()]
+}
+
+// resolve is the binding o is bound to (itself for a binding), or nil.
+func (a *localsAnalysis) resolve(o *localsOcc) *localsOcc {
+	if b, ok := a.resolved[o]; ok {
+		return b
+	}
+	var b *localsOcc
+	if o.rule != nil {
+		b = o
+	} else {
+		b = a.lookup(o, nil)
+	}
+	a.resolved[o] = b
+	return b
+}
+
+// lookup finds the binding a use at o sees, walking its scopes outward,
+// skipping the binding self: in each scope, the last binding visible at
+// o; the walk stops past a function that does not see outer locals or at
+// a class body.
+func (a *localsAnalysis) lookup(o, self *localsOcc) *localsOcc {
+	pos := o.node.StartByte()
+	for i := len(o.anc) - 1; i >= 0; i-- {
+		n := o.anc[i]
+		kind, ok := a.tbl.scopes[a.f.typ(n)]
+		if !ok {
+			continue
+		}
+		if kind == scopeClass || (kind == scopeRoot && !a.tbl.rootLocal) {
+			return nil
+		}
+		best := a.visibleIn(a.byScope[keyOf(n)], self, pos)
+		if best != nil {
+			return best
+		}
+		if kind == scopeGate || kind == scopeRoot {
+			return nil
+		}
+	}
+	return nil
+}
+
+// visibleIn picks of a scope's bindings the one a use at pos sees: the
+// last bound before it (a later declaration shadows an earlier one from
+// where it stands), else a hoisted one (PHP: a variable is its function's
+// wherever it is first assigned).
+func (a *localsAnalysis) visibleIn(list []*localsOcc, self *localsOcc, pos uint32) *localsOcc {
+	var best *localsOcc
+	for _, b := range list {
+		if b != self && b.from <= pos && (best == nil || b.node.StartByte() > best.node.StartByte()) {
+			best = b
+		}
+	}
+	if best != nil {
+		return best
+	}
+	for _, b := range list {
+		if b != self && b.rule.hoist {
+			return b
+		}
+	}
+	return nil
+}
+
+// isLocal reports whether binding b is a local: bound in a function or
+// block scope, or at the top of a file in a language whose file-level
+// bindings are the file's own (Lua's local, Ruby).
+func (a *localsAnalysis) isLocal(b *localsOcc) bool {
+	kind := a.tbl.scopes[a.f.typ(b.scope)]
+	return !b.rule.foreign && kind != scopeClass && (kind != scopeRoot || a.tbl.rootLocal)
+}

@@ -1,0 +1,50 @@
+package lsp
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/parleyhq/parley/internal/fixture"
+)
+
+// TestLocalNavigation: on a Java local (index/testdata/locals_java.txtar)
+// definition, references and highlights answer its binding and its
+// occurrences, not the field named like it nor the other methods' x;
+// this.x still goes to the field.
+func TestLocalNavigation(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "locals_java.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	const file = "demo/Shapes.java"
+	// `return x;` in area: the local declared on line 8.
+	if got, want := definitions(t, e, file, pos(20, 15)), []string{file + ":7:12-13"}; !slices.Equal(got, want) {
+		t.Errorf("definition of the local x: %v, want %v", got, want)
+	}
+	// this.x: the field.
+	if got, want := definitions(t, e, file, pos(19, 13)), []string{file + ":4:8-9"}; !slices.Equal(got, want) {
+		t.Errorf("definition of this.x: %v, want %v", got, want)
+	}
+	var locs []protocol.Location
+	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+		TextDocumentPositionParams: e.tdpp(file, pos(20, 15)),
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: false},
+	}, &locs)
+	want := []string{file + ":9:12-13", file + ":12:20-21", file + ":13:12-13", file + ":17:36-37", file + ":19:17-18", file + ":20:15-16"}
+	if got := locStrings(root, locs); !slices.Equal(got, want) {
+		t.Errorf("references of the local x:\n got %v\nwant %v", got, want)
+	}
+	var hs []protocol.DocumentHighlight
+	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp(file, pos(6, 17))}, &hs)
+	var got []protocol.Position
+	for _, h := range hs {
+		got = append(got, h.Range.Start)
+	}
+	// The parameter w: its declaration, w * h and the lambda's use.
+	if want := []protocol.Position{pos(6, 17), pos(7, 16), pos(16, 21)}; !slices.Equal(got, want) {
+		t.Errorf("highlights of the parameter w: %v, want %v", got, want)
+	}
+}
