@@ -122,6 +122,11 @@ func (r *goTypeResolver) typeNamed(name string, at goType) (goType, bool) {
 func (r *goTypeResolver) resultType(h SymbolHit, idx int) (goType, bool) {
 	text := strings.TrimSpace(h.Symbol.Signature)
 	text = strings.TrimSpace(strings.TrimSuffix(text, "{"))
+	if !strings.HasPrefix(text, "func") {
+		// An interface's method is stored as written in the
+		// interface, "Open(name string) (File, error)".
+		text = "func " + text
+	}
 	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text+"\n", parser.SkipObjectResolution)
 	if err != nil || len(f.Decls) == 0 {
 		return goType{}, false
