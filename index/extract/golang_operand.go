@@ -28,6 +28,8 @@ type operands struct {
 	index  map[string]uint32
 	table  []string
 	depth  int
+	// switches memoizes typeSwitchOf by def index.
+	switches map[int]*typeSwitch
 }
 
 func newOperands(src []byte, toks *goTokens, funcs []goFunc, bound map[string]uint16) *operands {
@@ -199,6 +201,9 @@ func (o *operands) def(name string, off int) int {
 			continue // in its own right-hand side (x := x.next): the outer x
 		}
 		if d.end < 0 || off < d.end {
+			if ts := o.typeSwitchOf(list[k]); ts != nil && !ts.inside(off) {
+				continue // a type switch's variable, used after it
+			}
 			return list[k]
 		}
 	}
@@ -224,6 +229,9 @@ func (o *operands) nameDesc(name string, off int) string {
 		d := o.defs[i]
 		if d.typ {
 			return o.typeAt(d.at)
+		}
+		if ts := o.typeSwitchOf(i); ts != nil {
+			return o.caseDesc(ts, d.at, off)
 		}
 		return o.valueAt(d.at, d.idx)
 	}

@@ -57,7 +57,7 @@ func f(xs []T, m map[string]T) {
 	w, ok := v.(*T)
 	w.M()
 	_ = ok
-}`, "4:M []T{}[_]\n7:M []T{}[_]\n10:M -\n13:M T{}"},
+}`, "4:M []T{}[_]\n7:M []T{}[_]\n10:M T{}\n13:M T{}"},
 		{"elements", `package p
 func (p *Block) f(m map[string]T, ns Nodes) {
 	p.Succs[0].Block()
@@ -94,6 +94,27 @@ func f() {
 	r, s := F(), 0
 	b.M(); q.M(); r.M(); s.M(); n.M()
 }`, "4:New pkg\n6:M T{}\n6:M pkg.New()\n6:M F()\n6:M -\n6:M g()"},
+		{"type switch", `package p
+func f(n Node) {
+	switch n := n.(type) {
+	case *Name:
+		n.M()
+		if a && b {
+			n.M() // case Name:
+		}
+	case *pkg.Call, *Sel:
+		n.M()
+	case nil:
+		n.M()
+	default:
+		switch x := n.X.(type) {
+		case T:
+			x.M()
+		}
+		n.M()
+	}
+	n.M()
+}`, "5:M Name{}\n7:M Name{}\n9:Call pkg\n10:M Node{}\n12:M Node{}\n14:X Node{}\n16:M T{}\n18:M Node{}\n20:M Node{}"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {
