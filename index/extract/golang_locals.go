@@ -26,6 +26,7 @@ type goDef struct {
 
 // declScanner follows statement starts and braces to record goDefs.
 type declScanner struct {
+	src   []byte
 	depth int
 	// lhs holds the identifiers of a statement that may be the left of a
 	// ":=" (a comma-separated identifier list right after a statement
@@ -110,6 +111,14 @@ func (d *declScanner) step(tok lexTok, off, end int, ident int, prev lexTok) {
 		d.reset()
 		return
 	default:
+		if tok == tOther && off < len(d.src) && d.src[off] == ':' {
+			// "case x:", "default:" and "L:" end no line with a
+			// semicolon, yet a statement starts after them (a ":"
+			// elsewhere, in a[i:j] or a key: value, is never followed
+			// by one that declares).
+			d.reset()
+			return
+		}
 		if d.inVar && len(d.lhs) > 0 && (tok == tOther || tok == tLBrack) {
 			d.declare(off, true) // var x *T, var x []T: the type starts here
 		}

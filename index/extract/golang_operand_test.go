@@ -115,6 +115,21 @@ func f(n Node) {
 	}
 	n.M()
 }`, "5:M Name{}\n7:M Name{}\n9:Call pkg\n10:M Node{}\n12:M Node{}\n14:X Node{}\n16:M T{}\n18:M Node{}\n20:M Node{}"},
+		{"after a case or a label", `package p
+func f(n int) {
+	switch n {
+	case 1:
+		a := T{}
+		a.M()
+	default:
+		b := U{}
+		b.M()
+	}
+L:
+	c := V{}
+	c.M()
+	goto L
+}`, "6:M T{}\n9:M U{}\n13:M V{}"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {
