@@ -180,6 +180,14 @@ func (d *declScanner) param(tok lexTok, off int, ident int, prev lexTok) {
 			d.pnames, d.ptype = d.pnames[:0], false
 		}
 		return
+	case tDot:
+		if d.params == 1 && !d.ptype && prev == tIdent {
+			// func(io.Reader): what looked like a name is a package
+			// qualifier, and the parameters are unnamed.
+			d.pnames, d.ptype = d.pnames[:0], true
+			return
+		}
+		typeStarts = true
 	case tIdent:
 		if d.params == 1 && !d.ptype && (len(d.pnames) == 0 || prev == tComma) {
 			d.pnames = append(d.pnames, int32(ident))

@@ -130,6 +130,14 @@ L:
 	c.M()
 	goto L
 }`, "6:M T{}\n9:M U{}\n13:M V{}"},
+		{"func type with a qualified parameter type", `package p
+import "io"
+func f() {
+	var zrd func(io.Reader) (io.ReadCloser, error)
+	if zrd != nil {
+		io.NewSectionReader()
+	}
+}`, "4:Reader import\n4:ReadCloser import\n6:NewSectionReader import"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {
