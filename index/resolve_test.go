@@ -254,7 +254,10 @@ func TestDeclReferencesFixture(t *testing.T) {
 		{"Area", "shapes/shapes.go:13", "shapes/elems.go:8 shapes/elems.go:10? shapes/shapes.go:13 shapes/switch.go:6 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
 		// The interface method: every implementation's call, and the
 		// interface's own.
-		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/elems.go:8 shapes/elems.go:9 shapes/elems.go:10? shapes/iface.go:9 shapes/shapes.go:4 shapes/switch.go:6 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/elems.go:8 shapes/elems.go:9 shapes/elems.go:10? shapes/embed.go:16 shapes/iface.go:9 shapes/shapes.go:4 shapes/switch.go:6 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		// An interface method: Tile implements Polygon with the Area
+		// promoted from its embedded base.
+		{"Area", "shapes/embed.go:12", "shapes/elems.go:10? shapes/embed.go:12 shapes/embed.go:16 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:9"},
 		// Fields: Square's Name on sq and promoted on n, not Circle's;
 		// the composite-literal key Side is uncertain (keys are not
 		// typed).
