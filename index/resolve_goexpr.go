@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strconv"
 	"strings"
 
 	"github.com/parleyhq/parley/index/extract"
@@ -120,6 +121,16 @@ func (r *goTypeResolver) typeNamed(name string, at goType) (goType, bool) {
 // resultType parses the stored signature of a function or method and
 // returns its result idx.
 func (r *goTypeResolver) resultType(h SymbolHit, idx int) (goType, bool) {
+	te, fc, ok := r.resultExpr(h, idx)
+	if !ok {
+		return goType{}, false
+	}
+	return typeExpr(fc, te)
+}
+
+// resultExpr is the type expression of result idx of the function or
+// method h, as written in its file.
+func (r *goTypeResolver) resultExpr(h SymbolHit, idx int) (ast.Expr, *fileCtx, bool) {
 	text := strings.TrimSpace(h.Symbol.Signature)
 	text = strings.TrimSpace(strings.TrimSuffix(text, "{"))
 	if !strings.HasPrefix(text, "func") {
@@ -129,21 +140,49 @@ func (r *goTypeResolver) resultType(h SymbolHit, idx int) (goType, bool) {
 	}
 	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text+"\n", parser.SkipObjectResolution)
 	if err != nil || len(f.Decls) == 0 {
-		return goType{}, false
+		return nil, nil, false
 	}
 	fd, ok := f.Decls[0].(*ast.FuncDecl)
 	if !ok || fd.Type.Results == nil {
-		return goType{}, false
+		return nil, nil, false
 	}
 	i := 0
 	for _, field := range fd.Type.Results.List {
 		n := max(1, len(field.Names))
 		if idx < i+n {
-			return typeExpr(r.storedFileContext(h.Path), field.Type)
+			return field.Type, r.storedFileContext(h.Path), true
 		}
 		i += n
 	}
-	return goType{}, false
+	return nil, nil, false
+}
+
+// callee is the function or method a descriptor's call F(), q.F() or
+// D.M() calls.
+func (r *goTypeResolver) callee(fc *fileCtx, c *ast.CallExpr, depth int) (SymbolHit, bool) {
+	var hits []SymbolHit
+	kind := extract.KindFunction
+	switch fn := c.Fun.(type) {
+	case *ast.Ident:
+		hits = r.lookup(fn.Name, "", func(d string) bool { return d == fc.dir }, kind)
+	case *ast.SelectorExpr:
+		if q, ok := fn.X.(*ast.Ident); ok && r.isImport(fc, nil, q) {
+			hits = r.lookup(fn.Sel.Name, "", goType{imp: fc.imports[q.Name]}.inDir, kind)
+			break
+		}
+		t, ok := r.exprType(fc, nil, fn.X, depth+1)
+		if !ok {
+			return SymbolHit{}, false
+		}
+		hits, _ = r.member(t, fn.Sel.Name, depth+1)
+		kind = extract.KindMethod
+	}
+	for _, h := range hits {
+		if h.Symbol.Kind == kind {
+			return h, true
+		}
+	}
+	return SymbolHit{}, false
 }
 
 // fieldType parses a stored struct field ("Addr string", "a, b *T").
@@ -178,6 +217,21 @@ func parseFieldSig(sig string) (*ast.Field, bool) {
 // varType is the type of a package-level variable, from its stored
 // declaration line.
 func (r *goTypeResolver) varType(name string, inDir func(string) bool, depth int) (goType, bool) {
+	vs, fc, i, ok := r.varSpec(name, inDir)
+	switch {
+	case !ok:
+	case vs.Type != nil:
+		return typeExpr(fc, vs.Type)
+	case i < len(vs.Values):
+		return r.exprType(fc, nil, vs.Values[i], depth+1)
+	}
+	return goType{}, false
+}
+
+// varSpec parses the stored declaration of a package-level variable or
+// constant: its spec, the context it is written in, and the index of
+// name among the spec's names.
+func (r *goTypeResolver) varSpec(name string, inDir func(string) bool) (*ast.ValueSpec, *fileCtx, int, bool) {
 	for _, h := range r.lookup(name, "", inDir, extract.KindVariable, extract.KindConstant) {
 		text := strings.TrimSpace(h.Symbol.Signature)
 		if !strings.HasPrefix(text, "var ") {
@@ -201,17 +255,14 @@ func (r *goTypeResolver) varType(name string, inDir func(string) bool, depth int
 		if !ok {
 			continue
 		}
-		fc := r.storedFileContext(h.Path)
-		if vs.Type != nil {
-			return typeExpr(fc, vs.Type)
-		}
 		for i, n := range vs.Names {
-			if n.Name == name && i < len(vs.Values) {
-				return r.exprType(fc, nil, vs.Values[i], depth+1)
+			if n.Name == name {
+				return vs, r.storedFileContext(h.Path), i, true
 			}
 		}
+		return vs, r.storedFileContext(h.Path), len(vs.Values), true
 	}
-	return goType{}, false
+	return nil, nil, 0, false
 }
 
 // member returns the fields and methods named name declared on t, or on a
@@ -298,8 +349,44 @@ func (r *goTypeResolver) typeExprOf(fc *fileCtx, e ast.Expr, depth int) (ast.Exp
 			}
 			return elemExpr(te), tfc, elemExpr(te) != nil
 		}
+		// F()[1]: a call's second result.
+		c, ok := x.X.(*ast.CallExpr)
+		lit, ok2 := x.Index.(*ast.BasicLit)
+		if !ok || !ok2 {
+			return nil, nil, false
+		}
+		if i, err := strconv.Atoi(lit.Value); err == nil {
+			return r.callResultExpr(fc, c, i, depth)
+		}
+	case *ast.CallExpr:
+		return r.callResultExpr(fc, x, 0, depth)
+	case *ast.Ident:
+		// A package-level variable: its declared type, or its
+		// initializer's composite literal type.
+		vs, vfc, i, ok := r.varSpec(x.Name, func(d string) bool { return d == fc.dir })
+		switch {
+		case !ok:
+		case vs.Type != nil:
+			return vs.Type, vfc, true
+		case i < len(vs.Values):
+			if cl, ok := vs.Values[i].(*ast.CompositeLit); ok && cl.Type != nil {
+				return cl.Type, vfc, true
+			}
+		}
 	}
 	return nil, nil, false
+}
+
+// callResultExpr is the type expression of result idx of the call c.
+func (r *goTypeResolver) callResultExpr(fc *fileCtx, c *ast.CallExpr, idx, depth int) (ast.Expr, *fileCtx, bool) {
+	if depth > maxTypeDepth {
+		return nil, nil, false
+	}
+	h, ok := r.callee(fc, c, depth)
+	if !ok {
+		return nil, nil, false
+	}
+	return r.resultExpr(h, idx)
 }
 
 // elemOfType is the element type of the type te written in fc, following
