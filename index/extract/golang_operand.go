@@ -80,6 +80,9 @@ func (o *operands) indexedDesc(off int) string {
 	for j >= 0 && (o.src[j] == ' ' || o.src[j] == '\t') {
 		j--
 	}
+	if j >= 1 && o.src[j] == '.' && o.src[j-1] == ')' {
+		return o.parenDesc(j - 1)
+	}
 	if j < 1 || o.src[j] != '.' || o.src[j-1] != ']' {
 		return ""
 	}
@@ -102,20 +105,7 @@ func (o *operands) indexedDesc(off int) string {
 // matchBracket returns the offset of the "[" matching the "]" at i on
 // the same line, or -1.
 func matchBracket(src []byte, i int) int {
-	depth := 0
-	for ; i >= 0 && src[i] != '\n'; i-- {
-		switch src[i] {
-		case ']':
-			depth++
-		case '[':
-			if depth--; depth == 0 {
-				return i
-			}
-		case '"', '\'', '`':
-			return -1 // a literal in the index: not worth reading backwards
-		}
-	}
-	return -1
+	return matchOpen(src, i, '[', ']')
 }
 
 // local reports whether name at off is a local variable or parameter
@@ -318,6 +308,13 @@ func (o *operands) valueAt(off, idx int) string {
 	i := skipSpace(src, off)
 	if i < len(src) && src[i] == '&' {
 		i = skipSpace(src, i+1)
+	}
+	if i < len(src) && src[i] == '(' && idx == 0 {
+		// (x).(T), (*x.f).(T)
+		if end := skipParens(src, i); end > 0 && end+1 < len(src) && src[end] == '.' && src[end+1] == '(' {
+			return o.typeAt(end + 2)
+		}
+		return ""
 	}
 	a, j := identAt(src, i)
 	switch a {

@@ -138,6 +138,17 @@ func f() {
 		io.NewSectionReader()
 	}
 }`, "4:Reader import\n4:ReadCloser import\n6:NewSectionReader import"},
+		{"parenthesized operands and assertions", `package p
+import ("io"; "ir")
+func f(px *Expr, r Ref, dest any) {
+	(*px).Pos()
+	(*r.Expr).Pos()
+	dest.(io.Closer).Close()
+	clo, ok := (*r.Expr).(*ir.ClosureExpr)
+	clo.Op()
+	g(x).M()
+	(*Int64)(nil).M()
+}`, "4:Pos Expr{}\n5:Expr Ref{}\n5:Pos Ref{}.Expr\n6:Closer import\n6:Close io.Closer{}\n7:Expr Ref{}\n7:ClosureExpr import\n8:Op ir.ClosureExpr{}\n9:M g()\n10:M -"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {
