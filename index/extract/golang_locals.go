@@ -110,6 +110,11 @@ func (d *declScanner) step(tok lexTok, off, end int, ident int, prev lexTok) {
 		}
 		d.reset()
 		return
+	case tTypeLit:
+		if d.inVar && len(d.lhs) > 0 {
+			d.declare(off, true) // var x struct{ ... }
+		}
+		d.ok = false
 	default:
 		if tok == tOther && off < len(d.src) && d.src[off] == ':' {
 			// "case x:", "default:" and "L:" end no line with a

@@ -173,6 +173,11 @@ func (o *operands) computeIdent(qi int32, call bool) string {
 	}
 	base := o.identDesc(id.qual, id.qualCall)
 	if base == "" {
+		if !id.qualCall && !q.sel {
+			if i := o.def(q.name, q.off); i >= 0 && o.defs[i].typ {
+				return o.anonField(o.defs[i].at, id.name, suffix)
+			}
+		}
 		return ""
 	}
 	return base + "." + id.name + suffix
@@ -322,6 +327,13 @@ func (o *operands) valueAt(off, idx int) string {
 		// for _, v := range xs: v is an element of xs (the key or
 		// index, idx 0, is not described).
 		if idx != 1 {
+			return ""
+		}
+		if k := skipSpace(src, j); k < len(src) && src[k] == '[' {
+			// range []T{...}: an element of the literal
+			if end := skipBrackets(src, k); end > 0 {
+				return o.typeAt(end)
+			}
 			return ""
 		}
 		if d := o.valueAt(j, 0); d != "" && !strings.HasSuffix(d, "[_]") {

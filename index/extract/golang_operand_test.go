@@ -149,6 +149,21 @@ func f(px *Expr, r Ref, dest any) {
 	g(x).M()
 	(*Int64)(nil).M()
 }`, "4:Pos Expr{}\n5:Expr Ref{}\n5:Pos Ref{}.Expr\n6:Closer import\n6:Close io.Closer{}\n7:Expr Ref{}\n7:ClosureExpr import\n8:Op ir.ClosureExpr{}\n9:M g()\n10:M -"},
+		{"range over a literal, anonymous struct variables", `package p
+func f() {
+	for _, s := range []*obj.LSym{a, b} {
+		s.M()
+	}
+	var x struct {
+		// counters (a) {
+		before, after int64 // not (i
+		i      Int64
+		p      *pkg.T
+	}
+	x.i.Store()
+	x.p.M()
+	x.q.M()
+}`, "3:LSym obj\n4:M obj.LSym{}\n10:T pkg\n12:i -\n12:Store Int64{}\n13:p -\n13:M pkg.T{}\n14:q -\n14:M -"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {
