@@ -187,10 +187,19 @@ func (o *operands) computeIdent(qi int32, call bool) string {
 // visible at off, or -1.
 func (o *operands) def(name string, off int) int {
 	list := o.byName[name]
-	for k := len(list) - 1; k >= 0; k-- {
+	// list is in source order: start at the last declaration before off,
+	// and stop at the enclosing function's start, before which nothing
+	// is in scope (in a generated file a name like v is declared
+	// thousands of times).
+	k := sort.Search(len(list), func(k int) bool { return o.idents[o.defs[list[k]].ident].off >= off }) - 1
+	start := -1
+	if f := o.funcAt(off); f != nil {
+		start = f.lb
+	}
+	for ; k >= 0; k-- {
 		d := &o.defs[list[k]]
-		if o.idents[d.ident].off >= off {
-			continue
+		if o.idents[d.ident].off < start {
+			break
 		}
 		if !d.typ && d.at <= off && bytes.IndexAny(o.src[d.at:off], "\n;") < 0 {
 			continue // in its own right-hand side (x := x.next): the outer x
