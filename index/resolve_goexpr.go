@@ -70,33 +70,18 @@ func (r *goTypeResolver) isImport(fc *fileCtx, stack []ast.Node, q *ast.Ident) b
 
 // callType is the type of result idx of a call.
 func (r *goTypeResolver) callType(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, idx, depth int) (goType, bool) {
+	if h, ok := r.callee(fc, stack, c, depth); ok {
+		return r.resultType(h, idx)
+	}
 	switch fn := c.Fun.(type) {
 	case *ast.Ident:
 		if fn.Name == "new" && len(c.Args) == 1 {
 			return typeExpr(fc, c.Args[0])
 		}
-		own := func(d string) bool { return d == fc.dir }
-		if h := r.lookup(fn.Name, "", own, extract.KindFunction); len(h) > 0 {
-			return r.resultType(h[0], idx)
-		}
 		return r.typeNamed(fn.Name, goType{dir: fc.dir})
 	case *ast.SelectorExpr:
 		if q, ok := fn.X.(*ast.Ident); ok && r.isImport(fc, stack, q) {
-			t := goType{imp: fc.imports[q.Name]}
-			if h := r.lookup(fn.Sel.Name, "", t.inDir, extract.KindFunction); len(h) > 0 {
-				return r.resultType(h[0], idx)
-			}
-			return r.typeNamed(fn.Sel.Name, t)
-		}
-		t, ok := r.exprType(fc, stack, fn.X, depth+1)
-		if !ok {
-			return goType{}, false
-		}
-		hits, _ := r.member(t, fn.Sel.Name, depth+1)
-		for _, h := range hits {
-			if h.Symbol.Kind == extract.KindMethod {
-				return r.resultType(h, idx)
-			}
+			return r.typeNamed(fn.Sel.Name, goType{imp: fc.imports[q.Name]})
 		}
 	case *ast.ParenExpr, *ast.StarExpr, *ast.IndexExpr:
 		// conversions to pointer or generic types: (*T)(x), T[int](x)
@@ -157,20 +142,20 @@ func (r *goTypeResolver) resultExpr(h SymbolHit, idx int) (ast.Expr, *fileCtx, b
 	return nil, nil, false
 }
 
-// callee is the function or method a descriptor's call F(), q.F() or
-// D.M() calls.
-func (r *goTypeResolver) callee(fc *fileCtx, c *ast.CallExpr, depth int) (SymbolHit, bool) {
+// callee is the function or method the call c calls: F() in fc's
+// package, q.F() through an import, x.M() on a value of known type.
+func (r *goTypeResolver) callee(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, depth int) (SymbolHit, bool) {
 	var hits []SymbolHit
 	kind := extract.KindFunction
 	switch fn := c.Fun.(type) {
 	case *ast.Ident:
 		hits = r.lookup(fn.Name, "", func(d string) bool { return d == fc.dir }, kind)
 	case *ast.SelectorExpr:
-		if q, ok := fn.X.(*ast.Ident); ok && r.isImport(fc, nil, q) {
+		if q, ok := fn.X.(*ast.Ident); ok && r.isImport(fc, stack, q) {
 			hits = r.lookup(fn.Sel.Name, "", goType{imp: fc.imports[q.Name]}.inDir, kind)
 			break
 		}
-		t, ok := r.exprType(fc, nil, fn.X, depth+1)
+		t, ok := r.exprType(fc, stack, fn.X, depth+1)
 		if !ok {
 			return SymbolHit{}, false
 		}
@@ -260,7 +245,9 @@ func (r *goTypeResolver) varSpec(name string, inDir func(string) bool) (*ast.Val
 				return vs, r.storedFileContext(h.Path), i, true
 			}
 		}
-		return vs, r.storedFileContext(h.Path), len(vs.Values), true
+		if vs.Type != nil {
+			return vs, r.storedFileContext(h.Path), len(vs.Values), true
+		}
 	}
 	return nil, nil, 0, false
 }
@@ -382,7 +369,7 @@ func (r *goTypeResolver) callResultExpr(fc *fileCtx, c *ast.CallExpr, idx, depth
 	if depth > maxTypeDepth {
 		return nil, nil, false
 	}
-	h, ok := r.callee(fc, c, depth)
+	h, ok := r.callee(fc, nil, c, depth)
 	if !ok {
 		return nil, nil, false
 	}
