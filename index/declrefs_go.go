@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -247,7 +248,26 @@ func (m *memberFilter) judgeType(t goType) memberVerdict {
 			return verdictKeep
 		}
 	}
+	if m.defIface != nil && m.def.Kind == extract.KindMethod && len(hits) > 0 && hits[0].Symbol.Kind == extract.KindMethod &&
+		m.implementsPromoted(r, t, m.defIface) {
+		// t implements def's interface with methods some of which it
+		// gets from embedded types (ir.CallExpr's Op from miniNode):
+		// the method found is not t's own, but t's method set is.
+		return verdictKeep
+	}
 	return verdictDrop
+}
+
+// implementsPromoted reports whether t's method set, promoted methods
+// included, has every name in methods.
+func (m *memberFilter) implementsPromoted(r *goTypeResolver, t goType, methods []string) bool {
+	for _, mn := range methods {
+		hits, _ := r.member(t, mn, 0)
+		if !slices.ContainsFunc(hits, func(h SymbolHit) bool { return h.Symbol.Kind == extract.KindMethod }) {
+			return false
+		}
+	}
+	return true
 }
 
 // corresponds reports whether the method of type u named like def

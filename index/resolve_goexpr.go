@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strconv"
 	"strings"
 
 	"github.com/parleyhq/parley/index/extract"
@@ -69,33 +70,18 @@ func (r *goTypeResolver) isImport(fc *fileCtx, stack []ast.Node, q *ast.Ident) b
 
 // callType is the type of result idx of a call.
 func (r *goTypeResolver) callType(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, idx, depth int) (goType, bool) {
+	if h, ok := r.callee(fc, stack, c, depth); ok {
+		return r.resultType(h, idx)
+	}
 	switch fn := c.Fun.(type) {
 	case *ast.Ident:
 		if fn.Name == "new" && len(c.Args) == 1 {
 			return typeExpr(fc, c.Args[0])
 		}
-		own := func(d string) bool { return d == fc.dir }
-		if h := r.lookup(fn.Name, "", own, extract.KindFunction); len(h) > 0 {
-			return r.resultType(h[0], idx)
-		}
 		return r.typeNamed(fn.Name, goType{dir: fc.dir})
 	case *ast.SelectorExpr:
 		if q, ok := fn.X.(*ast.Ident); ok && r.isImport(fc, stack, q) {
-			t := goType{imp: fc.imports[q.Name]}
-			if h := r.lookup(fn.Sel.Name, "", t.inDir, extract.KindFunction); len(h) > 0 {
-				return r.resultType(h[0], idx)
-			}
-			return r.typeNamed(fn.Sel.Name, t)
-		}
-		t, ok := r.exprType(fc, stack, fn.X, depth+1)
-		if !ok {
-			return goType{}, false
-		}
-		hits, _ := r.member(t, fn.Sel.Name, depth+1)
-		for _, h := range hits {
-			if h.Symbol.Kind == extract.KindMethod {
-				return r.resultType(h, idx)
-			}
+			return r.typeNamed(fn.Sel.Name, goType{imp: fc.imports[q.Name]})
 		}
 	case *ast.ParenExpr, *ast.StarExpr, *ast.IndexExpr:
 		// conversions to pointer or generic types: (*T)(x), T[int](x)
@@ -120,25 +106,68 @@ func (r *goTypeResolver) typeNamed(name string, at goType) (goType, bool) {
 // resultType parses the stored signature of a function or method and
 // returns its result idx.
 func (r *goTypeResolver) resultType(h SymbolHit, idx int) (goType, bool) {
+	te, fc, ok := r.resultExpr(h, idx)
+	if !ok {
+		return goType{}, false
+	}
+	return typeExpr(fc, te)
+}
+
+// resultExpr is the type expression of result idx of the function or
+// method h, as written in its file.
+func (r *goTypeResolver) resultExpr(h SymbolHit, idx int) (ast.Expr, *fileCtx, bool) {
 	text := strings.TrimSpace(h.Symbol.Signature)
 	text = strings.TrimSpace(strings.TrimSuffix(text, "{"))
+	if !strings.HasPrefix(text, "func") {
+		// An interface's method is stored as written in the
+		// interface, "Open(name string) (File, error)".
+		text = "func " + text
+	}
 	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text+"\n", parser.SkipObjectResolution)
 	if err != nil || len(f.Decls) == 0 {
-		return goType{}, false
+		return nil, nil, false
 	}
 	fd, ok := f.Decls[0].(*ast.FuncDecl)
 	if !ok || fd.Type.Results == nil {
-		return goType{}, false
+		return nil, nil, false
 	}
 	i := 0
 	for _, field := range fd.Type.Results.List {
 		n := max(1, len(field.Names))
 		if idx < i+n {
-			return typeExpr(r.storedFileContext(h.Path), field.Type)
+			return field.Type, r.storedFileContext(h.Path), true
 		}
 		i += n
 	}
-	return goType{}, false
+	return nil, nil, false
+}
+
+// callee is the function or method the call c calls: F() in fc's
+// package, q.F() through an import, x.M() on a value of known type.
+func (r *goTypeResolver) callee(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, depth int) (SymbolHit, bool) {
+	var hits []SymbolHit
+	kind := extract.KindFunction
+	switch fn := c.Fun.(type) {
+	case *ast.Ident:
+		hits = r.lookup(fn.Name, "", func(d string) bool { return d == fc.dir }, kind)
+	case *ast.SelectorExpr:
+		if q, ok := fn.X.(*ast.Ident); ok && r.isImport(fc, stack, q) {
+			hits = r.lookup(fn.Sel.Name, "", goType{imp: fc.imports[q.Name]}.inDir, kind)
+			break
+		}
+		t, ok := r.exprType(fc, stack, fn.X, depth+1)
+		if !ok {
+			return SymbolHit{}, false
+		}
+		hits, _ = r.member(t, fn.Sel.Name, depth+1)
+		kind = extract.KindMethod
+	}
+	for _, h := range hits {
+		if h.Symbol.Kind == kind {
+			return h, true
+		}
+	}
+	return SymbolHit{}, false
 }
 
 // fieldType parses a stored struct field ("Addr string", "a, b *T").
@@ -173,6 +202,21 @@ func parseFieldSig(sig string) (*ast.Field, bool) {
 // varType is the type of a package-level variable, from its stored
 // declaration line.
 func (r *goTypeResolver) varType(name string, inDir func(string) bool, depth int) (goType, bool) {
+	vs, fc, i, ok := r.varSpec(name, inDir)
+	switch {
+	case !ok:
+	case vs.Type != nil:
+		return typeExpr(fc, vs.Type)
+	case i < len(vs.Values):
+		return r.exprType(fc, nil, vs.Values[i], depth+1)
+	}
+	return goType{}, false
+}
+
+// varSpec parses the stored declaration of a package-level variable or
+// constant: its spec, the context it is written in, and the index of
+// name among the spec's names.
+func (r *goTypeResolver) varSpec(name string, inDir func(string) bool) (*ast.ValueSpec, *fileCtx, int, bool) {
 	for _, h := range r.lookup(name, "", inDir, extract.KindVariable, extract.KindConstant) {
 		text := strings.TrimSpace(h.Symbol.Signature)
 		if !strings.HasPrefix(text, "var ") {
@@ -196,17 +240,16 @@ func (r *goTypeResolver) varType(name string, inDir func(string) bool, depth int
 		if !ok {
 			continue
 		}
-		fc := r.storedFileContext(h.Path)
-		if vs.Type != nil {
-			return typeExpr(fc, vs.Type)
-		}
 		for i, n := range vs.Names {
-			if n.Name == name && i < len(vs.Values) {
-				return r.exprType(fc, nil, vs.Values[i], depth+1)
+			if n.Name == name {
+				return vs, r.storedFileContext(h.Path), i, true
 			}
 		}
+		if vs.Type != nil {
+			return vs, r.storedFileContext(h.Path), len(vs.Values), true
+		}
 	}
-	return goType{}, false
+	return nil, nil, 0, false
 }
 
 // member returns the fields and methods named name declared on t, or on a
@@ -293,8 +336,44 @@ func (r *goTypeResolver) typeExprOf(fc *fileCtx, e ast.Expr, depth int) (ast.Exp
 			}
 			return elemExpr(te), tfc, elemExpr(te) != nil
 		}
+		// F()[1]: a call's second result.
+		c, ok := x.X.(*ast.CallExpr)
+		lit, ok2 := x.Index.(*ast.BasicLit)
+		if !ok || !ok2 {
+			return nil, nil, false
+		}
+		if i, err := strconv.Atoi(lit.Value); err == nil {
+			return r.callResultExpr(fc, c, i, depth)
+		}
+	case *ast.CallExpr:
+		return r.callResultExpr(fc, x, 0, depth)
+	case *ast.Ident:
+		// A package-level variable: its declared type, or its
+		// initializer's composite literal type.
+		vs, vfc, i, ok := r.varSpec(x.Name, func(d string) bool { return d == fc.dir })
+		switch {
+		case !ok:
+		case vs.Type != nil:
+			return vs.Type, vfc, true
+		case i < len(vs.Values):
+			if cl, ok := vs.Values[i].(*ast.CompositeLit); ok && cl.Type != nil {
+				return cl.Type, vfc, true
+			}
+		}
 	}
 	return nil, nil, false
+}
+
+// callResultExpr is the type expression of result idx of the call c.
+func (r *goTypeResolver) callResultExpr(fc *fileCtx, c *ast.CallExpr, idx, depth int) (ast.Expr, *fileCtx, bool) {
+	if depth > maxTypeDepth {
+		return nil, nil, false
+	}
+	h, ok := r.callee(fc, nil, c, depth)
+	if !ok {
+		return nil, nil, false
+	}
+	return r.resultExpr(h, idx)
 }
 
 // elemOfType is the element type of the type te written in fc, following

@@ -246,11 +246,19 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// Through the alias Figure = Square too. Elements: b.Rows[0] is a
 		// Circle, sqs[1] a Square (Squares is []Square); a map element
 		// indexed by a string literal is not read (uncertain).
-		{"Area", "shapes/shapes.go:9", "shapes/alias.go:5 shapes/elems.go:9 shapes/elems.go:10? shapes/shapes.go:9 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
-		{"Area", "shapes/shapes.go:13", "shapes/elems.go:8 shapes/elems.go:10? shapes/shapes.go:13 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		// An interface method's result (Maker.Make) is typed like a
+		// function's; so are the elements of a call's result and of a
+		// package-level variable initialized by a composite literal. A type switch's variable has, in a clause listing
+		// one type, that type (switch.go:6 is a Circle), and in one
+		// listing several the switched value's (a Shape).
+		{"Area", "shapes/shapes.go:9", "shapes/alias.go:5 shapes/elems.go:9 shapes/elems.go:10? shapes/iface.go:9 shapes/results.go:9 shapes/results.go:10 shapes/shapes.go:9 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		{"Area", "shapes/shapes.go:13", "shapes/elems.go:8 shapes/elems.go:10? shapes/shapes.go:13 shapes/switch.go:6 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
 		// The interface method: every implementation's call, and the
 		// interface's own.
-		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/elems.go:8 shapes/elems.go:9 shapes/elems.go:10? shapes/shapes.go:4 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/elems.go:8 shapes/elems.go:9 shapes/elems.go:10? shapes/embed.go:16 shapes/iface.go:9 shapes/results.go:9 shapes/results.go:10 shapes/shapes.go:4 shapes/switch.go:6 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		// An interface method: Tile implements Polygon with the Area
+		// promoted from its embedded base.
+		{"Area", "shapes/embed.go:12", "shapes/elems.go:10? shapes/embed.go:12 shapes/embed.go:16 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:9"},
 		// Fields: Square's Name on sq and promoted on n, not Circle's;
 		// the composite-literal key Side is uncertain (keys are not
 		// typed).

@@ -26,6 +26,7 @@ type goDef struct {
 
 // declScanner follows statement starts and braces to record goDefs.
 type declScanner struct {
+	src   []byte
 	depth int
 	// lhs holds the identifiers of a statement that may be the left of a
 	// ":=" (a comma-separated identifier list right after a statement
@@ -109,7 +110,20 @@ func (d *declScanner) step(tok lexTok, off, end int, ident int, prev lexTok) {
 		}
 		d.reset()
 		return
+	case tTypeLit:
+		if d.inVar && len(d.lhs) > 0 {
+			d.declare(off, true) // var x struct{ ... }
+		}
+		d.ok = false
 	default:
+		if tok == tOther && off < len(d.src) && d.src[off] == ':' {
+			// "case x:", "default:" and "L:" end no line with a
+			// semicolon, yet a statement starts after them (a ":"
+			// elsewhere, in a[i:j] or a key: value, is never followed
+			// by one that declares).
+			d.reset()
+			return
+		}
 		if d.inVar && len(d.lhs) > 0 && (tok == tOther || tok == tLBrack) {
 			d.declare(off, true) // var x *T, var x []T: the type starts here
 		}
@@ -171,6 +185,14 @@ func (d *declScanner) param(tok lexTok, off int, ident int, prev lexTok) {
 			d.pnames, d.ptype = d.pnames[:0], false
 		}
 		return
+	case tDot:
+		if d.params == 1 && !d.ptype && prev == tIdent {
+			// func(io.Reader): what looked like a name is a package
+			// qualifier, and the parameters are unnamed.
+			d.pnames, d.ptype = d.pnames[:0], true
+			return
+		}
+		typeStarts = true
 	case tIdent:
 		if d.params == 1 && !d.ptype && (len(d.pnames) == 0 || prev == tComma) {
 			d.pnames = append(d.pnames, int32(ident))

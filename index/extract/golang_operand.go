@@ -28,6 +28,8 @@ type operands struct {
 	index  map[string]uint32
 	table  []string
 	depth  int
+	// switches memoizes typeSwitchOf by def index.
+	switches map[int]*typeSwitch
 }
 
 func newOperands(src []byte, toks *goTokens, funcs []goFunc, bound map[string]uint16) *operands {
@@ -78,6 +80,9 @@ func (o *operands) indexedDesc(off int) string {
 	for j >= 0 && (o.src[j] == ' ' || o.src[j] == '\t') {
 		j--
 	}
+	if j >= 1 && o.src[j] == '.' && o.src[j-1] == ')' {
+		return o.parenDesc(j - 1)
+	}
 	if j < 1 || o.src[j] != '.' || o.src[j-1] != ']' {
 		return ""
 	}
@@ -100,20 +105,7 @@ func (o *operands) indexedDesc(off int) string {
 // matchBracket returns the offset of the "[" matching the "]" at i on
 // the same line, or -1.
 func matchBracket(src []byte, i int) int {
-	depth := 0
-	for ; i >= 0 && src[i] != '\n'; i-- {
-		switch src[i] {
-		case ']':
-			depth++
-		case '[':
-			if depth--; depth == 0 {
-				return i
-			}
-		case '"', '\'', '`':
-			return -1 // a literal in the index: not worth reading backwards
-		}
-	}
-	return -1
+	return matchOpen(src, i, '[', ']')
 }
 
 // local reports whether name at off is a local variable or parameter
@@ -181,6 +173,11 @@ func (o *operands) computeIdent(qi int32, call bool) string {
 	}
 	base := o.identDesc(id.qual, id.qualCall)
 	if base == "" {
+		if !id.qualCall && !q.sel {
+			if i := o.def(q.name, q.off); i >= 0 && o.defs[i].typ {
+				return o.anonField(o.defs[i].at, id.name, suffix)
+			}
+		}
 		return ""
 	}
 	return base + "." + id.name + suffix
@@ -190,15 +187,27 @@ func (o *operands) computeIdent(qi int32, call bool) string {
 // visible at off, or -1.
 func (o *operands) def(name string, off int) int {
 	list := o.byName[name]
-	for k := len(list) - 1; k >= 0; k-- {
+	// list is in source order: start at the last declaration before off,
+	// and stop at the enclosing function's start, before which nothing
+	// is in scope (in a generated file a name like v is declared
+	// thousands of times).
+	k := sort.Search(len(list), func(k int) bool { return o.idents[o.defs[list[k]].ident].off >= off }) - 1
+	start := -1
+	if f := o.funcAt(off); f != nil {
+		start = f.lb
+	}
+	for ; k >= 0; k-- {
 		d := &o.defs[list[k]]
-		if o.idents[d.ident].off >= off {
-			continue
+		if o.idents[d.ident].off < start {
+			break
 		}
 		if !d.typ && d.at <= off && bytes.IndexAny(o.src[d.at:off], "\n;") < 0 {
 			continue // in its own right-hand side (x := x.next): the outer x
 		}
 		if d.end < 0 || off < d.end {
+			if ts := o.typeSwitchOf(list[k]); ts != nil && !ts.inside(off) {
+				continue // a type switch's variable, used after it
+			}
 			return list[k]
 		}
 	}
@@ -224,6 +233,9 @@ func (o *operands) nameDesc(name string, off int) string {
 		d := o.defs[i]
 		if d.typ {
 			return o.typeAt(d.at)
+		}
+		if ts := o.typeSwitchOf(i); ts != nil {
+			return o.caseDesc(ts, d.at, off)
 		}
 		return o.valueAt(d.at, d.idx)
 	}
@@ -311,12 +323,26 @@ func (o *operands) valueAt(off, idx int) string {
 	if i < len(src) && src[i] == '&' {
 		i = skipSpace(src, i+1)
 	}
+	if i < len(src) && src[i] == '(' && idx == 0 {
+		// (x).(T), (*x.f).(T)
+		if end := skipParens(src, i); end > 0 && end+1 < len(src) && src[end] == '.' && src[end+1] == '(' {
+			return o.typeAt(end + 2)
+		}
+		return ""
+	}
 	a, j := identAt(src, i)
 	switch a {
 	case "range":
 		// for _, v := range xs: v is an element of xs (the key or
 		// index, idx 0, is not described).
 		if idx != 1 {
+			return ""
+		}
+		if k := skipSpace(src, j); k < len(src) && src[k] == '[' {
+			// range []T{...}: an element of the literal
+			if end := skipBrackets(src, k); end > 0 {
+				return o.typeAt(end)
+			}
 			return ""
 		}
 		if d := o.valueAt(j, 0); d != "" && !strings.HasSuffix(d, "[_]") {

@@ -57,7 +57,7 @@ func f(xs []T, m map[string]T) {
 	w, ok := v.(*T)
 	w.M()
 	_ = ok
-}`, "4:M []T{}[_]\n7:M []T{}[_]\n10:M -\n13:M T{}"},
+}`, "4:M []T{}[_]\n7:M []T{}[_]\n10:M T{}\n13:M T{}"},
 		{"elements", `package p
 func (p *Block) f(m map[string]T, ns Nodes) {
 	p.Succs[0].Block()
@@ -94,6 +94,76 @@ func f() {
 	r, s := F(), 0
 	b.M(); q.M(); r.M(); s.M(); n.M()
 }`, "4:New pkg\n6:M T{}\n6:M pkg.New()\n6:M F()\n6:M -\n6:M g()"},
+		{"type switch", `package p
+func f(n Node) {
+	switch n := n.(type) {
+	case *Name:
+		n.M()
+		if a && b {
+			n.M() // case Name:
+		}
+	case *pkg.Call, *Sel:
+		n.M()
+	case nil:
+		n.M()
+	default:
+		switch x := n.X.(type) {
+		case T:
+			x.M()
+		}
+		n.M()
+	}
+	n.M()
+}`, "5:M Name{}\n7:M Name{}\n9:Call pkg\n10:M Node{}\n12:M Node{}\n14:X Node{}\n16:M T{}\n18:M Node{}\n20:M Node{}"},
+		{"after a case or a label", `package p
+func f(n int) {
+	switch n {
+	case 1:
+		a := T{}
+		a.M()
+	default:
+		b := U{}
+		b.M()
+	}
+L:
+	c := V{}
+	c.M()
+	goto L
+}`, "6:M T{}\n9:M U{}\n13:M V{}"},
+		{"func type with a qualified parameter type", `package p
+import "io"
+func f() {
+	var zrd func(io.Reader) (io.ReadCloser, error)
+	if zrd != nil {
+		io.NewSectionReader()
+	}
+}`, "4:Reader import\n4:ReadCloser import\n6:NewSectionReader import"},
+		{"parenthesized operands and assertions", `package p
+import ("io"; "ir")
+func f(px *Expr, r Ref, dest any) {
+	(*px).Pos()
+	(*r.Expr).Pos()
+	dest.(io.Closer).Close()
+	clo, ok := (*r.Expr).(*ir.ClosureExpr)
+	clo.Op()
+	g(x).M()
+	(*Int64)(nil).M()
+}`, "4:Pos Expr{}\n5:Expr Ref{}\n5:Pos Ref{}.Expr\n6:Closer import\n6:Close io.Closer{}\n7:Expr Ref{}\n7:ClosureExpr import\n8:Op ir.ClosureExpr{}\n9:M g()\n10:M -"},
+		{"range over a literal, anonymous struct variables", `package p
+func f() {
+	for _, s := range []*obj.LSym{a, b} {
+		s.M()
+	}
+	var x struct {
+		// counters (a) {
+		before, after int64 // not (i
+		i      Int64
+		p      *pkg.T
+	}
+	x.i.Store()
+	x.p.M()
+	x.q.M()
+}`, "3:LSym obj\n4:M obj.LSym{}\n10:T pkg\n12:i -\n12:Store Int64{}\n13:p -\n13:M pkg.T{}\n14:q -\n14:M -"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {
@@ -122,5 +192,22 @@ func f() {
 				t.Errorf("got\n%s\nwant\n%s", g, c.want)
 			}
 		})
+	}
+}
+
+// BenchmarkGoOperandsGenerated extracts a generated-style file: thousands
+// of functions declaring the same few locals (cmd/compile's ssa rewrite
+// tables are 1.9 MB of these), where a use must not look through every
+// earlier function's declarations of its name.
+func BenchmarkGoOperandsGenerated(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("package p\n")
+	for i := range 4000 {
+		fmt.Fprintf(&sb, "func rewrite%d(v *Value) bool {\n\tb := v.Block\n\tx := v.Args[0]\n\tif x.Op != OpAdd {\n\t\treturn false\n\t}\n\tv.reset(OpSub)\n\tv.AddArg2(x, b.Func.ConstInt(1))\n\treturn true\n}\n", i)
+	}
+	src := []byte(sb.String())
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		extractGo("p.go", src, true)
 	}
 }

@@ -50,7 +50,7 @@ func scanGo(src []byte) *goTokens {
 	l := newGoLexer(src)
 	t := &goTokens{idents: make([]goIdent, 0, len(src)/12)}
 	var b bodyFinder
-	var d declScanner
+	d := declScanner{src: src}
 	prev := tOther
 	// brackets remembers, per open "[", the identifier before it (or -1),
 	// so that f[T](x) marks f like f(x).
