@@ -12,11 +12,36 @@ import (
 )
 
 // Values of the parser's cancellation flag; which one was stored tells a
-// blown budget from a cancelled context.
+// blown budget from a cancelled context and from the reparse cut
+// (softBudgetFor).
 const (
 	stopCtx    uint32 = 1
 	stopBudget uint32 = 2
+	stopSoft   uint32 = 3
 )
+
+// softMinSize is the smallest file the reparse cut applies to: a smaller
+// file's whole budget is little CPU, and every golden fixture is smaller,
+// so their results never depend on where a cut lands.
+const softMinSize = 16 << 10
+
+// softBudgetFor is when a parse of size bytes is cut to see whether
+// gotreesitter is still in its first pass or already reparsing. When the
+// first pass accepts a tree with ERROR nodes, gotreesitter reruns the whole
+// parse up to three more times with wider GLR limits (parser_retry.go),
+// keeping the best tree. On a file whose errors are real the reruns rarely
+// help and cost 3-10x the first pass: GOROOT's regexp/testdata/testregex.c
+// (preprocessor lines inside an initializer) parses once in ~0.1 s, then
+// reparses for ~0.6 s more and yields the same records; a minified script
+// there reparses for 1.1 s. The library offers no switch for the reruns
+// and no cheap signal of where a parse is (its logger formats a string per
+// token: +40% on the Python stdlib), so the cut is by time: 3 ms per KiB
+// is over 1.5x the slowest ordinary file measured (pydoc.py, 2.3 ms/KiB; C
+// and TypeScript run under 0.7), plus a base for a collector pause and a
+// loaded machine. A variable so tests can move the cut.
+var softBudgetFor = func(size int) time.Duration {
+	return 200*time.Millisecond + time.Duration(size/1024)*3*time.Millisecond
+}
 
 // errAbandoned reports a parse that ignored its stop flag past the grace
 // period and was left to finish in the background.
@@ -36,12 +61,53 @@ type parseResult struct {
 	panicked any
 }
 
-// parse runs one parse on a pooled parser under the budget. Both the budget
-// and ctx stop it through the parser's cancellation flag: the parser's own
-// timeout calls time.Now on every poll, which costs about 5% of the parse,
-// while the flag is one atomic load. The parse runs on its own goroutine so
-// a phase that ignores the flag cannot hold the caller much past budget.
+// parse parses src within budget. A file of softMinSize or more is first
+// parsed under softBudgetFor: if that cut finds the first pass complete
+// (its tree reaches the end of the input), gotreesitter was only reparsing
+// to lose ERROR nodes, and its best tree so far is kept with stopSoft; if
+// the first pass was still running, the file is parsed again with what is
+// left of the budget, as without the cut. Either way the whole parse stays
+// within budget.
 func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget time.Duration) (*ts.Tree, uint32, error) {
+	if e.spec.mask != nil {
+		src = e.spec.mask(src)
+	}
+	soft := softBudgetFor(len(src))
+	if len(src) < softMinSize || soft >= budget {
+		return e.parseUnder(ctx, c, src, budget, budget)
+	}
+	start := time.Now()
+	tree, stopped, err := e.parseUnder(ctx, c, src, soft, budget)
+	if err != nil || stopped != stopSoft {
+		return tree, stopped, err
+	}
+	if firstPassDone(tree.ParseRuntime(), len(src)) {
+		return tree, stopSoft, nil
+	}
+	rest := budget - time.Since(start)
+	if rest <= 0 { // the first pass ignored the flag past the whole budget
+		return tree, stopBudget, nil
+	}
+	tree.Release()
+	return e.parseUnder(ctx, c, src, rest, rest)
+}
+
+// firstPassDone tells from a tree stopped at the cut whether it reaches the
+// end of the input, which a first pass stopped part way cannot. When a
+// reparse is stopped, gotreesitter keeps whichever tree it ranks best; that
+// can be the stopped reparse's, stretched to the end of the input but
+// marked truncated, which does not count.
+func firstPassDone(rt ts.ParseRuntime, n int) bool {
+	return !rt.Truncated && int(rt.LastTokenEndByte) >= n
+}
+
+// parseUnder runs one parse on a pooled parser. The flag stops it at soft
+// (stopSoft, unless soft is the budget) or at the budget; ctx stops it too.
+// The parser's own timeout calls time.Now on every poll, which costs about
+// 5% of the parse, while the flag is one atomic load. The parse runs on its
+// own goroutine so a phase that ignores the flag cannot hold the caller
+// much past budget.
+func (e *tsExtractor) parseUnder(ctx context.Context, c *compiled, src []byte, soft, budget time.Duration) (*ts.Tree, uint32, error) {
 	// Creating a parser can take longer than a small file's budget (Swift's
 	// tables), so it happens before the clock starts.
 	p, _ := e.parsers.Get().(*ts.Parser)
@@ -51,12 +117,13 @@ func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget
 	flag := new(uint32)
 	stopCtxWatch := context.AfterFunc(ctx, func() { atomic.CompareAndSwapUint32(flag, 0, stopCtx) })
 	defer stopCtxWatch()
-	budgetTimer := time.AfterFunc(budget, func() { atomic.CompareAndSwapUint32(flag, 0, stopBudget) })
+	why := stopBudget
+	if soft < budget {
+		why = stopSoft
+	}
+	budgetTimer := time.AfterFunc(soft, func() { atomic.CompareAndSwapUint32(flag, 0, why) })
 	defer budgetTimer.Stop()
 
-	if e.spec.mask != nil {
-		src = e.spec.mask(src)
-	}
 	done := make(chan parseResult, 1)
 	go e.parseOn(c, p, src, flag, done)
 
