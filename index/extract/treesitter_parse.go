@@ -65,9 +65,10 @@ type parseResult struct {
 // parsed under softBudgetFor: if that cut finds the first pass complete
 // (its tree reaches the end of the input), gotreesitter was only reparsing
 // to lose ERROR nodes, and its best tree so far is kept with stopSoft; if
-// the first pass was still running, the file is parsed again with what is
-// left of the budget, as without the cut. Either way the whole parse stays
-// within budget.
+// the first pass was still running, the file is parsed again under the
+// whole budget, so a slow file yields what it did without the cut, for up
+// to softBudgetFor more time. Giving the second parse only what was left
+// would cut it earlier than before, most often on a loaded machine.
 func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget time.Duration) (*ts.Tree, uint32, error) {
 	if e.spec.mask != nil {
 		src = e.spec.mask(src)
@@ -76,7 +77,6 @@ func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget
 	if len(src) < softMinSize || soft >= budget {
 		return e.parseUnder(ctx, c, src, budget, budget)
 	}
-	start := time.Now()
 	tree, stopped, err := e.parseUnder(ctx, c, src, soft, budget)
 	if err != nil || stopped != stopSoft {
 		return tree, stopped, err
@@ -84,12 +84,8 @@ func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget
 	if firstPassDone(tree.ParseRuntime(), len(src)) {
 		return tree, stopSoft, nil
 	}
-	rest := budget - time.Since(start)
-	if rest <= 0 { // the first pass ignored the flag past the whole budget
-		return tree, stopBudget, nil
-	}
 	tree.Release()
-	return e.parseUnder(ctx, c, src, rest, rest)
+	return e.parseUnder(ctx, c, src, budget, budget)
 }
 
 // firstPassDone tells from a tree stopped at the cut whether it reaches the
