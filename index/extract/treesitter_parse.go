@@ -25,8 +25,9 @@ const (
 // so their results never depend on where a cut lands.
 const softMinSize = 16 << 10
 
-// softBudgetFor is when a parse of size bytes is cut to see whether
-// gotreesitter is still in its first pass or already reparsing. When the
+// softBudgetFor is how much CPU time a parse of size bytes may take before
+// it is cut (cutAfterCPU) to see whether gotreesitter is still in its first
+// pass or already reparsing. When the
 // first pass accepts a tree with ERROR nodes, gotreesitter reruns the whole
 // parse up to three more times with wider GLR limits (parser_retry.go),
 // keeping the best tree. On a file whose errors are real the reruns rarely
@@ -35,10 +36,10 @@ const softMinSize = 16 << 10
 // reparses for ~0.6 s more and yields the same records; a minified script
 // there reparses for 1.1 s. The library offers no switch for the reruns
 // and no cheap signal of where a parse is (its logger formats a string per
-// token: +40% on the Python stdlib), so the cut is by time: 3 ms per KiB
-// is over 1.5x the slowest ordinary file measured (pydoc.py, 2.3 ms/KiB; C
-// and TypeScript run under 0.7), plus a base for a collector pause and a
-// loaded machine. A variable so tests can move the cut.
+// token: +40% on the Python stdlib), so the cut is by time: 3 ms of CPU
+// per KiB is over 1.5x the slowest ordinary file measured (pydoc.py, 2.3
+// ms/KiB; C and TypeScript run under 0.7), plus a base for a collector
+// pause. A variable so tests can move the cut.
 var softBudgetFor = func(size int) time.Duration {
 	return 200*time.Millisecond + time.Duration(size/1024)*3*time.Millisecond
 }
@@ -97,8 +98,56 @@ func firstPassDone(rt ts.ParseRuntime, n int) bool {
 	return !rt.Truncated && int(rt.LastTokenEndByte) >= n
 }
 
-// parseUnder runs one parse on a pooled parser. The flag stops it at soft
-// (stopSoft, unless soft is the budget) or at the budget; ctx stops it too.
+// softPoll is how often cutAfterCPU reads the parse thread's CPU clock.
+const softPoll = 10 * time.Millisecond
+
+// cutAfterCPU sets flag to stopSoft once the parse thread, whose ID comes
+// on tids, has run for soft. Counting the thread's CPU time rather than wall
+// time keeps the cut where the rates behind softBudgetFor put it on a
+// loaded machine; there a wall-clock cut at the same point landed in
+// testregex.c's first pass, and the second parse cost more than the cut
+// saved. Where the clock cannot be read it falls back to wall time.
+func cutAfterCPU(flag *uint32, soft time.Duration, tids <-chan int, finished <-chan struct{}) {
+	cut := func() { atomic.CompareAndSwapUint32(flag, 0, stopSoft) }
+	if soft <= 0 {
+		cut()
+		return
+	}
+	var tid int
+	select {
+	case tid = <-tids:
+	case <-finished:
+		return
+	}
+	start, ok := threadCPU(tid)
+	if !ok {
+		wall := time.NewTimer(soft)
+		defer wall.Stop()
+		select {
+		case <-wall.C:
+			cut()
+		case <-finished:
+		}
+		return
+	}
+	tick := time.NewTicker(softPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			if now, ok := threadCPU(tid); !ok || now-start >= soft {
+				cut()
+				return
+			}
+		case <-finished:
+			return
+		}
+	}
+}
+
+// parseUnder runs one parse on a pooled parser. The flag stops it when its
+// thread has run for soft (stopSoft, unless soft is the budget), at the
+// wall-clock budget, or when ctx is done.
 // The parser's own timeout calls time.Now on every poll, which costs about
 // 5% of the parse, while the flag is one atomic load. The parse runs on its
 // own goroutine so a phase that ignores the flag cannot hold the caller
@@ -113,15 +162,18 @@ func (e *tsExtractor) parseUnder(ctx context.Context, c *compiled, src []byte, s
 	flag := new(uint32)
 	stopCtxWatch := context.AfterFunc(ctx, func() { atomic.CompareAndSwapUint32(flag, 0, stopCtx) })
 	defer stopCtxWatch()
-	why := stopBudget
-	if soft < budget {
-		why = stopSoft
-	}
-	budgetTimer := time.AfterFunc(soft, func() { atomic.CompareAndSwapUint32(flag, 0, why) })
+	budgetTimer := time.AfterFunc(budget, func() { atomic.CompareAndSwapUint32(flag, 0, stopBudget) })
 	defer budgetTimer.Stop()
+	var tids chan int
+	if soft < budget {
+		tids = make(chan int, 1)
+		finished := make(chan struct{})
+		defer close(finished)
+		go cutAfterCPU(flag, soft, tids, finished)
+	}
 
 	done := make(chan parseResult, 1)
-	go e.parseOn(c, p, src, flag, done)
+	go e.parseOn(c, p, src, flag, tids, done)
 
 	watchdog := time.NewTimer(budget + budget/4 + 50*time.Millisecond)
 	defer watchdog.Stop()
@@ -144,12 +196,19 @@ func (e *tsExtractor) parseUnder(ctx context.Context, c *compiled, src []byte, s
 
 // parseOn is the parse goroutine. Only a parser that returned normally goes
 // back to the pool: after a panic its state is unknown.
-func (e *tsExtractor) parseOn(c *compiled, p *ts.Parser, src []byte, flag *uint32, done chan<- parseResult) {
+// When tids is set it sends the ID of the thread it is locked to, for
+// cutAfterCPU.
+func (e *tsExtractor) parseOn(c *compiled, p *ts.Parser, src []byte, flag *uint32, tids chan<- int, done chan<- parseResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			done <- parseResult{panicked: p}
 		}
 	}()
+	if tids != nil {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		tids <- threadID()
+	}
 	p.SetTimeoutMicros(0)
 	p.SetCancellationFlag(flag)
 	var r parseResult
