@@ -218,7 +218,9 @@ func (o Options) budget() time.Duration {
 }
 
 // Extractor extracts records from the source of one file. It must not panic
-// on any input and must return within roughly opts.Budget.
+// on any input and must return within roughly opts.Budget (a tree-sitter
+// file cut in its first pass by softBudgetFor is parsed again under the
+// whole budget, so it may take that much CPU time longer).
 type Extractor interface {
 	Extract(ctx context.Context, path string, src []byte, opts Options) (*Result, error)
 }
