@@ -145,13 +145,13 @@ func cutAfterCPU(flag *uint32, soft time.Duration, tids <-chan int, finished <-c
 	}
 }
 
-// parseUnder runs one parse on a pooled parser. The flag stops it when its
-// thread has run for soft (stopSoft, unless soft is the budget), at the
-// wall-clock budget, or when ctx is done.
-// The parser's own timeout calls time.Now on every poll, which costs about
-// 5% of the parse, while the flag is one atomic load. The parse runs on its
-// own goroutine so a phase that ignores the flag cannot hold the caller
-// much past budget.
+// parseUnder runs one parse on a pooled parser. The parser's cancellation
+// flag stops it when its thread has run for soft (stopSoft, unless soft is
+// the budget), at the wall-clock budget, or when ctx is done: the parser's
+// own timeout calls time.Now on every poll, which costs about 5% of the
+// parse, while the flag is one atomic load. The parse runs on its own
+// goroutine so a phase that ignores the flag cannot hold the caller much
+// past budget.
 func (e *tsExtractor) parseUnder(ctx context.Context, c *compiled, src []byte, soft, budget time.Duration) (*ts.Tree, uint32, error) {
 	// Creating a parser can take longer than a small file's budget (Swift's
 	// tables), so it happens before the clock starts.
