@@ -50,3 +50,34 @@ func TestSplit(t *testing.T) {
 		})
 	}
 }
+
+func TestChunkDuplicate(t *testing.T) {
+	c := &chunk{}
+	f := &fileRecords{}
+	keys := [][]byte{
+		[]byte("r\x00"), []byte("r\x00"),
+		[]byte("rReader\x00\x00\x00\x00\x01"), []byte("rReader\x00\x00\x00\x00\x01"),
+		[]byte("rReader\x00\x00\x00\x00\x02"), []byte("rReadez\x00\x00\x00\x00\x01"),
+		[]byte("rReader2\x00\x00\x00\x00\x01"),
+	}
+	for _, k := range keys {
+		f.Set(k, nil, nil)
+	}
+	c.add(f, nil)
+	c.entries()
+	for _, tc := range []struct {
+		a, b int
+		want bool
+	}{
+		{0, 1, true},  // short keys
+		{2, 3, true},  // same name and file
+		{2, 4, false}, // same name, next file
+		{2, 5, false}, // same file, names differ before the end
+		{2, 6, false}, // longer key
+		{0, 2, false},
+	} {
+		if got := c.duplicate(c.ents[tc.a], c.ents[tc.b]); got != tc.want {
+			t.Errorf("duplicate(%q, %q) = %v, want %v", keys[tc.a], keys[tc.b], got, tc.want)
+		}
+	}
+}

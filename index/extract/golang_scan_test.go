@@ -31,3 +31,9 @@ func TestInterner(t *testing.T) {
 		t.Errorf("n = %d in %d slots", in.n, len(in.slots))
 	}
 }
+
+func TestGoIdentSize(t *testing.T) {
+	if n := unsafe.Sizeof(goIdent{}); n > 32 {
+		t.Errorf("goIdent is %d bytes, want at most 32: a file holds one per ~19 bytes of source", n)
+	}
+}

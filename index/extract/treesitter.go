@@ -103,16 +103,21 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	if werr != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, werr)
 	}
-	res.Partial = partialReason(tree, root, res, stopped, budget)
+	res.Partial = partialReason(tree, root, res, stopped, budget, softBudgetFor(len(src)))
 	return res, nil
 }
 
 // partialReason explains an incomplete result. Trees with a few ERROR nodes
 // are normal for real code and still yield good records, so errors alone
-// count only when nothing at all came out.
-func partialReason(tree *ts.Tree, root *ts.Node, res *Result, stopped uint32, budget time.Duration) string {
+// count only when nothing at all came out. A tree kept at the reparse cut
+// (stopSoft) covers the whole file, but the reparses might have found a
+// better one, so it is reported too.
+func partialReason(tree *ts.Tree, root *ts.Node, res *Result, stopped uint32, budget, soft time.Duration) string {
 	if res.Partial != "" {
 		return res.Partial
+	}
+	if stopped == stopSoft {
+		return fmt.Sprintf("parse retries stopped after %s (first pass complete)", soft)
 	}
 	if tree.ParseStoppedEarly() {
 		switch r := tree.ParseStopReason(); {

@@ -12,11 +12,37 @@ import (
 )
 
 // Values of the parser's cancellation flag; which one was stored tells a
-// blown budget from a cancelled context.
+// blown budget from a cancelled context and from the reparse cut
+// (softBudgetFor).
 const (
 	stopCtx    uint32 = 1
 	stopBudget uint32 = 2
+	stopSoft   uint32 = 3
 )
+
+// softMinSize is the smallest file the reparse cut applies to: a smaller
+// file's whole budget is little CPU, and every golden fixture is smaller,
+// so their results never depend on where a cut lands.
+const softMinSize = 16 << 10
+
+// softBudgetFor is how much CPU time a parse of size bytes may take before
+// it is cut (cutAfterCPU) to see whether gotreesitter is still in its first
+// pass or already reparsing. When the
+// first pass accepts a tree with ERROR nodes, gotreesitter reruns the whole
+// parse up to three more times with wider GLR limits (parser_retry.go),
+// keeping the best tree. On a file whose errors are real the reruns rarely
+// help and cost 3-10x the first pass: GOROOT's regexp/testdata/testregex.c
+// (preprocessor lines inside an initializer) parses once in ~0.1 s, then
+// reparses for ~0.6 s more and yields the same records; a minified script
+// there reparses for 1.1 s. The library offers no switch for the reruns
+// and no cheap signal of where a parse is (its logger formats a string per
+// token: +40% on the Python stdlib), so the cut is by time: 3 ms of CPU
+// per KiB is over 1.5x the slowest ordinary file measured (pydoc.py, 2.3
+// ms/KiB; C and TypeScript run under 0.7), plus a base for a collector
+// pause. A variable so tests can move the cut.
+var softBudgetFor = func(size int) time.Duration {
+	return 200*time.Millisecond + time.Duration(size/1024)*3*time.Millisecond
+}
 
 // errAbandoned reports a parse that ignored its stop flag past the grace
 // period and was left to finish in the background.
@@ -36,12 +62,97 @@ type parseResult struct {
 	panicked any
 }
 
-// parse runs one parse on a pooled parser under the budget. Both the budget
-// and ctx stop it through the parser's cancellation flag: the parser's own
-// timeout calls time.Now on every poll, which costs about 5% of the parse,
-// while the flag is one atomic load. The parse runs on its own goroutine so
-// a phase that ignores the flag cannot hold the caller much past budget.
+// parse parses src within budget. A file of softMinSize or more is first
+// parsed under softBudgetFor: if that cut finds the first pass complete
+// (its tree reaches the end of the input), gotreesitter was only reparsing
+// to lose ERROR nodes, and its best tree so far is kept with stopSoft; if
+// the first pass was still running, the file is parsed again under the
+// whole budget, so a slow file yields what it did without the cut, for up
+// to softBudgetFor more time. Giving the second parse only what was left
+// would cut it earlier than before, most often on a loaded machine.
 func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget time.Duration) (*ts.Tree, uint32, error) {
+	if e.spec.mask != nil {
+		src = e.spec.mask(src)
+	}
+	soft := softBudgetFor(len(src))
+	if len(src) < softMinSize || soft >= budget {
+		return e.parseUnder(ctx, c, src, budget, budget)
+	}
+	tree, stopped, err := e.parseUnder(ctx, c, src, soft, budget)
+	if err != nil || stopped != stopSoft {
+		return tree, stopped, err
+	}
+	if firstPassDone(tree.ParseRuntime(), len(src)) {
+		return tree, stopSoft, nil
+	}
+	tree.Release()
+	return e.parseUnder(ctx, c, src, budget, budget)
+}
+
+// firstPassDone tells from a tree stopped at the cut whether it reaches the
+// end of the input, which a first pass stopped part way cannot. When a
+// reparse is stopped, gotreesitter keeps whichever tree it ranks best; that
+// can be the stopped reparse's, stretched to the end of the input but
+// marked truncated, which does not count.
+func firstPassDone(rt ts.ParseRuntime, n int) bool {
+	return !rt.Truncated && int(rt.LastTokenEndByte) >= n
+}
+
+// softPoll is how often cutAfterCPU reads the parse thread's CPU clock.
+const softPoll = 10 * time.Millisecond
+
+// cutAfterCPU sets flag to stopSoft once the parse thread, whose ID comes
+// on tids, has run for soft. Counting the thread's CPU time rather than wall
+// time keeps the cut where the rates behind softBudgetFor put it on a
+// loaded machine; there a wall-clock cut at the same point landed in
+// testregex.c's first pass, and the second parse cost more than the cut
+// saved. Where the clock cannot be read it falls back to wall time.
+func cutAfterCPU(flag *uint32, soft time.Duration, tids <-chan int, finished <-chan struct{}) {
+	cut := func() { atomic.CompareAndSwapUint32(flag, 0, stopSoft) }
+	if soft <= 0 {
+		cut()
+		return
+	}
+	var tid int
+	select {
+	case tid = <-tids:
+	case <-finished:
+		return
+	}
+	start, ok := threadCPU(tid)
+	if !ok {
+		wall := time.NewTimer(soft)
+		defer wall.Stop()
+		select {
+		case <-wall.C:
+			cut()
+		case <-finished:
+		}
+		return
+	}
+	tick := time.NewTicker(softPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			if now, ok := threadCPU(tid); !ok || now-start >= soft {
+				cut()
+				return
+			}
+		case <-finished:
+			return
+		}
+	}
+}
+
+// parseUnder runs one parse on a pooled parser. The parser's cancellation
+// flag stops it when its thread has run for soft (stopSoft, unless soft is
+// the budget), at the wall-clock budget, or when ctx is done: the parser's
+// own timeout calls time.Now on every poll, which costs about 5% of the
+// parse, while the flag is one atomic load. The parse runs on its own
+// goroutine so a phase that ignores the flag cannot hold the caller much
+// past budget.
+func (e *tsExtractor) parseUnder(ctx context.Context, c *compiled, src []byte, soft, budget time.Duration) (*ts.Tree, uint32, error) {
 	// Creating a parser can take longer than a small file's budget (Swift's
 	// tables), so it happens before the clock starts.
 	p, _ := e.parsers.Get().(*ts.Parser)
@@ -53,12 +164,16 @@ func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget
 	defer stopCtxWatch()
 	budgetTimer := time.AfterFunc(budget, func() { atomic.CompareAndSwapUint32(flag, 0, stopBudget) })
 	defer budgetTimer.Stop()
-
-	if e.spec.mask != nil {
-		src = e.spec.mask(src)
+	var tids chan int
+	if soft < budget {
+		tids = make(chan int, 1)
+		finished := make(chan struct{})
+		defer close(finished)
+		go cutAfterCPU(flag, soft, tids, finished)
 	}
+
 	done := make(chan parseResult, 1)
-	go e.parseOn(c, p, src, flag, done)
+	go e.parseOn(c, p, src, flag, tids, done)
 
 	watchdog := time.NewTimer(budget + budget/4 + 50*time.Millisecond)
 	defer watchdog.Stop()
@@ -81,12 +196,19 @@ func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget
 
 // parseOn is the parse goroutine. Only a parser that returned normally goes
 // back to the pool: after a panic its state is unknown.
-func (e *tsExtractor) parseOn(c *compiled, p *ts.Parser, src []byte, flag *uint32, done chan<- parseResult) {
+// When tids is set it sends the ID of the thread it is locked to, for
+// cutAfterCPU.
+func (e *tsExtractor) parseOn(c *compiled, p *ts.Parser, src []byte, flag *uint32, tids chan<- int, done chan<- parseResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			done <- parseResult{panicked: p}
 		}
 	}()
+	if tids != nil {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		tids <- threadID()
+	}
 	p.SetTimeoutMicros(0)
 	p.SetCancellationFlag(flag)
 	var r parseResult

@@ -201,9 +201,11 @@ const DefaultBudget = 2 * time.Second
 // BudgetFor scales the parse budget with the input: 250 ms plus 10 ms per
 // KiB, i.e. it allows ~100 KB/s. gotreesitter's slowest grammar on real
 // code is C at ~110 KB/s (Python runs at ~0.9 MB/s), so ordinary files
-// finish, while pathological ones (GOROOT's regexp/testdata/testregex.c,
-// 52 KB, needs 1.8 s) stop instead of costing seconds each. The base covers
-// a collector pause landing in a small file's parse.
+// finish, while pathological ones stop instead of costing seconds each.
+// The base covers a collector pause landing in a small file's parse. Files
+// whose time goes to gotreesitter's reparses after a complete first pass
+// (GOROOT's regexp/testdata/testregex.c, 52 KB: ~0.1 s, then ~0.6 s of
+// reparsing) are cut earlier, by softBudgetFor.
 func BudgetFor(size int) time.Duration {
 	return 250*time.Millisecond + time.Duration(size/1024)*10*time.Millisecond
 }
@@ -216,7 +218,9 @@ func (o Options) budget() time.Duration {
 }
 
 // Extractor extracts records from the source of one file. It must not panic
-// on any input and must return within roughly opts.Budget.
+// on any input and must return within roughly opts.Budget (a tree-sitter
+// file cut in its first pass by softBudgetFor is parsed again under the
+// whole budget, so it may take that much CPU time longer).
 type Extractor interface {
 	Extract(ctx context.Context, path string, src []byte, opts Options) (*Result, error)
 }

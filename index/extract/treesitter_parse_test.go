@@ -1,0 +1,87 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	ts "github.com/odvcencio/gotreesitter"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// reparseFixture is C whose first pass accepts with ERROR nodes
+// (preprocessor lines inside an initializer and around an unbalanced "{",
+// as in GOROOT's regexp/testdata/testregex.c), so gotreesitter reparses it
+// up to three more times, and which is large enough for the reparse cut.
+func reparseFixture() []byte {
+	var b strings.Builder
+	b.WriteString("static const char* names[] =\n{\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "#ifndef REG_%d\n\t\"NAME_%d\",\n#endif\n", i, i)
+	}
+	b.WriteString("};\n\n")
+	for i := range 150 {
+		fmt.Fprintf(&b, "static int g%d(int x)\n{\n#ifdef OPT_%d\n\tif (x > %d) {\n#else\n\tif (x < %d) {\n#endif\n"+
+			"\t\treturn g%d(x - 1);\n\t}\n\treturn %d;\n}\n\n", i, i, i, i, max(i-1, 0), i)
+	}
+	return []byte(b.String())
+}
+
+func setSoftBudget(t *testing.T, d time.Duration) {
+	old := softBudgetFor
+	softBudgetFor = func(int) time.Duration { return d }
+	t.Cleanup(func() { softBudgetFor = old })
+}
+
+// TestReparseCutInFirstPass: a cut that lands in the first pass must not
+// change the result: the file is parsed again with the rest of the budget.
+func TestReparseCutInFirstPass(t *testing.T) {
+	src := reparseFixture()
+	if len(src) < softMinSize {
+		t.Fatalf("fixture is %d bytes, under softMinSize", len(src))
+	}
+	ex := For("c")
+	extract := func() *Result {
+		t.Helper()
+		res, err := ex.Extract(context.Background(), "names.c", src, Options{Budget: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	setSoftBudget(t, time.Hour)
+	full := extract()
+	if full.Partial != "" || len(full.Symbols) == 0 {
+		t.Fatalf("uncut: Partial %q, %d symbols", full.Partial, len(full.Symbols))
+	}
+	setSoftBudget(t, 0) // cut before the parse starts
+	if got := extract(); !reflect.DeepEqual(got, full) {
+		t.Errorf("cut in the first pass: result differs from the uncut parse (Partial %q)", got.Partial)
+	}
+}
+
+func TestFirstPassDone(t *testing.T) {
+	tests := []struct {
+		name string
+		rt   ts.ParseRuntime
+		want bool
+	}{
+		{"first pass complete, reparse stopped", ts.ParseRuntime{LastTokenEndByte: 100}, true},
+		{"stopped part way", ts.ParseRuntime{LastTokenEndByte: 40}, false},
+		{"stopped before the first token", ts.ParseRuntime{}, false},
+		{"stopped reparse kept, stretched to the end", ts.ParseRuntime{LastTokenEndByte: 100, Truncated: true}, false},
+	}
+	for _, tt := range tests {
+		if got := firstPassDone(tt.rt, 100); got != tt.want {
+			t.Errorf("%s: firstPassDone = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestPartialReasonAtCut(t *testing.T) {
+	got := partialReason(nil, nil, &Result{}, stopSoft, time.Second, 250*time.Millisecond)
+	if want := "parse retries stopped after 250ms (first pass complete)"; got != want {
+		t.Errorf("Partial = %q, want %q", got, want)
+	}
+}
