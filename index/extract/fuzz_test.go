@@ -26,7 +26,8 @@ func FuzzExtract(f *testing.F) {
 		f.Add(fx.src)
 	}
 	for _, s := range []string{"", "\x00", "\xff\xfe", "((((((((((", "{{{{{{{{", "\"\"\"", "/*", "#", "<?php", "\n\n\n",
-		"class A { def f( { [ ( ", strings.Repeat("(", 2000), strings.Repeat("{\n", 500)} {
+		"class A { def f( { [ ( ", strings.Repeat("(", 2000), strings.Repeat("{\n", 500),
+		"\"\\\n\"A0" /* an escaped newline ends a Go string: A0 is on line 2 */} {
 		f.Add([]byte(s))
 	}
 	langs := fuzzLanguages(f)

@@ -231,6 +231,12 @@ func (l *goLexer) quoted(q byte) {
 		c := l.src[l.pos]
 		switch c {
 		case '\\':
+			// An escaped newline does not continue the literal (go/scanner
+			// leaves it unconsumed): skipping it would lose a line start.
+			if l.pos+1 < len(l.src) && l.src[l.pos+1] == '\n' {
+				l.pos++
+				return
+			}
 			l.pos += 2
 			continue
 		case '\n':
