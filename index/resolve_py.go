@@ -95,7 +95,8 @@ func (f *pyFile) field(n *ts.Node, name string) *ts.Node {
 type pyResolver struct {
 	st     *Store
 	read   func(rel string) ([]byte, error)
-	files  map[string]*pyFile // this request's files; nil when unreadable
+	files  map[string]*pyFile    // this request's files; nil when unreadable
+	idx    map[string]*pyIdxFile // this request's index records (resolve_pyidx.go)
 	steps  int
 	parsed int    // bytes parsed by this request (pyParseBytes)
 	gen    uint64 // this resolver's number (Store.CancelResolutions)
@@ -219,9 +220,13 @@ type pyValue struct {
 	instance bool
 }
 
+// pyClass is a class parsed (f and node) or known from the index
+// (path and pos, its name's position; resolve_pyidx.go).
 type pyClass struct {
 	f    *pyFile
 	node *ts.Node // class_definition
+	path string
+	pos  extract.Pos
 }
 
 func (v pyValue) target() (PyTarget, bool) { return v.decl, v.ok }

@@ -50,6 +50,9 @@ func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) 
 // past it, occurrences in other files than the declaration's are judged
 // by their file's imports and their text, without parsing.
 func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error), deadline time.Time) ([]RefHit, error) {
+	if !isTSFile(t.Path) {
+		return s.pyIndexedReferences(t, read)
+	}
 	all, err := s.References(t.Name, 0)
 	if err != nil {
 		return nil, err
@@ -93,6 +96,9 @@ func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error)
 
 // PyFileReferences is PyReferences within file p (document highlights).
 func (s *Store) PyFileReferences(t PyTarget, p string, read func(rel string) ([]byte, error)) ([]RefHit, error) {
+	if !isTSFile(t.Path) {
+		return s.pyIndexedFileReferences(t, p, read)
+	}
 	occ, err := s.FileReferences(p, t.Name)
 	if err != nil {
 		return nil, err
@@ -127,10 +133,14 @@ type pyRefs struct {
 	via        string          // the name other files must import: t's, or its class's
 	candidates map[string]bool // files that spell t.Name
 	leads      map[string]bool // module file -> binds via to t's declaration
+	indexed    bool            // Python: judged by descriptors (indexedFile)
 }
 
 // file filters the occurrences hits of one file.
 func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
+	if pr.indexed {
+		return pr.indexedFile(p, hits)
+	}
 	t := pr.t
 	if (pr.ts && !isTSFile(p)) || (!pr.ts && !isPyFile(p)) || (t.Local && p != t.Path) {
 		return nil

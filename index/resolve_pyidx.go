@@ -1,0 +1,295 @@
+package index
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// Evaluation of the Python descriptors stored at index time
+// (resolve_pydesc.go) against the index: module members, class members
+// and the values of bindings come from the descriptors, facts and symbols
+// of the files they lead to, so resolving an occurrence of another file
+// parses nothing. Values are the resolver's pyValue; a class known from
+// the index is a pyClass without a tree (path and pos set), whose members
+// classMember finds here.
+
+// pyIdxFile is what one request read of a file's index records.
+type pyIdxFile struct {
+	ops   []string
+	stars []string            // !s facts: star-imported module paths
+	vals  map[string]string   // !v facts: "L:C" -> value
+	bases map[string][]string // !b facts: "L:C" -> base values
+	syms  []extract.Symbol
+	synOK bool
+	occ   map[string][]Occurrence
+}
+
+// idxFile returns p's records, nil when p is not an indexed Python file
+// with descriptors (one indexed before schema 7 cannot be; one whose
+// extraction failed has none).
+func (r *pyResolver) idxFile(p string) *pyIdxFile {
+	if x, ok := r.idx[p]; ok {
+		return x
+	}
+	var x *pyIdxFile
+	if isPyFile(p) {
+		if det, err := r.st.Detail(p); err == nil && len(det.Operands) > 0 {
+			x = &pyIdxFile{ops: det.Operands, vals: map[string]string{}, bases: map[string][]string{}, occ: map[string][]Occurrence{}}
+			for _, o := range det.Operands {
+				if len(o) < 2 || o[0] != '!' {
+					continue
+				}
+				switch o[1] {
+				case 's':
+					x.stars = append(x.stars, o[2:])
+				case 'v', 'b':
+					k, v, ok := strings.Cut(o[3:], "=")
+					if !ok {
+						continue
+					}
+					if o[1] == 'v' {
+						x.vals[k] = v
+					} else {
+						x.bases[k] = strings.Split(v, " ")
+					}
+				}
+			}
+		}
+	}
+	if r.idx == nil {
+		r.idx = map[string]*pyIdxFile{}
+	}
+	r.idx[p] = x
+	return x
+}
+
+// symbols returns p's symbols (x is p's idxFile).
+func (r *pyResolver) symbols(p string, x *pyIdxFile) []extract.Symbol {
+	if !x.synOK {
+		x.syms, _ = r.st.Symbols(p)
+		x.synOK = true
+	}
+	return x.syms
+}
+
+// occurrences returns name's occurrences in p with their descriptors.
+func (r *pyResolver) occurrences(p string, x *pyIdxFile, name string) []Occurrence {
+	o, ok := x.occ[name]
+	if !ok {
+		o, _ = r.st.FileReferences(p, name)
+		x.occ[name] = o
+	}
+	return o
+}
+
+// desc is the descriptor of an occurrence, "" for none.
+func (x *pyIdxFile) desc(o Occurrence) string {
+	if o.Operand == 0 || int(o.Operand) > len(x.ops) {
+		return ""
+	}
+	return x.ops[o.Operand-1]
+}
+
+// pyAttrDesc reports whether desc is an attribute's (x.name): bare names'
+// heads spell modules with '/', never '.'.
+func pyAttrDesc(desc string) bool { return strings.Contains(desc, ".") || strings.HasPrefix(desc, "=") }
+
+// evalDesc evaluates descriptor desc of file p; name is the occurrence's,
+// the name of a bare binding head.
+func (r *pyResolver) evalDesc(p, desc, name string) pyValue {
+	desc = strings.TrimPrefix(desc, "=")
+	desc = strings.TrimPrefix(desc, "g")
+	if desc == "" || !r.step() {
+		return pyValue{}
+	}
+	// The head ends at the first step.
+	end := strings.IndexAny(desc, ".(")
+	if end < 0 {
+		end = len(desc)
+	}
+	head, steps := desc[:end], desc[end:]
+	if head == "" {
+		return pyValue{} // "." an attribute of an unknown value
+	}
+	if steps != "" {
+		name = ""
+	}
+	var v pyValue
+	switch head[0] {
+	case '@':
+		pos, ok := pyParsePos(head[1:])
+		if !ok {
+			return pyValue{}
+		}
+		v = r.idxBinding(p, pos, name)
+	case 'm':
+		v = r.idxModule(p, strings.ReplaceAll(head[1:], "/", "."))
+	case 'n':
+		mod, member, ok := strings.Cut(head[1:], ":")
+		if !ok {
+			return pyValue{}
+		}
+		if m := r.idxModule(p, strings.ReplaceAll(mod, "/", ".")); m.module != "" {
+			v = r.moduleMember(m.module, member)
+		}
+	case '*':
+		v = r.idxStar(p, head[1:])
+	default:
+		return pyValue{}
+	}
+	for steps != "" && v.ok {
+		if strings.HasPrefix(steps, "()") {
+			steps = steps[2:]
+			if v.class == nil || v.instance {
+				return pyValue{}
+			}
+			v = pyValue{class: v.class, instance: true, ok: true, decl: v.decl}
+			continue
+		}
+		steps = steps[1:] // "."
+		i := strings.IndexAny(steps, ".(")
+		if i < 0 {
+			i = len(steps)
+		}
+		v = r.member(v, steps[:i])
+		steps = steps[i:]
+	}
+	return v
+}
+
+// pyParsePos parses "L:C".
+func pyParsePos(s string) (extract.Pos, bool) {
+	l, c, ok := strings.Cut(s, ":")
+	line, err1 := strconv.ParseUint(l, 10, 32)
+	col, err2 := strconv.ParseUint(c, 10, 32)
+	return extract.Pos{Line: uint32(line), Col: uint32(col)}, ok && err1 == nil && err2 == nil
+}
+
+func pyPosKey(p extract.Pos) string {
+	return strconv.FormatUint(uint64(p.Line), 10) + ":" + strconv.FormatUint(uint64(p.Col), 10)
+}
+
+// idxModule is the module an import path names from file p: relative
+// paths through p's packages, absolute ones as moduleValue finds them.
+func (r *pyResolver) idxModule(p, dotted string) pyValue {
+	if !strings.HasPrefix(dotted, ".") {
+		return r.moduleValue(p, dotted)
+	}
+	if m := r.importModule(p, dotted); m != "" {
+		return pyValue{decl: moduleTarget(m), ok: true, module: m}
+	}
+	return pyValue{}
+}
+
+// idxBinding is the binding at pos of p, named name when its symbol
+// does not tell: a class, or a declaration whose value its !v fact gives.
+func (r *pyResolver) idxBinding(p string, pos extract.Pos, name string) pyValue {
+	x := r.idxFile(p)
+	if x == nil {
+		return pyValue{}
+	}
+	t := PyTarget{Path: p, Name: name, Kind: extract.KindVariable,
+		Selection: extract.Range{Start: pos, End: extract.Pos{Line: pos.Line, Col: pos.Col + uint32(len(name))}}}
+	syms := r.symbols(p, x)
+	for i := range syms {
+		s := &syms[i]
+		if s.Selection.Start != pos {
+			continue
+		}
+		t.Name, t.Kind, t.Container, t.Selection = s.Name, s.Kind, s.Container, s.Selection
+		if s.Kind == extract.KindClass {
+			return pyValue{decl: t, ok: true, class: &pyClass{path: p, pos: pos}}
+		}
+		break
+	}
+	v := pyValue{decl: t, ok: true}
+	if val, ok := x.vals[pyPosKey(pos)]; ok {
+		vv := r.evalDesc(p, val, "")
+		v.module, v.class, v.instance = vv.module, vv.class, vv.instance
+	}
+	return v
+}
+
+// idxStar is name from the star imports of p, in order.
+func (r *pyResolver) idxStar(p, name string) pyValue {
+	x := r.idxFile(p)
+	if x == nil {
+		return pyValue{}
+	}
+	for _, s := range x.stars {
+		if m := r.idxModule(p, strings.ReplaceAll(s, "/", ".")); m.module != "" {
+			if v := r.moduleMember(m.module, name); v.ok {
+				return v
+			}
+		}
+	}
+	return pyValue{}
+}
+
+// idxModuleMember is name in module file mod from the index: the
+// descriptor of any of its module-level occurrences, its star imports,
+// a submodule. ok is false when mod has no descriptors.
+func (r *pyResolver) idxModuleMember(mod, name string) (v pyValue, ok bool) {
+	x := r.idxFile(mod)
+	if x == nil {
+		return pyValue{}, false
+	}
+	for _, o := range r.occurrences(mod, x, name) {
+		if d := x.desc(o); strings.HasPrefix(d, "g") && d != "g*" {
+			return r.evalDesc(mod, d, name), true
+		}
+	}
+	if v := r.idxStar(mod, name); v.ok {
+		return v, true
+	}
+	if base := mod[strings.LastIndexByte(mod, '/')+1:]; base == "__init__.py" || base == "__init__.pyi" {
+		if sub := r.moduleFile(strings.TrimSuffix(mod, base) + name); sub != "" {
+			return pyValue{decl: moduleTarget(sub), ok: true, module: sub}, true
+		}
+	}
+	return pyValue{}, true
+}
+
+// idxClassMember is name in the class c known from the index: its body's
+// symbols, then attributes its methods assign on self, then its bases.
+func (r *pyResolver) idxClassMember(c *pyClass, name string) pyValue {
+	x := r.idxFile(c.path)
+	if x == nil || !r.step() {
+		return pyValue{}
+	}
+	syms := r.symbols(c.path, x)
+	class := -1
+	for i := range syms {
+		if syms[i].Kind == extract.KindClass && syms[i].Selection.Start == c.pos {
+			class = i
+			break
+		}
+	}
+	if class < 0 {
+		return pyValue{}
+	}
+	for i := class + 1; i < len(syms); i++ {
+		if int(syms[i].Parent) == class && syms[i].Name == name {
+			return r.idxBinding(c.path, syms[i].Selection.Start, name)
+		}
+	}
+	key := pyPosKey(c.pos)
+	self := "=@" + key + "()." + name
+	for _, o := range r.occurrences(c.path, x, name) {
+		if x.desc(o) == self {
+			t := PyTarget{Path: c.path, Name: name, Kind: extract.KindField, Container: syms[class].Name,
+				Selection: extract.Range{Start: o.Pos, End: extract.Pos{Line: o.Pos.Line, Col: o.Pos.Col + uint32(len(name))}}}
+			return pyValue{decl: t, ok: true}
+		}
+	}
+	for _, b := range x.bases[key] {
+		if bv := r.evalDesc(c.path, b, ""); bv.class != nil && !bv.instance {
+			if v := r.classMember(bv.class, name); v.ok {
+				return v
+			}
+		}
+	}
+	return pyValue{}
+}
