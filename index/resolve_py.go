@@ -155,6 +155,9 @@ func (s *Store) PyDefinitions(from string, src []byte, off int, read func(rel st
 	if !isPyFile(from) {
 		return PyTarget{}, false
 	}
+	if t, ok, answered := s.pyIndexedDefinition(from, src, off, read); answered {
+		return t, ok
+	}
 	r := newPyResolver(s, read)
 	defer r.release()
 	f := r.file(from, src)

@@ -1,8 +1,11 @@
 package index
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/parleyhq/parley/index/extract"
 )
@@ -135,7 +138,10 @@ func (r *pyResolver) evalDesc(p, desc, name string) pyValue {
 			v = r.moduleMember(m.module, member)
 		}
 	case '*':
-		v = r.idxStar(p, head[1:])
+		if head != "*" {
+			name = head[1:] // "*NAME"; "g*" is the occurrence's own name
+		}
+		v = r.idxStar(p, name)
 	default:
 		return pyValue{}
 	}
@@ -292,4 +298,47 @@ func (r *pyResolver) idxClassMember(c *pyClass, name string) pyValue {
 		}
 	}
 	return pyValue{}
+}
+
+// pyIndexedDefinition answers PyDefinitions from the descriptor of the
+// occurrence at off when src is the content the index holds for from:
+// nothing is parsed, not even the buffer. answered is false when the
+// index cannot say (the buffer was edited since, or off is no stored
+// occurrence); the caller then parses.
+func (s *Store) pyIndexedDefinition(from string, src []byte, off int, read SourceReader) (t PyTarget, ok, answered bool) {
+	if !s.pyIndexedContent(from, src) {
+		return PyTarget{}, false, false
+	}
+	start := IdentStart(src, off)
+	name, isName := IdentAt(src, start)
+	if !isName {
+		return PyTarget{}, false, false
+	}
+	line := bytes.Count(src[:start], []byte{'\n'})
+	pos := extract.Pos{Line: uint32(line), Col: uint32(start - (bytes.LastIndexByte(src[:start], '\n') + 1))}
+	r := newPyResolver(s, read)
+	defer r.release()
+	x := r.idxFile(from)
+	if x == nil {
+		return PyTarget{}, false, false
+	}
+	for _, o := range r.occurrences(from, x, name) {
+		if o.Pos != pos {
+			continue
+		}
+		d := x.desc(o)
+		if d == "" {
+			return PyTarget{}, false, true
+		}
+		t, ok = r.evalDesc(from, d, name).target()
+		return t, ok, true
+	}
+	return PyTarget{}, false, false
+}
+
+// pyIndexedContent reports whether src is the content the index holds
+// for the Python file from: its stored descriptors then describe src.
+func (s *Store) pyIndexedContent(from string, src []byte) bool {
+	h, known := s.Header(from)
+	return known && isPyFile(from) && h.Hash == xxhash.Sum64(src)
 }

@@ -11,9 +11,10 @@ import (
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
-// TestWarmSyntax: warming a buffer parses it and the modules its imports
-// lead to into the tree cache, so that a resolution in it parses nothing;
-// a cancelled store warms nothing.
+// TestWarmSyntax: warming an edited buffer parses it and the modules its
+// imports lead to into the tree cache, so that a resolution in it parses
+// nothing; a cancelled store warms nothing, nor does a buffer the index
+// holds (its requests are answered from descriptors).
 func TestWarmSyntax(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
 	st := indexedStore(t, root)
@@ -21,6 +22,10 @@ func TestWarmSyntax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := st.WarmSyntax("app/main.py", src, readUnder(root)); len(got) != 0 {
+		t.Errorf("warmed the indexed content: %v", got)
+	}
+	src = append(src, "# edited\n"...)
 
 	st.CancelResolutions()
 	if got := st.WarmSyntax("app/main.py", src, readUnder(root)); len(got) != 0 {

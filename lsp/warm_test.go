@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -11,9 +12,9 @@ import (
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
-// TestWarmOnOpen: opening a Python document parses it and the modules it
-// imports into the folder's tree cache in the background, before any
-// request asks for them.
+// TestWarmOnOpen: opening a Python document whose content differs from
+// the index's parses it and the modules it imports into the folder's tree
+// cache in the background, before any request asks for them.
 func TestWarmOnOpen(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
 	warmed := make(chan []string, 4)
@@ -21,7 +22,7 @@ func TestWarmOnOpen(t *testing.T) {
 	e.srv.testHookWarm = func(w []string) { warmed <- w }
 	e.initialize(editorConfig{utf8: true})
 	e.waitIndexed(1)
-	e.open("app/main.py")
+	e.openText("app/main.py", editedPy(t, root, "app/main.py"))
 	select {
 	case got := <-warmed:
 		want := []string{"app/main.py", "pkg/models.py", "pkg/__init__.py", "pkg/util.py", "pkg/star.py", "app/sibling.py"}
@@ -63,9 +64,11 @@ func TestAwaitLateResumes(t *testing.T) {
 
 // TestWarmAfterIndexing: a document opened before the first index run
 // finished is warmed again when the run ends, now with the modules its
-// imports lead to, which the index did not know when it was opened.
+// imports lead to, which the index did not know when it was opened. A
+// TypeScript document: a Python one's content is in the index by then,
+// and its requests are answered from descriptors, with nothing to warm.
 func TestWarmAfterIndexing(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_ts.txtar"))
 	warmed := make(chan []string, 8)
 	release := make(chan struct{})
 	var once sync.Once
@@ -73,15 +76,15 @@ func TestWarmAfterIndexing(t *testing.T) {
 	e.srv.testHookWarm = func(w []string) { warmed <- w }
 	e.srv.testHookIndexProgress = func(context.Context) { once.Do(func() { <-release }) }
 	e.initialize(editorConfig{utf8: true})
-	e.open("app/main.py")
+	e.open("src/app.ts")
 	select {
 	case <-warmed: // the warming on open, with what the index knew then
 	case <-time.After(waitTimeout):
-		t.Fatal("opening app/main.py warmed nothing")
+		t.Fatal("opening src/app.ts warmed nothing")
 	}
 	close(release)
 	e.waitIndexed(1)
-	want := []string{"app/main.py", "pkg/models.py", "pkg/__init__.py", "pkg/util.py", "pkg/star.py", "app/sibling.py"}
+	want := []string{"src/app.ts", "src/models.ts", "src/index.ts", "src/util/help.ts"}
 	select {
 	case got := <-warmed:
 		if !slices.Equal(got, want) {
@@ -90,4 +93,15 @@ func TestWarmAfterIndexing(t *testing.T) {
 	case <-time.After(waitTimeout):
 		t.Fatal("the end of the index run warmed nothing")
 	}
+}
+
+// editedPy is rel's content with a comment added: a buffer the index
+// does not hold, which warming parses.
+func editedPy(t *testing.T, root, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "# edited\n"
 }
