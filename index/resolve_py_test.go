@@ -235,22 +235,3 @@ func TestPyReferencesUnparsed(t *testing.T) {
 		}
 	}
 }
-
-func TestPyNamesBase(t *testing.T) {
-	for _, c := range []struct {
-		sig, name string
-		want      bool
-	}{
-		{"class E(codecs.IncrementalEncoder):", "IncrementalEncoder", true},
-		{"class E(Base, mixins.Other):", "Base", true},
-		{"class E( Base ):", "Base", true},
-		{"class E(MyBase):", "Base", false},
-		{"class E(Base.Inner):", "Base", false},
-		{"class E:", "E", false},
-		{"class E(", "Base", false},
-	} {
-		if got := pyNamesBase(c.sig, c.name); got != c.want {
-			t.Errorf("pyNamesBase(%q, %q) = %v, want %v", c.sig, c.name, got, c.want)
-		}
-	}
-}

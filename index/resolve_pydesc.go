@@ -408,6 +408,17 @@ func (d *pyDescriber) allStrings(res *extract.Result) bool {
 	return added
 }
 
+// pyStringNaming reports whether n is a plain string literal 'name' or
+// "name", and where name starts in it.
+func pyStringNaming(f *pyFile, n *ts.Node, name string) (extract.Pos, bool) {
+	s := f.text(n)
+	if f.typ(n) != "string" || len(s) != len(name)+2 || (s[0] != '\'' && s[0] != '"') || s[len(s)-1] != s[0] || s[1:len(s)-1] != name {
+		return extract.Pos{}, false
+	}
+	p := n.StartPoint()
+	return extract.Pos{Line: p.Row, Col: p.Column + 1}, true
+}
+
 func isPyIdent(s string) bool {
 	if s == "" || (s[0] >= '0' && s[0] <= '9') {
 		return false

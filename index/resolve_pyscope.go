@@ -43,7 +43,9 @@ func pyScopeOf(f *pyFile, n *ts.Node) *ts.Node {
 
 // pyParentScope is the scope enclosing scope s (nil for the module).
 func pyParentScope(f *pyFile, s *ts.Node) *ts.Node {
-	if f.typ(s) == "module" {
+	// A broken file's root may be an ERROR node: it is the module still,
+	// or a lookup would climb to it forever.
+	if f.typ(s) == "module" || sameNode(s, f.tree.Root()) {
 		return nil
 	}
 	return pyScopeOf(f, s)
@@ -166,7 +168,7 @@ func pyLookupBinding(f *pyFile, n *ts.Node, name string, bs pyBindings, step fun
 			if b := bs.binding(scope, name); b != nil {
 				return b, scope
 			}
-			if t == "module" {
+			if t == "module" || sameNode(scope, f.tree.Root()) {
 				return nil, scope
 			}
 		}
