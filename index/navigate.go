@@ -19,7 +19,9 @@ import (
 // (an editor's unsaved buffer, or the file on disk).
 //
 // Python, TypeScript and JavaScript resolve from the syntax of several
-// files (SyntaxTargetAt), parsed at query time: the functions taking a
+// files (SyntaxTargetAt): Python from descriptors stored at index time
+// (parsing at most an edited buffer), TypeScript and JavaScript from
+// files parsed at query time. The functions taking a
 // SourceReader resolve them when it is not nil and wait as long as that
 // takes (the CLI and the tools). The language server passes nil and runs
 // SyntaxTargetAt and PyReferencesBy itself first, within its resolve

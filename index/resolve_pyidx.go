@@ -18,71 +18,93 @@ import (
 // the index is a pyClass without a tree (path and pos set), whose members
 // classMember finds here.
 
-// pyIdxFile is what one request read of a file's index records.
+// pyIdxFile is what the index holds for one file: its descriptors, its
+// facts parsed, its symbols. Entries are immutable once built and kept
+// across requests in the store's cache (pyTreeCache.idx) while the file's
+// content hash is unchanged: a references query for a common name reads
+// hundreds of files, and decoding their records each time cost most of it.
 type pyIdxFile struct {
+	hash  uint64
 	ops   []string
 	stars []string            // !s facts: star-imported module paths
 	vals  map[string]string   // !v facts: "L:C" -> value
 	bases map[string][]string // !b facts: "L:C" -> base values
 	syms  []extract.Symbol
-	synOK bool
-	occ   map[string][]Occurrence
 }
 
+// pyIdxCacheFiles bounds the files whose records the store keeps decoded
+// (about the standard library's count of Python files).
+const pyIdxCacheFiles = 4096
+
 // idxFile returns p's records, nil when p is not an indexed Python file
-// with descriptors (one indexed before schema 7 cannot be; one whose
-// extraction failed has none).
+// with descriptors (one whose extraction ran out of budget has none).
 func (r *pyResolver) idxFile(p string) *pyIdxFile {
-	if x, ok := r.idx[p]; ok {
+	h, ok := r.st.Header(p)
+	if !ok || !isPyFile(p) {
+		return nil
+	}
+	c := &r.st.py
+	if x, ok := c.idx[p]; ok && x != nil && x.hash == h.Hash {
 		return x
 	}
 	var x *pyIdxFile
-	if isPyFile(p) {
-		if det, err := r.st.Detail(p); err == nil && len(det.Operands) > 0 {
-			x = &pyIdxFile{ops: det.Operands, vals: map[string]string{}, bases: map[string][]string{}, occ: map[string][]Occurrence{}}
-			for _, o := range det.Operands {
-				if len(o) < 2 || o[0] != '!' {
-					continue
-				}
-				switch o[1] {
-				case 's':
-					x.stars = append(x.stars, o[2:])
-				case 'v', 'b':
-					k, v, ok := strings.Cut(o[3:], "=")
-					if !ok {
-						continue
-					}
-					if o[1] == 'v' {
-						x.vals[k] = v
-					} else {
-						x.bases[k] = strings.Split(v, " ")
-					}
-				}
+	switch det, err := r.st.Detail(p); {
+	case h.Refs == 0 && h.Status == StatusIndexed:
+		// No occurrences (an empty __init__.py): nothing to describe,
+		// and nothing bound.
+		x = &pyIdxFile{hash: h.Hash}
+	case err == nil && len(det.Operands) > 0:
+		x = newPyIdxFile(h.Hash, det.Operands)
+		x.syms, _ = r.st.Symbols(p)
+	}
+	if x == nil {
+		return nil
+	}
+	if c.idx == nil || len(c.idx) >= pyIdxCacheFiles {
+		c.idx = map[string]*pyIdxFile{}
+	}
+	c.idx[p] = x
+	return x
+}
+
+// newPyIdxFile parses the facts of a file's descriptor table.
+func newPyIdxFile(hash uint64, ops []string) *pyIdxFile {
+	x := &pyIdxFile{hash: hash, ops: ops, vals: map[string]string{}, bases: map[string][]string{}}
+	for _, o := range ops {
+		if len(o) < 3 || o[0] != '!' {
+			continue
+		}
+		switch o[1] {
+		case 's':
+			x.stars = append(x.stars, o[2:])
+		case 'v', 'b':
+			k, v, ok := strings.Cut(o[3:], "=")
+			if !ok {
+				continue
+			}
+			if o[1] == 'v' {
+				x.vals[k] = v
+			} else {
+				x.bases[k] = strings.Split(v, " ")
 			}
 		}
 	}
-	if r.idx == nil {
-		r.idx = map[string]*pyIdxFile{}
-	}
-	r.idx[p] = x
 	return x
 }
 
 // symbols returns p's symbols (x is p's idxFile).
-func (r *pyResolver) symbols(p string, x *pyIdxFile) []extract.Symbol {
-	if !x.synOK {
-		x.syms, _ = r.st.Symbols(p)
-		x.synOK = true
-	}
-	return x.syms
-}
+func (r *pyResolver) symbols(_ string, x *pyIdxFile) []extract.Symbol { return x.syms }
 
 // occurrences returns name's occurrences in p with their descriptors.
-func (r *pyResolver) occurrences(p string, x *pyIdxFile, name string) []Occurrence {
-	o, ok := x.occ[name]
+func (r *pyResolver) occurrences(p string, _ *pyIdxFile, name string) []Occurrence {
+	key := p + "\x00" + name
+	o, ok := r.occ[key]
 	if !ok {
 		o, _ = r.st.FileReferences(p, name)
-		x.occ[name] = o
+		if r.occ == nil {
+			r.occ = map[string][]Occurrence{}
+		}
+		r.occ[key] = o
 	}
 	return o
 }
@@ -242,20 +264,40 @@ func (r *pyResolver) idxModuleMember(mod, name string) (v pyValue, ok bool) {
 	if x == nil {
 		return pyValue{}, false
 	}
+	key := mod + "\x00" + name
+	if v, ok := r.memo[key]; ok {
+		return v, true
+	}
+	v = r.idxModuleMemberOf(mod, x, name)
+	r.remember(key, v)
+	return v, true
+}
+
+// remember keeps a member's value for the rest of the request: a
+// references query evaluates the same few module and class members for
+// thousands of occurrences.
+func (r *pyResolver) remember(key string, v pyValue) {
+	if r.memo == nil {
+		r.memo = map[string]pyValue{}
+	}
+	r.memo[key] = v
+}
+
+func (r *pyResolver) idxModuleMemberOf(mod string, x *pyIdxFile, name string) pyValue {
 	for _, o := range r.occurrences(mod, x, name) {
 		if d := x.desc(o); strings.HasPrefix(d, "g") && d != "g*" {
-			return r.evalDesc(mod, d, name), true
+			return r.evalDesc(mod, d, name)
 		}
 	}
 	if v := r.idxStar(mod, name); v.ok {
-		return v, true
+		return v
 	}
 	if base := mod[strings.LastIndexByte(mod, '/')+1:]; base == "__init__.py" || base == "__init__.pyi" {
 		if sub := r.moduleFile(strings.TrimSuffix(mod, base) + name); sub != "" {
-			return pyValue{decl: moduleTarget(sub), ok: true, module: sub}, true
+			return pyValue{decl: moduleTarget(sub), ok: true, module: sub}
 		}
 	}
-	return pyValue{}, true
+	return pyValue{}
 }
 
 // idxClassMember is name in the class c known from the index: its body's
@@ -265,6 +307,16 @@ func (r *pyResolver) idxClassMember(c *pyClass, name string) pyValue {
 	if x == nil || !r.step() {
 		return pyValue{}
 	}
+	key := c.path + "\x00" + pyPosKey(c.pos) + "\x00" + name
+	if v, ok := r.memo[key]; ok {
+		return v
+	}
+	v := r.idxClassMemberOf(c, x, name)
+	r.remember(key, v)
+	return v
+}
+
+func (r *pyResolver) idxClassMemberOf(c *pyClass, x *pyIdxFile, name string) pyValue {
 	syms := r.symbols(c.path, x)
 	class := -1
 	for i := range syms {

@@ -1,5 +1,11 @@
 package index
 
+import (
+	"strings"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
 // References to a Python declaration from the descriptors stored with
 // each occurrence (resolve_pydesc.go): every occurrence of the name is
 // evaluated against the index (resolve_pyidx.go) and kept when it
@@ -18,6 +24,7 @@ func (s *Store) pyIndexedReferences(t PyTarget, read SourceReader) ([]RefHit, er
 	}
 	r := newPyResolver(s, read)
 	defer r.release()
+	r.indexOnly = true
 	pr := newPyIdxRefs(r, t, all)
 	out := make([]RefHit, 0, len(all))
 	// A cancelled resolution stops at the next file (Store.CancelledSince
@@ -45,6 +52,7 @@ func (s *Store) pyIndexedFileReferences(t PyTarget, p string, read SourceReader)
 	}
 	r := newPyResolver(s, read)
 	defer r.release()
+	r.indexOnly = true
 	return newPyIdxRefs(r, t, hits).file(p, hits), nil
 }
 
@@ -67,10 +75,16 @@ func (pr *pyRefs) indexedFile(p string, hits []RefHit) []RefHit {
 		return nil
 	}
 	x := pr.r.idxFile(p)
-	sees := func() bool { return p == t.Path || pr.seesDeclaration(p) }
+	seen, sees := false, false
+	seesDecl := func() bool { // once per file: it reads the file's imports
+		if !seen {
+			seen, sees = true, p == t.Path || pr.seesDeclaration(p)
+		}
+		return sees
+	}
 	if x == nil {
 		// No descriptors (its extraction failed): nothing is known.
-		if !sees() {
+		if !seesDecl() {
 			return nil
 		}
 		for i := range hits {
@@ -79,20 +93,41 @@ func (pr *pyRefs) indexedFile(p string, hits []RefHit) []RefHit {
 		return hits
 	}
 	var out []RefHit
+	type verdict struct {
+		got PyTarget
+		ok  bool
+	}
+	verdicts := map[uint32]verdict{} // occurrences share descriptors
 	for _, h := range hits {
 		d := x.desc(Occurrence{Operand: h.Operand})
 		if d == "" {
 			continue
 		}
-		pr.r.steps = 0 // each occurrence gets the full budget
-		got, ok := pr.r.evalDesc(p, d, t.Name).target()
+		v, done := verdicts[h.Operand]
+		if !done {
+			v.got, v.ok = pr.evalOccurrence(p, d)
+			verdicts[h.Operand] = v
+		}
+		got, ok := v.got, v.ok
 		switch {
 		case ok && got.Path == t.Path && got.Selection.Start == t.Selection.Start && got.Module == t.Module:
 			out = append(out, h)
-		case !ok && pyAttrDesc(d) && sees():
+		case !ok && pyAttrDesc(d) && seesDecl():
 			h.Uncertain = true
 			out = append(out, h)
 		}
 	}
 	return out
+}
+
+// evalOccurrence resolves the descriptor d of an occurrence of the
+// target's name in p. A bare binding of p is settled without reading
+// anything: it is p's, at its position.
+func (pr *pyRefs) evalOccurrence(p, d string) (PyTarget, bool) {
+	if b := strings.TrimPrefix(d, "g"); strings.HasPrefix(b, "@") && !strings.ContainsAny(b, ".(") {
+		pos, ok := pyParsePos(b[1:])
+		return PyTarget{Path: p, Name: pr.t.Name, Selection: extract.Range{Start: pos}}, ok
+	}
+	pr.r.steps = 0 // each occurrence gets the full budget
+	return pr.r.evalDesc(p, d, pr.t.Name).target()
 }

@@ -131,6 +131,7 @@ type pyRefs struct {
 	candidates map[string]bool // files that spell t.Name
 	leads      map[string]bool // module file -> binds via to t's declaration
 	indexed    bool            // Python: judged by descriptors (indexedFile)
+	viaFiles   map[string]bool // files that spell via, when it is not t.Name
 }
 
 // file filters the occurrences hits of one file.
@@ -289,7 +290,7 @@ func (pr *pyRefs) reexports(mod string) bool {
 		return v
 	}
 	pr.leads[mod] = false
-	if !pr.candidates[mod] && pr.via == pr.t.Name {
+	if !pr.spellsVia(mod) {
 		return false
 	}
 	pr.r.steps = 0
@@ -306,6 +307,30 @@ func (pr *pyRefs) reexports(mod string) bool {
 	}
 	pr.leads[mod] = lead
 	return lead
+}
+
+// spellsVia reports whether file p spells pr.via: only such a module can
+// bind it (a star import cannot be told without evaluating it, and only
+// decides whether an unknown x.name is listed uncertain). For a Python
+// member, via is its class's name, whose files are read once, on first
+// use.
+func (pr *pyRefs) spellsVia(p string) bool {
+	switch {
+	case pr.via == pr.t.Name:
+		return pr.candidates[p]
+	case pr.ts:
+		// A TypeScript barrel re-exports a class without spelling it
+		// (export * from).
+		return true
+	}
+	if pr.viaFiles == nil {
+		pr.viaFiles = map[string]bool{}
+		hits, _ := pr.r.st.References(pr.via, 0)
+		for _, h := range hits {
+			pr.viaFiles[h.Path] = true
+		}
+	}
+	return pr.viaFiles[p]
 }
 
 // resolveAt resolves the TypeScript or JavaScript identifier at byte

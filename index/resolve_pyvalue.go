@@ -283,6 +283,9 @@ func (r *pyResolver) moduleMember(mod, name string) pyValue {
 	if v, ok := r.idxModuleMember(mod, name); ok {
 		return v
 	}
+	if r.indexOnly {
+		return pyValue{}
+	}
 	if f := r.file(mod, nil); f != nil {
 		root := f.tree.Root()
 		if b := bindingIn(f, root, name); b != nil {
