@@ -125,6 +125,7 @@ func pyAttrDesc(desc string) bool { return strings.Contains(desc, ".") || string
 // the name of a bare binding head.
 func (r *pyResolver) evalDesc(p, desc, name string) pyValue {
 	desc = strings.TrimPrefix(desc, "=")
+	global := strings.HasPrefix(desc, "g")
 	desc = strings.TrimPrefix(desc, "g")
 	if desc == "" || !r.step() {
 		return pyValue{}
@@ -149,6 +150,10 @@ func (r *pyResolver) evalDesc(p, desc, name string) pyValue {
 			return pyValue{}
 		}
 		v = r.idxBinding(p, pos, name)
+		// A name resolved in a function's scope to a binding the index
+		// keeps no symbol for (a parameter, a local variable): only its
+		// own file can refer to it.
+		v.decl.Local = steps == "" && !global && v.decl.Kind == extract.KindVariable && !r.hasSymbolAt(p, pos)
 	case 'm':
 		v = r.idxModule(p, strings.ReplaceAll(head[1:], "/", "."))
 	case 'n':
@@ -238,6 +243,18 @@ func (r *pyResolver) idxBinding(p string, pos extract.Pos, name string) pyValue 
 		v.module, v.class, v.instance = vv.module, vv.class, vv.instance
 	}
 	return v
+}
+
+// hasSymbolAt reports whether p has a symbol named at pos.
+func (r *pyResolver) hasSymbolAt(p string, pos extract.Pos) bool {
+	if x := r.idxFile(p); x != nil {
+		for i := range x.syms {
+			if x.syms[i].Selection.Start == pos {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // idxStar is name from the star imports of p, in order.

@@ -44,6 +44,11 @@ func TestPyNavigationParsesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// obj in len(obj) (line 21) is run's parameter: a local, which only
+	// its own file can refer to.
+	if tg, ok := st.PyDefinitions("app/main.py", main, lineOffset(main, 20)+8, read); !ok || tg.Selection.Start.Line != 10 || !tg.Local {
+		t.Errorf("obj: %+v %v, want a local of line 11", tg, ok)
+	}
 	if n := len(st.py.files); n != 0 {
 		t.Errorf("parsed %d files: %v", n, st.py.order)
 	}
