@@ -196,9 +196,8 @@ func TestPyDefinitionsSeeEdits(t *testing.T) {
 }
 
 // TestPyReferencesUnparsed checks testdata/resolve_py_refs.txtar: the
-// references PyReferences resolves by parsing, and those PyReferencesBy
-// judges without parsing other files once its deadline has passed, are
-// the same.
+// references PyReferences answers, and those PyReferencesBy answers once
+// its deadline has passed, are the same (both from descriptors).
 func TestPyReferencesUnparsed(t *testing.T) {
 	archive := filepath.Join("testdata", "resolve_py_refs.txtar")
 	root := fixture.Extract(t, archive)

@@ -107,7 +107,8 @@ func TestPyReferencesCancelled(t *testing.T) {
 
 // TestPyReferencesParseFits: a references query with a deadline parses no
 // other file whose parse, at the speed seen lately, would end past it (a
-// parse cannot be cut short), and judges those files unparsed instead.
+// parse cannot be cut short); Python's parse none at all, being answered
+// from descriptors.
 func TestPyReferencesParseFits(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
 	st := indexedStore(t, root)
@@ -135,9 +136,9 @@ func TestPyReferencesParseFits(t *testing.T) {
 	}
 }
 
-// TestPyReferencesWalled: resolving the occurrences of a parsed file
-// parses no module the deadline has no time for (d.py, X's other base),
-// and the occurrence still resolves where the parsed files settle it.
+// TestPyReferencesWalled: resolving the occurrences parses no module the
+// deadline has no time for (d.py, X's other base; with descriptors, none),
+// and the occurrence still resolves to its declaration.
 func TestPyReferencesWalled(t *testing.T) {
 	root := t.TempDir()
 	fixture.WriteTree(t, root, map[string]string{
@@ -179,10 +180,9 @@ func TestPyReferencesWalled(t *testing.T) {
 	}
 }
 
-// TestPyReferencesWalledImport: an import in a parsed file that leads
-// through a module the deadline leaves unparsed is kept as an unparsed
-// file's would be, not dropped: `from d import helper as h2` with d
-// re-exporting a.helper.
+// TestPyReferencesWalledImport: an import that leads through a module
+// the deadline leaves unparsed is kept, not dropped: `from d import helper
+// as h2` with d re-exporting a.helper (its descriptor says so).
 func TestPyReferencesWalledImport(t *testing.T) {
 	root := t.TempDir()
 	fixture.WriteTree(t, root, map[string]string{
