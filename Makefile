@@ -56,6 +56,7 @@ fuzz:
 	$(GO) test ./index -run '^$$' -fuzz FuzzDecode -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzGoResolve -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzPyResolve -fuzztime 30s
+	$(GO) test ./index -run '^$$' -fuzz FuzzPyDescriptors -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzTSResolve -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzLocalsResolve -fuzztime 30s
 	$(GO) test ./index/graph -run '^$$' -fuzz FuzzManifests -fuzztime 30s

@@ -10,10 +10,15 @@ import (
 	"github.com/parleyhq/parley/index/extract"
 )
 
-// Python name resolution from syntax, at query time. The file under the
-// cursor, and the modules and classes a use leads to, are parsed with the
-// extractor's tree-sitter grammar; nothing more is stored at index time,
-// so indexing keeps its speed. What it follows:
+// Python name resolution from syntax. At index time, while the extractor
+// holds each file's tree, every occurrence gets a descriptor of what it
+// binds to (resolve_pydesc.go); a query evaluates descriptors against the
+// index (resolve_pyidx.go) and parses nothing when the buffer is the
+// content the index holds. An edited buffer is parsed with the
+// extractor's tree-sitter grammar and resolved here, the modules and
+// classes a use leads to coming from their descriptors (parsed only when
+// a module has none). Both follow the same rules, from one copy of the
+// scope code (resolve_pyscope.go):
 //
 //   - lexical scopes: module, class (its own body only), function, lambda
 //     and comprehension, with `global` and `nonlocal`; a name bound
@@ -93,12 +98,18 @@ func (f *pyFile) field(n *ts.Node, name string) *ts.Node {
 // pyResolver resolves names within one request. It holds the store's
 // tree cache (pyTreeCache) from newPyResolver to release.
 type pyResolver struct {
-	st     *Store
-	read   func(rel string) ([]byte, error)
-	files  map[string]*pyFile // this request's files; nil when unreadable
-	steps  int
-	parsed int    // bytes parsed by this request (pyParseBytes)
-	gen    uint64 // this resolver's number (Store.CancelResolutions)
+	st    *Store
+	read  func(rel string) ([]byte, error)
+	files map[string]*pyFile      // this request's files; nil when unreadable
+	occ   map[string][]Occurrence // this request's occurrences read, by path and name
+	memo  map[string]pyValue      // module and class members evaluated from them
+	// indexOnly forbids parsing a module without descriptors (one whose
+	// extraction ran out of budget): a references query judges thousands
+	// of occurrences and must not parse a file for one of them.
+	indexOnly bool
+	steps     int
+	parsed    int    // bytes parsed by this request (pyParseBytes)
+	gen       uint64 // this resolver's number (Store.CancelResolutions)
 	// parseBy, when set, is the time past which only except may still be
 	// parsed (a references query's deadline; except is the declaration's
 	// file); hitWall records that a parse was refused for it.
@@ -147,12 +158,16 @@ func isPyFile(p string) bool { return strings.HasSuffix(p, ".py") || strings.Has
 
 // PyDefinitions resolves the Python identifier containing byte offset off
 // of src, the content of the file from (root-relative); read returns the
-// content of other files of the store. ok is false when the syntax does not
+// content of other files of the store. When the index holds src for from,
+// the occurrence's stored descriptor answers and nothing is parsed. ok is false when the syntax does not
 // settle the declaration (builtins, unknown receivers, modules outside the
 // root); the caller then falls back to name matching.
 func (s *Store) PyDefinitions(from string, src []byte, off int, read func(rel string) ([]byte, error)) (PyTarget, bool) {
 	if !isPyFile(from) {
 		return PyTarget{}, false
+	}
+	if t, ok, answered := s.pyIndexedDefinition(from, src, off, read); answered {
+		return t, ok
 	}
 	r := newPyResolver(s, read)
 	defer r.release()
@@ -219,9 +234,13 @@ type pyValue struct {
 	instance bool
 }
 
+// pyClass is a class parsed (f and node) or known from the index
+// (path and pos, its name's position; resolve_pyidx.go).
 type pyClass struct {
 	f    *pyFile
 	node *ts.Node // class_definition
+	path string
+	pos  extract.Pos
 }
 
 func (v pyValue) target() (PyTarget, bool) { return v.decl, v.ok }

@@ -196,9 +196,8 @@ func TestPyDefinitionsSeeEdits(t *testing.T) {
 }
 
 // TestPyReferencesUnparsed checks testdata/resolve_py_refs.txtar: the
-// references PyReferences resolves by parsing, and those PyReferencesBy
-// judges without parsing other files once its deadline has passed, are
-// the same.
+// references PyReferences answers, and those PyReferencesBy answers once
+// its deadline has passed, are the same (both from descriptors).
 func TestPyReferencesUnparsed(t *testing.T) {
 	archive := filepath.Join("testdata", "resolve_py_refs.txtar")
 	root := fixture.Extract(t, archive)
@@ -232,25 +231,6 @@ func TestPyReferencesUnparsed(t *testing.T) {
 				t.Errorf("%s, %s:\n got %s\nwant %s", u, mode, got, u.Want)
 			}
 			st.Close()
-		}
-	}
-}
-
-func TestPyNamesBase(t *testing.T) {
-	for _, c := range []struct {
-		sig, name string
-		want      bool
-	}{
-		{"class E(codecs.IncrementalEncoder):", "IncrementalEncoder", true},
-		{"class E(Base, mixins.Other):", "Base", true},
-		{"class E( Base ):", "Base", true},
-		{"class E(MyBase):", "Base", false},
-		{"class E(Base.Inner):", "Base", false},
-		{"class E:", "E", false},
-		{"class E(", "Base", false},
-	} {
-		if got := pyNamesBase(c.sig, c.name); got != c.want {
-			t.Errorf("pyNamesBase(%q, %q) = %v, want %v", c.sig, c.name, got, c.want)
 		}
 	}
 }

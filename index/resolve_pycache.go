@@ -28,6 +28,9 @@ type pyTreeCache struct {
 	mu    sync.Mutex
 	seed  maphash.Seed
 	files map[string]*pyCached
+	// idx holds files' decoded Python descriptors (resolve_pyidx.go),
+	// checked against the header's content hash.
+	idx   map[string]*pyIdxFile
 	order []string // least recently used first
 	bytes int
 }

@@ -9,35 +9,31 @@ import (
 	"github.com/parleyhq/parley/index/extract"
 )
 
-// References to one resolved Python declaration (PyTarget), decided with
+// References to one resolved declaration (PyTarget). Python's are judged
+// from the descriptors stored with each occurrence (resolve_pyidxrefs.go)
+// and parse nothing. TypeScript's and JavaScript's are decided here with
 // as little parsing as the answer allows; parsing every file that spells
 // the name would cost about a second per hundred files.
 //
 //   - the declaration's own file is parsed and each occurrence resolved:
 //     kept when it resolves to the declaration, dropped when it resolves
 //     elsewhere, kept Uncertain when it is x.name with x unknown.
-//   - a local (function, lambda or comprehension binding) has no other
-//     file.
+//   - a local has no other file.
 //   - another file can refer to a module-level declaration only when one
 //     of its stored imports leads to it: imports the declaration's module,
 //     or a module that binds the name to the declaration (a re-export,
 //     which must itself spell the name, so only files among the
-//     candidates are parsed to check). `from pkg import mod` sees pkg's
-//     direct modules whose name the file spells. Such files are parsed
-//     and resolved like the declaration's own (files whose tree is at
-//     hand always) while pyRefsParseBytes lasts, and, for PyReferencesBy,
-//     while a parse at the speed seen lately would end before its
-//     deadline (from then on no other file is parsed, also not for an
-//     occurrence's resolution; such an occurrence is judged as below);
-//     past that, they are judged by their text and
-//     the index's symbols: their occurrences are kept, x.name after a
-//     qualifier other than the module's name Uncertain, bare ones dropped
-//     where the file defines the name itself.
-//   - a member of a class (method, field, self.x) is referred to by x.name
-//     in files that can see the class (as above, by the class's name).
-//     Unparsed, those are Uncertain, since x's type is not known without
-//     parsing, but for self.x and cls.x in a class naming the member's
-//     class among its bases. Bare occurrences in other files are dropped.
+//     candidates are parsed to check). Such files are parsed and resolved
+//     like the declaration's own (files whose tree is at hand always)
+//     while pyRefsParseBytes lasts, and, for PyReferencesBy, while a parse
+//     at the speed seen lately would end before its deadline (from then
+//     on no other file is parsed, also not for an occurrence's
+//     resolution; such an occurrence is judged as below); past that, they
+//     are judged by their text: their occurrences are kept, x.name after
+//     a qualifier other than the module's name Uncertain.
+//   - a member of a class is used through values whose type flows in
+//     without an import of its class: every file spelling it is a
+//     candidate, and unparsed, its x.name uses are Uncertain.
 
 // PyReferences returns the references to t, a Python, TypeScript or
 // JavaScript declaration (PyDefinitions, TSDefinitions), in path and
@@ -47,9 +43,13 @@ func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) 
 }
 
 // PyReferencesBy is PyReferences answering by deadline (none when zero):
-// past it, occurrences in other files than the declaration's are judged
-// by their file's imports and their text, without parsing.
+// past it, occurrences of TypeScript and JavaScript in other files than
+// the declaration's are judged by their file's imports and their text,
+// without parsing. Python's parse nothing and need no deadline.
 func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error), deadline time.Time) ([]RefHit, error) {
+	if !isTSFile(t.Path) {
+		return s.pyIndexedReferences(t, read)
+	}
 	all, err := s.References(t.Name, 0)
 	if err != nil {
 		return nil, err
@@ -93,6 +93,9 @@ func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error)
 
 // PyFileReferences is PyReferences within file p (document highlights).
 func (s *Store) PyFileReferences(t PyTarget, p string, read func(rel string) ([]byte, error)) ([]RefHit, error) {
+	if !isTSFile(t.Path) {
+		return s.pyIndexedFileReferences(t, p, read)
+	}
 	occ, err := s.FileReferences(p, t.Name)
 	if err != nil {
 		return nil, err
@@ -127,12 +130,17 @@ type pyRefs struct {
 	via        string          // the name other files must import: t's, or its class's
 	candidates map[string]bool // files that spell t.Name
 	leads      map[string]bool // module file -> binds via to t's declaration
+	indexed    bool            // Python: judged by descriptors (indexedFile)
+	viaFiles   map[string]bool // files that spell via, when it is not t.Name
 }
 
 // file filters the occurrences hits of one file.
 func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
+	if pr.indexed {
+		return pr.indexedFile(p, hits)
+	}
 	t := pr.t
-	if (pr.ts && !isTSFile(p)) || (!pr.ts && !isPyFile(p)) || (t.Local && p != t.Path) {
+	if !isTSFile(p) || (t.Local && p != t.Path) {
 		return nil
 	}
 	if p == t.Path {
@@ -167,7 +175,6 @@ func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
 func (pr *pyRefs) judge(p string, src []byte) func(h RefHit) (RefHit, bool) {
 	t := pr.t
 	modName := moduleTarget(t.Path).Name
-	subclass, shadowed := pr.subclassAt(p), pr.definesOwn(p)
 	return func(h RefHit) (RefHit, bool) {
 		off, ok := offsetOf(src, h.Pos)
 		if !ok {
@@ -179,98 +186,18 @@ func (pr *pyRefs) judge(p string, src []byte) func(h RefHit) (RefHit, bool) {
 			if !use.Selector {
 				return h, false
 			}
-			h.Uncertain = !subclass(h.Pos, use.Qualifier)
+			h.Uncertain = true
 		case use.Selector:
 			h.Uncertain = use.Qualifier != modName
-		case shadowed:
-			return h, false
 		}
 		return h, true
 	}
 }
 
-// subclassAt returns, for a file p judged without parsing, whether a
-// self.name or cls.name at a position is in a class that names the
-// target's class among its bases (`class E(codecs.IncrementalEncoder)`),
-// from the class symbols the index stored for p and their first lines.
-// Such a use means the target's attribute unless the subclass or a base
-// between redefines it, which the full resolution would see; without it
-// every self.errors of the encodings' hundred codec subclasses would be
-// uncertain. Python only: the signature is Python's class line.
-func (pr *pyRefs) subclassAt(p string) func(pos extract.Pos, qualifier string) bool {
-	no := func(extract.Pos, string) bool { return false }
-	if pr.ts {
-		return no
-	}
-	syms, err := pr.r.st.Symbols(p)
-	if err != nil {
-		return no
-	}
-	return func(pos extract.Pos, qualifier string) bool {
-		if qualifier != "self" && qualifier != "cls" {
-			return false
-		}
-		var class *extract.Symbol
-		for i := range syms {
-			s := &syms[i]
-			if s.Kind == extract.KindClass && rangeHas(s.Range, pos) && (class == nil || rangeHas(class.Range, s.Range.Start)) {
-				class = s
-			}
-		}
-		return class != nil && pyNamesBase(class.Signature, pr.t.Container)
-	}
-}
-
-// definesOwn reports whether p, judged without parsing, defines the
-// target's name at its top level (the index's symbols): its bare uses then
-// mean its own (class IncrementalEncoder(codecs.IncrementalEncoder) in
-// each codec module), not the target. Python only, like subclassAt.
-func (pr *pyRefs) definesOwn(p string) bool {
-	if pr.ts {
-		return false
-	}
-	syms, err := pr.r.st.Symbols(p)
-	if err != nil {
-		return false
-	}
-	for _, s := range syms {
-		if s.Name == pr.t.Name && s.Parent < 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// pyNamesBase reports whether the class line sig (`class A(b.C, D):`)
-// lists a base whose last dotted part is name.
-func pyNamesBase(sig, name string) bool {
-	open, end := strings.IndexByte(sig, '('), strings.LastIndexByte(sig, ')')
-	if open < 0 || end < open {
-		return false
-	}
-	for b := range strings.SplitSeq(sig[open+1:end], ",") {
-		b = strings.TrimSpace(b)
-		if b == name || strings.HasSuffix(b, "."+name) {
-			return true
-		}
-	}
-	return false
-}
-
-func rangeHas(r extract.Range, p extract.Pos) bool {
-	before := func(a, b extract.Pos) bool { return a.Line < b.Line || (a.Line == b.Line && a.Col <= b.Col) }
-	return before(r.Start, p) && before(p, r.End)
-}
-
 // resolveEach parses p and keeps the occurrences that resolve to the
 // target (and, Uncertain, attributes of unknown values).
 func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
-	var f *pyFile
-	if pr.ts {
-		f = pr.r.tsFile(p, nil)
-	} else {
-		f = pr.r.file(p, nil)
-	}
+	f := pr.r.tsFile(p, nil)
 	if f == nil {
 		for i := range hits {
 			hits[i].Uncertain = true
@@ -303,12 +230,7 @@ func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
 			out = append(out, h)
 		}
 	}
-	if pr.ts {
-		out = pr.tsDocLinks(f, out)
-	} else {
-		out = pr.exported(f, out)
-	}
-	return out
+	return pr.tsDocLinks(f, out)
 }
 
 // parsedBefore reports whether the tree of p, whose content is src, is at
@@ -325,12 +247,7 @@ func (pr *pyRefs) parsedBefore(p string, src []byte) bool {
 }
 
 // treeKey is p's key in the tree cache.
-func (pr *pyRefs) treeKey(p string) string {
-	if pr.ts {
-		return tsGrammar(p) + ":" + p
-	}
-	return "python:" + p
-}
+func (pr *pyRefs) treeKey(p string) string { return tsGrammar(p) + ":" + p }
 
 // seesDeclaration reports whether one of p's imports leads to the target's
 // module, or to a module that binds pr.via to the target's declaration.
@@ -373,7 +290,7 @@ func (pr *pyRefs) reexports(mod string) bool {
 		return v
 	}
 	pr.leads[mod] = false
-	if !pr.candidates[mod] && pr.via == pr.t.Name {
+	if !pr.spellsVia(mod) {
 		return false
 	}
 	pr.r.steps = 0
@@ -392,16 +309,35 @@ func (pr *pyRefs) reexports(mod string) bool {
 	return lead
 }
 
-// resolveAt resolves the identifier at byte offset off of f.
-func (pr *pyRefs) resolveAt(f *pyFile, off int) (PyTarget, bool) {
-	if pr.ts {
-		if id := tsIdentAt(f, off); id != nil {
-			return pr.r.tsResolveIdent(f, id)
-		}
-		return PyTarget{}, false
+// spellsVia reports whether file p spells pr.via: only such a module can
+// bind it (a star import cannot be told without evaluating it, and only
+// decides whether an unknown x.name is listed uncertain). For a Python
+// member, via is its class's name, whose files are read once, on first
+// use.
+func (pr *pyRefs) spellsVia(p string) bool {
+	switch {
+	case pr.via == pr.t.Name:
+		return pr.candidates[p]
+	case pr.ts:
+		// A TypeScript barrel re-exports a class without spelling it
+		// (export * from).
+		return true
 	}
-	if id := pyIdentAt(f, off); id != nil {
-		return pr.r.resolveIdent(f, id)
+	if pr.viaFiles == nil {
+		pr.viaFiles = map[string]bool{}
+		hits, _ := pr.r.st.References(pr.via, 0)
+		for _, h := range hits {
+			pr.viaFiles[h.Path] = true
+		}
+	}
+	return pr.viaFiles[p]
+}
+
+// resolveAt resolves the TypeScript or JavaScript identifier at byte
+// offset off of f.
+func (pr *pyRefs) resolveAt(f *pyFile, off int) (PyTarget, bool) {
+	if id := tsIdentAt(f, off); id != nil {
+		return pr.r.tsResolveIdent(f, id)
 	}
 	return PyTarget{}, false
 }

@@ -43,7 +43,9 @@ func pyScopeOf(f *pyFile, n *ts.Node) *ts.Node {
 
 // pyParentScope is the scope enclosing scope s (nil for the module).
 func pyParentScope(f *pyFile, s *ts.Node) *ts.Node {
-	if f.typ(s) == "module" {
+	// A broken file's root may be an ERROR node: it is the module still,
+	// or a lookup would climb to it forever.
+	if f.typ(s) == "module" || sameNode(s, f.tree.Root()) {
 		return nil
 	}
 	return pyScopeOf(f, s)
@@ -114,6 +116,65 @@ func pyWalk(n *ts.Node, fn func(*ts.Node) bool) {
 	for i, c := 0, n.ChildCount(); i < c; i++ {
 		pyWalk(n.Child(i), fn)
 	}
+}
+
+// pyBindings tells which identifier binds a name in a scope: walking the
+// scope at query time (pyWalkBindings, one lookup per request), or a table
+// built in one walk at index time (pyBindingTable, a lookup per
+// identifier of the file).
+type pyBindings interface {
+	// binding is the first identifier binding name in scope, or nil.
+	binding(scope *ts.Node, name string) *ts.Node
+	// declares is "global" or "nonlocal" when scope declares name so.
+	declares(scope *ts.Node, name string) string
+}
+
+// pyWalkBindings answers by walking the scope (bindingIn, pyDeclares).
+type pyWalkBindings struct{ f *pyFile }
+
+func (w pyWalkBindings) binding(scope *ts.Node, name string) *ts.Node {
+	return bindingIn(w.f, scope, name)
+}
+func (w pyWalkBindings) declares(scope *ts.Node, name string) string {
+	return pyDeclares(w.f, scope, name)
+}
+
+// pyLookupBinding finds the binding of name used at node n of f through
+// the enclosing scopes, as Python does: a class body's names are not
+// visible in the functions nested in it; `global` and `nonlocal` move the
+// lookup out. It returns the binding identifier and the scope holding it;
+// b is nil and scope the module when no scope binds the name (a star
+// import or a builtin), and both are nil when step refuses (nil step
+// allows all).
+func pyLookupBinding(f *pyFile, n *ts.Node, name string, bs pyBindings, step func() bool) (b, scope *ts.Node) {
+	scope = pyScopeOf(f, n)
+	first := true
+	for scope != nil {
+		if step != nil && !step() {
+			return nil, nil
+		}
+		t := f.typ(scope)
+		if t != "class_definition" || first {
+			if t == "function_definition" || t == "lambda" {
+				switch bs.declares(scope, name) {
+				case "global":
+					scope = f.tree.Root()
+					continue
+				case "nonlocal":
+					scope, first = pyParentScope(f, scope), false
+					continue
+				}
+			}
+			if b := bs.binding(scope, name); b != nil {
+				return b, scope
+			}
+			if t == "module" || sameNode(scope, f.tree.Root()) {
+				return nil, scope
+			}
+		}
+		scope, first = pyParentScope(f, scope), false
+	}
+	return nil, nil
 }
 
 // bindingIn returns the first identifier binding name in scope (source

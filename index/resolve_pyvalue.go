@@ -12,34 +12,12 @@ import (
 
 // lookup resolves name used at node n of f through the enclosing scopes.
 func (r *pyResolver) lookup(f *pyFile, n *ts.Node, name string) pyValue {
-	scope := pyScopeOf(f, n)
-	first := true
-	for scope != nil {
-		if !r.step() {
-			return pyValue{}
-		}
-		t := f.typ(scope)
-		// A class body's names are not visible in the functions nested in
-		// it.
-		if t != "class_definition" || first {
-			if t == "function_definition" || t == "lambda" {
-				switch pyDeclares(f, scope, name) {
-				case "global":
-					scope = f.tree.Root()
-					continue
-				case "nonlocal":
-					scope, first = pyParentScope(f, scope), false
-					continue
-				}
-			}
-			if b := bindingIn(f, scope, name); b != nil {
-				return r.bindingValue(f, b)
-			}
-			if t == "module" {
-				return r.starImport(f, name)
-			}
-		}
-		scope, first = pyParentScope(f, scope), false
+	b, scope := pyLookupBinding(f, n, name, pyWalkBindings{f}, r.step)
+	switch {
+	case b != nil:
+		return r.bindingValue(f, b)
+	case scope != nil:
+		return r.starImport(f, name)
 	}
 	return pyValue{}
 }
@@ -302,6 +280,12 @@ func (r *pyResolver) moduleMember(mod, name string) pyValue {
 	if !r.step() {
 		return pyValue{}
 	}
+	if v, ok := r.idxModuleMember(mod, name); ok {
+		return v
+	}
+	if r.indexOnly {
+		return pyValue{}
+	}
 	if f := r.file(mod, nil); f != nil {
 		root := f.tree.Root()
 		if b := bindingIn(f, root, name); b != nil {
@@ -322,6 +306,9 @@ func (r *pyResolver) moduleMember(mod, name string) pyValue {
 // classMember is name in class c: its body, then attributes its methods
 // assign on self, then its bases in order.
 func (r *pyResolver) classMember(c *pyClass, name string) pyValue {
+	if c.f == nil {
+		return r.idxClassMember(c, name)
+	}
 	if !r.step() {
 		return pyValue{}
 	}

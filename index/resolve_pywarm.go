@@ -7,6 +7,11 @@ package index
 // document, which is usually well before it asks anything, and a cold
 // parse is what sends most requests past the server's budget.
 //
+// A Python buffer whose content the index holds is not warmed: its
+// requests are answered from the stored descriptors (resolve_pyidx.go),
+// which parse nothing, and a warming parse would only delay the request
+// that cancels it.
+//
 // Each file is parsed by a resolver of its own, taking the tree cache
 // for one parse at a time, so a request waits behind at most one parse;
 // it stops at CancelResolutions (a request wanting the store), within
@@ -15,6 +20,8 @@ package index
 func (s *Store) WarmSyntax(from string, src []byte, read SourceReader) []string {
 	lang := ""
 	switch {
+	case isPyFile(from) && s.pyIndexedContent(from, src):
+		return nil
 	case isPyFile(from):
 		lang = "python"
 	case isTSFile(from):

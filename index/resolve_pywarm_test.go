@@ -11,9 +11,10 @@ import (
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
-// TestWarmSyntax: warming a buffer parses it and the modules its imports
-// lead to into the tree cache, so that a resolution in it parses nothing;
-// a cancelled store warms nothing.
+// TestWarmSyntax: warming an edited buffer parses it and the modules its
+// imports lead to into the tree cache, so that a resolution in it parses
+// nothing; a cancelled store warms nothing, nor does a buffer the index
+// holds (its requests are answered from descriptors).
 func TestWarmSyntax(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
 	st := indexedStore(t, root)
@@ -21,6 +22,10 @@ func TestWarmSyntax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := st.WarmSyntax("app/main.py", src, readUnder(root)); len(got) != 0 {
+		t.Errorf("warmed the indexed content: %v", got)
+	}
+	src = append(src, "# edited\n"...)
 
 	st.CancelResolutions()
 	if got := st.WarmSyntax("app/main.py", src, readUnder(root)); len(got) != 0 {
@@ -102,7 +107,8 @@ func TestPyReferencesCancelled(t *testing.T) {
 
 // TestPyReferencesParseFits: a references query with a deadline parses no
 // other file whose parse, at the speed seen lately, would end past it (a
-// parse cannot be cut short), and judges those files unparsed instead.
+// parse cannot be cut short); Python's parse none at all, being answered
+// from descriptors.
 func TestPyReferencesParseFits(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
 	st := indexedStore(t, root)
@@ -130,9 +136,9 @@ func TestPyReferencesParseFits(t *testing.T) {
 	}
 }
 
-// TestPyReferencesWalled: resolving the occurrences of a parsed file
-// parses no module the deadline has no time for (d.py, X's other base),
-// and the occurrence still resolves where the parsed files settle it.
+// TestPyReferencesWalled: resolving the occurrences parses no module the
+// deadline has no time for (d.py, X's other base; with descriptors, none),
+// and the occurrence still resolves to its declaration.
 func TestPyReferencesWalled(t *testing.T) {
 	root := t.TempDir()
 	fixture.WriteTree(t, root, map[string]string{
@@ -174,10 +180,9 @@ func TestPyReferencesWalled(t *testing.T) {
 	}
 }
 
-// TestPyReferencesWalledImport: an import in a parsed file that leads
-// through a module the deadline leaves unparsed is kept as an unparsed
-// file's would be, not dropped: `from d import helper as h2` with d
-// re-exporting a.helper.
+// TestPyReferencesWalledImport: an import that leads through a module
+// the deadline leaves unparsed is kept, not dropped: `from d import helper
+// as h2` with d re-exporting a.helper (its descriptor says so).
 func TestPyReferencesWalledImport(t *testing.T) {
 	root := t.TempDir()
 	fixture.WriteTree(t, root, map[string]string{

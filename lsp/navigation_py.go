@@ -13,13 +13,19 @@ import (
 	"github.com/parleyhq/parley/index"
 )
 
-// Python, TypeScript and JavaScript navigation resolves from syntax at
-// query time (index/resolve_py.go, resolve_ts.go): the declaration the
-// identifier means, then the references to it.
+// Python, TypeScript and JavaScript navigation resolves from syntax
+// (index/resolve_py.go, resolve_ts.go): the declaration the identifier
+// means, then the references to it.
 //
-// That parses files (the buffer, the modules a use leads to, candidate
-// files of references), which a warm tree cache answers in milliseconds
-// but a cold one can take seconds over on a large package. So a request
+// Python answers from the resolution descriptors the index stores with
+// each occurrence, parsing nothing when the buffer is the content the
+// index holds (open buffers are written to it as they change) and only
+// the buffer otherwise: definition and references take a few
+// milliseconds, well within the budget below. TypeScript and JavaScript
+// resolve at query time, which parses files (the buffer, the modules a
+// use leads to, candidate files of references), which a warm tree cache
+// answers in milliseconds but a cold one can take seconds over on a large
+// package. So a request
 // waits for it at most the server's ResolveBudget; past it, or while
 // another resolution of the folder still runs, it answers from the index's
 // name ranking, as before this resolution existed, and the late resolution

@@ -219,3 +219,36 @@ func TestLateResolutionCancelled(t *testing.T) {
 		t.Error("the late resolution was not cancelled")
 	}
 }
+
+// TestPythonNavigationAfterEdit: Python answers come from the descriptors
+// the index stores, so an edit must not leave them describing the old
+// text: after a line is inserted above, definition and references of
+// u.save (index/testdata/resolve_py.txtar) answer at the shifted
+// positions, from the buffer's parse until its records are rewritten and
+// from its new descriptors after.
+func TestPythonNavigationAfterEdit(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	e.open("app/main.py")
+	e.change("app/main.py", 2, &protocol.TextDocumentContentChangePartial{
+		Range: protocol.Range{Start: pos(0, 0), End: pos(0, 0)}, Text: "# a comment line\n"})
+	// u.save() was on 0-based line 16, now 17.
+	if got, want := definitions(t, e, "app/main.py", pos(17, 6)), []string{"pkg/models.py:3:8-12"}; !slices.Equal(got, want) {
+		t.Errorf("definition of u.save after the edit: %v, want %v", got, want)
+	}
+	var locs []protocol.Location
+	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+		TextDocumentPositionParams: e.tdpp("app/main.py", pos(17, 6)),
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &locs)
+	for _, l := range locStrings(root, locs) {
+		if strings.HasPrefix(l, "app/main.py:16:") {
+			t.Errorf("a reference at u.save's old line: %v", locStrings(root, locs))
+		}
+	}
+	if got := locStrings(root, locs); !slices.Contains(got, "app/main.py:17:6-10") || !slices.Contains(got, "pkg/models.py:3:8-12") {
+		t.Errorf("references of save after the edit: %v", got)
+	}
+}

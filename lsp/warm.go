@@ -12,7 +12,9 @@ import (
 // cache (index.Store.WarmSyntax), so that requests on it, which wait for
 // a resolution only the resolve budget (navigation_py.go), find the parses
 // done: an editor opens a file well before it asks anything, and a cold
-// parse of the buffer alone often exceeds the budget.
+// parse of the buffer alone often exceeds the budget. A Python document
+// whose content the index holds is not warmed (index.Store.WarmSyntax):
+// its requests parse nothing.
 //
 // Warming takes the folder's resolution slot as a late resolution does:
 // skipped while a request resolves, and cancelled by the next request
