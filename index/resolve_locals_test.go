@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/index/extract"
-	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -27,25 +26,9 @@ func TestLocalsFixtures(t *testing.T) {
 	}
 	for _, archive := range archives {
 		t.Run(filepath.Base(archive), func(t *testing.T) {
-			root := fixture.Extract(t, archive)
-			st := openTestStore(t, t.TempDir())
-			defer st.Close()
-			mustIndex(t, st, root)
-			for _, line := range fixtureWant(t, archive) {
-				use, want, ok := strings.Cut(line, " -> ")
-				if !ok {
-					t.Fatalf("malformed want line %q", line)
-				}
-				loc, text, _ := strings.Cut(use, " ")
-				file, src, off, err := fixtureUse(root, loc, text)
-				if err != nil {
-					t.Errorf("%s: %v", line, err)
-					continue
-				}
-				if got := localsAnswer(t, st, file, src, off, readUnder(root)); got != want {
-					t.Errorf("%s %s:\n got %s\nwant %s", loc, text, got, want)
-				}
-			}
+			checkDefinitionFixture(t, filepath.Base(archive), func(st *Store, file string, src []byte, off int, read func(string) ([]byte, error)) string {
+				return localsAnswer(t, st, file, src, off, read)
+			})
 		})
 	}
 }

@@ -26,18 +26,7 @@ func (s *Store) pyIndexedReferences(t PyTarget, read SourceReader) ([]RefHit, er
 	defer r.release()
 	r.indexOnly = true
 	pr := newPyIdxRefs(r, t, all)
-	out := make([]RefHit, 0, len(all))
-	// A cancelled resolution stops at the next file (Store.CancelledSince
-	// tells its caller the answer is cut).
-	for i := 0; i < len(all) && r.gen > s.py.cancelled.Load(); {
-		j := i
-		for j < len(all) && all[j].Path == all[i].Path {
-			j++
-		}
-		out = append(out, pr.file(all[i].Path, all[i:j])...)
-		i = j
-	}
-	return out, nil
+	return r.byFile(all, pr.file), nil
 }
 
 // pyIndexedFileReferences is pyIndexedReferences within file p.

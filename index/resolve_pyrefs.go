@@ -73,22 +73,27 @@ func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error)
 	if t.Container != "" {
 		pr.via = t.Container
 	}
+	return r.byFile(all, pr.file), nil
+}
+
+// byFile answers the occurrences all, in path order, one file at a time
+// with judge. A cancelled resolution stops at the next file: judging
+// thousands of candidate files still takes the store's reads, and a late
+// one holding the tree cache keeps the request that cancelled it waiting
+// (Store.CancelledSince tells its caller the answer is cut).
+func (r *pyResolver) byFile(all []RefHit, judge func(p string, hits []RefHit) []RefHit) []RefHit {
 	// Not all[:0]: a file may answer more hits than it had occurrences
 	// (__all__ strings, doc links).
 	out := make([]RefHit, 0, len(all))
-	// A cancelled resolution stops at the next file: judging thousands of
-	// candidate files without parsing still takes the store's reads, and
-	// a late one holding the tree cache keeps the request that cancelled
-	// it waiting (Store.CancelledSince tells its caller the answer is cut).
-	for i := 0; i < len(all) && r.gen > s.py.cancelled.Load(); {
+	for i := 0; i < len(all) && r.gen > r.st.py.cancelled.Load(); {
 		j := i
 		for j < len(all) && all[j].Path == all[i].Path {
 			j++
 		}
-		out = append(out, pr.file(all[i].Path, all[i:j])...)
+		out = append(out, judge(all[i].Path, all[i:j])...)
 		i = j
 	}
-	return out, nil
+	return out
 }
 
 // PyFileReferences is PyReferences within file p (document highlights).
