@@ -279,7 +279,9 @@ func (b *bodyFinder) topLevel(tok lexTok) {
 // value handles tokens of a top-level var/const value: a "{" that does not
 // open a type literal starts a composite literal to empty.
 func (b *bodyFinder) value(tok lexTok, off int) {
-	if b.typeLiteral(tok) {
+	// Inside a type literal ("[...]struct{ a int; f func() }{...}") a
+	// field's ";" or "func" belongs to the type, not to the value.
+	if b.typeLiteral(tok) || b.typeLit > 0 {
 		return
 	}
 	switch tok {

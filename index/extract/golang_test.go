@@ -28,6 +28,8 @@ func TestCompactBodies(t *testing.T) {
 		{"nested closures", "package p\nfunc f() { g := func() { h := func() {}; h() }; g() }\n", 1},
 		{"func type param", "package p\nfunc f(cb func(int) error) error { return cb(1) }\n", 1},
 		{"var literals", "package p\nvar a, b = T{1, 2}, []int{3}\nvar s struct{ x int } = struct{ x int }{1}\nconst c = 1\nvar m = map[string]func(){\"a\": func() {}}\ntype T struct{ x, y int }\n", 4},
+		{"struct table", "package p\nvar errs = [...]struct {\n\tnum  int\n\tname string\n}{\n\t{1, \"EPERM\"},\n}\nfunc f() {}\n", 2},
+		{"func field table", "package p\nvar ops = []struct {\n\tname string\n\tf    func(int) int\n}{\n\t{\"id\", func(x int) int { return x }},\n}\nvar n = 1\n", 1},
 		{"grouped vars", "package p\nvar (\n\tx = 1\n\ty = []string{\n\t\t\"a\",\n\t}\n\tz int\n)\nfunc f() { x += 1; y[0] = \"b\" }\n", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
