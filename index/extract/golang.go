@@ -39,6 +39,7 @@ func (goExtractor) Extract(ctx context.Context, path string, src []byte, _ Optio
 func extractGo(path string, src []byte, compact bool) *Result {
 	fset := token.NewFileSet()
 	toks := scanGo(src)
+	defer toks.release()
 	mode := parser.ParseComments | parser.SkipObjectResolution
 	text, offsets := src, &offsetMap{}
 	if compact {

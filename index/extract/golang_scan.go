@@ -1,9 +1,6 @@
 package extract
 
-import (
-	"slices"
-	"sync"
-)
+import "sync"
 
 // Go extraction in two passes, because parsing function bodies into an AST
 // was two thirds of the cost of indexing GOROOT and bodies contribute no
@@ -30,6 +27,19 @@ type goTokens struct {
 	// which always reads the whole input, unlike the parser, which gives up
 	// early on broken files.
 	lines []int
+	// scratch is the pooled buffer that idents lives in until release.
+	scratch *[]goIdent
+}
+
+// release returns the identifier buffer to its pool; t.idents must not be
+// used afterwards. Callers that never release merely leave the buffer to
+// the garbage collector.
+func (t *goTokens) release() {
+	if t.scratch != nil {
+		*t.scratch = t.idents[:0]
+		identScratch.Put(t.scratch)
+		t.scratch, t.idents = nil, nil
+	}
 }
 
 // goIdent's fields are ordered so that it packs into 32 bytes (40 with
@@ -51,12 +61,15 @@ type goComment struct {
 	off  int
 }
 
-// identScratch holds the identifiers of a scan in progress. Guessing the
-// count from the file size either over-allocated (half the files have one
-// identifier per 19 bytes or more) or grew the slice by copying (a tenth
-// have more than one per 12), and this array was a third of the bytes Go
-// extraction allocates; a reused buffer copied out at its exact length
-// allocates each file's identifiers once.
+// identScratch holds the identifiers of a file being extracted. Guessing
+// the count from the file size either over-allocated (half the files have
+// one identifier per 19 bytes or more) or grew the slice by copying (a
+// tenth have more than one per 12), and this array was a third of the
+// bytes Go extraction allocates. Nothing keeps the identifiers past
+// extraction (refs copies the names, which are interned strings), so the
+// buffer goes back to the pool when extractGo is done rather than being
+// copied out: a copy at its exact length was still a seventh of the bytes
+// allocated.
 var identScratch = sync.Pool{New: func() any { return new([]goIdent) }}
 
 // scanGo tokenizes src with goLexer. Lexical errors are ignored here: the
@@ -64,8 +77,7 @@ var identScratch = sync.Pool{New: func() any { return new([]goIdent) }}
 func scanGo(src []byte) *goTokens {
 	l := newGoLexer(src)
 	scratch := identScratch.Get().(*[]goIdent)
-	defer identScratch.Put(scratch)
-	t := &goTokens{idents: (*scratch)[:0]}
+	t := &goTokens{idents: (*scratch)[:0], scratch: scratch}
 	var b bodyFinder
 	d := declScanner{src: src}
 	prev := tOther
@@ -86,8 +98,6 @@ func scanGo(src []byte) *goTokens {
 		switch tok {
 		case tEOF:
 			t.lines, t.defs = l.lines, d.defs
-			*scratch = t.idents
-			t.idents = slices.Clone(t.idents)
 			return t
 		case tComment:
 			if text := src[off:end]; hasMarker(text) {
