@@ -386,7 +386,14 @@ func compactBodies(src []byte, bodies [][2]int) ([]byte, *offsetMap) {
 	if len(bodies) == 0 {
 		return src, m
 	}
-	out := make([]byte, 0, len(src)/3)
+	size, prev := len(src), 0
+	for _, b := range bodies {
+		if lb, rb := b[0], b[1]; lb >= prev && rb <= len(src) && rb > lb {
+			size -= rb - lb - 1
+			prev = rb
+		}
+	}
+	out := make([]byte, 0, size) // exact: regrowing it cost a copy of the file
 	prev, removed := 0, 0
 	for _, b := range bodies {
 		lb, rb := b[0], b[1]

@@ -150,3 +150,23 @@ func gorootFiles(t *testing.T) []string {
 	}
 	return files
 }
+
+// TestSymbolCountExact checks on a sample of GOROOT that symbolCount
+// predicts the symbols extraction adds, so Symbols never regrows nor
+// carries slack.
+func TestSymbolCountExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads GOROOT")
+	}
+	files := gorootFiles(t)
+	for i := 0; i < len(files); i += 5 {
+		src, err := os.ReadFile(files[i])
+		if err != nil {
+			continue
+		}
+		res := extractGo(files[i], src, true)
+		if len(res.Symbols) != cap(res.Symbols) {
+			t.Errorf("%s: %d symbols in a slice of capacity %d", files[i], len(res.Symbols), cap(res.Symbols))
+		}
+	}
+}
