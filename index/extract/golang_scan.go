@@ -27,18 +27,26 @@ type goTokens struct {
 	// which always reads the whole input, unlike the parser, which gives up
 	// early on broken files.
 	lines []int
-	// scratch is the pooled buffer that idents lives in until release.
-	scratch *[]goIdent
+	// scratch holds the pooled buffers that idents, defs and lines live
+	// in until release.
+	scratch *goScratch
 }
 
-// release returns the identifier buffer to its pool; t.idents must not be
-// used afterwards. Callers that never release merely leave the buffer to
-// the garbage collector.
+// goScratch is the per-file working memory of scanGo.
+type goScratch struct {
+	idents []goIdent
+	defs   []goDef
+	lines  []int
+}
+
+// release returns the buffers to their pool; t's slices must not be used
+// afterwards. Callers that never release merely leave the buffers to the
+// garbage collector.
 func (t *goTokens) release() {
-	if t.scratch != nil {
-		*t.scratch = t.idents[:0]
-		identScratch.Put(t.scratch)
-		t.scratch, t.idents = nil, nil
+	if sc := t.scratch; sc != nil {
+		sc.idents, sc.defs, sc.lines = t.idents[:0], t.defs[:0], t.lines[:0]
+		scanScratch.Put(sc)
+		t.scratch, t.idents, t.defs, t.lines = nil, nil, nil, nil
 	}
 }
 
@@ -61,25 +69,26 @@ type goComment struct {
 	off  int
 }
 
-// identScratch holds the identifiers of a file being extracted. Guessing
-// the count from the file size either over-allocated (half the files have
-// one identifier per 19 bytes or more) or grew the slice by copying (a
-// tenth have more than one per 12), and this array was a third of the
-// bytes Go extraction allocates. Nothing keeps the identifiers past
-// extraction (refs copies the names, which are interned strings), so the
-// buffer goes back to the pool when extractGo is done rather than being
-// copied out: a copy at its exact length was still a seventh of the bytes
-// allocated.
-var identScratch = sync.Pool{New: func() any { return new([]goIdent) }}
+// scanScratch holds the identifiers, local declarations and line starts
+// of a file being extracted. Guessing their counts from the file size
+// either over-allocated (half the files have one identifier per 19 bytes
+// or more) or grew the slices by copying (a tenth have more than one per
+// 12), and the identifiers alone were a third of the bytes Go extraction
+// allocates. Nothing keeps these past extraction (refs copies the names,
+// which are interned strings, and positions), so the buffers go back to
+// the pool when extractGo is done rather than being copied out: a copy
+// of the identifiers at their exact length was still a seventh of the
+// bytes allocated, and growing defs and lines a tenth.
+var scanScratch = sync.Pool{New: func() any { return new(goScratch) }}
 
 // scanGo tokenizes src with goLexer. Lexical errors are ignored here: the
 // parse pass reports syntax problems.
 func scanGo(src []byte) *goTokens {
-	l := newGoLexer(src)
-	scratch := identScratch.Get().(*[]goIdent)
-	t := &goTokens{idents: (*scratch)[:0], scratch: scratch}
+	scratch := scanScratch.Get().(*goScratch)
+	l := newGoLexer(src, scratch.lines[:0])
+	t := &goTokens{idents: scratch.idents[:0], scratch: scratch}
 	var b bodyFinder
-	d := declScanner{src: src}
+	d := declScanner{src: src, defs: scratch.defs[:0]}
 	prev := tOther
 	// brackets remembers, per open "[", the identifier before it (or -1),
 	// so that f[T](x) marks f like f(x).
