@@ -136,7 +136,7 @@ func TestLexerMatchesGoScanner(t *testing.T) {
 	t.Logf("compared %d files", checked)
 }
 
-func gorootFiles(t *testing.T) []string {
+func gorootFiles(t testing.TB) []string {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	var files []string
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -167,6 +167,25 @@ func TestSymbolCountExact(t *testing.T) {
 		res := extractGo(files[i], src, true)
 		if len(res.Symbols) != cap(res.Symbols) {
 			t.Errorf("%s: %d symbols in a slice of capacity %d", files[i], len(res.Symbols), cap(res.Symbols))
+		}
+	}
+}
+
+// BenchmarkExtractGoGOROOT extracts every Go file of GOROOT/src once per
+// iteration; -benchmem and -cpuprofile show how the cost splits between
+// the scan, go/parser and the walker (go test ./index/extract -run '^$'
+// -bench ExtractGoGOROOT -benchmem).
+func BenchmarkExtractGoGOROOT(b *testing.B) {
+	var srcs [][]byte
+	for _, p := range gorootFiles(b) {
+		if src, err := os.ReadFile(p); err == nil {
+			srcs = append(srcs, src)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, src := range srcs {
+			extractGo("x.go", src, true)
 		}
 	}
 }
