@@ -190,7 +190,10 @@ func newInterner(size int) *interner {
 	}
 	if p := internSlots.Get(); p != nil {
 		if slots := *p.(*[]internSlot); cap(slots) >= n {
-			slots = slots[:n]
+			// Up to four times the estimate, when the pooled table has
+			// it, for the price of clearing it: 46% of GOROOT/src's Go
+			// files outgrow the estimate, 2% four times it.
+			slots = slots[:min(cap(slots), 4*n)]
 			clear(slots)
 			return &interner{slots: slots}
 		}
