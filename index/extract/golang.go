@@ -39,6 +39,7 @@ func (goExtractor) Extract(ctx context.Context, path string, src []byte, _ Optio
 func extractGo(path string, src []byte, compact bool) *Result {
 	fset := token.NewFileSet()
 	toks := scanGo(src)
+	defer toks.release()
 	mode := parser.ParseComments | parser.SkipObjectResolution
 	text, offsets := src, &offsetMap{}
 	if compact {
@@ -130,6 +131,9 @@ func (g *goWalker) file(f *ast.File) {
 	for _, c := range g.toks.comments {
 		g.res.Todos = ScanTodos(c.text, g.lines.posOff(c.off).Line, g.res.Todos)
 	}
+	if n := symbolCount(f); n > 0 {
+		g.res.Symbols = make([]Symbol, 0, n)
+	}
 	for _, decl := range f.Decls {
 		switch d := decl.(type) {
 		case *ast.FuncDecl:
@@ -139,6 +143,55 @@ func (g *goWalker) file(f *ast.File) {
 		}
 	}
 	g.refs()
+}
+
+// symbolCount is the number of symbols file declares, as funcDecl, genDecl
+// and fields skip or add them, so that Symbols is allocated once:
+// growing it by appending was a sixth of the bytes Go extraction
+// allocated.
+func symbolCount(f *ast.File) int {
+	n := 0
+	for _, decl := range f.Decls {
+		d, ok := decl.(*ast.GenDecl)
+		if !ok {
+			n++
+			continue
+		}
+		for _, spec := range d.Specs {
+			switch sp := spec.(type) {
+			case *ast.ValueSpec:
+				for _, name := range sp.Names {
+					if name.Name != "_" {
+						n++
+					}
+				}
+			case *ast.TypeSpec:
+				n++
+				switch t := sp.Type.(type) {
+				case *ast.StructType:
+					n += fieldCount(t.Fields)
+				case *ast.InterfaceType:
+					n += fieldCount(t.Methods)
+				}
+			}
+		}
+	}
+	return n
+}
+
+func fieldCount(list *ast.FieldList) int {
+	if list == nil {
+		return 0
+	}
+	n := 0
+	for _, f := range list.List {
+		if len(f.Names) > 0 {
+			n += len(f.Names)
+		} else if embeddedName(f.Type) != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // add appends a symbol and returns its index.

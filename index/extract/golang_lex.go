@@ -49,8 +49,9 @@ const (
 	tOther
 )
 
-func newGoLexer(src []byte) *goLexer {
-	return &goLexer{src: src, lines: append(make([]int, 0, len(src)/30+1), 0)}
+// newGoLexer lexes src, collecting line starts into lines (reused).
+func newGoLexer(src []byte, lines []int) *goLexer {
+	return &goLexer{src: src, lines: append(lines[:0], 0)}
 }
 
 // next returns the next token and its start offset; for identifiers and

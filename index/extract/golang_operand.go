@@ -30,6 +30,10 @@ type operands struct {
 	depth  int
 	// switches memoizes typeSwitchOf by def index.
 	switches map[int]*typeSwitch
+	// values memoizes defValue by def index; cutoffs counts the answers
+	// the depth limit cut short.
+	values  map[int]valueMemo
+	cutoffs int
 }
 
 func newOperands(src []byte, toks *goTokens, funcs []goFunc, bound map[string]uint16) *operands {
@@ -130,6 +134,7 @@ func (o *operands) identDesc(qi int32, call bool) string {
 		return d
 	}
 	if o.depth > 8 {
+		o.cutoffs++
 		return ""
 	}
 	o.depth++
@@ -225,6 +230,7 @@ func (o *operands) funcAt(off int) *goFunc {
 // nameDesc describes a plain identifier used at off.
 func (o *operands) nameDesc(name string, off int) string {
 	if o.depth > 8 {
+		o.cutoffs++
 		return ""
 	}
 	o.depth++
@@ -237,7 +243,7 @@ func (o *operands) nameDesc(name string, off int) string {
 		if ts := o.typeSwitchOf(i); ts != nil {
 			return o.caseDesc(ts, d.at, off)
 		}
-		return o.valueAt(d.at, d.idx)
+		return o.defValue(i)
 	}
 	if f := o.funcAt(off); f != nil {
 		if d, ok := f.params[name]; ok {

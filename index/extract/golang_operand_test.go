@@ -211,3 +211,45 @@ func BenchmarkGoOperandsGenerated(b *testing.B) {
 		extractGo("p.go", src, true)
 	}
 }
+
+// TestGoOperandValueMemo checks that reusing a local's value descriptor
+// does not change what the depth limit cuts: a12 and a8 are first reached
+// through chains longer than the limit, after shallower uses memoized the
+// locals they go through, and stay undescribed exactly as when every use
+// evaluates afresh.
+func TestGoOperandValueMemo(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("package p\nfunc f() {\n\ta0 := T{}\n")
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&sb, "\ta%d := a%d.m()\n", i, i-1)
+	}
+	for _, k := range []int{3, 5, 6, 7, 12, 4, 8, 2} {
+		fmt.Fprintf(&sb, "\ta%d.X()\n", k)
+	}
+	sb.WriteString("}\n")
+	r := extractGo("p.go", []byte(sb.String()), true)
+	var got []string
+	for _, ref := range r.Refs {
+		if ref.Name != "X" {
+			continue
+		}
+		d := "-"
+		if ref.Operand > 0 {
+			d = r.Operands[ref.Operand-1]
+		}
+		got = append(got, fmt.Sprintf("%d %s", ref.Pos.Line+1, d))
+	}
+	want := []string{
+		"16 T{}.m().m().m()",
+		"17 T{}.m().m().m().m().m()",
+		"18 T{}.m().m().m().m().m().m()",
+		"19 T{}.m().m().m().m().m().m().m()",
+		"20 -",
+		"21 T{}.m().m().m().m()",
+		"22 -",
+		"23 T{}.m().m()",
+	}
+	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
+		t.Errorf("got\n%s\nwant\n%s", g, w)
+	}
+}

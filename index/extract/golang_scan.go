@@ -1,9 +1,6 @@
 package extract
 
-import (
-	"slices"
-	"sync"
-)
+import "sync"
 
 // Go extraction in two passes, because parsing function bodies into an AST
 // was two thirds of the cost of indexing GOROOT and bodies contribute no
@@ -30,6 +27,27 @@ type goTokens struct {
 	// which always reads the whole input, unlike the parser, which gives up
 	// early on broken files.
 	lines []int
+	// scratch holds the pooled buffers that idents, defs and lines live
+	// in until release.
+	scratch *goScratch
+}
+
+// goScratch is the per-file working memory of scanGo.
+type goScratch struct {
+	idents []goIdent
+	defs   []goDef
+	lines  []int
+}
+
+// release returns the buffers to their pool; t's slices must not be used
+// afterwards. Callers that never release merely leave the buffers to the
+// garbage collector.
+func (t *goTokens) release() {
+	if sc := t.scratch; sc != nil {
+		sc.idents, sc.defs, sc.lines = t.idents[:0], t.defs[:0], t.lines[:0]
+		scanScratch.Put(sc)
+		t.scratch, t.idents, t.defs, t.lines = nil, nil, nil, nil
+	}
 }
 
 // goIdent's fields are ordered so that it packs into 32 bytes (40 with
@@ -51,23 +69,26 @@ type goComment struct {
 	off  int
 }
 
-// identScratch holds the identifiers of a scan in progress. Guessing the
-// count from the file size either over-allocated (half the files have one
-// identifier per 19 bytes or more) or grew the slice by copying (a tenth
-// have more than one per 12), and this array was a third of the bytes Go
-// extraction allocates; a reused buffer copied out at its exact length
-// allocates each file's identifiers once.
-var identScratch = sync.Pool{New: func() any { return new([]goIdent) }}
+// scanScratch holds the identifiers, local declarations and line starts
+// of a file being extracted. Guessing their counts from the file size
+// either over-allocated (half the files have one identifier per 19 bytes
+// or more) or grew the slices by copying (a tenth have more than one per
+// 12), and the identifiers alone were a third of the bytes Go extraction
+// allocates. Nothing keeps these past extraction (refs copies the names,
+// which are interned strings, and positions), so the buffers go back to
+// the pool when extractGo is done rather than being copied out: a copy
+// of the identifiers at their exact length was still a seventh of the
+// bytes allocated, and growing defs and lines a tenth.
+var scanScratch = sync.Pool{New: func() any { return new(goScratch) }}
 
 // scanGo tokenizes src with goLexer. Lexical errors are ignored here: the
 // parse pass reports syntax problems.
 func scanGo(src []byte) *goTokens {
-	l := newGoLexer(src)
-	scratch := identScratch.Get().(*[]goIdent)
-	defer identScratch.Put(scratch)
-	t := &goTokens{idents: (*scratch)[:0]}
+	scratch := scanScratch.Get().(*goScratch)
+	l := newGoLexer(src, scratch.lines[:0])
+	t := &goTokens{idents: scratch.idents[:0], scratch: scratch}
 	var b bodyFinder
-	d := declScanner{src: src}
+	d := declScanner{src: src, defs: scratch.defs[:0]}
 	prev := tOther
 	// brackets remembers, per open "[", the identifier before it (or -1),
 	// so that f[T](x) marks f like f(x).
@@ -86,8 +107,7 @@ func scanGo(src []byte) *goTokens {
 		switch tok {
 		case tEOF:
 			t.lines, t.defs = l.lines, d.defs
-			*scratch = t.idents
-			t.idents = slices.Clone(t.idents)
+			names.release()
 			return t
 		case tComment:
 			if text := src[off:end]; hasMarker(text) {
@@ -161,13 +181,37 @@ type internSlot struct {
 
 // newInterner sizes the table for the distinct names of a file of the
 // given size (an identifier every ~12 bytes, each name recurring ~15
-// times), so that it rarely grows.
+// times), so that it rarely grows. The slots come from a pool (see
+// internSlots) when one large enough is free.
 func newInterner(size int) *interner {
 	n := 64
 	for n < size/90 {
 		n <<= 1
 	}
+	if p := internSlots.Get(); p != nil {
+		if slots := *p.(*[]internSlot); cap(slots) >= n {
+			// Up to four times the estimate, when the pooled table has
+			// it, for the price of clearing it: 46% of GOROOT/src's Go
+			// files outgrow the estimate, 2% four times it.
+			slots = slots[:min(cap(slots), 4*n)]
+			clear(slots)
+			return &interner{slots: slots}
+		}
+	}
 	return &interner{slots: make([]internSlot, n)}
+}
+
+// internSlots recycles interner tables between files: allocating them
+// afresh (and again as they grew) was a tenth of the bytes Go extraction
+// allocated. Only the table is reused; the strings it hands out are new
+// for each file and outlive it in the refs.
+var internSlots sync.Pool
+
+// release gives the table back to internSlots; t must not be used after.
+func (t *interner) release() {
+	slots := t.slots[:cap(t.slots)]
+	t.slots = nil
+	internSlots.Put(&slots)
 }
 
 func (t *interner) intern(b []byte) string {
@@ -279,7 +323,9 @@ func (b *bodyFinder) topLevel(tok lexTok) {
 // value handles tokens of a top-level var/const value: a "{" that does not
 // open a type literal starts a composite literal to empty.
 func (b *bodyFinder) value(tok lexTok, off int) {
-	if b.typeLiteral(tok) {
+	// Inside a type literal ("[...]struct{ a int; f func() }{...}") a
+	// field's ";" or "func" belongs to the type, not to the value.
+	if b.typeLiteral(tok) || b.typeLit > 0 {
 		return
 	}
 	switch tok {
@@ -352,7 +398,14 @@ func compactBodies(src []byte, bodies [][2]int) ([]byte, *offsetMap) {
 	if len(bodies) == 0 {
 		return src, m
 	}
-	out := make([]byte, 0, len(src)/3)
+	size, prev := len(src), 0
+	for _, b := range bodies {
+		if lb, rb := b[0], b[1]; lb >= prev && rb <= len(src) && rb > lb {
+			size -= rb - lb - 1
+			prev = rb
+		}
+	}
+	out := make([]byte, 0, size) // exact: regrowing it cost a copy of the file
 	prev, removed := 0, 0
 	for _, b := range bodies {
 		lb, rb := b[0], b[1]

@@ -28,6 +28,8 @@ func TestCompactBodies(t *testing.T) {
 		{"nested closures", "package p\nfunc f() { g := func() { h := func() {}; h() }; g() }\n", 1},
 		{"func type param", "package p\nfunc f(cb func(int) error) error { return cb(1) }\n", 1},
 		{"var literals", "package p\nvar a, b = T{1, 2}, []int{3}\nvar s struct{ x int } = struct{ x int }{1}\nconst c = 1\nvar m = map[string]func(){\"a\": func() {}}\ntype T struct{ x, y int }\n", 4},
+		{"struct table", "package p\nvar errs = [...]struct {\n\tnum  int\n\tname string\n}{\n\t{1, \"EPERM\"},\n}\nfunc f() {}\n", 2},
+		{"func field table", "package p\nvar ops = []struct {\n\tname string\n\tf    func(int) int\n}{\n\t{\"id\", func(x int) int { return x }},\n}\nvar n = 1\n", 1},
 		{"grouped vars", "package p\nvar (\n\tx = 1\n\ty = []string{\n\t\t\"a\",\n\t}\n\tz int\n)\nfunc f() { x += 1; y[0] = \"b\" }\n", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,7 +136,7 @@ func TestLexerMatchesGoScanner(t *testing.T) {
 	t.Logf("compared %d files", checked)
 }
 
-func gorootFiles(t *testing.T) []string {
+func gorootFiles(t testing.TB) []string {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	var files []string
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -147,4 +149,43 @@ func gorootFiles(t *testing.T) []string {
 		testenv.Need(t, "no GOROOT sources")
 	}
 	return files
+}
+
+// TestSymbolCountExact checks on a sample of GOROOT that symbolCount
+// predicts the symbols extraction adds, so Symbols never regrows nor
+// carries slack.
+func TestSymbolCountExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads GOROOT")
+	}
+	files := gorootFiles(t)
+	for i := 0; i < len(files); i += 5 {
+		src, err := os.ReadFile(files[i])
+		if err != nil {
+			continue
+		}
+		res := extractGo(files[i], src, true)
+		if len(res.Symbols) != cap(res.Symbols) {
+			t.Errorf("%s: %d symbols in a slice of capacity %d", files[i], len(res.Symbols), cap(res.Symbols))
+		}
+	}
+}
+
+// BenchmarkExtractGoGOROOT extracts every Go file of GOROOT/src once per
+// iteration; -benchmem and -cpuprofile show how the cost splits between
+// the scan, go/parser and the walker (go test ./index/extract -run '^$'
+// -bench ExtractGoGOROOT -benchmem).
+func BenchmarkExtractGoGOROOT(b *testing.B) {
+	var srcs [][]byte
+	for _, p := range gorootFiles(b) {
+		if src, err := os.ReadFile(p); err == nil {
+			srcs = append(srcs, src)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, src := range srcs {
+			extractGo("x.go", src, true)
+		}
+	}
 }
