@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 
@@ -245,12 +246,31 @@ func (s *Store) get(key []byte) ([]byte, error) {
 // Dir is the directory the store lives in.
 func (s *Store) Dir() string { return s.dir }
 
-// Close flushes the memtable (there is no WAL) and releases the lock.
+// closeWait bounds how long Close waits for the final flush and Pebble's
+// close. A flush that cannot write (the data directory deleted under a
+// running server, a full disk) is retried by Pebble without end, and
+// both calls wait for it: the process never exited and spun a core.
+var closeWait = 15 * time.Second
+
+// Close flushes the memtable (there is no WAL) and releases the lock. When
+// the flush and close do not finish within closeWait, Close gives up on
+// them, says so in its error and still releases the lock: the unflushed
+// writes are lost (the next run re-indexes what they held), and Pebble's
+// goroutines stay until the process exits, which is what a caller
+// closing its store is about to do.
 func (s *Store) Close() error {
 	var errs []error
 	if s.db != nil {
-		errs = append(errs, s.Flush(), s.db.Close())
-		s.db = nil
+		db, done := s.db, make(chan error, 1)
+		go func() { done <- errors.Join(s.Flush(), db.Close()) }()
+		select {
+		case err := <-done:
+			errs = append(errs, err)
+			s.db = nil
+		case <-time.After(closeWait):
+			// s.db stays: the abandoned flush still reads it.
+			errs = append(errs, fmt.Errorf("flush and close did not finish in %s (is the data directory gone or the disk full?); abandoned", closeWait))
+		}
 	}
 	errs = append(errs, dirlock.Unlock(s.lock))
 	if err := errors.Join(errs...); err != nil {
