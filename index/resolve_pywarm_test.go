@@ -162,6 +162,18 @@ func TestPyReferencesWalled(t *testing.T) {
 	if _, ok := st.py.files["python:d.py"]; ok {
 		t.Fatal("d.py parsed before the query")
 	}
+	got := walledReferences(t, st, tg, read)
+	want := []string{"a.py:2:8 uncertain=false", "c.py:6:13 uncertain=false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("references of Base.save: %v, want %v", got, want)
+	}
+}
+
+// walledReferences answers tg's references when any parse would outlast
+// the deadline, checks that d.py was not parsed for them, and lists them
+// as "path:line:col uncertain=…" (line 1-based, column 0-based bytes).
+func walledReferences(t *testing.T, st *Store, tg PyTarget, read SourceReader) []string {
+	t.Helper()
 	st.py.psPerByte.Store(uint64(time.Hour)) // picoseconds a byte: an hour a kilobyte
 	refs, err := st.PyReferencesBy(tg, read, time.Now().Add(time.Minute))
 	if err != nil {
@@ -172,12 +184,9 @@ func TestPyReferencesWalled(t *testing.T) {
 	}
 	var got []string
 	for _, h := range refs {
-		got = append(got, fmt.Sprintf("%s:%d uncertain=%v", h.Path, h.Pos.Line+1, h.Uncertain))
+		got = append(got, fmt.Sprintf("%s:%d:%d uncertain=%v", h.Path, h.Pos.Line+1, h.Pos.Col, h.Uncertain))
 	}
-	want := []string{"a.py:2 uncertain=false", "c.py:6 uncertain=false"}
-	if !slices.Equal(got, want) {
-		t.Errorf("references of Base.save: %v, want %v", got, want)
-	}
+	return got
 }
 
 // TestPyReferencesWalledImport: an import that leads through a module
@@ -200,15 +209,7 @@ func TestPyReferencesWalledImport(t *testing.T) {
 	if _, ok := st.py.files["python:d.py"]; ok {
 		t.Fatal("d.py parsed before the query")
 	}
-	st.py.psPerByte.Store(uint64(time.Hour)) // picoseconds a byte: an hour a kilobyte
-	refs, err := st.PyReferencesBy(tg, read, time.Now().Add(time.Minute))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, h := range refs {
-		got = append(got, fmt.Sprintf("%s:%d:%d uncertain=%v", h.Path, h.Pos.Line+1, h.Pos.Col, h.Uncertain))
-	}
+	got := walledReferences(t, st, tg, read)
 	want := []string{"a.py:1:4 uncertain=false", "c.py:1:14 uncertain=false", "c.py:2:14 uncertain=false", "c.py:3:0 uncertain=false", "d.py:1:14 uncertain=false"}
 	if !slices.Equal(got, want) {
 		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
