@@ -43,22 +43,3 @@ func (o *operands) parenDesc(j int) string {
 	}
 	return o.identDesc(int32(n), false)
 }
-
-// matchOpen returns the offset of the open byte matching the close byte
-// at i on the same line, or -1.
-func matchOpen(src []byte, i int, open, close byte) int {
-	depth := 0
-	for ; i >= 0 && src[i] != '\n'; i-- {
-		switch src[i] {
-		case close:
-			depth++
-		case open:
-			if depth--; depth == 0 {
-				return i
-			}
-		case '"', '\'', '`':
-			return -1
-		}
-	}
-	return -1
-}

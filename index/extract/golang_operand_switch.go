@@ -124,31 +124,6 @@ func singleType(src []byte, i int) bool {
 	return false
 }
 
-// skipComment returns the offset of the last byte of the comment starting
-// at the "/" at j, or j when none starts there.
-func skipComment(src []byte, j int) int {
-	if j+1 >= len(src) {
-		return j
-	}
-	switch src[j+1] {
-	case '/':
-		if n := bytes.IndexByte(src[j:], '\n'); n >= 0 {
-			return j + n - 1
-		}
-		return len(src) - 1
-	case '*':
-		if n := bytes.Index(src[j+2:], []byte("*/")); n >= 0 {
-			return j + 2 + n + 1
-		}
-		return len(src) - 1
-	}
-	return j
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
-}
-
 // inside reports whether off is in the switch's body, where its variable
 // is declared.
 func (ts *typeSwitch) inside(off int) bool {
