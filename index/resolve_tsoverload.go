@@ -84,19 +84,28 @@ func (r *pyResolver) tsPickOverload(uf *pyFile, id *ts.Node, t PyTarget) PyTarge
 	if uf.typ(call) != "call_expression" || !sameNode(uf.field(call, "function"), callee) {
 		return t
 	}
-	if t.Kind != extract.KindFunction && t.Kind != extract.KindMethod {
-		return t
-	}
-	f, nm := r.tsDeclNode(t)
-	if nm == nil {
-		return t
-	}
-	if g := tsOverloads(f, nm); len(g) > 1 {
+	if f, g := r.tsOverloadGroup(t); g != nil {
 		if o := r.tsFitOverload(uf, call, f, g); o != nil {
 			t.Selection = pyRange(o)
 		}
 	}
 	return t
+}
+
+// tsOverloadGroup returns the overload signatures of a function or method
+// t and the file declaring them; g is nil when t has no overloads.
+func (r *pyResolver) tsOverloadGroup(t PyTarget) (f *pyFile, g []*ts.Node) {
+	if t.Kind != extract.KindFunction && t.Kind != extract.KindMethod {
+		return nil, nil
+	}
+	f, nm := r.tsDeclNode(t)
+	if nm == nil {
+		return nil, nil
+	}
+	if g = tsOverloads(f, nm); len(g) > 1 {
+		return f, g
+	}
+	return nil, nil
 }
 
 // tsParams are the parameters of a signature, without a `this`

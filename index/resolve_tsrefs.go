@@ -87,14 +87,7 @@ func (r *pyResolver) tsCanonical(t PyTarget) PyTarget {
 	if t.Container != "" {
 		t = r.tsRootMember(t)
 	}
-	if t.Kind != extract.KindFunction && t.Kind != extract.KindMethod {
-		return t
-	}
-	f, nm := r.tsDeclNode(t)
-	if nm == nil {
-		return t
-	}
-	if g := tsOverloads(f, nm); len(g) > 1 {
+	if _, g := r.tsOverloadGroup(t); g != nil {
 		t.Selection = pyRange(g[0])
 	}
 	return t
