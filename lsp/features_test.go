@@ -70,6 +70,17 @@ func definitions(t *testing.T, e *fakeEditor, rel string, p protocol.Position) [
 	return locStrings(e.root, locs)
 }
 
+// references is textDocument/references at rel:p, as locStrings.
+func references(t *testing.T, e *fakeEditor, rel string, p protocol.Position, includeDecl bool) []string {
+	t.Helper()
+	var locs []protocol.Location
+	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+		TextDocumentPositionParams: e.tdpp(rel, p),
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: includeDecl},
+	}, &locs)
+	return locStrings(e.root, locs)
+}
+
 func testDefinitionRanking(t *testing.T, e *fakeEditor, col uint32) {
 	// Fee() in cart/fee.go: defined in the same package (cart/cart.go)
 	// before price and other.
@@ -91,14 +102,7 @@ func testDefinitionRanking(t *testing.T, e *fakeEditor, col uint32) {
 }
 
 func testReferences(t *testing.T, e *fakeEditor, col uint32) {
-	refs := func(decl bool) []string {
-		var locs []protocol.Location
-		e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
-			TextDocumentPositionParams: e.tdpp("cart/fee.go", pos(feeLine, col)),
-			Context:                    protocol.ReferenceContext{IncludeDeclaration: decl},
-		}, &locs)
-		return locStrings(e.root, locs)
-	}
+	refs := func(decl bool) []string { return references(t, e, "cart/fee.go", pos(feeLine, col), decl) }
 	feeRef := "cart/fee.go:3:" + itoa(int(col)) + "-" + itoa(int(col)+3)
 	all := refs(true)
 	// Fee() in cart resolves to cart's Fee: price.Fee and other.Fee, and

@@ -28,13 +28,9 @@ func TestLocalNavigation(t *testing.T) {
 	if got, want := definitions(t, e, file, pos(19, 13)), []string{file + ":4:8-9"}; !slices.Equal(got, want) {
 		t.Errorf("definition of this.x: %v, want %v", got, want)
 	}
-	var locs []protocol.Location
-	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
-		TextDocumentPositionParams: e.tdpp(file, pos(20, 15)),
-		Context:                    protocol.ReferenceContext{IncludeDeclaration: false},
-	}, &locs)
+	refs := references(t, e, file, pos(20, 15), false)
 	want := []string{file + ":9:12-13", file + ":12:20-21", file + ":13:12-13", file + ":17:36-37", file + ":19:17-18", file + ":20:15-16"}
-	if got := locStrings(root, locs); !slices.Equal(got, want) {
+	if got := refs; !slices.Equal(got, want) {
 		t.Errorf("references of the local x:\n got %v\nwant %v", got, want)
 	}
 	var hs []protocol.DocumentHighlight

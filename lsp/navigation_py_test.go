@@ -32,13 +32,9 @@ func TestPythonNavigation(t *testing.T) {
 	if got, want := definitions(t, e, "app/main.py", pos(16, 6)), []string{"pkg/models.py:3:8-12"}; !slices.Equal(got, want) {
 		t.Errorf("definition of u.save: %v, want %v", got, want)
 	}
-	var locs []protocol.Location
-	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
-		TextDocumentPositionParams: e.tdpp("pkg/util.py", pos(3, 5)),
-		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
-	}, &locs)
+	got := references(t, e, "pkg/util.py", pos(3, 5), true)
 	want := []string{"app/main.py:3:21-27", "app/main.py:13:9-15", "pkg/__init__.py:0:18-24", "pkg/util.py:3:4-10"}
-	if got := locStrings(root, locs); !slices.Equal(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
 	}
 	var hs []protocol.DocumentHighlight
@@ -66,15 +62,11 @@ func TestTypeScriptNavigation(t *testing.T) {
 	if got, want := definitions(t, e, "src/app.ts", pos(12, 3)), []string{"src/util/help.ts:0:16-22"}; !slices.Equal(got, want) {
 		t.Errorf("definition of assist: %v, want %v", got, want)
 	}
-	var locs []protocol.Location
-	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
-		TextDocumentPositionParams: e.tdpp("src/util/help.ts", pos(0, 17)),
-		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
-	}, &locs)
+	got := references(t, e, "src/util/help.ts", pos(0, 17), true)
 	// defaults.ts: its import, a call and a JSDoc {@link helper}.
 	want := []string{"src/defaults.ts:0:9-15", "src/defaults.ts:2:9-15", "src/defaults.ts:4:16-22",
 		"src/index.ts:1:9-15", "src/util/help.ts:0:16-22"}
-	if got := locStrings(root, locs); !slices.Equal(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
 	}
 }
@@ -98,12 +90,7 @@ func TestResolveBudget(t *testing.T) {
 	e.initialize(editorConfig{utf8: true})
 	e.waitIndexed(1)
 	refs := func() []string {
-		var locs []protocol.Location
-		e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
-			TextDocumentPositionParams: e.tdpp("pkg/util.py", pos(3, 5)),
-			Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
-		}, &locs)
-		return locStrings(root, locs)
+		return references(t, e, "pkg/util.py", pos(3, 5), true)
 	}
 	resolved := []string{"app/main.py:3:21-27", "app/main.py:13:9-15", "pkg/__init__.py:0:18-24", "pkg/util.py:3:4-10"}
 	slow := refs() // resolution blocked past the budget
@@ -166,13 +153,9 @@ func TestPythonReferencesLeaveOutUncertain(t *testing.T) {
 	e := startEditor(t, root, editorConfig{noInit: true})
 	e.initialize(editorConfig{utf8: true})
 	e.waitIndexed(1)
-	var locs []protocol.Location
-	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
-		TextDocumentPositionParams: e.tdpp("base.py", pos(2, 14)),
-		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
-	}, &locs)
+	got := references(t, e, "base.py", pos(2, 14), true)
 	want := []string{"base.py:2:13-19", "ext.py:4:20-26"}
-	if got := locStrings(root, locs); !slices.Equal(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("references of Enc.errors:\n got %v\nwant %v", got, want)
 	}
 	var hs []protocol.DocumentHighlight
@@ -238,17 +221,13 @@ func TestPythonNavigationAfterEdit(t *testing.T) {
 	if got, want := definitions(t, e, "app/main.py", pos(17, 6)), []string{"pkg/models.py:3:8-12"}; !slices.Equal(got, want) {
 		t.Errorf("definition of u.save after the edit: %v, want %v", got, want)
 	}
-	var locs []protocol.Location
-	e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
-		TextDocumentPositionParams: e.tdpp("app/main.py", pos(17, 6)),
-		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
-	}, &locs)
-	for _, l := range locStrings(root, locs) {
+	got := references(t, e, "app/main.py", pos(17, 6), true)
+	for _, l := range got {
 		if strings.HasPrefix(l, "app/main.py:16:") {
-			t.Errorf("a reference at u.save's old line: %v", locStrings(root, locs))
+			t.Errorf("a reference at u.save's old line: %v", got)
 		}
 	}
-	if got := locStrings(root, locs); !slices.Contains(got, "app/main.py:17:6-10") || !slices.Contains(got, "pkg/models.py:3:8-12") {
+	if !slices.Contains(got, "app/main.py:17:6-10") || !slices.Contains(got, "pkg/models.py:3:8-12") {
 		t.Errorf("references of save after the edit: %v", got)
 	}
 }

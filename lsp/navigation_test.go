@@ -23,12 +23,7 @@ func TestGoReferencesScope(t *testing.T) {
 	e.waitIndexed(1)
 	refs := func(rel string, p protocol.Position) []string {
 		t.Helper()
-		var locs []protocol.Location
-		e.mustCall(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
-			TextDocumentPositionParams: e.tdpp(rel, p),
-			Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
-		}, &locs)
-		return locStrings(e.root, locs)
+		return references(t, e, rel, p, true)
 	}
 	// Square.Area: its calls on sq, on the alias Figure, through the
 	// embedding Named, the Shape interface (sh, and it ranging over
