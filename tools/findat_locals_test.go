@@ -18,12 +18,7 @@ func TestFindAtLocals(t *testing.T) {
 		t.Errorf("definition of the local x:\n%s", out)
 	}
 	out = ftOK(t, findReferencesTool, w.env, map[string]any{"path": "demo/Shapes.java", "line": 5, "column": 16})
-	var got []string
-	for l := range strings.Lines(out) {
-		loc, _, _ := strings.Cut(l, ": ")
-		got = append(got, loc)
-	}
-	if g, want := strings.Join(got, " "), "demo/Shapes.java:4:13 demo/Shapes.java:5:16"; g != want {
+	if g, want := refLocations(out), "demo/Shapes.java:4:13 demo/Shapes.java:5:16"; g != want {
 		t.Errorf("references of the local x:\n got %s\nwant %s\n%s", g, want, out)
 	}
 }

@@ -77,14 +77,20 @@ func TestFindReferencesAtGoBuffer(t *testing.T) {
 		"a/a.go": "package a\n\nfunc F() int {\n\tx := 1\n\ty := x + len(\"s\")\n\treturn x + y\n}\n\nfunc G() int { x := 2; return x }\n",
 	}))
 	out := ftOK(t, findReferencesTool, w.env, map[string]any{"path": "a/a.go", "line": 5, "column": 7})
-	var got []string
-	for l := range strings.Lines(out) {
-		loc, _, _ := strings.Cut(l, ": ")
-		got = append(got, loc)
-	}
-	if g, want := strings.Join(got, " "), "a/a.go:4:2 a/a.go:5:7 a/a.go:6:9"; g != want {
+	if g, want := refLocations(out), "a/a.go:4:2 a/a.go:5:7 a/a.go:6:9"; g != want {
 		t.Errorf("references of the local x:\n got %s\nwant %s\n%s", g, want, out)
 	}
 	ftFail(t, findReferencesTool, w.env, map[string]any{"path": "a/a.go", "line": 5, "column": 11}, "len is predeclared")
 	ftFail(t, findReferencesTool, w.env, map[string]any{"path": "a/a.go", "line": 3, "column": 1}, "keyword")
+}
+
+// refLocations is the "path:line:col" of each line of a find_references
+// result, space-separated.
+func refLocations(out string) string {
+	var locs []string
+	for l := range strings.Lines(out) {
+		loc, _, _ := strings.Cut(l, ": ")
+		locs = append(locs, loc)
+	}
+	return strings.Join(locs, " ")
 }
