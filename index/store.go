@@ -246,30 +246,35 @@ func (s *Store) get(key []byte) ([]byte, error) {
 // Dir is the directory the store lives in.
 func (s *Store) Dir() string { return s.dir }
 
-// closeWait bounds how long Close waits for the final flush and Pebble's
-// close. A flush that cannot write (the data directory deleted under a
-// running server, a full disk) is retried by Pebble without end, and
-// both calls wait for it: the process never exited and spun a core.
+// closeWait bounds how long Close waits for the final memtable flush. A
+// flush that cannot write (the data directory deleted under a running
+// server, a full disk) is retried by Pebble without end, and Flush and
+// Close both wait for it: the process never exited and spun a core. The
+// compaction that may follow a flush is not bounded: on a large store it
+// can rightly take longer, and it does not retry.
 var closeWait = 15 * time.Second
 
-// Close flushes the memtable (there is no WAL) and releases the lock. When
-// the flush and close do not finish within closeWait, Close gives up on
-// them, says so in its error and still releases the lock: the unflushed
-// writes are lost (the next run re-indexes what they held), and Pebble's
-// goroutines stay until the process exits, which is what a caller
-// closing its store is about to do.
+// Close flushes the memtable (there is no WAL), compacts if reads have
+// become amplified, and releases the lock. When the flush does not finish
+// within closeWait, Close gives up on the store, says so in its error and
+// still releases the lock: the unflushed writes are lost (the next run
+// re-indexes what they held), and Pebble's goroutines stay until the
+// process exits, which is what a caller closing its store is about to do.
 func (s *Store) Close() error {
 	var errs []error
 	if s.db != nil {
-		db, done := s.db, make(chan error, 1)
-		go func() { done <- errors.Join(s.Flush(), db.Close()) }()
+		flushed := make(chan error, 1)
+		go func(db *pebble.DB) { flushed <- db.Flush() }(s.db)
 		select {
-		case err := <-done:
-			errs = append(errs, err)
+		case err := <-flushed:
+			if err == nil {
+				err = s.maybeCompact(context.Background())
+			}
+			errs = append(errs, err, s.db.Close())
 			s.db = nil
 		case <-time.After(closeWait):
-			// s.db stays: the abandoned flush still reads it.
-			errs = append(errs, fmt.Errorf("flush and close did not finish in %s (is the data directory gone or the disk full?); abandoned", closeWait))
+			// s.db stays open: Pebble's flush goroutines still use it.
+			errs = append(errs, fmt.Errorf("flush did not finish in %s (is the data directory gone or the disk full?); abandoned", closeWait))
 		}
 	}
 	errs = append(errs, dirlock.Unlock(s.lock))
