@@ -23,7 +23,7 @@ func (c *Config) resolveEmbedding() error {
 		return fmt.Errorf("embedding_cache_mb %d: want a size in MiB, or 0 for the default", c.EmbeddingCacheMB)
 	}
 	c.MemoryRecallSimilarity = val(r.MemoryRecallSimilarity)
-	if s := c.MemoryRecallSimilarity; s < 0 || s >= 1 || s != s {
+	if s := c.MemoryRecallSimilarity; s < 0 || s >= 1 {
 		return fmt.Errorf("memory_recall_similarity %v: want a cosine similarity in [0, 1), or 0 for the default", s)
 	}
 	if c.EmbeddingAPIURL != "" {
