@@ -3,7 +3,8 @@
 //
 // Open returns a Store; the caller must Close it, which flushes (the store
 // has no write-ahead log: it is derived data) and releases the directory
-// lock. A second process opening the same directory gets an error matching
+// lock; a flush that cannot finish (the directory deleted, the disk full)
+// is abandoned after a bound, with an error, so closing never hangs. A second process opening the same directory gets an error matching
 // ErrLocked that names the holder's PID. A store written with another schema
 // version is deleted and rebuilt rather than misread (Store.Rebuilt).
 //
