@@ -16,7 +16,8 @@ import (
 // Locals resolved from the syntax of one buffer, in the tree-sitter
 // languages that have no resolver of their own (Java, Rust, C, C++, C#,
 // Kotlin, Ruby, Lua, PHP, Bash): parameters, local variables, closure and
-// lambda parameters, for/catch/match/pattern bindings. One interpreter walks
+// lambda parameters, for/catch/match/pattern bindings, Kotlin's implicit
+// `it` (bound at its lambda's opening brace). One interpreter walks
 // the buffer's tree with the language's table (localsLang,
 // resolve_locals_lang.go); nothing is stored at index time.
 //
@@ -29,12 +30,17 @@ import (
 
 // Local is a local binding of a buffer and the occurrences bound to it.
 type Local struct {
-	Path      string
-	Name      string
-	Selection extract.Range // the binding's name
-	// Refs are the occurrences bound to the binding, the binding first
-	// among them in source order.
-	Refs []extract.Range
+	Path string
+	Name string
+	// Selection is the binding's name; for an implicit binding (Kotlin's
+	// `it`), which has no text of its own, the token that introduces it
+	// (the lambda's opening brace).
+	Selection extract.Range
+	// Refs are the occurrences bound to the binding in source order, the
+	// binding among them unless Implicit: an edit of every reference must
+	// not touch a brace.
+	Refs     []extract.Range
+	Implicit bool
 }
 
 // NameHit is the binding as a definition hit.
@@ -90,9 +96,9 @@ func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 	if b == nil || !a.isLocal(b) {
 		return Local{}, false
 	}
-	out := Local{Path: from, Name: f.text(b.node), Selection: pyRange(b.node)}
+	out := Local{Path: from, Name: string(name), Selection: pyRange(b.node), Implicit: b.unnamed}
 	for _, o := range a.occ {
-		if a.resolve(o) == b {
+		if !o.unnamed && a.resolve(o) == b {
 			out.Refs = append(out.Refs, pyRange(o.node))
 		}
 	}
@@ -198,7 +204,12 @@ type localsOcc struct {
 	anc   []*ts.Node
 	rule  *bindRule
 	scope *ts.Node // the scope a binding binds in
-	from  uint32   // where a binding becomes visible
+	// A binding is visible in scope from byte from up to byte to (0: to
+	// the scope's end).
+	from, to uint32
+	// unnamed: a binding the language makes without naming it (Kotlin's
+	// `it`); node is the token that introduces it, not an occurrence.
+	unnamed bool
 }
 
 // localsAnalysis holds the occurrences of one name in a buffer, in source
@@ -235,6 +246,12 @@ func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, wi
 				a.add(n, slices.Clone(path), start)
 			}
 			return
+		}
+		if tbl.implicit != nil {
+			if at := tbl.implicit(f, n, name); at != nil {
+				a.occ = append(a.occ, &localsOcc{node: at, anc: slices.Clone(path), rule: &implicitRule,
+					scope: n, from: n.StartByte(), unnamed: true})
+			}
 		}
 		path = append(path, n)
 		for i, c := 0, n.ChildCount(); i < c; i++ {
@@ -291,6 +308,11 @@ func (a *localsAnalysis) add(n *ts.Node, anc []*ts.Node, start uint32) {
 		if rule.after {
 			o.from = decl.EndByte()
 		}
+		if rule.flow {
+			if scope, from, to, ok := a.tbl.flow(a.f, n, decl, anc); ok {
+				o.scope, o.from, o.to = scope, from, to
+			}
+		}
 	}
 	a.occ = append(a.occ, o)
 }
@@ -318,30 +340,53 @@ func (a *localsAnalysis) resolve(o *localsOcc) *localsOcc {
 	return b
 }
 
-// lookup finds the binding a use at o sees, walking its scopes outward,
-// skipping the binding self: in each scope, the last binding visible at
-// o; the walk stops past a function that does not see outer locals or at
-// a class body.
+// lookup finds the binding a use at o sees, walking its ancestors
+// outward, skipping the binding self: in each scope, the last binding
+// visible at o; the walk stops past a function that does not see outer
+// locals or at a class body, unless the class is one that captures the
+// locals around it (localsLang.captures) and declares no member of the
+// name. Every ancestor is looked in, not only the table's scopes: a
+// flow-scoped binding (localsLang.flow) binds in the statement or
+// expression that holds it.
 func (a *localsAnalysis) lookup(o, self *localsOcc) *localsOcc {
 	pos := o.node.StartByte()
 	for i := len(o.anc) - 1; i >= 0; i-- {
 		n := o.anc[i]
 		kind, ok := a.tbl.scopes[a.f.typ(n)]
-		if !ok {
+		if ok && kind == scopeClass {
+			if !a.captures(o.anc, i) || len(a.byScope[keyOf(n)]) > 0 {
+				return nil // a member, or a member of the name shadows
+			}
 			continue
 		}
-		if kind == scopeClass || (kind == scopeRoot && !a.tbl.rootLocal) {
+		if ok && kind == scopeRoot && !a.tbl.rootLocal {
 			return nil
 		}
-		best := a.visibleIn(a.byScope[keyOf(n)], self, pos)
-		if best != nil {
+		if best := a.visibleIn(a.byScope[keyOf(n)], self, pos); best != nil {
 			return best
 		}
-		if kind == scopeGate || kind == scopeRoot {
+		if ok && (kind == scopeRoot || kind == scopeGate && !a.captures(o.anc, a.outerScope(o.anc, i))) {
 			return nil
 		}
 	}
 	return nil
+}
+
+// outerScope is the index in anc of the nearest scope of the table
+// around anc[i], -1 for none.
+func (a *localsAnalysis) outerScope(anc []*ts.Node, i int) int {
+	for j := i - 1; j >= 0; j-- {
+		if _, ok := a.tbl.scopes[a.f.typ(anc[j])]; ok {
+			return j
+		}
+	}
+	return -1
+}
+
+// captures reports whether anc[i] is a class body that sees the locals
+// around it (Java's anonymous and local classes).
+func (a *localsAnalysis) captures(anc []*ts.Node, i int) bool {
+	return i > 0 && a.tbl.captures != nil && a.tbl.scopes[a.f.typ(anc[i])] == scopeClass && a.tbl.captures(a.f, anc[i], anc[i-1])
 }
 
 // visibleIn picks of a scope's bindings the one a use at pos sees: the
@@ -351,7 +396,7 @@ func (a *localsAnalysis) lookup(o, self *localsOcc) *localsOcc {
 func (a *localsAnalysis) visibleIn(list []*localsOcc, self *localsOcc, pos uint32) *localsOcc {
 	var best *localsOcc
 	for _, b := range list {
-		if b != self && b.from <= pos && (best == nil || b.node.StartByte() > best.node.StartByte()) {
+		if b != self && b.from <= pos && (b.to == 0 || pos < b.to) && (best == nil || b.node.StartByte() > best.node.StartByte()) {
 			best = b
 		}
 	}

@@ -55,7 +55,14 @@ type bindRule struct {
 	// foreign: declares that the name is not a local here (PHP's
 	// `global $x`): uses bound to it are left to the ranking.
 	foreign bool
+	// flow: the binding's scope follows the control flow around it
+	// (localsLang.flow: Java's instanceof, Rust's if let).
+	flow bool
 }
+
+// implicitRule is the rule of a binding the language makes without a
+// name in the source (localsLang.implicit).
+var implicitRule = bindRule{}
 
 // localsLang is one language's table.
 type localsLang struct {
@@ -80,6 +87,19 @@ type localsLang struct {
 	notBinding func(name string) bool
 	// rootLocal: the file's top-level bindings are the file's locals.
 	rootLocal bool
+	// implicit, when set, returns for a node that binds name without
+	// naming it (Kotlin's lambda without parameters binds `it`) the token
+	// that stands for the binding; nil for any other node or name.
+	implicit func(f *pyFile, n *ts.Node, name []byte) *ts.Node
+	// flow, when set, gives a flow rule's binding name (declared by decl,
+	// under ancestors anc) its scope and the bytes [from, to) where it is
+	// visible there (to 0: the scope's end); ok false keeps the default,
+	// the innermost scope from the name on.
+	flow func(f *pyFile, name, decl *ts.Node, anc []*ts.Node) (scope *ts.Node, from, to uint32, ok bool)
+	// captures, when set, reports whether the class body body (a
+	// scopeClass node under parent) sees the locals around it, as Java's
+	// anonymous and local classes do; its own members still shadow them.
+	captures func(f *pyFile, body, parent *ts.Node) bool
 }
 
 // localsLangs are the tables by the language name workspace.DetectLanguage
@@ -323,7 +343,25 @@ var kotlinLocals = &localsLang{
 	binds: map[string][]bindRule{
 		"variable_declaration": {{}}, "parameter": {{}}, "catch_block": {{}},
 	},
-	members: map[string]string{"navigation_suffix": "", "user_type": ""},
+	members:  map[string]string{"navigation_suffix": "", "user_type": ""},
+	implicit: kotlinIt,
+}
+
+// kotlinIt: a lambda that declares no parameters has one named `it`
+// (when it takes one: the syntax cannot tell, and a lambda of none that
+// says `it` does not compile unless an outer `it` is meant, which the
+// nearest lambda then wrongly claims). It stands at the lambda's opening
+// brace, where the lambda that binds it begins, as a declaration does.
+func kotlinIt(f *pyFile, n *ts.Node, name []byte) *ts.Node {
+	if string(name) != "it" || f.typ(n) != "lambda_literal" || n.ChildCount() == 0 {
+		return nil
+	}
+	for i, c := 0, n.ChildCount(); i < c; i++ {
+		if f.typ(n.Child(i)) == "lambda_parameters" {
+			return nil
+		}
+	}
+	return n.Child(0)
 }
 
 // Ruby: a def, class or module body sees no locals around it; blocks and
