@@ -315,12 +315,22 @@ var csharpLocals = &localsLang{
 		"operator_declaration": scopeGate, "conversion_operator_declaration": scopeGate, "accessor_declaration": scopeGate,
 		"local_function_statement": scopeFunc, "lambda_expression": scopeFunc, "anonymous_method_expression": scopeFunc,
 		"block": scopeBlock, "for_statement": scopeBlock, "foreach_statement": scopeBlock, "catch_clause": scopeBlock,
-		"using_statement": scopeBlock, "switch_section": scopeBlock,
+		"using_statement": scopeBlock, "switch_section": scopeBlock, "while_statement": scopeBlock,
+		"switch_expression_arm": scopeBlock,
 	},
+	// Out variables and pattern variables (declaration_expression, the
+	// patterns) bind in the innermost of these scopes: as C# scopes them,
+	// one declared in an if's condition or an expression statement is in
+	// scope after it in the enclosing block (`if (!int.TryParse(s, out var
+	// n)) return; Use(n);`), one in a while's condition, a case label or
+	// a switch expression arm only there. tuple_pattern is a
+	// deconstruction's `(a, b)`.
 	binds: map[string][]bindRule{
 		"variable_declarator": {{field: "name"}}, "parameter": {{field: "name"}}, "parameter_list": {{field: "name"}},
 		"foreach_statement": {{field: "left"}}, "catch_declaration": {{field: "name"}},
-		"declaration_pattern": {{field: "name"}}, "lambda_expression": {{field: "parameters"}},
+		"declaration_pattern": {{field: "name"}}, "recursive_pattern": {{field: "name"}},
+		"declaration_expression": {{field: "name"}}, "tuple_pattern": {{field: "name"}},
+		"lambda_expression":        {{field: "parameters"}},
 		"local_function_statement": {{field: "name", outer: true, hoist: true}},
 	},
 	members: map[string]string{
