@@ -17,8 +17,9 @@ import (
 // languages that have no resolver of their own (Java, Rust, C, C++, C#,
 // Kotlin, Ruby, Lua, PHP, Bash): parameters, local variables, closure and
 // lambda parameters, for/catch/match/pattern bindings, Kotlin's implicit
-// `it` (bound at its lambda's opening brace). One interpreter walks
-// the buffer's tree with the language's table (localsLang,
+// `it` (bound at its lambda's opening brace), Java's and Rust's
+// flow-scoped pattern bindings (resolve_locals_flow.go). One interpreter
+// walks the buffer's tree with the language's table (localsLang,
 // resolve_locals_lang.go); nothing is stored at index time.
 //
 // The contract: LocalAt answers only for an identifier that names a
@@ -201,12 +202,13 @@ type localsOcc struct {
 	// anc are node's ancestors, the root first. They are recorded by the
 	// walk down: gotreesitter's Parent links are lazy and, in some
 	// grammars (C#'s hidden statement nodes), stop short of the root.
-	anc   []*ts.Node
-	rule  *bindRule
-	scope *ts.Node // the scope a binding binds in
-	// A binding is visible in scope from byte from up to byte to (0: to
-	// the scope's end).
-	from, to uint32
+	anc  []*ts.Node
+	rule *bindRule
+	// spans are where a binding is visible: the scope it binds in first
+	// (isLocal goes by its kind), more only for a flow rule's binding
+	// (Java's `if (!(o instanceof T t)) return;` binds t in the rest of
+	// the condition and after the if).
+	spans []localsSpan
 	// unnamed: a binding the language makes without naming it (Kotlin's
 	// `it`); node is the token that introduces it, not an occurrence.
 	unnamed bool
@@ -221,9 +223,22 @@ type localsAnalysis struct {
 	occ    []*localsOcc
 	target int // the index of the queried identifier in occ
 	// byScope lists the bindings by the scope they bind in.
-	byScope map[scopeKey][]*localsOcc
+	byScope map[scopeKey][]scopedBinding
 	// resolved memoizes resolve.
 	resolved map[*localsOcc]*localsOcc
+}
+
+// localsSpan is a region a binding is visible in: within scope, from
+// byte from up to byte to (0: the scope's end).
+type localsSpan struct {
+	scope    *ts.Node
+	from, to uint32
+}
+
+// scopedBinding is a binding with its region in one scope (byScope).
+type scopedBinding struct {
+	b        *localsOcc
+	from, to uint32
 }
 
 type scopeKey struct {
@@ -237,7 +252,7 @@ func keyOf(n *ts.Node) scopeKey { return scopeKey{n.StartByte(), n.EndByte(), n.
 // node, whose ancestors are the nodes before it.
 func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, within []*ts.Node) *localsAnalysis {
 	a := &localsAnalysis{f: f, tbl: tbl, name: name, target: -1,
-		byScope: map[scopeKey][]*localsOcc{}, resolved: map[*localsOcc]*localsOcc{}}
+		byScope: map[scopeKey][]scopedBinding{}, resolved: map[*localsOcc]*localsOcc{}}
 	path := slices.Clone(within[:len(within)-1])
 	var walk func(n *ts.Node)
 	walk = func(n *ts.Node) {
@@ -250,7 +265,7 @@ func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, wi
 		if tbl.implicit != nil {
 			if at := tbl.implicit(f, n, name); at != nil {
 				a.occ = append(a.occ, &localsOcc{node: at, anc: slices.Clone(path), rule: &implicitRule,
-					scope: n, from: n.StartByte(), unnamed: true})
+					spans: []localsSpan{{scope: n, from: n.StartByte()}}, unnamed: true})
 			}
 		}
 		path = append(path, n)
@@ -271,8 +286,10 @@ func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, wi
 			o.rule = nil
 			continue
 		}
-		k := keyOf(o.scope)
-		a.byScope[k] = append(a.byScope[k], o)
+		for _, sp := range o.spans {
+			k := keyOf(sp.scope)
+			a.byScope[k] = append(a.byScope[k], scopedBinding{o, sp.from, sp.to})
+		}
 	}
 	return a
 }
@@ -303,14 +320,14 @@ func (a *localsAnalysis) add(n *ts.Node, anc []*ts.Node, start uint32) {
 	}
 	if rule, decl := a.tbl.bindingOf(a.f, n, anc); rule != nil {
 		o.rule = rule
-		o.scope = a.tbl.scopeOf(a.f, anc, decl, rule.outer)
-		o.from = n.EndByte()
+		sp := localsSpan{scope: a.tbl.scopeOf(a.f, anc, decl, rule.outer), from: n.EndByte()}
 		if rule.after {
-			o.from = decl.EndByte()
+			sp.from = decl.EndByte()
 		}
-		if rule.flow {
-			if scope, from, to, ok := a.tbl.flow(a.f, n, decl, anc); ok {
-				o.scope, o.from, o.to = scope, from, to
+		o.spans = []localsSpan{sp}
+		if rule.flow && a.tbl.flow != nil {
+			if spans := a.tbl.flow(a.f, decl, anc); len(spans) > 0 {
+				o.spans = spans
 			}
 		}
 	}
@@ -393,19 +410,20 @@ func (a *localsAnalysis) captures(anc []*ts.Node, i int) bool {
 // last bound before it (a later declaration shadows an earlier one from
 // where it stands), else a hoisted one (PHP: a variable is its function's
 // wherever it is first assigned).
-func (a *localsAnalysis) visibleIn(list []*localsOcc, self *localsOcc, pos uint32) *localsOcc {
+func (a *localsAnalysis) visibleIn(list []scopedBinding, self *localsOcc, pos uint32) *localsOcc {
 	var best *localsOcc
-	for _, b := range list {
-		if b != self && b.from <= pos && (b.to == 0 || pos < b.to) && (best == nil || b.node.StartByte() > best.node.StartByte()) {
+	for _, sb := range list {
+		b := sb.b
+		if b != self && sb.from <= pos && (sb.to == 0 || pos < sb.to) && (best == nil || b.node.StartByte() > best.node.StartByte()) {
 			best = b
 		}
 	}
 	if best != nil {
 		return best
 	}
-	for _, b := range list {
-		if b != self && b.rule.hoist {
-			return b
+	for _, sb := range list {
+		if sb.b != self && sb.b.rule.hoist {
+			return sb.b
 		}
 	}
 	return nil
@@ -415,6 +433,6 @@ func (a *localsAnalysis) visibleIn(list []*localsOcc, self *localsOcc, pos uint3
 // block scope, or at the top of a file in a language whose file-level
 // bindings are the file's own (Lua's local, Ruby).
 func (a *localsAnalysis) isLocal(b *localsOcc) bool {
-	kind := a.tbl.scopes[a.f.typ(b.scope)]
+	kind := a.tbl.scopes[a.f.typ(b.spans[0].scope)]
 	return !b.rule.foreign && kind != scopeClass && (kind != scopeRoot || a.tbl.rootLocal)
 }

@@ -91,11 +91,10 @@ type localsLang struct {
 	// naming it (Kotlin's lambda without parameters binds `it`) the token
 	// that stands for the binding; nil for any other node or name.
 	implicit func(f *pyFile, n *ts.Node, name []byte) *ts.Node
-	// flow, when set, gives a flow rule's binding name (declared by decl,
-	// under ancestors anc) its scope and the bytes [from, to) where it is
-	// visible there (to 0: the scope's end); ok false keeps the default,
-	// the innermost scope from the name on.
-	flow func(f *pyFile, name, decl *ts.Node, anc []*ts.Node) (scope *ts.Node, from, to uint32, ok bool)
+	// flow, when set, gives the binding of a flow rule declared by decl
+	// (under ancestors anc, decl among them) the regions it is visible
+	// in; none keeps the default, the innermost scope from the name on.
+	flow func(f *pyFile, decl *ts.Node, anc []*ts.Node) []localsSpan
 	// captures, when set, reports whether the class body body (a
 	// scopeClass node under parent) sees the locals around it, as Java's
 	// anonymous and local classes do; its own members still shadow them.
@@ -238,12 +237,14 @@ var javaLocals = &localsLang{
 		"variable_declarator": {{field: "name"}}, "formal_parameter": {{field: "name"}},
 		"catch_formal_parameter": {{field: "name"}}, "enhanced_for_statement": {{field: "name"}},
 		"resource": {{field: "name"}}, "inferred_parameters": {{}}, "lambda_expression": {{field: "parameters"}},
-		"instanceof_expression": {{field: "name"}}, "record_pattern_component": {{}}, "type_pattern": {{}},
+		"instanceof_expression": {{field: "name", flow: true}}, "record_pattern_component": {{flow: true}},
+		"type_pattern": {{}},
 	},
 	members: map[string]string{
 		"field_access": "field", "method_invocation": "name", "method_reference": "",
 		"labeled_statement": "", "break_statement": "", "continue_statement": "",
 	},
+	flow: javaFlow,
 }
 
 var rustLocals = &localsLang{
@@ -256,8 +257,9 @@ var rustLocals = &localsLang{
 	},
 	binds: map[string][]bindRule{
 		"let_declaration": {{field: "pattern", after: true}}, "parameter": {{field: "pattern"}},
-		"closure_parameters": {{}}, "for_expression": {{field: "pattern"}}, "let_condition": {{field: "pattern"}},
-		"match_arm": {{field: "pattern"}},
+		"closure_parameters": {{}}, "for_expression": {{field: "pattern"}},
+		"let_condition": {{field: "pattern", flow: true}},
+		"match_arm":     {{field: "pattern"}},
 	},
 	patterns: map[string]string{
 		"tuple_pattern": "", "mut_pattern": "", "ref_pattern": "", "reference_pattern": "", "slice_pattern": "",
@@ -268,6 +270,7 @@ var rustLocals = &localsLang{
 		"scoped_identifier": "name", "macro_invocation": "macro", "field_initializer": "field",
 	},
 	notBinding: capitalised,
+	flow:       rustFlow,
 }
 
 // cScopes and cBinds are C's; C++ adds to them.

@@ -91,6 +91,8 @@ func FuzzLocalsResolve(f *testing.F) {
 		{".rs", "fn f(p: i32) { let x = p; let x = x + 1; match x { Some(v) => v, _ => 0 } }", "x + 1"},
 		{".c", "int f(int *p) { int x = *p, a[3]; { int x = 1; } return x; }", "x; }"},
 		{".cs", "class A { void M(string s, object o) { if (!int.TryParse(s, out var n)) return; var (a, b) = P(n); _ = o switch { int j => j }; } }", "n); _"},
+		{".java", "class A { void m(Object o) { if (!(o instanceof String t)) return; use(t); if (o instanceof P(int x, int y) && x > y) use(x); } }", "t); if"},
+		{".rs", "fn f(n: Option<i32>) { if let Some(n) = n && let Some(m) = g(n) { h(n, m) } else { h(n) } }", "n) } }"},
 		{".kt", "fun f(xs: List<Int>) = xs.map { it + xs.any { y -> it == y } }", "it =="},
 	} {
 		f.Add([]byte(seed.src), strings.Index(seed.src, seed.at), uint8(slices.Index(exts, seed.ext)))
