@@ -95,10 +95,11 @@ type localsLang struct {
 	// (under ancestors anc, decl among them) the regions it is visible
 	// in; none keeps the default, the innermost scope from the name on.
 	flow func(f *pyFile, decl *ts.Node, anc []*ts.Node) []localsSpan
-	// captures, when set, reports whether the class body body (a
-	// scopeClass node under parent) sees the locals around it, as Java's
-	// anonymous and local classes do; its own members still shadow them.
-	captures func(f *pyFile, body, parent *ts.Node) bool
+	// captures, when set, reports whether the class body anc[i] (a
+	// scopeClass node, its ancestors before it) sees the locals around it,
+	// as anonymous and local classes do; its own members of the name
+	// still shadow them.
+	captures func(f *pyFile, anc []*ts.Node, i int) bool
 }
 
 // localsLangs are the tables by the language name workspace.DetectLanguage
@@ -244,7 +245,22 @@ var javaLocals = &localsLang{
 		"field_access": "field", "method_invocation": "name", "method_reference": "",
 		"labeled_statement": "", "break_statement": "", "continue_statement": "",
 	},
-	flow: javaFlow,
+	flow:     javaFlow,
+	captures: javaCaptures,
+}
+
+// javaCaptures: an anonymous class's body and a local class's (declared
+// in a block) see the method's locals (effectively final ones, which the
+// syntax cannot check). A field of the class shadows them; so would an
+// inherited one, which the syntax cannot see.
+func javaCaptures(f *pyFile, anc []*ts.Node, i int) bool {
+	switch {
+	case i < 1 || f.typ(anc[i]) != "class_body":
+		return false
+	case f.typ(anc[i-1]) == "object_creation_expression":
+		return true
+	}
+	return i >= 2 && f.typ(anc[i-1]) == "class_declaration" && f.typ(anc[i-2]) == "block"
 }
 
 var rustLocals = &localsLang{
@@ -358,6 +374,19 @@ var kotlinLocals = &localsLang{
 	},
 	members:  map[string]string{"navigation_suffix": "", "user_type": ""},
 	implicit: kotlinIt,
+	captures: kotlinCaptures,
+}
+
+// kotlinCaptures: an object expression's body and a local class's see
+// the locals around them; their own properties shadow them.
+func kotlinCaptures(f *pyFile, anc []*ts.Node, i int) bool {
+	switch {
+	case i < 1 || f.typ(anc[i]) != "class_body":
+		return false
+	case f.typ(anc[i-1]) == "object_literal":
+		return true
+	}
+	return i >= 2 && f.typ(anc[i-1]) == "class_declaration" && f.typ(anc[i-2]) == "statements"
 }
 
 // kotlinIt: a lambda that declares no parameters has one named `it`

@@ -92,6 +92,7 @@ func FuzzLocalsResolve(f *testing.F) {
 		{".c", "int f(int *p) { int x = *p, a[3]; { int x = 1; } return x; }", "x; }"},
 		{".cs", "class A { void M(string s, object o) { if (!int.TryParse(s, out var n)) return; var (a, b) = P(n); _ = o switch { int j => j }; } }", "n); _"},
 		{".java", "class A { void m(Object o) { if (!(o instanceof String t)) return; use(t); if (o instanceof P(int x, int y) && x > y) use(x); } }", "t); if"},
+		{".java", "class A { void m(int x) { Runnable r = new Runnable() { int y; public void run() { use(x, y); } }; } }", "x, y)"},
 		{".rs", "fn f(n: Option<i32>) { if let Some(n) = n && let Some(m) = g(n) { h(n, m) } else { h(n) } }", "n) } }"},
 		{".kt", "fun f(xs: List<Int>) = xs.map { it + xs.any { y -> it == y } }", "it =="},
 	} {
