@@ -15,7 +15,8 @@ import (
 
 // Locals resolved from the syntax of one buffer, in the tree-sitter
 // languages that have no resolver of their own (Java, Rust, C, C++, C#,
-// Kotlin, Ruby, Lua, PHP, Bash): parameters, local variables, closure and
+// Kotlin, Ruby, Lua, PHP, Bash; Swift when it is turned on, in functions
+// its grammar parses without error): parameters, local variables, closure and
 // lambda parameters, for/catch/match/pattern bindings, Kotlin's implicit
 // `it` (bound at its lambda's opening brace), Java's and Rust's
 // flow-scoped pattern bindings (resolve_locals_flow.go). One interpreter
@@ -67,9 +68,14 @@ func (l Local) RefHits() []RefHit {
 // cache, as the Python and TypeScript resolvers do.
 func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 	lang, tbl := localsLangOf(from, src)
-	if tbl == nil {
+	if tbl == nil || !s.localsEnabled(lang, from) {
 		return Local{}, false
 	}
+	return s.localAt(lang, tbl, from, src, off)
+}
+
+// localAt is LocalAt in language lang, whose table is tbl.
+func (s *Store) localAt(lang string, tbl *localsLang, from string, src []byte, off int) (Local, bool) {
 	start := IdentStart(src, off)
 	if start >= len(src) || !isIdentByte(src[start]) {
 		return Local{}, false
@@ -89,6 +95,9 @@ func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 	}
 	path := descend(f, uint32(start))
 	top := tbl.walkRoot(f, path)
+	if tbl.strict && path[top].HasError() {
+		return Local{}, false // a tree the grammar got wrong (localsLang.strict)
+	}
 	a := newLocalsAnalysis(f, tbl, name, uint32(start), path[:top+1])
 	if a.target < 0 {
 		return Local{}, false // not a name a local can have: a member
@@ -118,12 +127,24 @@ func localsLangOf(rel string, src []byte) (string, *localsLang) {
 	return lang, localsLangs[lang]
 }
 
+// localsEnabled reports whether LocalAt may parse rel, of language
+// lang: a language off by default (OptInLanguages: Swift, whose grammar
+// takes seconds and a gigabyte to load) only when the store extracted the
+// file, that is when the user turned the language on.
+func (s *Store) localsEnabled(lang, rel string) bool {
+	if _, optIn := OptInLanguages[lang]; !optIn {
+		return true
+	}
+	h, ok := s.Header(rel)
+	return ok && h.Status != StatusSkipped
+}
+
 // warmLocals parses the buffer from into the tree cache when LocalAt
 // covers its language (WarmSyntax, when the editor opens it), and
 // returns it; nil otherwise.
 func (s *Store) warmLocals(from string, src []byte) []string {
 	lang, tbl := localsLangOf(from, src)
-	if tbl == nil {
+	if tbl == nil || !s.localsEnabled(lang, from) {
 		return nil
 	}
 	s.py.lock()
@@ -326,7 +347,7 @@ func (a *localsAnalysis) add(n *ts.Node, anc []*ts.Node, start uint32) {
 		}
 		o.spans = []localsSpan{sp}
 		if rule.flow && a.tbl.flow != nil {
-			if spans := a.tbl.flow(a.f, decl, anc); len(spans) > 0 {
+			if spans := a.tbl.flow(a.f, n, decl, anc); len(spans) > 0 {
 				o.spans = spans
 			}
 		}

@@ -14,7 +14,7 @@ import (
 // the let_condition) to the rest of the condition (a let chain's later
 // conditions) and the body: not the else branch, not the value after
 // `=` (`if let Some(x) = x` reads the outer x).
-func rustFlow(f *pyFile, decl *ts.Node, anc []*ts.Node) []localsSpan {
+func rustFlow(f *pyFile, _, decl *ts.Node, anc []*ts.Node) []localsSpan {
 	i := indexOf(anc, decl)
 	for i > 0 && f.typ(anc[i-1]) == "let_chain" {
 		i--
@@ -44,7 +44,7 @@ func rustFlow(f *pyFile, decl *ts.Node, anc []*ts.Node) []localsSpan {
 // after an if whose then branch cannot complete normally:
 // `if (!(o instanceof T t)) return; use(t);`). A binding in any other
 // expression is visible in the rest of its `&&`/`||` chain.
-func javaFlow(f *pyFile, decl *ts.Node, anc []*ts.Node) []localsSpan {
+func javaFlow(f *pyFile, _, decl *ts.Node, anc []*ts.Node) []localsSpan {
 	// A record pattern's components are the instanceof's bindings too.
 	i := indexOf(anc, decl)
 	for ; i >= 0 && f.typ(anc[i]) != "instanceof_expression"; i-- {

@@ -91,15 +91,22 @@ type localsLang struct {
 	// naming it (Kotlin's lambda without parameters binds `it`) the token
 	// that stands for the binding; nil for any other node or name.
 	implicit func(f *pyFile, n *ts.Node, name []byte) *ts.Node
-	// flow, when set, gives the binding of a flow rule declared by decl
-	// (under ancestors anc, decl among them) the regions it is visible
-	// in; none keeps the default, the innermost scope from the name on.
-	flow func(f *pyFile, decl *ts.Node, anc []*ts.Node) []localsSpan
+	// flow, when set, gives the binding name of a flow rule declared by
+	// decl (under ancestors anc, decl among them) the regions it is
+	// visible in; none keeps the default, the innermost scope from the
+	// name on.
+	flow func(f *pyFile, name, decl *ts.Node, anc []*ts.Node) []localsSpan
 	// captures, when set, reports whether the class body anc[i] (a
 	// scopeClass node, its ancestors before it) sees the locals around it,
 	// as anonymous and local classes do; its own members of the name
 	// still shadow them.
 	captures func(f *pyFile, anc []*ts.Node, i int) bool
+	// dotMembers: a name after `.` is a member even where the grammar
+	// gives it no member field (Swift's `.some(x)`, `self.x`).
+	dotMembers bool
+	// strict: the grammar mis-parses common forms of the language, so a
+	// function whose tree has an error node answers nothing (Swift).
+	strict bool
 }
 
 // localsLangs are the tables by the language name workspace.DetectLanguage
@@ -107,6 +114,7 @@ type localsLang struct {
 var localsLangs = map[string]*localsLang{
 	"java": javaLocals, "rust": rustLocals, "c": cLocals, "cpp": cppLocals, "csharp": csharpLocals,
 	"kotlin": kotlinLocals, "ruby": rubyLocals, "lua": luaLocals, "php": phpLocals, "bash": bashLocals,
+	"swift": swiftLocals,
 }
 
 // nameAt is the text of the name starting at byte start, or nil.
@@ -133,6 +141,9 @@ func (l *localsLang) isName(f *pyFile, n *ts.Node, anc []*ts.Node) bool {
 		if n, i = anc[i], i-1; i < 0 {
 			return true
 		}
+	}
+	if l.dotMembers && afterMemberOp(f.src, int(n.StartByte())) {
+		return false
 	}
 	field, ok := l.members[f.typ(anc[i])]
 	return !ok || (field != "" && fieldOf(f, anc[i], n) != field)

@@ -36,6 +36,12 @@ func TestLocalsFixtures(t *testing.T) {
 // localsAnswer is "DEF | REFS" for the use at off (see the fixtures).
 func localsAnswer(t *testing.T, st *Store, file string, src []byte, off int, read SourceReader) string {
 	t.Helper()
+	if h, _ := st.Header(file); h.Status == StatusSkipped && OptInLanguages[h.Lang] != "" {
+		// As an editor does once the user turned the language on.
+		if err := st.PutContent(context.Background(), file, src, Options{EnableLanguages: []string{h.Lang}}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	name, _ := IdentAt(src, off)
 	at := func(path string, line, col uint32) string {
 		if path == file {
@@ -94,13 +100,17 @@ func FuzzLocalsResolve(f *testing.F) {
 		{".java", "class A { void m(Object o) { if (!(o instanceof String t)) return; use(t); if (o instanceof P(int x, int y) && x > y) use(x); } }", "t); if"},
 		{".java", "class A { void m(int x) { Runnable r = new Runnable() { int y; public void run() { use(x, y); } }; } }", "x, y)"},
 		{".rs", "fn f(n: Option<i32>) { if let Some(n) = n && let Some(m) = g(n) { h(n, m) } else { h(n) } }", "n) } }"},
+		{".swift", "func f(_ o: Int?) { guard let n = o, n > 0 else { return }; let g = { (k: Int) in k + n }; if let m = o { use(m) } }", "n }"},
 		{".kt", "fun f(xs: List<Int>) = xs.map { it + xs.any { y -> it == y } }", "it =="},
 	} {
 		f.Add([]byte(seed.src), strings.Index(seed.src, seed.at), uint8(slices.Index(exts, seed.ext)))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, off int, lang uint8) {
 		file := "fuzz/a" + exts[int(lang)%len(exts)]
-		if l, ok := st.LocalAt(file, src, off); ok {
+		// localAt: LocalAt without its opt-in check, which would need
+		// each input indexed first.
+		name, tbl := localsLangOf(file, src)
+		if l, ok := st.localAt(name, tbl, file, src, off); ok {
 			if slices.Contains(l.Refs, l.Selection) == l.Implicit || !bytes.Contains(src, []byte(l.Name)) {
 				t.Fatalf("local %q with refs %v", l.Name, l.Refs)
 			}
@@ -111,7 +121,7 @@ func FuzzLocalsResolve(f *testing.F) {
 // localsExt is a file extension of each language localsLangs covers.
 var localsExt = map[string]string{
 	"java": ".java", "rust": ".rs", "c": ".c", "cpp": ".cpp", "csharp": ".cs", "kotlin": ".kt",
-	"ruby": ".rb", "lua": ".lua", "php": ".php", "bash": ".sh",
+	"ruby": ".rb", "lua": ".lua", "php": ".php", "bash": ".sh", "swift": ".swift",
 }
 
 // BenchmarkLocalAt measures a definition/references query on a local of a
@@ -180,6 +190,26 @@ func bigJava(n int) []byte {
 	}
 	b.WriteString("}\n")
 	return b.Bytes()
+}
+
+// TestLocalsOptIn: a language off by default (Swift) gets no locals,
+// and no grammar load, while the store holds its file as skipped.
+func TestLocalsOptIn(t *testing.T) {
+	root := t.TempDir()
+	src := []byte("func f(x: Int) -> Int {\n    let y = x\n    return y\n}\n")
+	if err := os.WriteFile(filepath.Join(root, "a.swift"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	off := bytes.LastIndex(src, []byte("y"))
+	if l, ok := st.LocalAt("a.swift", src, off); ok {
+		t.Errorf("Swift off: LocalAt = %+v, want none", l)
+	}
+	if got := st.WarmSyntax("a.swift", src, nil); got != nil {
+		t.Errorf("Swift off: WarmSyntax = %v, want nil", got)
+	}
 }
 
 // TestAfterMemberOp: the names LocalAt rules out before parsing.
