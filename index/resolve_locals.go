@@ -422,7 +422,8 @@ func (a *localsAnalysis) outerScope(anc []*ts.Node, i int) int {
 }
 
 // captures reports whether anc[i] is a class body that sees the locals
-// around it (Java's anonymous and local classes).
+// around it (localsLang.captures: Java's anonymous and local classes,
+// Kotlin's object expressions and local classes).
 func (a *localsAnalysis) captures(anc []*ts.Node, i int) bool {
 	return i > 0 && a.tbl.captures != nil && a.tbl.scopes[a.f.typ(anc[i])] == scopeClass && a.tbl.captures(a.f, anc, i)
 }
