@@ -80,7 +80,7 @@ func (s *Store) localAt(lang string, tbl *localsLang, from string, src []byte, o
 	if start >= len(src) || !isIdentByte(src[start]) {
 		return Local{}, false
 	}
-	if afterMemberOp(src, start) {
+	if afterMemberOp(src, start, tbl.arrowMembers) {
 		return Local{}, false // obj.x, p->x, N::x: a member, without a parse
 	}
 	s.py.lock()
@@ -155,14 +155,15 @@ func (s *Store) warmLocals(from string, src []byte) []string {
 	return []string{from}
 }
 
-// afterMemberOp reports whether the name at byte start follows `.`, `->`
-// or `::` (spaces between allowed), which makes it a member in every
-// language of localsLangs; `..` (a Rust range, Lua's concatenation) does
-// not.
-func afterMemberOp(src []byte, start int) bool {
+// afterMemberOp reports whether the name at byte start follows `.`, `::`
+// or, when arrow is set (C, C++, PHP), `->` (spaces between allowed), which
+// makes it a member in every language of localsLangs; `..` (a Rust range,
+// Lua's concatenation) does not. Elsewhere `->` starts a lambda's body
+// (Java, Kotlin) or a return type (Rust), where a name may be a local.
+func afterMemberOp(src []byte, start int, arrow bool) bool {
 	i := skipSpaceBack(src, start)
 	switch {
-	case i >= 2 && (string(src[i-2:i]) == "->" || string(src[i-2:i]) == "::"):
+	case i >= 2 && (string(src[i-2:i]) == "::" || arrow && string(src[i-2:i]) == "->"):
 		return true
 	case i >= 1 && src[i-1] == '.':
 		return i < 2 || src[i-2] != '.'

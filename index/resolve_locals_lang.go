@@ -104,6 +104,9 @@ type localsLang struct {
 	// dotMembers: a name after `.` is a member even where the grammar
 	// gives it no member field (Swift's `.some(x)`, `self.x`).
 	dotMembers bool
+	// arrowMembers: `->` is member access (C, C++, PHP), not a lambda's
+	// arrow (Java, Kotlin) or a return type (Rust).
+	arrowMembers bool
 	// strict: the grammar mis-parses common forms of the language, so a
 	// function whose tree has an error node answers nothing (Swift).
 	strict bool
@@ -142,7 +145,7 @@ func (l *localsLang) isName(f *pyFile, n *ts.Node, anc []*ts.Node) bool {
 			return true
 		}
 	}
-	if l.dotMembers && afterMemberOp(f.src, int(n.StartByte())) {
+	if l.dotMembers && afterMemberOp(f.src, int(n.StartByte()), l.arrowMembers) {
 		return false
 	}
 	field, ok := l.members[f.typ(anc[i])]
@@ -318,7 +321,7 @@ var (
 )
 
 var cLocals = &localsLang{
-	idents: set("identifier"), scopes: cScopes, binds: cBinds, patterns: cPatterns,
+	idents: set("identifier"), scopes: cScopes, binds: cBinds, patterns: cPatterns, arrowMembers: true,
 }
 
 var cppLocals = &localsLang{
@@ -334,7 +337,8 @@ var cppLocals = &localsLang{
 	patterns: merge(cPatterns, map[string]string{
 		"reference_declarator": "", "structured_binding_declarator": "",
 	}),
-	members: map[string]string{"qualified_identifier": "name"},
+	members:      map[string]string{"qualified_identifier": "name"},
+	arrowMembers: true,
 }
 
 var csharpLocals = &localsLang{
@@ -464,8 +468,9 @@ var luaLocals = &localsLang{
 // the same $x before and after); closures see only what `use` brings in,
 // arrow functions see everything; `global $x` makes $x not a local.
 var phpLocals = &localsLang{
-	idents:      set("name"),
-	identParent: "variable_name",
+	arrowMembers: true,
+	idents:       set("name"),
+	identParent:  "variable_name",
 	scopes: map[string]scopeKind{
 		"program": scopeRoot, "declaration_list": scopeClass, "function_definition": scopeGate,
 		"method_declaration": scopeGate, "anonymous_function": scopeGate, "arrow_function": scopeFunc,

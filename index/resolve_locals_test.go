@@ -221,14 +221,16 @@ func TestLocalsOptIn(t *testing.T) {
 // TestAfterMemberOp: the names LocalAt rules out before parsing.
 func TestAfterMemberOp(t *testing.T) {
 	for _, c := range []struct {
-		src  string
-		want bool
+		src   string
+		arrow bool
+		want  bool
 	}{
-		{"obj.x", true}, {"obj . x", true}, {"p->x", true}, {"N::x", true}, {"o&.x", true},
-		{"x", false}, {"a + x", false}, {"0..x", false}, {"a .. x", false}, {"$x", false},
+		{"obj.x", false, true}, {"obj . x", false, true}, {"p->x", true, true}, {"N::x", false, true}, {"o&.x", false, true},
+		{"x", false, false}, {"a + x", false, false}, {"0..x", false, false}, {"a .. x", false, false}, {"$x", false, false},
+		{"y -> x", false, false}, // a Java or Kotlin lambda's body
 	} {
-		if got := afterMemberOp([]byte(c.src), len(c.src)-1); got != c.want {
-			t.Errorf("afterMemberOp(%q) = %v, want %v", c.src, got, c.want)
+		if got := afterMemberOp([]byte(c.src), len(c.src)-1, c.arrow); got != c.want {
+			t.Errorf("afterMemberOp(%q, %v) = %v, want %v", c.src, c.arrow, got, c.want)
 		}
 	}
 }
