@@ -11,18 +11,30 @@ import (
 // tsLookup resolves name used at node n of f through the enclosing
 // scopes.
 func (r *pyResolver) tsLookup(f *pyFile, n *ts.Node, name string) pyValue {
+	if b := tsLookupBinding(f, n, name, r.step, func(scope *ts.Node) *ts.Node { return tsBindingIn(f, scope, name) }); b != nil {
+		return r.tsBindingValue(f, b)
+	}
+	return pyValue{}
+}
+
+// tsLookupBinding is the identifier binding name where node n of f uses
+// it, through the enclosing scopes, or nil: the scope rule of the
+// query-time resolver (in walks a scope) and of the index-time
+// descriptors (in reads a table of the file's bindings,
+// resolve_tsdesc.go). step bounds the scopes looked at.
+func tsLookupBinding(f *pyFile, n *ts.Node, name string, step func() bool, in func(scope *ts.Node) *ts.Node) *ts.Node {
 	for scope := tsScopeOf(f, n); scope != nil; scope = tsParentScope(f, scope) {
-		if !r.step() {
-			return pyValue{}
+		if !step() {
+			return nil
 		}
 		if f.typ(scope) == "class_body" {
 			continue // members are not lexical names
 		}
-		if b := tsBindingIn(f, scope, name); b != nil {
-			return r.tsBindingValue(f, b)
+		if b := in(scope); b != nil {
+			return b
 		}
 	}
-	return pyValue{}
+	return nil
 }
 
 // tsBindingValue is the value of the declared name b of f.
