@@ -104,11 +104,12 @@ func annotateTS(tree *extract.Tree, src []byte, res *extract.Result) {
 // tsDescriber describes the identifiers of one parsed file.
 type tsDescriber struct {
 	f        *pyFile
-	bind     map[pyScopeKey]map[string]*ts.Node // first binding of each name in each scope
-	idents   []*ts.Node                         // identifier nodes in source order
-	decls    []*ts.Node                         // declaration names, in source order
-	classes  []*ts.Node                         // classes and interfaces
-	objects  []*ts.Node                         // object types described as classes
+	bind     map[tsNodeKey]map[string]*ts.Node // first binding of each name in each scope
+	scopes   map[tsNodeKey]*ts.Node            // scopeOf's memo
+	idents   []*ts.Node                        // identifier nodes in source order
+	decls    []*ts.Node                        // declaration names, in source order
+	classes  []*ts.Node                        // classes and interfaces
+	objects  []*ts.Node                        // object types described as classes
 	comments []*ts.Node
 	table    []string
 	index    map[string]uint32
@@ -116,7 +117,7 @@ type tsDescriber struct {
 }
 
 func newTSDescriber(f *pyFile) *tsDescriber {
-	d := &tsDescriber{f: f, bind: map[pyScopeKey]map[string]*ts.Node{}, index: map[string]uint32{}, exported: map[string]bool{}}
+	d := &tsDescriber{f: f, bind: map[tsNodeKey]map[string]*ts.Node{}, scopes: map[tsNodeKey]*ts.Node{}, index: map[string]uint32{}, exported: map[string]bool{}}
 	pyWalk(f.tree.Root(), func(n *ts.Node) bool {
 		t := f.typ(n)
 		if tsIdentTypes[t] {
@@ -145,7 +146,7 @@ func newTSDescriber(f *pyFile) *tsDescriber {
 // binds its name already (tsBindingIn finds the first in source order).
 func (d *tsDescriber) addBinding(nm *ts.Node) {
 	f := d.f
-	k := pyKey(f, tsScopeOf(f, nm))
+	k := nodeKey(tsScopeOf(f, nm))
 	m := d.bind[k]
 	if m == nil {
 		m = map[string]*ts.Node{}
@@ -157,11 +158,36 @@ func (d *tsDescriber) addBinding(nm *ts.Node) {
 	}
 }
 
+// tsNodeKey identifies a node of one tree: hashing it is cheaper than
+// pyScopeKey's type name, and lookups hash one per scope climbed.
+type tsNodeKey struct {
+	start, end uint32
+	sym        ts.Symbol
+}
+
+func nodeKey(n *ts.Node) tsNodeKey { return tsNodeKey{n.StartByte(), n.EndByte(), n.Symbol()} }
+
 // lookup is tsLookupBinding over the table.
 func (d *tsDescriber) lookup(n *ts.Node, name string) *ts.Node {
-	return tsLookupBinding(d.f, n, name, func() bool { return true }, func(scope *ts.Node) *ts.Node {
-		return d.bind[pyKey(d.f, scope)][name]
+	return tsLookupBinding(d.f, n, d.scopeOf, func() bool { return true }, func(scope *ts.Node) *ts.Node {
+		return d.bind[nodeKey(scope)][name]
 	})
+}
+
+// scopeOf is tsScopeOf, memoised for scopes: every identifier's lookup
+// climbs the same chains, and minified files nest deep (tsScopeOf was
+// most of the annotation's time on GOROOT's webcomponents.min.js).
+func (d *tsDescriber) scopeOf(n *ts.Node) *ts.Node {
+	if !tsScopeTypes[d.f.typ(n)] {
+		return tsScopeOf(d.f, n)
+	}
+	k := nodeKey(n)
+	if s, ok := d.scopes[k]; ok {
+		return s
+	}
+	s := tsScopeOf(d.f, n)
+	d.scopes[k] = s
+	return s
 }
 
 // intern returns the 1-based table index of desc, 0 for "".

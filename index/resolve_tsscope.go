@@ -34,13 +34,6 @@ func tsScopeOf(f *pyFile, n *ts.Node) *ts.Node {
 	return f.tree.Root()
 }
 
-func tsParentScope(f *pyFile, s *ts.Node) *ts.Node {
-	if f.typ(s) == "program" {
-		return nil
-	}
-	return tsScopeOf(f, s)
-}
-
 // tsPatternTypes are the nodes a binding name may be nested in.
 var tsPatternTypes = map[string]bool{
 	"object_pattern": true, "array_pattern": true, "pair_pattern": true, "rest_pattern": true,

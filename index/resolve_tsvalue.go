@@ -11,19 +11,27 @@ import (
 // tsLookup resolves name used at node n of f through the enclosing
 // scopes.
 func (r *pyResolver) tsLookup(f *pyFile, n *ts.Node, name string) pyValue {
-	if b := tsLookupBinding(f, n, name, r.step, func(scope *ts.Node) *ts.Node { return tsBindingIn(f, scope, name) }); b != nil {
+	scopeOf := func(n *ts.Node) *ts.Node { return tsScopeOf(f, n) }
+	if b := tsLookupBinding(f, n, scopeOf, r.step, func(scope *ts.Node) *ts.Node { return tsBindingIn(f, scope, name) }); b != nil {
 		return r.tsBindingValue(f, b)
 	}
 	return pyValue{}
 }
 
-// tsLookupBinding is the identifier binding name where node n of f uses
-// it, through the enclosing scopes, or nil: the scope rule of the
+// tsLookupBinding is the identifier binding a name where node n of f
+// uses it, through the enclosing scopes, or nil: the scope rule of the
 // query-time resolver (in walks a scope) and of the index-time
-// descriptors (in reads a table of the file's bindings,
-// resolve_tsdesc.go). step bounds the scopes looked at.
-func tsLookupBinding(f *pyFile, n *ts.Node, name string, step func() bool, in func(scope *ts.Node) *ts.Node) *ts.Node {
-	for scope := tsScopeOf(f, n); scope != nil; scope = tsParentScope(f, scope) {
+// descriptors (in reads a table of the file's bindings, and scopeOf,
+// tsScopeOf, is memoised: resolve_tsdesc.go). step bounds the scopes
+// looked at.
+func tsLookupBinding(f *pyFile, n *ts.Node, scopeOf func(*ts.Node) *ts.Node, step func() bool, in func(scope *ts.Node) *ts.Node) *ts.Node {
+	up := func(s *ts.Node) *ts.Node {
+		if f.typ(s) == "program" {
+			return nil
+		}
+		return scopeOf(s)
+	}
+	for scope := scopeOf(n); scope != nil; scope = up(scope) {
 		if !step() {
 			return nil
 		}
