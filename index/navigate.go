@@ -21,7 +21,8 @@ import (
 // Python, TypeScript and JavaScript resolve from the syntax of several
 // files (SyntaxTargetAt) through descriptors stored at index time:
 // references parse nothing, definitions at most an edited buffer (and, in
-// TypeScript, the modules a use of it leads to); the other tree-sitter
+// TypeScript, for a call of an overloaded function, the file declaring
+// it, whose signature the arguments pick); the other tree-sitter
 // languages' locals resolve from the buffer's syntax (LocalAt). The
 // functions taking a SourceReader resolve them when it is not nil and
 // wait as long as that takes (the CLI and the tools). The language server

@@ -16,10 +16,12 @@ import (
 // every occurrence gets a descriptor of what it binds to
 // (resolve_tsdesc.go), which references evaluate against the index
 // (resolve_tsidx.go, resolve_tsidxrefs.go) and definitions too when the
-// buffer is the content the index holds (resolve_tsidxdef.go); an edited
-// buffer, or a call of an overloaded function, is parsed and resolved here
-// at query time, by the same scope rule (tsLookupBinding). What it
-// follows:
+// buffer is the content the index holds (resolve_tsidxdef.go). An edited
+// buffer is parsed and resolved here at query time, by the same scope
+// rule (tsLookupBinding), the other files its uses lead to being read
+// from their descriptors (tsIdxKnown; parsed only when they have none);
+// so is a call of an overloaded function, whose declaring file is parsed
+// to pick the signature its arguments fit. What it follows:
 //
 //   - block scopes (blocks, functions, arrow functions, methods, for and
 //     catch clauses); a declaration anywhere in a block binds it there.

@@ -34,22 +34,24 @@ func TestResolveTSFixture(t *testing.T) {
 
 // TestTSNavigationParsesNothing: definitions of uses in a buffer the index
 // holds, and the references to what they resolve to, come from the stored
-// descriptors: no file is parsed, not even the buffer. The uses lead
-// through an imported class, a re-export, this, a callback parameter and
-// a declared return type.
+// descriptors: no file is parsed, not even the buffer; an edited buffer is
+// parsed alone. The uses lead through an imported class, a re-export,
+// this, a callback parameter and a declared return type.
 func TestTSNavigationParsesNothing(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
 	mustIndex(t, st, root)
 	read := readUnder(root)
-	for _, c := range []struct{ loc, use, want, refs string }{
+	cases := []struct{ loc, use, want, refs string }{
 		{"src/app.ts:8", "u.greet", "src/models.ts:8", "src/app.ts:8 src/models.ts:8 src/models.ts:9"},
 		{"src/app.ts:13", "assist", "src/util/help.ts:1", "src/defaults.ts:1 src/defaults.ts:3 src/defaults.ts:5 src/index.ts:2 src/util/help.ts:1"},
 		{"src/models.ts:9", "this.save", "src/models.ts:3", "src/app.ts:10 src/app.ts:12 src/generic.ts:4 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
 		{"src/flow.ts:13", "sub.next", "src/flow.ts:1", "src/flow.ts:1 src/flow.ts:13 src/flow.ts:14 src/flow.ts:15 src/flow.ts:16 src/flow.ts:18 src/useflow.ts:2"},
 		{"src/flow.ts:16", "make().subscribe", "src/flow.ts:4", ""},
-	} {
+		{"src/flow.ts:13", "source.subscribe", "src/flow.ts:4", ""},
+	}
+	for _, c := range cases {
 		file, src, off, err := fixtureUse(root, c.loc, c.use)
 		if err != nil {
 			t.Fatal(err)
@@ -69,6 +71,26 @@ func TestTSNavigationParsesNothing(t *testing.T) {
 	}
 	if n := len(st.py.files); n != 0 {
 		t.Errorf("parsed %d files: %v", n, st.py.order)
+	}
+	// An edited buffer (a blank line appended: the index does not hold
+	// it) is parsed alone; the files its uses lead to are still read from
+	// their descriptors.
+	buffers := map[string]bool{}
+	for _, c := range cases {
+		file, src, off, err := fixtureUse(root, c.loc, c.use)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buffers["typescript:"+file] = true
+		tg, ok := st.TSDefinitions(file, append(src, '\n'), off, read)
+		if got := fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1); !ok || got != c.want {
+			t.Errorf("edited, %s %s: got %s (%v), want %s", c.loc, c.use, got, ok, c.want)
+		}
+	}
+	for _, k := range st.py.order {
+		if !buffers[k] {
+			t.Errorf("parsed %s, not an edited buffer", k)
+		}
 	}
 }
 

@@ -388,3 +388,14 @@ func (x *tsIdxFile) overloadFirst(i int) extract.Symbol {
 	}
 	return s
 }
+
+// tsIdxKnown reports whether the query-time resolver takes file p from
+// the index rather than parsing it: p has descriptors and this request
+// holds no tree of it (the buffer it resolves in, whose content the index
+// may not hold yet, is parsed).
+func (r *pyResolver) tsIdxKnown(p string) bool {
+	if _, held := r.files[tsGrammar(p)+":"+p]; held {
+		return false
+	}
+	return r.tsIdxFile(p) != nil
+}

@@ -126,6 +126,9 @@ func (r *pyResolver) tsSpecifier(f *pyFile, spec, id *ts.Node) pyValue {
 
 // tsExport is the declaration module file mod exports as name.
 func (r *pyResolver) tsExport(mod, name string) pyValue {
+	if r.tsIdxKnown(mod) {
+		return r.tsIdxExport(mod, name, 0)
+	}
 	f := r.tsFile(mod, nil)
 	if f == nil || !r.step() {
 		return pyValue{}
@@ -306,6 +309,9 @@ func (r *pyResolver) tsMember(v pyValue, name string) pyValue {
 // constructor's parameter properties, then what it extends and
 // implements, in order.
 func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
+	if c.f == nil {
+		return r.tsIdxClassMember(c, name, 0)
+	}
 	if !r.step() {
 		return pyValue{}
 	}

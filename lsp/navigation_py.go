@@ -20,7 +20,8 @@ import (
 // Both answer from the resolution descriptors the index stores with each
 // occurrence, parsing nothing when the buffer is the content the index
 // holds (open buffers are written to it as they change) and only the
-// buffer otherwise (a TypeScript buffer also the modules a use leads to):
+// buffer otherwise (and for a TypeScript call of an overloaded function
+// the file declaring it):
 // definition and references take a few milliseconds, well within the
 // budget below. A request waits for the resolution at most the server's
 // ResolveBudget; past it, or while another resolution of the folder still
