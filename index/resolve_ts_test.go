@@ -116,6 +116,8 @@ func TestTSReferencesFixture(t *testing.T) {
 		{"src/flow.ts:1", "next", "src/flow.ts:1 src/flow.ts:13 src/flow.ts:14 src/flow.ts:15 src/flow.ts:16 src/flow.ts:18 src/useflow.ts:2"},
 		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/generic.ts:4 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
 		{"src/app.ts:16", "helper", "src/app.ts:15 src/app.ts:16"},
+		// A module-level name no symbol lists (destructured) is no local.
+		{"src/usedestr.ts:2", "alpha", "src/destr.ts:1 src/usedestr.ts:1 src/usedestr.ts:2"},
 		{"src/app.ts:18", "helper", "src/app.ts:7 src/app.ts:13 src/app.ts:18"},
 		// From a call that fits the third signature: every overload's
 		// declaration and every call, whichever it fits.

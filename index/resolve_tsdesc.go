@@ -48,6 +48,8 @@ import (
 //	!m@L:C=N@P     constructor parameter property N at P of the class at L:C
 //	!eNAME=VALUE   the module exports NAME (the first statement that does)
 //	!sSPEC         export * from SPEC, in order
+//	!g@L:C         the binding at L:C is module-level though no symbol
+//	               names it (a destructured name): other files may use it
 //
 // JSDoc links ({@link name}) are added to the file's occurrences, with
 // the descriptor of name where the comment stands: tsserver counts them
@@ -94,7 +96,7 @@ func annotateTS(tree *extract.Tree, src []byte, res *extract.Result) {
 			r.Operand = d.intern(d.describe(id))
 		}
 	}
-	d.facts()
+	d.facts(res.Symbols)
 	if added {
 		sort.SliceStable(res.Refs, func(i, j int) bool { return res.Refs[i].Pos.Less(res.Refs[j].Pos) })
 	}
@@ -134,7 +136,7 @@ func newTSDescriber(f *pyFile) *tsDescriber {
 				d.addBinding(nm)
 			}
 		}
-		if (t == "identifier" || t == "shorthand_property_identifier_pattern") && tsBinding(f, n) {
+		if tsBindingName(f, n) {
 			d.addBinding(n)
 		}
 		return true

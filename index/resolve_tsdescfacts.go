@@ -14,12 +14,21 @@ import (
 // what its bindings hold, what its functions return and pass their
 // callbacks, its classes' heritage, its exports.
 
-// facts appends the file's facts to the table.
-func (d *tsDescriber) facts() {
+// facts appends the file's facts to the table; syms are the file's
+// symbols.
+func (d *tsDescriber) facts(syms []extract.Symbol) {
 	f := d.f
+	named := map[extract.Pos]bool{}
+	for _, s := range syms {
+		named[s.Selection.Start] = true
+	}
 	for _, b := range d.decls {
 		if v := d.bindingValue(b); v != "" {
 			d.intern("!v@" + posKey(b) + "=" + v)
+		}
+		p := b.StartPoint()
+		if !named[extract.Pos{Line: p.Row, Col: p.Column}] && f.typ(tsScopeOf(f, b)) == "program" && d.bindingRef(b) == at(b) {
+			d.intern("!g@" + posKey(b))
 		}
 	}
 	for _, c := range d.classes {
@@ -325,7 +334,7 @@ func (d *tsDescriber) exportedDecl(st, decl *ts.Node) {
 		return
 	}
 	pyWalk(decl, func(n *ts.Node) bool {
-		if f.typ(n) == "identifier" && tsBinding(f, n) {
+		if tsBindingName(f, n) {
 			d.export(f.text(n), at(n))
 		}
 		return f.typ(n) != "arrow_function" && f.typ(n) != "function_expression"

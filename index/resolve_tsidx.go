@@ -28,6 +28,7 @@ type tsIdxFile struct {
 	members map[string]map[string]string // !m: class "L:C" -> name -> "L:C"
 	exports map[string]string            // !e: name -> value
 	stars   []string                     // !s: specifiers
+	globals map[string]bool              // !g: module-level bindings without a symbol
 	syms    []extract.Symbol
 }
 
@@ -63,13 +64,18 @@ func (r *pyResolver) tsIdxFile(p string) *tsIdxFile {
 // newTSIdxFile parses the facts of a file's descriptor table.
 func newTSIdxFile(hash uint64, ops []string) *tsIdxFile {
 	x := &tsIdxFile{hash: hash, ops: ops, vals: map[string]string{}, rets: map[string]string{}, cbs: map[string]string{},
-		classes: map[string][]string{}, members: map[string]map[string]string{}, exports: map[string]string{}}
+		classes: map[string][]string{}, members: map[string]map[string]string{}, exports: map[string]string{},
+		globals: map[string]bool{}}
 	for _, o := range ops {
 		if len(o) < 3 || o[0] != '!' {
 			continue
 		}
-		if o[1] == 's' {
+		switch o[1] {
+		case 's':
 			x.stars = append(x.stars, o[2:])
+			continue
+		case 'g':
+			x.globals[strings.TrimPrefix(o[2:], "@")] = true
 			continue
 		}
 		k, v, ok := strings.Cut(o[2:], "=")
@@ -191,9 +197,13 @@ func (r *pyResolver) tsIdxBinding(p string, pos extract.Pos, name string) pyValu
 	key := pyPosKey(pos)
 	memo := "b" + p + "\x00" + key
 	if v, ok := r.memo[memo]; ok {
+		if v.decl.Name == "" && name != "" { // first evaluated as a value
+			v.decl.Name = name
+			v.decl.Selection.End.Col = pos.Col + uint32(len(name))
+		}
 		return v
 	}
-	t := PyTarget{Path: p, Name: name, Kind: extract.KindVariable, Local: true,
+	t := PyTarget{Path: p, Name: name, Kind: extract.KindVariable, Local: !x.globals[key],
 		Selection: extract.Range{Start: pos, End: extract.Pos{Line: pos.Line, Col: pos.Col + uint32(len(name))}}}
 	for i := range x.syms {
 		if s := &x.syms[i]; s.Selection.Start == pos {

@@ -26,7 +26,7 @@ func (r *pyResolver) tsLookup(f *pyFile, n *ts.Node, name string) pyValue {
 // looked at.
 func tsLookupBinding(f *pyFile, n *ts.Node, scopeOf func(*ts.Node) *ts.Node, step func() bool, in func(scope *ts.Node) *ts.Node) *ts.Node {
 	up := func(s *ts.Node) *ts.Node {
-		if f.typ(s) == "program" {
+		if f.typ(s) == "program" || s.Parent() == nil { // a broken tree's root is no program
 			return nil
 		}
 		return scopeOf(s)
@@ -202,7 +202,7 @@ func (r *pyResolver) tsExportedDecl(f *pyFile, st, d *ts.Node, name string) (pyV
 	// export const a = 1, b = 2
 	var found *ts.Node
 	pyWalk(d, func(n *ts.Node) bool {
-		if found == nil && f.typ(n) == "identifier" && f.text(n) == name && tsBinding(f, n) {
+		if found == nil && tsBindingName(f, n) && f.text(n) == name {
 			found = n
 		}
 		return found == nil && f.typ(n) != "arrow_function" && f.typ(n) != "function_expression"
