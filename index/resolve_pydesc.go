@@ -49,12 +49,9 @@ import (
 
 func init() { extract.SetAnnotator("python", annotatePython) }
 
-// pyDescMax bounds a descriptor's length, and pyValueDepth the nesting of
-// the values it inlines (x = y = z = ... chains).
-const (
-	pyDescMax    = 256
-	pyValueDepth = 8
-)
+// pyValueDepth bounds the nesting of the values a descriptor inlines
+// (x = y = z = ... chains).
+const pyValueDepth = 8
 
 // annotatePython writes the descriptors of res's references and the
 // file's facts. A failure (a panic on a broken tree) leaves the file
@@ -103,39 +100,15 @@ func lineOffsets(src []byte) []int {
 
 // pyDescriber describes the identifiers of one parsed file.
 type pyDescriber struct {
-	f      *pyFile
-	tab    *pyBindingTable
-	idents []*ts.Node // identifier nodes in source order
-	table  []string
-	index  map[string]uint32
+	descTable
+	f   *pyFile
+	tab *pyBindingTable
 }
 
 func newPyDescriber(f *pyFile) *pyDescriber {
-	d := &pyDescriber{f: f, index: map[string]uint32{}}
+	d := &pyDescriber{f: f, descTable: descTable{index: map[string]uint32{}}}
 	d.tab = newPyBindingTable(f, func(n *ts.Node) { d.idents = append(d.idents, n) })
 	return d
-}
-
-// intern returns the 1-based table index of desc, 0 for "".
-func (d *pyDescriber) intern(desc string) uint32 {
-	if desc == "" || len(desc) > pyDescMax {
-		return 0
-	}
-	if i, ok := d.index[desc]; ok {
-		return i
-	}
-	d.table = append(d.table, desc)
-	d.index[desc] = uint32(len(d.table))
-	return uint32(len(d.table))
-}
-
-// identAt is the identifier starting at byte off, or nil.
-func (d *pyDescriber) identAt(off int) *ts.Node {
-	i := sort.Search(len(d.idents), func(i int) bool { return int(d.idents[i].StartByte()) >= off })
-	if i < len(d.idents) && int(d.idents[i].StartByte()) == off {
-		return d.idents[i]
-	}
-	return nil
 }
 
 // describe is the descriptor of the identifier id, "" when the syntax
@@ -271,7 +244,7 @@ func (d *pyDescriber) value(n *ts.Node, depth int) string {
 	case "parenthesized_expression", "type":
 		v = d.value(n.NamedChild(0), depth+1)
 	}
-	if len(v) > pyDescMax {
+	if len(v) > descMax {
 		return ""
 	}
 	return v

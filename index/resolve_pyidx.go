@@ -375,16 +375,10 @@ func (r *pyResolver) idxClassMemberOf(c *pyClass, x *pyIdxFile, name string) pyV
 // index cannot say (the buffer was edited since, or off is no stored
 // occurrence); the caller then parses.
 func (s *Store) pyIndexedDefinition(from string, src []byte, off int, read SourceReader) (t PyTarget, ok, answered bool) {
-	if !s.pyIndexedContent(from, src) {
+	name, pos, ok := s.indexedOccurrence(from, src, off)
+	if !ok {
 		return PyTarget{}, false, false
 	}
-	start := IdentStart(src, off)
-	name, isName := IdentAt(src, start)
-	if !isName {
-		return PyTarget{}, false, false
-	}
-	line := bytes.Count(src[:start], []byte{'\n'})
-	pos := extract.Pos{Line: uint32(line), Col: uint32(start - (bytes.LastIndexByte(src[:start], '\n') + 1))}
 	r := newPyResolver(s, read)
 	defer r.release()
 	x := r.idxFile(from)
@@ -405,9 +399,27 @@ func (s *Store) pyIndexedDefinition(from string, src []byte, off int, read Sourc
 	return PyTarget{}, false, false
 }
 
-// pyIndexedContent reports whether src is the content the index holds
-// for the Python file from: its stored descriptors then describe src.
-func (s *Store) pyIndexedContent(from string, src []byte) bool {
+// indexedContent reports whether src is the content the index holds for
+// the file from: its stored descriptors then describe src.
+func (s *Store) indexedContent(from string, src []byte) bool {
 	h, known := s.Header(from)
-	return known && isPyFile(from) && h.Hash == xxhash.Sum64(src)
+	return known && h.Hash == xxhash.Sum64(src)
+}
+
+// indexedOccurrence is the identifier at off of src, the content the
+// index holds for from, and its position as the index stores
+// occurrences; ok is false when src is not that content or off is on no
+// identifier.
+func (s *Store) indexedOccurrence(from string, src []byte, off int) (name string, pos extract.Pos, ok bool) {
+	if !s.indexedContent(from, src) {
+		return "", extract.Pos{}, false
+	}
+	start := IdentStart(src, off)
+	name, ok = IdentAt(src, start)
+	if !ok {
+		return "", extract.Pos{}, false
+	}
+	line := bytes.Count(src[:start], []byte{'\n'})
+	pos = extract.Pos{Line: uint32(line), Col: uint32(start - (bytes.LastIndexByte(src[:start], '\n') + 1))}
+	return name, pos, true
 }

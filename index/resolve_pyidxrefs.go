@@ -16,46 +16,6 @@ import (
 // the reads of the name's occurrences and of the few files its
 // descriptors lead to, whatever the number of candidate files.
 
-// pyIndexedReferences is PyReferences for a Python declaration.
-func (s *Store) pyIndexedReferences(t PyTarget, read SourceReader) ([]RefHit, error) {
-	all, err := s.References(t.Name, 0)
-	if err != nil {
-		return nil, err
-	}
-	r := newPyResolver(s, read)
-	defer r.release()
-	r.indexOnly = true
-	pr := newPyIdxRefs(r, t, all)
-	return r.byFile(all, pr.indexedFile), nil
-}
-
-// pyIndexedFileReferences is pyIndexedReferences within file p.
-func (s *Store) pyIndexedFileReferences(t PyTarget, p string, read SourceReader) ([]RefHit, error) {
-	occ, err := s.FileReferences(p, t.Name)
-	if err != nil {
-		return nil, err
-	}
-	hits := make([]RefHit, len(occ))
-	for i, o := range occ {
-		hits[i] = RefHit{Path: p, Name: t.Name, Pos: o.Pos, Call: o.Call, Operand: o.Operand}
-	}
-	r := newPyResolver(s, read)
-	defer r.release()
-	r.indexOnly = true
-	return newPyIdxRefs(r, t, hits).indexedFile(p, hits), nil
-}
-
-func newPyIdxRefs(r *pyResolver, t PyTarget, all []RefHit) *pyRefs {
-	pr := &pyRefs{r: r, t: t, via: t.Name, candidates: map[string]bool{}, leads: map[string]bool{}}
-	if t.Container != "" {
-		pr.via = t.Container
-	}
-	for _, h := range all {
-		pr.candidates[h.Path] = true
-	}
-	return pr
-}
-
 // indexedFile filters the occurrences hits of the Python file p by their
 // descriptors.
 func (pr *pyRefs) indexedFile(p string, hits []RefHit) []RefHit {

@@ -19,10 +19,14 @@ import (
 // JavaScript declaration (PyDefinitions, TSDefinitions), in path and
 // position order; read returns the content of a file of the store.
 func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) ([]RefHit, error) {
-	if isTSFile(t.Path) {
-		return s.tsIndexedReferences(t, read)
+	all, err := s.References(t.Name, 0)
+	if err != nil {
+		return nil, err
 	}
-	return s.pyIndexedReferences(t, read)
+	r := newPyResolver(s, read)
+	defer r.release()
+	r.indexOnly = true
+	return r.byFile(all, newIdxRefs(r, t, all).judge), nil
 }
 
 // byFile answers the occurrences all, in path order, one file at a time
@@ -47,10 +51,44 @@ func (r *pyResolver) byFile(all []RefHit, judge func(p string, hits []RefHit) []
 
 // PyFileReferences is PyReferences within file p (document highlights).
 func (s *Store) PyFileReferences(t PyTarget, p string, read func(rel string) ([]byte, error)) ([]RefHit, error) {
-	if isTSFile(t.Path) {
-		return s.tsIndexedFileReferences(t, p, read)
+	occ, err := s.FileReferences(p, t.Name)
+	if err != nil {
+		return nil, err
 	}
-	return s.pyIndexedFileReferences(t, p, read)
+	hits := make([]RefHit, len(occ))
+	for i, o := range occ {
+		hits[i] = RefHit{Path: p, Name: t.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Operand: o.Operand}
+	}
+	r := newPyResolver(s, read)
+	defer r.release()
+	r.indexOnly = true
+	return newIdxRefs(r, t, hits).judge(p, hits), nil
+}
+
+// newIdxRefs judges the occurrences all (the candidates) of t's name by
+// their descriptors; a TypeScript member is judged against the
+// declaration it overrides or implements first (tsIdxCanonical).
+func newIdxRefs(r *pyResolver, t PyTarget, all []RefHit) *pyRefs {
+	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), via: t.Name, candidates: map[string]bool{}, leads: map[string]bool{}}
+	if pr.ts {
+		pr.t = r.tsIdxCanonical(t)
+	}
+	if t.Container != "" {
+		pr.via = t.Container
+	}
+	for _, h := range all {
+		pr.candidates[h.Path] = true
+	}
+	return pr
+}
+
+// judge keeps of hits, the occurrences in file p, those that refer to
+// pr.t (see indexedFile, tsIndexedFile).
+func (pr *pyRefs) judge(p string, hits []RefHit) []RefHit {
+	if pr.ts {
+		return pr.tsIndexedFile(p, hits)
+	}
+	return pr.indexedFile(p, hits)
 }
 
 type pyRefs struct {

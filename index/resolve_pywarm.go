@@ -20,7 +20,7 @@ package index
 func (s *Store) WarmSyntax(from string, src []byte, read SourceReader) []string {
 	lang := ""
 	switch {
-	case isPyFile(from) && s.pyIndexedContent(from, src):
+	case isPyFile(from) && s.indexedContent(from, src):
 		return nil
 	case isPyFile(from):
 		lang = "python"

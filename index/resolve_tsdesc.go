@@ -61,12 +61,9 @@ func init() {
 	}
 }
 
-// tsDescMax bounds a descriptor's length and tsValueDepth the nesting of
-// the expressions it describes.
-const (
-	tsDescMax    = 256
-	tsValueDepth = 12
-)
+// tsValueDepth bounds the nesting of the expressions a descriptor
+// describes.
+const tsValueDepth = 12
 
 // annotateTS writes the descriptors of res's references and the file's
 // facts. A failure (a panic on a broken tree) leaves the file without
@@ -105,21 +102,19 @@ func annotateTS(tree *extract.Tree, src []byte, res *extract.Result) {
 
 // tsDescriber describes the identifiers of one parsed file.
 type tsDescriber struct {
+	descTable
 	f        *pyFile
 	bind     map[tsNodeKey]map[string]*ts.Node // first binding of each name in each scope
 	scopes   map[tsNodeKey]*ts.Node            // scopeOf's memo
-	idents   []*ts.Node                        // identifier nodes in source order
 	decls    []*ts.Node                        // declaration names, in source order
 	classes  []*ts.Node                        // classes and interfaces
 	objects  []*ts.Node                        // object types described as classes
 	comments []*ts.Node
-	table    []string
-	index    map[string]uint32
 	exported map[string]bool // names of !e facts written
 }
 
 func newTSDescriber(f *pyFile) *tsDescriber {
-	d := &tsDescriber{f: f, bind: map[tsNodeKey]map[string]*ts.Node{}, scopes: map[tsNodeKey]*ts.Node{}, index: map[string]uint32{}, exported: map[string]bool{}}
+	d := &tsDescriber{f: f, bind: map[tsNodeKey]map[string]*ts.Node{}, scopes: map[tsNodeKey]*ts.Node{}, descTable: descTable{index: map[string]uint32{}}, exported: map[string]bool{}}
 	pyWalk(f.tree.Root(), func(n *ts.Node) bool {
 		t := f.typ(n)
 		if tsIdentTypes[t] {
@@ -190,28 +185,6 @@ func (d *tsDescriber) scopeOf(n *ts.Node) *ts.Node {
 	s := tsScopeOf(d.f, n)
 	d.scopes[k] = s
 	return s
-}
-
-// intern returns the 1-based table index of desc, 0 for "".
-func (d *tsDescriber) intern(desc string) uint32 {
-	if desc == "" || len(desc) > tsDescMax {
-		return 0
-	}
-	if i, ok := d.index[desc]; ok {
-		return i
-	}
-	d.table = append(d.table, desc)
-	d.index[desc] = uint32(len(d.table))
-	return uint32(len(d.table))
-}
-
-// identAt is the identifier starting at byte off, or nil.
-func (d *tsDescriber) identAt(off int) *ts.Node {
-	i := sort.Search(len(d.idents), func(i int) bool { return int(d.idents[i].StartByte()) >= off })
-	if i < len(d.idents) && int(d.idents[i].StartByte()) == off {
-		return d.idents[i]
-	}
-	return nil
 }
 
 // at is the head naming the identifier n of this file.
@@ -369,7 +342,7 @@ func (d *tsDescriber) value(n *ts.Node, depth int) string {
 			v = d.value(n.NamedChild(0), depth+1)
 		}
 	}
-	if len(v) > tsDescMax {
+	if len(v) > descMax {
 		return ""
 	}
 	return v

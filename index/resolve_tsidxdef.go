@@ -1,10 +1,6 @@
 package index
 
 import (
-	"bytes"
-
-	"github.com/cespare/xxhash/v2"
-
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -16,16 +12,10 @@ import (
 // tsPickOverload picks from the arguments' syntax); the caller then
 // parses.
 func (s *Store) tsIndexedDefinition(from string, src []byte, off int, read SourceReader) (t PyTarget, ok, answered bool) {
-	if h, known := s.Header(from); !known || h.Hash != xxhash.Sum64(src) {
+	name, pos, ok := s.indexedOccurrence(from, src, off)
+	if !ok {
 		return PyTarget{}, false, false
 	}
-	start := IdentStart(src, off)
-	name, isName := IdentAt(src, start)
-	if !isName {
-		return PyTarget{}, false, false
-	}
-	line := bytes.Count(src[:start], []byte{'\n'})
-	pos := extract.Pos{Line: uint32(line), Col: uint32(start - (bytes.LastIndexByte(src[:start], '\n') + 1))}
 	r := newPyResolver(s, read)
 	defer r.release()
 	x := r.tsIdxFile(from)

@@ -12,48 +12,6 @@ package index
 // a member (whose values flow in without an import of its class), or one
 // whose imports lead to it. No file is parsed.
 
-// tsIndexedReferences is PyReferences for a TypeScript or JavaScript
-// declaration.
-func (s *Store) tsIndexedReferences(t PyTarget, read SourceReader) ([]RefHit, error) {
-	all, err := s.References(t.Name, 0)
-	if err != nil {
-		return nil, err
-	}
-	r := newPyResolver(s, read)
-	defer r.release()
-	r.indexOnly = true
-	pr := newTSIdxRefs(r, t, all)
-	return r.byFile(all, pr.tsIndexedFile), nil
-}
-
-// tsIndexedFileReferences is tsIndexedReferences within file p.
-func (s *Store) tsIndexedFileReferences(t PyTarget, p string, read SourceReader) ([]RefHit, error) {
-	occ, err := s.FileReferences(p, t.Name)
-	if err != nil {
-		return nil, err
-	}
-	hits := make([]RefHit, len(occ))
-	for i, o := range occ {
-		hits[i] = RefHit{Path: p, Name: t.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Operand: o.Operand}
-	}
-	r := newPyResolver(s, read)
-	defer r.release()
-	r.indexOnly = true
-	return newTSIdxRefs(r, t, hits).tsIndexedFile(p, hits), nil
-}
-
-func newTSIdxRefs(r *pyResolver, t PyTarget, all []RefHit) *pyRefs {
-	pr := &pyRefs{r: r, t: r.tsIdxCanonical(t), ts: true, via: t.Name, candidates: map[string]bool{},
-		leads: map[string]bool{}}
-	if t.Container != "" {
-		pr.via = t.Container
-	}
-	for _, h := range all {
-		pr.candidates[h.Path] = true
-	}
-	return pr
-}
-
 // tsIndexedFile filters the occurrences hits of file p by their
 // descriptors.
 func (pr *pyRefs) tsIndexedFile(p string, hits []RefHit) []RefHit {
