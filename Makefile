@@ -17,12 +17,9 @@ run: build
 	./$(BIN) index $(WS)
 
 # The packages with concurrent code (stores, servers, watchers, MCP sessions),
-# tested again under the race detector. GOT_GLR_FOREST=0 keeps gotreesitter
-# v0.24.0 off its experimental forest fast path (it falls back to the same
-# parser either way, and the golden tests pass with it off), whose
-# parseForest writes a package-level diagnostic string
-# (forestLastDeclineReason) from every concurrent parse: a benign library
-# race that otherwise fails TestConcurrentExtract intermittently.
+# tested again under the race detector. (gotreesitter's experimental forest
+# path, whose package-level diagnostic string raced between concurrent parses,
+# is off in every parley process: index/extract/forest.go.)
 RACE_PKGS := ./workspace/... ./index/... ./lsp/... ./agent/... ./memory/... ./tools/mcpclient/... ./tools/mcpserve/...
 
 # scripts/gotest runs go test; under CI=true it fails on any skipped test
@@ -30,7 +27,7 @@ RACE_PKGS := ./workspace/... ./index/... ./lsp/... ./agent/... ./memory/... ./to
 test:
 	$(GO) vet ./...
 	$(GO) run ./scripts/gotest -count=1 ./...
-	GOT_GLR_FOREST=0 $(GO) run ./scripts/gotest -race -count=1 $(RACE_PKGS)
+	$(GO) run ./scripts/gotest -race -count=1 $(RACE_PKGS)
 
 # Heavy: indexes GOROOT/src, the Python standard library and a JavaScript
 # tree with parley and universal-ctags and prints ratios. Not part of test.
