@@ -5,7 +5,6 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"time"
 
 	ts "github.com/odvcencio/gotreesitter"
 
@@ -179,12 +178,10 @@ func (s *Store) localsTree(lang, rel string, src []byte) *pyFile {
 	if f != nil {
 		return f
 	}
-	start := time.Now()
 	tree, err := extract.ParseTree(context.Background(), lang, src, extract.BudgetFor(len(src)))
 	if err != nil {
 		return nil
 	}
-	s.py.timed(len(src), time.Since(start))
 	f = &pyFile{rel: rel, src: src, tree: tree}
 	s.py.put(key, f, h)
 	s.py.evictLocals(key)

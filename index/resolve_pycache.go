@@ -5,7 +5,6 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // pyTreeCache keeps the parse trees of recently resolved Python files, so
@@ -19,11 +18,6 @@ type pyTreeCache struct {
 	// stop at their next step (Store.CancelResolutions: all of them while
 	// it is MaxUint64).
 	gen, cancelled atomic.Uint64
-
-	// psPerByte is the recent parse speed in picoseconds per byte
-	// (parseTime), a moving average of the parses timed; zero until the
-	// first.
-	psPerByte atomic.Uint64
 
 	mu    sync.Mutex
 	seed  maphash.Seed
@@ -132,16 +126,3 @@ func (s *Store) ResumeResolutions() {
 // CancelledSince reports whether a resolution begun after ResolveGen
 // returned gen may have been cancelled.
 func (s *Store) CancelledSince(gen uint64) bool { return s.py.cancelled.Load() > gen }
-
-// timed records that parsing n bytes took d.
-func (c *pyTreeCache) timed(n int, d time.Duration) {
-	if n < 1<<10 {
-		return // too small to time: fixed costs dominate
-	}
-	v := uint64(d.Nanoseconds()) * 1000 / uint64(n)
-	old := c.psPerByte.Load()
-	if old != 0 {
-		v = (3*old + v) / 4
-	}
-	c.psPerByte.Store(v)
-}

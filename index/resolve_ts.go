@@ -4,7 +4,6 @@ import (
 	"context"
 	"path"
 	"strings"
-	"time"
 
 	ts "github.com/odvcencio/gotreesitter"
 
@@ -194,12 +193,10 @@ func (r *pyResolver) parsedAs(rel string, src []byte, lang string) *pyFile {
 			return nil
 		}
 		r.parsed += len(src)
-		start := time.Now()
 		tree, err := extract.ParseTree(context.Background(), lang, src, pyParseBudget)
 		if err != nil {
 			return nil
 		}
-		r.st.py.timed(len(src), time.Since(start))
 		f = &pyFile{rel: rel, src: src, tree: tree}
 		r.st.py.put(key, f, h)
 	}
