@@ -71,6 +71,24 @@ var judges = map[string]judge{
 		// specifiers instead of following them.
 		initOptions: map[string]any{"tsserver": map[string]any{"useSyntaxServer": "never"}},
 	},
+	// tsserver-js is tsserver on JavaScript sources (rxjs's dist/esm
+	// build, say, with a jsconfig.json naming them): the same sites, in
+	// .js, .mjs and .cjs files (minified ones left out).
+	"tsserver-js": {
+		name: "typescript-language-server", args: []string{"--stdio"},
+		source: func(rel string) bool {
+			b := path.Base(rel)
+			if strings.HasSuffix(b, ".min.js") || strings.Contains(b, ".spec.") || strings.Contains(b, ".test.") {
+				return false
+			}
+			return strings.HasSuffix(b, ".js") || strings.HasSuffix(b, ".mjs") || strings.HasSuffix(b, ".cjs")
+		},
+		skipDir: func(n string) bool {
+			return n == "node_modules" || n == "test" || n == "tests" || n == "__tests__" || n == "spec" || n[0] == '.'
+		},
+		sites:       func(abs string) []site { return treeSitterSites(abs, typescriptSites) },
+		initOptions: map[string]any{"tsserver": map[string]any{"useSyntaxServer": "never"}},
+	},
 	// clangd judges C: the sites are variable uses in function bodies
 	// (sample_ts.go's cVariableSites), mostly locals and parameters, which
 	// parley resolves from the buffer (index/resolve_locals.go). Without a
@@ -89,7 +107,7 @@ var judges = map[string]judge{
 func judgeNamed(name string) (judge, error) {
 	j, ok := judges[name]
 	if !ok {
-		return judge{}, fmt.Errorf("unknown judge %q (gopls, pyright, tsserver, clangd)", name)
+		return judge{}, fmt.Errorf("unknown judge %q (gopls, pyright, tsserver, tsserver-js, clangd)", name)
 	}
 	return j, nil
 }

@@ -48,7 +48,7 @@ import (
 func main() {
 	bin := flag.String("parley", "bin/parley", "parley binary")
 	gopls := flag.String("gopls", "gopls", "the judge's binary (gopls v0.21.0; pyright-langserver, typescript-language-server from judges/)")
-	judgeName := flag.String("judge", "gopls", "reference server: gopls, pyright or tsserver")
+	judgeName := flag.String("judge", "gopls", "reference server: gopls, pyright, tsserver, tsserver-js or clangd")
 	root := flag.String("root", "", "tree to serve (a Go module or GOROOT/src)")
 	data := flag.String("data", "", "parley data directory")
 	n := flag.Int("n", 60, "call sites to compare")
