@@ -119,6 +119,9 @@ func TestTSReferencesFixture(t *testing.T) {
 		// A module-level name no symbol lists (destructured) is no local.
 		{"src/usedestr.ts:2", "alpha", "src/destr.ts:1 src/usedestr.ts:1 src/usedestr.ts:2"},
 		{"src/app.ts:18", "helper", "src/app.ts:7 src/app.ts:13 src/app.ts:18"},
+		// A JavaScript field declared by this.x = assignments, in a
+		// class and the class extending it.
+		{"src/sched.js:2", "this.active", "src/sched.js:2 src/sched.js:3 src/sched.js:6 src/sched.js:6 src/usesched.js:2"},
 		// From a call that fits the third signature: every overload's
 		// declaration and every call, whichever it fits.
 		{"src/app.ts:29", "pick", "src/app.ts:26 src/app.ts:27 src/app.ts:28 src/app.ts:29 " +

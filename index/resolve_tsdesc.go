@@ -56,9 +56,9 @@ import (
 // as references, and the index does not record comments otherwise.
 
 func init() {
-	for _, lang := range []string{"typescript", "tsx", "javascript"} {
-		extract.SetAnnotator(lang, annotateTS)
-	}
+	extract.SetAnnotator("typescript", func(t *extract.Tree, src []byte, res *extract.Result) { annotateTS(t, src, res, false) })
+	extract.SetAnnotator("tsx", func(t *extract.Tree, src []byte, res *extract.Result) { annotateTS(t, src, res, false) })
+	extract.SetAnnotator("javascript", func(t *extract.Tree, src []byte, res *extract.Result) { annotateTS(t, src, res, true) })
 }
 
 // tsValueDepth bounds the nesting of the expressions a descriptor
@@ -68,7 +68,7 @@ const tsValueDepth = 12
 // annotateTS writes the descriptors of res's references and the file's
 // facts. A failure (a panic on a broken tree) leaves the file without
 // descriptors: its occurrences are then unknown, not wrong.
-func annotateTS(tree *extract.Tree, src []byte, res *extract.Result) {
+func annotateTS(tree *extract.Tree, src []byte, res *extract.Result, js bool) {
 	refs, ops := res.Refs, res.Operands
 	defer func() {
 		if recover() != nil {
@@ -82,6 +82,7 @@ func annotateTS(tree *extract.Tree, src []byte, res *extract.Result) {
 		return // another annotator's table: not ours to mix into
 	}
 	d := newTSDescriber(&pyFile{src: src, tree: tree})
+	d.js = js
 	lines := lineOffsets(src)
 	added := d.docLinks(res)
 	for i := range res.Refs {
@@ -111,6 +112,7 @@ type tsDescriber struct {
 	objects  []*ts.Node                        // object types described as classes
 	comments []*ts.Node
 	exported map[string]bool // names of !e facts written
+	js       bool            // JavaScript: fields are declared by this.x = assignments
 }
 
 func newTSDescriber(f *pyFile) *tsDescriber {
@@ -356,11 +358,24 @@ func tsSuffix(v, step string) string {
 	return v + step
 }
 
+// tsHeritageType is n's node type, except that JavaScript's class_heritage,
+// which holds the superclass expression itself where TypeScript's holds
+// an extends_clause, counts as an extends_clause.
+func tsHeritageType(f *pyFile, n *ts.Node) string {
+	t := f.typ(n)
+	if t == "class_heritage" {
+		if first := n.NamedChild(0); first != nil && f.typ(first) != "extends_clause" && f.typ(first) != "implements_clause" {
+			return "extends_clause"
+		}
+	}
+	return t
+}
+
 // tsExtends is the class that the extends clause of class c names, or nil.
 func tsExtends(f *pyFile, c *ts.Node) *ts.Node {
 	var ext *ts.Node
 	pyWalk(c, func(n *ts.Node) bool {
-		switch f.typ(n) {
+		switch tsHeritageType(f, n) {
 		case "class_body":
 			return false
 		case "extends_clause":

@@ -154,26 +154,34 @@ func (d *tsDescriber) classFacts(c *ts.Node) {
 	}
 	var supers []string
 	pyWalk(c, func(n *ts.Node) bool {
-		switch f.typ(n) {
+		switch tsHeritageType(f, n) {
 		case "class_body", "interface_body", "object_type", "formal_parameters", "statement_block":
 			return false
 		case "extends_clause", "implements_clause", "extends_type_clause":
-			for i, k := 0, n.NamedChildCount(); i < k; i++ {
-				s := tsHeritageCallee(f, n.NamedChild(i))
-				v := d.value(s, 0)
-				if t := f.typ(s); t != "identifier" && t != "member_expression" {
-					v = d.typeValue(s, 0)
-				}
-				if v != "" && !strings.Contains(v, " ") {
-					supers = append(supers, v)
-				}
-			}
+			supers = d.heritage(n, supers)
 			return false
 		}
 		return true
 	})
 	d.intern("!b@" + posKey(name) + "=" + strings.Join(supers, " "))
 	d.memberFacts(name, f.field(c, "body"), false)
+}
+
+// heritage appends to supers the values of the classes and interfaces
+// clause n names.
+func (d *tsDescriber) heritage(n *ts.Node, supers []string) []string {
+	f := d.f
+	for i, k := 0, n.NamedChildCount(); i < k; i++ {
+		s := tsHeritageCallee(f, n.NamedChild(i))
+		v := d.value(s, 0)
+		if t := f.typ(s); t != "identifier" && t != "member_expression" {
+			v = d.typeValue(s, 0)
+		}
+		if v != "" && !strings.Contains(v, " ") {
+			supers = append(supers, v)
+		}
+	}
+	return supers
 }
 
 // objectFacts writes the members of the object types described as
@@ -216,6 +224,41 @@ func (d *tsDescriber) memberFacts(name, body *ts.Node, object bool) {
 			d.paramProperties(name, m)
 		}
 	}
+	if !object && d.js {
+		d.thisAssignments(name, body)
+	}
+}
+
+// thisAssignments writes an !m fact for each name assigned as this.NAME =
+// in the methods of the JavaScript class body (the first assignment of
+// each, in source order): a JavaScript class declares its fields that
+// way, and tsserver takes the first such assignment for the field's
+// declaration. The index looks a member up among the class's symbols
+// first, so a declared field keeps its declaration. Not for TypeScript,
+// whose fields are declared (a subclass's this.x = would shadow the base
+// class's declaration of x). Functions that rebind this
+// (function expressions, nested classes) are not entered; arrow
+// functions are.
+func (d *tsDescriber) thisAssignments(cname, body *ts.Node) {
+	f := d.f
+	seen := map[string]bool{}
+	pyWalk(body, func(n *ts.Node) bool {
+		switch f.typ(n) {
+		case "function_expression", "function_declaration", "function", "generator_function",
+			"generator_function_declaration", "class", "class_declaration":
+			return false
+		case "assignment_expression":
+			left := f.field(n, "left")
+			if f.typ(left) != "member_expression" || f.typ(f.field(left, "object")) != "this" {
+				return true
+			}
+			if p := f.field(left, "property"); p != nil && f.typ(p) == "property_identifier" && !seen[f.text(p)] {
+				seen[f.text(p)] = true
+				d.intern("!m@" + posKey(cname) + "=" + f.text(p) + at(p))
+			}
+		}
+		return true
+	})
 }
 
 // paramProperties writes the !m facts of constructor ctor of the class

@@ -330,6 +330,29 @@ func (r *pyResolver) tsIdxClassMemberOf(c *pyClass, x *tsIdxFile, name string, d
 	return pyValue{}
 }
 
+// memberClass is the position key of the class declaring t as a member:
+// the parent of t's symbol, or the class whose member facts name t (a
+// constructor parameter property, a JavaScript this.x = assignment);
+// false when t is no member of a class the file describes.
+func (x *tsIdxFile) memberClass(t PyTarget) (string, bool) {
+	if i := x.symbolAt(t.Selection.Start); i >= 0 {
+		if x.syms[i].Parent < 0 {
+			return "", false
+		}
+		ck := pyPosKey(x.syms[x.syms[i].Parent].Selection.Start)
+		_, ok := x.classes[ck]
+		return ck, ok
+	}
+	pos := pyPosKey(t.Selection.Start)
+	for ck, members := range x.members {
+		if members[t.Name] == pos {
+			_, ok := x.classes[ck]
+			return ck, ok
+		}
+	}
+	return "", false
+}
+
 // symbolAt is the index of the symbol named at pos, or -1.
 func (x *tsIdxFile) symbolAt(pos extract.Pos) int {
 	for i := range x.syms {
@@ -353,16 +376,12 @@ func (r *pyResolver) tsIdxCanonical(t PyTarget) PyTarget {
 		if x == nil {
 			break
 		}
-		i := x.symbolAt(t.Selection.Start)
-		if i < 0 || x.syms[i].Parent < 0 {
-			break
-		}
-		c := x.syms[x.syms[i].Parent]
-		if _, ok := x.classes[pyPosKey(c.Selection.Start)]; !ok {
+		ck, ok := x.memberClass(t)
+		if !ok {
 			break
 		}
 		var up *pyValue
-		for _, s := range x.classes[pyPosKey(c.Selection.Start)] {
+		for _, s := range x.classes[ck] {
 			if sv := r.tsEvalDesc(t.Path, s, ""); sv.class != nil && !sv.instance {
 				if v := r.tsIdxClassMember(sv.class, t.Name, 0); v.ok {
 					up = &v

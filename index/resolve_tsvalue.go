@@ -351,7 +351,7 @@ func (r *pyResolver) tsSupers(c *pyClass) []*pyClass {
 	f := c.f
 	var supers []*ts.Node
 	pyWalk(c.node, func(n *ts.Node) bool {
-		switch f.typ(n) {
+		switch tsHeritageType(f, n) {
 		case "class_body", "interface_body", "object_type", "formal_parameters", "statement_block":
 			return false
 		case "extends_clause", "implements_clause", "extends_type_clause":
@@ -403,17 +403,7 @@ func (r *pyResolver) tsParamMember(f *pyFile, ctor *ts.Node, name string) (pyVal
 
 // tsSuperClass is the class that class c extends, or nil.
 func (r *pyResolver) tsSuperClass(f *pyFile, c *ts.Node) *pyClass {
-	var ext *ts.Node
-	pyWalk(c, func(n *ts.Node) bool {
-		switch f.typ(n) {
-		case "class_body":
-			return false
-		case "extends_clause":
-			ext = tsHeritageCallee(f, n.NamedChild(0))
-			return false
-		}
-		return ext == nil
-	})
+	ext := tsExtends(f, c)
 	if v := r.tsEval(f, ext); v.class != nil && !v.instance {
 		return v.class
 	}
