@@ -370,7 +370,8 @@ PY
 fi
 
 # Navigation against pyright on the Python stdlib and typescript-language-
-# server on rxjs's TypeScript sources (BENCH_NAV=0 skips). The judges and
+# server on rxjs's TypeScript sources and on its JavaScript build
+# (dist/esm, with a jsconfig.json naming every file) (BENCH_NAV=0 skips). The judges and
 # the rxjs sources are pinned in scripts/navcompare/judges (npm ci, from
 # the npm registry or its proxy); rxjs/src is copied out with a tsconfig
 # that includes every file, so tsserver loads one project. pyright maps
@@ -385,7 +386,11 @@ if [[ ${BENCH_LSP:-1} != 0 && ${BENCH_NAV:-1} != 0 ]]; then
 		pylib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 		cp -r "$judges/node_modules/rxjs/src" "$tmp/rxjs"
 		cp "$judges/rxjs.tsconfig.json" "$tmp/rxjs/tsconfig.json"
-		for j in "pyright pyright-langserver $pylib Python-stdlib" "tsserver typescript-language-server $tmp/rxjs rxjs"; do
+		cp -r "$judges/node_modules/rxjs/dist/esm" "$tmp/rxjs-esm"
+		find "$tmp/rxjs-esm" -name '*.map' -delete
+		cp "$judges/rxjs-esm.jsconfig.json" "$tmp/rxjs-esm/jsconfig.json"
+		for j in "pyright pyright-langserver $pylib Python-stdlib" "tsserver typescript-language-server $tmp/rxjs rxjs" \
+			"tsserver-js typescript-language-server $tmp/rxjs-esm rxjs-dist-esm-JavaScript"; do
 			read -r judge bin root label <<<"$j"
 			say ""
 			say "== navigation against $bin on $label"
