@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -321,7 +320,7 @@ func (s *Store) prepare(ctx context.Context, e workspace.Entry, opts Options) (u
 		u.Detail.Reason = fmt.Sprintf("too large: %d bytes > %d", e.Size, opts.MaxFileSize)
 		return u, false
 	}
-	src, err := os.ReadFile(e.Abs)
+	src, err := readFile(e.Abs, e.Size)
 	if err != nil {
 		u.Header.Status = StatusSkipped
 		u.Detail.Reason = "unreadable: " + err.Error()
