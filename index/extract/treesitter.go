@@ -38,10 +38,11 @@ type tsExtractor struct {
 // goroutine-safe. ts.NewParser derives a dozen tables from the grammar each
 // time (bash ~15 ms, C++ ~30 ms), and a sync.Pool alone drops idle parsers
 // at every collection: a cold index of GOROOT/src built 15 parsers for its
-// 5 tree-sitter languages, about 0.1 s of CPU. So one idle parser per
-// grammar is kept across collections (its memory stays with the grammar's
-// own tables, which are never freed either); more, needed only while
-// several files of a language parse at once, go to the sync.Pool.
+// 5 tree-sitter languages (6 for bash's handful of scripts). So one idle
+// parser per grammar is kept across collections (its memory stays with the
+// grammar's own tables, which are never freed either), and the run builds
+// 9; more, needed only while several files of a language parse at once, go
+// to the sync.Pool.
 type parserPool struct {
 	keep  atomic.Pointer[ts.Parser]
 	extra sync.Pool // *ts.Parser
