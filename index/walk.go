@@ -32,13 +32,13 @@ type workQueue struct {
 	ready chan struct{} // signalled on push and close; capacity 1
 	done  chan struct{} // closed when the walk ended
 	// Set before done is closed; read only after it is.
-	err        error
-	total      int
-	totalBytes int64
-	unchanged  int
-	skips      []Skipped
-	seen       map[string]struct{}
-	skipped    func(string) bool
+	err         error
+	total       int
+	totalBytes  int64
+	unchanged   int
+	skips       []Skipped
+	seen        map[string]struct{}
+	callerKeeps func(string) bool // Options.Skip
 }
 
 func newWorkQueue() *workQueue {
@@ -100,7 +100,7 @@ func (q *workQueue) next(ctx context.Context) (j job, ok bool) {
 // keep their IDs; new ones get the next free IDs in walk order.
 func (s *Store) walk(ctx context.Context, root string, opts *Options, q *workQueue) {
 	q.seen = map[string]struct{}{}
-	q.skipped = opts.Skip
+	q.callerKeeps = opts.Skip
 	err := workspace.Walk(ctx, root, workspace.WalkOptions{MaxFileSize: opts.MaxFileSize, Excludes: opts.Excludes},
 		func(e workspace.Entry) error {
 			q.seen[e.Rel] = struct{}{}
@@ -132,7 +132,7 @@ func (s *Store) removed(q *workQueue) []string {
 	var out []string
 	s.mu.RLock()
 	for path := range s.files {
-		if _, ok := q.seen[path]; !ok && (q.skipped == nil || !q.skipped(path)) {
+		if _, ok := q.seen[path]; !ok && (q.callerKeeps == nil || !q.callerKeeps(path)) {
 			out = append(out, path)
 		}
 	}
