@@ -135,7 +135,7 @@ func (c *chunk) value(e chunkEnt) []byte {
 // once sortRuns has comparison-sorted its runs of equal prefixes.
 func (c *chunk) parts(n int) [][]chunkEnt {
 	c.entries()
-	c.ents = radixSortByPrefix(c.ents, make([]chunkEnt, len(c.ents)))
+	c.ents = radixSortByPrefix(c.ents, make([]chunkEnt, len(c.ents)), 16)
 	return split(c.ents, n)
 }
 
@@ -160,7 +160,7 @@ func (c *chunk) sortRuns(ents []chunkEnt) {
 			}
 			if len(run) > deepRun {
 				tmp = resize(tmp, len(run))
-				if sorted := radixSortByPrefix(run, tmp); &sorted[0] != &run[0] {
+				if sorted := radixSortByPrefix(run, tmp, 8); &sorted[0] != &run[0] {
 					copy(run, sorted)
 				}
 			} else {
@@ -215,28 +215,34 @@ func split(ents []chunkEnt, n int) [][]chunkEnt {
 }
 
 // radixSortByPrefix sorts ents by prefix, stably, using tmp (of the same
-// length) as scratch, and returns whichever slice holds the result. Byte
-// positions where every prefix agrees are skipped.
-func radixSortByPrefix(ents, tmp []chunkEnt) []chunkEnt {
+// length) as scratch, and returns whichever slice holds the result. It
+// takes the prefixes digit bits at a time (8 or 16; bits must divide 64);
+// digit positions where every prefix agrees are skipped. Sixteen-bit
+// digits halve the passes over a chunk's million entries (a third less
+// time than bytes), for 65,536 counters per pass that short runs would not
+// repay.
+func radixSortByPrefix(ents, tmp []chunkEnt, bits uint) []chunkEnt {
 	if len(ents) < 2 {
 		return ents
 	}
-	for shift := uint(0); shift < 64; shift += 8 {
-		var counts [256]int
+	mask := uint64(1)<<bits - 1
+	counts := make([]int, 1<<bits)
+	for shift := uint(0); shift < 64; shift += bits {
+		clear(counts)
 		for i := range ents {
-			counts[byte(ents[i].prefix>>shift)]++
+			counts[ents[i].prefix>>shift&mask]++
 		}
-		if counts[byte(ents[0].prefix>>shift)] == len(ents) {
-			continue // all equal in this byte
+		if counts[ents[0].prefix>>shift&mask] == len(ents) {
+			continue // all equal in this digit
 		}
 		pos := 0
-		for b := range counts {
-			pos, counts[b] = pos+counts[b], pos
+		for d := range counts {
+			pos, counts[d] = pos+counts[d], pos
 		}
 		for i := range ents {
-			b := byte(ents[i].prefix >> shift)
-			tmp[counts[b]] = ents[i]
-			counts[b]++
+			d := ents[i].prefix >> shift & mask
+			tmp[counts[d]] = ents[i]
+			counts[d]++
 		}
 		ents, tmp = tmp, ents
 	}

@@ -1,6 +1,9 @@
 package index
 
 import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -70,5 +73,33 @@ func TestBulkDuplicateFails(t *testing.T) {
 	}
 	if _, ok := st.Header("a.go"); ok {
 		t.Fatal("a file whose load failed was published")
+	}
+}
+
+// TestRadixSortByPrefix: both digit widths give the stable order by prefix,
+// also when some digit positions are equal in every prefix.
+func TestRadixSortByPrefix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		name string
+		gen  func() uint64
+	}{
+		{"random", rng.Uint64},
+		{"few values", func() uint64 { return uint64(rng.IntN(4)) << 40 }},
+		{"shared high bytes", func() uint64 { return 0x7273747200000000 | uint64(rng.IntN(1<<20)) }},
+	} {
+		for _, bits := range []uint{8, 16} {
+			t.Run(fmt.Sprintf("%s/%d", tc.name, bits), func(t *testing.T) {
+				ents := make([]chunkEnt, 3000)
+				for i := range ents {
+					ents[i] = chunkEnt{prefix: tc.gen(), file: uint32(i)}
+				}
+				want := slices.Clone(ents)
+				slices.SortStableFunc(want, func(a, b chunkEnt) int { return cmp.Compare(a.prefix, b.prefix) })
+				if got := radixSortByPrefix(ents, make([]chunkEnt, len(ents)), bits); !slices.Equal(got, want) {
+					t.Fatal("not the stable order by prefix")
+				}
+			})
+		}
 	}
 }
