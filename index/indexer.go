@@ -185,9 +185,7 @@ type fileDone struct {
 func (s *Store) extractAll(ctx context.Context, q *workQueue, opts Options, start time.Time) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Room for what the workers finish while the walk runs: the collector
-	// starts once the totals are known (see collect).
-	results := make(chan fileDone, max(2*opts.Workers, walkResults))
+	results := make(chan fileDone, 2*opts.Workers)
 	var prog Progress
 	var firstErr error
 	collected := make(chan struct{})
@@ -215,60 +213,91 @@ func (s *Store) extractAll(ctx context.Context, q *workQueue, opts Options, star
 	return prog.Done, ctx.Err()
 }
 
-// walkResults is how many finished files may wait for the walk to end. On
-// GOROOT/src the workers finish ~300 files during its ~50 ms; beyond this
-// they wait, as all of them did before extraction overlapped the walk.
-const walkResults = 1024
-
 // collect consumes worker results until the channel closes. On the first
-// error it cancels the run and keeps draining so workers never block. It
-// starts once the walk has ended, so every progress report carries the
-// run's final totals.
+// error it cancels the run and keeps draining so workers never block.
+// Results that arrive while the walk still runs are held and handled once
+// it has ended, so every progress report carries the run's final totals;
+// after that the small results channel keeps the workers only a few files
+// ahead of the reports, so a cancel from a report stops the run promptly.
 func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, start time.Time, q *workQueue) (Progress, error) {
-	<-q.done
-	prog := Progress{Total: q.total, TotalBytes: q.totalBytes}
-	var firstErr error
-	fail := func(err error) {
-		if firstErr == nil {
-			firstErr = err
-		}
-		cancel()
-	}
-	lastFlush := time.Now()
-	bulk := s.newBulkLoader()
-	for r := range results {
-		switch {
-		case r.err != nil:
-			fail(r.err)
-			continue
-		case firstErr != nil || r.header == nil:
-			continue
-		case r.recs != nil:
-			if err := bulk.add(r.recs, r.header); err != nil {
-				fail(err)
-				continue
+	c := &collector{s: s, cancel: cancel, opts: opts, start: start, lastFlush: time.Now(), bulk: s.newBulkLoader()}
+	var held []fileDone
+	walking := q.done
+	for results != nil || walking != nil {
+		select {
+		case <-walking:
+			walking = nil
+			c.prog.Total, c.prog.TotalBytes = q.total, q.totalBytes
+			for _, r := range held {
+				c.handle(r)
 			}
-		default:
-			s.mu.Lock()
-			s.publishLocked(r.header.Path, r.header)
-			s.mu.Unlock()
-		}
-		if time.Since(lastFlush) > flushEvery {
-			s.db.AsyncFlush()
-			lastFlush = time.Now()
-		}
-		prog.Done++
-		prog.DoneBytes += r.entry.Size
-		prog.Path = r.entry.Rel
-		prog.Elapsed = time.Since(start)
-		if opts.Progress != nil {
-			opts.Progress(prog)
+			held = nil
+		case r, ok := <-results:
+			switch {
+			case !ok:
+				results = nil
+			case walking != nil:
+				held = append(held, r)
+			default:
+				c.handle(r)
+			}
 		}
 	}
-	if err := bulk.finish(); err != nil && firstErr == nil {
-		firstErr = err
+	if err := c.bulk.finish(); err != nil && c.err == nil {
+		c.err = err
 	}
-	return prog, firstErr
+	return c.prog, c.err
+}
+
+// collector is collect's state.
+type collector struct {
+	s         *Store
+	cancel    func()
+	opts      Options
+	start     time.Time
+	lastFlush time.Time
+	bulk      *bulkLoader
+	prog      Progress
+	err       error // the first
+}
+
+func (c *collector) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
+	c.cancel()
+}
+
+// handle publishes one file's result, or hands it to the bulk loader, and
+// reports progress.
+func (c *collector) handle(r fileDone) {
+	switch {
+	case r.err != nil:
+		c.fail(r.err)
+		return
+	case c.err != nil || r.header == nil:
+		return
+	case r.recs != nil:
+		if err := c.bulk.add(r.recs, r.header); err != nil {
+			c.fail(err)
+			return
+		}
+	default:
+		c.s.mu.Lock()
+		c.s.publishLocked(r.header.Path, r.header)
+		c.s.mu.Unlock()
+	}
+	if time.Since(c.lastFlush) > flushEvery {
+		c.s.db.AsyncFlush()
+		c.lastFlush = time.Now()
+	}
+	c.prog.Done++
+	c.prog.DoneBytes += r.entry.Size
+	c.prog.Path = r.entry.Rel
+	c.prog.Elapsed = time.Since(c.start)
+	if c.opts.Progress != nil {
+		c.opts.Progress(c.prog)
+	}
 }
 
 // indexFile extracts one file. A file new to the store comes back as
