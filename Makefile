@@ -58,6 +58,7 @@ fuzz:
 	$(GO) test ./index -run '^$$' -fuzz FuzzPyResolve -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzPyDescriptors -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzTSResolve -fuzztime 30s
+	$(GO) test ./index -run '^$$' -fuzz FuzzTSDescriptors -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzLocalsResolve -fuzztime 30s
 	$(GO) test ./index/graph -run '^$$' -fuzz FuzzManifests -fuzztime 30s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzMinimalEdits -fuzztime 30s

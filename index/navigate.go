@@ -19,14 +19,15 @@ import (
 // (an editor's unsaved buffer, or the file on disk).
 //
 // Python, TypeScript and JavaScript resolve from the syntax of several
-// files (SyntaxTargetAt): Python from descriptors stored at index time
-// (parsing at most an edited buffer), TypeScript and JavaScript from
-// files parsed at query time; the other tree-sitter languages' locals
-// resolve from the buffer's syntax (LocalAt). The functions taking a
-// SourceReader resolve them when it is not nil and wait as long as that
-// takes (the CLI and the tools). The language server passes nil and runs
-// LocalAt, SyntaxTargetAt and PyReferencesBy itself first, within its
-// resolve budget, falling back to these functions' name ranking when the
+// files (SyntaxTargetAt) through descriptors stored at index time:
+// references parse nothing, definitions at most an edited buffer (and, in
+// TypeScript, for a call of an overloaded function, the file declaring
+// it, whose signature the arguments pick); the other tree-sitter
+// languages' locals resolve from the buffer's syntax (LocalAt). The
+// functions taking a SourceReader resolve them when it is not nil and
+// wait as long as that takes (the CLI and the tools). The language server
+// passes nil and runs LocalAt, SyntaxTargetAt and PyReferences itself
+// first, within its resolve budget, falling back to these functions' name ranking when the
 // budget runs out; it also leaves out the Python references marked
 // Uncertain, which the CLI and the tools show marked.
 

@@ -15,9 +15,12 @@ import (
 
 // Locals resolved from the syntax of one buffer, in the tree-sitter
 // languages that have no resolver of their own (Java, Rust, C, C++, C#,
-// Kotlin, Ruby, Lua, PHP, Bash): parameters, local variables, closure and
-// lambda parameters, for/catch/match/pattern bindings. One interpreter walks
-// the buffer's tree with the language's table (localsLang,
+// Kotlin, Ruby, Lua, PHP, Bash; Swift when it is turned on, in functions
+// its grammar parses without error): parameters, local variables, closure and
+// lambda parameters, for/catch/match/pattern bindings, Kotlin's implicit
+// `it` (bound at its lambda's opening brace), Java's and Rust's
+// flow-scoped pattern bindings (resolve_locals_flow.go). One interpreter
+// walks the buffer's tree with the language's table (localsLang,
 // resolve_locals_lang.go); nothing is stored at index time.
 //
 // The contract: LocalAt answers only for an identifier that names a
@@ -29,12 +32,17 @@ import (
 
 // Local is a local binding of a buffer and the occurrences bound to it.
 type Local struct {
-	Path      string
-	Name      string
-	Selection extract.Range // the binding's name
-	// Refs are the occurrences bound to the binding, the binding first
-	// among them in source order.
-	Refs []extract.Range
+	Path string
+	Name string
+	// Selection is the binding's name; for an implicit binding (Kotlin's
+	// `it`), which has no text of its own, the token that introduces it
+	// (the lambda's opening brace).
+	Selection extract.Range
+	// Refs are the occurrences bound to the binding in source order, the
+	// binding among them unless Implicit: an edit of every reference must
+	// not touch a brace.
+	Refs     []extract.Range
+	Implicit bool
 }
 
 // NameHit is the binding as a definition hit.
@@ -60,14 +68,19 @@ func (l Local) RefHits() []RefHit {
 // cache, as the Python and TypeScript resolvers do.
 func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 	lang, tbl := localsLangOf(from, src)
-	if tbl == nil {
+	if tbl == nil || !s.localsEnabled(lang, from) {
 		return Local{}, false
 	}
+	return s.localAt(lang, tbl, from, src, off)
+}
+
+// localAt is LocalAt in language lang, whose table is tbl.
+func (s *Store) localAt(lang string, tbl *localsLang, from string, src []byte, off int) (Local, bool) {
 	start := IdentStart(src, off)
 	if start >= len(src) || !isIdentByte(src[start]) {
 		return Local{}, false
 	}
-	if afterMemberOp(src, start) {
+	if afterMemberOp(src, start, tbl.arrowMembers) {
 		return Local{}, false // obj.x, p->x, N::x: a member, without a parse
 	}
 	s.py.lock()
@@ -82,6 +95,9 @@ func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 	}
 	path := descend(f, uint32(start))
 	top := tbl.walkRoot(f, path)
+	if tbl.strict && path[top].HasError() {
+		return Local{}, false // a tree the grammar got wrong (localsLang.strict)
+	}
 	a := newLocalsAnalysis(f, tbl, name, uint32(start), path[:top+1])
 	if a.target < 0 {
 		return Local{}, false // not a name a local can have: a member
@@ -90,9 +106,9 @@ func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
 	if b == nil || !a.isLocal(b) {
 		return Local{}, false
 	}
-	out := Local{Path: from, Name: f.text(b.node), Selection: pyRange(b.node)}
+	out := Local{Path: from, Name: string(name), Selection: pyRange(b.node), Implicit: b.unnamed}
 	for _, o := range a.occ {
-		if a.resolve(o) == b {
+		if !o.unnamed && a.resolve(o) == b {
 			out.Refs = append(out.Refs, pyRange(o.node))
 		}
 	}
@@ -111,12 +127,24 @@ func localsLangOf(rel string, src []byte) (string, *localsLang) {
 	return lang, localsLangs[lang]
 }
 
+// localsEnabled reports whether LocalAt may parse rel, of language
+// lang: a language off by default (OptInLanguages: Swift, whose grammar
+// takes seconds and a gigabyte to load) only when the store extracted the
+// file, that is when the user turned the language on.
+func (s *Store) localsEnabled(lang, rel string) bool {
+	if _, optIn := OptInLanguages[lang]; !optIn {
+		return true
+	}
+	h, ok := s.Header(rel)
+	return ok && h.Status != StatusSkipped
+}
+
 // warmLocals parses the buffer from into the tree cache when LocalAt
 // covers its language (WarmSyntax, when the editor opens it), and
 // returns it; nil otherwise.
 func (s *Store) warmLocals(from string, src []byte) []string {
 	lang, tbl := localsLangOf(from, src)
-	if tbl == nil {
+	if tbl == nil || !s.localsEnabled(lang, from) {
 		return nil
 	}
 	s.py.lock()
@@ -127,14 +155,15 @@ func (s *Store) warmLocals(from string, src []byte) []string {
 	return []string{from}
 }
 
-// afterMemberOp reports whether the name at byte start follows `.`, `->`
-// or `::` (spaces between allowed), which makes it a member in every
-// language of localsLangs; `..` (a Rust range, Lua's concatenation) does
-// not.
-func afterMemberOp(src []byte, start int) bool {
+// afterMemberOp reports whether the name at byte start follows `.`, `::`
+// or, when arrow is set (C, C++, PHP), `->` (spaces between allowed), which
+// makes it a member in every language of localsLangs; `..` (a Rust range,
+// Lua's concatenation) does not. Elsewhere `->` starts a lambda's body
+// (Java, Kotlin) or a return type (Rust), where a name may be a local.
+func afterMemberOp(src []byte, start int, arrow bool) bool {
 	i := skipSpaceBack(src, start)
 	switch {
-	case i >= 2 && (string(src[i-2:i]) == "->" || string(src[i-2:i]) == "::"):
+	case i >= 2 && (string(src[i-2:i]) == "::" || arrow && string(src[i-2:i]) == "->"):
 		return true
 	case i >= 1 && src[i-1] == '.':
 		return i < 2 || src[i-2] != '.'
@@ -195,10 +224,16 @@ type localsOcc struct {
 	// anc are node's ancestors, the root first. They are recorded by the
 	// walk down: gotreesitter's Parent links are lazy and, in some
 	// grammars (C#'s hidden statement nodes), stop short of the root.
-	anc   []*ts.Node
-	rule  *bindRule
-	scope *ts.Node // the scope a binding binds in
-	from  uint32   // where a binding becomes visible
+	anc  []*ts.Node
+	rule *bindRule
+	// spans are where a binding is visible: the scope it binds in first
+	// (isLocal goes by its kind), more only for a flow rule's binding
+	// (Java's `if (!(o instanceof T t)) return;` binds t in the rest of
+	// the condition and after the if).
+	spans []localsSpan
+	// unnamed: a binding the language makes without naming it (Kotlin's
+	// `it`); node is the token that introduces it, not an occurrence.
+	unnamed bool
 }
 
 // localsAnalysis holds the occurrences of one name in a buffer, in source
@@ -210,9 +245,22 @@ type localsAnalysis struct {
 	occ    []*localsOcc
 	target int // the index of the queried identifier in occ
 	// byScope lists the bindings by the scope they bind in.
-	byScope map[scopeKey][]*localsOcc
+	byScope map[scopeKey][]scopedBinding
 	// resolved memoizes resolve.
 	resolved map[*localsOcc]*localsOcc
+}
+
+// localsSpan is a region a binding is visible in: within scope, from
+// byte from up to byte to (0: the scope's end).
+type localsSpan struct {
+	scope    *ts.Node
+	from, to uint32
+}
+
+// scopedBinding is a binding with its region in one scope (byScope).
+type scopedBinding struct {
+	b        *localsOcc
+	from, to uint32
 }
 
 type scopeKey struct {
@@ -226,7 +274,7 @@ func keyOf(n *ts.Node) scopeKey { return scopeKey{n.StartByte(), n.EndByte(), n.
 // node, whose ancestors are the nodes before it.
 func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, within []*ts.Node) *localsAnalysis {
 	a := &localsAnalysis{f: f, tbl: tbl, name: name, target: -1,
-		byScope: map[scopeKey][]*localsOcc{}, resolved: map[*localsOcc]*localsOcc{}}
+		byScope: map[scopeKey][]scopedBinding{}, resolved: map[*localsOcc]*localsOcc{}}
 	path := slices.Clone(within[:len(within)-1])
 	var walk func(n *ts.Node)
 	walk = func(n *ts.Node) {
@@ -235,6 +283,12 @@ func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, wi
 				a.add(n, slices.Clone(path), start)
 			}
 			return
+		}
+		if tbl.implicit != nil {
+			if at := tbl.implicit(f, n, name); at != nil {
+				a.occ = append(a.occ, &localsOcc{node: at, anc: slices.Clone(path), rule: &implicitRule,
+					spans: []localsSpan{{scope: n, from: n.StartByte()}}, unnamed: true})
+			}
 		}
 		path = append(path, n)
 		for i, c := 0, n.ChildCount(); i < c; i++ {
@@ -254,8 +308,10 @@ func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, wi
 			o.rule = nil
 			continue
 		}
-		k := keyOf(o.scope)
-		a.byScope[k] = append(a.byScope[k], o)
+		for _, sp := range o.spans {
+			k := keyOf(sp.scope)
+			a.byScope[k] = append(a.byScope[k], scopedBinding{o, sp.from, sp.to})
+		}
 	}
 	return a
 }
@@ -286,10 +342,15 @@ func (a *localsAnalysis) add(n *ts.Node, anc []*ts.Node, start uint32) {
 	}
 	if rule, decl := a.tbl.bindingOf(a.f, n, anc); rule != nil {
 		o.rule = rule
-		o.scope = a.tbl.scopeOf(a.f, anc, decl, rule.outer)
-		o.from = n.EndByte()
+		sp := localsSpan{scope: a.tbl.scopeOf(a.f, anc, decl, rule.outer), from: n.EndByte()}
 		if rule.after {
-			o.from = decl.EndByte()
+			sp.from = decl.EndByte()
+		}
+		o.spans = []localsSpan{sp}
+		if rule.flow && a.tbl.flow != nil {
+			if spans := a.tbl.flow(a.f, n, decl, anc); len(spans) > 0 {
+				o.spans = spans
+			}
 		}
 	}
 	a.occ = append(a.occ, o)
@@ -318,49 +379,74 @@ func (a *localsAnalysis) resolve(o *localsOcc) *localsOcc {
 	return b
 }
 
-// lookup finds the binding a use at o sees, walking its scopes outward,
-// skipping the binding self: in each scope, the last binding visible at
-// o; the walk stops past a function that does not see outer locals or at
-// a class body.
+// lookup finds the binding a use at o sees, walking its ancestors
+// outward, skipping the binding self: in each scope, the last binding
+// visible at o; the walk stops past a function that does not see outer
+// locals or at a class body, unless the class is one that captures the
+// locals around it (localsLang.captures) and declares no member of the
+// name. Every ancestor is looked in, not only the table's scopes: a
+// flow-scoped binding (localsLang.flow) binds in the statement or
+// expression that holds it.
 func (a *localsAnalysis) lookup(o, self *localsOcc) *localsOcc {
 	pos := o.node.StartByte()
 	for i := len(o.anc) - 1; i >= 0; i-- {
 		n := o.anc[i]
 		kind, ok := a.tbl.scopes[a.f.typ(n)]
-		if !ok {
+		if ok && kind == scopeClass {
+			if !a.captures(o.anc, i) || len(a.byScope[keyOf(n)]) > 0 {
+				return nil // a member, or a member of the name shadows
+			}
 			continue
 		}
-		if kind == scopeClass || (kind == scopeRoot && !a.tbl.rootLocal) {
+		if ok && kind == scopeRoot && !a.tbl.rootLocal {
 			return nil
 		}
-		best := a.visibleIn(a.byScope[keyOf(n)], self, pos)
-		if best != nil {
+		if best := a.visibleIn(a.byScope[keyOf(n)], self, pos); best != nil {
 			return best
 		}
-		if kind == scopeGate || kind == scopeRoot {
+		if ok && (kind == scopeRoot || kind == scopeGate && !a.captures(o.anc, a.outerScope(o.anc, i))) {
 			return nil
 		}
 	}
 	return nil
 }
 
+// outerScope is the index in anc of the nearest scope of the table
+// around anc[i], -1 for none.
+func (a *localsAnalysis) outerScope(anc []*ts.Node, i int) int {
+	for j := i - 1; j >= 0; j-- {
+		if _, ok := a.tbl.scopes[a.f.typ(anc[j])]; ok {
+			return j
+		}
+	}
+	return -1
+}
+
+// captures reports whether anc[i] is a class body that sees the locals
+// around it (localsLang.captures: Java's anonymous and local classes,
+// Kotlin's object expressions and local classes).
+func (a *localsAnalysis) captures(anc []*ts.Node, i int) bool {
+	return i > 0 && a.tbl.captures != nil && a.tbl.scopes[a.f.typ(anc[i])] == scopeClass && a.tbl.captures(a.f, anc, i)
+}
+
 // visibleIn picks of a scope's bindings the one a use at pos sees: the
 // last bound before it (a later declaration shadows an earlier one from
 // where it stands), else a hoisted one (PHP: a variable is its function's
 // wherever it is first assigned).
-func (a *localsAnalysis) visibleIn(list []*localsOcc, self *localsOcc, pos uint32) *localsOcc {
+func (a *localsAnalysis) visibleIn(list []scopedBinding, self *localsOcc, pos uint32) *localsOcc {
 	var best *localsOcc
-	for _, b := range list {
-		if b != self && b.from <= pos && (best == nil || b.node.StartByte() > best.node.StartByte()) {
+	for _, sb := range list {
+		b := sb.b
+		if b != self && sb.from <= pos && (sb.to == 0 || pos < sb.to) && (best == nil || b.node.StartByte() > best.node.StartByte()) {
 			best = b
 		}
 	}
 	if best != nil {
 		return best
 	}
-	for _, b := range list {
-		if b != self && b.rule.hoist {
-			return b
+	for _, sb := range list {
+		if sb.b != self && sb.b.rule.hoist {
+			return sb.b
 		}
 	}
 	return nil
@@ -370,6 +456,6 @@ func (a *localsAnalysis) visibleIn(list []*localsOcc, self *localsOcc, pos uint3
 // block scope, or at the top of a file in a language whose file-level
 // bindings are the file's own (Lua's local, Ruby).
 func (a *localsAnalysis) isLocal(b *localsOcc) bool {
-	kind := a.tbl.scopes[a.f.typ(b.scope)]
+	kind := a.tbl.scopes[a.f.typ(b.spans[0].scope)]
 	return !b.rule.foreign && kind != scopeClass && (kind != scopeRoot || a.tbl.rootLocal)
 }

@@ -55,7 +55,14 @@ type bindRule struct {
 	// foreign: declares that the name is not a local here (PHP's
 	// `global $x`): uses bound to it are left to the ranking.
 	foreign bool
+	// flow: the binding's scope follows the control flow around it
+	// (localsLang.flow: Java's instanceof, Rust's if let).
+	flow bool
 }
+
+// implicitRule is the rule of a binding the language makes without a
+// name in the source (localsLang.implicit).
+var implicitRule = bindRule{}
 
 // localsLang is one language's table.
 type localsLang struct {
@@ -80,6 +87,29 @@ type localsLang struct {
 	notBinding func(name string) bool
 	// rootLocal: the file's top-level bindings are the file's locals.
 	rootLocal bool
+	// implicit, when set, returns for a node that binds name without
+	// naming it (Kotlin's lambda without parameters binds `it`) the token
+	// that stands for the binding; nil for any other node or name.
+	implicit func(f *pyFile, n *ts.Node, name []byte) *ts.Node
+	// flow, when set, gives the binding name of a flow rule declared by
+	// decl (under ancestors anc, decl among them) the regions it is
+	// visible in; none keeps the default, the innermost scope from the
+	// name on.
+	flow func(f *pyFile, name, decl *ts.Node, anc []*ts.Node) []localsSpan
+	// captures, when set, reports whether the class body anc[i] (a
+	// scopeClass node, its ancestors before it) sees the locals around it,
+	// as anonymous and local classes do; its own members of the name
+	// still shadow them.
+	captures func(f *pyFile, anc []*ts.Node, i int) bool
+	// dotMembers: a name after `.` is a member even where the grammar
+	// gives it no member field (Swift's `.some(x)`, `self.x`).
+	dotMembers bool
+	// arrowMembers: `->` is member access (C, C++, PHP), not a lambda's
+	// arrow (Java, Kotlin) or a return type (Rust).
+	arrowMembers bool
+	// strict: the grammar mis-parses common forms of the language, so a
+	// function whose tree has an error node answers nothing (Swift).
+	strict bool
 }
 
 // localsLangs are the tables by the language name workspace.DetectLanguage
@@ -87,6 +117,7 @@ type localsLang struct {
 var localsLangs = map[string]*localsLang{
 	"java": javaLocals, "rust": rustLocals, "c": cLocals, "cpp": cppLocals, "csharp": csharpLocals,
 	"kotlin": kotlinLocals, "ruby": rubyLocals, "lua": luaLocals, "php": phpLocals, "bash": bashLocals,
+	"swift": swiftLocals,
 }
 
 // nameAt is the text of the name starting at byte start, or nil.
@@ -113,6 +144,9 @@ func (l *localsLang) isName(f *pyFile, n *ts.Node, anc []*ts.Node) bool {
 		if n, i = anc[i], i-1; i < 0 {
 			return true
 		}
+	}
+	if l.dotMembers && afterMemberOp(f.src, int(n.StartByte()), l.arrowMembers) {
+		return false
 	}
 	field, ok := l.members[f.typ(anc[i])]
 	return !ok || (field != "" && fieldOf(f, anc[i], n) != field)
@@ -218,12 +252,29 @@ var javaLocals = &localsLang{
 		"variable_declarator": {{field: "name"}}, "formal_parameter": {{field: "name"}},
 		"catch_formal_parameter": {{field: "name"}}, "enhanced_for_statement": {{field: "name"}},
 		"resource": {{field: "name"}}, "inferred_parameters": {{}}, "lambda_expression": {{field: "parameters"}},
-		"instanceof_expression": {{field: "name"}}, "record_pattern_component": {{}}, "type_pattern": {{}},
+		"instanceof_expression": {{field: "name", flow: true}}, "record_pattern_component": {{flow: true}},
+		"type_pattern": {{}},
 	},
 	members: map[string]string{
 		"field_access": "field", "method_invocation": "name", "method_reference": "",
 		"labeled_statement": "", "break_statement": "", "continue_statement": "",
 	},
+	flow:     javaFlow,
+	captures: javaCaptures,
+}
+
+// javaCaptures: an anonymous class's body and a local class's (declared
+// in a block) see the method's locals (effectively final ones, which the
+// syntax cannot check). A field of the class shadows them; so would an
+// inherited one, which the syntax cannot see.
+func javaCaptures(f *pyFile, anc []*ts.Node, i int) bool {
+	switch {
+	case i < 1 || f.typ(anc[i]) != "class_body":
+		return false
+	case f.typ(anc[i-1]) == "object_creation_expression":
+		return true
+	}
+	return i >= 2 && f.typ(anc[i-1]) == "class_declaration" && f.typ(anc[i-2]) == "block"
 }
 
 var rustLocals = &localsLang{
@@ -236,8 +287,9 @@ var rustLocals = &localsLang{
 	},
 	binds: map[string][]bindRule{
 		"let_declaration": {{field: "pattern", after: true}}, "parameter": {{field: "pattern"}},
-		"closure_parameters": {{}}, "for_expression": {{field: "pattern"}}, "let_condition": {{field: "pattern"}},
-		"match_arm": {{field: "pattern"}},
+		"closure_parameters": {{}}, "for_expression": {{field: "pattern"}},
+		"let_condition": {{field: "pattern", flow: true}},
+		"match_arm":     {{field: "pattern"}},
 	},
 	patterns: map[string]string{
 		"tuple_pattern": "", "mut_pattern": "", "ref_pattern": "", "reference_pattern": "", "slice_pattern": "",
@@ -248,6 +300,7 @@ var rustLocals = &localsLang{
 		"scoped_identifier": "name", "macro_invocation": "macro", "field_initializer": "field",
 	},
 	notBinding: capitalised,
+	flow:       rustFlow,
 }
 
 // cScopes and cBinds are C's; C++ adds to them.
@@ -268,7 +321,7 @@ var (
 )
 
 var cLocals = &localsLang{
-	idents: set("identifier"), scopes: cScopes, binds: cBinds, patterns: cPatterns,
+	idents: set("identifier"), scopes: cScopes, binds: cBinds, patterns: cPatterns, arrowMembers: true,
 }
 
 var cppLocals = &localsLang{
@@ -284,7 +337,8 @@ var cppLocals = &localsLang{
 	patterns: merge(cPatterns, map[string]string{
 		"reference_declarator": "", "structured_binding_declarator": "",
 	}),
-	members: map[string]string{"qualified_identifier": "name"},
+	members:      map[string]string{"qualified_identifier": "name"},
+	arrowMembers: true,
 }
 
 var csharpLocals = &localsLang{
@@ -295,12 +349,22 @@ var csharpLocals = &localsLang{
 		"operator_declaration": scopeGate, "conversion_operator_declaration": scopeGate, "accessor_declaration": scopeGate,
 		"local_function_statement": scopeFunc, "lambda_expression": scopeFunc, "anonymous_method_expression": scopeFunc,
 		"block": scopeBlock, "for_statement": scopeBlock, "foreach_statement": scopeBlock, "catch_clause": scopeBlock,
-		"using_statement": scopeBlock, "switch_section": scopeBlock,
+		"using_statement": scopeBlock, "switch_section": scopeBlock, "while_statement": scopeBlock,
+		"switch_expression_arm": scopeBlock,
 	},
+	// Out variables and pattern variables (declaration_expression, the
+	// patterns) bind in the innermost of these scopes: as C# scopes them,
+	// one declared in an if's condition or an expression statement is in
+	// scope after it in the enclosing block (`if (!int.TryParse(s, out var
+	// n)) return; Use(n);`), one in a while's condition, a case label or
+	// a switch expression arm only there. tuple_pattern is a
+	// deconstruction's `(a, b)`.
 	binds: map[string][]bindRule{
 		"variable_declarator": {{field: "name"}}, "parameter": {{field: "name"}}, "parameter_list": {{field: "name"}},
 		"foreach_statement": {{field: "left"}}, "catch_declaration": {{field: "name"}},
-		"declaration_pattern": {{field: "name"}}, "lambda_expression": {{field: "parameters"}},
+		"declaration_pattern": {{field: "name"}}, "recursive_pattern": {{field: "name"}},
+		"declaration_expression": {{field: "name"}}, "tuple_pattern": {{field: "name"}},
+		"lambda_expression":        {{field: "parameters"}},
 		"local_function_statement": {{field: "name", outer: true, hoist: true}},
 	},
 	members: map[string]string{
@@ -323,7 +387,38 @@ var kotlinLocals = &localsLang{
 	binds: map[string][]bindRule{
 		"variable_declaration": {{}}, "parameter": {{}}, "catch_block": {{}},
 	},
-	members: map[string]string{"navigation_suffix": "", "user_type": ""},
+	members:  map[string]string{"navigation_suffix": "", "user_type": ""},
+	implicit: kotlinIt,
+	captures: kotlinCaptures,
+}
+
+// kotlinCaptures: an object expression's body and a local class's see
+// the locals around them; their own properties shadow them.
+func kotlinCaptures(f *pyFile, anc []*ts.Node, i int) bool {
+	switch {
+	case i < 1 || f.typ(anc[i]) != "class_body":
+		return false
+	case f.typ(anc[i-1]) == "object_literal":
+		return true
+	}
+	return i >= 2 && f.typ(anc[i-1]) == "class_declaration" && f.typ(anc[i-2]) == "statements"
+}
+
+// kotlinIt: a lambda that declares no parameters has one named `it`
+// (when it takes one: the syntax cannot tell, and a lambda of none that
+// says `it` does not compile unless an outer `it` is meant, which the
+// nearest lambda then wrongly claims). It stands at the lambda's opening
+// brace, where the lambda that binds it begins, as a declaration does.
+func kotlinIt(f *pyFile, n *ts.Node, name []byte) *ts.Node {
+	if string(name) != "it" || f.typ(n) != "lambda_literal" || n.ChildCount() == 0 {
+		return nil
+	}
+	for i, c := 0, n.ChildCount(); i < c; i++ {
+		if f.typ(n.Child(i)) == "lambda_parameters" {
+			return nil
+		}
+	}
+	return n.Child(0)
 }
 
 // Ruby: a def, class or module body sees no locals around it; blocks and
@@ -373,8 +468,9 @@ var luaLocals = &localsLang{
 // the same $x before and after); closures see only what `use` brings in,
 // arrow functions see everything; `global $x` makes $x not a local.
 var phpLocals = &localsLang{
-	idents:      set("name"),
-	identParent: "variable_name",
+	arrowMembers: true,
+	idents:       set("name"),
+	identParent:  "variable_name",
 	scopes: map[string]scopeKind{
 		"program": scopeRoot, "declaration_list": scopeClass, "function_definition": scopeGate,
 		"method_declaration": scopeGate, "anonymous_function": scopeGate, "arrow_function": scopeFunc,

@@ -25,6 +25,9 @@ func TestLocalsFixtures(t *testing.T) {
 		t.Fatalf("no fixtures: %v", err)
 	}
 	for _, archive := range archives {
+		if raceDetector && strings.HasSuffix(archive, "_swift.txtar") {
+			continue // see race_on_test.go
+		}
 		t.Run(filepath.Base(archive), func(t *testing.T) {
 			checkDefinitionFixture(t, filepath.Base(archive), func(st *Store, file string, src []byte, off int, read func(string) ([]byte, error)) string {
 				return localsAnswer(t, st, file, src, off, read)
@@ -36,6 +39,12 @@ func TestLocalsFixtures(t *testing.T) {
 // localsAnswer is "DEF | REFS" for the use at off (see the fixtures).
 func localsAnswer(t *testing.T, st *Store, file string, src []byte, off int, read SourceReader) string {
 	t.Helper()
+	if h, _ := st.Header(file); h.Status == StatusSkipped && OptInLanguages[h.Lang] != "" {
+		// As an editor does once the user turned the language on.
+		if err := st.PutContent(context.Background(), file, src, Options{EnableLanguages: []string{h.Lang}}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	name, _ := IdentAt(src, off)
 	at := func(path string, line, col uint32) string {
 		if path == file {
@@ -73,9 +82,6 @@ func FuzzLocalsResolve(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { st.Close() })
-	f.Add([]byte("class A { void m(int x) { int y = x; Runnable r = () -> y; } }"), 30, uint8(0))
-	f.Add([]byte("fn f(p: i32) { let x = p; let x = x + 1; match x { Some(v) => v, _ => 0 } }"), 33, uint8(1))
-	f.Add([]byte("int f(int *p) { int x = *p, a[3]; { int x = 1; } return x; }"), 49, uint8(2))
 	var exts []string
 	for lang := range localsLangs {
 		if localsExt[lang] == "" {
@@ -84,10 +90,34 @@ func FuzzLocalsResolve(f *testing.F) {
 		exts = append(exts, localsExt[lang])
 	}
 	slices.Sort(exts)
+	// Seeds name their language by extension: the fuzzed byte indexes
+	// the sorted extensions.
+	for _, seed := range []struct {
+		ext, src string
+		at       string // the seed's offset is that of at in src
+	}{
+		{".java", "class A { void m(int x) { int y = x; Runnable r = () -> y; } }", "x; R"},
+		{".rs", "fn f(p: i32) { let x = p; let x = x + 1; match x { Some(v) => v, _ => 0 } }", "x + 1"},
+		{".c", "int f(int *p) { int x = *p, a[3]; { int x = 1; } return x; }", "x; }"},
+		{".cs", "class A { void M(string s, object o) { if (!int.TryParse(s, out var n)) return; var (a, b) = P(n); _ = o switch { int j => j }; } }", "n); _"},
+		{".java", "class A { void m(Object o) { if (!(o instanceof String t)) return; use(t); if (o instanceof P(int x, int y) && x > y) use(x); } }", "t); if"},
+		{".java", "class A { void m(int x) { Runnable r = new Runnable() { int y; public void run() { use(x, y); } }; } }", "x, y)"},
+		{".rs", "fn f(n: Option<i32>) { if let Some(n) = n && let Some(m) = g(n) { h(n, m) } else { h(n) } }", "n) } }"},
+		{".swift", "func f(_ o: Int?) { guard let n = o, n > 0 else { return }; let g = { (k: Int) in k + n }; if let m = o { use(m) } }", "n }"},
+		{".kt", "fun f(xs: List<Int>) = xs.map { it + xs.any { y -> it == y } }", "it =="},
+	} {
+		if raceDetector && seed.ext == ".swift" {
+			continue // see race_on_test.go
+		}
+		f.Add([]byte(seed.src), strings.Index(seed.src, seed.at), uint8(slices.Index(exts, seed.ext)))
+	}
 	f.Fuzz(func(t *testing.T, src []byte, off int, lang uint8) {
 		file := "fuzz/a" + exts[int(lang)%len(exts)]
-		if l, ok := st.LocalAt(file, src, off); ok {
-			if !slices.Contains(l.Refs, l.Selection) || !bytes.Contains(src, []byte(l.Name)) {
+		// localAt: LocalAt without its opt-in check, which would need
+		// each input indexed first.
+		name, tbl := localsLangOf(file, src)
+		if l, ok := st.localAt(name, tbl, file, src, off); ok {
+			if slices.Contains(l.Refs, l.Selection) == l.Implicit || !bytes.Contains(src, []byte(l.Name)) {
 				t.Fatalf("local %q with refs %v", l.Name, l.Refs)
 			}
 		}
@@ -97,7 +127,7 @@ func FuzzLocalsResolve(f *testing.F) {
 // localsExt is a file extension of each language localsLangs covers.
 var localsExt = map[string]string{
 	"java": ".java", "rust": ".rs", "c": ".c", "cpp": ".cpp", "csharp": ".cs", "kotlin": ".kt",
-	"ruby": ".rb", "lua": ".lua", "php": ".php", "bash": ".sh",
+	"ruby": ".rb", "lua": ".lua", "php": ".php", "bash": ".sh", "swift": ".swift",
 }
 
 // BenchmarkLocalAt measures a definition/references query on a local of a
@@ -168,17 +198,39 @@ func bigJava(n int) []byte {
 	return b.Bytes()
 }
 
+// TestLocalsOptIn: a language off by default (Swift) gets no locals,
+// and no grammar load, while the store holds its file as skipped.
+func TestLocalsOptIn(t *testing.T) {
+	root := t.TempDir()
+	src := []byte("func f(x: Int) -> Int {\n    let y = x\n    return y\n}\n")
+	if err := os.WriteFile(filepath.Join(root, "a.swift"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	off := bytes.LastIndex(src, []byte("y"))
+	if l, ok := st.LocalAt("a.swift", src, off); ok {
+		t.Errorf("Swift off: LocalAt = %+v, want none", l)
+	}
+	if got := st.WarmSyntax("a.swift", src, nil); got != nil {
+		t.Errorf("Swift off: WarmSyntax = %v, want nil", got)
+	}
+}
+
 // TestAfterMemberOp: the names LocalAt rules out before parsing.
 func TestAfterMemberOp(t *testing.T) {
 	for _, c := range []struct {
-		src  string
-		want bool
+		src   string
+		arrow bool
+		want  bool
 	}{
-		{"obj.x", true}, {"obj . x", true}, {"p->x", true}, {"N::x", true}, {"o&.x", true},
-		{"x", false}, {"a + x", false}, {"0..x", false}, {"a .. x", false}, {"$x", false},
+		{"obj.x", false, true}, {"obj . x", false, true}, {"p->x", true, true}, {"N::x", false, true}, {"o&.x", false, true},
+		{"x", false, false}, {"a + x", false, false}, {"0..x", false, false}, {"a .. x", false, false}, {"$x", false, false},
+		{"y -> x", false, false}, // a Java or Kotlin lambda's body
 	} {
-		if got := afterMemberOp([]byte(c.src), len(c.src)-1); got != c.want {
-			t.Errorf("afterMemberOp(%q) = %v, want %v", c.src, got, c.want)
+		if got := afterMemberOp([]byte(c.src), len(c.src)-1, c.arrow); got != c.want {
+			t.Errorf("afterMemberOp(%q, %v) = %v, want %v", c.src, c.arrow, got, c.want)
 		}
 	}
 }

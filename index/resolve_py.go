@@ -110,30 +110,6 @@ type pyResolver struct {
 	steps     int
 	parsed    int    // bytes parsed by this request (pyParseBytes)
 	gen       uint64 // this resolver's number (Store.CancelResolutions)
-	// parseBy, when set, is the time past which only except may still be
-	// parsed (a references query's deadline; except is the declaration's
-	// file); hitWall records that a parse was refused for it.
-	parseBy time.Time
-	except  string
-	hitWall bool
-}
-
-// walled reports whether parsing rel, n bytes, is refused by the
-// resolver's deadline, and records it.
-func (r *pyResolver) walled(rel string, n int) bool {
-	if rel == r.except || r.parseFits(n) {
-		return false
-	}
-	r.hitWall = true
-	return true
-}
-
-// parseFits reports whether parsing n bytes would end before the
-// resolver's deadline, at the parse speed seen lately: a parse begun just
-// before the deadline cannot be cut short, and one large file took
-// references answers hundreds of milliseconds past their budget.
-func (r *pyResolver) parseFits(n int) bool {
-	return r.parseBy.IsZero() || time.Now().Add(r.st.py.parseTime(n)).Before(r.parseBy)
 }
 
 func newPyResolver(st *Store, read func(rel string) ([]byte, error)) *pyResolver {

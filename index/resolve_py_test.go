@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -196,41 +195,35 @@ func TestPyDefinitionsSeeEdits(t *testing.T) {
 }
 
 // TestPyReferencesUnparsed checks testdata/resolve_py_refs.txtar: the
-// references PyReferences answers, and those PyReferencesBy answers once
-// its deadline has passed, are the same (both from descriptors).
+// references PyReferences answers from descriptors, with no tree cached
+// beforehand.
 func TestPyReferencesUnparsed(t *testing.T) {
 	archive := filepath.Join("testdata", "resolve_py_refs.txtar")
 	root := fixture.Extract(t, archive)
-	for _, mode := range []string{"parsed", "unparsed"} {
-		for _, u := range fixture.Uses(t, archive, root) {
-			// A store per use: its tree cache must not hold the other
-			// files from an earlier query.
-			st := openTestStore(t, t.TempDir())
-			mustIndex(t, st, root)
-			src, err := os.ReadFile(filepath.Join(root, u.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			off, err := LineColOffset(src, u.Line, u.Col)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tg, ok := st.PyDefinitions(u.File, src, off, readUnder(root))
-			if !ok {
-				t.Fatalf("%s: not resolved", u)
-			}
-			var deadline time.Time
-			if mode == "unparsed" {
-				deadline = time.Now().Add(-time.Second)
-			}
-			refs, err := st.PyReferencesBy(tg, readUnder(root), deadline)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := refString(refs); got != u.Want {
-				t.Errorf("%s, %s:\n got %s\nwant %s", u, mode, got, u.Want)
-			}
-			st.Close()
+	for _, u := range fixture.Uses(t, archive, root) {
+		// A store per use: its tree cache must not hold the other
+		// files from an earlier query.
+		st := openTestStore(t, t.TempDir())
+		mustIndex(t, st, root)
+		src, err := os.ReadFile(filepath.Join(root, u.File))
+		if err != nil {
+			t.Fatal(err)
 		}
+		off, err := LineColOffset(src, u.Line, u.Col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tg, ok := st.PyDefinitions(u.File, src, off, readUnder(root))
+		if !ok {
+			t.Fatalf("%s: not resolved", u)
+		}
+		refs, err := st.PyReferences(tg, readUnder(root))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := refString(refs); got != u.Want {
+			t.Errorf("%s:\n got %s\nwant %s", u, got, u.Want)
+		}
+		st.Close()
 	}
 }

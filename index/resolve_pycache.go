@@ -31,7 +31,8 @@ type pyTreeCache struct {
 	// idx holds files' decoded Python descriptors (resolve_pyidx.go),
 	// checked against the header's content hash.
 	idx   map[string]*pyIdxFile
-	order []string // least recently used first
+	tsIdx map[string]*tsIdxFile // TypeScript's (resolve_tsidx.go)
+	order []string              // least recently used first
 	bytes int
 }
 
@@ -132,10 +133,6 @@ func (s *Store) ResumeResolutions() {
 // returned gen may have been cancelled.
 func (s *Store) CancelledSince(gen uint64) bool { return s.py.cancelled.Load() > gen }
 
-// pyParseNsPerByte is the parse speed assumed before any parse was timed:
-// gotreesitter's about 1 MB/s per idle core, halved for a busy machine.
-const pyParseNsPerByte = 2000
-
 // timed records that parsing n bytes took d.
 func (c *pyTreeCache) timed(n int, d time.Duration) {
 	if n < 1<<10 {
@@ -147,13 +144,4 @@ func (c *pyTreeCache) timed(n int, d time.Duration) {
 		v = (3*old + v) / 4
 	}
 	c.psPerByte.Store(v)
-}
-
-// parseTime estimates how long parsing n bytes takes.
-func (c *pyTreeCache) parseTime(n int) time.Duration {
-	v := c.psPerByte.Load()
-	if v == 0 {
-		v = pyParseNsPerByte * 1000
-	}
-	return time.Duration(uint64(n) * v / 1000)
 }

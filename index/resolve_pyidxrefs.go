@@ -26,7 +26,7 @@ func (s *Store) pyIndexedReferences(t PyTarget, read SourceReader) ([]RefHit, er
 	defer r.release()
 	r.indexOnly = true
 	pr := newPyIdxRefs(r, t, all)
-	return r.byFile(all, pr.file), nil
+	return r.byFile(all, pr.indexedFile), nil
 }
 
 // pyIndexedFileReferences is pyIndexedReferences within file p.
@@ -42,11 +42,11 @@ func (s *Store) pyIndexedFileReferences(t PyTarget, p string, read SourceReader)
 	r := newPyResolver(s, read)
 	defer r.release()
 	r.indexOnly = true
-	return newPyIdxRefs(r, t, hits).file(p, hits), nil
+	return newPyIdxRefs(r, t, hits).indexedFile(p, hits), nil
 }
 
 func newPyIdxRefs(r *pyResolver, t PyTarget, all []RefHit) *pyRefs {
-	pr := &pyRefs{r: r, t: t, via: t.Name, candidates: map[string]bool{}, leads: map[string]bool{}, indexed: true}
+	pr := &pyRefs{r: r, t: t, via: t.Name, candidates: map[string]bool{}, leads: map[string]bool{}}
 	if t.Container != "" {
 		pr.via = t.Container
 	}

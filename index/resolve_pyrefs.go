@@ -4,76 +4,25 @@ import (
 	"bytes"
 	"path"
 	"strings"
-	"time"
 
 	"github.com/parleyhq/parley/index/extract"
 )
 
-// References to one resolved declaration (PyTarget). Python's are judged
-// from the descriptors stored with each occurrence (resolve_pyidxrefs.go)
-// and parse nothing. TypeScript's and JavaScript's are decided here with
-// as little parsing as the answer allows; parsing every file that spells
-// the name would cost about a second per hundred files.
-//
-//   - the declaration's own file is parsed and each occurrence resolved:
-//     kept when it resolves to the declaration, dropped when it resolves
-//     elsewhere, kept Uncertain when it is x.name with x unknown.
-//   - a local has no other file.
-//   - another file can refer to a module-level declaration only when one
-//     of its stored imports leads to it: imports the declaration's module,
-//     or a module that binds the name to the declaration (a re-export,
-//     which must itself spell the name, so only files among the
-//     candidates are parsed to check). Such files are parsed and resolved
-//     like the declaration's own (files whose tree is at hand always)
-//     while pyRefsParseBytes lasts, and, for PyReferencesBy, while a parse
-//     at the speed seen lately would end before its deadline (from then
-//     on no other file is parsed, also not for an occurrence's
-//     resolution; such an occurrence is judged as below); past that, they
-//     are judged by their text: their occurrences are kept, x.name after
-//     a qualifier other than the module's name Uncertain.
-//   - a member of a class is used through values whose type flows in
-//     without an import of its class: every file spelling it is a
-//     candidate, and unparsed, its x.name uses are Uncertain.
+// References to one resolved declaration (PyTarget), judged from the
+// descriptors stored with each occurrence: Python's in
+// resolve_pyidxrefs.go, TypeScript's and JavaScript's in
+// resolve_tsidxrefs.go. Neither parses a file: a references query costs
+// the reads of the name's occurrences and of the few files their
+// descriptors lead to, whatever the number of candidate files.
 
 // PyReferences returns the references to t, a Python, TypeScript or
 // JavaScript declaration (PyDefinitions, TSDefinitions), in path and
 // position order; read returns the content of a file of the store.
 func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) ([]RefHit, error) {
-	return s.PyReferencesBy(t, read, time.Time{})
-}
-
-// PyReferencesBy is PyReferences answering by deadline (none when zero):
-// past it, occurrences of TypeScript and JavaScript in other files than
-// the declaration's are judged by their file's imports and their text,
-// without parsing. Python's parse nothing and need no deadline.
-func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error), deadline time.Time) ([]RefHit, error) {
-	if !isTSFile(t.Path) {
-		return s.pyIndexedReferences(t, read)
+	if isTSFile(t.Path) {
+		return s.tsIndexedReferences(t, read)
 	}
-	all, err := s.References(t.Name, 0)
-	if err != nil {
-		return nil, err
-	}
-	r := newPyResolver(s, read)
-	defer r.release()
-	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), candidates: map[string]bool{}, leads: map[string]bool{}}
-	// Past the deadline, resolving an occurrence parses nothing new: in a
-	// file with a hundred occurrences each may lead to other modules, which
-	// took references seconds past their budget. Such occurrences are
-	// judged as unparsed files' are (judge).
-	r.parseBy, r.except = deadline, t.Path
-	if pr.ts {
-		pr.t = r.tsCanonical(t) // what uses resolve to: an overload group's first, a member's root
-	}
-	for _, h := range all {
-		pr.candidates[h.Path] = true
-	}
-	// Members are found through their class: files that see it.
-	pr.via = t.Name
-	if t.Container != "" {
-		pr.via = t.Container
-	}
-	return r.byFile(all, pr.file), nil
+	return s.pyIndexedReferences(t, read)
 }
 
 // byFile answers the occurrences all, in path order, one file at a time
@@ -83,7 +32,7 @@ func (s *Store) PyReferencesBy(t PyTarget, read func(rel string) ([]byte, error)
 // (Store.CancelledSince tells its caller the answer is cut).
 func (r *pyResolver) byFile(all []RefHit, judge func(p string, hits []RefHit) []RefHit) []RefHit {
 	// Not all[:0]: a file may answer more hits than it had occurrences
-	// (__all__ strings, doc links).
+	// (__all__ strings).
 	out := make([]RefHit, 0, len(all))
 	for i := 0; i < len(all) && r.gen > r.st.py.cancelled.Load(); {
 		j := i
@@ -98,35 +47,11 @@ func (r *pyResolver) byFile(all []RefHit, judge func(p string, hits []RefHit) []
 
 // PyFileReferences is PyReferences within file p (document highlights).
 func (s *Store) PyFileReferences(t PyTarget, p string, read func(rel string) ([]byte, error)) ([]RefHit, error) {
-	if !isTSFile(t.Path) {
-		return s.pyIndexedFileReferences(t, p, read)
+	if isTSFile(t.Path) {
+		return s.tsIndexedFileReferences(t, p, read)
 	}
-	occ, err := s.FileReferences(p, t.Name)
-	if err != nil {
-		return nil, err
-	}
-	hits := make([]RefHit, len(occ))
-	for i, o := range occ {
-		hits[i] = RefHit{Path: p, Name: t.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel}
-	}
-	r := newPyResolver(s, read)
-	defer r.release()
-	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), via: t.Name, candidates: map[string]bool{p: true}, leads: map[string]bool{}}
-	if pr.ts {
-		pr.t = r.tsCanonical(t)
-	}
-	if t.Container != "" {
-		pr.via = t.Container
-	}
-	return pr.file(p, hits), nil
+	return s.pyIndexedFileReferences(t, p, read)
 }
-
-// pyRefsParseBytes is the part of pyParseBytes a references query may
-// spend on parsing files that see the declaration to resolve their
-// occurrences one by one; the rest are judged by their imports and text
-// alone, and the remainder of the budget is left for what resolving
-// needs (the modules and classes the occurrences lead to).
-const pyRefsParseBytes = 256 << 10
 
 type pyRefs struct {
 	ts         bool // TypeScript or JavaScript, not Python
@@ -135,124 +60,8 @@ type pyRefs struct {
 	via        string          // the name other files must import: t's, or its class's
 	candidates map[string]bool // files that spell t.Name
 	leads      map[string]bool // module file -> binds via to t's declaration
-	indexed    bool            // Python: judged by descriptors (indexedFile)
 	viaFiles   map[string]bool // files that spell via, when it is not t.Name
 }
-
-// file filters the occurrences hits of one file.
-func (pr *pyRefs) file(p string, hits []RefHit) []RefHit {
-	if pr.indexed {
-		return pr.indexedFile(p, hits)
-	}
-	t := pr.t
-	if !isTSFile(p) || (t.Local && p != t.Path) {
-		return nil
-	}
-	if p == t.Path {
-		return pr.resolveEach(p, hits)
-	}
-	// A TypeScript member is used through values whose type flows in
-	// without an import of its class (callback parameters, call results):
-	// every file spelling it is a candidate.
-	if !(pr.ts && t.Container != "") && !pr.seesDeclaration(p) {
-		return nil
-	}
-	src, err := pr.r.read(p)
-	if err != nil {
-		return nil
-	}
-	if pr.parsedBefore(p, src) || (pr.r.parsed+len(src) <= pyRefsParseBytes && pr.r.parseFits(len(src))) {
-		return pr.resolveEach(p, hits)
-	}
-	judge := pr.judge(p, src)
-	var out []RefHit
-	for _, h := range hits {
-		if h, ok := judge(h); ok {
-			out = append(out, h)
-		}
-	}
-	return out
-}
-
-// judge returns how an occurrence in file p (content src), a file that
-// sees the declaration, is judged without resolving it: kept or not, and
-// uncertain when the text allows another meaning.
-func (pr *pyRefs) judge(p string, src []byte) func(h RefHit) (RefHit, bool) {
-	t := pr.t
-	modName := moduleTarget(t.Path).Name
-	return func(h RefHit) (RefHit, bool) {
-		off, ok := offsetOf(src, h.Pos)
-		if !ok {
-			return h, false
-		}
-		use := UseAt(src, off)
-		switch {
-		case t.Container != "":
-			if !use.Selector {
-				return h, false
-			}
-			h.Uncertain = true
-		case use.Selector:
-			h.Uncertain = use.Qualifier != modName
-		}
-		return h, true
-	}
-}
-
-// resolveEach parses p and keeps the occurrences that resolve to the
-// target (and, Uncertain, attributes of unknown values).
-func (pr *pyRefs) resolveEach(p string, hits []RefHit) []RefHit {
-	f := pr.r.tsFile(p, nil)
-	if f == nil {
-		for i := range hits {
-			hits[i].Uncertain = true
-		}
-		return hits
-	}
-	var out []RefHit
-	var judge func(RefHit) (RefHit, bool)
-	for _, h := range hits {
-		off, ok := offsetOf(f.src, h.Pos)
-		if !ok {
-			continue
-		}
-		pr.r.steps = 0 // each occurrence gets the full budget
-		pr.r.hitWall = false
-		got, ok := pr.resolveAt(f, off)
-		switch {
-		case ok && got.Path == pr.t.Path && got.Selection == pr.t.Selection:
-			out = append(out, h)
-		case !ok && pr.r.hitWall && p != pr.t.Path:
-			// Not settled for want of a parse past the deadline.
-			if judge == nil {
-				judge = pr.judge(p, f.src)
-			}
-			if h, ok := judge(h); ok {
-				out = append(out, h)
-			}
-		case !ok && UseAt(f.src, off).Selector:
-			h.Uncertain = true
-			out = append(out, h)
-		}
-	}
-	return pr.tsDocLinks(f, out)
-}
-
-// parsedBefore reports whether the tree of p, whose content is src, is at
-// hand (this request's, or the cache's): resolving its occurrences then
-// costs no parsing, so it is done whatever the budgets say. The buffer a
-// request comes from is one.
-func (pr *pyRefs) parsedBefore(p string, src []byte) bool {
-	key := pr.treeKey(p)
-	if f, ok := pr.r.files[key]; ok {
-		return f != nil
-	}
-	f, _ := pr.r.st.py.get(key, src)
-	return f != nil
-}
-
-// treeKey is p's key in the tree cache.
-func (pr *pyRefs) treeKey(p string) string { return tsGrammar(p) + ":" + p }
 
 // seesDeclaration reports whether one of p's imports leads to the target's
 // module, or to a module that binds pr.via to the target's declaration.
@@ -301,7 +110,7 @@ func (pr *pyRefs) reexports(mod string) bool {
 	pr.r.steps = 0
 	var v pyValue
 	if pr.ts {
-		v = pr.r.tsExport(mod, pr.via)
+		v = pr.r.tsIdxExport(mod, pr.via, 0)
 	} else {
 		v = pr.r.moduleMember(mod, pr.via)
 	}
@@ -336,15 +145,6 @@ func (pr *pyRefs) spellsVia(p string) bool {
 		}
 	}
 	return pr.viaFiles[p]
-}
-
-// resolveAt resolves the TypeScript or JavaScript identifier at byte
-// offset off of f.
-func (pr *pyRefs) resolveAt(f *pyFile, off int) (PyTarget, bool) {
-	if id := tsIdentAt(f, off); id != nil {
-		return pr.r.tsResolveIdent(f, id)
-	}
-	return PyTarget{}, false
 }
 
 // importModule resolves an import as the extractor stored it ("a.b",

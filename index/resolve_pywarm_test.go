@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/parleyhq/parley/internal/fixture"
 )
@@ -105,10 +104,8 @@ func TestPyReferencesCancelled(t *testing.T) {
 	}
 }
 
-// TestPyReferencesParseFits: a references query with a deadline parses no
-// other file whose parse, at the speed seen lately, would end past it (a
-// parse cannot be cut short); Python's parse none at all, being answered
-// from descriptors.
+// TestPyReferencesParseFits: a references query parses no other file,
+// being answered from descriptors.
 func TestPyReferencesParseFits(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
 	st := indexedStore(t, root)
@@ -121,13 +118,12 @@ func TestPyReferencesParseFits(t *testing.T) {
 		t.Fatalf("helper not resolved: %v %v", tg, ok)
 	}
 	before := len(st.py.files)
-	st.py.psPerByte.Store(uint64(time.Hour)) // picoseconds a byte: an hour a kilobyte
-	refs, err := st.PyReferencesBy(tg, readUnder(root), time.Now().Add(time.Minute))
+	refs, err := st.PyReferences(tg, readUnder(root))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(st.py.files) != before {
-		t.Errorf("parsed %d files the deadline had no time for: %v", len(st.py.files)-before, st.py.order)
+		t.Errorf("parsed %d files: %v", len(st.py.files)-before, st.py.order)
 	}
 	// app/main.py's import and call, unparsed; the parameter helper of
 	// inner is one of them, as the unparsed judgement cannot tell.
@@ -169,18 +165,17 @@ func TestPyReferencesWalled(t *testing.T) {
 	}
 }
 
-// walledReferences answers tg's references when any parse would outlast
-// the deadline, checks that d.py was not parsed for them, and lists them
+// walledReferences answers tg's references, checks that d.py was not
+// parsed for them, and lists them
 // as "path:line:col uncertain=…" (line 1-based, column 0-based bytes).
 func walledReferences(t *testing.T, st *Store, tg PyTarget, read SourceReader) []string {
 	t.Helper()
-	st.py.psPerByte.Store(uint64(time.Hour)) // picoseconds a byte: an hour a kilobyte
-	refs, err := st.PyReferencesBy(tg, read, time.Now().Add(time.Minute))
+	refs, err := st.PyReferences(tg, read)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := st.py.files["python:d.py"]; ok {
-		t.Error("d.py parsed past the time the deadline left")
+		t.Error("d.py parsed for references")
 	}
 	var got []string
 	for _, h := range refs {

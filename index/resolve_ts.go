@@ -11,9 +11,17 @@ import (
 	"github.com/parleyhq/parley/index/extract"
 )
 
-// TypeScript and JavaScript name resolution from syntax, at query time,
-// as for Python (resolve_py.go) and sharing its tree cache and step
-// limits. What it follows:
+// TypeScript and JavaScript name resolution from syntax, as for Python
+// (resolve_py.go), sharing its tree cache and step limits. At index time
+// every occurrence gets a descriptor of what it binds to
+// (resolve_tsdesc.go), which references evaluate against the index
+// (resolve_tsidx.go, resolve_tsidxrefs.go) and definitions too when the
+// buffer is the content the index holds (resolve_tsidxdef.go). An edited
+// buffer is parsed and resolved here at query time, by the same scope
+// rule (tsLookupBinding), the other files its uses lead to being read
+// from their descriptors (tsIdxKnown; parsed only when they have none);
+// so is a call of an overloaded function, whose declaring file is parsed
+// to pick the signature its arguments fit. What it follows:
 //
 //   - block scopes (blocks, functions, arrow functions, methods, for and
 //     catch clauses); a declaration anywhere in a block binds it there.
@@ -58,6 +66,9 @@ func (s *Store) TSDefinitions(from string, src []byte, off int, read func(rel st
 	if !isTSFile(from) {
 		return PyTarget{}, false
 	}
+	if t, ok, answered := s.tsIndexedDefinition(from, src, off, read); answered {
+		return t, ok
+	}
 	r := newPyResolver(s, read)
 	defer r.release()
 	f := r.tsFile(from, src)
@@ -90,16 +101,6 @@ func tsIdentAt(f *pyFile, off int) *ts.Node {
 		return nil
 	}
 	return n
-}
-
-// tsResolveIdent resolves one identifier node of f to the declaration
-// references count against (tsCanonical).
-func (r *pyResolver) tsResolveIdent(f *pyFile, id *ts.Node) (PyTarget, bool) {
-	t, ok := r.tsResolveName(f, id)
-	if !ok {
-		return t, false
-	}
-	return r.tsCanonical(t), true
 }
 
 // tsResolveName resolves one identifier node of f to the declaration a
@@ -189,7 +190,7 @@ func (r *pyResolver) parsedAs(rel string, src []byte, lang string) *pyFile {
 	}
 	f, h := r.st.py.get(key, src)
 	if f == nil {
-		if !r.step() || r.parsed+len(src) > pyParseBytes || r.walled(rel, len(src)) {
+		if !r.step() || r.parsed+len(src) > pyParseBytes {
 			return nil
 		}
 		r.parsed += len(src)

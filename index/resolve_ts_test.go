@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/parleyhq/parley/index/extract"
@@ -11,14 +12,86 @@ import (
 )
 
 // TestResolveTSFixture indexes testdata/resolve_ts.txtar and resolves each
-// use its "want" file lists with TSDefinitions.
+// use its "want" file lists with TSDefinitions: from the stored
+// descriptors (the buffer is the indexed content), and parsing the buffer
+// at query time (the same buffer with a blank line appended, which the
+// index does not hold): both follow one copy of the rules and must agree.
 func TestResolveTSFixture(t *testing.T) {
-	checkDefinitionFixture(t, "resolve_ts.txtar", func(st *Store, file string, src []byte, off int, read func(string) ([]byte, error)) string {
-		if tg, ok := st.TSDefinitions(file, src, off, read); ok {
-			return fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1)
+	for _, mode := range []string{"indexed", "edited"} {
+		t.Run(mode, func(t *testing.T) {
+			checkDefinitionFixture(t, "resolve_ts.txtar", func(st *Store, file string, src []byte, off int, read func(string) ([]byte, error)) string {
+				if mode == "edited" {
+					src = append(slices.Clip(src), '\n')
+				}
+				if tg, ok := st.TSDefinitions(file, src, off, read); ok {
+					return fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1)
+				}
+				return "-"
+			})
+		})
+	}
+}
+
+// TestTSNavigationParsesNothing: definitions of uses in a buffer the index
+// holds, and the references to what they resolve to, come from the stored
+// descriptors: no file is parsed, not even the buffer; an edited buffer is
+// parsed alone. The uses lead through an imported class, a re-export,
+// this, a callback parameter and a declared return type.
+func TestTSNavigationParsesNothing(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	read := readUnder(root)
+	cases := []struct{ loc, use, want, refs string }{
+		{"src/app.ts:8", "u.greet", "src/models.ts:8", "src/app.ts:8 src/models.ts:8 src/models.ts:9"},
+		{"src/app.ts:13", "assist", "src/util/help.ts:1", "src/defaults.ts:1 src/defaults.ts:3 src/defaults.ts:5 src/index.ts:2 src/util/help.ts:1"},
+		{"src/models.ts:9", "this.save", "src/models.ts:3", "src/app.ts:10 src/app.ts:12 src/generic.ts:4 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
+		{"src/flow.ts:13", "sub.next", "src/flow.ts:1", "src/flow.ts:1 src/flow.ts:13 src/flow.ts:14 src/flow.ts:15 src/flow.ts:16 src/flow.ts:18 src/useflow.ts:2"},
+		{"src/flow.ts:16", "make().subscribe", "src/flow.ts:4", ""},
+		{"src/flow.ts:13", "source.subscribe", "src/flow.ts:4", ""},
+	}
+	for _, c := range cases {
+		file, src, off, err := fixtureUse(root, c.loc, c.use)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return "-"
-	})
+		tg, ok := st.TSDefinitions(file, src, off, read)
+		if got := fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1); !ok || got != c.want {
+			t.Errorf("%s %s: got %s (%v), want %s", c.loc, c.use, got, ok, c.want)
+			continue
+		}
+		refs, err := st.PyReferences(tg, read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := refString(refs); c.refs != "" && got != c.refs {
+			t.Errorf("references of %s %s:\n got %s\nwant %s", c.loc, c.use, got, c.refs)
+		}
+	}
+	if n := len(st.py.files); n != 0 {
+		t.Errorf("parsed %d files: %v", n, st.py.order)
+	}
+	// An edited buffer (a blank line appended: the index does not hold
+	// it) is parsed alone; the files its uses lead to are still read from
+	// their descriptors.
+	buffers := map[string]bool{}
+	for _, c := range cases {
+		file, src, off, err := fixtureUse(root, c.loc, c.use)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buffers["typescript:"+file] = true
+		tg, ok := st.TSDefinitions(file, append(src, '\n'), off, read)
+		if got := fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1); !ok || got != c.want {
+			t.Errorf("edited, %s %s: got %s (%v), want %s", c.loc, c.use, got, ok, c.want)
+		}
+	}
+	for _, k := range st.py.order {
+		if !buffers[k] {
+			t.Errorf("parsed %s, not an edited buffer", k)
+		}
+	}
 }
 
 // TestTSReferencesFixture checks PyReferences on TypeScript declarations
@@ -43,6 +116,8 @@ func TestTSReferencesFixture(t *testing.T) {
 		{"src/flow.ts:1", "next", "src/flow.ts:1 src/flow.ts:13 src/flow.ts:14 src/flow.ts:15 src/flow.ts:16 src/flow.ts:18 src/useflow.ts:2"},
 		{"src/models.ts:3", "save", "src/app.ts:10 src/app.ts:12 src/generic.ts:4 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
 		{"src/app.ts:16", "helper", "src/app.ts:15 src/app.ts:16"},
+		// A module-level name no symbol lists (destructured) is no local.
+		{"src/usedestr.ts:2", "alpha", "src/destr.ts:1 src/usedestr.ts:1 src/usedestr.ts:2"},
 		{"src/app.ts:18", "helper", "src/app.ts:7 src/app.ts:13 src/app.ts:18"},
 		// From a call that fits the third signature: every overload's
 		// declaration and every call, whichever it fits.
@@ -76,6 +151,28 @@ func FuzzTSResolve(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte, off int) {
 		if tg, ok := st.TSDefinitions("src/app.ts", src, off, read); ok {
 			st.PyFileReferences(tg, tg.Path, read)
+		}
+	})
+}
+
+// FuzzTSDescriptors indexes arbitrary TypeScript buffers (writing their
+// descriptors, resolve_tsdesc.go) and answers definitions and references
+// from them at a few offsets (resolve_tsidx.go): none may panic or fail to
+// index.
+func FuzzTSDescriptors(f *testing.F) {
+	st, root := fuzzFixtureStore(f, "resolve_ts.txtar", 0, "src/app.ts", "src/models.ts", "src/index.ts")
+	f.Add([]byte("import d, * as n from './models';\nexport * from './app';\n/** {@link C} */\nclass C extends n.User<T> {\n  m(f: (x: C) => C): C { return this.m(y => y.m()).x; }\n}\nexport { C as default, d };\n"), 0)
+	read := readUnder(root)
+	f.Fuzz(func(t *testing.T, src []byte, _ int) {
+		if err := st.PutContent(context.Background(), "src/fuzz.ts", src, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		for off := 0; off < len(src); off += 1 + len(src)/8 {
+			if tg, ok := st.TSDefinitions("src/fuzz.ts", src, off, read); ok {
+				if _, err := st.PyReferences(tg, read); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	})
 }

@@ -98,6 +98,9 @@ func (r *pyResolver) tsOverloadGroup(t PyTarget) (f *pyFile, g []*ts.Node) {
 	if t.Kind != extract.KindFunction && t.Kind != extract.KindMethod {
 		return nil, nil
 	}
+	if r.tsIdxKnown(t.Path) && !r.tsOverloaded(t) {
+		return nil, nil // the index tells, without parsing t's file
+	}
 	f, nm := r.tsDeclNode(t)
 	if nm == nil {
 		return nil, nil
@@ -221,7 +224,7 @@ func (r *pyResolver) tsFunctionArg(f *pyFile, arg *ts.Node) (fn, guard bool) {
 		}
 		return tsFunctionType(df, df.field(d, "type"))
 	case "call_expression":
-		if df, decl := r.tsCallee(f, arg); decl != nil {
+		if df, decl := r.tsCallee(f, arg, r.tsCalleeValue(f, arg)); decl != nil {
 			return tsFunctionType(df, tsReturnType(df, decl))
 		}
 	}

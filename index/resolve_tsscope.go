@@ -34,13 +34,6 @@ func tsScopeOf(f *pyFile, n *ts.Node) *ts.Node {
 	return f.tree.Root()
 }
 
-func tsParentScope(f *pyFile, s *ts.Node) *ts.Node {
-	if f.typ(s) == "program" {
-		return nil
-	}
-	return tsScopeOf(f, s)
-}
-
 // tsPatternTypes are the nodes a binding name may be nested in.
 var tsPatternTypes = map[string]bool{
 	"object_pattern": true, "array_pattern": true, "pair_pattern": true, "rest_pattern": true,
@@ -87,6 +80,13 @@ func tsBinding(f *pyFile, id *ts.Node) bool {
 	}
 }
 
+// tsBindingName reports whether n is an identifier that declares a name
+// (`x` of `const x`, `a` of `const { a }`).
+func tsBindingName(f *pyFile, n *ts.Node) bool {
+	t := f.typ(n)
+	return (t == "identifier" || t == "shorthand_property_identifier_pattern") && tsBinding(f, n)
+}
+
 // tsBindingIn is the first identifier binding name in scope, or nil.
 func tsBindingIn(f *pyFile, scope *ts.Node, name string) *ts.Node {
 	var found *ts.Node
@@ -110,8 +110,7 @@ func tsBindingIn(f *pyFile, scope *ts.Node, name string) *ts.Node {
 				return false
 			}
 		}
-		if (t == "identifier" || t == "shorthand_property_identifier_pattern") && f.text(n) == name &&
-			tsBinding(f, n) && sameNode(tsScopeOf(f, n), scope) {
+		if tsBindingName(f, n) && f.text(n) == name && sameNode(tsScopeOf(f, n), scope) {
 			found = n
 		}
 		return true

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"strconv"
+
 	ts "github.com/odvcencio/gotreesitter"
 )
 
@@ -15,7 +17,11 @@ import (
 
 // tsCallResult is the value a call expression returns.
 func (r *pyResolver) tsCallResult(f *pyFile, call *ts.Node) pyValue {
-	df, decl := r.tsCallee(f, call)
+	callee := r.tsCalleeValue(f, call)
+	if v, ok := r.tsIdxCallee(callee, "r", ""); ok {
+		return v
+	}
+	df, decl := r.tsCallee(f, call, callee)
 	if decl == nil {
 		return pyValue{}
 	}
@@ -25,23 +31,45 @@ func (r *pyResolver) tsCallResult(f *pyFile, call *ts.Node) pyValue {
 	return pyValue{}
 }
 
-// tsCallee is the signature a call or new expression of f calls: the
-// overload its arguments fit, or the function type of a variable, field
-// or parameter; nil when the syntax does not tell.
-func (r *pyResolver) tsCallee(f *pyFile, call *ts.Node) (*pyFile, *ts.Node) {
-	var v pyValue
+// tsCalleeValue is what a call or new expression of f calls: the
+// function, or for new, the constructor of the class.
+func (r *pyResolver) tsCalleeValue(f *pyFile, call *ts.Node) pyValue {
 	switch f.typ(call) {
 	case "call_expression":
-		v = r.tsEval(f, f.field(call, "function"))
+		return r.tsEval(f, f.field(call, "function"))
 	case "new_expression":
 		cv := r.tsEval(f, f.field(call, "constructor"))
-		if cv.class == nil || cv.instance {
-			return nil, nil
+		switch {
+		case cv.class == nil || cv.instance:
+		case cv.class.f == nil:
+			return r.tsIdxClassMember(cv.class, "constructor", 0)
+		default:
+			if ctor := tsConstructor(cv.class.f, cv.class.node); ctor != nil {
+				if nm := cv.class.f.field(ctor, "name"); nm != nil {
+					return pyValue{decl: r.tsTarget(cv.class.f, nm), ok: true}
+				}
+			}
 		}
-		return cv.class.f, tsConstructor(cv.class.f, cv.class.node)
-	default:
-		return nil, nil
 	}
+	return pyValue{}
+}
+
+// tsIdxCallee evaluates, for a callee v declared in a file the index
+// describes, its fact of kind "r" (what it returns) or "c" (suffix
+// "/A/I": a callback parameter's type); ok is false when v is not one.
+// The overload a call's arguments fit is not told apart there: the
+// group's first signature answers, as the descriptors do.
+func (r *pyResolver) tsIdxCallee(v pyValue, kind, suffix string) (pyValue, bool) {
+	if !v.ok || v.decl.Module || !r.tsIdxKnown(v.decl.Path) {
+		return pyValue{}, false
+	}
+	return r.tsIdxFact(v, kind, suffix), true
+}
+
+// tsCallee is the signature a call or new expression of f calls (v, its
+// tsCalleeValue): the overload its arguments fit, or the function type of
+// a variable, field or parameter; nil when the syntax does not tell.
+func (r *pyResolver) tsCallee(f *pyFile, call *ts.Node, v pyValue) (*pyFile, *ts.Node) {
 	if !v.ok {
 		return nil, nil
 	}
@@ -170,8 +198,18 @@ func (r *pyResolver) tsContextualParam(f *pyFile, param *ts.Node) *pyClass {
 		return nil
 	}
 	argIdx := nodeIndex(namedChildren(f, args), fn)
-	df, decl := r.tsCallee(f, args.Parent())
-	if decl == nil || argIdx < 0 {
+	if argIdx < 0 {
+		return nil
+	}
+	callee := r.tsCalleeValue(f, args.Parent())
+	if v, ok := r.tsIdxCallee(callee, "c", "/"+strconv.Itoa(argIdx)+"/"+strconv.Itoa(idx)); ok {
+		if v.instance {
+			return v.class
+		}
+		return nil
+	}
+	df, decl := r.tsCallee(f, args.Parent(), callee)
+	if decl == nil {
 		return nil
 	}
 	params := tsParams(df, decl)

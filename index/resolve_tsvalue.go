@@ -11,18 +11,38 @@ import (
 // tsLookup resolves name used at node n of f through the enclosing
 // scopes.
 func (r *pyResolver) tsLookup(f *pyFile, n *ts.Node, name string) pyValue {
-	for scope := tsScopeOf(f, n); scope != nil; scope = tsParentScope(f, scope) {
-		if !r.step() {
-			return pyValue{}
+	scopeOf := func(n *ts.Node) *ts.Node { return tsScopeOf(f, n) }
+	if b := tsLookupBinding(f, n, scopeOf, r.step, func(scope *ts.Node) *ts.Node { return tsBindingIn(f, scope, name) }); b != nil {
+		return r.tsBindingValue(f, b)
+	}
+	return pyValue{}
+}
+
+// tsLookupBinding is the identifier binding a name where node n of f
+// uses it, through the enclosing scopes, or nil: the scope rule of the
+// query-time resolver (in walks a scope) and of the index-time
+// descriptors (in reads a table of the file's bindings, and scopeOf,
+// tsScopeOf, is memoised: resolve_tsdesc.go). step bounds the scopes
+// looked at.
+func tsLookupBinding(f *pyFile, n *ts.Node, scopeOf func(*ts.Node) *ts.Node, step func() bool, in func(scope *ts.Node) *ts.Node) *ts.Node {
+	up := func(s *ts.Node) *ts.Node {
+		if f.typ(s) == "program" || s.Parent() == nil { // a broken tree's root is no program
+			return nil
+		}
+		return scopeOf(s)
+	}
+	for scope := scopeOf(n); scope != nil; scope = up(scope) {
+		if !step() {
+			return nil
 		}
 		if f.typ(scope) == "class_body" {
 			continue // members are not lexical names
 		}
-		if b := tsBindingIn(f, scope, name); b != nil {
-			return r.tsBindingValue(f, b)
+		if b := in(scope); b != nil {
+			return b
 		}
 	}
-	return pyValue{}
+	return nil
 }
 
 // tsBindingValue is the value of the declared name b of f.
@@ -106,6 +126,9 @@ func (r *pyResolver) tsSpecifier(f *pyFile, spec, id *ts.Node) pyValue {
 
 // tsExport is the declaration module file mod exports as name.
 func (r *pyResolver) tsExport(mod, name string) pyValue {
+	if r.tsIdxKnown(mod) {
+		return r.tsIdxExport(mod, name, 0)
+	}
 	f := r.tsFile(mod, nil)
 	if f == nil || !r.step() {
 		return pyValue{}
@@ -179,7 +202,7 @@ func (r *pyResolver) tsExportedDecl(f *pyFile, st, d *ts.Node, name string) (pyV
 	// export const a = 1, b = 2
 	var found *ts.Node
 	pyWalk(d, func(n *ts.Node) bool {
-		if found == nil && f.typ(n) == "identifier" && f.text(n) == name && tsBinding(f, n) {
+		if found == nil && tsBindingName(f, n) && f.text(n) == name {
 			found = n
 		}
 		return found == nil && f.typ(n) != "arrow_function" && f.typ(n) != "function_expression"
@@ -286,6 +309,9 @@ func (r *pyResolver) tsMember(v pyValue, name string) pyValue {
 // constructor's parameter properties, then what it extends and
 // implements, in order.
 func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
+	if c.f == nil {
+		return r.tsIdxClassMember(c, name, 0)
+	}
 	if !r.step() {
 		return pyValue{}
 	}

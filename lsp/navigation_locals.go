@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -28,7 +27,7 @@ func (s *Server) localAt(ctx context.Context, d *doc, pos protocol.Position) (in
 	if err != nil {
 		return index.Local{}, false, err
 	}
-	return withinBudget(ctx, s, d.f, func(time.Time) (index.Local, bool, error) {
+	return withinBudget(ctx, s, d.f, func() (index.Local, bool, error) {
 		l, ok := d.f.store.LocalAt(d.rel, d.content, off)
 		return l, ok, nil
 	})

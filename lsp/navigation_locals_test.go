@@ -44,3 +44,38 @@ func TestLocalNavigation(t *testing.T) {
 		t.Errorf("highlights of the parameter w: %v, want %v", got, want)
 	}
 }
+
+// TestLocalNavigationImplicit: Kotlin's implicit `it` and a C# out
+// variable (index/testdata/locals_csharp_kotlin.txtar) over LSP. The `it`
+// of the outer lambda, used inside a nested lambda with a named
+// parameter: definition is the outer lambda's opening brace; references
+// and highlights are its two `it`s, never the brace (an edit of every
+// reference must not replace it). The out variable declared in an if's
+// condition is the local after the if, not the field named like it.
+func TestLocalNavigationImplicit(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "locals_csharp_kotlin.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	const kt = "src/lambdas.kt" // line 3: xs.filter { it > 0 && xs.any { y -> y == it } }
+	if got, want := definitions(t, e, kt, pos(2, 45)), []string{kt + ":2:14-15"}; !slices.Equal(got, want) {
+		t.Errorf("definition of it: %v, want %v", got, want)
+	}
+	want := []string{kt + ":2:16-18", kt + ":2:45-47"}
+	if got := references(t, e, kt, pos(2, 16), true); !slices.Equal(got, want) {
+		t.Errorf("references of it: %v, want %v", got, want)
+	}
+	var hs []protocol.DocumentHighlight
+	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp(kt, pos(2, 45))}, &hs)
+	var got []protocol.Position
+	for _, h := range hs {
+		got = append(got, h.Range.Start)
+	}
+	if want := []protocol.Position{pos(2, 16), pos(2, 45)}; !slices.Equal(got, want) {
+		t.Errorf("highlights of it: %v, want %v", got, want)
+	}
+	const cs = "src/Patterns.cs" // line 6: Use(n); after if (!int.TryParse(s, out var n)) return 0;
+	if got, want := definitions(t, e, cs, pos(5, 12)), []string{cs + ":4:37-38"}; !slices.Equal(got, want) {
+		t.Errorf("definition of the out variable n: %v, want %v", got, want)
+	}
+}

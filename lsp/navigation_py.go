@@ -17,25 +17,18 @@ import (
 // (index/resolve_py.go, resolve_ts.go): the declaration the identifier
 // means, then the references to it.
 //
-// Python answers from the resolution descriptors the index stores with
-// each occurrence, parsing nothing when the buffer is the content the
-// index holds (open buffers are written to it as they change) and only
-// the buffer otherwise: definition and references take a few
-// milliseconds, well within the budget below. TypeScript and JavaScript
-// resolve at query time, which parses files (the buffer, the modules a
-// use leads to, candidate files of references), which a warm tree cache
-// answers in milliseconds but a cold one can take seconds over on a large
-// package. So a request
-// waits for it at most the server's ResolveBudget; past it, or while
-// another resolution of the folder still runs, it answers from the index's
-// name ranking, as before this resolution existed, and the late resolution
+// Both answer from the resolution descriptors the index stores with each
+// occurrence, parsing nothing when the buffer is the content the index
+// holds (open buffers are written to it as they change) and only the
+// buffer otherwise (and for a TypeScript call of an overloaded function
+// the file declaring it):
+// definition and references take a few milliseconds, well within the
+// budget below. A request waits for the resolution at most the server's
+// ResolveBudget; past it, or while another resolution of the folder still
+// runs, it answers from the index's name ranking, and the late resolution
 // finishes in the background, leaving its parses cached for the next
-// request. Latency thus stays that of the ranking plus the budget, and
-// answers get precise as the cache warms; opening a document warms it
-// ahead of the requests (warm.go). References parse other files only
-// while a parse would end before three quarters of the budget and judge
-// the rest without parsing (index.Store.PyReferencesBy), so that an
-// answer resolved so far is not dropped for the files it has not reached.
+// request; opening a document warms the cache ahead of the requests
+// (warm.go).
 //
 // Python references the syntax cannot confirm (x.name with x of unknown
 // type) are left out of the server's answers (pyCertain); the CLI and the
@@ -46,14 +39,12 @@ const DefaultResolveBudget = 50 * time.Millisecond
 
 // withinBudget runs fn, one per folder at a time, and waits for it at most
 // the resolve budget or until ctx ends; ok is false when it did not answer
-// in time (fn's late result is dropped). fn gets the time by which its
-// answer is wanted (zero when the budget is unbounded), so that it can cut
-// work short rather than be dropped. A late resolution still running is
-// cancelled (index.Store.CancelResolutions, resumed when it ends) and
-// awaited within the budget: it only warmed the cache, and a references
-// resolution can run for seconds, which would send every request behind
-// it to the ranking.
-func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func(deadline time.Time) (T, bool, error)) (v T, ok bool, err error) {
+// in time (fn's late result is dropped). A late resolution still running
+// is cancelled (index.Store.CancelResolutions, resumed when it ends) and
+// awaited within the budget: it only warmed the cache, and a resolution of
+// an edited TypeScript buffer can parse for seconds, which would send
+// every request behind it to the ranking.
+func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T, bool, error)) (v T, ok bool, err error) {
 	budget := s.opts.ResolveBudget
 	if budget == 0 {
 		budget = DefaultResolveBudget
@@ -63,10 +54,6 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func(dead
 		return v, false, nil
 	}
 	f.late.Store(false)
-	var wanted time.Time
-	if budget > 0 {
-		wanted = deadline
-	}
 	type result struct {
 		v   T
 		ok  bool
@@ -99,7 +86,7 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func(dead
 			if hook := s.testHookResolve; hook != nil {
 				hook()
 			}
-			r.v, r.ok, r.err = fn(wanted)
+			r.v, r.ok, r.err = fn()
 			if f.store.CancelledSince(gen) {
 				r = result{} // stopped part way: incomplete
 			}
@@ -171,7 +158,7 @@ func (s *Server) pyTarget(d *doc, off int) (index.PyTarget, bool) {
 
 // pyDefinition is pyTarget as a definition hit, within the budget.
 func (s *Server) pyDefinition(ctx context.Context, d *doc, off int) (folderHit, bool) {
-	t, ok, _ := withinBudget(ctx, s, d.f, func(time.Time) (index.PyTarget, bool, error) {
+	t, ok, _ := withinBudget(ctx, s, d.f, func() (index.PyTarget, bool, error) {
 		t, ok := s.pyTarget(d, off)
 		return t, ok, nil
 	})
@@ -193,15 +180,11 @@ func (s *Server) pyReferences(ctx context.Context, d *doc, pos protocol.Position
 		t    index.PyTarget
 		hits []index.RefHit
 	}
-	r, ok, err := withinBudget(ctx, s, d.f, func(deadline time.Time) (r resolved, ok bool, err error) {
+	r, ok, err := withinBudget(ctx, s, d.f, func() (r resolved, ok bool, err error) {
 		if r.t, ok = s.pyTarget(d, off); !ok {
 			return r, false, nil
 		}
-		// Leave a margin of the budget for the answer itself.
-		if !deadline.IsZero() {
-			deadline = deadline.Add(-time.Until(deadline) / 4)
-		}
-		r.hits, err = d.f.store.PyReferencesBy(r.t, s.pyReader(d), deadline)
+		r.hits, err = d.f.store.PyReferences(r.t, s.pyReader(d))
 		return r, err == nil, err
 	})
 	if !ok || err != nil {
@@ -219,7 +202,7 @@ func (s *Server) pyHighlights(ctx context.Context, d *doc, pos protocol.Position
 	if err != nil {
 		return nil, false, err
 	}
-	return withinBudget(ctx, s, d.f, func(time.Time) ([]index.RefHit, bool, error) {
+	return withinBudget(ctx, s, d.f, func() ([]index.RefHit, bool, error) {
 		t, ok := s.pyTarget(d, off)
 		if !ok {
 			return nil, false, nil

@@ -231,3 +231,32 @@ func TestPythonNavigationAfterEdit(t *testing.T) {
 		t.Errorf("references of save after the edit: %v", got)
 	}
 }
+
+// TestTypeScriptNavigationAfterEdit: TypeScript answers come from the
+// descriptors the index stores too, so an edit must not leave them
+// describing the old text: after a line is inserted above, definition and
+// references of u.greet (index/testdata/resolve_ts.txtar) answer at the
+// shifted positions, from the buffer's parse until its records are
+// rewritten and from its new descriptors after.
+func TestTypeScriptNavigationAfterEdit(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_ts.txtar"))
+	e := startEditor(t, root, editorConfig{noInit: true})
+	e.initialize(editorConfig{utf8: true})
+	e.waitIndexed(1)
+	e.open("src/app.ts")
+	e.change("src/app.ts", 2, &protocol.TextDocumentContentChangePartial{
+		Range: protocol.Range{Start: pos(0, 0), End: pos(0, 0)}, Text: "// a comment line\n"})
+	// u.greet() was on 0-based line 7, now 8.
+	if got, want := definitions(t, e, "src/app.ts", pos(8, 4)), []string{"src/models.ts:7:2-7"}; !slices.Equal(got, want) {
+		t.Errorf("definition of u.greet after the edit: %v, want %v", got, want)
+	}
+	got := references(t, e, "src/app.ts", pos(8, 4), true)
+	for _, l := range got {
+		if strings.HasPrefix(l, "src/app.ts:7:") {
+			t.Errorf("a reference at u.greet's old line: %v", got)
+		}
+	}
+	if !slices.Contains(got, "src/app.ts:8:4-9") || !slices.Contains(got, "src/models.ts:7:2-7") {
+		t.Errorf("references of greet after the edit: %v", got)
+	}
+}

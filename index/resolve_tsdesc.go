@@ -1,0 +1,430 @@
+package index
+
+import (
+	"sort"
+	"strings"
+
+	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// TypeScript and JavaScript resolution descriptors, written at index time
+// (schema 8) as Python's are (resolve_pydesc.go): while the extractor
+// holds a file's tree, each identifier occurrence gets a descriptor of
+// what it binds to from that file's syntax, with the query-time
+// resolver's scope rule (tsLookupBinding over tsScopeOf and tsBinding:
+// one copy), so that references evaluate small strings against the
+// index (resolve_tsidx.go) instead of parsing files.
+//
+// A descriptor is a head followed by steps:
+//
+//	@L:C       the binding identifier at 0-based line L, byte column C of
+//	           this file (a local, a parameter, a function, a class, a
+//	           member's own declaration)
+//	mSPEC|     the module the specifier SPEC names from this file
+//	           (tsModuleFile, when it is evaluated); `import {a} from
+//	           './m'` is "m./m|.a", a default import "m./m|.default"
+//
+// and the steps ".name" (a member), "()" (what a call returns: the
+// callee's declared return type), "#" (an instance of a class: `new C()`,
+// an annotation `x: C`) and "~A/I" (the type of the I-th parameter of a
+// callback passed as the A-th argument of the callee, as its signature
+// declares it). An occurrence that is a property access (x.name) starts
+// with '.': ".V.name" when the syntax gives x's value V, "." alone when
+// not; such an occurrence that does not resolve is listed uncertain.
+//
+// Facts about the file, which no occurrence points at, share the table:
+//
+//	!v@L:C=VALUE   the value of the binding at L:C (annotated or initialised
+//	               variables, parameters and fields, destructured names,
+//	               type aliases, callback parameters)
+//	!r@L:C=VALUE   what calling the function, method or function-typed
+//	               binding named at L:C returns
+//	!c@L:C/A/I=V   the type of callback parameter I of parameter A of the
+//	               signature named at L:C (the first of an overload group)
+//	!b@L:C=S1 S2   the class or interface named at L:C, with the classes
+//	               and interfaces it extends and implements
+//	!m@L:C=N@P     constructor parameter property N at P of the class at L:C
+//	!eNAME=VALUE   the module exports NAME (the first statement that does)
+//	!sSPEC         export * from SPEC, in order
+//	!g@L:C         the binding at L:C is module-level though no symbol
+//	               names it (a destructured name): other files may use it
+//
+// JSDoc links ({@link name}) are added to the file's occurrences, with
+// the descriptor of name where the comment stands: tsserver counts them
+// as references, and the index does not record comments otherwise.
+
+func init() {
+	for _, lang := range []string{"typescript", "tsx", "javascript"} {
+		extract.SetAnnotator(lang, annotateTS)
+	}
+}
+
+// tsDescMax bounds a descriptor's length and tsValueDepth the nesting of
+// the expressions it describes.
+const (
+	tsDescMax    = 256
+	tsValueDepth = 12
+)
+
+// annotateTS writes the descriptors of res's references and the file's
+// facts. A failure (a panic on a broken tree) leaves the file without
+// descriptors: its occurrences are then unknown, not wrong.
+func annotateTS(tree *extract.Tree, src []byte, res *extract.Result) {
+	refs, ops := res.Refs, res.Operands
+	defer func() {
+		if recover() != nil {
+			for i := range refs {
+				refs[i].Operand = 0
+			}
+			res.Refs, res.Operands = refs, ops
+		}
+	}()
+	if len(res.Operands) > 0 {
+		return // another annotator's table: not ours to mix into
+	}
+	d := newTSDescriber(&pyFile{src: src, tree: tree})
+	lines := lineOffsets(src)
+	added := d.docLinks(res)
+	for i := range res.Refs {
+		r := &res.Refs[i]
+		if r.Operand != 0 || int(r.Pos.Line) >= len(lines) {
+			continue
+		}
+		if id := d.identAt(lines[r.Pos.Line] + int(r.Pos.Col)); id != nil {
+			r.Operand = d.intern(d.describe(id))
+		}
+	}
+	d.facts(res.Symbols)
+	if added {
+		sort.SliceStable(res.Refs, func(i, j int) bool { return res.Refs[i].Pos.Less(res.Refs[j].Pos) })
+	}
+	res.Operands = d.table
+}
+
+// tsDescriber describes the identifiers of one parsed file.
+type tsDescriber struct {
+	f        *pyFile
+	bind     map[tsNodeKey]map[string]*ts.Node // first binding of each name in each scope
+	scopes   map[tsNodeKey]*ts.Node            // scopeOf's memo
+	idents   []*ts.Node                        // identifier nodes in source order
+	decls    []*ts.Node                        // declaration names, in source order
+	classes  []*ts.Node                        // classes and interfaces
+	objects  []*ts.Node                        // object types described as classes
+	comments []*ts.Node
+	table    []string
+	index    map[string]uint32
+	exported map[string]bool // names of !e facts written
+}
+
+func newTSDescriber(f *pyFile) *tsDescriber {
+	d := &tsDescriber{f: f, bind: map[tsNodeKey]map[string]*ts.Node{}, scopes: map[tsNodeKey]*ts.Node{}, index: map[string]uint32{}, exported: map[string]bool{}}
+	pyWalk(f.tree.Root(), func(n *ts.Node) bool {
+		t := f.typ(n)
+		if tsIdentTypes[t] {
+			d.idents = append(d.idents, n)
+		}
+		switch t {
+		case "comment":
+			d.comments = append(d.comments, n)
+		case "class_declaration", "abstract_class_declaration", "class", "interface_declaration":
+			d.classes = append(d.classes, n)
+		}
+		if tsDeclTypes[t] {
+			if nm := f.field(n, "name"); nm != nil {
+				d.addBinding(nm)
+			}
+		}
+		if tsBindingName(f, n) {
+			d.addBinding(n)
+		}
+		return true
+	})
+	return d
+}
+
+// addBinding records nm as a binding of its scope, unless the scope
+// binds its name already (tsBindingIn finds the first in source order).
+func (d *tsDescriber) addBinding(nm *ts.Node) {
+	f := d.f
+	k := nodeKey(tsScopeOf(f, nm))
+	m := d.bind[k]
+	if m == nil {
+		m = map[string]*ts.Node{}
+		d.bind[k] = m
+	}
+	if name := f.text(nm); m[name] == nil {
+		m[name] = nm
+		d.decls = append(d.decls, nm)
+	}
+}
+
+// tsNodeKey identifies a node of one tree: hashing it is cheaper than
+// pyScopeKey's type name, and lookups hash one per scope climbed.
+type tsNodeKey struct {
+	start, end uint32
+	sym        ts.Symbol
+}
+
+func nodeKey(n *ts.Node) tsNodeKey { return tsNodeKey{n.StartByte(), n.EndByte(), n.Symbol()} }
+
+// lookup is tsLookupBinding over the table.
+func (d *tsDescriber) lookup(n *ts.Node, name string) *ts.Node {
+	return tsLookupBinding(d.f, n, d.scopeOf, func() bool { return true }, func(scope *ts.Node) *ts.Node {
+		return d.bind[nodeKey(scope)][name]
+	})
+}
+
+// scopeOf is tsScopeOf, memoised for scopes: every identifier's lookup
+// climbs the same chains, and minified files nest deep (tsScopeOf was
+// most of the annotation's time on GOROOT's webcomponents.min.js).
+func (d *tsDescriber) scopeOf(n *ts.Node) *ts.Node {
+	if !tsScopeTypes[d.f.typ(n)] {
+		return tsScopeOf(d.f, n)
+	}
+	k := nodeKey(n)
+	if s, ok := d.scopes[k]; ok {
+		return s
+	}
+	s := tsScopeOf(d.f, n)
+	d.scopes[k] = s
+	return s
+}
+
+// intern returns the 1-based table index of desc, 0 for "".
+func (d *tsDescriber) intern(desc string) uint32 {
+	if desc == "" || len(desc) > tsDescMax {
+		return 0
+	}
+	if i, ok := d.index[desc]; ok {
+		return i
+	}
+	d.table = append(d.table, desc)
+	d.index[desc] = uint32(len(d.table))
+	return uint32(len(d.table))
+}
+
+// identAt is the identifier starting at byte off, or nil.
+func (d *tsDescriber) identAt(off int) *ts.Node {
+	i := sort.Search(len(d.idents), func(i int) bool { return int(d.idents[i].StartByte()) >= off })
+	if i < len(d.idents) && int(d.idents[i].StartByte()) == off {
+		return d.idents[i]
+	}
+	return nil
+}
+
+// at is the head naming the identifier n of this file.
+func at(n *ts.Node) string { return "@" + pyPosString(n) }
+
+// describe is the descriptor of the identifier id (tsResolveName of the
+// resolver), "" when the syntax binds it to nothing.
+func (d *tsDescriber) describe(id *ts.Node) string {
+	f := d.f
+	name := f.text(id)
+	p := id.Parent()
+	if p == nil {
+		return ""
+	}
+	switch f.typ(p) {
+	case "member_expression":
+		if sameNode(f.field(p, "property"), id) {
+			return d.selector(d.value(f.field(p, "object"), 0), name)
+		}
+	case "nested_type_identifier":
+		if !sameNode(p.NamedChild(0), id) {
+			return d.selector(d.value(p.NamedChild(0), 0), name)
+		}
+	case "import_specifier", "export_specifier":
+		return d.specifier(p)
+	case "method_definition", "public_field_definition", "method_signature", "property_signature",
+		"abstract_method_signature":
+		if sameNode(f.field(p, "name"), id) {
+			return at(id)
+		}
+	}
+	if f.typ(id) == "property_identifier" {
+		return ""
+	}
+	if b := d.lookup(id, name); b != nil {
+		return d.bindingRef(b)
+	}
+	if tsBinding(f, id) {
+		return at(id)
+	}
+	return ""
+}
+
+// selector is the descriptor of a property access to name of a value v.
+func (d *tsDescriber) selector(v, name string) string {
+	if v == "" {
+		return "."
+	}
+	return "." + v + "." + name
+}
+
+// bindingRef is the head of the binding identifier b: an import's module
+// member, or b itself (tsBindingValue of the resolver).
+func (d *tsDescriber) bindingRef(b *ts.Node) string {
+	f := d.f
+	p := b.Parent()
+	switch f.typ(p) {
+	case "import_specifier":
+		return d.specifier(p)
+	case "namespace_import", "import_clause":
+		mod := d.source(p)
+		if mod == "" {
+			return ""
+		}
+		if f.typ(p) == "import_clause" {
+			return mod + ".default"
+		}
+		return mod
+	}
+	return at(b)
+}
+
+// source is the module head of the import or export statement around n,
+// "" when it has no source.
+func (d *tsDescriber) source(n *ts.Node) string {
+	f := d.f
+	for p := n; p != nil; p = p.Parent() {
+		switch f.typ(p) {
+		case "import_statement", "export_statement":
+			return tsModuleHead(tsStringValue(f, f.field(p, "source")))
+		}
+	}
+	return ""
+}
+
+// tsModuleHead is the head of the module specifier spec. The file's
+// path is not known at index time (nor needed: a moved file is indexed
+// again): the evaluation resolves spec from it (tsModuleFile).
+func tsModuleHead(spec string) string {
+	if spec == "" || strings.ContainsAny(spec, "|\n") {
+		return ""
+	}
+	return "m" + spec + "|"
+}
+
+// specifier describes an import or export specifier (tsSpecifier of the
+// resolver): the export of the module it reads, or for `export {x}`
+// without a source, the local x.
+func (d *tsDescriber) specifier(spec *ts.Node) string {
+	f := d.f
+	name := f.field(spec, "name")
+	if name == nil {
+		return ""
+	}
+	if mod := d.source(spec); mod != "" {
+		return mod + "." + f.text(name)
+	}
+	if f.typ(spec) == "export_specifier" {
+		if b := d.lookup(name, f.text(name)); b != nil {
+			return d.bindingRef(b)
+		}
+	}
+	return ""
+}
+
+// value describes what the expression n evaluates to, "" when unknown
+// (tsEval of the resolver).
+func (d *tsDescriber) value(n *ts.Node, depth int) string {
+	f := d.f
+	if n == nil || depth > tsValueDepth {
+		return ""
+	}
+	var v string
+	switch f.typ(n) {
+	case "identifier", "type_identifier":
+		if b := d.lookup(n, f.text(n)); b != nil {
+			v = d.bindingRef(b)
+		}
+	case "this":
+		if c := tsEnclosingClass(f, n); c != nil {
+			if nm := f.field(c, "name"); nm != nil {
+				v = at(nm) + "#"
+			}
+		}
+	case "super":
+		if c := tsEnclosingClass(f, n); c != nil {
+			v = tsSuffix(d.value(tsExtends(f, c), depth+1), "#")
+		}
+	case "member_expression":
+		v = tsSuffix(d.value(f.field(n, "object"), depth+1), "."+f.text(f.field(n, "property")))
+	case "new_expression":
+		v = tsSuffix(d.value(f.field(n, "constructor"), depth+1), "#")
+	case "parenthesized_expression", "non_null_expression", "await_expression":
+		v = d.value(n.NamedChild(0), depth+1)
+	case "call_expression":
+		v = tsSuffix(d.value(f.field(n, "function"), depth+1), "()")
+	case "binary_expression":
+		if op := f.text(f.field(n, "operator")); op == "||" || op == "??" {
+			if v = d.value(f.field(n, "left"), depth+1); v == "" {
+				v = d.value(f.field(n, "right"), depth+1)
+			}
+		}
+	case "as_expression", "satisfies_expression":
+		if v = tsSuffix(d.typeValue(n.NamedChild(1), depth+1), "#"); v == "" {
+			v = d.value(n.NamedChild(0), depth+1)
+		}
+	}
+	if len(v) > tsDescMax {
+		return ""
+	}
+	return v
+}
+
+// tsSuffix is v+step, "" when v is unknown.
+func tsSuffix(v, step string) string {
+	if v == "" {
+		return ""
+	}
+	return v + step
+}
+
+// tsExtends is the class that the extends clause of class c names, or nil.
+func tsExtends(f *pyFile, c *ts.Node) *ts.Node {
+	var ext *ts.Node
+	pyWalk(c, func(n *ts.Node) bool {
+		switch f.typ(n) {
+		case "class_body":
+			return false
+		case "extends_clause":
+			ext = tsHeritageCallee(f, n.NamedChild(0))
+			return false
+		}
+		return ext == nil
+	})
+	return ext
+}
+
+// typeValue describes the class or interface a type annotation names
+// (tsTypeClass of the resolver); "" when unknown.
+func (d *tsDescriber) typeValue(ty *ts.Node, depth int) string {
+	f := d.f
+	for ty = tsUnwrapType(f, ty); ty != nil && depth <= tsValueDepth; depth++ {
+		switch f.typ(ty) {
+		case "generic_type":
+			ty = ty.NamedChild(0)
+			continue
+		case "object_type":
+			d.objects = append(d.objects, ty)
+			return at(ty)
+		case "type_identifier", "identifier":
+			if b := d.lookup(ty, f.text(ty)); b != nil {
+				return d.bindingRef(b)
+			}
+		case "nested_type_identifier":
+			return tsSuffix(d.value(ty.NamedChild(0), depth+1), "."+f.text(ty.NamedChild(ty.NamedChildCount()-1)))
+		}
+		return ""
+	}
+	return ""
+}
+
+// instanceOf is an instance of the type ty describes.
+func (d *tsDescriber) instanceOf(ty *ts.Node) string { return tsSuffix(d.typeValue(ty, 0), "#") }
+
+// posKey is "L:C" of n.
+func posKey(n *ts.Node) string { return pyPosString(n) }

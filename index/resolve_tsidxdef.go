@@ -1,0 +1,75 @@
+package index
+
+import (
+	"bytes"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// tsIndexedDefinition answers TSDefinitions from the descriptor of the
+// occurrence at off when src is the content the index holds for from:
+// nothing is parsed, not even the buffer. answered is false when the
+// index cannot say (the buffer was edited since, off is no stored
+// occurrence, or a call of an overloaded function, whose signature
+// tsPickOverload picks from the arguments' syntax); the caller then
+// parses.
+func (s *Store) tsIndexedDefinition(from string, src []byte, off int, read SourceReader) (t PyTarget, ok, answered bool) {
+	if h, known := s.Header(from); !known || h.Hash != xxhash.Sum64(src) {
+		return PyTarget{}, false, false
+	}
+	start := IdentStart(src, off)
+	name, isName := IdentAt(src, start)
+	if !isName {
+		return PyTarget{}, false, false
+	}
+	line := bytes.Count(src[:start], []byte{'\n'})
+	pos := extract.Pos{Line: uint32(line), Col: uint32(start - (bytes.LastIndexByte(src[:start], '\n') + 1))}
+	r := newPyResolver(s, read)
+	defer r.release()
+	x := r.tsIdxFile(from)
+	if x == nil {
+		return PyTarget{}, false, false
+	}
+	occ, _ := s.FileReferences(from, name)
+	for _, o := range occ {
+		if o.Pos != pos {
+			continue
+		}
+		d := x.desc(o.Operand)
+		if d == "" {
+			return PyTarget{}, false, true
+		}
+		v := r.tsEvalDesc(from, d, name)
+		if v.ok && o.Call && r.tsOverloaded(v.decl) {
+			return PyTarget{}, false, false
+		}
+		t, ok = v.target()
+		return t, ok, true
+	}
+	return PyTarget{}, false, false
+}
+
+// tsOverloaded reports whether the function or method t is declared by
+// more than one signature.
+func (r *pyResolver) tsOverloaded(t PyTarget) bool {
+	x := r.tsIdxFile(t.Path)
+	if x == nil || t.Module {
+		return false
+	}
+	i := x.symbolAt(t.Selection.Start)
+	if i < 0 {
+		return false
+	}
+	s := x.syms[i]
+	if s.Kind != extract.KindFunction && s.Kind != extract.KindMethod {
+		return false
+	}
+	for j := range x.syms {
+		if o := x.syms[j]; j != i && o.Name == s.Name && o.Parent == s.Parent && o.Kind == s.Kind {
+			return true
+		}
+	}
+	return false
+}

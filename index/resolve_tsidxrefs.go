@@ -1,0 +1,121 @@
+package index
+
+// References to a TypeScript or JavaScript declaration from the
+// descriptors stored with each occurrence (resolve_tsdesc.go), as
+// Python's (resolve_pyidxrefs.go): every occurrence of the name is
+// evaluated against the index (resolve_tsidx.go), its result taken to the
+// declaration references count against (tsIdxCanonical: a member's
+// topmost declaration up the extends and implements clauses, an overload
+// group's first signature), and kept when that is the target's. A
+// property access x.name whose x the syntax does not type is kept
+// Uncertain in a file that can see the declaration: its own, any file for
+// a member (whose values flow in without an import of its class), or one
+// whose imports lead to it. No file is parsed.
+
+// tsIndexedReferences is PyReferences for a TypeScript or JavaScript
+// declaration.
+func (s *Store) tsIndexedReferences(t PyTarget, read SourceReader) ([]RefHit, error) {
+	all, err := s.References(t.Name, 0)
+	if err != nil {
+		return nil, err
+	}
+	r := newPyResolver(s, read)
+	defer r.release()
+	r.indexOnly = true
+	pr := newTSIdxRefs(r, t, all)
+	return r.byFile(all, pr.tsIndexedFile), nil
+}
+
+// tsIndexedFileReferences is tsIndexedReferences within file p.
+func (s *Store) tsIndexedFileReferences(t PyTarget, p string, read SourceReader) ([]RefHit, error) {
+	occ, err := s.FileReferences(p, t.Name)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]RefHit, len(occ))
+	for i, o := range occ {
+		hits[i] = RefHit{Path: p, Name: t.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Operand: o.Operand}
+	}
+	r := newPyResolver(s, read)
+	defer r.release()
+	r.indexOnly = true
+	return newTSIdxRefs(r, t, hits).tsIndexedFile(p, hits), nil
+}
+
+func newTSIdxRefs(r *pyResolver, t PyTarget, all []RefHit) *pyRefs {
+	pr := &pyRefs{r: r, t: r.tsIdxCanonical(t), ts: true, via: t.Name, candidates: map[string]bool{},
+		leads: map[string]bool{}}
+	if t.Container != "" {
+		pr.via = t.Container
+	}
+	for _, h := range all {
+		pr.candidates[h.Path] = true
+	}
+	return pr
+}
+
+// tsIndexedFile filters the occurrences hits of file p by their
+// descriptors.
+func (pr *pyRefs) tsIndexedFile(p string, hits []RefHit) []RefHit {
+	t := pr.t
+	if !isTSFile(p) || (t.Local && p != t.Path) {
+		return nil
+	}
+	seen, sees := false, false
+	seesDecl := func() bool { // once per file: it reads the file's imports
+		if !seen {
+			seen, sees = true, p == t.Path || t.Container != "" || pr.seesDeclaration(p)
+		}
+		return sees
+	}
+	x := pr.r.tsIdxFile(p)
+	if x == nil {
+		// No descriptors (its extraction failed): nothing is known.
+		if !seesDecl() {
+			return nil
+		}
+		for i := range hits {
+			hits[i].Uncertain = true
+		}
+		return hits
+	}
+	var out []RefHit
+	type verdict struct {
+		got PyTarget
+		ok  bool
+	}
+	verdicts := map[uint32]verdict{} // occurrences share descriptors
+	for _, h := range hits {
+		d := x.desc(h.Operand)
+		if d == "" {
+			continue
+		}
+		v, done := verdicts[h.Operand]
+		if !done {
+			v.got, v.ok = pr.tsEvalOccurrence(p, d)
+			verdicts[h.Operand] = v
+		}
+		switch {
+		case v.ok && v.got.Path == t.Path && v.got.Selection.Start == t.Selection.Start && v.got.Module == t.Module:
+			out = append(out, h)
+		case !v.ok && d[0] == '.' && seesDecl():
+			h.Uncertain = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// tsEvalOccurrence resolves the descriptor d of an occurrence of the
+// target's name in p to the declaration it counts against.
+func (pr *pyRefs) tsEvalOccurrence(p, d string) (PyTarget, bool) {
+	pr.r.steps = 0 // each occurrence gets the full budget
+	v := pr.r.tsEvalDesc(p, d, pr.t.Name)
+	if !v.ok {
+		return PyTarget{}, false
+	}
+	if v.decl.Module {
+		return v.decl, true
+	}
+	return pr.r.tsIdxCanonical(v.decl), true
+}
