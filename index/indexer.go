@@ -224,6 +224,10 @@ func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, st
 	var held []fileDone
 	walking := q.done
 	for results != nil || walking != nil {
+		in := results
+		if walking != nil && len(held) >= maxHeld {
+			in = nil // the workers wait for the walk, as before it overlapped
+		}
 		select {
 		case <-walking:
 			walking = nil
@@ -232,7 +236,7 @@ func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, st
 				c.handle(r)
 			}
 			held = nil
-		case r, ok := <-results:
+		case r, ok := <-in:
 			switch {
 			case !ok:
 				results = nil
@@ -248,6 +252,11 @@ func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, st
 	}
 	return c.prog, c.err
 }
+
+// maxHeld bounds the results collect holds while the walk runs (GOROOT/src's
+// ~50 ms walk sees ~300 files done; a huge tree's long walk would
+// otherwise hold every file's records).
+var maxHeld = 1024 // a variable so tests can make the workers wait
 
 // collector is collect's state.
 type collector struct {

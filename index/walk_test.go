@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/parleyhq/parley/internal/fixture"
@@ -65,5 +66,36 @@ func TestIndexWalkError(t *testing.T) {
 	}
 	if n := len(st.Files()); n != 1 {
 		t.Fatalf("after a failed walk: %d files, want the 1 indexed before", n)
+	}
+}
+
+// TestIndexProgressTotals: every progress report carries the run's final
+// totals although extraction starts during the walk, also when the results
+// held during the walk reach maxHeld and the workers wait for the walk.
+func TestIndexProgressTotals(t *testing.T) {
+	for _, held := range []int{1024, 1} {
+		t.Run(fmt.Sprint(held), func(t *testing.T) {
+			old := maxHeld
+			maxHeld = held
+			t.Cleanup(func() { maxHeld = old })
+			root := t.TempDir()
+			files := map[string]string{}
+			for i := range 60 {
+				files[fmt.Sprintf("p%d/f%02d.go", i%7, i)] = fmt.Sprintf("package p\nfunc F%d() {}\n", i)
+			}
+			fixture.WriteTree(t, root, files)
+			st := openTestStore(t, t.TempDir())
+			defer st.Close()
+			done := 0
+			sum, err := st.Index(context.Background(), root, Options{Workers: 2, Progress: func(p Progress) {
+				done++
+				if p.Total != 60 || p.Done != done {
+					t.Errorf("report %d: %d of %d files", done, p.Done, p.Total)
+				}
+			}})
+			if err != nil || sum.Changed != 60 || sum.Files != 60 || done != 60 {
+				t.Fatalf("Index = %+v, %v after %d reports", sum, err, done)
+			}
+		})
 	}
 }
