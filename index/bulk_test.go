@@ -1,7 +1,11 @@
 package index
 
 import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -51,33 +55,51 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-func TestChunkDuplicate(t *testing.T) {
-	c := &chunk{}
+// TestBulkDuplicateFails: keys of new files are unique by construction;
+// should one ever repeat, the load fails and publishes nothing instead of
+// storing one of the two values.
+func TestBulkDuplicateFails(t *testing.T) {
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	l := st.newBulkLoader()
 	f := &fileRecords{}
-	keys := [][]byte{
-		[]byte("r\x00"), []byte("r\x00"),
-		[]byte("rReader\x00\x00\x00\x00\x01"), []byte("rReader\x00\x00\x00\x00\x01"),
-		[]byte("rReader\x00\x00\x00\x00\x02"), []byte("rReadez\x00\x00\x00\x00\x01"),
-		[]byte("rReader2\x00\x00\x00\x00\x01"),
+	f.Set([]byte("rReader\x00\x00\x00\x00\x01"), []byte("a"), nil)
+	f.Set([]byte("rReader\x00\x00\x00\x00\x01"), []byte("b"), nil)
+	if err := l.add(f, &FileHeader{Path: "a.go", ID: 1}); err != nil {
+		t.Fatal(err)
 	}
-	for _, k := range keys {
-		f.Set(k, nil, nil)
+	if err := l.finish(); err == nil || !strings.Contains(err.Error(), "strictly increasing") {
+		t.Fatalf("finish = %v, want the writer's ordering error", err)
 	}
-	c.add(f, nil)
-	c.entries()
+	if _, ok := st.Header("a.go"); ok {
+		t.Fatal("a file whose load failed was published")
+	}
+}
+
+// TestRadixSortByPrefix: both digit widths give the stable order by prefix,
+// also when some digit positions are equal in every prefix.
+func TestRadixSortByPrefix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
-		a, b int
-		want bool
+		name string
+		gen  func() uint64
 	}{
-		{0, 1, true},  // short keys
-		{2, 3, true},  // same name and file
-		{2, 4, false}, // same name, next file
-		{2, 5, false}, // same file, names differ before the end
-		{2, 6, false}, // longer key
-		{0, 2, false},
+		{"random", rng.Uint64},
+		{"few values", func() uint64 { return uint64(rng.IntN(4)) << 40 }},
+		{"shared high bytes", func() uint64 { return 0x7273747200000000 | uint64(rng.IntN(1<<20)) }},
 	} {
-		if got := c.duplicate(c.ents[tc.a], c.ents[tc.b]); got != tc.want {
-			t.Errorf("duplicate(%q, %q) = %v, want %v", keys[tc.a], keys[tc.b], got, tc.want)
+		for _, bits := range []uint{8, 16} {
+			t.Run(fmt.Sprintf("%s/%d", tc.name, bits), func(t *testing.T) {
+				ents := make([]chunkEnt, 3000)
+				for i := range ents {
+					ents[i] = chunkEnt{prefix: tc.gen(), file: uint32(i)}
+				}
+				want := slices.Clone(ents)
+				slices.SortStableFunc(want, func(a, b chunkEnt) int { return cmp.Compare(a.prefix, b.prefix) })
+				if got := radixSortByPrefix(ents, make([]chunkEnt, len(ents)), bits); !slices.Equal(got, want) {
+					t.Fatal("not the stable order by prefix")
+				}
+			})
 		}
 	}
 }

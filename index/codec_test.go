@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"errors"
 	"reflect"
 	"slices"
@@ -132,5 +133,46 @@ func TestChunkSort(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Fatalf("sorted = %q\nwant     %q", got, want)
+	}
+}
+
+// TestChunkSortDeepRun: a run of one prefix longer than deepRun, radix-sorted
+// by its second word, comes out in key order, including keys that end
+// within the first or second word, zero bytes where padding would be, and
+// keys equal in all sixteen bytes.
+func TestChunkSortDeepRun(t *testing.T) {
+	keys := []string{"ralphabe", "ralphabe\x00", "ralphabe\x00\x00", "ralphab", "ralphabet", "ralphabetical_sixteen_a", "ralphabetical_sixteen_b"}
+	for i := range 3 * deepRun {
+		id := uint32(i*7919) % 5000
+		keys = append(keys,
+			"ralphabet\x00"+string(binary.BigEndian.AppendUint32(nil, id)),
+			"ralphabetical_sixteen\x00"+string(binary.BigEndian.AppendUint32(nil, id)))
+	}
+	var c chunk
+	f := &fileRecords{}
+	for _, k := range keys {
+		f.Set([]byte(k), []byte("v:"+k), nil)
+	}
+	c.add(f, &FileHeader{})
+	parts := c.parts(1)
+	c.sortRuns(parts[0])
+	var got []string
+	for _, e := range parts[0] {
+		got = append(got, string(c.key(e)))
+		if string(c.value(e)) != "v:"+string(c.key(e)) {
+			t.Fatalf("value of %q lost", c.key(e))
+		}
+		if e.prefix != keyPrefix(c.key(e)) {
+			t.Fatalf("prefix of %q not restored", c.key(e))
+		}
+	}
+	want := slices.Clone(keys)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("at %d: got %q, want %q", i, got[i], want[i])
+			}
+		}
 	}
 }

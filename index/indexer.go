@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -39,7 +38,7 @@ type Options struct {
 	EnableLanguages []string
 	// Skip, if set, names paths the caller keeps current itself with
 	// PutContent (an editor's open documents): the run neither re-extracts
-	// nor removes them. Called from the planning goroutine only.
+	// nor removes them. Never called concurrently.
 	Skip func(rel string) bool
 }
 
@@ -116,69 +115,49 @@ func (s *Store) Index(ctx context.Context, root string, opts Options) (*Summary,
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	var walkSkips []Skipped
-	var entries []workspace.Entry
-	err := workspace.Walk(ctx, root, workspace.WalkOptions{MaxFileSize: opts.MaxFileSize, Excludes: opts.Excludes},
-		func(e workspace.Entry) error { entries = append(entries, e); return nil },
-		func(sk workspace.Skip) { walkSkips = append(walkSkips, Skipped{Path: sk.Rel, Reason: sk.Reason}) })
-	if err != nil {
-		return nil, err
-	}
-	sum := &Summary{Rebuilt: s.Rebuilt}
-	s.Rebuilt = "" // reported once
-	work, removed := s.plan(entries, sum, &opts)
-	w := s.NewWriter()
-	for _, path := range removed {
-		if err := w.Delete(path); err != nil {
-			w.Close()
-			return nil, err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	q := newWorkQueue()
+	go func() {
+		if s.walk(ctx, root, &opts, q); q.err != nil {
+			cancel()
 		}
+	}()
+	changed, runErr := s.extractAll(ctx, q, opts, start)
+	<-q.done
+	if q.err != nil {
+		return nil, q.err
 	}
-	sum.Removed = len(removed)
-	if err := w.Close(); err != nil {
-		return nil, err
+	sum := &Summary{Rebuilt: s.Rebuilt, Changed: changed, Unchanged: q.unchanged}
+	s.Rebuilt = "" // reported once
+	if runErr == nil {
+		// Only a finished walk says what is gone; the deletions touch no
+		// file the run extracted.
+		sum.Removed, runErr = s.removeAll(s.removed(q))
 	}
-	changed, runErr := s.extractAll(ctx, work, opts, start)
-	sum.Changed = changed
 	if err := s.Flush(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("flush index: %w", err)
 	}
 	if runErr != nil {
 		return nil, runErr
 	}
-	if err := s.summarize(sum, walkSkips); err != nil {
+	if err := s.summarize(sum, q.skips); err != nil {
 		return nil, err
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, nil
 }
 
-// plan splits the walk into files needing work and paths to remove.
-// A file of an opt-in language is also redone when the language was turned
-// on or off since it was indexed.
-func (s *Store) plan(entries []workspace.Entry, sum *Summary, opts *Options) (work []workspace.Entry, removed []string) {
-	seen := make(map[string]struct{}, len(entries))
-	s.mu.RLock()
-	for _, e := range entries {
-		seen[e.Rel] = struct{}{}
-		if opts.Skip != nil && opts.Skip(e.Rel) {
-			continue
-		}
-		h, ok := s.files[e.Rel]
-		if ok && h.Size == e.Size && h.ModTime == e.ModTime && !optInFlipped(h, opts) {
-			sum.Unchanged++
-			continue
-		}
-		work = append(work, e)
-	}
-	for path := range s.files {
-		if _, ok := seen[path]; !ok && (opts.Skip == nil || !opts.Skip(path)) {
-			removed = append(removed, path)
+// removeAll deletes the files at paths from the store.
+func (s *Store) removeAll(paths []string) (int, error) {
+	w := s.NewWriter()
+	for _, path := range paths {
+		if err := w.Delete(path); err != nil {
+			w.Close()
+			return 0, err
 		}
 	}
-	s.mu.RUnlock()
-	sort.Strings(removed)
-	return work, removed
+	return len(paths), w.Close()
 }
 
 func optInFlipped(h *FileHeader, opts *Options) bool {
@@ -196,33 +175,33 @@ type fileDone struct {
 	err    error
 }
 
-// extractAll runs extraction on a bounded pool (conc). Workers commit
-// changed files themselves; one collector goroutine publishes headers,
-// feeds new files to the bulk loader and reports progress. Results arrive
-// in completion order: an ordered stream made every small file wait behind
-// the largest one in flight, which left a core idle much of the time. File
-// IDs are reserved up front in walk order, so the store stays
-// deterministic anyway.
-func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, opts Options, start time.Time) (int, error) {
+// extractAll runs extraction on a bounded pool (conc) while the walk
+// still fills q. Workers commit changed files themselves; one collector
+// goroutine publishes headers, feeds new files to the bulk loader and
+// reports progress. Results arrive in completion order: an ordered stream
+// made every small file wait behind the largest one in flight, which left a
+// core idle much of the time. File IDs are reserved by the walk, in walk
+// order, so the store stays deterministic anyway.
+func (s *Store) extractAll(ctx context.Context, q *workQueue, opts Options, start time.Time) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ids, totalBytes := s.assignIDs(work)
 	results := make(chan fileDone, 2*opts.Workers)
 	var prog Progress
 	var firstErr error
 	collected := make(chan struct{})
 	go func() {
 		defer close(collected)
-		prog, firstErr = s.collect(results, cancel, opts, start, len(work), totalBytes)
+		prog, firstErr = s.collect(results, cancel, opts, start, q)
 	}()
 	p := pool.New().WithMaxGoroutines(opts.Workers)
-	for i, e := range work {
-		if ctx.Err() != nil {
+	for {
+		j, ok := q.next(ctx)
+		if !ok {
 			break
 		}
 		p.Go(func() {
-			h, recs, err := s.indexFile(ctx, e, ids[i], opts)
-			results <- fileDone{entry: e, header: h, recs: recs, err: err}
+			h, recs, err := s.indexFile(ctx, j.entry, j.id, opts)
+			results <- fileDone{entry: j.entry, header: h, recs: recs, err: err}
 		})
 	}
 	p.Wait()
@@ -234,72 +213,100 @@ func (s *Store) extractAll(ctx context.Context, work []workspace.Entry, opts Opt
 	return prog.Done, ctx.Err()
 }
 
-// assignIDs keeps the IDs of known files and reserves new ones, in walk
-// order, for the rest.
-func (s *Store) assignIDs(work []workspace.Entry) (ids []uint32, totalBytes int64) {
-	ids = make([]uint32, len(work))
-	var fresh []int
-	for i, e := range work {
-		totalBytes += e.Size
-		if h, ok := s.Header(e.Rel); ok {
-			ids[i] = h.ID
-		} else {
-			fresh = append(fresh, i)
-		}
-	}
-	first := s.reserveIDs(len(fresh))
-	for n, i := range fresh {
-		ids[i] = first + uint32(n)
-	}
-	return ids, totalBytes
-}
-
 // collect consumes worker results until the channel closes. On the first
 // error it cancels the run and keeps draining so workers never block.
-func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, start time.Time, total int, totalBytes int64) (Progress, error) {
-	prog := Progress{Total: total, TotalBytes: totalBytes}
-	var firstErr error
-	fail := func(err error) {
-		if firstErr == nil {
-			firstErr = err
+// Results that arrive while the walk still runs are held and handled once
+// it has ended, so every progress report carries the run's final totals;
+// after that the small results channel keeps the workers only a few files
+// ahead of the reports, so a cancel from a report stops the run promptly.
+func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, start time.Time, q *workQueue) (Progress, error) {
+	c := &collector{s: s, cancel: cancel, opts: opts, start: start, lastFlush: time.Now(), bulk: s.newBulkLoader()}
+	var held []fileDone
+	walking := q.done
+	for results != nil || walking != nil {
+		in := results
+		if walking != nil && len(held) >= maxHeld {
+			in = nil // the workers wait for the walk, as before it overlapped
 		}
-		cancel()
-	}
-	lastFlush := time.Now()
-	bulk := s.newBulkLoader()
-	for r := range results {
-		switch {
-		case r.err != nil:
-			fail(r.err)
-			continue
-		case firstErr != nil || r.header == nil:
-			continue
-		case r.recs != nil:
-			if err := bulk.add(r.recs, r.header); err != nil {
-				fail(err)
-				continue
+		select {
+		case <-walking:
+			walking = nil
+			c.prog.Total, c.prog.TotalBytes = q.total, q.totalBytes
+			for _, r := range held {
+				c.handle(r)
 			}
-		default:
-			s.mu.Lock()
-			s.publishLocked(r.header.Path, r.header)
-			s.mu.Unlock()
-		}
-		if time.Since(lastFlush) > flushEvery {
-			s.db.AsyncFlush()
-			lastFlush = time.Now()
-		}
-		prog.Done++
-		prog.DoneBytes += r.entry.Size
-		prog.Path = r.entry.Rel
-		prog.Elapsed = time.Since(start)
-		if opts.Progress != nil {
-			opts.Progress(prog)
+			held = nil
+		case r, ok := <-in:
+			switch {
+			case !ok:
+				results = nil
+			case walking != nil:
+				held = append(held, r)
+			default:
+				c.handle(r)
+			}
 		}
 	}
-	if err := bulk.finish(); err != nil && firstErr == nil {
-		firstErr = err
+	if err := c.bulk.finish(); err != nil && c.err == nil {
+		c.err = err
 	}
-	return prog, firstErr
+	return c.prog, c.err
+}
+
+// maxHeld bounds the results collect holds while the walk runs (GOROOT/src's
+// ~50 ms walk sees ~300 files done; a huge tree's long walk would
+// otherwise hold every file's records).
+var maxHeld = 1024 // a variable so tests can make the workers wait
+
+// collector is collect's state.
+type collector struct {
+	s         *Store
+	cancel    func()
+	opts      Options
+	start     time.Time
+	lastFlush time.Time
+	bulk      *bulkLoader
+	prog      Progress
+	err       error // the first
+}
+
+func (c *collector) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
+	c.cancel()
+}
+
+// handle publishes one file's result, or hands it to the bulk loader, and
+// reports progress.
+func (c *collector) handle(r fileDone) {
+	switch {
+	case r.err != nil:
+		c.fail(r.err)
+		return
+	case c.err != nil || r.header == nil:
+		return
+	case r.recs != nil:
+		if err := c.bulk.add(r.recs, r.header); err != nil {
+			c.fail(err)
+			return
+		}
+	default:
+		c.s.mu.Lock()
+		c.s.publishLocked(r.header.Path, r.header)
+		c.s.mu.Unlock()
+	}
+	if time.Since(c.lastFlush) > flushEvery {
+		c.s.db.AsyncFlush()
+		c.lastFlush = time.Now()
+	}
+	c.prog.Done++
+	c.prog.DoneBytes += r.entry.Size
+	c.prog.Path = r.entry.Rel
+	c.prog.Elapsed = time.Since(c.start)
+	if c.opts.Progress != nil {
+		c.opts.Progress(c.prog)
+	}
 }
 
 // indexFile extracts one file. A file new to the store comes back as
@@ -351,7 +358,7 @@ func (s *Store) prepare(ctx context.Context, e workspace.Entry, opts Options) (u
 		u.Detail.Reason = fmt.Sprintf("too large: %d bytes > %d", e.Size, opts.MaxFileSize)
 		return u, false
 	}
-	src, err := os.ReadFile(e.Abs)
+	src, err := readFile(e.Abs, e.Size)
 	if err != nil {
 		u.Header.Status = StatusSkipped
 		u.Detail.Reason = "unreadable: " + err.Error()

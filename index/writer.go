@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/cockroachdb/pebble/v2"
 
@@ -117,6 +119,7 @@ func encodeFile(b recordSink, u *FileUpdate) FileHeader {
 // a tenth of the indexer's allocation volume.
 type refGrouper struct {
 	slot                      map[string]int32
+	seen                      seenNames
 	names                     []string
 	counts, ids, starts, fill []int32
 	occ                       []Occurrence
@@ -150,13 +153,18 @@ func (g *refGrouper) group(refs []extract.Ref) (names []string, groups [][]Occur
 	}
 	names, counts := g.names[:0], g.counts[:0]
 	ids := resize(g.ids, len(refs))
+	g.seen.reset()
 	for i := range refs {
-		n, ok := g.slot[refs[i].Name]
+		name := refs[i].Name
+		n, ok := g.seen.get(name)
 		if !ok {
-			n = int32(len(names))
-			g.slot[refs[i].Name] = n
-			names = append(names, refs[i].Name)
-			counts = append(counts, 0)
+			if n, ok = g.slot[name]; !ok {
+				n = int32(len(names))
+				g.slot[name] = n
+				names = append(names, name)
+				counts = append(counts, 0)
+			}
+			g.seen.put(name, n)
 		}
 		ids[i] = n
 		counts[n]++
@@ -183,6 +191,53 @@ func (g *refGrouper) group(refs []extract.Ref) (names []string, groups [][]Occur
 	}
 	g.names, g.counts, g.ids, g.starts, g.fill, g.occ, g.groups = names, counts, ids, starts, fill, occ, groups
 	return names, groups
+}
+
+// seenNames remembers the slots of recently grouped names by the address
+// of their bytes. The Go extractor interns its names, so a name's
+// occurrences share one string, and this direct-mapped table answers most
+// lookups without hashing the name (map lookups were two fifths of
+// grouping). Equal address and length mean equal content, so a hit is
+// never wrong; a string stored elsewhere merely misses.
+type seenNames struct {
+	gen  uint32
+	ents [256]seenName
+}
+
+type seenName struct {
+	p   *byte
+	len int32
+	gen uint32
+	n   int32
+}
+
+// reset forgets every entry; slots are numbered per file.
+func (t *seenNames) reset() {
+	t.gen++
+	if t.gen == 0 { // wrapped: stale entries could carry the new generation
+		t.ents = [256]seenName{}
+		t.gen = 1
+	}
+}
+
+func (t *seenNames) at(s string) *seenName {
+	p := unsafe.StringData(s)
+	return &t.ents[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s)))&255]
+}
+
+func (t *seenNames) get(s string) (int32, bool) {
+	e := t.at(s)
+	if e.gen == t.gen && e.p == unsafe.StringData(s) && int(e.len) == len(s) && s != "" {
+		return e.n, true
+	}
+	return 0, false
+}
+
+func (t *seenNames) put(s string, n int32) {
+	if len(s) > math.MaxInt32 {
+		return
+	}
+	*t.at(s) = seenName{p: unsafe.StringData(s), len: int32(len(s)), gen: t.gen, n: n}
 }
 
 // resize returns a slice of length n, reusing s's array when it is large

@@ -3,6 +3,7 @@ package index
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/index/extract"
@@ -43,5 +44,37 @@ func TestRefGrouperReuse(t *testing.T) {
 	}
 	if len(groups[0]) != 2 || groups[0][0].Pos.Line != 2 || groups[0][1].Pos.Line != 9 || len(groups[1]) != 1 {
 		t.Fatalf("second groups = %v", groups)
+	}
+}
+
+// TestRefGrouperCopies: a name is one group whether its occurrences share
+// one string (as the Go extractor's interned names do) or each has its own
+// copy, and names at the same address but of different lengths stay apart.
+func TestRefGrouperCopies(t *testing.T) {
+	shared := strings.Clone("Reader")
+	refs := []extract.Ref{
+		{Name: shared, Pos: extract.Pos{Line: 1}},
+		{Name: strings.Clone("Reader"), Pos: extract.Pos{Line: 2}},
+		{Name: shared, Pos: extract.Pos{Line: 3}},
+		{Name: shared[:4], Pos: extract.Pos{Line: 4}},
+		{Name: strings.Clone("Reader"), Pos: extract.Pos{Line: 5}},
+		{Name: shared[:4], Pos: extract.Pos{Line: 6}},
+		{Name: "", Pos: extract.Pos{Line: 7}},
+		{Name: "", Pos: extract.Pos{Line: 8}},
+	}
+	g := groupers.Get().(*refGrouper)
+	defer g.release()
+	names, groups := g.group(refs)
+	if !slices.Equal(names, []string{"Reader", "Read", ""}) {
+		t.Fatalf("names = %q", names)
+	}
+	for i, want := range [][]uint32{{1, 2, 3, 5}, {4, 6}, {7, 8}} {
+		var got []uint32
+		for _, o := range groups[i] {
+			got = append(got, o.Pos.Line)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q at lines %v, want %v", names[i], got, want)
+		}
 	}
 }

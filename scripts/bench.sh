@@ -16,6 +16,8 @@
 #   cold     parley index into an empty --data-dir: median wall and CPU
 #            seconds of COLD_RUNS (default 5) runs alternating with ctags,
 #            peak RSS
+#   base     with PARLEY_BASE_BIN set, that build's cold index in the same
+#            rounds: median wall and CPU seconds, and cold / base
 #   warm     the same command again, nothing changed: wall seconds, and the
 #            seconds parley reports for Index alone; "again" is a third run.
 #   store    du -sb of the data dir; source = bytes of the files parley indexed
@@ -39,6 +41,10 @@ export LC_ALL=C # EPOCHREALTIME and printf use a '.' decimal point
 
 cd "$(dirname "$0")/.."
 BIN=${PARLEY_BIN:-./bin/parley}
+# PARLEY_BASE_BIN, if set, is a second parley build (another branch's, say)
+# whose cold index joins every round, so the two builds are compared under
+# the same load: it prints "base cold" and "cold / base" for each corpus.
+BASE_BIN=${PARLEY_BASE_BIN:-}
 CTAGS=${CTAGS:-/usr/bin/ctags}
 COLD_RUNS=${COLD_RUNS:-5}
 # BENCH_CORPORA="go" (any of go py js) limits the corpora; BENCH_GO_TESTS=0
@@ -49,6 +55,7 @@ RUNS=5
 
 die() { echo "bench: $*" >&2; exit 1; }
 [[ -x $BIN ]] || die "$BIN not found; run 'make build' first"
+[[ -z $BASE_BIN || -x $BASE_BIN ]] || die "PARLEY_BASE_BIN $BASE_BIN is not executable"
 [[ -x $CTAGS ]] || die "universal-ctags not found at $CTAGS"
 command -v python3 >/dev/null || die "python3 is required"
 command -v go >/dev/null || die "go is required"
@@ -166,7 +173,7 @@ run_corpus() {
 	# Cold parley and ctags alternate COLD_RUNS times and each reports its
 	# median, so one noisy run on a shared machine does not decide a ratio.
 	echo "bench: $LABEL: parley cold index and ctags, $COLD_RUNS rounds ..." >&2
-	local colds=() ctagss=() cold_cpus=() ctags_cpus=() cold_rss=0 ctags_rss i
+	local colds=() ctagss=() cold_cpus=() ctags_cpus=() cold_rss=0 ctags_rss i bases=() base_cpus=()
 	for ((i = 0; i < COLD_RUNS; i++)); do
 		rm -rf "$data"
 		timed "$summary" "$BIN" index "$CPATH" --data-dir "$data" --json "${PX[@]}"
@@ -177,6 +184,13 @@ run_corpus() {
 		ctagss+=("$WALL")
 		ctags_cpus+=("$CPU")
 		ctags_rss=$RSS
+		if [[ -n $BASE_BIN ]]; then
+			rm -rf "$data-base"
+			timed "$tmp/base.json" "$BASE_BIN" index "$CPATH" --data-dir "$data-base" --json "${PX[@]}"
+			bases+=("$WALL")
+			base_cpus+=("$CPU")
+			rm -rf "$data-base"
+		fi
 	done
 	local cold ctags cold_cpu ctags_cpu tags files bytes syms refs skipped partial
 	cold=$(median "${colds[@]}")
@@ -228,6 +242,14 @@ print(d["changed"], round(d["seconds"], 3))' "$tmp/warm.json")
 	say "$(printf '  %-22s %8s s   CPU %s s, peak RSS %s MB' "ctags -R" "$ctags" "$ctags_cpu" "$(to_mb "$ctags_rss")")"
 	say "$(printf '  %-22s %8s x   CPU %s x  (medians of %s alternating runs)' "cold / ctags" "$ratio" "$cpu_ratio" "$COLD_RUNS")"
 	say "$(printf '  %-22s %8s x   (%s bytes store)' "store / source" "$store_ratio" "$store")"
+	local base=n/a base_cpu=n/a base_ratio=n/a
+	if [[ -n $BASE_BIN ]]; then
+		base=$(median "${bases[@]}")
+		base_cpu=$(median "${base_cpus[@]}")
+		base_ratio=$(calc "$cold / $base")
+		say "$(printf '  %-22s %8s s   CPU %s s  (%s, in the same rounds)' "base cold" "$base" "$base_cpu" "$BASE_BIN")"
+		say "$(printf '  %-22s %8s x   base / ctags %s x' "cold / base" "$base_ratio" "$(calc "$base / $ctags")")"
+	fi
 	say "$(printf '  %-22s symbols %s: %s ms (%s hits)  defs %s: %s ms (%s)  refs %s: %s ms (%s)' \
 		"CLI query, median $RUNS" "${Q[0]}" "$qsym" "$nsym" "${Q[1]}" "$qdef" "$ndef" "${Q[2]}" "$qref" "$nref")"
 	if [[ $c == go ]]; then
@@ -243,7 +265,7 @@ print(d["changed"], round(d["seconds"], 3))' "$tmp/warm.json")
 
 	local k v
 	for k in cold cold_cpu warm warm2 warm_index cold_rss warm_rss ctags ctags_cpu ctags_rss tags files bytes syms refs skipped \
-		partial changed store ratio cpu_ratio store_ratio qsym qdef qref nsym ndef nref; do
+		partial changed store ratio cpu_ratio store_ratio qsym qdef qref nsym ndef nref base base_cpu base_ratio; do
 		v=${!k}
 		record "$c" "$k" "$v"
 	done
@@ -269,7 +291,8 @@ names = {"cold": "parley_cold_s", "cold_cpu": "parley_cold_cpu_s", "ctags_cpu": 
          "tags": "ctags_tags", "syms": "symbols", "ratio": "cold_over_ctags",
          "store": "store_bytes", "store_ratio": "store_over_source", "qsym": "symbols_query_ms",
          "qdef": "defs_query_ms", "qref": "refs_query_ms", "nsym": "symbols_hits",
-         "ndef": "defs_hits", "nref": "refs_hits", "bytes": "source_bytes"}
+         "ndef": "defs_hits", "nref": "refs_hits", "bytes": "source_bytes",
+         "base": "base_cold_s", "base_cpu": "base_cold_cpu_s", "base_ratio": "cold_over_base"}
 out = {}
 for line in open(sys.argv[1]):
     corpus, key, val = line.rstrip("\n").split("\t", 2)

@@ -84,7 +84,7 @@ func (l *goLexer) next() (tok lexTok, start, end int) {
 	}
 	c := l.src[l.pos]
 	switch {
-	case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf && l.letterAt(l.pos):
+	case asciiClass[c] == classLetter || c >= utf8.RuneSelf && l.letterAt(l.pos):
 		return l.word(start)
 	case '0' <= c && c <= '9' || c == '.' && l.pos+1 < len(l.src) && isDigit(l.src[l.pos+1]):
 		l.number()
@@ -160,6 +160,26 @@ func (l *goLexer) next() (tok lexTok, start, end int) {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
+// asciiClass classifies bytes for identifiers: one table load instead of
+// up to seven comparisons per byte of every identifier in GOROOT/src.
+var asciiClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			t[c] = classLetter
+		case isDigit(byte(c)):
+			t[c] = classDigit
+		}
+	}
+	return t
+}()
+
+const (
+	classOther uint8 = iota
+	classLetter
+	classDigit
+)
+
 func (l *goLexer) letterAt(i int) bool {
 	r, _ := utf8.DecodeRune(l.src[i:])
 	return unicode.IsLetter(r)
@@ -169,7 +189,7 @@ func (l *goLexer) letterAt(i int) bool {
 func (l *goLexer) word(start int) (lexTok, int, int) {
 	for l.pos < len(l.src) {
 		c := l.src[l.pos]
-		if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) {
+		if asciiClass[c] != classOther {
 			l.pos++
 			continue
 		}

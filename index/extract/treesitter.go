@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	ts "github.com/odvcencio/gotreesitter"
@@ -30,7 +31,37 @@ type tsExtractor struct {
 	once    sync.Once
 	c       *compiled
 	err     error
-	parsers sync.Pool // *ts.Parser; parsers are not goroutine-safe
+	parsers parserPool
+}
+
+// parserPool hands out parsers of one grammar; a parser is not
+// goroutine-safe. ts.NewParser derives a dozen tables from the grammar each
+// time (bash ~15 ms, C++ ~30 ms), and a sync.Pool alone drops idle parsers
+// at every collection: a cold index of GOROOT/src built 15 parsers for its
+// 5 tree-sitter languages (6 for bash's handful of scripts). So one idle
+// parser per grammar is kept across collections (its memory stays with the
+// grammar's own tables, which are never freed either), and the run builds
+// 9; more, needed only while several files of a language parse at once, go
+// to the sync.Pool.
+type parserPool struct {
+	keep  atomic.Pointer[ts.Parser]
+	extra sync.Pool // *ts.Parser
+}
+
+func (pp *parserPool) get(lang *ts.Language) *ts.Parser {
+	if p := pp.keep.Swap(nil); p != nil {
+		return p
+	}
+	if p, ok := pp.extra.Get().(*ts.Parser); ok {
+		return p
+	}
+	return ts.NewParser(lang)
+}
+
+func (pp *parserPool) put(p *ts.Parser) {
+	if !pp.keep.CompareAndSwap(nil, p) {
+		pp.extra.Put(p)
+	}
 }
 
 func registerTS(spec *langSpec) { register(spec.name, &tsExtractor{spec: spec}) }

@@ -155,10 +155,7 @@ func cutAfterCPU(flag *uint32, soft time.Duration, tids <-chan int, finished <-c
 func (e *tsExtractor) parseUnder(ctx context.Context, c *compiled, src []byte, soft, budget time.Duration) (*ts.Tree, uint32, error) {
 	// Creating a parser can take longer than a small file's budget (Swift's
 	// tables), so it happens before the clock starts.
-	p, _ := e.parsers.Get().(*ts.Parser)
-	if p == nil {
-		p = ts.NewParser(c.lang)
-	}
+	p := e.parsers.get(c.lang)
 	flag := new(uint32)
 	stopCtxWatch := context.AfterFunc(ctx, func() { atomic.CompareAndSwapUint32(flag, 0, stopCtx) })
 	defer stopCtxWatch()
@@ -220,7 +217,7 @@ func (e *tsExtractor) parseOn(c *compiled, p *ts.Parser, src []byte, flag *uint3
 		r.tree, r.err = p.Parse(src)
 	}
 	p.SetCancellationFlag(nil)
-	e.parsers.Put(p)
+	e.parsers.put(p)
 	done <- r
 }
 

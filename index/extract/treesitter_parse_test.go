@@ -5,6 +5,7 @@ import (
 	"fmt"
 	ts "github.com/odvcencio/gotreesitter"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -83,5 +84,27 @@ func TestPartialReasonAtCut(t *testing.T) {
 	got := partialReason(nil, nil, &Result{}, stopSoft, time.Second, 250*time.Millisecond)
 	if want := "parse retries stopped after 250ms (first pass complete)"; got != want {
 		t.Errorf("Partial = %q, want %q", got, want)
+	}
+}
+
+// TestParserKeptAcrossGC: an idle parser outlives collections, which a
+// sync.Pool alone does not promise: building one derives the grammar's
+// tables again (bash ~15 ms of CPU).
+func TestParserKeptAcrossGC(t *testing.T) {
+	c, err := For("bash").(*tsExtractor).load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pp parserPool
+	p := pp.get(c.lang)
+	pp.put(p)
+	runtime.GC()
+	runtime.GC()
+	if got := pp.get(c.lang); got != p {
+		t.Fatal("the idle parser was dropped by the collector")
+	}
+	second := pp.get(c.lang)
+	if second == p || second == nil {
+		t.Fatalf("a parser in use was handed out again")
 	}
 }
