@@ -32,14 +32,7 @@ func (pr *pyRefs) indexedFile(p string, hits []RefHit) []RefHit {
 		return sees
 	}
 	if x == nil {
-		// No descriptors (its extraction failed): nothing is known.
-		if !seesDecl() {
-			return nil
-		}
-		for i := range hits {
-			hits[i].Uncertain = true
-		}
-		return hits
+		return unknownFile(hits, seesDecl())
 	}
 	var out []RefHit
 	type verdict struct {

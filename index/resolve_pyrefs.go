@@ -82,6 +82,19 @@ func newIdxRefs(r *pyResolver, t PyTarget, all []RefHit) *pyRefs {
 	return pr
 }
 
+// unknownFile answers the occurrences hits of a file without descriptors
+// (its extraction failed), where nothing is known: uncertain when the file
+// can see the declaration (sees), left out otherwise.
+func unknownFile(hits []RefHit, sees bool) []RefHit {
+	if !sees {
+		return nil
+	}
+	for i := range hits {
+		hits[i].Uncertain = true
+	}
+	return hits
+}
+
 // judge keeps of hits, the occurrences in file p, those that refer to
 // pr.t (see indexedFile, tsIndexedFile).
 func (pr *pyRefs) judge(p string, hits []RefHit) []RefHit {

@@ -28,14 +28,7 @@ func (pr *pyRefs) tsIndexedFile(p string, hits []RefHit) []RefHit {
 	}
 	x := pr.r.tsIdxFile(p)
 	if x == nil {
-		// No descriptors (its extraction failed): nothing is known.
-		if !seesDecl() {
-			return nil
-		}
-		for i := range hits {
-			hits[i].Uncertain = true
-		}
-		return hits
+		return unknownFile(hits, seesDecl())
 	}
 	var out []RefHit
 	type verdict struct {
