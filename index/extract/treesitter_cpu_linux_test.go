@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// TestThreadCPU reads the clock of a locked thread as cutAfterCPU does:
+// TestThreadCPU reads the clock of a locked thread as watchCPU does:
 // it must advance while the thread computes, by about the time spent.
 func TestThreadCPU(t *testing.T) {
 	runtime.LockOSThread()

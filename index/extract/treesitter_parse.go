@@ -26,7 +26,7 @@ const (
 const softMinSize = 16 << 10
 
 // softBudgetFor is how much CPU time a parse of size bytes may take before
-// it is cut (cutAfterCPU) to see whether gotreesitter is still in its first
+// it is cut (watchCPU) to see whether gotreesitter is still in its first
 // pass or already reparsing. When the
 // first pass accepts a tree with ERROR nodes, gotreesitter reruns the whole
 // parse up to three more times with wider GLR limits (parser_retry.go),
@@ -98,20 +98,40 @@ func firstPassDone(rt ts.ParseRuntime, n int) bool {
 	return !rt.Truncated && int(rt.LastTokenEndByte) >= n
 }
 
-// softPoll is how often cutAfterCPU reads the parse thread's CPU clock.
+// softPoll is how often watchCPU reads the parse thread's CPU clock.
 const softPoll = 10 * time.Millisecond
 
-// cutAfterCPU sets flag to stopSoft once the parse thread, whose ID comes
-// on tids, has run for soft. Counting the thread's CPU time rather than wall
-// time keeps the cut where the rates behind softBudgetFor put it on a
-// loaded machine; there a wall-clock cut at the same point landed in
-// testregex.c's first pass, and the second parse cost more than the cut
-// saved. Where the clock cannot be read it falls back to wall time.
-func cutAfterCPU(flag *uint32, soft time.Duration, tids <-chan int, finished <-chan struct{}) {
-	cut := func() { atomic.CompareAndSwapUint32(flag, 0, stopSoft) }
-	if soft <= 0 {
-		cut()
-		return
+// cpuClock reads a thread's CPU time; a variable so tests can slow it.
+var cpuClock = threadCPU
+
+// overrunFor is how much CPU past its budget a parse that ignores its stop
+// flag may take before it is abandoned (gotreesitter does not poll the
+// flag in every recovery phase).
+func overrunFor(budget time.Duration) time.Duration { return budget + budget/4 + 50*time.Millisecond }
+
+// backstopFor bounds a parse's wall time whatever its CPU clock says: a
+// parse starved on a machine this loaded is abandoned as one that ignores
+// its flag is.
+func backstopFor(budget time.Duration) time.Duration { return 8*overrunFor(budget) + time.Second }
+
+// watchCPU stops the parse whose thread ID comes on tids by its CPU time,
+// not wall time: flag becomes stopSoft once the thread has run for soft
+// (when soft is below budget) and stopBudget once it has run for budget,
+// and overrun is closed once it has run for overrunFor(budget), the
+// parse having ignored its flag. Counting the thread's CPU time keeps the
+// cuts where the rates behind BudgetFor and softBudgetFor put them on a
+// loaded machine: by wall time a file's result depended on the load (a
+// wall-clock reparse cut landed inside testregex.c's first pass; a 20 KB
+// script was stored partial at load 6). Where the clock cannot be read it
+// falls back to wall time.
+func watchCPU(flag *uint32, soft, budget time.Duration, tids <-chan int, finished <-chan struct{}, overrun chan<- struct{}) {
+	cutSoft := func() { atomic.CompareAndSwapUint32(flag, 0, stopSoft) }
+	cutBudget := func() { atomic.CompareAndSwapUint32(flag, 0, stopBudget) }
+	if soft < budget && soft <= 0 {
+		cutSoft()
+	}
+	if budget <= 0 {
+		cutBudget()
 	}
 	var tid int
 	select {
@@ -119,15 +139,9 @@ func cutAfterCPU(flag *uint32, soft time.Duration, tids <-chan int, finished <-c
 	case <-finished:
 		return
 	}
-	start, ok := threadCPU(tid)
+	start, ok := cpuClock(tid)
 	if !ok {
-		wall := time.NewTimer(soft)
-		defer wall.Stop()
-		select {
-		case <-wall.C:
-			cut()
-		case <-finished:
-		}
+		watchWall(soft, budget, cutSoft, cutBudget, finished, overrun)
 		return
 	}
 	tick := time.NewTicker(softPoll)
@@ -135,9 +149,19 @@ func cutAfterCPU(flag *uint32, soft time.Duration, tids <-chan int, finished <-c
 	for {
 		select {
 		case <-tick.C:
-			if now, ok := threadCPU(tid); !ok || now-start >= soft {
-				cut()
+			now, ok := cpuClock(tid)
+			if !ok {
+				watchWall(soft, budget, cutSoft, cutBudget, finished, overrun)
 				return
+			}
+			switch ran := now - start; {
+			case ran >= overrunFor(budget):
+				close(overrun)
+				return
+			case ran >= budget:
+				cutBudget()
+			case soft < budget && ran >= soft:
+				cutSoft()
 			}
 		case <-finished:
 			return
@@ -145,13 +169,30 @@ func cutAfterCPU(flag *uint32, soft time.Duration, tids <-chan int, finished <-c
 	}
 }
 
+// watchWall is watchCPU by wall time.
+func watchWall(soft, budget time.Duration, cutSoft, cutBudget func(), finished <-chan struct{}, overrun chan<- struct{}) {
+	if soft < budget {
+		t := time.AfterFunc(soft, cutSoft)
+		defer t.Stop()
+	}
+	b := time.AfterFunc(budget, cutBudget)
+	defer b.Stop()
+	o := time.NewTimer(overrunFor(budget))
+	defer o.Stop()
+	select {
+	case <-o.C:
+		close(overrun)
+	case <-finished:
+	}
+}
+
 // parseUnder runs one parse on a pooled parser. The parser's cancellation
 // flag stops it when its thread has run for soft (stopSoft, unless soft is
-// the budget), at the wall-clock budget, or when ctx is done: the parser's
-// own timeout calls time.Now on every poll, which costs about 5% of the
-// parse, while the flag is one atomic load. The parse runs on its own
-// goroutine so a phase that ignores the flag cannot hold the caller much
-// past budget.
+// the budget) or for budget (stopBudget), or when ctx is done: the
+// parser's own timeout calls time.Now on every poll, which costs about 5%
+// of the parse, while the flag is one atomic load. The parse runs on its
+// own goroutine, locked to its thread so watchCPU can read its clock, so
+// that a phase ignoring the flag cannot hold the caller much past budget.
 func (e *tsExtractor) parseUnder(ctx context.Context, c *compiled, src []byte, soft, budget time.Duration) (*ts.Tree, uint32, error) {
 	// Creating a parser can take longer than a small file's budget (Swift's
 	// tables), so it happens before the clock starts.
@@ -159,25 +200,23 @@ func (e *tsExtractor) parseUnder(ctx context.Context, c *compiled, src []byte, s
 	flag := new(uint32)
 	stopCtxWatch := context.AfterFunc(ctx, func() { atomic.CompareAndSwapUint32(flag, 0, stopCtx) })
 	defer stopCtxWatch()
-	budgetTimer := time.AfterFunc(budget, func() { atomic.CompareAndSwapUint32(flag, 0, stopBudget) })
-	defer budgetTimer.Stop()
-	var tids chan int
-	if soft < budget {
-		tids = make(chan int, 1)
-		finished := make(chan struct{})
-		defer close(finished)
-		go cutAfterCPU(flag, soft, tids, finished)
-	}
+	tids := make(chan int, 1)
+	finished := make(chan struct{})
+	defer close(finished)
+	overrun := make(chan struct{})
+	go watchCPU(flag, soft, budget, tids, finished, overrun)
 
 	done := make(chan parseResult, 1)
 	go e.parseOn(c, p, src, flag, tids, done)
 
-	watchdog := time.NewTimer(budget + budget/4 + 50*time.Millisecond)
-	defer watchdog.Stop()
+	backstop := time.NewTimer(backstopFor(budget))
+	defer backstop.Stop()
 	var r parseResult
 	select {
 	case r = <-done:
-	case <-watchdog.C:
+	case <-overrun:
+		r = e.abandon(done)
+	case <-backstop.C:
 		r = e.abandon(done)
 	case <-ctx.Done():
 		r = e.abandon(done)
@@ -193,19 +232,16 @@ func (e *tsExtractor) parseUnder(ctx context.Context, c *compiled, src []byte, s
 
 // parseOn is the parse goroutine. Only a parser that returned normally goes
 // back to the pool: after a panic its state is unknown.
-// When tids is set it sends the ID of the thread it is locked to, for
-// cutAfterCPU.
+// It sends the ID of the thread it is locked to on tids, for watchCPU.
 func (e *tsExtractor) parseOn(c *compiled, p *ts.Parser, src []byte, flag *uint32, tids chan<- int, done chan<- parseResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			done <- parseResult{panicked: p}
 		}
 	}()
-	if tids != nil {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		tids <- threadID()
-	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	tids <- threadID()
 	p.SetTimeoutMicros(0)
 	p.SetCancellationFlag(flag)
 	var r parseResult

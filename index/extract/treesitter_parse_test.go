@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -106,5 +107,67 @@ func TestParserKeptAcrossGC(t *testing.T) {
 	second := pp.get(c.lang)
 	if second == p || second == nil {
 		t.Fatalf("a parser in use was handed out again")
+	}
+}
+
+// TestWatchCPUIgnoresWallTime: the budget is the parse thread's CPU time,
+// so a parse starved on a loaded machine is not cut by the clock on the
+// wall. The thread's clock here advances 1 ms per read (every softPoll,
+// 10 ms): a 30 ms budget is not spent after 100 ms of wall time, and is
+// soon after; the soft cut comes first.
+func TestWatchCPUIgnoresWallTime(t *testing.T) {
+	var reads atomic.Int64
+	old := cpuClock
+	cpuClock = func(int) (time.Duration, bool) { return time.Duration(reads.Add(1)) * time.Millisecond, true }
+	t.Cleanup(func() { cpuClock = old })
+
+	flag := new(uint32)
+	tids := make(chan int, 1)
+	tids <- 1
+	finished := make(chan struct{})
+	defer close(finished)
+	overrun := make(chan struct{})
+	go watchCPU(flag, 10*time.Millisecond, 30*time.Millisecond, tids, finished, overrun)
+
+	time.Sleep(100 * time.Millisecond) // 30 ms of budget by the wall clock
+	if got := atomic.LoadUint32(flag); got != 0 && got != stopSoft {
+		t.Fatalf("after 100 ms of wall time and ~10 ms of CPU, flag = %d, want no budget stop", got)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for atomic.LoadUint32(flag) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := atomic.LoadUint32(flag); got != stopSoft {
+		t.Fatalf("flag = %d, want stopSoft (%d) first", got, stopSoft)
+	}
+	select {
+	case <-overrun: // 30 + 7.5 + 50 ms of CPU: ~90 reads
+	case <-time.After(5 * time.Second):
+		t.Fatal("no overrun after the CPU clock passed budget + budget/4 + 50 ms")
+	}
+}
+
+// TestWatchCPUBudget: without a soft cut the budget stops the parse, and
+// a zero budget stops it before it starts.
+func TestWatchCPUBudget(t *testing.T) {
+	old := cpuClock
+	var reads atomic.Int64
+	cpuClock = func(int) (time.Duration, bool) { return time.Duration(reads.Add(1)) * 5 * time.Millisecond, true }
+	t.Cleanup(func() { cpuClock = old })
+	for _, budget := range []time.Duration{0, 20 * time.Millisecond} {
+		flag := new(uint32)
+		tids := make(chan int, 1)
+		tids <- 1
+		finished := make(chan struct{})
+		overrun := make(chan struct{})
+		go watchCPU(flag, budget, budget, tids, finished, overrun)
+		deadline := time.Now().Add(5 * time.Second)
+		for atomic.LoadUint32(flag) == 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if got := atomic.LoadUint32(flag); got != stopBudget {
+			t.Errorf("budget %v: flag = %d, want stopBudget", budget, got)
+		}
+		close(finished)
 	}
 }
