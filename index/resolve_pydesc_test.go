@@ -23,7 +23,16 @@ var updatePyDesc = flag.Bool("update-pydesc", false, "rewrite testdata/resolve_p
 // relative imports, self/cls, instances from calls and annotations,
 // star imports, __all__ strings, and unknown values.
 func TestPyDescriptorsGolden(t *testing.T) {
-	archive := filepath.Join("testdata", "resolve_pydesc.txtar")
+	checkDescriptorsGolden(t, "resolve_pydesc.txtar", "update-pydesc", *updatePyDesc, func(string) string { return "python" })
+}
+
+// checkDescriptorsGolden extracts each file of testdata/ARCHIVE in the
+// language lang names for it and compares every occurrence's descriptor
+// and the file's facts with the archive's want file, or rewrites that
+// file when update (the flag updateFlag) is set.
+func checkDescriptorsGolden(t *testing.T, archive, updateFlag string, update bool, lang func(name string) string) {
+	t.Helper()
+	archive = filepath.Join("testdata", archive)
 	ar, err := txtar.ParseFile(archive)
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +44,7 @@ func TestPyDescriptorsGolden(t *testing.T) {
 			wantAt = i
 			continue
 		}
-		res, err := extract.For("python").Extract(context.Background(), f.Name, f.Data, extract.Options{})
+		res, err := extract.For(lang(f.Name)).Extract(context.Background(), f.Name, f.Data, extract.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +65,7 @@ func TestPyDescriptorsGolden(t *testing.T) {
 	if wantAt < 0 {
 		t.Fatalf("%s has no want file", archive)
 	}
-	if *updatePyDesc {
+	if update {
 		ar.Files[wantAt].Data = []byte(got.String())
 		if err := os.WriteFile(archive, txtar.Format(ar), 0o644); err != nil {
 			t.Fatal(err)
@@ -64,6 +73,25 @@ func TestPyDescriptorsGolden(t *testing.T) {
 		return
 	}
 	if want := string(ar.Files[wantAt].Data); got.String() != want {
-		t.Errorf("descriptors differ from %s (rerun with -update-pydesc and review the diff):\n%s", archive, got.String())
+		t.Errorf("descriptors differ from %s (rerun with -%s and review the diff); first difference:\n%s",
+			archive, updateFlag, firstLineDiff(want, got.String()))
 	}
+}
+
+// firstLineDiff shows where got first departs from want, line by line.
+func firstLineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(w), len(g)) {
+		wl, gl := "<none>", "<none>"
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return fmt.Sprintf("line %d: want %q, got %q", i+1, wl, gl)
+		}
+	}
+	return "(none)"
 }
