@@ -39,37 +39,50 @@ const pyIdxCacheFiles = 4096
 // idxFile returns p's records, nil when p is not an indexed Python file
 // with descriptors (one whose extraction ran out of budget has none).
 func (r *pyResolver) idxFile(p string) *pyIdxFile {
-	h, ok := r.st.Header(p)
-	if !ok || !isPyFile(p) {
+	if !isPyFile(p) {
 		return nil
 	}
-	c := &r.st.py
-	if x, ok := c.idx[p]; ok && x != nil && x.hash == h.Hash {
+	return loadIdx(r, p, &r.st.py.idx, newPyIdxFile)
+}
+
+// loadIdx returns p's decoded descriptor records from cache, where they
+// stay while p's content hash is unchanged, or decodes them with build
+// (the file's hash, descriptor table and symbols); nil when the index
+// holds no descriptors for p. A file without occurrences (an empty
+// __init__.py) has an empty table: nothing to describe, nothing bound.
+// Shared by Python's and TypeScript's records.
+func loadIdx[T interface{ contentHash() uint64 }](r *pyResolver, p string, cache *map[string]T,
+	build func(hash uint64, ops []string, syms []extract.Symbol) T) T {
+	var none T
+	h, ok := r.st.Header(p)
+	if !ok {
+		return none
+	}
+	if x, ok := (*cache)[p]; ok && x.contentHash() == h.Hash {
 		return x
 	}
-	var x *pyIdxFile
+	var x T
 	switch det, err := r.st.Detail(p); {
 	case h.Refs == 0 && h.Status == StatusIndexed:
-		// No occurrences (an empty __init__.py): nothing to describe,
-		// and nothing bound.
-		x = &pyIdxFile{hash: h.Hash}
+		x = build(h.Hash, nil, nil)
 	case err == nil && len(det.Operands) > 0:
-		x = newPyIdxFile(h.Hash, det.Operands)
-		x.syms, _ = r.st.Symbols(p)
+		syms, _ := r.st.Symbols(p)
+		x = build(h.Hash, det.Operands, syms)
+	default:
+		return none
 	}
-	if x == nil {
-		return nil
+	if *cache == nil || len(*cache) >= pyIdxCacheFiles {
+		*cache = map[string]T{}
 	}
-	if c.idx == nil || len(c.idx) >= pyIdxCacheFiles {
-		c.idx = map[string]*pyIdxFile{}
-	}
-	c.idx[p] = x
+	(*cache)[p] = x
 	return x
 }
 
+func (x *pyIdxFile) contentHash() uint64 { return x.hash }
+
 // newPyIdxFile parses the facts of a file's descriptor table.
-func newPyIdxFile(hash uint64, ops []string) *pyIdxFile {
-	x := &pyIdxFile{hash: hash, ops: ops, vals: map[string]string{}, bases: map[string][]string{}}
+func newPyIdxFile(hash uint64, ops []string, syms []extract.Symbol) *pyIdxFile {
+	x := &pyIdxFile{hash: hash, ops: ops, syms: syms, vals: map[string]string{}, bases: map[string][]string{}}
 	for _, o := range ops {
 		if len(o) < 3 || o[0] != '!' {
 			continue

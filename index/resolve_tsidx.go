@@ -35,35 +35,17 @@ type tsIdxFile struct {
 // tsIdxFile returns p's records, nil when p is not an indexed TypeScript
 // or JavaScript file with descriptors.
 func (r *pyResolver) tsIdxFile(p string) *tsIdxFile {
-	h, ok := r.st.Header(p)
-	if !ok || !isTSFile(p) {
+	if !isTSFile(p) {
 		return nil
 	}
-	c := &r.st.py
-	if x, ok := c.tsIdx[p]; ok && x != nil && x.hash == h.Hash {
-		return x
-	}
-	var x *tsIdxFile
-	switch det, err := r.st.Detail(p); {
-	case h.Refs == 0 && h.Status == StatusIndexed:
-		x = newTSIdxFile(h.Hash, nil)
-	case err == nil && len(det.Operands) > 0:
-		x = newTSIdxFile(h.Hash, det.Operands)
-		x.syms, _ = r.st.Symbols(p)
-	}
-	if x == nil {
-		return nil
-	}
-	if c.tsIdx == nil || len(c.tsIdx) >= pyIdxCacheFiles {
-		c.tsIdx = map[string]*tsIdxFile{}
-	}
-	c.tsIdx[p] = x
-	return x
+	return loadIdx(r, p, &r.st.py.tsIdx, newTSIdxFile)
 }
 
+func (x *tsIdxFile) contentHash() uint64 { return x.hash }
+
 // newTSIdxFile parses the facts of a file's descriptor table.
-func newTSIdxFile(hash uint64, ops []string) *tsIdxFile {
-	x := &tsIdxFile{hash: hash, ops: ops, vals: map[string]string{}, rets: map[string]string{}, cbs: map[string]string{},
+func newTSIdxFile(hash uint64, ops []string, syms []extract.Symbol) *tsIdxFile {
+	x := &tsIdxFile{hash: hash, ops: ops, syms: syms, vals: map[string]string{}, rets: map[string]string{}, cbs: map[string]string{},
 		classes: map[string][]string{}, members: map[string]map[string]string{}, exports: map[string]string{},
 		globals: map[string]bool{}}
 	for _, o := range ops {
