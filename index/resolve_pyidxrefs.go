@@ -34,32 +34,8 @@ func (pr *pyRefs) indexedFile(p string, hits []RefHit) []RefHit {
 	if x == nil {
 		return unknownFile(hits, seesDecl())
 	}
-	var out []RefHit
-	type verdict struct {
-		got PyTarget
-		ok  bool
-	}
-	verdicts := map[uint32]verdict{} // occurrences share descriptors
-	for _, h := range hits {
-		d := x.desc(Occurrence{Operand: h.Operand})
-		if d == "" {
-			continue
-		}
-		v, done := verdicts[h.Operand]
-		if !done {
-			v.got, v.ok = pr.evalOccurrence(p, d)
-			verdicts[h.Operand] = v
-		}
-		got, ok := v.got, v.ok
-		switch {
-		case ok && got.Path == t.Path && got.Selection.Start == t.Selection.Start && got.Module == t.Module:
-			out = append(out, h)
-		case !ok && pyAttrDesc(d) && seesDecl():
-			h.Uncertain = true
-			out = append(out, h)
-		}
-	}
-	return out
+	desc := func(op uint32) string { return x.desc(Occurrence{Operand: op}) }
+	return pr.byDescriptors(p, hits, desc, pr.evalOccurrence, pyAttrDesc, seesDecl)
 }
 
 // evalOccurrence resolves the descriptor d of an occurrence of the

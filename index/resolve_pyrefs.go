@@ -95,6 +95,41 @@ func unknownFile(hits []RefHit, sees bool) []RefHit {
 	return hits
 }
 
+// byDescriptors keeps of hits, the occurrences in file p, those whose
+// descriptor (desc of their operand) eval resolves to pr.t, and those it
+// cannot resolve that are attribute uses (attr: x.name with x unknown)
+// in a file that sees the declaration, marked Uncertain. Occurrences
+// sharing a descriptor are evaluated once.
+func (pr *pyRefs) byDescriptors(p string, hits []RefHit, desc func(op uint32) string,
+	eval func(p, d string) (PyTarget, bool), attr func(d string) bool, sees func() bool) []RefHit {
+	t := pr.t
+	type verdict struct {
+		got PyTarget
+		ok  bool
+	}
+	verdicts := map[uint32]verdict{}
+	var out []RefHit
+	for _, h := range hits {
+		d := desc(h.Operand)
+		if d == "" {
+			continue
+		}
+		v, done := verdicts[h.Operand]
+		if !done {
+			v.got, v.ok = eval(p, d)
+			verdicts[h.Operand] = v
+		}
+		switch {
+		case v.ok && v.got.Path == t.Path && v.got.Selection.Start == t.Selection.Start && v.got.Module == t.Module:
+			out = append(out, h)
+		case !v.ok && attr(d) && sees():
+			h.Uncertain = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // judge keeps of hits, the occurrences in file p, those that refer to
 // pr.t (see indexedFile, tsIndexedFile).
 func (pr *pyRefs) judge(p string, hits []RefHit) []RefHit {

@@ -30,31 +30,7 @@ func (pr *pyRefs) tsIndexedFile(p string, hits []RefHit) []RefHit {
 	if x == nil {
 		return unknownFile(hits, seesDecl())
 	}
-	var out []RefHit
-	type verdict struct {
-		got PyTarget
-		ok  bool
-	}
-	verdicts := map[uint32]verdict{} // occurrences share descriptors
-	for _, h := range hits {
-		d := x.desc(h.Operand)
-		if d == "" {
-			continue
-		}
-		v, done := verdicts[h.Operand]
-		if !done {
-			v.got, v.ok = pr.tsEvalOccurrence(p, d)
-			verdicts[h.Operand] = v
-		}
-		switch {
-		case v.ok && v.got.Path == t.Path && v.got.Selection.Start == t.Selection.Start && v.got.Module == t.Module:
-			out = append(out, h)
-		case !v.ok && d[0] == '.' && seesDecl():
-			h.Uncertain = true
-			out = append(out, h)
-		}
-	}
-	return out
+	return pr.byDescriptors(p, hits, x.desc, pr.tsEvalOccurrence, func(d string) bool { return d[0] == '.' }, seesDecl)
 }
 
 // tsEvalOccurrence resolves the descriptor d of an occurrence of the
