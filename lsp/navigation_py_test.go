@@ -203,60 +203,47 @@ func TestLateResolutionCancelled(t *testing.T) {
 	}
 }
 
-// TestPythonNavigationAfterEdit: Python answers come from the descriptors
-// the index stores, so an edit must not leave them describing the old
-// text: after a line is inserted above, definition and references of
-// u.save (index/testdata/resolve_py.txtar) answer at the shifted
-// positions, from the buffer's parse until its records are rewritten and
-// from its new descriptors after.
-func TestPythonNavigationAfterEdit(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
-	e := startEditor(t, root, editorConfig{noInit: true})
-	e.initialize(editorConfig{utf8: true})
-	e.waitIndexed(1)
-	e.open("app/main.py")
-	e.change("app/main.py", 2, &protocol.TextDocumentContentChangePartial{
-		Range: protocol.Range{Start: pos(0, 0), End: pos(0, 0)}, Text: "# a comment line\n"})
-	// u.save() was on 0-based line 16, now 17.
-	if got, want := definitions(t, e, "app/main.py", pos(17, 6)), []string{"pkg/models.py:3:8-12"}; !slices.Equal(got, want) {
-		t.Errorf("definition of u.save after the edit: %v, want %v", got, want)
-	}
-	got := references(t, e, "app/main.py", pos(17, 6), true)
-	for _, l := range got {
-		if strings.HasPrefix(l, "app/main.py:16:") {
-			t.Errorf("a reference at u.save's old line: %v", got)
-		}
-	}
-	if !slices.Contains(got, "app/main.py:17:6-10") || !slices.Contains(got, "pkg/models.py:3:8-12") {
-		t.Errorf("references of save after the edit: %v", got)
-	}
-}
-
-// TestTypeScriptNavigationAfterEdit: TypeScript answers come from the
-// descriptors the index stores too, so an edit must not leave them
-// describing the old text: after a line is inserted above, definition and
-// references of u.greet (index/testdata/resolve_ts.txtar) answer at the
-// shifted positions, from the buffer's parse until its records are
-// rewritten and from its new descriptors after.
-func TestTypeScriptNavigationAfterEdit(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_ts.txtar"))
-	e := startEditor(t, root, editorConfig{noInit: true})
-	e.initialize(editorConfig{utf8: true})
-	e.waitIndexed(1)
-	e.open("src/app.ts")
-	e.change("src/app.ts", 2, &protocol.TextDocumentContentChangePartial{
-		Range: protocol.Range{Start: pos(0, 0), End: pos(0, 0)}, Text: "// a comment line\n"})
-	// u.greet() was on 0-based line 7, now 8.
-	if got, want := definitions(t, e, "src/app.ts", pos(8, 4)), []string{"src/models.ts:7:2-7"}; !slices.Equal(got, want) {
-		t.Errorf("definition of u.greet after the edit: %v, want %v", got, want)
-	}
-	got := references(t, e, "src/app.ts", pos(8, 4), true)
-	for _, l := range got {
-		if strings.HasPrefix(l, "src/app.ts:7:") {
-			t.Errorf("a reference at u.greet's old line: %v", got)
-		}
-	}
-	if !slices.Contains(got, "src/app.ts:8:4-9") || !slices.Contains(got, "src/models.ts:7:2-7") {
-		t.Errorf("references of greet after the edit: %v", got)
+// TestNavigationAfterEdit: Python and TypeScript answers come from the
+// descriptors the index stores, so an edit must not leave them describing
+// the old text: after a line is inserted above, definition and references
+// of u.save (index/testdata/resolve_py.txtar) and u.greet (resolve_ts.txtar)
+// answer at the shifted positions, from the buffer's parse until its
+// records are rewritten and from its new descriptors after.
+func TestNavigationAfterEdit(t *testing.T) {
+	for _, c := range []struct {
+		name, archive, file, comment string
+		use                          protocol.Position // after the edit; the line before it is the old one
+		def                          string
+		refs                         []string
+	}{
+		{"python", "resolve_py.txtar", "app/main.py", "# a comment line\n", pos(17, 6),
+			"pkg/models.py:3:8-12", []string{"app/main.py:17:6-10", "pkg/models.py:3:8-12"}},
+		{"typescript", "resolve_ts.txtar", "src/app.ts", "// a comment line\n", pos(8, 4),
+			"src/models.ts:7:2-7", []string{"src/app.ts:8:4-9", "src/models.ts:7:2-7"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := fixture.Extract(t, filepath.Join("..", "index", "testdata", c.archive))
+			e := startEditor(t, root, editorConfig{noInit: true})
+			e.initialize(editorConfig{utf8: true})
+			e.waitIndexed(1)
+			e.open(c.file)
+			e.change(c.file, 2, &protocol.TextDocumentContentChangePartial{
+				Range: protocol.Range{Start: pos(0, 0), End: pos(0, 0)}, Text: c.comment})
+			if got := definitions(t, e, c.file, c.use); !slices.Equal(got, []string{c.def}) {
+				t.Errorf("definition after the edit: %v, want %v", got, c.def)
+			}
+			got := references(t, e, c.file, c.use, true)
+			old := fmt.Sprintf("%s:%d:", c.file, c.use.Line-1)
+			for _, l := range got {
+				if strings.HasPrefix(l, old) {
+					t.Errorf("a reference at the use's old line: %v", got)
+				}
+			}
+			for _, want := range c.refs {
+				if !slices.Contains(got, want) {
+					t.Errorf("references after the edit: %v, want %s among them", got, want)
+				}
+			}
+		})
 	}
 }
