@@ -156,12 +156,12 @@ func checkChunkSort(t *testing.T, keys []string) {
 	}
 	want := slices.Clone(keys)
 	slices.Sort(want)
-	for i := range want {
-		if i >= len(got) || got[i] != want[i] {
-			t.Fatalf("at %d: got %q, want %q", i, got[min(i, len(got)-1)], want[i])
-		}
-	}
 	if len(got) != len(want) {
 		t.Fatalf("%d entries, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("at %d: got %q, want %q", i, got[i], want[i])
+		}
 	}
 }
