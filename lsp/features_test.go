@@ -81,6 +81,18 @@ func references(t *testing.T, e *fakeEditor, rel string, p protocol.Position, in
 	return locStrings(e.root, locs)
 }
 
+// highlights returns where each documentHighlight at p of rel starts.
+func highlights(t *testing.T, e *fakeEditor, rel string, p protocol.Position) []protocol.Position {
+	t.Helper()
+	var hs []protocol.DocumentHighlight
+	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp(rel, p)}, &hs)
+	var starts []protocol.Position
+	for _, h := range hs {
+		starts = append(starts, h.Range.Start)
+	}
+	return starts
+}
+
 func testDefinitionRanking(t *testing.T, e *fakeEditor, col uint32) {
 	// Fee() in cart/fee.go: defined in the same package (cart/cart.go)
 	// before price and other.

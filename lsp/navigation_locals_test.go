@@ -33,14 +33,8 @@ func TestLocalNavigation(t *testing.T) {
 	if got := refs; !slices.Equal(got, want) {
 		t.Errorf("references of the local x:\n got %v\nwant %v", got, want)
 	}
-	var hs []protocol.DocumentHighlight
-	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp(file, pos(6, 17))}, &hs)
-	var got []protocol.Position
-	for _, h := range hs {
-		got = append(got, h.Range.Start)
-	}
 	// The parameter w: its declaration, w * h and the lambda's use.
-	if want := []protocol.Position{pos(6, 17), pos(7, 16), pos(16, 21)}; !slices.Equal(got, want) {
+	if got, want := highlights(t, e, file, pos(6, 17)), []protocol.Position{pos(6, 17), pos(7, 16), pos(16, 21)}; !slices.Equal(got, want) {
 		t.Errorf("highlights of the parameter w: %v, want %v", got, want)
 	}
 }
@@ -65,13 +59,7 @@ func TestLocalNavigationImplicit(t *testing.T) {
 	if got := references(t, e, kt, pos(2, 16), true); !slices.Equal(got, want) {
 		t.Errorf("references of it: %v, want %v", got, want)
 	}
-	var hs []protocol.DocumentHighlight
-	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp(kt, pos(2, 45))}, &hs)
-	var got []protocol.Position
-	for _, h := range hs {
-		got = append(got, h.Range.Start)
-	}
-	if want := []protocol.Position{pos(2, 16), pos(2, 45)}; !slices.Equal(got, want) {
+	if got, want := highlights(t, e, kt, pos(2, 45)), []protocol.Position{pos(2, 16), pos(2, 45)}; !slices.Equal(got, want) {
 		t.Errorf("highlights of it: %v, want %v", got, want)
 	}
 	const cs = "src/Patterns.cs" // line 6: Use(n); after if (!int.TryParse(s, out var n)) return 0;

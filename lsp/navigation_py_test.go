@@ -37,11 +37,9 @@ func TestPythonNavigation(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
 	}
-	var hs []protocol.DocumentHighlight
-	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp("app/main.py", pos(24, 9))}, &hs)
 	var lines []uint32
-	for _, h := range hs {
-		lines = append(lines, h.Range.Start.Line)
+	for _, h := range highlights(t, e, "app/main.py", pos(24, 9)) {
+		lines = append(lines, h.Line)
 	}
 	// inner's parameter helper (line 25) and its call, not the import.
 	if !slices.Equal(lines, []uint32{23, 24}) {
@@ -158,9 +156,7 @@ func TestPythonReferencesLeaveOutUncertain(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("references of Enc.errors:\n got %v\nwant %v", got, want)
 	}
-	var hs []protocol.DocumentHighlight
-	e.mustCall(protocol.MethodTextDocumentDocumentHighlight, &protocol.DocumentHighlightParams{TextDocumentPositionParams: e.tdpp("ext.py", pos(4, 20))}, &hs)
-	if len(hs) != 1 || hs[0].Range.Start.Line != 4 {
+	if hs := highlights(t, e, "ext.py", pos(4, 20)); len(hs) != 1 || hs[0].Line != 4 {
 		t.Errorf("highlights of self.errors in ext.py: %v, want line 4 only", hs)
 	}
 }
