@@ -37,10 +37,7 @@ func openTestStore(t *testing.T, dir string) *Store {
 
 func mustIndex(t *testing.T, st *Store, root string) *Summary {
 	t.Helper()
-	// A generous parse budget: a grammar's first parse in a process can
-	// outrun the default 250 ms on a loaded machine (a C fixture lost its
-	// symbols that way once), and what the fixtures test is not the budget.
-	sum, err := st.Index(context.Background(), root, Options{Budget: time.Minute})
+	sum, err := st.Index(context.Background(), root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
