@@ -7,10 +7,10 @@ package index
 // document, which is usually well before it asks anything, and a cold
 // parse is what sends most requests past the server's budget.
 //
-// A Python buffer whose content the index holds is not warmed: its
-// requests are answered from the stored descriptors (resolve_pyidx.go),
-// which parse nothing, and a warming parse would only delay the request
-// that cancels it.
+// A Python, TypeScript or JavaScript buffer whose content the index holds
+// is not warmed: its requests are answered from the stored descriptors
+// (resolve_pyidx.go, resolve_tsidx.go), which parse nothing, and a warming
+// parse would only delay the request that cancels it.
 //
 // Each file is parsed by a resolver of its own, taking the tree cache
 // for one parse at a time, so a request waits behind at most one parse;
@@ -20,7 +20,7 @@ package index
 func (s *Store) WarmSyntax(from string, src []byte, read SourceReader) []string {
 	lang := ""
 	switch {
-	case isPyFile(from) && s.indexedContent(from, src):
+	case (isPyFile(from) || isTSFile(from)) && s.indexedContent(from, src):
 		return nil
 	case isPyFile(from):
 		lang = "python"

@@ -210,3 +210,22 @@ func TestPyReferencesWalledImport(t *testing.T) {
 		t.Errorf("references of helper:\n got %v\nwant %v", got, want)
 	}
 }
+
+// TestTSWarmSyntax: a TypeScript buffer whose content the index holds is
+// not warmed (its requests read descriptors); an edited one is parsed,
+// with the modules it imports.
+func TestTSWarmSyntax(t *testing.T) {
+	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
+	st := indexedStore(t, root)
+	src, err := os.ReadFile(filepath.Join(root, "src", "app.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.WarmSyntax("src/app.ts", src, readUnder(root)); got != nil {
+		t.Errorf("warmed the indexed content: %v", got)
+	}
+	src = append(src, "// edited\n"...)
+	if got := st.WarmSyntax("src/app.ts", src, readUnder(root)); len(got) == 0 || got[0] != "src/app.ts" {
+		t.Errorf("warmed %v for an edited buffer, want src/app.ts first", got)
+	}
+}

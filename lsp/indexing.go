@@ -95,7 +95,4 @@ func (s *Server) indexOnce(ctx context.Context, f *folder) {
 	}
 	s.files.clear()
 	s.rescheduleOpen(f)
-	if err == nil && sum.Changed > 0 {
-		s.warmOpen(f)
-	}
 }

@@ -1,20 +1,19 @@
 package lsp
 
 import (
-	"maps"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 )
 
-// warmSyntax parses, in the background, an opened Python, TypeScript or
-// JavaScript document and the modules it imports into its folder's tree
-// cache (index.Store.WarmSyntax), so that requests on it, which wait for
-// a resolution only the resolve budget (navigation_py.go), find the parses
-// done: an editor opens a file well before it asks anything, and a cold
-// parse of the buffer alone often exceeds the budget. A Python document
-// whose content the index holds is not warmed (index.Store.WarmSyntax):
-// its requests parse nothing.
+// warmSyntax parses, in the background, an opened document into its
+// folder's tree cache (index.Store.WarmSyntax: a Python, TypeScript or
+// JavaScript buffer the index does not hold yet, with the modules it
+// imports, or the buffer of a language whose locals are resolved), so
+// that requests on it, which wait for a resolution only the resolve budget
+// (navigation_py.go), find the parse done: an editor opens a file well
+// before it asks anything, and a cold parse often exceeds the budget. A
+// Python, TypeScript or JavaScript document whose content the index holds
+// is not warmed: its requests read descriptors and parse nothing.
 //
 // Warming takes the folder's resolution slot as a late resolution does:
 // skipped while a request resolves, and cancelled by the next request
@@ -25,23 +24,13 @@ func (s *Server) warmSyntax(abs string) {
 	if !ok {
 		return
 	}
-	s.warm(f, []string{rel})
+	s.warm(f, rel)
 }
 
-// warmOpen warms every document open in f, after an index run changed
-// the store: one opened before the first run finished was warmed alone,
-// as the index did not yet know where its imports lead.
-func (s *Server) warmOpen(f *folder) {
-	f.mu.Lock()
-	rels := slices.Sorted(maps.Keys(f.want))
-	f.mu.Unlock()
-	s.warm(f, rels)
-}
-
-// warm warms rels (root-relative) in turn in one background goroutine
-// holding f's resolution slot; a request's cancel ends it.
-func (s *Server) warm(f *folder, rels []string) {
-	if len(rels) == 0 || f.store == nil || f.ctx.Err() != nil || !f.resolving.CompareAndSwap(false, true) {
+// warm warms rel (root-relative) in one background goroutine holding f's
+// resolution slot; a request's cancel ends it.
+func (s *Server) warm(f *folder, rel string) {
+	if f.store == nil || f.ctx.Err() != nil || !f.resolving.CompareAndSwap(false, true) {
 		return
 	}
 	f.late.Store(true)
@@ -53,17 +42,11 @@ func (s *Server) warm(f *folder, rels []string) {
 		defer f.resolving.Store(false)
 		defer f.late.Store(false)
 		defer f.store.ResumeResolutions()
-		gen := f.store.ResolveGen()
-		for _, rel := range rels {
-			if f.store.CancelledSince(gen) || f.ctx.Err() != nil {
-				return
-			}
-			t, err := s.text(filepath.Join(f.root, filepath.FromSlash(rel)))
-			if err != nil {
-				continue
-			}
-			s.warmOne(f, rel, t.content)
+		t, err := s.text(filepath.Join(f.root, filepath.FromSlash(rel)))
+		if err != nil {
+			return
 		}
+		s.warmOne(f, rel, t.content)
 	}()
 }
 
