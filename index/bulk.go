@@ -355,11 +355,39 @@ func (l *bulkLoader) writeTable(path string, c *chunk, ents []chunkEnt) error {
 		return err
 	}
 	w := sstable.NewWriter(objstorageprovider.NewFileWritable(f), l.s.opts.MakeWriterOptions(0, l.s.db.TableFormat()))
-	for _, e := range ents {
+	touched := c.touch(ents[:min(len(ents), touchAhead)])
+	for i, e := range ents {
+		if i%touchAhead == 0 {
+			touched ^= c.touch(ents[min(len(ents), i+touchAhead):min(len(ents), i+2*touchAhead)])
+		}
 		if err := w.Set(c.key(e), c.value(e)); err != nil {
 			w.Close()
 			return err
 		}
 	}
+	runtime.KeepAlive(touched)
 	return w.Close()
+}
+
+// touchAhead is how many records ahead of the writer touch reads.
+const touchAhead = 32
+
+// touch reads the first key byte and the last value byte of each record in
+// ents and returns them folded, so that the reads are not dropped. Sorted,
+// the records point all over a chunk of 32 MB, and the writer waited for a
+// cache miss on each key (its order check, a byte compare of 17 bytes,
+// showed as 4% of a cold index) and often on its value. Reading the next
+// records' bytes in a loop of independent loads has the CPU fetch them in
+// parallel while the writer works: writing a chunk takes half the time
+// (BenchmarkBulkWriteTable).
+func (c *chunk) touch(ents []chunkEnt) byte {
+	var b byte
+	for _, e := range ents {
+		buf := c.files[e.file].buf
+		b ^= buf[e.koff]
+		if e.vlen > 0 {
+			b ^= buf[e.voff+e.vlen-1]
+		}
+	}
+	return b
 }
