@@ -247,7 +247,7 @@ func (e *tsExtractor) parseOn(c *compiled, p *ts.Parser, src []byte, flag *uint3
 	var r parseResult
 	if c.factory != nil {
 		r.tree, r.err = p.ParseWithTokenSourceFactory(src, func(b []byte) (ts.TokenSource, error) {
-			return c.factory(b, c.lang), nil
+			return c.tokenSource(b), nil
 		})
 	} else {
 		r.tree, r.err = p.Parse(src)

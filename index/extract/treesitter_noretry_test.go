@@ -1,0 +1,72 @@
+package extract
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	ts "github.com/odvcencio/gotreesitter"
+)
+
+// TestCNoRetryTokenSource: a C file of softMinSize or more is lexed by a
+// token source gotreesitter cannot reset, so it runs no reparses; smaller
+// C files and C++ keep the resettable one. The wrapper must keep the
+// optional methods the parser uses.
+func TestCNoRetryTokenSource(t *testing.T) {
+	big := []byte("int x;\n" + strings.Repeat("/* padding */\n", softMinSize/14+1))
+	for _, tc := range []struct {
+		lang      string
+		src       []byte
+		resetable bool
+	}{
+		{"c", big, false},
+		{"c", []byte("int x;\n"), true},
+		{"cpp", big, true},
+	} {
+		c, err := For(tc.lang).(*tsExtractor).load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens := c.tokenSource(tc.src)
+		if _, ok := tokens.(interface{ Reset([]byte) }); ok != tc.resetable {
+			t.Errorf("%s, %d bytes: resettable %v, want %v", tc.lang, len(tc.src), ok, tc.resetable)
+		}
+		if _, ok := tokens.(interface{ SkipToByte(uint32) ts.Token }); !ok {
+			t.Errorf("%s, %d bytes: the token source lost SkipToByte", tc.lang, len(tc.src))
+		}
+		if _, ok := tokens.(interface{ SetParserState(ts.StateID) }); !ok {
+			t.Errorf("%s, %d bytes: the token source lost SetParserState", tc.lang, len(tc.src))
+		}
+		if _, ok := tokens.(interface{ SetGLRStates([]ts.StateID) }); !ok {
+			t.Errorf("%s, %d bytes: the token source lost SetGLRStates", tc.lang, len(tc.src))
+		}
+		if _, ok := tokens.(interface{ Close() }); !ok {
+			t.Errorf("%s, %d bytes: the token source lost Close", tc.lang, len(tc.src))
+		}
+	}
+}
+
+// TestCFirstPassKept: Go's regexp/testdata/testregex.c (preprocessor lines
+// inside an initializer) ends its first pass with ERROR nodes; it used to
+// reparse until the reparse cut and be stored partial. Its first pass is
+// kept now, whole.
+func TestCFirstPassKept(t *testing.T) {
+	path := filepath.Join(runtime.GOROOT(), "src", "regexp", "testdata", "testregex.c")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := For("c").Extract(context.Background(), path, src, Options{Budget: BudgetFor(len(src))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Partial != "" {
+		t.Errorf("partial: %s", res.Partial)
+	}
+	if len(res.Symbols) < 100 || len(res.Refs) < 3000 {
+		t.Errorf("%d symbols and %d references, want the first pass's 122 and 3,101", len(res.Symbols), len(res.Refs))
+	}
+}
