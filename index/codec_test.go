@@ -37,7 +37,7 @@ func TestCodecRoundTrip(t *testing.T) {
 			Range:     extract.Range{Start: extract.Pos{Line: 30, Col: 0}, End: extract.Pos{Line: 29, Col: 0}}, // inverted on purpose
 			Selection: extract.Range{Start: extract.Pos{Line: 31, Col: 2}, End: extract.Pos{Line: 32, Col: 3}}},
 	}
-	gotS, err := decodeSymbols(encodeSymbols(syms))
+	gotS, err := decodeSymbols(encodeSymbols(nil, syms))
 	if err != nil || !reflect.DeepEqual(gotS, syms) {
 		t.Fatalf("symbols: got %+v, %v", gotS, err)
 	}
@@ -49,14 +49,14 @@ func TestCodecRoundTrip(t *testing.T) {
 	}
 
 	names := []string{"a", "Ünï", ""}
-	gotN, err := decodeNames(encodeNames(names))
+	gotN, err := decodeNames(encodeNames(nil, names))
 	if err != nil || !reflect.DeepEqual(gotN, names) {
 		t.Fatalf("names: got %q, %v", gotN, err)
 	}
 }
 
 func TestCodecCorrupt(t *testing.T) {
-	valid := encodeSymbols([]extract.Symbol{{Name: "abc", Kind: extract.KindFunction, Parent: -1, Signature: "func abc()"}})
+	valid := encodeSymbols(nil, []extract.Symbol{{Name: "abc", Kind: extract.KindFunction, Parent: -1, Signature: "func abc()"}})
 	for _, tc := range []struct {
 		name string
 		b    []byte
@@ -80,7 +80,7 @@ func TestCodecCorrupt(t *testing.T) {
 // FuzzDecode feeds arbitrary bytes to every decoder of on-disk records: a
 // damaged store must produce errors, never panics or huge allocations.
 func FuzzDecode(f *testing.F) {
-	f.Add(encodeSymbols([]extract.Symbol{{Name: "x", Parent: -1}}))
+	f.Add(encodeSymbols(nil, []extract.Symbol{{Name: "x", Parent: -1}}))
 	f.Add(encodeOccurrences(nil, []Occurrence{{Pos: extract.Pos{Line: 3, Col: 4}}}))
 	h := FileHeader{ID: 1, Lang: "go"}
 	f.Add(encodeHeader(&h))

@@ -148,10 +148,11 @@ func decodeDetail(b []byte) (FileDetail, error) {
 	return f, d.err("file detail")
 }
 
-// encodeSymbols stores positions relative to the symbol's start line, which
-// keeps most numbers to one byte.
-func encodeSymbols(syms []extract.Symbol) []byte {
-	e := encoder{b: make([]byte, 0, 64*len(syms))}
+// encodeSymbols appends the record of syms to dst. It stores positions
+// relative to the symbol's start line, which keeps most numbers to one
+// byte.
+func encodeSymbols(dst []byte, syms []extract.Symbol) []byte {
+	e := encoder{b: dst}
 	e.uvarint(uint64(len(syms)))
 	for i := range syms {
 		s := &syms[i]
@@ -222,8 +223,9 @@ func addLine(base uint32, delta int64) uint32 {
 	return uint32(v)
 }
 
-func encodeNames(names []string) []byte {
-	var e encoder
+// encodeNames appends the record of names to dst.
+func encodeNames(dst []byte, names []string) []byte {
+	e := encoder{b: dst}
 	e.uvarint(uint64(len(names)))
 	for _, n := range names {
 		e.str(n)
@@ -330,8 +332,9 @@ type symRef struct {
 
 const symExported = 1
 
-func encodeSymRef(s *extract.Symbol, lowerDiffers bool) []byte {
-	e := encoder{b: make([]byte, 0, 8)}
+// encodeSymRef appends the value of s's name key to dst.
+func encodeSymRef(dst []byte, s *extract.Symbol, lowerDiffers bool) []byte {
+	e := encoder{b: dst}
 	e.byte(uint8(s.Kind))
 	var flags uint8
 	if s.Exported {

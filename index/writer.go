@@ -92,11 +92,12 @@ func encodeFile(b recordSink, u *FileUpdate) FileHeader {
 	g := groupers.Get().(*refGrouper)
 	defer g.release()
 	names, groups := g.group(r.Refs)
-	b.Set(idKey(prefixNames, h.ID), encodeNames(names), nil) // 'n'
-	b.Set(pathKey(h.Path), encodeHeader(&h), nil)            // 'p'
 	// Set copies, so one key and one value buffer serve every record.
-	var key, val []byte
-	for i, name := range names { // 'r'
+	key, val := g.key[:0], g.val[:0]
+	val = encodeNames(val, names)
+	b.Set(idKey(prefixNames, h.ID), val, nil)     // 'n'
+	b.Set(pathKey(h.Path), encodeHeader(&h), nil) // 'p'
+	for i, name := range names {                  // 'r'
 		val = encodeOccurrences(val[:0], groups[i])
 		key = appendRefKey(key[:0], name, h.ID)
 		b.Set(key, val, nil)
@@ -105,9 +106,12 @@ func encodeFile(b recordSink, u *FileUpdate) FileHeader {
 		sym := &r.Symbols[i]
 		key = appendSymNameKey(key[:0], sym.Name, h.ID, uint32(i))
 		lower, _, _, _ := parseSymNameKey(key)
-		b.Set(key, encodeSymRef(sym, string(lower) != sym.Name), nil)
+		val = encodeSymRef(val[:0], sym, string(lower) != sym.Name)
+		b.Set(key, val, nil)
 	}
-	b.Set(idKey(prefixSymbols, h.ID), encodeSymbols(r.Symbols), nil) // 'y'
+	val = encodeSymbols(val[:0], r.Symbols)
+	b.Set(idKey(prefixSymbols, h.ID), val, nil) // 'y'
+	g.key, g.val = key, val
 	return h
 }
 
@@ -124,6 +128,9 @@ type refGrouper struct {
 	counts, ids, starts, fill []int32
 	occ                       []Occurrence
 	groups                    [][]Occurrence
+	// key and val are the buffers encodeFile builds records in (growing
+	// fresh ones for every file was 1% of a cold index).
+	key, val []byte
 }
 
 // groupers holds idle refGroupers; encodeFile runs on every worker.
@@ -132,6 +139,9 @@ var groupers = sync.Pool{New: func() any { return &refGrouper{slot: map[string]i
 // maxPooledNames bounds the name map a pooled grouper keeps: clearing a map
 // costs its capacity, so one huge file must not tax every later one.
 const maxPooledNames = 4096
+
+// maxPooledRecord bounds the value buffer a pooled grouper keeps.
+const maxPooledRecord = 1 << 20
 
 // release returns g to the pool; what group returned is then invalid.
 func (g *refGrouper) release() {
@@ -142,6 +152,9 @@ func (g *refGrouper) release() {
 	}
 	clear(g.names) // drop the strings
 	g.names = g.names[:0]
+	if cap(g.val) > maxPooledRecord {
+		g.val = nil
+	}
 	groupers.Put(g)
 }
 
