@@ -58,6 +58,32 @@ func DocLine(comment string) string {
 
 var todoTags = [...]string{"TODO", "FIXME", "HACK", "XXX"}
 
+// hasTodoTag reports whether a comment may hold a marker (ScanTodos
+// decides), so that only those comments are copied out of the source. It
+// looks for the tags' rarer letters, X (FIXME, XXX), D (TODO) and K (HACK),
+// and checks the bytes around each: searching for every tag by its first
+// letter stopped at most capitals of prose ("The", "For", "How") and cost
+// 1.5x as much over GOROOT/src's comments (35 against 23 ms).
+func hasTodoTag(b []byte) bool {
+	return around(b, 'X', "FIXME", 2) || around(b, 'X', "XXX", 0) ||
+		around(b, 'D', "TODO", 2) || around(b, 'K', "HACK", 3)
+}
+
+// around reports whether tag occurs in b with its byte at index at being c.
+func around(b []byte, c byte, tag string, at int) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], c)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if s := i - at; s >= 0 && s+len(tag) <= len(b) && string(b[s:s+len(tag)]) == tag {
+			return true
+		}
+		i++
+	}
+}
+
 // ScanTodos appends the TODO/FIXME/HACK/XXX markers found in a comment whose
 // first line is startLine. A tag counts only as a whole upper-case word, so
 // "todos" or "XXXL" are not markers.

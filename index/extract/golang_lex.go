@@ -322,14 +322,3 @@ func (l *goLexer) line(off int) {
 		l.lines = append(l.lines, off)
 	}
 }
-
-// hasMarker reports whether a comment may hold a TODO-style marker, so that
-// only those comments are copied out of the source.
-func hasMarker(text []byte) bool {
-	for _, tag := range todoTags {
-		if bytes.Contains(text, []byte(tag)) {
-			return true
-		}
-	}
-	return false
-}

@@ -110,7 +110,7 @@ func scanGo(src []byte) *goTokens {
 			names.release()
 			return t
 		case tComment:
-			if text := src[off:end]; hasMarker(text) {
+			if text := src[off:end]; hasTodoTag(text) {
 				t.comments = append(t.comments, goComment{text: string(text), off: off})
 			}
 			continue // comments do not separate an identifier from its "("

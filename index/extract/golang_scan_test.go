@@ -37,3 +37,31 @@ func TestGoIdentSize(t *testing.T) {
 		t.Errorf("goIdent is %d bytes, want at most 32: a file holds one per ~19 bytes of source", n)
 	}
 }
+
+// TestHasTodoTag: the prefilter must pass every comment ScanTodos can find
+// a marker in, wherever the tag sits.
+func TestHasTodoTag(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"// TODO: x", true},
+		{"/* ends with FIXME", true},
+		{"HACK", true},
+		{"# see XXX", true},
+		{"XXX", true},
+		{"// The Thing Fixes Half", false},
+		{"// todo fixme", false},
+		{"// TOD", false},
+		{"XX", false},
+		{"// FIXM", false},
+		{"", false},
+	} {
+		if got := hasTodoTag([]byte(tc.text)); got != tc.want {
+			t.Errorf("hasTodoTag(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+		if found := len(ScanTodos(tc.text, 1, nil)) > 0; found && !tc.want {
+			t.Errorf("ScanTodos finds a marker in %q, which hasTodoTag rejects", tc.text)
+		}
+	}
+}

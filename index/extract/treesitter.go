@@ -466,15 +466,6 @@ func (w *tsWalker) comment(n *ts.Node) {
 	w.doc = docBlock{valid: true, start: s, end: e, endLine: endLine(n)}
 }
 
-func hasTodoTag(b []byte) bool {
-	for _, tag := range todoTags {
-		if bytes.Contains(b, []byte(tag)) {
-			return true
-		}
-	}
-	return false
-}
-
 // startsLine reports whether only blanks precede offset on its line.
 func startsLine(src []byte, off int) bool {
 	for i := off - 1; i >= 0; i-- {
