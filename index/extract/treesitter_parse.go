@@ -35,7 +35,9 @@ const softMinSize = 16 << 10
 // (preprocessor lines inside an initializer) parses once in ~0.1 s, then
 // reparses for ~0.6 s more and yields the same records; a minified script
 // there reparses for 1.1 s. The library offers no switch for the reruns
-// and no cheap signal of where a parse is (its logger formats a string per
+// (a C file's are avoided by hiding its token source's Reset, see
+// treesitter_noretry.go; other grammars lex inside the library) and no
+// cheap signal of where a parse is (its logger formats a string per
 // token: +40% on the Python stdlib), so the cut is by time: 3 ms of CPU
 // per KiB is over 1.5x the slowest ordinary file measured (pydoc.py, 2.3
 // ms/KiB; C and TypeScript run under 0.7), plus a base for a collector
