@@ -44,7 +44,7 @@ func TestTSNavigationParsesNothing(t *testing.T) {
 	mustIndex(t, st, root)
 	read := readUnder(root)
 	cases := []struct{ loc, use, want, refs string }{
-		{"src/app.ts:8", "u.greet", "src/models.ts:8", "src/app.ts:8 src/models.ts:8 src/models.ts:9"},
+		{"src/app.ts:8", "u.greet", "src/models.ts:8", "src/app.ts:8 src/hello.ts:4 src/hello.ts:7 src/models.ts:8 src/models.ts:9"},
 		{"src/app.ts:13", "assist", "src/util/help.ts:1", "src/defaults.ts:1 src/defaults.ts:3 src/defaults.ts:5 src/index.ts:2 src/util/help.ts:1"},
 		{"src/models.ts:9", "this.save", "src/models.ts:3", "src/app.ts:10 src/app.ts:12 src/generic.ts:4 src/models.ts:3 src/models.ts:9 src/models.ts:10"},
 		{"src/flow.ts:13", "sub.next", "src/flow.ts:1", "src/flow.ts:1 src/flow.ts:13 src/flow.ts:14 src/flow.ts:15 src/flow.ts:16 src/flow.ts:18 src/useflow.ts:2"},

@@ -57,7 +57,11 @@ func (d *tsDescriber) bindingValue(b *ts.Node) string {
 			d.returnsIfFunction(b, ty)
 			return d.instanceOf(ty)
 		}
-		return d.contextual(p)
+		return d.defaulted(p, f.field(p, "value"))
+	case "assignment_pattern": // a JavaScript parameter with a default
+		if f.typ(p.Parent()) == "formal_parameters" && sameNode(f.field(p, "left"), b) {
+			return d.defaulted(p, f.field(p, "right"))
+		}
 	case "arrow_function": // x => …
 		return d.contextual(b)
 	case "object_pattern": // const { x } = value
@@ -79,6 +83,16 @@ func (d *tsDescriber) bindingValue(b *ts.Node) string {
 		return d.value(val, 0)
 	}
 	return ""
+}
+
+// defaulted describes the untyped parameter param, whose default value
+// is def (nil without one): the type a callee gives it as a callback, else
+// its default's, as TypeScript infers it.
+func (d *tsDescriber) defaulted(param, def *ts.Node) string {
+	if v := d.contextual(param); v != "" {
+		return v
+	}
+	return d.value(def, 0)
 }
 
 // returns writes the !r fact of the function-valued binding named nm,

@@ -68,11 +68,14 @@ func (r *pyResolver) tsBindingValue(f *pyFile, b *ts.Node) pyValue {
 		v.class = &pyClass{f: f, node: p}
 	case "required_parameter", "optional_parameter":
 		if ty := f.field(p, "type"); ty != nil {
-			v.class = r.tsTypeClass(f, ty)
-		} else {
-			v.class = r.tsContextualParam(f, p)
+			v.class, v.instance = r.tsTypeClass(f, ty), true
+			break
 		}
-		v.instance = true
+		v.module, v.class, v.instance = r.tsDefaulted(f, p, f.field(p, "value"))
+	case "assignment_pattern": // a JavaScript parameter with a default
+		if f.typ(p.Parent()) == "formal_parameters" && sameNode(f.field(p, "left"), b) {
+			v.module, v.class, v.instance = r.tsDefaulted(f, p, f.field(p, "right"))
+		}
 	case "arrow_function": // x => …
 		v.class, v.instance = r.tsContextualParam(f, b), true
 	case "object_pattern": // const { x } = value
@@ -94,6 +97,17 @@ func (r *pyResolver) tsBindingValue(f *pyFile, b *ts.Node) pyValue {
 		v.instance = false
 	}
 	return v
+}
+
+// tsDefaulted is the value of the untyped parameter param, whose default
+// value is def (nil without one): an instance of the type a callee gives
+// it as a callback, else its default's value (tsDescriber.defaulted).
+func (r *pyResolver) tsDefaulted(f *pyFile, param, def *ts.Node) (module string, class *pyClass, instance bool) {
+	if c := r.tsContextualParam(f, param); c != nil {
+		return "", c, true
+	}
+	dv := r.tsEval(f, def)
+	return dv.module, dv.class, dv.instance
 }
 
 // tsImportSource is the module file of the import statement around n.
