@@ -113,6 +113,9 @@ type tsDescriber struct {
 	comments []*ts.Node
 	exported map[string]bool // names of !e facts written
 	js       bool            // JavaScript: fields are declared by this.x = assignments
+	// fields memoises tsThisFields per function: a long constructor
+	// function reads this.x many times.
+	fields map[tsNodeKey]map[string]*ts.Node
 }
 
 func newTSDescriber(f *pyFile) *tsDescriber {
@@ -204,6 +207,9 @@ func (d *tsDescriber) describe(id *ts.Node) string {
 	switch f.typ(p) {
 	case "member_expression":
 		if sameNode(f.field(p, "property"), id) {
+			if field := d.thisField(p, name); field != nil {
+				return "." + at(field)
+			}
 			return d.selector(d.value(f.field(p, "object"), 0), name)
 		}
 	case "nested_type_identifier":
@@ -228,6 +234,30 @@ func (d *tsDescriber) describe(id *ts.Node) string {
 		return at(id)
 	}
 	return ""
+}
+
+// thisField is, in JavaScript, the declaration of this.name (the member
+// expression member) in a plain function: its first this.name = …
+// assignment (tsThisFields); nil elsewhere.
+func (d *tsDescriber) thisField(member *ts.Node, name string) *ts.Node {
+	f := d.f
+	if !d.js || f.typ(f.field(member, "object")) != "this" {
+		return nil
+	}
+	fn := tsThisFunction(f, member)
+	if fn == nil {
+		return nil
+	}
+	k := nodeKey(fn)
+	fields, ok := d.fields[k]
+	if !ok {
+		if d.fields == nil {
+			d.fields = map[tsNodeKey]map[string]*ts.Node{}
+		}
+		fields = tsThisFields(f, fn)
+		d.fields[k] = fields
+	}
+	return fields[name]
 }
 
 // selector is the descriptor of a property access to name of a value v.

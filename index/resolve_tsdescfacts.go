@@ -250,28 +250,16 @@ func (d *tsDescriber) memberFacts(name, body *ts.Node, object bool) {
 // declaration. The index looks a member up among the class's symbols
 // first, so a declared field keeps its declaration. Not for TypeScript,
 // whose fields are declared (a subclass's this.x = would shadow the base
-// class's declaration of x). Functions that rebind this
-// (function expressions, nested classes) are not entered; arrow
-// functions are.
+// class's declaration of x). Functions that rebind this are not entered
+// (tsEachThisAssignment).
 func (d *tsDescriber) thisAssignments(cname, body *ts.Node) {
 	f := d.f
 	seen := map[string]bool{}
-	pyWalk(body, func(n *ts.Node) bool {
-		switch f.typ(n) {
-		case "function_expression", "function_declaration", "function", "generator_function",
-			"generator_function_declaration", "class", "class_declaration":
-			return false
-		case "assignment_expression":
-			left := f.field(n, "left")
-			if f.typ(left) != "member_expression" || f.typ(f.field(left, "object")) != "this" {
-				return true
-			}
-			if p := f.field(left, "property"); p != nil && f.typ(p) == "property_identifier" && !seen[f.text(p)] {
-				seen[f.text(p)] = true
-				d.intern("!m@" + posKey(cname) + "=" + f.text(p) + at(p))
-			}
+	tsEachThisAssignment(f, body, func(p *ts.Node) {
+		if !seen[f.text(p)] {
+			seen[f.text(p)] = true
+			d.intern("!m@" + posKey(cname) + "=" + f.text(p) + at(p))
 		}
-		return true
 	})
 }
 

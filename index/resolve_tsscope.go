@@ -143,3 +143,59 @@ func tsParamProperty(f *pyFile, param *ts.Node) bool {
 	}
 	return false
 }
+
+// tsThisFields maps each name the plain JavaScript function fn assigns as
+// `this.NAME = …` to the property identifier of its first such assignment.
+// A function called with new declares its instance's fields that way
+// (rxjs's createErrorClass is handed one), and tsserver answers that
+// assignment for this.NAME in the function, as it does a class's
+// (tsDescriber.thisAssignments).
+func tsThisFields(f *pyFile, fn *ts.Node) map[string]*ts.Node {
+	fields := map[string]*ts.Node{}
+	tsEachThisAssignment(f, f.field(fn, "body"), func(p *ts.Node) {
+		if _, ok := fields[f.text(p)]; !ok {
+			fields[f.text(p)] = p
+		}
+	})
+	return fields
+}
+
+// tsThisFunction is the plain function whose `this` n sees: the nearest
+// enclosing function that is no arrow function (those keep the `this`
+// around them), nil when a class or an object literal's method comes
+// first.
+func tsThisFunction(f *pyFile, n *ts.Node) *ts.Node {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch f.typ(p) {
+		case "function_expression", "function_declaration", "function", "generator_function",
+			"generator_function_declaration":
+			return p
+		case "method_definition", "class_body", "class", "class_declaration", "abstract_class_declaration":
+			return nil
+		}
+	}
+	return nil
+}
+
+// tsEachThisAssignment calls fn with the property identifier of each
+// `this.NAME = …` in body, in source order. Functions that rebind this
+// (function expressions and declarations, nested classes) are not
+// entered; arrow functions are.
+func tsEachThisAssignment(f *pyFile, body *ts.Node, fn func(prop *ts.Node)) {
+	pyWalk(body, func(n *ts.Node) bool {
+		switch f.typ(n) {
+		case "function_expression", "function_declaration", "function", "generator_function",
+			"generator_function_declaration", "class", "class_declaration":
+			return false
+		case "assignment_expression":
+			left := f.field(n, "left")
+			if f.typ(left) != "member_expression" || f.typ(f.field(left, "object")) != "this" {
+				return true
+			}
+			if p := f.field(left, "property"); p != nil && f.typ(p) == "property_identifier" {
+				fn(p)
+			}
+		}
+		return true
+	})
+}
