@@ -113,11 +113,10 @@ func (r *pyResolver) tsResolveName(f *pyFile, id *ts.Node) (PyTarget, bool) {
 	switch f.typ(p) {
 	case "member_expression":
 		if sameNode(f.field(p, "property"), id) {
-			if tsGrammar(f.rel) == "javascript" && f.typ(f.field(p, "object")) == "this" {
-				if fn := tsThisFunction(f, p); fn != nil {
-					if field := tsThisFields(f, fn)[name]; field != nil {
-						return r.tsTarget(f, field), true // as tsDescriber.thisField
-					}
+			if tsGrammar(f.rel) == "javascript" {
+				fields := func(fn *ts.Node) map[string]*ts.Node { return tsThisFields(f, fn) }
+				if field := tsThisField(f, p, name, fields); field != nil {
+					return r.tsTarget(f, field), true
 				}
 			}
 			return r.tsMember(r.tsEval(f, f.field(p, "object")), name).target()

@@ -10,7 +10,8 @@ import (
 )
 
 // TypeScript and JavaScript resolution descriptors, written at index time
-// (schema 8) as Python's are (resolve_pydesc.go): while the extractor
+// (since schema 8; 9 added default-typed parameters and this.x in plain
+// JavaScript functions) as Python's are (resolve_pydesc.go): while the extractor
 // holds a file's tree, each identifier occurrence gets a descriptor of
 // what it binds to from that file's syntax, with the query-time
 // resolver's scope rule (tsLookupBinding over tsScopeOf and tsBinding:
@@ -32,7 +33,9 @@ import (
 // callback passed as the A-th argument of the callee, as its signature
 // declares it). An occurrence that is a property access (x.name) starts
 // with '.': ".V.name" when the syntax gives x's value V, "." alone when
-// not; such an occurrence that does not resolve is listed uncertain.
+// not; such an occurrence that does not resolve is listed uncertain. In
+// JavaScript, this.x inside a plain function is ".@L:C", the function's
+// first this.x = … (tsThisField).
 //
 // Facts about the file, which no occurrence points at, share the table:
 //
@@ -236,28 +239,24 @@ func (d *tsDescriber) describe(id *ts.Node) string {
 	return ""
 }
 
-// thisField is, in JavaScript, the declaration of this.name (the member
-// expression member) in a plain function: its first this.name = …
-// assignment (tsThisFields); nil elsewhere.
+// thisField is tsThisField in JavaScript, with tsThisFields memoised per
+// function; nil in TypeScript, whose fields are declared.
 func (d *tsDescriber) thisField(member *ts.Node, name string) *ts.Node {
-	f := d.f
-	if !d.js || f.typ(f.field(member, "object")) != "this" {
+	if !d.js {
 		return nil
 	}
-	fn := tsThisFunction(f, member)
-	if fn == nil {
-		return nil
-	}
-	k := nodeKey(fn)
-	fields, ok := d.fields[k]
-	if !ok {
-		if d.fields == nil {
-			d.fields = map[tsNodeKey]map[string]*ts.Node{}
+	return tsThisField(d.f, member, name, func(fn *ts.Node) map[string]*ts.Node {
+		k := nodeKey(fn)
+		fields, ok := d.fields[k]
+		if !ok {
+			if d.fields == nil {
+				d.fields = map[tsNodeKey]map[string]*ts.Node{}
+			}
+			fields = tsThisFields(d.f, fn)
+			d.fields[k] = fields
 		}
-		fields = tsThisFields(f, fn)
-		d.fields[k] = fields
-	}
-	return fields[name]
+		return fields
+	})
 }
 
 // selector is the descriptor of a property access to name of a value v.

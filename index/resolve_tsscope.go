@@ -144,6 +144,21 @@ func tsParamProperty(f *pyFile, param *ts.Node) bool {
 	return false
 }
 
+// tsThisField is the declaration of the JavaScript member expression
+// member, this.name, when `this` is a plain function's: the function's
+// first this.name = … (tsThisFields, which fields gives per function, so
+// that the describer can memoise it); nil elsewhere. The describer and
+// the query-time resolver share this rule.
+func tsThisField(f *pyFile, member *ts.Node, name string, fields func(fn *ts.Node) map[string]*ts.Node) *ts.Node {
+	if f.typ(f.field(member, "object")) != "this" {
+		return nil
+	}
+	if fn := tsThisFunction(f, member); fn != nil {
+		return fields(fn)[name]
+	}
+	return nil
+}
+
 // tsThisFields maps each name the plain JavaScript function fn assigns as
 // `this.NAME = …` to the property identifier of its first such assignment.
 // A function called with new declares its instance's fields that way
