@@ -32,23 +32,24 @@ func TestCNoRetryTokenSource(t *testing.T) {
 			t.Fatal(err)
 		}
 		tokens := c.tokenSource(tc.src)
-		if _, ok := tokens.(interface{ Reset([]byte) }); ok != tc.resetable {
+		if ok := implements[interface{ Reset([]byte) }](tokens); ok != tc.resetable {
 			t.Errorf("%s, %d bytes: resettable %v, want %v", tc.lang, len(tc.src), ok, tc.resetable)
 		}
-		if _, ok := tokens.(interface{ SkipToByte(uint32) ts.Token }); !ok {
-			t.Errorf("%s, %d bytes: the token source lost SkipToByte", tc.lang, len(tc.src))
-		}
-		if _, ok := tokens.(interface{ SetParserState(ts.StateID) }); !ok {
-			t.Errorf("%s, %d bytes: the token source lost SetParserState", tc.lang, len(tc.src))
-		}
-		if _, ok := tokens.(interface{ SetGLRStates([]ts.StateID) }); !ok {
-			t.Errorf("%s, %d bytes: the token source lost SetGLRStates", tc.lang, len(tc.src))
-		}
-		if _, ok := tokens.(interface{ Close() }); !ok {
-			t.Errorf("%s, %d bytes: the token source lost Close", tc.lang, len(tc.src))
+		for method, ok := range map[string]bool{
+			"SkipToByte":     implements[interface{ SkipToByte(uint32) ts.Token }](tokens),
+			"SetParserState": implements[interface{ SetParserState(ts.StateID) }](tokens),
+			"SetGLRStates":   implements[interface{ SetGLRStates([]ts.StateID) }](tokens),
+			"Close":          implements[interface{ Close() }](tokens),
+		} {
+			if !ok {
+				t.Errorf("%s, %d bytes: the token source lost %s", tc.lang, len(tc.src), method)
+			}
 		}
 	}
 }
+
+// implements reports whether v has I's methods.
+func implements[I any](v any) bool { _, ok := v.(I); return ok }
 
 // TestCFirstPassKept: Go's regexp/testdata/testregex.c (preprocessor lines
 // inside an initializer) ends its first pass with ERROR nodes; it used to
