@@ -187,11 +187,3 @@ func (c *tokenCounter) block(b provider.Block) int {
 		return c.count(b.Text)
 	}
 }
-
-// TokenCounter counts text as the agent counts prompts for model
-// (tokcount.For), for budgets set in tokens outside a session, such as the
-// repo map's.
-func TokenCounter(model string) func(string) (int, error) {
-	count := tokcount.For(model)
-	return func(s string) (int, error) { return count(s), nil }
-}

@@ -210,7 +210,7 @@ func (h *agentHost) startMCP(cfg *config.Config, root string) *mcpclient.Manager
 // belong to the workspace).
 func (h *agentHost) reportMCP(e mcpclient.Event) {
 	h.s.log.Warnf("%s", e)
-	if ev, ok := e.AgentEvent(); ok {
+	if ev, ok := agent.MCPEvent(e); ok {
 		h.s.sendEvent(context.Background(), ev)
 	}
 }

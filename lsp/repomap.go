@@ -1,9 +1,9 @@
 package lsp
 
 import (
-	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/index/repomap"
+	"github.com/parleyhq/parley/internal/tokcount"
 )
 
 // repoMap returns the repo map of the primary (first) workspace folder for
@@ -29,7 +29,7 @@ func (s *Server) repoMap(c *config.Config, ls *liveSession, msg string) string {
 	}
 	if ls.mapFocus == nil || ls.mapConfig != c {
 		v, _ := s.maps.LoadOrStore(f, repomap.New(f.store, f.root))
-		ls.mapFocus = repomap.NewFocus(v.(*repomap.Mapper), repomap.Options{Tokens: c.RepoMapTokens, Count: agent.TokenCounter(c.Model)})
+		ls.mapFocus = repomap.NewFocus(v.(*repomap.Mapper), repomap.Options{Tokens: c.RepoMapTokens, Count: tokcount.Counter(c.Model)})
 		ls.mapConfig = c
 	}
 	var open []string

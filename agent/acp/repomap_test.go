@@ -7,10 +7,10 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/acp"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/repomap"
+	"github.com/parleyhq/parley/internal/tokcount"
 )
 
 // TestRepoMapFollowsMessages: a session's repo map is focused anew on
@@ -33,7 +33,7 @@ func TestRepoMapFollowsMessages(t *testing.T) {
 	mapper := repomap.New(st, f.root)
 	f.configure = func(ws *acp.Workspace) {
 		ws.RepoMap = func() *repomap.Focus {
-			return repomap.NewFocus(mapper, repomap.Options{Tokens: 12, Count: agent.TokenCounter("fake-model")})
+			return repomap.NewFocus(mapper, repomap.Options{Tokens: 12, Count: tokcount.Counter("fake-model")})
 		}
 	}
 	conn := f.connect(t, newFakeClient(), fsCaps)

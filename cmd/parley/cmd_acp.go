@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index/repomap"
+	"github.com/parleyhq/parley/internal/tokcount"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -142,7 +143,7 @@ func (h *acpHost) openLocked(cwd string) (*acp.Workspace, error) {
 		if cfg.RepoMapTokens > 0 {
 			mapper := repomap.New(st, root)
 			ws.RepoMap = func() *repomap.Focus {
-				return repomap.NewFocus(mapper, repomap.Options{Tokens: cfg.RepoMapTokens, Count: agent.TokenCounter(cfg.Model)})
+				return repomap.NewFocus(mapper, repomap.Options{Tokens: cfg.RepoMapTokens, Count: tokcount.Counter(cfg.Model)})
 			}
 		}
 	}

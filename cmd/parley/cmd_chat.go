@@ -20,6 +20,7 @@ import (
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/repomap"
+	"github.com/parleyhq/parley/internal/tokcount"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
 	"github.com/parleyhq/parley/tools/mcpclient"
@@ -432,7 +433,7 @@ func (app *chatApp) newFocus() {
 	app.focus = nil
 	app.prompt.RepoMap = ""
 	if app.mapper != nil {
-		app.focus = repomap.NewFocus(app.mapper, repomap.Options{Tokens: app.cfg.RepoMapTokens, Count: agent.TokenCounter(app.cfg.Model)})
+		app.focus = repomap.NewFocus(app.mapper, repomap.Options{Tokens: app.cfg.RepoMapTokens, Count: tokcount.Counter(app.cfg.Model)})
 	}
 	app.agent.SystemPrompt = agent.SystemPrompt(app.prompt)
 }

@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/repomap"
+	"github.com/parleyhq/parley/internal/tokcount"
 )
 
 func newMapCmd(g *globals) *cobra.Command {
@@ -34,7 +34,7 @@ agent.`,
 					}
 					rels = append(rels, rel)
 				}
-				m, err := repomap.New(st, root).Build(repomap.Options{Tokens: tokens, Focus: rels, Count: agent.TokenCounter("")})
+				m, err := repomap.New(st, root).Build(repomap.Options{Tokens: tokens, Focus: rels, Count: tokcount.Counter("")})
 				if err != nil {
 					return err
 				}

@@ -35,7 +35,7 @@ func startMCP(g *globals, root string, cfg *config.Config, warn func(error), sho
 	return mcpclient.StartAllowed(context.Background(), ap, mcpclient.Options{
 		Servers: cfg.MCPServers, Dir: root, Version: version,
 		Report: func(e mcpclient.Event) {
-			if ev, ok := e.AgentEvent(); ok {
+			if ev, ok := agent.MCPEvent(e); ok {
 				show(ev)
 			}
 		},

@@ -61,3 +61,11 @@ func For(model string) func(string) int {
 	c := Codec(model)
 	return func(s string) int { return Count(c, s) }
 }
+
+// Counter is For with the error result of counters that may fail (the
+// repo map's Options.Count), for budgets set in tokens outside a session.
+// It never returns an error.
+func Counter(model string) func(string) (int, error) {
+	count := For(model)
+	return func(s string) (int, error) { return count(s), nil }
+}

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/repomap"
+	"github.com/parleyhq/parley/internal/tokcount"
 	"github.com/parleyhq/parley/tools"
 )
 
@@ -54,7 +54,7 @@ func (ms *mappers) get(st *index.Store, root string) *repomap.Mapper {
 // repoMapTool is the repo_map tool; the agent has the map in its system
 // prompt, an MCP client asks for it.
 func repoMapTool(ms *mappers) tools.Tool {
-	count := agent.TokenCounter("")
+	count := tokcount.Counter("")
 	return tools.New(tools.Spec{Name: "repo_map", Description: repoMapDesc, ReadOnly: true},
 		func(env *tools.Env, p *repoMapParams) (access.Access, error) {
 			if p.Tokens < 0 || p.Tokens > maxMapTokens {
