@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools"
@@ -51,7 +52,7 @@ func (h *agentHost) useEmbeddings(cfg *config.Config) {
 	if h.memory == nil || h.memory.Embedder != nil {
 		return
 	}
-	if err := h.memory.UseConfigured(cfg); err != nil {
+	if err := agent.ConfigureMemory(h.memory, cfg); err != nil {
 		h.s.log.Warnf("memory search stays lexical: %v", err)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/memory/embed"
 	"github.com/parleyhq/parley/memory/vector"
 )
@@ -68,18 +67,26 @@ func (s *Set) UseEmbeddings(cfg embed.Config, cacheBytes int64) error {
 	return nil
 }
 
-// UseConfigured makes recall hybrid when cfg names an embeddings
-// endpoint (embedding_api_url, embedding_model, embedding_cache_mb for
-// the cache's bound and memory_recall_similarity for auto-recall); without
-// one the Set stays lexical. Its error is a configuration the user must
-// fix.
-func (s *Set) UseConfigured(cfg *config.Config) error {
-	s.MinSimilarity = cfg.MemoryRecallSimilarity
-	ec, ok, err := embed.Configured(cfg)
-	if err != nil || !ok {
-		return err
+// RecallOptions is how a Set recalls, as the user configured it
+// (agent.ConfigureMemory builds them from the configuration).
+type RecallOptions struct {
+	// MinSimilarity is the least similarity of an auto-recalled memory
+	// (memory_recall_similarity).
+	MinSimilarity float64
+	// Embedding is the embeddings endpoint; nil keeps recall lexical.
+	Embedding *embed.Config
+	// CacheBytes bounds the embeddings cache (0: the default).
+	CacheBytes int64
+}
+
+// Configure sets how the Set recalls: hybrid when o names an embeddings
+// endpoint, else lexical. Its error is a configuration the user must fix.
+func (s *Set) Configure(o RecallOptions) error {
+	s.MinSimilarity = o.MinSimilarity
+	if o.Embedding == nil {
+		return nil
 	}
-	return s.UseEmbeddings(ec, int64(cfg.EmbeddingCacheMB)<<20)
+	return s.UseEmbeddings(*o.Embedding, o.CacheBytes)
 }
 
 // Notice returns, once, what recall could not do since the last call:

@@ -201,7 +201,7 @@ func openChat(g *globals, f *chatFlags, fs *pflag.FlagSet, askUser bool) (_ *cha
 	app.openSessions()
 	env.Memory = openMemorySet(g, app.wsDir, func(err error) { fmt.Fprintf(g.stderr, "parley: %v\n", err) })
 	app.closers = append(app.closers, env.Memory.Close)
-	if err := env.Memory.UseConfigured(app.cfg); err != nil {
+	if err := agent.ConfigureMemory(env.Memory, app.cfg); err != nil {
 		fmt.Fprintf(g.stderr, "parley: memory search stays lexical: %v\n", err)
 	}
 	env.Memory.Anchors = tools.AnchorHasher(env)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/tools"
@@ -116,7 +117,7 @@ func runMCPServe(g *globals, f *mcpFlags) error {
 	mem := openMemorySet(g, filepath.Dir(storeDir), warn)
 	defer mem.Close()
 	if mem.Workspace != nil || mem.User != nil {
-		if err := mem.UseConfigured(cfg); err != nil {
+		if err := agent.ConfigureMemory(mem, cfg); err != nil {
 			return err
 		}
 		opts.Memory = mem

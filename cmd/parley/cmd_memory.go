@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/memory"
@@ -68,7 +69,7 @@ func openMemoryStrict(g *globals) (_ *memory.Set, close func() error, err error)
 	set.Anchors = tools.AnchorHasher(env)
 	if cfg, err := config.Load(config.Options{Workspace: root}); err != nil {
 		fmt.Fprintf(g.stderr, "parley: memory search stays lexical: %v\n", err)
-	} else if err := set.UseConfigured(cfg); err != nil {
+	} else if err := agent.ConfigureMemory(set, cfg); err != nil {
 		fmt.Fprintf(g.stderr, "parley: memory search stays lexical: %v\n", err)
 	}
 	return set, close, nil

@@ -11,8 +11,6 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-
-	"github.com/parleyhq/parley/agent/config"
 )
 
 // Embedder turns texts into vectors; Client is the real one.
@@ -245,15 +243,4 @@ func normalize(v []float64) ([]float32, error) {
 		out[i] = float32(x / n)
 	}
 	return out, nil
-}
-
-// Configured is the embeddings endpoint a configuration names: ok is false
-// when it names none (memory search is then lexical only), err when it
-// names one that cannot be used (a URL without a model).
-func Configured(cfg *config.Config) (c Config, ok bool, err error) {
-	endpoint, model, key, ok, err := cfg.Embedding()
-	if err != nil || !ok {
-		return Config{}, false, err
-	}
-	return Config{URL: endpoint, Model: model, Key: key}, true, nil
 }
