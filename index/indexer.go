@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -40,6 +41,15 @@ type Options struct {
 	// PutContent (an editor's open documents): the run neither re-extracts
 	// nor removes them. Never called concurrently.
 	Skip func(rel string) bool
+	// MaxFiles bounds how many files the walk may list (changed or not;
+	// ignored files do not count); 0 means no limit. It guards against a
+	// root that is far bigger than meant (a home directory). A walk that
+	// lists more stops the run with a *TooManyFilesError, unless
+	// OverLimit is set.
+	MaxFiles int
+	// OverLimit, if set, is called once per run, from the walk, when the
+	// walk lists file MaxFiles+1; the run then goes on.
+	OverLimit func(limit int)
 }
 
 // OptInLanguages are extracted only when Options.EnableLanguages names
@@ -219,6 +229,10 @@ func (s *Store) extractAll(ctx context.Context, q *workQueue, opts Options, star
 // it has ended, so every progress report carries the run's final totals;
 // after that the small results channel keeps the workers only a few files
 // ahead of the reports, so a cancel from a report stops the run promptly.
+// A walk refused by the file limit drops the held results: new files
+// reach the store only through them, so a refused run on an empty store
+// leaves it empty, and a later query cannot answer from an arbitrary part
+// of the refused tree.
 func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, start time.Time, q *workQueue) (Progress, error) {
 	c := &collector{s: s, cancel: cancel, opts: opts, start: start, lastFlush: time.Now(), bulk: s.newBulkLoader()}
 	var held []fileDone
@@ -232,6 +246,9 @@ func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, st
 		case <-walking:
 			walking = nil
 			c.prog.Total, c.prog.TotalBytes = q.total, q.totalBytes
+			if tooMany := (*TooManyFilesError)(nil); errors.As(q.err, &tooMany) {
+				c.fail(q.err) // handle skips everything from now on
+			}
 			for _, r := range held {
 				c.handle(r)
 			}
@@ -242,6 +259,9 @@ func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, st
 				results = nil
 			case walking != nil:
 				held = append(held, r)
+				if testHookHeld != nil {
+					testHookHeld(len(held))
+				}
 			default:
 				c.handle(r)
 			}
@@ -257,6 +277,10 @@ func (s *Store) collect(results <-chan fileDone, cancel func(), opts Options, st
 // ~50 ms walk sees ~300 files done; a huge tree's long walk would
 // otherwise hold every file's records).
 var maxHeld = 1024 // a variable so tests can make the workers wait
+
+// testHookHeld, when set by a test, is called by collect with the number
+// of results it holds after holding one more.
+var testHookHeld func(n int)
 
 // collector is collect's state.
 type collector struct {

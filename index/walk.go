@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"sync"
 
@@ -104,6 +105,12 @@ func (s *Store) walk(ctx context.Context, root string, opts *Options, q *workQue
 	err := workspace.Walk(ctx, root, workspace.WalkOptions{MaxFileSize: opts.MaxFileSize, Excludes: opts.Excludes},
 		func(e workspace.Entry) error {
 			q.seen[e.Rel] = struct{}{}
+			if opts.MaxFiles > 0 && len(q.seen) == opts.MaxFiles+1 {
+				if opts.OverLimit == nil {
+					return &TooManyFilesError{Root: root, Limit: opts.MaxFiles}
+				}
+				opts.OverLimit(opts.MaxFiles)
+			}
 			if opts.Skip != nil && opts.Skip(e.Rel) {
 				return nil
 			}
@@ -123,6 +130,17 @@ func (s *Store) walk(ctx context.Context, root string, opts *Options, q *workQue
 		},
 		func(sk workspace.Skip) { q.skips = append(q.skips, Skipped{Path: sk.Rel, Reason: sk.Reason}) })
 	q.close(err)
+}
+
+// TooManyFilesError stops a run whose walk listed more than
+// Options.MaxFiles files.
+type TooManyFilesError struct {
+	Root  string
+	Limit int
+}
+
+func (e *TooManyFilesError) Error() string {
+	return fmt.Sprintf("%s has more than %d files", e.Root, e.Limit)
 }
 
 // removed lists the stored paths the finished walk did not find, except

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/workspace"
@@ -97,5 +98,110 @@ func TestIndexProgressTotals(t *testing.T) {
 				t.Fatalf("Index = %+v, %v after %d reports", sum, err, done)
 			}
 		})
+	}
+}
+
+// TestIndexMaxFiles: a walk that lists more files than Options.MaxFiles
+// stops the run with a *TooManyFilesError naming the root, and a store
+// that was empty is left empty (also after reopening) although files were
+// extracted before the walk reached the limit, so a later query cannot
+// answer from part of the refused tree; with OverLimit the run goes on
+// and OverLimit is called once.
+func TestIndexMaxFiles(t *testing.T) {
+	tests := []struct {
+		name      string
+		limit     int
+		indexed   int // files indexed (without a limit) before the run
+		overLimit bool
+		wantErr   bool
+		wantFiles int // after the run and a reopen; -1: at least indexed
+		wantCalls int
+		// waitHeld: the walk waits, at the limit-th file, until the
+		// collector holds this many extracted files.
+		waitHeld int
+	}{
+		{name: "over", limit: 5, wantErr: true, wantFiles: 0, waitHeld: 4},
+		{name: "over-nonempty", limit: 5, indexed: 3, wantErr: true, wantFiles: -1},
+		{name: "at", limit: 10, wantFiles: 10},
+		{name: "none", limit: 0, wantFiles: 10},
+		{name: "warn", limit: 5, overLimit: true, wantFiles: 10, wantCalls: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, dir := t.TempDir(), t.TempDir()
+			files := map[string]string{}
+			for i := range 10 {
+				files[fmt.Sprintf("d%d/f%d.go", i%3, i)] = fmt.Sprintf("package d\nfunc F%d() {}\n", i)
+			}
+			st := openTestStore(t, dir)
+			if tt.indexed > 0 {
+				first := map[string]string{}
+				for i := range tt.indexed {
+					first[fmt.Sprintf("d%d/f%d.go", i%3, i)] = files[fmt.Sprintf("d%d/f%d.go", i%3, i)]
+				}
+				fixture.WriteTree(t, root, first)
+				mustIndex(t, st, root)
+			}
+			fixture.WriteTree(t, root, files)
+			calls := 0
+			opts := Options{MaxFiles: tt.limit, Workers: 2}
+			if tt.waitHeld > 0 {
+				opts.Skip = waitHeldAt(t, tt.limit, tt.waitHeld)
+			}
+			if tt.overLimit {
+				opts.OverLimit = func(limit int) {
+					calls++
+					if limit != tt.limit {
+						t.Errorf("OverLimit(%d), want %d", limit, tt.limit)
+					}
+				}
+			}
+			_, err := st.Index(context.Background(), root, opts)
+			var tooMany *TooManyFilesError
+			if got := errors.As(err, &tooMany); got != tt.wantErr {
+				t.Fatalf("Index: %v; want a TooManyFilesError: %v", err, tt.wantErr)
+			}
+			if tt.wantErr && (tooMany.Root != root || tooMany.Limit != tt.limit) {
+				t.Errorf("error = %+v, want root %s and limit %d", tooMany, root, tt.limit)
+			}
+			if calls != tt.wantCalls {
+				t.Errorf("OverLimit called %d times, want %d", calls, tt.wantCalls)
+			}
+			if err := st.Close(); err != nil {
+				t.Fatal(err)
+			}
+			st = openTestStore(t, dir)
+			defer st.Close()
+			n := len(st.Files())
+			if tt.wantFiles >= 0 && n != tt.wantFiles || tt.wantFiles < 0 && n < tt.indexed {
+				t.Errorf("%d files stored after the run, want %d (-1: at least %d)", n, tt.wantFiles, tt.indexed)
+			}
+		})
+	}
+}
+
+// waitHeldAt returns an Options.Skip that skips nothing but makes the walk
+// wait, at its at-th file, until the collector holds n results.
+func waitHeldAt(t *testing.T, at, n int) func(string) bool {
+	held := make(chan int, 64)
+	testHookHeld = func(n int) { held <- n }
+	t.Cleanup(func() { testHookHeld = nil })
+	listed := 0
+	return func(string) bool {
+		if listed++; listed != at {
+			return false
+		}
+		timeout := time.After(20 * time.Second)
+		for {
+			select {
+			case got := <-held:
+				if got >= n {
+					return false
+				}
+			case <-timeout:
+				t.Errorf("the collector did not hold %d results", n)
+				return false
+			}
+		}
 	}
 }
