@@ -20,6 +20,7 @@ import (
 func TestHostileFrames(t *testing.T) {
 	f := newFixture(t, "", nil)
 	ws := f.workspace(t)
+	t.Setenv("PARLEY_API_KEY", secret) // initialize names it, never shows it
 	srv := acp.New(acp.Options{Open: func(string) (*acp.Workspace, error) { return ws, nil }})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -94,8 +95,8 @@ func TestHostileFrames(t *testing.T) {
 	if caps, _ := r["result"].(map[string]any)["agentCapabilities"].(map[string]any); caps["loadSession"] != true {
 		t.Errorf("capabilities %v", caps)
 	}
-	if strings.Contains(toJSON(r), "key") {
-		t.Errorf("initialize mentions a key: %v", r)
+	if strings.Contains(toJSON(r), secret) {
+		t.Errorf("initialize shows a key: %v", r)
 	}
 	inW.Close()
 	select {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -56,12 +57,28 @@ type Options struct {
 	// Warn hears of problems that do not fail a request (an MCP server
 	// the client passed that would not start, an undelivered update).
 	Warn func(error)
+	// CheckKey reads the configuration again, as Open would, and returns
+	// nil when a model's API key is available (or none is needed), or an
+	// error wrapping config.ErrNoKey that says what is missing; nil
+	// CheckKey: authenticate always succeeds and Open alone decides. The
+	// error must not hold a key.
+	CheckKey func() error
+	// UserFile is the user config file the auth methods name ("": the
+	// real one, config.UserFile; "-": none, so no config-file method).
+	UserFile string
+	// Getenv replaces os.Getenv (tests).
+	Getenv func(string) string
 }
 
 // Server is the agent side of one ACP connection.
 type Server struct {
 	opts Options
 	conn *sdk.AgentSideConnection
+
+	// auth are the auth methods of initialize (see auth.go); userFile
+	// is the config file one of them names.
+	auth     []sdk.AuthMethod
+	userFile string
 
 	mu       sync.Mutex
 	client   sdk.ClientCapabilities
@@ -73,7 +90,17 @@ func New(opts Options) *Server {
 	if opts.Warn == nil {
 		opts.Warn = func(error) {}
 	}
-	return &Server{opts: opts, sessions: map[string]*session{}}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	userFile := opts.UserFile
+	switch userFile {
+	case "":
+		userFile = userConfigFile()
+	case "-":
+		userFile = ""
+	}
+	return &Server{opts: opts, auth: authMethods(userFile), userFile: userFile, sessions: map[string]*session{}}
 }
 
 // Serve answers the client on r and w until the client closes its end or
@@ -165,7 +192,7 @@ func (s *Server) Initialize(_ context.Context, p sdk.InitializeRequest) (_ sdk.I
 			},
 		},
 		AgentInfo:   &sdk.Implementation{Name: "parley", Version: s.opts.Version},
-		AuthMethods: []sdk.AuthMethod{},
+		AuthMethods: s.auth,
 	}, nil
 }
 
@@ -174,12 +201,6 @@ func (s *Server) clientCaps() sdk.ClientCapabilities {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.client
-}
-
-// Authenticate is not needed: the model's API key comes from parley's own
-// configuration, never from (or to) the client.
-func (s *Server) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
-	return sdk.AuthenticateResponse{}, nil
 }
 
 // NewSession starts a session in the workspace of p.Cwd.
@@ -230,7 +251,7 @@ func (s *Server) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (_ s
 	}
 	ws, err := s.opts.Open(*p.Cwd)
 	if err != nil {
-		return sdk.ListSessionsResponse{}, invalidParams("%v", err)
+		return sdk.ListSessionsResponse{}, openError(err)
 	}
 	out := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
 	if ws.Sessions == nil {
@@ -327,7 +348,7 @@ func (s *Server) openSession(ctx context.Context, cwd string, servers []sdk.McpS
 	}
 	ws, err := s.opts.Open(cwd)
 	if err != nil {
-		return nil, invalidParams("%v", err)
+		return nil, openError(err)
 	}
 	as := agent.NewSession()
 	if load != nil {

@@ -452,9 +452,14 @@ func (c *Config) sourceOf(field string) string {
 	return "configuration"
 }
 
+// ErrNoKey is what Ready's errors about a missing API key wrap, so a front
+// end can ask for a key (ACP's auth_required) instead of failing outright.
+var ErrNoKey = errors.New("no API key")
+
 // Ready reports why the configuration cannot talk to a model yet: no model
-// for a compatible server, or no key for a hosted API. Local servers often
-// need no key, so a missing key there is not an error.
+// for a compatible server, or no key for a hosted API (an error wrapping
+// ErrNoKey). Local servers often need no key, so a missing key there is
+// not an error.
 func (c *Config) Ready() error {
 	if c.Model == "" {
 		return fmt.Errorf("no model configured for %s: set --model, PARLEY_MODEL or \"model\" in config.json", c.APIURL)
@@ -463,20 +468,22 @@ func (c *Config) Ready() error {
 		return nil
 	}
 	if why := c.WithheldKey(); why != "" {
-		return errors.New("no API key: " + why)
+		return fmt.Errorf("%w: %s", ErrNoKey, why)
 	}
 	host := hostOf(c.APIURL)
 	switch c.Provider {
 	case Anthropic:
-		if !anthropicHost(host) && c.AnthropicAPIKey != "" {
-			return fmt.Errorf("no API key for %s: ANTHROPIC_API_KEY is only sent to anthropic.com; set PARLEY_API_KEY or \"api_key\" for this URL", host)
+		// Naming ANTHROPIC_API_KEY for another host would send the user
+		// after a key that is never used there.
+		if !anthropicHost(host) {
+			return fmt.Errorf("%w for %s: ANTHROPIC_API_KEY is only sent to anthropic.com; set PARLEY_API_KEY or \"api_key\" for this URL", ErrNoKey, host)
 		}
-		return errors.New("no API key: set ANTHROPIC_API_KEY (or PARLEY_API_KEY)")
+		return fmt.Errorf("%w: set ANTHROPIC_API_KEY (or PARLEY_API_KEY)", ErrNoKey)
 	default:
-		if host != openAIHost && c.OpenAIAPIKey != "" {
-			return fmt.Errorf("no API key for %s: OPENAI_API_KEY is only sent to %s; set PARLEY_API_KEY or \"api_key\" for this URL", host, openAIHost)
+		if host != openAIHost {
+			return fmt.Errorf("%w for %s: OPENAI_API_KEY is only sent to %s; set PARLEY_API_KEY or \"api_key\" for this URL", ErrNoKey, host, openAIHost)
 		}
-		return errors.New("no API key: set OPENAI_API_KEY (or PARLEY_API_KEY)")
+		return fmt.Errorf("%w: set OPENAI_API_KEY (or PARLEY_API_KEY)", ErrNoKey)
 	}
 }
 

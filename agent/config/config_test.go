@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -156,6 +157,11 @@ func TestKeySelection(t *testing.T) {
 				t.Errorf("Ready() = %v, want ready=%v", err, tt.ready)
 			}
 			if err := c.Ready(); err != nil {
+				// Every case here lacks a key, not a model: front ends
+				// ask for one on ErrNoKey (ACP's auth_required).
+				if !errors.Is(err, ErrNoKey) {
+					t.Errorf("Ready() = %v, want it to wrap ErrNoKey", err)
+				}
 				for _, v := range tt.env {
 					if strings.HasPrefix(v, "sk-") && strings.Contains(err.Error(), v) {
 						t.Errorf("Ready leaks a key: %v", err)
