@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -34,7 +33,7 @@ func (a editorApprover) Approve(ctx context.Context, tool string, acc access.Acc
 	}
 	item, err := a.s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
 		Type:    protocol.MessageTypeWarning,
-		Message: approvalMessage(tool, acc),
+		Message: access.Question(tool, acc),
 		Actions: []protocol.MessageActionItem{{Title: approveOnce}, {Title: approveSession}, {Title: approveDeny}},
 	})
 	if err != nil {
@@ -53,25 +52,4 @@ func (a editorApprover) Approve(ctx context.Context, tool string, acc access.Acc
 		return permission.AllowSession, nil
 	}
 	return permission.Deny, nil
-}
-
-// approvalMessage is the question's text: what the agent wants to do, in
-// one line when it can.
-func approvalMessage(tool string, acc access.Access) string {
-	var b strings.Builder
-	b.WriteString("parley wants to ")
-	switch acc.Kind {
-	case access.Shell:
-		fmt.Fprintf(&b, "run: %s", acc.Command)
-	case access.Network:
-		fmt.Fprintf(&b, "fetch %s", acc.URL)
-	case access.Edit:
-		fmt.Fprintf(&b, "change %s", strings.Join(acc.Paths, ", "))
-	default:
-		fmt.Fprintf(&b, "use %s", tool)
-	}
-	if acc.Summary != "" && acc.Kind != access.Shell {
-		fmt.Fprintf(&b, " (%s)", acc.Summary)
-	}
-	return b.String()
 }

@@ -3,7 +3,6 @@ package acp
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -33,7 +32,7 @@ type approver struct{ ss *session }
 func (a *approver) Approve(ctx context.Context, tool string, acc access.Access) (permission.Answer, error) {
 	tc := sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(agent.ToolCallID(ctx)),
-		Title:      sdk.Ptr(question(tool, acc)),
+		Title:      sdk.Ptr(access.Question(tool, acc)),
 		Kind:       sdk.Ptr(toolKind(tool)),
 		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
 		// The diff of an edit asked about by the edit gate.
@@ -67,23 +66,4 @@ func (a *approver) Approve(ctx context.Context, tool string, acc access.Access) 
 		}
 	}
 	return permission.Deny, nil
-}
-
-// question says what the agent wants to do, in one line.
-func question(tool string, acc access.Access) string {
-	var b strings.Builder
-	switch acc.Kind {
-	case access.Shell:
-		fmt.Fprintf(&b, "Run `%s`", clip(acc.Command, 200))
-	case access.Network:
-		fmt.Fprintf(&b, "Fetch %s", acc.URL)
-	case access.Edit:
-		fmt.Fprintf(&b, "Change %s", strings.Join(acc.Paths, ", "))
-	default:
-		fmt.Fprintf(&b, "Use %s", tool)
-	}
-	if acc.Summary != "" && acc.Kind != access.Shell {
-		fmt.Fprintf(&b, " (%s)", acc.Summary)
-	}
-	return b.String()
 }
