@@ -40,7 +40,13 @@ The workspace is the project holding the first session's working directory
 ones parley chat uses, and so are the permission rules and modes (the
 editor's mode menu switches them). When the editor offers its file system
 the agent reads and edits its buffers, unsaved changes included; when it
-offers terminals, shell commands run in them. Logs go to stderr.`,
+offers terminals, shell commands run in them. Logs go to stderr.
+
+Without a model API key, sessions are refused with ACP's auth_required and
+the editor shows parley's auth methods: the environment variables
+(PARLEY_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY; set them where the
+editor starts parley acp, then restart it) and the user config file (read
+again when the editor authenticates, no restart needed).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runACP(g, f, os.Stdin, os.Stdout)
@@ -58,7 +64,7 @@ func runACP(g *globals, f *acpFlags, r io.Reader, w io.Writer) error {
 	h := &acpHost{g: g, watch: !f.noWatch}
 	defer h.close()
 	srv := acp.New(acp.Options{
-		Open: h.open, Version: version,
+		Open: h.open, Version: version, CheckKey: h.checkKey,
 		Warn: func(err error) { fmt.Fprintln(g.stderr, "parley:", err) },
 	})
 	ctx, stop := signalContext()
@@ -76,6 +82,7 @@ type acpHost struct {
 
 	mu      sync.Mutex
 	ws      *acp.Workspace
+	cwd     string // of the last session that tried to open ws
 	closers []func() error
 }
 
@@ -88,6 +95,7 @@ func (h *acpHost) open(cwd string) (*acp.Workspace, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.ws == nil {
+		h.cwd = cwd
 		ws, err := h.openLocked(cwd)
 		if err != nil {
 			return nil, fmt.Errorf("workspace of %s: %w", cwd, err)
@@ -162,6 +170,32 @@ func (h *acpHost) openLocked(cwd string) (*acp.Workspace, error) {
 	ws.MCP = startMCP(&g, root, cfg, h.warn, func(e agent.Event) { h.warn(errors.New(e.Text)) })
 	h.closers = append(h.closers, ws.MCP.Close)
 	return ws, nil
+}
+
+// checkKey reads the configuration again, as opening the workspace
+// would, for authenticate: nil when a key is there (or none is needed).
+// The workspace file counts (its api_url decides which key is sent), so
+// the root is the one the last session would have opened.
+func (h *acpHost) checkKey() error {
+	h.mu.Lock()
+	open, cwd := h.ws != nil, h.cwd
+	h.mu.Unlock()
+	if open {
+		return nil // it was opened with a key, or needs none
+	}
+	g := *h.g
+	if g.root == "" && cwd != "" {
+		g.root = findProjectRoot(cwd)
+	}
+	root, err := g.workspaceRoot()
+	if err != nil {
+		return err
+	}
+	cfg, err := config.Load(config.Options{Workspace: root})
+	if err != nil {
+		return err
+	}
+	return cfg.Ready()
 }
 
 func (h *acpHost) close() {

@@ -11,6 +11,9 @@ import * as acp from "@agentclientprotocol/sdk";
 
 const bin = process.env.PARLEY_BIN;
 const root = process.env.WORKSPACE;
+// The key of the sign-in steps and the fake model that wants it: parley
+// never sees them until a step hands them over.
+const { AUTH_KEY: authKey, AUTH_API_URL: authURL, ...agentEnv } = process.env;
 const fileA = path.join(root, "a.txt");
 const fileNew = path.join(root, "new.txt");
 
@@ -40,10 +43,11 @@ function editor() {
   return ed;
 }
 
-// start launches `parley acp` the way an editor does and connects the SDK's
-// client to it; op runs with the client context.
-async function withAgent(ed, op) {
-  const child = spawn(bin, ["acp"], { cwd: root, stdio: ["pipe", "pipe", "inherit"], env: process.env });
+// withAgent launches `parley acp` the way an editor does, with env, and
+// connects the SDK's client to it; op runs with the client context and
+// the initialize response.
+async function withAgent(ed, op, env = agentEnv) {
+  const child = spawn(bin, ["acp"], { cwd: root, stdio: ["pipe", "pipe", "inherit"], env });
   const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
   const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
   const app = acp
@@ -74,7 +78,7 @@ async function withAgent(ed, op) {
     assert.equal(init.protocolVersion, 1);
     assert.equal(init.agentCapabilities.loadSession, true);
     assert.equal(init.agentInfo.name, "parley");
-    await op(ctx);
+    await op(ctx, init);
   });
   child.stdin.end();
   const { code, signal } = await exited;
@@ -172,5 +176,70 @@ await withAgent(ed2, async (ctx) => {
   assert.equal(resp.stopReason, "end_turn");
   await ed2.until("the answer", (u) => agentText(u) === "resumed answer");
 });
+
+// An editor without a key, against a hosted-style provider that needs one:
+// initialize lists where parley reads a key from, session/new answers
+// auth_required, authenticate says what is missing until the key is in
+// the user config file, and then a session talks to the model with it.
+const userFile = path.join(process.env.XDG_CONFIG_HOME, "parley", "config.json");
+const noKeyEnv = { ...agentEnv, PARLEY_PROVIDER: "openai", PARLEY_API_URL: authURL };
+const authFails = (code, ...parts) => (e) => {
+  assert.equal(e.code, code, `error ${JSON.stringify(e)}`);
+  const msg = JSON.stringify(e.data);
+  for (const p of parts) assert.ok(msg.includes(p), `${msg} lacks ${p}`);
+  assert.ok(!msg.includes(authKey), "an error shows the key");
+  return true;
+};
+const ed3 = editor();
+await withAgent(
+  ed3,
+  async (ctx, init) => {
+    const methods = Object.fromEntries(init.authMethods.map((m) => [m.id, m]));
+    assert.deepEqual(Object.keys(methods).sort(), [
+      "config-file",
+      "env:ANTHROPIC_API_KEY",
+      "env:OPENAI_API_KEY",
+      "env:PARLEY_API_KEY",
+    ]);
+    for (const m of init.authMethods) assert.ok(m.name && m.description, `${m.id} lacks a name or description`);
+    assert.ok(methods["config-file"].description.includes(userFile), "the config-file method names the file");
+
+    await assert.rejects(
+      ctx.request("session/new", { cwd: root, mcpServers: [] }),
+      authFails(-32000, "PARLEY_API_KEY"),
+    );
+    await assert.rejects(
+      ctx.request("authenticate", { methodId: "env:PARLEY_API_KEY" }),
+      authFails(-32000, "PARLEY_API_KEY is not set", "restart"),
+    );
+    await assert.rejects(ctx.request("authenticate", { methodId: "config-file" }), authFails(-32000, userFile));
+    await assert.rejects(ctx.request("authenticate", { methodId: "oauth" }), authFails(-32602, "env:PARLEY_API_KEY"));
+
+    fs.mkdirSync(path.dirname(userFile), { recursive: true });
+    fs.writeFileSync(userFile, JSON.stringify({ api_key: authKey }), { mode: 0o600 });
+    await ctx.request("authenticate", { methodId: "config-file" });
+    const sess = await ctx.request("session/new", { cwd: root, mcpServers: [] });
+    const resp = await ctx.request("session/prompt", { sessionId: sess.sessionId, prompt: text("hello") });
+    assert.equal(resp.stopReason, "end_turn");
+    await ed3.until("the answer", (u) => agentText(u) === "signed in");
+  },
+  noKeyEnv,
+);
+fs.rmSync(userFile);
+
+// The editor restarts parley with the key in its environment, as the env
+// methods ask.
+const ed4 = editor();
+await withAgent(
+  ed4,
+  async (ctx) => {
+    await ctx.request("authenticate", { methodId: "env:PARLEY_API_KEY" });
+    const sess = await ctx.request("session/new", { cwd: root, mcpServers: [] });
+    const resp = await ctx.request("session/prompt", { sessionId: sess.sessionId, prompt: text("hello again") });
+    assert.equal(resp.stopReason, "end_turn");
+    await ed4.until("the answer", (u) => agentText(u) === "signed in again");
+  },
+  { ...noKeyEnv, PARLEY_API_KEY: authKey },
+);
 
 console.log("acp e2e: ok");

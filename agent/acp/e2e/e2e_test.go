@@ -6,6 +6,8 @@
 package e2e
 
 import (
+	"errors"
+	"io/fs"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -32,6 +34,17 @@ wait
 ---
 text resumed answer
 `
+
+// authKey is the key of client.mjs's sign-in steps; authScript's model
+// refuses requests without it (fakellm's key line).
+const (
+	authKey    = "sk-e2e-auth-7c2d"
+	authScript = `key ` + authKey + `
+text signed in
+---
+text signed in again
+`
+)
 
 // TestOfficialClient runs client.mjs against the parley binary built from
 // this tree, with the fake model, in a fresh workspace and data directory,
@@ -64,6 +77,12 @@ func TestOfficialClient(t *testing.T) {
 	}
 	srv := httptest.NewServer(llm)
 	t.Cleanup(func() { llm.Close(); srv.Close() })
+	authLLM, err := fakellm.New([]byte(authScript), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	authSrv := httptest.NewServer(authLLM)
+	t.Cleanup(func() { authLLM.Close(); authSrv.Close() })
 
 	cmd := exec.Command(node, "client.mjs")
 	cmd.Env = append(cleanEnv(),
@@ -71,6 +90,7 @@ func TestOfficialClient(t *testing.T) {
 		"HOME="+tmp, "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"), "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
 		"PARLEY_DATA_DIR="+filepath.Join(tmp, "data"),
 		"PARLEY_API_URL="+srv.URL+"/v1", "PARLEY_PROVIDER=openai-compatible", "PARLEY_MODEL=fake-model",
+		"AUTH_API_URL="+authSrv.URL+"/v1", "AUTH_KEY="+authKey,
 	)
 	out, err := cmd.CombinedOutput()
 	t.Logf("client.mjs:\n%s", out)
@@ -88,6 +108,39 @@ func TestOfficialClient(t *testing.T) {
 	} {
 		if !strings.Contains(string(reqs[i]), want) {
 			t.Errorf("request %d lacks %q: %s", i+1, want, reqs[i])
+		}
+	}
+	// Both sign-in sessions reached the model with the key (the script
+	// refuses others), and the key went nowhere else.
+	if n := len(authLLM.Requests()); n != 2 {
+		t.Errorf("the model that wants a key got %d requests, want 2", n)
+	}
+	if strings.Contains(string(out), authKey) {
+		t.Error("parley's output shows the key")
+	}
+	noKeyIn(t, filepath.Join(tmp, "data"), filepath.Join(tmp, "cache"), root)
+}
+
+// noKeyIn fails the test if a file under dirs holds authKey: sessions,
+// logs and indexes must not keep it.
+func noKeyIn(t *testing.T, dirs ...string) {
+	t.Helper()
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if strings.Contains(string(data), authKey) {
+				t.Errorf("%s holds the key", p)
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("walk %s: %v", dir, err)
 		}
 	}
 }
