@@ -12,6 +12,11 @@
 //     and start the MCP servers the client passes, through tools/mcpclient
 //     like configured ones. session/load replays a stored parley session's
 //     history as session/update notifications.
+//   - A workspace that cannot open for want of an API key
+//     (config.ErrNoKey) is answered with auth_required (-32000).
+//     initialize's authMethods say where parley reads a key from (each
+//     environment variable, the user config file) and authenticate
+//     checks that one is there now (auth.go); no key crosses the protocol.
 //   - session/prompt runs one agent.Run; its events become session/update
 //     notifications (updates.go): message and thought chunks, tool calls
 //     with kind, title, locations and status (pending, in_progress,
