@@ -37,6 +37,10 @@ type folder struct {
 	// its request's budget, its answer no longer wanted.
 	resolving, late atomic.Bool
 
+	// overLimit warns, once per session, that the folder has more files
+	// than Options.Index.MaxFiles (see indexing.go).
+	overLimit sync.Once
+
 	mu       sync.Mutex
 	indexing bool
 	progress index.Progress

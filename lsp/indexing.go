@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/parleyhq/parley/index"
 )
 
@@ -58,6 +60,9 @@ func (s *Server) indexOnce(ctx context.Context, f *folder) {
 		_, open := s.overlays.Get(filepath.Join(f.root, filepath.FromSlash(rel)))
 		return open
 	}
+	if opts.MaxFiles > 0 {
+		opts.OverLimit = func(limit int) { s.warnOverLimit(f, limit) }
+	}
 	opts.Progress = func(pr index.Progress) {
 		if hook := s.testHookIndexProgress; hook != nil {
 			hook(runCtx)
@@ -95,4 +100,20 @@ func (s *Server) indexOnce(ctx context.Context, f *folder) {
 	}
 	s.files.clear()
 	s.rescheduleOpen(f)
+}
+
+// warnOverLimit tells the user, once per folder and session, that the
+// folder has more files than the limit. The editor named the folder, so
+// the server indexes it anyway; but a folder that big is usually a home
+// directory opened by mistake, and indexing it silently would cost
+// minutes and gigabytes before anyone noticed.
+func (s *Server) warnOverLimit(f *folder, limit int) {
+	f.overLimit.Do(func() {
+		msg := fmt.Sprintf("parley: %s has more than %d files; indexing it anyway, which may take a long time and much disk. "+
+			"If it is not one project, open a project directory instead (the limit is parley serve --max-files, or initializationOptions index.maxFiles)", f.root, limit)
+		s.log.Warnf("%s", msg)
+		// A notification never waits for the editor; a failure means the
+		// connection is going away.
+		_ = s.client.ShowMessage(context.Background(), &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
+	})
 }

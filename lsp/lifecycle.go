@@ -30,6 +30,9 @@ type initOptions struct {
 		Exclude         []string `json:"exclude"`
 		MaxFileSize     int64    `json:"maxFileSize"`
 		EnableLanguages []string `json:"enableLanguages"`
+		// MaxFiles above 0 replaces the server's limit (a warning, see
+		// warnOverLimit); -1 removes it.
+		MaxFiles int `json:"maxFiles"`
 	} `json:"index"`
 }
 
@@ -92,6 +95,9 @@ func (s *Server) applyInitOptions(raw protocol.LSPAny) error {
 		s.opts.Index.MaxFileSize = o.Index.MaxFileSize
 	}
 	s.opts.Index.EnableLanguages = append(s.opts.Index.EnableLanguages, o.Index.EnableLanguages...)
+	if o.Index.MaxFiles != 0 {
+		s.opts.Index.MaxFiles = max(o.Index.MaxFiles, 0)
+	}
 	s.agents.setLayer(layer)
 	return nil
 }
