@@ -44,6 +44,8 @@ type report struct {
 	// sites where either server found a reference.
 	ReferencesPrecision float64 `json:"referencesPrecision"`
 	ReferencesRecall    float64 `json:"referencesRecall"`
+	// ByRule scores the sites of each -rule apart when there were several.
+	ByRule map[string]ruleScore `json:"byRule,omitempty"`
 	// Latencies are client-side milliseconds.
 	Parley             latencies   `json:"parley"`
 	Gopls              latencies   `json:"gopls"`

@@ -18,7 +18,12 @@
 // load) are reported as skipped, not scored. Locations are compared by file
 // and start position.
 //
-//	navcompare -parley bin/parley -gopls $(go env GOPATH)/bin/gopls -root DIR -data DIR [-n 60] [-seed 1] [-save FILE | -replay FILE.gopls.json]
+//	navcompare -parley bin/parley -gopls $(go env GOPATH)/bin/gopls -root DIR -data DIR [-n 60] [-seed 1] [-rule R] [-save FILE | -replay FILE.gopls.json]
+//
+// -rule draws Go sites by other rules than the default's (sample_go.go:
+// method calls on fields, calls of interface method names, sync/atomic
+// methods), so that figures can be taken on sites unlike those the
+// resolver was developed on; the report then scores each rule apart too.
 //
 // -save keeps both servers' per-site answers; -replay judges a parley
 // build against recorded gopls answers (same tree, a sample no larger than
@@ -53,6 +58,7 @@ func main() {
 	data := flag.String("data", "", "parley data directory")
 	n := flag.Int("n", 60, "call sites to compare")
 	seed := flag.Uint64("seed", 1, "seed of the site sample")
+	rule := flag.String("rule", "", "Go sites: exported (the default: F(...) and x.F(...) of exported F), fieldcall, iface, atomic, a comma-separated mix or all (sample_go.go)")
 	verbose := flag.Bool("v", false, "print each disagreement to stderr")
 	save := flag.String("save", "", "write both servers' answers to FILE.gopls.json and FILE.parley.json")
 	replay := flag.String("replay", "", "read gopls's answers from a -save recording instead of running gopls")
@@ -71,7 +77,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "navcompare:", err)
 		os.Exit(2)
 	}
-	sites, err := sample(abs, *n, *seed, j)
+	var rules []string
+	var listers []func(string) []site
+	if *rule != "" {
+		if j.name != "gopls" {
+			fmt.Fprintln(os.Stderr, "navcompare: -rule applies to -judge gopls only")
+			os.Exit(2)
+		}
+		if rules, listers, err = goRuleSites(abs, *rule); err != nil {
+			fmt.Fprintln(os.Stderr, "navcompare:", err)
+			os.Exit(2)
+		}
+	}
+	sites, err := sample(abs, *n, *seed, j, rules, listers)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "navcompare:", err)
 		os.Exit(1)

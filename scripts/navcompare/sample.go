@@ -20,12 +20,16 @@ type site struct {
 	Line uint32 `json:"line"`
 	Col  uint32 `json:"col"`
 	Name string `json:"name"`
+	// Rule is the -rule that drew the site when several were asked for.
+	Rule string `json:"rule,omitempty"`
 }
 
 // sample picks n call sites: a random file of the judge's language, then a
 // random site in it (j.sites), until n distinct sites are found or the tree
-// has too few.
-func sample(root string, n int, seed uint64, j judge) ([]site, error) {
+// has too few. With rules (sample_go.go), each try first picks one of
+// them at random, and its lister replaces j.sites; a single rule draws
+// the same sites as j.sites would for the same seed.
+func sample(root string, n int, seed uint64, j judge, rules []string, listers []func(string) []site) ([]site, error) {
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -54,13 +58,20 @@ func sample(root string, n int, seed uint64, j judge) ([]site, error) {
 	seen := map[site]bool{}
 	var out []site
 	for tries := 0; len(out) < n && tries < 50*n; tries++ {
+		list, rule := j.sites, ""
+		if len(listers) == 1 {
+			list = listers[0]
+		} else if len(listers) > 1 {
+			i := rng.IntN(len(listers))
+			list, rule = listers[i], rules[i]
+		}
 		rel := files[rng.IntN(len(files))]
-		calls := j.sites(filepath.Join(root, filepath.FromSlash(rel)))
+		calls := list(filepath.Join(root, filepath.FromSlash(rel)))
 		if len(calls) == 0 {
 			continue
 		}
 		s := calls[rng.IntN(len(calls))]
-		s.File = rel
+		s.File, s.Rule = rel, rule
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)

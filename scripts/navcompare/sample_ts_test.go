@@ -49,7 +49,7 @@ func TestSampleTreeSitterJudges(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, err := sample(dir, 20, 1, judges[tc.judge])
+			got, err := sample(dir, 20, 1, judges[tc.judge], nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

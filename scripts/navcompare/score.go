@@ -62,6 +62,7 @@ func (sc *scores) add(s site, p, g answers) *miss {
 func (sc *scores) fill(r *report) {
 	r.Scored, r.DefinitionTop1, r.DefinitionAnywhere = sc.scored, sc.top1, sc.anywhere
 	r.PerSite = sc.sites
+	r.ByRule = byRule(sc.sites)
 	if sc.scored > 0 {
 		r.DefinitionTop1Pct = 100 * float64(sc.top1) / float64(sc.scored)
 		r.DefinitionAnyPct = 100 * float64(sc.anywhere) / float64(sc.scored)
@@ -70,6 +71,44 @@ func (sc *scores) fill(r *report) {
 		r.ReferencesPrecision = sc.precision / float64(sc.refSites)
 		r.ReferencesRecall = sc.recall / float64(sc.refSites)
 	}
+}
+
+// ruleScore is the scores of the sites one -rule drew.
+type ruleScore struct {
+	Scored              int     `json:"scored"`
+	DefinitionTop1      int     `json:"definitionTop1"`
+	ReferencesPrecision float64 `json:"referencesPrecision"`
+	ReferencesRecall    float64 `json:"referencesRecall"`
+}
+
+// byRule scores each rule's sites apart; nil when one rule drew them all.
+func byRule(sites []siteScore) map[string]ruleScore {
+	out := map[string]ruleScore{}
+	refs := map[string]int{}
+	for _, s := range sites {
+		rs := out[s.Site.Rule]
+		rs.Scored++
+		if s.Top1 {
+			rs.DefinitionTop1++
+		}
+		if s.Refs {
+			rs.ReferencesPrecision += s.Precision
+			rs.ReferencesRecall += s.Recall
+			refs[s.Site.Rule]++
+		}
+		out[s.Site.Rule] = rs
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	for k, rs := range out {
+		if n := refs[k]; n > 0 {
+			rs.ReferencesPrecision /= float64(n)
+			rs.ReferencesRecall /= float64(n)
+		}
+		out[k] = rs
+	}
+	return out
 }
 
 // inTree drops the judge's references outside the tree (absolute paths:

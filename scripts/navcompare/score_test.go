@@ -100,11 +100,11 @@ func TestSampleIsSeededAndExported(t *testing.T) {
 	write("a_test.go", "package a\n\nfunc T() { F() }\n")
 	write("testdata/x.go", "package x\n\nfunc X() { X() }\n")
 	write("_asm/y.go", "package y\n\nfunc Y() { Y() }\n")
-	s1, err := sample(dir, 5, 7, judges["gopls"])
+	s1, err := sample(dir, 5, 7, judges["gopls"], nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, _ := sample(dir, 5, 7, judges["gopls"])
+	s2, _ := sample(dir, 5, 7, judges["gopls"], nil, nil)
 	if !reflect.DeepEqual(s1, s2) {
 		t.Errorf("same seed, different samples: %v vs %v", s1, s2)
 	}
