@@ -49,6 +49,17 @@ func TestDocs(t *testing.T) {
 			t.Error(problem)
 		}
 	})
+	t.Run("architecture", func(t *testing.T) {
+		arch := readDoc(t, "ARCHITECTURE.md")
+		for _, pkg := range goPackages(t) {
+			if !strings.Contains(arch, "| `"+pkg+"` |") {
+				t.Errorf("ARCHITECTURE.md has no row | `%s` | in its packages table", pkg)
+			}
+		}
+		if m := regexp.MustCompile(`\w+://\S+|\]\(\.\./[^)]*\)`).FindString(arch); m != "" {
+			t.Errorf("ARCHITECTURE.md cites %s, outside the repository", m)
+		}
+	})
 	// The checker itself must fail on a missing file and a missing heading.
 	t.Run("broken links are found", func(t *testing.T) {
 		dir := t.TempDir()
@@ -61,6 +72,43 @@ func TestDocs(t *testing.T) {
 			t.Errorf("checkLinks found %q, want the two broken links", got)
 		}
 	})
+}
+
+// goPackages returns the directories below the repository's top that hold
+// non-test Go files, as slash paths (the module's packages, but for
+// testdata, hidden directories and node_modules).
+func goPackages(t *testing.T) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	var pkgs []string
+	err := filepath.WalkDir(repoRoot, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != repoRoot && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		rel, err := filepath.Rel(repoRoot, filepath.Dir(path))
+		if err != nil || rel == "." {
+			return err
+		}
+		if rel = filepath.ToSlash(rel); !seen[rel] {
+			seen[rel] = true
+			pkgs = append(pkgs, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
 }
 
 func readDoc(t *testing.T, name string) string {
