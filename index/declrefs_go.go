@@ -34,7 +34,7 @@ import (
 //
 // Recording descriptors instead of parsing candidate files at query time
 // keeps a query over 100k occurrences to a few thousand small evaluations
-// (measured in README's navigation section), while the extractor only
+// (measured in docs/performance.md's Go navigation section), while the extractor only
 // reads tokens it already scans.
 //
 // Until the next write, the store keeps across queries the evaluated

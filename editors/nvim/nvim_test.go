@@ -254,25 +254,33 @@ func TestMemory(t *testing.T) {
 }
 
 // minimalSetup is the user's init.lua of TestMinimalSetup: `filetype on`
-// and the README's Neovim setup (the first Lua block of its Neovim
-// section) with the plugin's path filled in.
+// and the Neovim setup of docs/editors.md (the first Lua block of its
+// Neovim section), which the README's editor setup repeats, with the
+// plugin's path filled in.
 func minimalSetup(t *testing.T, plugin string) string {
 	t.Helper()
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n### Neovim\n")
-	_, block, ok2 := strings.Cut(section, "```lua\n")
-	block, _, ok3 := strings.Cut(block, "```")
 	const placeholder = "/path/to/parley/editors/nvim"
-	if !ok || !ok2 || !ok3 || !strings.Contains(block, placeholder) {
-		t.Fatalf("README.md has no Neovim setup block naming %s", placeholder)
+	setup := func(file, heading string) string {
+		text, err := os.ReadFile(filepath.Join("..", "..", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, section, ok := strings.Cut(string(text), heading)
+		_, block, ok2 := strings.Cut(section, "```lua\n")
+		block, _, ok3 := strings.Cut(block, "```")
+		if !ok || !ok2 || !ok3 || !strings.Contains(block, placeholder) {
+			t.Fatalf("%s has no Neovim setup block naming %s", file, placeholder)
+		}
+		return block
+	}
+	block := setup("docs/editors.md", "\n## Neovim\n")
+	if readme := setup("README.md", "\n**Neovim**"); readme != block {
+		t.Fatalf("the README's Neovim setup is not docs/editors.md's:\n%s\nwant:\n%s", readme, block)
 	}
 	return "vim.cmd('filetype on')\n" + strings.ReplaceAll(block, placeholder, plugin)
 }
 
-// TestMinimalSetup: the README's minimal setup, as a user's init.lua,
+// TestMinimalSetup: the minimal setup of the README and docs/editors.md, as a user's init.lua,
 // with parley on $PATH and the model configured in the environment,
 // attaches the file given on the command line and runs a chat turn;
 // set_agent({}) is accepted and :ParleyMemory adds and lists a memory

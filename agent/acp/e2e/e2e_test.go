@@ -48,7 +48,7 @@ text signed in again
 
 // TestOfficialClient runs client.mjs against the parley binary built from
 // this tree, with the fake model, in a fresh workspace and data directory,
-// configured the way the README shows: the environment of the process the
+// configured the way docs/mcp-acp.md shows: the environment of the process the
 // editor starts.
 func TestOfficialClient(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("node_modules", "@agentclientprotocol", "sdk")); err != nil {

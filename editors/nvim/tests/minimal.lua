@@ -1,4 +1,4 @@
--- The README's minimal setup, run as a user's init.lua (nvim_test.go
+-- The README's (and docs/editors.md's) minimal setup, run as a user's init.lua (nvim_test.go
 -- writes it: `filetype on`, the plugin on the runtimepath,
 -- require('parley').setup({}) with parley found on $PATH and the model in
 -- the environment), with cart/fee.go given on the command line: the
