@@ -17,9 +17,10 @@ const repoRoot = "../.."
 
 // TestDocs keeps the documentation true: every command, subcommand and
 // flag the commands tables of the README and docs/ name exists in the
-// matching `parley ... --help`, and every relative link in README.md,
-// ARCHITECTURE.md and docs/*.md leads to a file that exists and, with a
-// #fragment, to one of its headings.
+// matching `parley ... --help`, every relative link in README.md,
+// ARCHITECTURE.md, docs/*.md and the editors' and testdata's READMEs leads
+// to a file that exists and, with a #fragment, to one of its headings, and
+// ARCHITECTURE.md has a row for every package.
 func TestDocs(t *testing.T) {
 	t.Run("commands", func(t *testing.T) {
 		files := []string{"README.md", "docs/cli.md", "docs/mcp-acp.md"}
@@ -43,8 +44,13 @@ func TestDocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files := []string{filepath.Join(repoRoot, "README.md"), filepath.Join(repoRoot, "ARCHITECTURE.md")}
-		files = append(files, docs...)
+		editors, err := filepath.Glob(filepath.Join(repoRoot, "editors", "*", "README.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := []string{filepath.Join(repoRoot, "README.md"), filepath.Join(repoRoot, "ARCHITECTURE.md"),
+			filepath.Join(repoRoot, "testdata", "README.md")}
+		files = append(append(files, docs...), editors...)
 		for _, problem := range checkLinks(files) {
 			t.Error(problem)
 		}
