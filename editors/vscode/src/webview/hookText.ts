@@ -18,7 +18,7 @@ export function hookTitle(it: HookItem): string {
 /**
  * What a refused hook tells the user instead of the server's message:
  * workspace hooks run only once the user approved them, which is done in a
- * terminal (README "Hooks"), never from the editor, so that opening a
+ * terminal (docs/loops-hooks.md), never from the editor, so that opening a
  * cloned repository cannot approve them.
  */
 export function refusedHint(it: HookItem): string {
