@@ -85,6 +85,8 @@ func (ci *chatIndex) refresh(ctx context.Context) error {
 	switch {
 	case err != nil && ctx.Err() != nil:
 		err = nil
+	case limitError(err) != nil:
+		err = fmt.Errorf("the code index may be out of date: %w", limitError(err))
 	case err != nil:
 		err = fmt.Errorf("the code index may be out of date: index %s: %w", ci.root, err)
 	}
@@ -124,7 +126,8 @@ func openLiveIndex(g *globals, root, storeDir string, watch bool, warn func(erro
 		fmt.Fprintf(g.stderr, "parley: continuing without the code index: %v\n", err)
 		return nil, nil, nil
 	}
-	live = newChatIndex(root, st, index.Options{}, warn)
+	// Later runs keep the initial run's file limit.
+	live = newChatIndex(root, st, index.Options{MaxFiles: g.indexLimit()}, warn)
 	closers = []func() error{st.Close, live.close}
 	ctx, stop := signalContext()
 	defer stop()

@@ -31,7 +31,7 @@ PATH overrides --root.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
-				g.root = args[0]
+				g.root, g.rootExplicit = args[0], true
 			}
 			st, root, err := g.openStore()
 			if err != nil {
@@ -77,10 +77,14 @@ func runIndex(ctx context.Context, g *globals, st *index.Store, root string, opt
 	if progress {
 		opts.Progress = newProgressPrinter(g.stderr, isTTY(os.Stderr))
 	}
+	opts.MaxFiles = g.indexLimit()
 	sum, err := st.Index(ctx, root, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("index %s: interrupted; the files indexed so far are kept and the next run continues", root)
+		}
+		if lerr := limitError(err); lerr != nil {
+			return nil, lerr
 		}
 		return nil, fmt.Errorf("index %s: %w", root, err)
 	}

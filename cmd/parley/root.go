@@ -26,6 +26,11 @@ type globals struct {
 	limit   int
 	stdout  io.Writer
 	stderr  io.Writer
+	// rootExplicit: the user named the root (--root, index PATH), which
+	// lifts the file limit, maxFiles.
+	rootExplicit bool
+	maxFiles     int
+	rootNoted    bool // the automatic root's choice was explained on stderr
 }
 
 func newRootCmd() *cobra.Command {
@@ -41,10 +46,12 @@ and dependency queries from it.`,
 		SilenceErrors: true,
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
 			g.stdout, g.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			g.rootExplicit = cmd.Flags().Changed("root")
 		},
 	}
 	pf := cmd.PersistentFlags()
-	pf.StringVar(&g.root, "root", "", "workspace root (default: the nearest enclosing directory with .git, .hg or .parley, else the current directory)")
+	pf.StringVar(&g.root, "root", "", "workspace root (default: the nearest enclosing directory with .git, .hg or .parley below your home directory, else the nearest with a project file such as go.mod, else the current directory)")
+	pf.IntVar(&g.maxFiles, "max-files", defaultMaxFiles, "stop indexing a root parley chose itself when it has more files than this (0: no limit; an explicit --root has none); serve indexes anyway and warns")
 	pf.StringVar(&g.dataDir, "data-dir", "", "where parley keeps its data (default: $PARLEY_DATA_DIR, else the user cache directory)")
 	cmd.AddCommand(
 		newIndexCmd(g), newChatCmd(g),
@@ -73,8 +80,10 @@ func addQueryFlags(cmd *cobra.Command, g *globals, defLimit int) {
 	cmd.Flags().IntVar(&g.limit, "limit", defLimit, "maximum number of results (0: no limit)")
 }
 
-// workspaceRoot resolves the root flag (or the current directory) to an
-// absolute, symlink-free directory path.
+// workspaceRoot resolves the root flag (or the automatic root, see
+// chooseRoot) to an absolute, symlink-free directory path. The first time
+// an automatic choice may surprise, it says on stderr which root it took
+// and why (never on stdout, which tools parse).
 func (g *globals) workspaceRoot() (string, error) {
 	root := g.root
 	if root == "" {
@@ -82,7 +91,15 @@ func (g *globals) workspaceRoot() (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("current directory: %w", err)
 		}
-		root = findProjectRoot(wd)
+		c, err := chooseRoot(wd, homeDir())
+		if err != nil {
+			return "", err
+		}
+		if c.say && !g.rootNoted && g.stderr != nil {
+			fmt.Fprintf(g.stderr, "parley: workspace root %s (%s)\n", c.dir, c.why)
+			g.rootNoted = true
+		}
+		root = c.dir
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -104,23 +121,17 @@ func (g *globals) workspaceRoot() (string, error) {
 	return abs, nil
 }
 
-// findProjectRoot returns the nearest ancestor of dir (or dir itself) that
-// holds a .parley, .git or .hg entry, so that a command run in a
-// subdirectory uses the project's index, as git does. Without a marker the
-// directory itself is the root.
+// findProjectRoot is the automatic root for dir (see chooseRoot), so that
+// a command run in a subdirectory uses the project's index, as git does.
+// When chooseRoot chooses none (dir is the home directory) it is dir
+// itself: this is for a dir a client named (an ACP session's cwd), and the
+// file limit still applies.
 func findProjectRoot(dir string) string {
-	for d := dir; ; {
-		for _, marker := range []string{".parley", ".git", ".hg"} {
-			if _, err := os.Lstat(filepath.Join(d, marker)); err == nil {
-				return d
-			}
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
+	c, err := chooseRoot(dir, homeDir())
+	if err != nil {
+		return dir
 	}
+	return c.dir
 }
 
 // storeDir is where the index of root lives: one directory per workspace,
