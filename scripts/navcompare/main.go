@@ -18,7 +18,7 @@
 // load) are reported as skipped, not scored. Locations are compared by file
 // and start position.
 //
-//	navcompare -parley bin/parley -gopls $(go env GOPATH)/bin/gopls -root DIR -data DIR [-n 60] [-seed 1] [-rule R] [-save FILE | -replay FILE.gopls.json]
+//	navcompare -parley bin/parley -gopls $(go env GOPATH)/bin/gopls -root DIR -data DIR [-n 60] [-seed 1 | -seeds LIST] [-rule R] [-save FILE | -replay FILE.gopls.json]
 //
 // -rule draws Go sites by other rules than the default's (sample_go.go:
 // method calls on fields, calls of interface method names, sync/atomic
@@ -58,6 +58,7 @@ func main() {
 	data := flag.String("data", "", "parley data directory")
 	n := flag.Int("n", 60, "call sites to compare")
 	seed := flag.Uint64("seed", 1, "seed of the site sample")
+	seeds := flag.String("seeds", "", "several seeds, comma-separated (11,101-105): -n sites each, one judge run for all (record once with -save, then -replay any one -seed)")
 	rule := flag.String("rule", "", "Go sites: exported (the default: F(...) and x.F(...) of exported F), fieldcall, iface, atomic, a comma-separated mix or all (sample_go.go)")
 	verbose := flag.Bool("v", false, "print each disagreement to stderr")
 	save := flag.String("save", "", "write both servers' answers to FILE.gopls.json and FILE.parley.json")
@@ -89,7 +90,7 @@ func main() {
 			os.Exit(2)
 		}
 	}
-	sites, err := sample(abs, *n, *seed, j, rules, listers)
+	sites, err := sampleSeeds(abs, *n, *seed, *seeds, j, rules, listers)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "navcompare:", err)
 		os.Exit(1)

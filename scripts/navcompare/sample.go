@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // site is one call site: a root-relative file and the 0-based line and
@@ -75,6 +77,42 @@ func sample(root string, n int, seed uint64, j judge, rules []string, listers []
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// sampleSeeds is sample with seed, or with each seed of list (a
+// comma-separated list of seeds and ranges lo-hi) in turn, duplicates
+// dropped: one judge run can then record the answers of development and
+// held-out samples alike.
+func sampleSeeds(root string, n int, seed uint64, list string, j judge, rules []string, listers []func(string) []site) ([]site, error) {
+	if list == "" {
+		return sample(root, n, seed, j, rules, listers)
+	}
+	var out []site
+	seen := map[site]bool{}
+	for _, part := range strings.Split(list, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.ParseUint(lo, 10, 64)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.ParseUint(hi, 10, 64)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("-seeds %q: %w", list, err)
+		}
+		for s := a; s <= b; s++ {
+			sites, err := sample(root, n, s, j, rules, listers)
+			if err != nil {
+				return nil, err
+			}
+			for _, st := range sites {
+				if !seen[st] {
+					seen[st] = true
+					out = append(out, st)
+				}
+			}
 		}
 	}
 	return out, nil

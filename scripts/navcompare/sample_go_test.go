@@ -71,3 +71,37 @@ func local() {}
 		}
 	}
 }
+
+// -seeds draws each seed's sample in turn, as -seed would alone.
+func TestSampleSeeds(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.go", "b.go", "c.go"} {
+		src := "package p\n\nimport \"strings\"\n\nfunc f() { strings.ToUpper(\"\"); strings.ToLower(\"\"); strings.TrimSpace(\"\") }\n"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j := judges["gopls"]
+	all, err := sampleSeeds(dir, 2, 0, "4,7-8", j, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[site]bool{}
+	for _, s := range all {
+		if seen[s] {
+			t.Errorf("duplicate %+v", s)
+		}
+		seen[s] = true
+	}
+	for _, seed := range []uint64{4, 7, 8} {
+		one, _ := sample(dir, 2, seed, j, nil, nil)
+		for _, s := range one {
+			if !seen[s] {
+				t.Errorf("seed %d's %+v missing from -seeds", seed, s)
+			}
+		}
+	}
+	if _, err := sampleSeeds(dir, 2, 0, "x", j, nil, nil); err == nil {
+		t.Error("bad -seeds accepted")
+	}
+}
