@@ -35,6 +35,13 @@ func (r *goTypeResolver) exprType(fc *fileCtx, stack []ast.Node, e ast.Expr, dep
 		if id, ok := x.Index.(*ast.Ident); ok && id.Name == "_" && stack == nil {
 			return r.elemType(fc, x.X, depth+1) // a descriptor's D[_]
 		}
+		if stack != nil { // x[i] in the buffer (resolve_goelem.go)
+			if te, tfc, ok := r.bufTypeExpr(fc, stack, x.X, depth+1); ok {
+				if te, tfc, ok = r.elemTypeExpr(tfc, te, false, depth+1); ok {
+					return typeExpr(tfc, te)
+				}
+			}
+		}
 	case *ast.Ident:
 		return r.identType(fc, stack, x, depth)
 	case *ast.CallExpr:

@@ -12,6 +12,10 @@ import (
 type binding struct {
 	typ, val ast.Expr
 	idx      int
+	// rng is the ranged expression of a range variable (key: the
+	// first of its two), whose type's element the variable has.
+	rng ast.Expr
+	key bool
 }
 
 // localDecl finds the innermost declaration of id visible at id: the
@@ -72,7 +76,7 @@ func localScope(stack []ast.Node, id *ast.Ident) (b binding, scope ast.Node, dec
 			}
 		case *ast.RangeStmt:
 			if n.Tok == token.DEFINE && (isName(n.Key, id.Name) || isName(n.Value, id.Name)) {
-				return binding{}, n, true
+				return binding{rng: n.X, key: isName(n.Key, id.Name)}, n, true
 			}
 		}
 	}
@@ -192,6 +196,15 @@ func (r *goTypeResolver) identType(fc *fileCtx, stack []ast.Node, id *ast.Ident,
 	switch {
 	case b.typ != nil:
 		return typeExpr(fc, b.typ)
+	case b.rng != nil:
+		te, tfc, ok := r.bufTypeExpr(fc, stack, b.rng, depth+1)
+		if !ok {
+			return goType{}, false
+		}
+		if te, tfc, ok = r.elemTypeExpr(tfc, te, b.key, depth+1); !ok {
+			return goType{}, false
+		}
+		return typeExpr(tfc, te)
 	case b.val != nil:
 		if c, ok := b.val.(*ast.CallExpr); ok {
 			return r.callType(fc, stack, c, b.idx, depth+1)
