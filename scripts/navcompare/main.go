@@ -63,6 +63,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print each disagreement to stderr")
 	save := flag.String("save", "", "write both servers' answers to FILE.gopls.json and FILE.parley.json")
 	replay := flag.String("replay", "", "read gopls's answers from a -save recording instead of running gopls")
+	list := flag.Bool("list", false, "print the sampled sites, one JSON object a line, and exit")
 	flag.Parse()
 	if *root == "" || *data == "" {
 		fmt.Fprintln(os.Stderr, "navcompare: -root and -data are required")
@@ -94,6 +95,13 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "navcompare:", err)
 		os.Exit(1)
+	}
+	if *list {
+		enc := json.NewEncoder(os.Stdout)
+		for _, s := range sites {
+			enc.Encode(s)
+		}
+		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Hour)
 	defer cancel()
