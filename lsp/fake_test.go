@@ -89,7 +89,7 @@ func startEditorWith(t *testing.T, root string, cfg editorConfig, opts Options) 
 	t.Helper()
 	srvSide, edSide := net.Pipe()
 	e := &fakeEditor{t: t, root: root, srv: New(opts), raw: edSide, exit: make(chan int, 1), signal: make(chan struct{})}
-	go func() { e.exit <- e.srv.Serve(context.Background(), jsonrpc2.NewStream(srvSide)) }()
+	go func() { e.exit <- e.srv.Serve(context.Background(), NewStream(srvSide)) }()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(edSide), jsonrpc2.WithCodec(lspCodec{}))
 	e.conn.Go(context.Background(), e.handle)
 	t.Cleanup(func() {

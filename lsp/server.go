@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/internal/wire"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -153,7 +154,8 @@ func New(opts Options) *Server {
 
 // Serve runs the protocol on stream until the client sends exit or the
 // stream ends, then closes every store. It returns the process exit code:
-// 0 when exit followed shutdown, 1 otherwise.
+// 0 when exit followed shutdown, wire.ExitBroken when the client broke
+// the framing (logged; see NewStream), 1 otherwise.
 func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	ts := newTolerantStream(stream, s.log)
 	s.conn = jsonrpc2.NewConn(ts, jsonrpc2.WithCodec(lspCodec{}))
@@ -168,6 +170,9 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	s.log.setClient(nil)
 	s.teardown()
 	s.closeConn(ts)
+	if ts.broken.Load() != nil {
+		return wire.ExitBroken
+	}
 	if s.state.Load() == stateShutdown {
 		select {
 		case <-s.exited:

@@ -85,7 +85,7 @@ func FuzzServerFrames(f *testing.F) {
 			return
 		}
 		if len(body) == 0 {
-			// "Content-Length: 0" is broken framing to jsonrpc2, which
+			// "Content-Length: 0" is broken framing to frameStream, which
 			// then ends the connection.
 			raw = true
 		}
@@ -102,7 +102,7 @@ func FuzzServerFrames(f *testing.F) {
 			},
 		})
 		exited := make(chan int, 1)
-		go func() { exited <- srv.Serve(context.Background(), jsonrpc2.NewStream(srvSide)) }()
+		go func() { exited <- srv.Serve(context.Background(), NewStream(srvSide)) }()
 		conn := jsonrpc2.NewConn(jsonrpc2.NewStream(edSide), jsonrpc2.WithCodec(lspCodec{}))
 		conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 			return nil, nil // the editor agrees to whatever the server asks

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"go.lsp.dev/jsonrpc2"
 	"golang.org/x/term"
 
 	"github.com/parleyhq/parley/index"
@@ -76,12 +75,13 @@ func runServe(g *globals, fl serveFlags) (int, error) {
 		DefaultRoot: root,
 		Version:     version,
 		NoWatch:     fl.noWatch,
-		Index:       index.Options{Excludes: fl.exclude, EnableLanguages: fl.enable},
-		Agent:       lsp.AgentOptions{UserMemoryDir: userMemoryDir(g)},
+		// The editor named the folders: over the limit the server only warns.
+		Index: index.Options{Excludes: fl.exclude, EnableLanguages: fl.enable, MaxFiles: g.maxFiles},
+		Agent: lsp.AgentOptions{UserMemoryDir: userMemoryDir(g)},
 	})
 	ctx, stop := signalContext()
 	defer stop()
-	return srv.Serve(ctx, jsonrpc2.NewStream(stdio{})), nil
+	return srv.Serve(ctx, lsp.NewStream(stdio{})), nil
 }
 
 // openServeLog opens the log file, by default serve.log in the data
