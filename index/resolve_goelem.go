@@ -34,6 +34,8 @@ func (r *goTypeResolver) bufTypeExpr(fc *fileCtx, stack []ast.Node, e ast.Expr, 
 		return r.bufTypeExpr(fc, stack, x.X, depth+1)
 	case *ast.CompositeLit:
 		return x.Type, fc, x.Type != nil
+	case *ast.TypeAssertExpr:
+		return x.Type, fc, x.Type != nil
 	case *ast.Ident:
 		return r.identTypeExpr(fc, stack, x, depth)
 	case *ast.IndexExpr:

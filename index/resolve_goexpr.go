@@ -31,6 +31,10 @@ func (r *goTypeResolver) exprType(fc *fileCtx, stack []ast.Node, e ast.Expr, dep
 		}
 	case *ast.CompositeLit:
 		return typeExpr(fc, x.Type)
+	case *ast.TypeAssertExpr: // v.(T), and v, ok := v.(T)'s v
+		if x.Type != nil {
+			return typeExpr(fc, x.Type)
+		}
 	case *ast.IndexExpr:
 		if id, ok := x.Index.(*ast.Ident); ok && id.Name == "_" && stack == nil {
 			return r.elemType(fc, x.X, depth+1) // a descriptor's D[_]
@@ -269,6 +273,13 @@ func (r *goTypeResolver) member(t goType, name string, depth int) ([]SymbolHit, 
 		return nil, false
 	}
 	for _, decl := range r.lookup(t.name, "", t.inDir) {
+		if ts := parseTypeSig(decl.Symbol.Signature); ts != nil && ts.Assign.IsValid() {
+			// type FileInfo = fs.FileInfo: the aliased type's members.
+			if at, ok := typeExpr(r.storedFileContext(decl.Path), ts.Type); ok && at != t {
+				return r.member(at, name, depth+1)
+			}
+			continue
+		}
 		syms, err := r.symbols(decl.Path)
 		if err != nil {
 			continue
