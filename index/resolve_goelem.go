@@ -146,3 +146,92 @@ func (r *goTypeResolver) elemTypeExpr(fc *fileCtx, te ast.Expr, key bool, depth 
 	}
 	return nil, nil, false
 }
+
+// anonStruct returns the struct type of e when e is a variable of an
+// anonymous struct type written out in the buffer (`var handlers struct{
+// sync.Mutex; ... }`, common in the runtime), whose fields the index does
+// not record.
+func (r *goTypeResolver) anonStruct(fc *fileCtx, stack []ast.Node, e ast.Expr, depth int) (*ast.StructType, *fileCtx, bool) {
+	if fc.file == nil {
+		return nil, nil, false
+	}
+	var te ast.Expr
+	var tfc *fileCtx
+	if id, ok := e.(*ast.Ident); ok {
+		b, declared := localDecl(stack, id)
+		if !declared {
+			for _, d := range fc.file.Decls {
+				if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+					if vb, ok := valueSpecsDecl(id.Name, gd.Specs); ok {
+						b, declared = vb, true
+						break
+					}
+				}
+			}
+		}
+		te, tfc = b.typ, fc
+		if !declared || te == nil {
+			return nil, nil, false
+		}
+	} else {
+		var ok bool
+		if te, tfc, ok = r.bufTypeExpr(fc, stack, e, depth+1); !ok {
+			return nil, nil, false
+		}
+	}
+	for {
+		switch t := te.(type) {
+		case *ast.StarExpr:
+			te = t.X
+			continue
+		case *ast.StructType:
+			return t, tfc, true
+		}
+		return nil, nil, false
+	}
+}
+
+// anonMember is what x.name means when x has an anonymous struct type
+// (anonStruct): field is the type of x's field of that name, or, when x
+// has none, embedded lists the types of x's embedded fields, in whose
+// method sets name is to be found.
+func (r *goTypeResolver) anonMember(fc *fileCtx, stack []ast.Node, x ast.Expr, name string, depth int) (field goType, embedded []goType, ok bool) {
+	st, sfc, ok := r.anonStruct(fc, stack, x, depth)
+	if !ok || st.Fields == nil {
+		return goType{}, nil, false
+	}
+	for _, f := range st.Fields.List {
+		if len(f.Names) == 0 {
+			if et, ok := typeExpr(sfc, f.Type); ok {
+				if et.name == name {
+					return et, nil, true // the embedded field itself
+				}
+				embedded = append(embedded, et)
+			}
+			continue
+		}
+		for _, n := range f.Names {
+			if n.Name == name {
+				t, ok := typeExpr(sfc, f.Type)
+				return t, nil, ok
+			}
+		}
+	}
+	return goType{}, embedded, len(embedded) > 0
+}
+
+// anonMethod returns the declarations x.M means when x has an anonymous
+// struct type: M promoted from one of its embedded fields (handlers.Lock
+// from sync.Mutex).
+func (r *goTypeResolver) anonMethod(fc *fileCtx, stack []ast.Node, sel *ast.SelectorExpr, depth int) ([]SymbolHit, bool) {
+	_, embedded, ok := r.anonMember(fc, stack, sel.X, sel.Sel.Name, depth)
+	if !ok {
+		return nil, false
+	}
+	for _, et := range embedded {
+		if hits, ok := r.member(et, sel.Sel.Name, depth+1); ok {
+			return hits, true
+		}
+	}
+	return nil, false
+}

@@ -57,9 +57,27 @@ func (r *goTypeResolver) exprType(fc *fileCtx, stack []ast.Node, e ast.Expr, dep
 		}
 		t, ok := r.exprType(fc, stack, x.X, depth+1)
 		if !ok {
-			return goType{}, false
+			return r.anonFieldType(fc, stack, x, depth)
 		}
 		hits, _ := r.member(t, x.Sel.Name, depth+1)
+		for _, h := range hits {
+			if h.Symbol.Kind == extract.KindField {
+				return r.fieldType(h)
+			}
+		}
+	}
+	return goType{}, false
+}
+
+// anonFieldType is the type of x.f when x has an anonymous struct type
+// with a field f, or one promoted from its embedded fields.
+func (r *goTypeResolver) anonFieldType(fc *fileCtx, stack []ast.Node, x *ast.SelectorExpr, depth int) (goType, bool) {
+	field, embedded, ok := r.anonMember(fc, stack, x.X, x.Sel.Name, depth)
+	if !ok || len(embedded) == 0 {
+		return field, ok
+	}
+	for _, et := range embedded {
+		hits, _ := r.member(et, x.Sel.Name, depth+1)
 		for _, h := range hits {
 			if h.Symbol.Kind == extract.KindField {
 				return r.fieldType(h)
@@ -166,12 +184,13 @@ func (r *goTypeResolver) callee(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, 
 			hits = r.lookup(fn.Sel.Name, "", goType{imp: fc.imports[q.Name]}.inDir, kind)
 			break
 		}
+		kind = extract.KindMethod
 		t, ok := r.exprType(fc, stack, fn.X, depth+1)
 		if !ok {
-			return SymbolHit{}, false
+			hits, _ = r.anonMethod(fc, stack, fn, depth)
+			break
 		}
 		hits, _ = r.member(t, fn.Sel.Name, depth+1)
-		kind = extract.KindMethod
 	}
 	for _, h := range hits {
 		if h.Symbol.Kind == kind {

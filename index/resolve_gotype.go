@@ -80,11 +80,11 @@ func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []Sy
 	}
 	r := &goTypeResolver{st: s}
 	fc := r.fileContext(from, f)
-	t, ok := r.exprType(fc, stack, sel.X, 0)
-	if !ok {
+	if t, tok := r.exprType(fc, stack, sel.X, 0); tok {
+		hits, ok = r.member(t, sel.Sel.Name, 0)
+	} else if hits, ok = r.anonMethod(fc, stack, sel, 0); !ok {
 		return nil, false
 	}
-	hits, ok = r.member(t, sel.Sel.Name, 0)
 	// One declaration per platform: keep those that build with from.
 	var same []SymbolHit
 	port := portOf(from, s.goBuild(from))
