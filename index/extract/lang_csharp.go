@@ -8,7 +8,7 @@ import (
 
 // C#: namespaces (file-scoped ones qualify the rest of the file), classes,
 // structs, records, interfaces, enums and members, delegates (as classes),
-// methods, constructors, properties, fields (const as constants), events,
+// methods, constructors, operators, properties and indexers, fields (const as constants), events,
 // local functions. Exported means not private, with C#'s defaults: members
 // without a modifier are private except in interfaces and enums, top-level
 // types are internal (visible, so exported).
@@ -30,6 +30,13 @@ func init() {
 			{typ: "destructor_declaration", kind: KindMethod, name: "name", scope: scopeFunc,
 				custom: func(w *tsWalker, d *defSite) bool { d.name = "~" + d.name; return true }},
 			{typ: "property_declaration", kind: KindProperty, name: "name"},
+			// Operators are named by what a reader searches for: "operator +",
+			// "operator int" (a conversion), and an indexer "this".
+			{typ: "operator_declaration", kind: KindMethod, name: "operator", scope: scopeFunc,
+				custom: func(w *tsWalker, d *defSite) bool { d.name = "operator " + d.name; return true }},
+			{typ: "conversion_operator_declaration", kind: KindMethod, name: "type", scope: scopeFunc,
+				custom: func(w *tsWalker, d *defSite) bool { d.name = "operator " + squash(d.name); return true }},
+			{typ: "indexer_declaration", kind: KindProperty, name: ".", scope: scopeFunc, custom: csIndexer},
 			{typ: "variable_declarator", parent: "variable_declaration", kind: KindField, name: "name", outer: 2, custom: csField},
 		},
 		idents: []identRule{{typ: "identifier"}},
@@ -45,7 +52,20 @@ func init() {
 		sigSkip:   "attribute_list",
 		docClean:  stripXMLTags,
 		exported:  csExported,
+		mask:      csMask,
+		forest:    true,
 	})
+}
+
+// csIndexer names an indexer by its this keyword.
+func csIndexer(w *tsWalker, d *defSite) bool {
+	for i, cnt := 0, d.node.ChildCount(); i < cnt; i++ {
+		if ch := d.node.Child(i); ch != nil && !ch.IsNamed() && ch.Type(w.c.lang) == "this" {
+			d.nameNode, d.name = ch, "this"
+			return true
+		}
+	}
+	return false
 }
 
 // csField keeps declarators of field, const and event declarations (locals

@@ -252,7 +252,7 @@ func (e *tsExtractor) parseOn(c *compiled, p *ts.Parser, src []byte, flag *uint3
 			return c.tokenSource(b), nil
 		})
 	} else {
-		r.tree, r.err = p.Parse(src)
+		r.tree, r.err = parseMaybeForest(p, src, e.spec.forest)
 	}
 	p.SetCancellationFlag(nil)
 	e.parsers.put(p)

@@ -66,8 +66,12 @@ type langSpec struct {
 	docClean     func(string) string
 
 	// mask rewrites a source before it is parsed, keeping every byte's
-	// offset, to steer the grammar around its mis-parses (TypeScript).
+	// offset, to steer the grammar around its mis-parses (TypeScript, C#).
 	mask func([]byte) []byte
+
+	// forest parses on gotreesitter's forest path first (C#, see
+	// forest.go).
+	forest bool
 
 	// finish runs after the walk (JS marks names listed in export { }).
 	finish func(w *tsWalker)
