@@ -129,14 +129,14 @@ func TestReadFileOutline(t *testing.T) {
 	}
 	out := run(readFileTool, map[string]any{"path": "big.go"}).Content
 	ftContains(t, out, "[outline of big.go (", "  4\timport \"fmt\"\n", "  7\ttype T struct {\n", "  8\t\tA int\n",
-		"// F17 does 17.\n", "func F17(x int) int {\n", "⋯ 13–17\n")
+		"// F17 does 17.\n", "func F17(x int) int {\n\t…\n")
 	if strings.Contains(out, "y *= 2") {
 		t.Errorf("the outline shows a body:\n%s", out)
 	}
 	ftContains(t, run(readFileTool, map[string]any{"path": "big.go"}).Content, "which showed its outline")
 
 	res := run(editFileTool, map[string]any{"path": "big.go", "old_string": "\ty := x + 3\n", "new_string": "\ty := x + 33\n"})
-	if !res.IsError || !strings.Contains(res.Content, "inside lines 31–35, which the outline you read elided; read them first (read_file start_line=31 end_line=35)") {
+	if !res.IsError || !strings.Contains(res.Content, "inside lines 31–36, which the outline you read elided; read them first (read_file start_line=31 end_line=36)") {
 		t.Fatalf("edit in an elided body: %+v", res)
 	}
 	res = run(multiEditTool, map[string]any{"path": "big.go", "edits": []map[string]any{{"old_string": "F1(x", "new_string": "G1(x"}, {"old_string": "\ty := x + 3\n", "new_string": "\ty := x + 33\n"}}})

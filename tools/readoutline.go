@@ -17,6 +17,21 @@ const OutlineMinLines = 150
 // worth the model's second look.
 const outlineMinSaving = 0.25
 
+// firstPassComplete ends the Partial reason of a tree-sitter parse whose
+// error-recovery retries were cut after a first pass that reached the end
+// of the file (index/extract's partialReason): its symbols cover the
+// whole file, so the outline can use them. A file cut before that (its
+// budget exceeded) gets no outline: a missing declaration could sit in a
+// range the outline elides. If the wording changes, such files only lose
+// their outline.
+const firstPassComplete = "(first pass complete)"
+
+// outlineUsable says whether an extraction that ended with the given
+// Partial reason ("" for none) has the symbols an outline needs.
+func outlineUsable(partial string) bool {
+	return partial == "" || strings.HasSuffix(partial, firstPassComplete)
+}
+
 // readOutline returns the outline a first read of the whole file may show,
 // or nil. The symbols come from the index's extractor run on content
 // itself rather than from the store: the store may lag an editor buffer,
@@ -27,13 +42,13 @@ func readOutline(ctx context.Context, env *Env, abs, shown string, content []byt
 		env.Ledger.Seen(abs) {
 		return nil
 	}
-	lang := workspace.DetectLanguage(abs, content[:min(len(content), 512)])
+	lang := outlineLanguage(abs, content)
 	ex := extract.For(lang)
 	if ex == nil {
 		return nil
 	}
 	res, err := ex.Extract(ctx, abs, content, extract.Options{Budget: extract.BudgetFor(len(content))})
-	if err != nil || res.Partial != "" {
+	if err != nil || !outlineUsable(res.Partial) {
 		return nil
 	}
 	elided := ledger.OutlineElisions(lang, lines, res.Symbols)
@@ -46,6 +61,27 @@ func readOutline(ctx context.Context, env *Env, abs, shown string, content []byt
 	}
 	ov := ledger.RenderOutline(shown, lines, elided)
 	return &ov
+}
+
+// cppMarkers are constructs of C++ that C has not.
+var cppMarkers = []string{"namespace ", "template <", "template<", "class ", "public:", "private:", "std::", "nullptr"}
+
+// outlineLanguage is the language an outline parses the file as: a ".h"
+// file, which workspace.DetectLanguage calls C, is parsed as C++ when its
+// text uses C++. The C grammar reads a C++ class as one long function
+// whose body the outline would elide, members and all.
+func outlineLanguage(abs string, content []byte) string {
+	lang := workspace.DetectLanguage(abs, content[:min(len(content), 512)])
+	if lang != workspace.LangC || !strings.HasSuffix(strings.ToLower(abs), ".h") {
+		return lang
+	}
+	text := string(content)
+	for _, m := range cppMarkers {
+		if strings.Contains(text, m) {
+			return workspace.LangCPP
+		}
+	}
+	return lang
 }
 
 // refuseElided refuses an edit whose old text (every occurrence of it in

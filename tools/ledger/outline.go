@@ -29,11 +29,15 @@ const minElided = 3
 // elided body go with it. Everything else (imports, type declarations and
 // their fields, doc comments, signatures, top-level statements) is kept.
 func Elisions(lines []string, syms []extract.Symbol) []Range {
+	return bodies(lines, syms, func(i int) bool { return isFunction(syms[i]) }, func(r Range) bool { return r.End-r.Start+1 >= minElided })
+}
+
+// bodies returns the inside of the bodies of the symbols that match, each
+// kept when worth says so, outermost first, nested bodies dropped.
+func bodies(lines []string, syms []extract.Symbol, match func(i int) bool, worth func(Range) bool) []Range {
 	var cand []Range
-	for _, s := range syms {
-		switch s.Kind {
-		case extract.KindFunction, extract.KindMethod, extract.KindConstructor:
-		default:
+	for i, s := range syms {
+		if !match(i) {
 			continue
 		}
 		first, last := int(s.Selection.Start.Line)+1, int(s.Range.End.Line)+1
@@ -48,8 +52,8 @@ func Elisions(lines []string, syms []extract.Symbol) []Range {
 		if closes(lines[last-1]) {
 			end = last - 1
 		}
-		if end-h >= minElided {
-			cand = append(cand, Range{h + 1, end})
+		if r := (Range{h + 1, end}); r.End >= r.Start && worth(r) {
+			cand = append(cand, r)
 		}
 	}
 	slices.SortFunc(cand, func(a, b Range) int { return cmp.Or(a.Start-b.Start, b.End-a.End) })
@@ -119,6 +123,14 @@ func commentPrefixes(lang string) []string {
 	return []string{"//", "/*", "*"}
 }
 
+func isFunction(s extract.Symbol) bool {
+	switch s.Kind {
+	case extract.KindFunction, extract.KindMethod, extract.KindConstructor:
+		return true
+	}
+	return false
+}
+
 func isComment(line string, prefixes []string) bool {
 	t := strings.TrimSpace(line)
 	if strings.HasPrefix(t, "#!") {
@@ -132,47 +144,6 @@ func isComment(line string, prefixes []string) bool {
 	return false
 }
 
-// OutlineElisions returns the line ranges an outline of lines elides: the function
-// bodies of Elisions, and in every comment block outside them of more than
-// two lines, the lines after its first line with words (its summary), so
-// that long doc comments and licence headers cost one line each.
-func OutlineElisions(lang string, lines []string, syms []extract.Symbol) []Range {
-	bodies := Elisions(lines, syms)
-	prefixes := commentPrefixes(lang)
-	out := slices.Clone(bodies)
-	b := 0
-	for n := 1; n <= len(lines); n++ {
-		for b < len(bodies) && bodies[b].End < n {
-			b++
-		}
-		if b < len(bodies) && bodies[b].Start <= n {
-			n = bodies[b].End
-			continue
-		}
-		if !isComment(lines[n-1], prefixes) {
-			continue
-		}
-		end := n
-		for end < len(lines) && isComment(lines[end], prefixes) && (b >= len(bodies) || end+1 < bodies[b].Start) {
-			end++
-		}
-		keep := n
-		for keep < end && !strings.ContainsFunc(lines[keep-1], isWordRune) {
-			keep++
-		}
-		if end-keep >= 2 {
-			out = append(out, Range{keep + 1, end})
-		}
-		n = end
-	}
-	slices.SortFunc(out, func(a, b Range) int { return a.Start - b.Start })
-	return out
-}
-
-func isWordRune(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
-}
-
 // closes says whether a body's last line only closes it.
 func closes(line string) bool {
 	t := strings.TrimSpace(line)
@@ -184,7 +155,7 @@ func closes(line string) bool {
 func RenderOutline(shown string, lines []string, elided []Range) OutlineView {
 	width := len(fmt.Sprint(len(lines)))
 	var b strings.Builder
-	fmt.Fprintf(&b, "[outline of %s (%d lines): function bodies and the rest of long comments are elided, \"⋯ a–b\" marks lines a to b; read_file with start_line/end_line or get_symbol shows them, full: true the whole file]\n", shown, len(lines))
+	fmt.Fprintf(&b, "[outline of %s (%d lines): function bodies, long values and the rest of long comments are elided, a line \"…\" stands for the lines between the numbers around it; read_file with start_line/end_line or get_symbol shows them, full: true the whole file]\n", shown, len(lines))
 	var kept []Range
 	next := 1
 	keep := func(to int) {
@@ -197,7 +168,9 @@ func RenderOutline(shown string, lines []string, elided []Range) OutlineView {
 	}
 	for _, e := range elided {
 		keep(e.Start - 1)
-		fmt.Fprintf(&b, "%*s\t⋯ %d–%d\n", width, "", e.Start, e.End)
+		// The numbers of the lines around a marker say which lines it
+		// stands for: with them a marker cost 8 tokens, without 2.
+		b.WriteString("\t…\n")
 		next = e.End + 1
 	}
 	keep(len(lines))
