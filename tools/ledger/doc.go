@@ -13,8 +13,8 @@
 //
 // A file the model never saw in the session gets the complete text, or,
 // for a whole-file read of a large file, the outline the caller offers
-// (OutlineElisions: function bodies and the rest of long comments elided;
-// every import, declaration and signature kept); a read with Full set
+// (OutlineElisions: function bodies, multi-line values and the rest of
+// long comments elided; every import, declaration and signature kept); a read with Full set
 // always gets the text. After an outline, Elided tells the edit tools
 // which lines the model has not seen, and Shown (get_symbol) and line-range
 // reads fill them in. The terminal, the language server and `parley
