@@ -249,7 +249,7 @@ func (m *memberFilter) judgeType(t goType) memberVerdict {
 		}
 	}
 	if m.defIface != nil && m.def.Kind == extract.KindMethod && len(hits) > 0 && hits[0].Symbol.Kind == extract.KindMethod &&
-		m.implementsPromoted(r, t, m.defIface) {
+		m.implementsPromoted(t, m.defIface) {
 		// t implements def's interface with methods some of which it
 		// gets from embedded types (ir.CallExpr's Op from miniNode):
 		// the method found is not t's own, but t's method set is.
@@ -260,9 +260,11 @@ func (m *memberFilter) judgeType(t goType) memberVerdict {
 
 // implementsPromoted reports whether t's method set, promoted methods
 // included, has every name in methods.
-func (m *memberFilter) implementsPromoted(r *goTypeResolver, t goType, methods []string) bool {
+func (m *memberFilter) implementsPromoted(t goType, methods []string) bool {
 	for _, mn := range methods {
-		hits, _ := r.member(t, mn, 0)
+		// A resolver per method: one's step budget covers one
+		// method's search, not an interface's worth.
+		hits, _ := m.resolver().member(t, mn, 0)
 		if !slices.ContainsFunc(hits, func(h SymbolHit) bool { return h.Symbol.Kind == extract.KindMethod }) {
 			return false
 		}
@@ -519,17 +521,11 @@ func (m *memberFilter) resolveDir(r *goTypeResolver, t goType) goType {
 	return t
 }
 
-// implements reports whether the type named name in dir declares a
-// method of every name in methods.
+// implements reports whether the type named name in dir has a method of
+// every name in methods, its own or promoted from an embedded type (T
+// implements io.ReadWriter with a Read of its own and the Write of an
+// embedded bufio.Writer, and gopls counts x.Read on an io.ReadWriter as
+// a reference to T's Read).
 func (m *memberFilter) implements(name, dir string, methods []string) bool {
-	if len(methods) == 0 {
-		return false
-	}
-	inDir := func(d string) bool { return d == dir }
-	for _, mn := range methods {
-		if len(m.resolver().lookup(mn, name, inDir, extract.KindMethod)) == 0 {
-			return false
-		}
-	}
-	return true
+	return len(methods) > 0 && m.implementsPromoted(goType{name: name, dir: dir}, methods)
 }

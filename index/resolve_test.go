@@ -266,6 +266,12 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// typed).
 		{"Name", "shapes/shapes.go:7", "shapes/shapes.go:7 shapes/use.go:11 shapes/use.go:11"},
 		{"Side", "shapes/shapes.go:7", "shapes/shapes.go:7 shapes/shapes.go:9 shapes/shapes.go:9 shapes/use.go:4?"},
+		// gopls's answers on promo.go: T implements I with N promoted
+		// from base, so i.M calls T's M; W implements I with both
+		// methods promoted, so w.N calls I's N.
+		{"M", "promo/promo.go:14", "promo/promo.go:14 promo/promo.go:19 promo/promo.go:20 promo/promo.go:21"},
+		{"N", "promo/promo.go:5", "promo/promo.go:5 promo/promo.go:22 promo/promo.go:23"},
+		{"N", "promo/promo.go:10", "promo/promo.go:10 promo/promo.go:23"},
 		// Package-level Open of cache: its own call, not store.Open of the
 		// local store parameter; the parameter's field declaration (line
 		// 11) is a false positive scopes would remove.
