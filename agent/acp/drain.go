@@ -70,7 +70,8 @@ func (l *wireCount) answered() (bool, <-chan struct{}) {
 
 // reader passes r through, counting the requests of its lines, once
 // ready is closed. A line longer than the SDK takes (it ends the
-// connection) is passed on uncounted.
+// connection) is passed on uncounted; `parley acp` refuses one itself
+// first (see MaxLine).
 func (l *wireCount) reader(r io.Reader, ready <-chan struct{}) io.Reader {
 	pr, pw := io.Pipe()
 	go func() {
@@ -80,7 +81,7 @@ func (l *wireCount) reader(r io.Reader, ready <-chan struct{}) io.Reader {
 		tooLong := false
 		for {
 			chunk, err := br.ReadSlice('\n')
-			if !tooLong && len(line)+len(chunk) > maxLine {
+			if !tooLong && len(line)+len(chunk) > MaxLine {
 				tooLong, line = true, nil
 			} else if !tooLong {
 				line = append(line, chunk...)
@@ -107,8 +108,11 @@ func (l *wireCount) reader(r io.Reader, ready <-chan struct{}) io.Reader {
 	return pr
 }
 
-// maxLine is the SDK's limit on a message.
-const maxLine = 10 << 20
+// MaxLine is the SDK's limit on a message line, its newline included:
+// its reader (a bufio.Scanner) ends the connection at a longer one,
+// without saying why. A server that wants to say so bounds its input
+// with wire.LimitLines(r, MaxLine), which ends it just before.
+const MaxLine = 10 << 20
 
 // countingWriter passes writes to w, counting the responses among them (the SDK
 // writes one whole message per call).

@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index/repomap"
 	"github.com/parleyhq/parley/internal/tokcount"
+	"github.com/parleyhq/parley/internal/wire"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -69,7 +70,16 @@ func runACP(g *globals, f *acpFlags, r io.Reader, w io.Writer) error {
 	})
 	ctx, stop := signalContext()
 	defer stop()
-	return srv.Serve(ctx, r, w)
+	// An endless line would otherwise end the SDK's connection silently,
+	// and the process with status 0.
+	lr := wire.LimitLines(r, acp.MaxLine)
+	if err := srv.Serve(ctx, lr, w); err != nil {
+		return err
+	}
+	if err := lr.Err(); err != nil {
+		return fmt.Errorf("acp: %w", err)
+	}
+	return nil
 }
 
 // acpHost opens the workspace on the first session's cwd and keeps it:

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+
+	"github.com/parleyhq/parley/internal/wire"
 )
 
 func main() {
@@ -25,6 +27,13 @@ func run() int {
 		var code exitCode
 		if errors.As(err, &code) {
 			return int(code)
+		}
+		// A server whose client broke the stream (parley mcp, parley acp)
+		// ends with the status the docs name for it.
+		var broken *wire.Error
+		if errors.As(err, &broken) {
+			fmt.Fprintf(os.Stderr, "parley: %v; exiting with status %d\n", err, wire.ExitBroken)
+			return wire.ExitBroken
 		}
 		fmt.Fprintln(os.Stderr, "parley:", err)
 		return 1

@@ -15,6 +15,7 @@ package wire
 import (
 	"fmt"
 	"io"
+	"sync/atomic"
 )
 
 // MaxFrame is the largest frame parley reads: an LSP body (its
@@ -62,17 +63,17 @@ func LimitLines(r io.Reader, limit int64) *LineLimiter {
 }
 
 // LineLimiter is the reader LimitLines returns. Not safe for concurrent
-// reads (no reader is); Err may be called once Read has returned.
+// reads (no reader is); Err is safe to call from any goroutine.
 type LineLimiter struct {
 	r     io.Reader
 	limit int64
 	run   int64 // bytes of the current line passed on so far
-	err   *Error
+	err   atomic.Pointer[Error]
 }
 
 func (l *LineLimiter) Read(p []byte) (int, error) {
-	if l.err != nil {
-		return 0, l.err
+	if err := l.err.Load(); err != nil {
+		return 0, err
 	}
 	// Never pass on more than the current line still has room for, so
 	// that the reader behind sees the error before a byte too many.
@@ -89,16 +90,17 @@ func (l *LineLimiter) Read(p []byte) (int, error) {
 	}
 	if l.run >= l.limit {
 		// The last byte read is one the line has no room for.
-		l.err = LineTooLong(l.limit)
-		return n - 1, l.err
+		err := LineTooLong(l.limit)
+		l.err.Store(err)
+		return n - 1, err
 	}
 	return n, err
 }
 
 // Err is the LineTooLong error the reader ended with, or nil.
 func (l *LineLimiter) Err() error {
-	if l.err == nil {
-		return nil
+	if err := l.err.Load(); err != nil {
+		return err
 	}
-	return l.err
+	return nil
 }

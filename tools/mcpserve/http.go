@@ -15,10 +15,12 @@ import (
 // request must carry "Authorization: Bearer TOKEN". Requests from browsers
 // of other origins are refused (http.CrossOriginProtection) and the SDK
 // refuses non-localhost Host headers on loopback connections (DNS
-// rebinding).
+// rebinding). A body over MaxFrame is refused with 413 and the server
+// goes on (each request is framed on its own).
 func (s *Server) HTTPHandler(token string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil)
-	protected := http.NewCrossOriginProtection().Handler(h)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
+		&mcp.StreamableHTTPOptions{MaxRequestBodyBytes: MaxFrame})
+	protected := limitBody(http.NewCrossOriginProtection().Handler(h))
 	if token == "" {
 		return protected
 	}
@@ -59,4 +61,20 @@ func IsLoopback(host string) bool {
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))
 	return ip != nil && ip.IsLoopback()
+}
+
+// limitBody answers 413 at once to a request that declares a body over
+// MaxFrame. The SDK enforces its limit only while reading, so it would
+// first wait for bytes it is going to refuse: a client that declares
+// 8,000,000,000 bytes and sends a few would hold the request open.
+func limitBody(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > MaxFrame {
+			// The body is left unread: the connection cannot be reused.
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("request body of %d bytes exceeds the %d-byte limit", r.ContentLength, MaxFrame), http.StatusRequestEntityTooLarge)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -157,9 +157,15 @@ func New(opts Options) (*Server, error) {
 func (s *Server) MCP() *mcp.Server { return s.srv }
 
 // Run serves one session over t (stdio: &mcp.StdioTransport{}) until the
-// client disconnects or ctx is cancelled.
+// client disconnects or ctx is cancelled. A client that breaks the stdio
+// stream (see StdioTransport) makes it return a *wire.Error.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	err := s.srv.Run(ctx, t)
+	if st, ok := t.(*stdioTransport); ok {
+		if we := st.broken.Load(); we != nil {
+			return fmt.Errorf("mcp stdio: %w", we)
+		}
+	}
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
 	}

@@ -7,14 +7,25 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/internal/wire"
 )
 
-// MaxFrame bounds one stdio message. A longer line is answered with an
-// error and skipped without being buffered.
+// MaxFrame bounds one message, over stdio and HTTP. A longer line is
+// answered with an error and skipped without being buffered; a longer
+// HTTP body is refused with 413.
 const MaxFrame = 8 << 20
+
+// maxSkip bounds the line the stdio filter skips: a line still without
+// its newline after wire.MaxFrame bytes is no message a client meant to
+// send, and skipping on (an endless line) would leave the client without
+// an answer for ever, so the session ends with a *wire.Error. Tests
+// lower it.
+var maxSkip int64 = wire.MaxFrame
 
 // JSON-RPC error codes for frames the filter answers itself.
 const (
@@ -31,12 +42,26 @@ const (
 // asks for an error response instead.
 //
 // Batches are refused because protocol versions from 2025-06-18 on have
-// none and the SDK ends the session on one.
+// none and the SDK ends the session on one. A line longer than maxSkip
+// ends the session: Run returns a *wire.Error.
 func StdioTransport(r io.Reader, w io.WriteCloser) mcp.Transport {
 	pr, pw := io.Pipe()
 	lw := &lockedWriter{w: w}
-	go filterFrames(r, pw, lw)
-	return &mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxFrame + 1}
+	t := &stdioTransport{IOTransport: &mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxFrame + 1}}
+	go func() {
+		if err := filterFrames(r, pw, lw); err != nil {
+			t.broken.Store(err)
+			pw.CloseWithError(err)
+		}
+	}()
+	return t
+}
+
+// stdioTransport is the SDK's transport plus the error that broke the
+// stream, which the SDK's session does not report as such.
+type stdioTransport struct {
+	*mcp.IOTransport
+	broken atomic.Pointer[wire.Error]
 }
 
 // lockedWriter serialises the SDK's writes with the filter's error
@@ -56,19 +81,24 @@ func (l *lockedWriter) Close() error { return l.w.Close() }
 
 // filterFrames copies the well-formed lines of r to pw and answers the
 // others on reply. It ends, closing pw, at the end of r or when the SDK
-// stops reading.
-func filterFrames(r io.Reader, pw *io.PipeWriter, reply io.Writer) {
+// stops reading; at a line over maxSkip it returns that *wire.Error
+// instead, leaving pw to the caller.
+func filterFrames(r io.Reader, pw *io.PipeWriter, reply io.Writer) *wire.Error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, tooLong, err := readLine(br)
+		var we *wire.Error
+		if errors.As(err, &we) {
+			return we
+		}
 		if len(line) > 0 || tooLong {
 			if bad := checkFrame(line, tooLong); bad != nil {
 				if _, werr := reply.Write(bad); werr != nil {
 					pw.CloseWithError(werr)
-					return
+					return nil
 				}
 			} else if _, werr := pw.Write(append(line, '\n')); werr != nil {
-				return // the session is over
+				return nil // the session is over
 			}
 		}
 		if err != nil {
@@ -76,16 +106,21 @@ func filterFrames(r io.Reader, pw *io.PipeWriter, reply io.Writer) {
 				err = nil
 			}
 			pw.CloseWithError(err)
-			return
+			return nil
 		}
 	}
 }
 
 // readLine returns the next line without its end, trimmed of blanks; a
-// line over MaxFrame is consumed but not returned (tooLong).
+// line over MaxFrame is consumed but not returned (tooLong), and one
+// still without its newline after maxSkip bytes is a *wire.Error.
 func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
+	var size int64
 	for {
 		chunk, err := br.ReadSlice('\n')
+		if size += int64(len(chunk)); size > maxSkip {
+			return nil, true, wire.LineTooLong(maxSkip)
+		}
 		if !tooLong {
 			if len(line)+len(chunk) > MaxFrame+1 {
 				tooLong, line = true, nil

@@ -5,11 +5,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/internal/syncbuf"
+	"github.com/parleyhq/parley/internal/wire"
 )
 
 // TestStdioHostileFrames writes malformed frames between well-formed
@@ -126,3 +131,44 @@ func FuzzFilterFrames(f *testing.F) {
 		}
 	})
 }
+
+// endless is a client that writes one line for ever.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	return len(p), nil
+}
+
+// TestStdioEndlessLine: a line still without its newline after maxSkip
+// bytes ends the session with a *wire.Error, after a line over MaxFrame
+// before it was answered and skipped.
+func TestStdioEndlessLine(t *testing.T) {
+	defer func(old int64) { maxSkip = old }(maxSkip)
+	maxSkip = 2 * MaxFrame // a frame over MaxFrame is still skipped first
+	opts, _ := testOptions(t, permission.ModeDefault, permission.Rules{})
+	s := mustNew(t, opts)
+	in := io.MultiReader(strings.NewReader(strings.Repeat("b", MaxFrame+10)+"\n"), endless{})
+	var out syncbuf.Buffer
+	done := make(chan error, 1)
+	go func() { done <- s.Run(context.Background(), StdioTransport(in, nopCloser{&out})) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Run still reading an endless line after 20s")
+	}
+	var we *wire.Error
+	if !errors.As(err, &we) || !strings.Contains(err.Error(), fmt.Sprintf("a line reached the %d-byte limit without a newline; the stream cannot be resynchronised", maxSkip)) {
+		t.Errorf("Run returned %v, want the line's *wire.Error", err)
+	}
+	if !strings.Contains(out.String(), "message longer than") {
+		t.Errorf("the long line before the endless one was not answered:\n%.500s", out.String())
+	}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
