@@ -185,7 +185,7 @@ var benchWorkflows = []string{"explore", "debug", "edit", "multi-edit", "outline
 // the baseline of showing the whole file at every read.
 type benchFile struct {
 	split, name, lang string
-	sent, base  map[string]int
+	sent, base        map[string]int
 }
 
 func (f benchFile) saved(w string) float64 { return 1 - float64(f.sent[w])/float64(f.base[w]) }
