@@ -25,6 +25,9 @@ import (
 // GOROOT/src, the slowest references queries the server had). The
 // language server answers none for them.
 func (s *Store) GoPredeclaredAt(from string, src []byte, off int, name string) bool {
+	if name == "Error" {
+		return s.goErrorMethodAt(from, src, off)
+	}
 	// go/types' universe is the language's list; keeping our own would
 	// drift when Go adds a builtin (min, max and clear came in 1.21).
 	universe, unsafe := false, types.Unsafe.Scope().Lookup(name) != nil
@@ -77,6 +80,27 @@ func (s *Store) GoPredeclaredAt(from string, src []byte, off int, name string) b
 		return false
 	}
 	return !s.packageDeclares(path.Dir(from), name)
+}
+
+// goErrorMethodAt reports whether the identifier at off is the Error of
+// x.Error where x has the predeclared type error (err.Error(),
+// errors.New(s).Error()): the universe's method, whose references gopls
+// refuses like a builtin's. Without this the server answered the union
+// of the references of the Error methods ranked nearest, the slowest
+// Go references queries there were, and none of them gopls's answer.
+func (s *Store) goErrorMethodAt(from string, src []byte, off int) bool {
+	fset := token.NewFileSet()
+	f, _ := parser.ParseFile(fset, from, src, parser.SkipObjectResolution)
+	if f == nil {
+		return false
+	}
+	sel, stack := selectorAt(f, fset.File(f.Pos()), off)
+	if sel == nil || sel.Sel.Name != "Error" {
+		return false
+	}
+	r := &goTypeResolver{st: s}
+	t, ok := r.exprType(r.fileContext(from, f), stack, sel.X, 0)
+	return ok && t == builtinError
 }
 
 // unsafeSel reports whether id is the Sel of q.Sel where q is a name an
