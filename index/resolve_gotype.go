@@ -80,7 +80,12 @@ func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []Sy
 	}
 	r := &goTypeResolver{st: s}
 	fc := r.fileContext(from, f)
-	if t, tok := r.exprType(fc, stack, sel.X, 0); tok {
+	if t, tok := r.exprType(fc, stack, sel.X, 0); tok && t == builtinError {
+		// The predeclared error's Error: declared, for documentation,
+		// in GOROOT's builtin/builtin.go, where gopls goes too.
+		hits = r.lookup(sel.Sel.Name, "error", func(d string) bool { return d == "builtin" }, extract.KindMethod)
+		ok = len(hits) > 0
+	} else if tok {
 		hits, ok = r.member(t, sel.Sel.Name, 0)
 	} else if hits, ok = r.anonMethod(fc, stack, sel, 0); !ok {
 		return nil, false
