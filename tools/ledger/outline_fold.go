@@ -258,8 +258,14 @@ func opensBody(line string) bool {
 	if !strings.HasSuffix(t, "{") || strings.HasPrefix(t, "}") {
 		return false
 	}
-	close := strings.LastIndexByte(t, ')')
-	if close < 0 || strings.IndexByte(t, '(') < 0 {
+	open := strings.IndexByte(t, '(')
+	if open < 0 || strings.LastIndexByte(t, ')') < open || strings.Contains(t, "=>") {
+		return false
+	}
+	// A declaration names a type or keyword before its name; a call with
+	// a trailing block or callback (describe("x", () => {, tasks.register("x") {)
+	// has one word, and its block holds what an outline must show.
+	if len(strings.Fields(t[:open])) < 2 {
 		return false
 	}
 	first := strings.FieldsFunc(t, func(r rune) bool { return !isWordRune(r) && r != '_' })

@@ -128,6 +128,15 @@ export interface Issue {
 		kept:   []string{"  reference at(size_type i) ABSL_ATTRIBUTE_LIFETIME_BOUND {", "  size_type size() const { return size_; }"},
 		elided: []string{`      ThrowStdOutOfRange("FixedArray::at failed bounds check");`},
 	}, {
+		name: "JavaScript test suite: a call's callback is not a body", lang: "javascript", file: "a.test.js",
+		src: `describe("parser", () => {
+  it("parses an empty file", () => {
+    expect(parse("")).toEqual([]);
+  });
+});
+`,
+		kept: []string{`  it("parses an empty file", () => {`},
+	}, {
 		name: "Kotlin one-line block bodies", lang: "kotlin", file: "B.kt",
 		src: `class Buffer {
   /** Read and exhaust bytes from ` + "`input`" + ` into this. */
