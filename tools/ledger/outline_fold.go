@@ -81,10 +81,60 @@ func OutlineElisions(lang string, lines []string, syms []extract.Symbol) []Range
 	elided := union(append(fn, bodies(lines, syms, isValue(syms, lines), worth)...))
 	elided = union(append(elided, braceBodies(lang, lines, elided, worth)...))
 	elided = withBraces(lines, elided)
-	elided = spare(elided, nameLines(syms), worth)
+	folds, folded := enumFolds(syms)
+	elided = union(append(elided, folds...))
+	elided = spare(elided, nameLines(syms, folded), worth)
 	out := append(slices.Clone(elided), commentTails(lang, lines, elided, worth)...)
 	slices.SortFunc(out, func(a, b Range) int { return a.Start - b.Start })
 	return out
+}
+
+// An enum of foldMin members or more shows its first foldHead members and
+// its last one; the lines between, other members and their doc comments,
+// are folded into a marker. The members are values, not signatures, and a
+// long list of them (140 colour names, 40 error codes) would be most of
+// an outline; the numbers around the marker say how many lines it hides.
+const (
+	foldMin  = 10
+	foldHead = 3
+)
+
+// FoldedEnumMembers returns the indexes in syms of the enum members an
+// outline folds (see foldMin).
+func FoldedEnumMembers(syms []extract.Symbol) map[int]bool {
+	_, folded := enumFolds(syms)
+	return folded
+}
+
+// enumFolds returns the line ranges an outline folds in long enums, and
+// the indexes of the members in them.
+func enumFolds(syms []extract.Symbol) ([]Range, map[int]bool) {
+	members := map[int32][]int{}
+	for i, s := range syms {
+		if s.Kind == extract.KindEnumMember && s.Parent >= 0 && syms[s.Parent].Kind == extract.KindEnum {
+			members[s.Parent] = append(members[s.Parent], i)
+		}
+	}
+	var folds []Range
+	folded := map[int]bool{}
+	line := func(i int) int { return int(syms[i].Selection.Start.Line) + 1 }
+	for _, ms := range members {
+		if len(ms) < foldMin {
+			continue
+		}
+		slices.SortFunc(ms, func(a, b int) int { return line(a) - line(b) })
+		r := Range{line(ms[foldHead-1]) + 1, line(ms[len(ms)-1]) - 1}
+		if r.End <= r.Start {
+			continue // several members a line
+		}
+		folds = append(folds, r)
+		for _, i := range ms[foldHead : len(ms)-1] {
+			if line(i) >= r.Start && line(i) <= r.End {
+				folded[i] = true
+			}
+		}
+	}
+	return folds, folded
 }
 
 // union merges overlapping and adjacent ranges, sorted by start.
@@ -102,10 +152,13 @@ func union(rs []Range) []Range {
 }
 
 // nameLines are the 1-based name lines of the symbols that are not
-// declared inside a function body, sorted.
-func nameLines(syms []extract.Symbol) []int {
+// declared inside a function body nor folded, sorted.
+func nameLines(syms []extract.Symbol, folded map[int]bool) []int {
 	var out []int
-	for _, s := range syms {
+	for i, s := range syms {
+		if folded[i] {
+			continue
+		}
 		inBody := false
 		for p := s.Parent; p >= 0 && int(p) < len(syms) && !inBody; p = syms[p].Parent {
 			inBody = isFunction(syms[p])
