@@ -11,10 +11,12 @@ import (
 // range variable (`for _, obj := range objs { obj.Name() }`). Both need
 // the type expression of x, not just its named type, since the element
 // type is inside it ([]Object, map[string]*T) or inside the declaration
-// of the named type it has (type Nodes []Node). Without these the
-// selector is left to proximity ranking, and a references query unites
-// several same-named methods' references: on types2's `obj := cycle[0];
-// obj.Name()` that was 53 references gopls does not list.
+// of the named type it has (type Nodes []Node). The same type
+// expressions give the fields of variables of anonymous struct types
+// (anonStruct). Without these the selector is left to proximity
+// ranking, and a references query unites several same-named methods'
+// references: on types2's `obj := cycle[0]; obj.Name()` that was 53
+// references gopls does not list.
 
 // bufTypeExpr returns the type expression of e, an expression of the
 // buffer (stack encloses it; nil for an expression read from the index),
