@@ -15,6 +15,7 @@ func init() {
 	registerTS(&langSpec{
 		name:    "swift",
 		grammar: "swift",
+		mask:    swiftMask,
 		defs: []defRule{
 			{typ: "class_declaration", kind: KindClass, name: "name", scope: scopeType, custom: swiftType},
 			{typ: "protocol_declaration", kind: KindInterface, name: "name", scope: scopeType},
