@@ -27,6 +27,12 @@ import "bytes"
 // `items[0]` as an array type), and the whole file becomes one ERROR node.
 // The access's brackets are written as parentheses, `{items(0)}`, an
 // invocation: the name stays a reference, though one marked as a call.
+//
+// A slice pattern with a subpattern, `is [1, .. var rest]`, which the
+// grammar lacks (its slice_pattern is `..` alone), and a slice followed by
+// more elements, `is [.., var last]`, on which the forest parser
+// dead-ends: csMaskSlice writes the slice as a discard, `[1, _, var rest]`,
+// `[_ , var last]`.
 
 // csMask is src as it is parsed, or src itself when nothing is masked.
 func csMask(src []byte) []byte {
@@ -92,6 +98,10 @@ func (m *csMasker) code(i, hole int) int {
 		lineStart = false
 		if j, ok := m.literal(i); ok {
 			i, last, lastOpen = j, j-1, -1
+			continue
+		}
+		if c == '.' && m.maskSlice(i, last) {
+			i, last, lastOpen = i+2, i+1, -1
 			continue
 		}
 		switch c {
@@ -160,6 +170,28 @@ func (m *csMasker) maskHoleAccess(open, close int) {
 	}
 	m.set(open, '(')
 	m.set(close, ')')
+}
+
+// maskSlice masks the slice pattern `..` at src[i] when it starts a list
+// pattern element (after [ or ",", last being that byte) and is followed by
+// another element or by `var name`; it reports whether it did.
+func (m *csMasker) maskSlice(i, last int) bool {
+	src := m.src
+	if i+2 >= len(src) || src[i+1] != '.' || src[i+2] == '.' || last < 0 || src[last] != '[' && src[last] != ',' {
+		return false
+	}
+	j := tsSkipSpace(src, i+2)
+	switch {
+	case j < len(src) && src[j] == ',':
+		m.set(i, '_')
+		m.set(i+1, ' ')
+	case j > i+2 && bytes.HasPrefix(src[j:], []byte("var ")) && tsSkipIdent(src, tsSkipSpace(src, j+4)) > tsSkipSpace(src, j+4):
+		m.set(i, '_')
+		m.set(i+1, ',')
+	default:
+		return false
+	}
+	return true
 }
 
 // csEmptyCollection is the index of the ] closing an empty collection

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// TestCSMask: empty collection expressions become empty strings and an
-// interpolation ending in a name's element access gets parentheses, byte
-// for byte; array types, list patterns, comments, strings and other
+// TestCSMask: empty collection expressions become empty strings, an
+// interpolation ending in a name's element access gets parentheses and a
+// slice pattern with more after it a discard, byte for byte; array types, list patterns, comments, strings and other
 // brackets are kept.
 func TestCSMask(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -25,6 +25,8 @@ func TestCSMask(t *testing.T) {
 		{"#region Don't\nx = [];\n#endregion", "#region Don't\nx = \"\";\n#endregion"},
 		{`@"C:\{x[0]}" + "\"[]"`, `@"C:\{x[0]}" + "\"[]"`},
 		{`$"unterminated {a[0]`, `$"unterminated {a[0]`},
+		{"a is [1, .. var rest] or [.., var last] or [var f, ..]", "a is [1, _, var rest] or [_ , var last] or [var f, ..]"},
+		{"xs[1.., 2]; ys = [..a, .. b]; zs[..^1]; [.. var ", "xs[1.., 2]; ys = [..a, .. b]; zs[..^1]; [.. var "},
 	} {
 		if got := string(csMask([]byte(c.in))); got != c.want {
 			t.Errorf("csMask(%q)\n got %q\nwant %q", c.in, got, c.want)
@@ -33,9 +35,9 @@ func TestCSMask(t *testing.T) {
 }
 
 // FuzzCSMask: masking keeps the length and changes only brackets, the
-// `?` of a null-conditional access, into `"`, parentheses or a space.
+// `?` of a null-conditional access and a slice's dots.
 func FuzzCSMask(f *testing.F) {
-	for _, s := range []string{"x = [];", `$"{a[0]}"`, `$$"""{{a[0]}}"""`, `@$"{a?[0]}"`, "'", `"`, "$", "{"} {
+	for _, s := range []string{"x = [];", "[.. var ", "[1, .. var r]", `$"{a[0]}"`, `$$"""{{a[0]}}"""`, `@$"{a?[0]}"`, "'", `"`, "$", "{"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -44,7 +46,7 @@ func FuzzCSMask(f *testing.F) {
 			t.Fatalf("length %d, want %d", len(out), len(src))
 		}
 		for i := range src {
-			if out[i] != src[i] && !bytes.ContainsRune([]byte("[]?"), rune(src[i])) {
+			if out[i] != src[i] && !bytes.ContainsRune([]byte("[]?."), rune(src[i])) {
 				t.Fatalf("byte %d %q became %q", i, src[i], out[i])
 			}
 		}
