@@ -14,7 +14,8 @@ import "bytes"
 // shorthand `if let due {` parses, and so does the binding when another
 // condition follows it). The binding is written as a comparison, `if
 // due ==item.dueBack {`: the name stays a reference, though no longer a
-// binding for the locals resolver.
+// binding for the locals resolver. Only values ending in a name are
+// masked (see swiftMaskLastBinding).
 //
 // A parenthesized tuple type with generic arguments used as a metatype,
 // `withTaskGroup(of: (UUID, Result<Date, Error>).self)`: the angle brackets
@@ -86,7 +87,7 @@ func swiftMask(src []byte) []byte {
 
 // swiftMaskLastBinding writes the condition src[from:to]'s last clause as a
 // comparison when it is `let name = value` or `var name = value` with a
-// space after the =.
+// space after the = and a value ending in a name.
 func swiftMaskLastBinding(src []byte, from, to int, set func(int, byte)) {
 	start, depth := from, 0
 	for p := from; p < to; p++ {
@@ -109,6 +110,16 @@ func swiftMaskLastBinding(src []byte, from, to int, set func(int, byte)) {
 	ne := tsSkipIdent(src, name)
 	eq := tsSkipSpace(src, ne)
 	if ne == name || eq+1 >= to || src[eq] != '=' || src[eq+1] != ' ' || eq == ne {
+		return
+	}
+	// Only a value ending in a name: after a subscript or a call the
+	// comparison can go wrong in its turn (index/testdata/locals_swift's
+	// `if let cached = cache[id] {` became two ERROR nodes in that file).
+	end := to - 1
+	for end > eq && (src[end] == ' ' || src[end] == '\t') {
+		end--
+	}
+	if !csIdentByte(src[end]) {
 		return
 	}
 	for p := kw; p < kw+3; p++ {

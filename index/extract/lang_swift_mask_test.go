@@ -9,8 +9,9 @@ import "testing"
 func TestSwiftMask(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"if let due = item.dueBack {", "if     due ==item.dueBack {"},
-		{"while var x = it.next() {", "while     x ==it.next() {"},
-		{"if let a = b.c, let d = e.f(g: { $0 }) {", "if let a = b.c,     d ==e.f(g: { $0 }) {"},
+		{"while var x = it.next {", "while     x ==it.next {"},
+		{"if let a = b.c, let d = e.f {", "if let a = b.c,     d ==e.f {"},
+		{"if let a = b[0] {} ; if let c = d(e: { $0 }) {", "if let a = b[0] {} ; if let c = d(e: { $0 }) {"},
 		{"if let a = b, a > 1 {", "if let a = b, a > 1 {"},
 		{"if let due {", "if let due {"},
 		{"guard let x = y else {", "guard let x = y else {"},
