@@ -53,11 +53,11 @@ fuzz:
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzLines -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzDecode -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzGoResolve -fuzztime 30s
-	$(GO) test ./index -run '^$$' -fuzz FuzzPyResolve -fuzztime 30s
-	$(GO) test ./index -run '^$$' -fuzz FuzzPyDescriptors -fuzztime 30s
-	$(GO) test ./index -run '^$$' -fuzz FuzzTSResolve -fuzztime 30s
-	$(GO) test ./index -run '^$$' -fuzz FuzzTSDescriptors -fuzztime 30s
-	$(GO) test ./index -run '^$$' -fuzz FuzzLocalsResolve -fuzztime 30s
+	$(GO) test ./index/python -run '^$$' -fuzz FuzzPyResolve -fuzztime 30s
+	$(GO) test ./index/python -run '^$$' -fuzz FuzzPyDescriptors -fuzztime 30s
+	$(GO) test ./index/typescript -run '^$$' -fuzz FuzzTSResolve -fuzztime 30s
+	$(GO) test ./index/typescript -run '^$$' -fuzz FuzzTSDescriptors -fuzztime 30s
+	$(GO) test ./index/locals -run '^$$' -fuzz FuzzLocalsResolve -fuzztime 30s
 	$(GO) test ./index/graph -run '^$$' -fuzz FuzzManifests -fuzztime 30s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzMinimalEdits -fuzztime 30s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzStreamRead -fuzztime 30s

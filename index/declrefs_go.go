@@ -105,7 +105,7 @@ const (
 func newMemberFilter(st *Store, def NameHit) *memberFilter {
 	m := &memberFilter{st: st, def: def, dir: path.Dir(def.Path), defs: newLookupCache(),
 		verdicts: map[string]memberVerdict{}, byType: map[goType]memberVerdict{}, files: map[string]*FileDetail{}, fileVerdicts: map[string][]uint8{}, ifaces: map[goType][]string{}}
-	m.gen = st.operandTypes.generation()
+	m.gen = st.operandTypes.generation(st.WriteGen())
 	m.defs.gen, m.defs.shared = m.gen, &st.operandTypes
 	m.defIface = m.interfaceMethods(goType{name: def.Container, dir: m.dir})
 	return m
@@ -286,11 +286,12 @@ func (m *memberFilter) corresponds(u goType) bool {
 // zero goType for none), keyed like memberFilter.verdicts: they do not
 // depend on the member asked about, so a server's second query on a
 // common name (String, Close) evaluates almost nothing. Any change to the
-// store empties it. Safe for concurrent use.
+// store (Store.WriteGen) empties it at the next query. Safe for
+// concurrent use.
 type operandTypeCache struct {
 	mu  sync.Mutex
 	m   map[string]goType
-	gen uint64 // bumped by invalidate
+	gen uint64 // the store's write generation the entries were read at
 	// The symbols and name-index candidates evaluations read, kept
 	// across queries too: a common name's first query reads the same
 	// few hundred type declarations (fmt, io, os...) as the next one.
@@ -371,10 +372,16 @@ func (c *operandTypeCache) get(key string) (goType, bool) {
 }
 
 // generation is what a query reads before its first evaluation and
-// passes to put, so that a type evaluated across a write is not kept.
-func (c *operandTypeCache) generation() uint64 {
+// passes to put, so that a type evaluated across a write is not kept:
+// the store's write generation now (storeGen), the entries of an older
+// one dropped.
+func (c *operandTypeCache) generation(storeGen uint64) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if storeGen != c.gen {
+		c.m, c.syms, c.cands, c.dets = nil, nil, nil, nil
+		c.gen = storeGen
+	}
 	return c.gen
 }
 
@@ -388,13 +395,6 @@ func (c *operandTypeCache) put(key string, t goType, gen uint64) {
 		c.m = make(map[string]goType, 1024)
 	}
 	c.m[key] = t
-}
-
-func (c *operandTypeCache) invalidate() {
-	c.mu.Lock()
-	c.m, c.syms, c.cands, c.dets = nil, nil, nil, nil
-	c.gen++
-	c.mu.Unlock()
 }
 
 // builtinError is the predeclared error interface.

@@ -25,17 +25,18 @@
 // judging x.F by the operand descriptor the extractor stored for x (see
 // keys.go for why at index time), and marking those the syntax allows but
 // cannot confirm as Uncertain (and Ambiguous when another type's member
-// could be meant). DefinitionsAt, DeclarationAt and ReferencesAt
-// (navigate.go) are the one entry from a position that the language
-// server, the CLI and the agent's tools share. What the syntax cannot
-// settle falls back to the ranking by proximity, never to an error.
+// could be meant). index/nav puts these together with the resolvers of
+// the other languages (index/python, index/typescript, index/locals,
+// which read the store and are not imported by it) into the one order
+// of attempts from a position that the language server, the CLI and the
+// agent's tools share. What the syntax cannot settle falls back to the
+// ranking by proximity, never to an error.
 //
-// Python names are resolved at query time from tree-sitter trees of the
-// buffer and of the modules and classes a use leads to (resolve_py*.go:
-// scopes, imports, self and instances of known classes), cached by content
-// per store; PyReferences keeps the references to one resolved
-// declaration, parsing only its file and, within a byte budget, the files
-// whose imports lead to it.
+// The store knows no resolver: the index-time describers that write
+// Python's and TypeScript's descriptors are passed in when it is opened
+// (Config.Describers; index/nav.Open passes every language's), the
+// resolvers keep their caches with it (Attach), and a cache of what
+// queries read keeps its entries while WriteGen is unchanged.
 //
 // Writes are not concurrent: at most one Index run or Writer may be active
 // on a Store at a time. keys.go documents the key layout.

@@ -432,7 +432,7 @@ func (s *Store) extractInto(ctx context.Context, u *FileUpdate, src []byte, opts
 	if budget <= 0 {
 		budget = extract.BudgetFor(len(src))
 	}
-	res, err := ex.Extract(ctx, u.Header.Path, src, extract.Options{Budget: budget})
+	res, err := ex.Extract(ctx, u.Header.Path, src, extract.Options{Budget: budget, Describe: s.describe})
 	if ctx.Err() != nil {
 		return false
 	}

@@ -27,13 +27,13 @@ func UseAt(src []byte, off int) Use {
 	if off < 0 || off > len(src) {
 		return Use{}
 	}
-	i := skipSpaceBack(src, IdentStart(src, off))
+	i := SkipSpaceBack(src, IdentStart(src, off))
 	if i == 0 || src[i-1] != '.' {
 		return Use{}
 	}
-	i = skipSpaceBack(src, i-1)
+	i = SkipSpaceBack(src, i-1)
 	end := i
-	for i > 0 && isIdentByte(src[i-1]) {
+	for i > 0 && IsIdentByte(src[i-1]) {
 		i--
 	}
 	q := string(src[i:end])
@@ -47,22 +47,24 @@ func UseAt(src []byte, off int) Use {
 // at off starts (off itself when none does).
 func IdentStart(src []byte, off int) int {
 	off = min(max(off, 0), len(src))
-	for off > 0 && isIdentByte(src[off-1]) {
+	for off > 0 && IsIdentByte(src[off-1]) {
 		off--
 	}
 	return off
 }
 
-func skipSpaceBack(src []byte, i int) int {
+// SkipSpaceBack returns the offset before the blanks (spaces, tabs, line
+// ends) that end src[:i].
+func SkipSpaceBack(src []byte, i int) int {
 	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n' || src[i-1] == '\r') {
 		i--
 	}
 	return i
 }
 
-// isIdentByte accepts ASCII identifier bytes and any byte of a multi-byte
+// IsIdentByte accepts ASCII identifier bytes and any byte of a multi-byte
 // UTF-8 sequence (Go identifiers may be Unicode letters).
-func isIdentByte(c byte) bool {
+func IsIdentByte(c byte) bool {
 	return c == '_' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
 }
 

@@ -57,7 +57,7 @@ func GoNotNameAt(src []byte, off int) bool {
 // brackets holding only a (qualified, possibly starred) name: a doc
 // link.
 func inDocLink(c string, i int) bool {
-	link := func(b byte) bool { return isIdentByte(b) || b == '.' || b == '*' }
+	link := func(b byte) bool { return IsIdentByte(b) || b == '.' || b == '*' }
 	l := i
 	for l > 0 && link(c[l-1]) {
 		l--

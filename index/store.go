@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 
+	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/internal/dirlock"
 	"github.com/parleyhq/parley/internal/keyrange"
 )
@@ -64,16 +66,37 @@ type Store struct {
 	// operandTypes remembers evaluated operand descriptors across
 	// references queries (declrefs_go.go).
 	operandTypes operandTypeCache
+	// writeGen counts the files published (WriteGen).
+	writeGen atomic.Uint64
+	// describe holds the index-time describers (Config.Describers).
+	describe map[string]extract.Annotator
 	// Rebuilt is set when Open found an incompatible or unreadable store and
 	// started a fresh one.
 	Rebuilt string
-	// py keeps recently parsed Python files for query-time resolution.
-	py pyTreeCache
+	// attached holds what other packages keep with the store (Attach).
+	attachMu sync.Mutex
+	attached map[any]any
 }
 
-// Open opens or creates the store in dir. A store written with another
-// schema version is deleted and recreated (Store.Rebuilt says why).
-func Open(dir string) (*Store, error) {
+// Config is what a store is opened with besides its directory.
+type Config struct {
+	// Describers are the index-time describers by tree-sitter language
+	// name: what writes the resolution descriptors of the languages
+	// resolved from syntax (index/nav.Describers lists them). A store
+	// indexed without them keeps no descriptors for those languages,
+	// and their resolvers then answer little: whoever indexes for
+	// navigation passes them (index/nav.Open does).
+	Describers map[string]extract.Annotator
+}
+
+// Open opens or creates the store in dir with no describers
+// (OpenConfig).
+func Open(dir string) (*Store, error) { return OpenConfig(dir, Config{}) }
+
+// OpenConfig opens or creates the store in dir. A store written with
+// another schema version is deleted and recreated (Store.Rebuilt says
+// why).
+func OpenConfig(dir string, cfg Config) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("index store %s: %w", dir, err)
 	}
@@ -84,7 +107,7 @@ func Open(dir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index store: %w", err)
 	}
-	s := &Store{dir: dir, lock: lock}
+	s := &Store{dir: dir, lock: lock, describe: cfg.Describers}
 	dbDir := filepath.Join(dir, "pebble")
 	reason, err := s.open(dbDir)
 	if err == nil && reason != "" {
@@ -241,6 +264,30 @@ func (s *Store) get(key []byte) ([]byte, error) {
 	}
 	out := bytes.Clone(v)
 	return out, closer.Close()
+}
+
+// WriteGen counts the files written or removed since the store was
+// opened: a cache of what queries read may keep its entries while it is
+// unchanged. Safe for concurrent use.
+func (s *Store) WriteGen() uint64 { return s.writeGen.Load() }
+
+// Attach returns the value kept with the store under key, made by mk on
+// the first call: the resolvers' caches (index/syntax) live as long as the
+// store this way, without the store knowing their types. key must be
+// comparable, and is best an unexported type of the package that owns
+// the value. Safe for concurrent use.
+func (s *Store) Attach(key any, mk func() any) any {
+	s.attachMu.Lock()
+	defer s.attachMu.Unlock()
+	v, ok := s.attached[key]
+	if !ok {
+		if s.attached == nil {
+			s.attached = map[any]any{}
+		}
+		v = mk()
+		s.attached[key] = v
+	}
+	return v
 }
 
 // Dir is the directory the store lives in.

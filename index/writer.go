@@ -370,7 +370,7 @@ func (w *Writer) Commit() error {
 // publishLocked makes a committed header visible to readers; nil removes
 // the path. Precondition: s.mu is held for writing.
 func (s *Store) publishLocked(path string, h *FileHeader) {
-	s.operandTypes.invalidate()
+	s.writeGen.Add(1)
 	if old, ok := s.files[path]; ok {
 		delete(s.byID, old.ID)
 		s.names.markDirty(old.ID)

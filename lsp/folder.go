@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 // folder is one workspace folder: its root, its index store and the state
@@ -78,7 +79,7 @@ func openFolder(root string, storeDir func(string) (string, error), log *logSink
 	if err != nil {
 		return nil, err
 	}
-	f.store, err = index.Open(dir)
+	f.store, err = nav.Open(dir)
 	if errors.Is(err, index.ErrLocked) {
 		tmp, terr := os.MkdirTemp("", "parley-index-")
 		if terr != nil {
@@ -86,7 +87,7 @@ func openFolder(root string, storeDir func(string) (string, error), log *logSink
 		}
 		log.Warnf("%v; using a private temporary index for %s", err, root)
 		f.private = tmp
-		f.store, err = index.Open(filepath.Join(tmp, "index"))
+		f.store, err = nav.Open(filepath.Join(tmp, "index"))
 	}
 	if err != nil {
 		if f.private != "" {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 // maxDefinitions caps a definition answer; a name defined in hundreds of
@@ -54,8 +55,9 @@ type folderHit struct {
 }
 
 // rankedDefinitions returns the best class of definitions of name, used
-// at pos of d (index.Store.DefinitionsAt, the one implementation the CLI
-// and the agent's tools share), in folder and path order; resolved is set
+// at pos of d (nav.Definitions, the one order of attempts the CLI and the
+// agent's tools share, each resolution from syntax within the resolve
+// budget), in folder and path order; resolved is set
 // when the use's syntax settled them. Other folders only matter when d's
 // own folder has nothing closer than RankElsewhere.
 func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Position, name string) (defs []folderHit, resolved bool, err error) {
@@ -63,15 +65,7 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Pos
 	if err != nil {
 		return nil, false, err
 	}
-	if l, ok, err := s.localAt(ctx, d, pos); err != nil {
-		return nil, false, err
-	} else if ok {
-		return []folderHit{{d.f, l.NameHit()}}, true, nil
-	}
-	if h, ok := s.pyDefinition(ctx, d, off); ok {
-		return []folderHit{h}, true, nil
-	}
-	hits, rank, err := d.f.store.DefinitionsAt(d.rel, d.content, off, name, nil)
+	hits, rank, err := nav.Definitions(d.f.store, nav.Position{From: d.rel, Src: d.content, Off: off, Name: name}, s.navOptions(ctx, d))
 	if err != nil {
 		return nil, false, err
 	}
@@ -99,26 +93,27 @@ func (s *Server) rankedDefinitions(ctx context.Context, d *doc, pos protocol.Pos
 }
 
 // declarationAt returns the one declaration the identifier at pos means
-// (index.Store.DeclarationAt); ok is false when the syntax does not
+// (nav.DeclarationAt); ok is false when the syntax does not
 // settle it.
 func (s *Server) declarationAt(_ context.Context, d *doc, pos protocol.Position, name string) (folderHit, bool, error) {
 	off, err := s.offset(d, pos)
 	if err != nil {
 		return folderHit{}, false, err
 	}
-	h, ok, err := d.f.store.DeclarationAt(d.rel, d.content, off, name)
+	h, ok, err := nav.DeclarationAt(d.f.store, d.rel, d.content, off, name)
 	return folderHit{d.f, h}, ok, err
 }
 
-// References answers a local's occurrences in its buffer (localAt); when
-// the syntax settles which declaration the identifier means
-// (declarationAt), the references index.DeclReferences
-// keeps for it in that declaration's folder, limited to what a rename
-// there must change (goReferences); none for a Go predeclared name, a
-// member of unsafe, a keyword or a word in a comment or string
-// (index.Store.GoPredeclaredAt, index.GoNotNameAt), as gopls; otherwise
-// every occurrence of the name, in every folder, as before resolution
-// existed.
+// References answers what nav.References settles in the document's
+// folder, each resolution from syntax within the resolve budget
+// (navOptions): a local's occurrences in its buffer; the references to a
+// Python, TypeScript or JavaScript declaration, without those the syntax
+// cannot confirm (pyCertain); none for a Go predeclared name, a member of
+// unsafe, a keyword or a word in a comment or string, as gopls; the
+// references to the one declaration the syntax settles, limited to what
+// a rename must change (goReferences). Otherwise, for Go, the references
+// to each of a few candidates (candidateReferences), else every
+// occurrence of the name, in every folder, as before resolution existed.
 func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	d, err := s.document(ctx, p.TextDocument.URI)
 	if err != nil {
@@ -131,48 +126,34 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 	if err != nil {
 		return nil, err
 	}
-	if l, ok, err := s.localAt(ctx, d, p.Position); err != nil {
-		return nil, err
-	} else if ok {
-		return s.refLocations(ctx, d.f, l.RefHits(), l.Name, p.Context.IncludeDeclaration, []protocol.Location{})
-	}
-	if out, ok, err := s.pyReferences(ctx, d, p.Position, p.Context.IncludeDeclaration); ok || err != nil {
-		return out, err
-	}
-	out := []protocol.Location{}
-	if strings.HasSuffix(d.rel, ".go") {
-		off, err := s.offset(d, p.Position)
-		if err != nil {
-			return nil, err
-		}
-		// A local variable: its function's uses. nil, len,
-		// unsafe.Pointer, a keyword, a word in a comment or string:
-		// nothing to rename, and gopls answers none.
-		hits, ok, err := d.f.store.GoBufferReferences(d.rel, d.content, off, name)
-		if errors.Is(err, index.ErrNoReferences) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			return s.refLocations(ctx, d.f, hits, name, p.Context.IncludeDeclaration, out)
-		}
-	}
-	decl, ok, err := s.declarationAt(ctx, d, p.Position, name)
+	off, err := s.offset(d, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		decl.f.awaitAll(ctx)
-		hits, err := decl.f.store.DeclReferences(decl.NameHit, 0)
-		if err != nil {
-			return nil, err
+	o := s.navOptions(ctx, d)
+	o.Settle = func() { d.f.awaitAll(ctx) }
+	o.NoNames = true
+	r, err := nav.References(d.f.store, nav.Position{From: d.rel, Src: d.content, Off: off, Name: name}, o)
+	out := []protocol.Location{}
+	switch {
+	case errors.Is(err, index.ErrNoReferences):
+		// nil, len, unsafe.Pointer, a keyword, a word in a comment or
+		// string: nothing to rename, and gopls answers none.
+		return out, nil
+	case err != nil:
+		return nil, err
+	case r.Step == nav.StepLocal:
+		return s.refLocations(ctx, d.f, r.Hits, r.Local.Name, p.Context.IncludeDeclaration, out)
+	case r.Step == nav.StepSyntax:
+		return s.refLocations(ctx, d.f, pyCertain(r.Target, r.Hits), r.Target.Name, p.Context.IncludeDeclaration, out)
+	case r.Step == nav.StepGoBuffer:
+		return s.refLocations(ctx, d.f, r.Hits, name, p.Context.IncludeDeclaration, out)
+	case r.Step == nav.StepDeclaration:
+		hits := r.Hits
+		if strings.HasSuffix(d.rel, ".go") {
+			hits = goReferences(d.f.store, d.rel, r.Decl, hits)
 		}
-		if strings.HasSuffix(d.rel, ".go") && decl.f == d.f {
-			hits = goReferences(d.f.store, d.rel, decl.NameHit, hits)
-		}
-		return s.refLocations(ctx, decl.f, hits, name, p.Context.IncludeDeclaration, out)
+		return s.refLocations(ctx, d.f, hits, name, p.Context.IncludeDeclaration, out)
 	}
 	if strings.HasSuffix(d.rel, ".go") {
 		// The syntax leaves a few candidates (x.F with x of unknown

@@ -5,11 +5,11 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 // localAt resolves the identifier at pos of d when it names a local of a
-// language index.Store.LocalAt covers (Java, Rust, C, C++ ...): its
+// language nav.LocalAt covers (Java, Rust, C, C++ ...): its
 // binding and occurrences, all in d's buffer. Definition
 // (rankedDefinitions), References and DocumentHighlight ask it first, so
 // that a local's answers are its own, not every same-named word of the
@@ -19,16 +19,16 @@ import (
 // and TypeScript resolution it runs within the resolve budget
 // (withinBudget), and past it the request answers from the name ranking
 // while the parse finishes and warms the cache.
-func (s *Server) localAt(ctx context.Context, d *doc, pos protocol.Position) (index.Local, bool, error) {
-	if !index.HasLocals(d.rel, d.content) {
-		return index.Local{}, false, nil
+func (s *Server) localAt(ctx context.Context, d *doc, pos protocol.Position) (nav.Local, bool, error) {
+	if !nav.HasLocals(d.rel, d.content) {
+		return nav.Local{}, false, nil
 	}
 	off, err := s.offset(d, pos)
 	if err != nil {
-		return index.Local{}, false, err
+		return nav.Local{}, false, err
 	}
-	return withinBudget(ctx, s, d.f, func() (index.Local, bool, error) {
-		l, ok := d.f.store.LocalAt(d.rel, d.content, off)
+	return withinBudget(ctx, s, d.f, func() (nav.Local, bool, error) {
+		l, ok := nav.LocalAt(d.f.store, d.rel, d.content, off)
 		return l, ok, nil
 	})
 }

@@ -10,12 +10,12 @@ import (
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
-// TestLocalNavigation: on a Java local (index/testdata/locals_java.txtar)
+// TestLocalNavigation: on a Java local (index/locals/testdata/locals_java.txtar)
 // definition, references and highlights answer its binding and its
 // occurrences, not the field named like it nor the other methods' x;
 // this.x still goes to the field.
 func TestLocalNavigation(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "locals_java.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "locals", "testdata", "locals_java.txtar"))
 	e := startEditor(t, root, editorConfig{noInit: true})
 	e.initialize(editorConfig{utf8: true})
 	e.waitIndexed(1)
@@ -40,14 +40,14 @@ func TestLocalNavigation(t *testing.T) {
 }
 
 // TestLocalNavigationImplicit: Kotlin's implicit `it` and a C# out
-// variable (index/testdata/locals_csharp_kotlin.txtar) over LSP. The `it`
+// variable (index/locals/testdata/locals_csharp_kotlin.txtar) over LSP. The `it`
 // of the outer lambda, used inside a nested lambda with a named
 // parameter: definition is the outer lambda's opening brace; references
 // and highlights are its two `it`s, never the brace (an edit of every
 // reference must not replace it). The out variable declared in an if's
 // condition is the local after the if, not the field named like it.
 func TestLocalNavigationImplicit(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "locals_csharp_kotlin.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "locals", "testdata", "locals_csharp_kotlin.txtar"))
 	e := startEditor(t, root, editorConfig{noInit: true})
 	e.initialize(editorConfig{utf8: true})
 	e.waitIndexed(1)

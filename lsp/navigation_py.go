@@ -11,10 +11,11 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 // Python, TypeScript and JavaScript navigation resolves from syntax
-// (index/resolve_py.go, resolve_ts.go): the declaration the identifier
+// (index/python, index/typescript): the declaration the identifier
 // means, then the references to it.
 //
 // Both answer from the resolution descriptors the index stores with each
@@ -40,7 +41,7 @@ const DefaultResolveBudget = 50 * time.Millisecond
 // withinBudget runs fn, one per folder at a time, and waits for it at most
 // the resolve budget or until ctx ends; ok is false when it did not answer
 // in time (fn's late result is dropped). A late resolution still running
-// is cancelled (index.Store.CancelResolutions, resumed when it ends) and
+// is cancelled (nav.CancelResolutions, resumed when it ends) and
 // awaited within the budget: it only warmed the cache, and a resolution of
 // an edited TypeScript buffer can parse for seconds, which would send
 // every request behind it to the ranking.
@@ -68,13 +69,13 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T
 		defer s.wg.Done()
 		defer f.wg.Done()
 		var r result
-		gen := f.store.ResolveGen()
+		gen := nav.ResolveGen(f.store)
 		func() {
 			// Free before answering: the caller's next request must not
 			// find this resolution still running.
 			defer f.resolving.Store(false)
 			defer f.late.Store(false)
-			defer f.store.ResumeResolutions()
+			defer nav.ResumeResolutions(f.store)
 			// A resolver bug on some file must not take the server down:
 			// the request answers from the ranking instead.
 			defer func() {
@@ -87,7 +88,7 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T
 				hook()
 			}
 			r.v, r.ok, r.err = fn()
-			if f.store.CancelledSince(gen) {
+			if nav.CancelledSince(f.store, gen) {
 				r = result{} // stopped part way: incomplete
 			}
 		}()
@@ -117,7 +118,7 @@ func awaitLate(ctx context.Context, f *folder, budget time.Duration, deadline ti
 	if budget < 0 || !f.late.Load() {
 		return false
 	}
-	f.store.CancelResolutions()
+	nav.CancelResolutions(f.store)
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	for time.Now().Before(deadline) {
@@ -125,7 +126,7 @@ func awaitLate(ctx context.Context, f *folder, budget time.Duration, deadline ti
 			// The late resolution may have resumed the store before
 			// the cancel above: resume it again, or this one would be
 			// cancelled from its start.
-			f.store.ResumeResolutions()
+			nav.ResumeResolutions(f.store)
 			return true
 		}
 		select {
@@ -135,6 +136,17 @@ func awaitLate(ctx context.Context, f *folder, budget time.Duration, deadline ti
 		}
 	}
 	return false
+}
+
+// navOptions runs d's resolutions from syntax (nav.Options) within the
+// resolve budget, reading d's folder as the server sees it.
+func (s *Server) navOptions(ctx context.Context, d *doc) nav.Options {
+	return nav.Options{
+		Read: s.pyReader(d),
+		Budget: func(fn func() (any, bool, error)) (any, bool, error) {
+			return withinBudget(ctx, s, d.f, fn)
+		},
+	}
 }
 
 // pyReader reads other files of d's folder as the server sees them (open
@@ -152,51 +164,12 @@ func (s *Server) pyReader(d *doc) func(rel string) ([]byte, error) {
 // pyTarget resolves the Python, TypeScript or JavaScript identifier at
 // byte offset off of d; ok is false in other files and when the syntax
 // does not settle it.
-func (s *Server) pyTarget(d *doc, off int) (index.PyTarget, bool) {
-	return d.f.store.SyntaxTargetAt(d.rel, d.content, off, s.pyReader(d))
+func (s *Server) pyTarget(d *doc, off int) (nav.Target, bool) {
+	return nav.SyntaxTargetAt(d.f.store, d.rel, d.content, off, s.pyReader(d))
 }
 
-// pyDefinition is pyTarget as a definition hit, within the budget.
-func (s *Server) pyDefinition(ctx context.Context, d *doc, off int) (folderHit, bool) {
-	t, ok, _ := withinBudget(ctx, s, d.f, func() (index.PyTarget, bool, error) {
-		t, ok := s.pyTarget(d, off)
-		return t, ok, nil
-	})
-	if !ok {
-		return folderHit{}, false
-	}
-	return folderHit{d.f, t.NameHit()}, true
-}
-
-// pyReferences answers references for a resolved identifier
-// (index.Store.PyReferences); ok is false when it is not one.
-func (s *Server) pyReferences(ctx context.Context, d *doc, pos protocol.Position, includeDecl bool) (out []protocol.Location, ok bool, err error) {
-	off, err := s.offset(d, pos)
-	if err != nil {
-		return nil, false, err
-	}
-	d.f.awaitAll(ctx)
-	type resolved struct {
-		t    index.PyTarget
-		hits []index.RefHit
-	}
-	r, ok, err := withinBudget(ctx, s, d.f, func() (r resolved, ok bool, err error) {
-		if r.t, ok = s.pyTarget(d, off); !ok {
-			return r, false, nil
-		}
-		r.hits, err = d.f.store.PyReferences(r.t, s.pyReader(d))
-		return r, err == nil, err
-	})
-	if !ok || err != nil {
-		return nil, false, err
-	}
-	t := r.t
-	hits := pyCertain(t, r.hits)
-	out, err = s.refLocations(ctx, d.f, hits, t.Name, includeDecl, []protocol.Location{})
-	return out, err == nil, err
-}
-
-// pyHighlights is pyReferences within d, within the budget.
+// pyHighlights is nav.SyntaxFileReferences of the identifier at pos
+// (pyTarget) within d, within the budget.
 func (s *Server) pyHighlights(ctx context.Context, d *doc, pos protocol.Position) (occ []index.RefHit, ok bool, err error) {
 	off, err := s.offset(d, pos)
 	if err != nil {
@@ -207,7 +180,7 @@ func (s *Server) pyHighlights(ctx context.Context, d *doc, pos protocol.Position
 		if !ok {
 			return nil, false, nil
 		}
-		occ, err := d.f.store.PyFileReferences(t, d.rel, s.pyReader(d))
+		occ, err := nav.SyntaxFileReferences(d.f.store, t, d.rel, s.pyReader(d))
 		if err != nil && !errors.Is(err, index.ErrNotIndexed) {
 			return nil, false, err
 		}
@@ -221,7 +194,7 @@ func (s *Server) pyHighlights(ctx context.Context, d *doc, pos protocol.Position
 // ambiguous ones (goReferences), since LSP cannot mark a location
 // uncertain and an editor's rename applies every location it gets. The
 // CLI and the agent's find_references keep them, marked uncertain.
-func pyCertain(t index.PyTarget, hits []index.RefHit) []index.RefHit {
+func pyCertain(t nav.Target, hits []index.RefHit) []index.RefHit {
 	if !strings.HasSuffix(t.Path, ".py") && !strings.HasSuffix(t.Path, ".pyi") {
 		return hits
 	}

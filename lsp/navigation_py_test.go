@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,15 +13,16 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
 // TestPythonNavigation: the server answers Python definition, references
-// and highlights from syntax (index/testdata/resolve_py.txtar): an import
+// and highlights from syntax (index/python/testdata/resolve_py.txtar): an import
 // alias leads to the declaration, a parameter shadowing the imported name
 // is not one of its references.
 func TestPythonNavigation(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "python", "testdata", "resolve_py.txtar"))
 	e := startEditor(t, root, editorConfig{noInit: true})
 	e.initialize(editorConfig{utf8: true})
 	e.waitIndexed(1)
@@ -48,11 +50,11 @@ func TestPythonNavigation(t *testing.T) {
 }
 
 // TestTypeScriptNavigation: the same for TypeScript
-// (index/testdata/resolve_ts.txtar): a re-exported alias leads to the
+// (index/typescript/testdata/resolve_ts.txtar): a re-exported alias leads to the
 // declaration; a parameter and a block constant named like it are not its
 // references.
 func TestTypeScriptNavigation(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_ts.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "typescript", "testdata", "resolve_ts.txtar"))
 	e := startEditor(t, root, editorConfig{noInit: true})
 	e.initialize(editorConfig{utf8: true})
 	e.waitIndexed(1)
@@ -75,7 +77,7 @@ func TestTypeScriptNavigation(t *testing.T) {
 // while another resolution of the folder still runs; once the resolution
 // is free again, answers are resolved.
 func TestResolveBudget(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "python", "testdata", "resolve_py.txtar"))
 	release := make(chan struct{})
 	var blocked atomic.Bool
 	blocked.Store(true)
@@ -110,13 +112,13 @@ func TestResolveBudget(t *testing.T) {
 }
 
 // TestSyntaxFixturesDefinition: the server's definition of every use the
-// golden fixtures (index/testdata/resolve_py.txtar, resolve_ts.txtar)
+// golden fixtures (index/python/testdata/resolve_py.txtar, resolve_ts.txtar)
 // settle is the declaration they give, as `parley defs FILE:LINE:COL` and
 // find_definition answer (tools.TestFindAtSyntaxFixtures).
 func TestSyntaxFixturesDefinition(t *testing.T) {
-	for _, archive := range []string{"resolve_py.txtar", "resolve_ts.txtar"} {
-		t.Run(archive, func(t *testing.T) {
-			archive = filepath.Join("..", "index", "testdata", archive)
+	for _, archive := range []string{"python/testdata/resolve_py.txtar", "typescript/testdata/resolve_ts.txtar"} {
+		t.Run(path.Base(archive), func(t *testing.T) {
+			archive = filepath.Join("..", "index", filepath.FromSlash(archive))
 			root := fixture.Extract(t, archive)
 			e := startEditor(t, root, editorConfig{noInit: true})
 			e.initialize(editorConfig{utf8: true})
@@ -147,7 +149,7 @@ func atoi(s string) int {
 // out and as Go's ambiguous ones are (the CLI and tools list them marked
 // uncertain).
 func TestPythonReferencesLeaveOutUncertain(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py_refs.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "python", "testdata", "resolve_py_refs.txtar"))
 	e := startEditor(t, root, editorConfig{noInit: true})
 	e.initialize(editorConfig{utf8: true})
 	e.waitIndexed(1)
@@ -167,7 +169,7 @@ func TestPythonReferencesLeaveOutUncertain(t *testing.T) {
 // it. The first resolution stands for a long references search: it stops
 // only when cancelled, as the index's resolvers do at their next step.
 func TestLateResolutionCancelled(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_ts.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "typescript", "testdata", "resolve_ts.txtar"))
 	e := startEditor(t, root, editorConfig{noInit: true, serverOpts: func(o *Options) { o.ResolveBudget = time.Second }})
 	var calls atomic.Int32
 	firstDone := make(chan struct{})
@@ -179,7 +181,7 @@ func TestLateResolutionCancelled(t *testing.T) {
 		e.srv.mu.RLock()
 		st := e.srv.folders[0].store
 		e.srv.mu.RUnlock()
-		for deadline := time.Now().Add(waitTimeout); !st.CancelledSince(0); time.Sleep(time.Millisecond) {
+		for deadline := time.Now().Add(waitTimeout); !nav.CancelledSince(st, 0); time.Sleep(time.Millisecond) {
 			if time.Now().After(deadline) {
 				return
 			}
@@ -202,7 +204,7 @@ func TestLateResolutionCancelled(t *testing.T) {
 // TestNavigationAfterEdit: Python and TypeScript answers come from the
 // descriptors the index stores, so an edit must not leave them describing
 // the old text: after a line is inserted above, definition and references
-// of u.save (index/testdata/resolve_py.txtar) and u.greet (resolve_ts.txtar)
+// of u.save (index/python/testdata/resolve_py.txtar) and u.greet (resolve_ts.txtar)
 // answer at the shifted positions, from the buffer's parse until its
 // records are rewritten and from its new descriptors after.
 func TestNavigationAfterEdit(t *testing.T) {
@@ -212,13 +214,13 @@ func TestNavigationAfterEdit(t *testing.T) {
 		def                          string
 		refs                         []string
 	}{
-		{"python", "resolve_py.txtar", "app/main.py", "# a comment line\n", pos(17, 6),
+		{"python", "python/testdata/resolve_py.txtar", "app/main.py", "# a comment line\n", pos(17, 6),
 			"pkg/models.py:3:8-12", []string{"app/main.py:17:6-10", "pkg/models.py:3:8-12"}},
-		{"typescript", "resolve_ts.txtar", "src/app.ts", "// a comment line\n", pos(8, 4),
+		{"typescript", "typescript/testdata/resolve_ts.txtar", "src/app.ts", "// a comment line\n", pos(8, 4),
 			"src/models.ts:7:2-7", []string{"src/app.ts:8:4-9", "src/models.ts:7:2-7"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			root := fixture.Extract(t, filepath.Join("..", "index", "testdata", c.archive))
+			root := fixture.Extract(t, filepath.Join("..", "index", filepath.FromSlash(c.archive)))
 			e := startEditor(t, root, editorConfig{noInit: true})
 			e.initialize(editorConfig{utf8: true})
 			e.waitIndexed(1)

@@ -3,10 +3,12 @@ package lsp
 import (
 	"path/filepath"
 	"runtime/debug"
+
+	"github.com/parleyhq/parley/index/nav"
 )
 
 // warmSyntax parses, in the background, an opened document into its
-// folder's tree cache (index.Store.WarmSyntax: a Python, TypeScript or
+// folder's tree cache (nav.WarmSyntax: a Python, TypeScript or
 // JavaScript buffer the index does not hold yet, with the modules it
 // imports, or the buffer of a language whose locals are resolved), so
 // that requests on it, which wait for a resolution only the resolve budget
@@ -41,7 +43,7 @@ func (s *Server) warm(f *folder, rel string) {
 		defer f.wg.Done()
 		defer f.resolving.Store(false)
 		defer f.late.Store(false)
-		defer f.store.ResumeResolutions()
+		defer nav.ResumeResolutions(f.store)
 		t, err := s.text(filepath.Join(f.root, filepath.FromSlash(rel)))
 		if err != nil {
 			return
@@ -58,7 +60,7 @@ func (s *Server) warmOne(f *folder, rel string, content []byte) {
 			s.log.Errorf("warming %s panicked: %v\n%s", rel, p, debug.Stack())
 		}
 	}()
-	warm := f.store.WarmSyntax(rel, content, s.pyReader(&doc{f: f}))
+	warm := nav.WarmSyntax(f.store, rel, content, s.pyReader(&doc{f: f}))
 	if hook := s.testHookWarm; hook != nil && warm != nil {
 		hook(warm)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
@@ -17,7 +18,7 @@ import (
 // only while the index does not hold its content, which the server writes
 // right after the open: index.TestWarmSyntax, TestTSWarmSyntax.)
 func TestWarmOnOpen(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "locals_java.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "locals", "testdata", "locals_java.txtar"))
 	warmed := make(chan []string, 4)
 	e := startEditor(t, root, editorConfig{noInit: true})
 	e.srv.testHookWarm = func(w []string) { warmed <- w }
@@ -43,7 +44,7 @@ func TestWarmOnOpen(t *testing.T) {
 // resolution (or warming) which ended between the request's look and its
 // cancel finds the store resumed, not cancelled from its start.
 func TestAwaitLateResumes(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_py.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "python", "testdata", "resolve_py.txtar"))
 	e := startEditor(t, root, editorConfig{noInit: true})
 	e.initialize(editorConfig{utf8: true})
 	e.waitIndexed(1)
@@ -58,7 +59,7 @@ func TestAwaitLateResumes(t *testing.T) {
 		t.Fatal("awaitLate did not take the free slot")
 	}
 	defer f.resolving.Store(false)
-	if f.store.CancelledSince(f.store.ResolveGen()) {
+	if nav.CancelledSince(f.store, nav.ResolveGen(f.store)) {
 		t.Error("the store stays cancelled for the resolution that took the slot")
 	}
 }

@@ -442,7 +442,7 @@ fi
 # on zstd's C sources, a module parley already depends on (go mod
 # download): variable uses in function bodies, mostly locals and
 # parameters, which parley resolves from the buffer
-# (index/resolve_locals.go). clangd parses each file with its fallback
+# (index/locals). clangd parses each file with its fallback
 # flags (no compile_commands.json), which settles a file's own locals.
 if [[ ${BENCH_LSP:-1} != 0 && ${BENCH_NAV:-1} != 0 ]] && command -v clangd >/dev/null; then
 	zstd=$(go mod download -json github.com/DataDog/zstd@v1.5.7 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')

@@ -2,13 +2,14 @@ package tools
 
 import (
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 // spot is a position find_definition and find_references were given
 // (path, line, column): the identifier there, read through the session's
 // file view (an editor's unsaved buffer included), which the language
 // server's definition and references resolve the same way
-// (index.Store.DefinitionsAt, ReferencesAt), except that the tools wait
+// (nav.DefinitionsAt, ReferencesAt), except that the tools wait
 // for Python and TypeScript resolution however long it takes, where the
 // server answers from the name ranking past its budget.
 type spot struct {
@@ -16,7 +17,7 @@ type spot struct {
 	src  []byte
 	off  int
 	name string
-	read index.SourceReader // the store's files through the file view
+	read nav.SourceReader // the store's files through the file view
 }
 
 // spotAt resolves path, line and column; res is the model-facing error

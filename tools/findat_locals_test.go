@@ -6,7 +6,7 @@ import (
 )
 
 // TestFindAtLocals: find_definition and find_references at a position on
-// a Java local answer as the language server does (index.Store.LocalAt):
+// a Java local answer as the language server does (nav.LocalAt):
 // the local's declaration, not the field named like it, and its uses in
 // its method, not the other method's parameter x.
 func TestFindAtLocals(t *testing.T) {

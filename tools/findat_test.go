@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,13 +12,13 @@ import (
 
 // TestFindAtSyntaxFixtures: find_definition with path, line and column
 // answers Python and TypeScript uses as the language server does, from
-// syntax: every use the golden fixtures (index/testdata/resolve_py.txtar,
+// syntax: every use the golden fixtures (index/python/testdata/resolve_py.txtar,
 // resolve_ts.txtar) settle leads to the declaration they give, import
 // aliases and receivers (self, this, instances) included.
 func TestFindAtSyntaxFixtures(t *testing.T) {
-	for _, archive := range []string{"resolve_py.txtar", "resolve_ts.txtar"} {
-		t.Run(archive, func(t *testing.T) {
-			archive = filepath.Join("..", "index", "testdata", archive)
+	for _, archive := range []string{"python/testdata/resolve_py.txtar", "typescript/testdata/resolve_ts.txtar"} {
+		t.Run(path.Base(archive), func(t *testing.T) {
+			archive = filepath.Join("..", "index", filepath.FromSlash(archive))
 			w := ftIndex(t, ftOpen(t, fixture.Extract(t, archive)))
 			for _, u := range fixture.Uses(t, archive, w.root) {
 				if u.Want == "-" {
@@ -43,7 +44,7 @@ func TestFindAtSyntaxFixtures(t *testing.T) {
 // not the parameter of inner that shadows the imported helper
 // (app/main.py:24-25), whatever the tool's path says.
 func TestFindReferencesAtPython(t *testing.T) {
-	archive := filepath.Join("..", "index", "testdata", "resolve_py.txtar")
+	archive := filepath.Join("..", "index", "python", "testdata", "resolve_py.txtar")
 	w := ftIndex(t, ftOpen(t, fixture.Extract(t, archive)))
 	for _, at := range []struct {
 		path         string

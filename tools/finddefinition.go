@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 //go:embed desc/find_definition.md
@@ -84,7 +85,7 @@ func findDefinitionAt(env *Env, p *findDefinitionParams) (*Result, error) {
 	if res != nil {
 		return res, nil
 	}
-	syms, err := at.sc.store.DefinitionSymbolsAt(at.sc.prefix, at.src, at.off, at.name, at.read)
+	syms, err := nav.DefinitionSymbolsAt(at.sc.store, at.sc.prefix, at.src, at.off, at.name, at.read)
 	if err != nil {
 		return nil, fmt.Errorf("definition of %s: %w", at.name, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/agent/access"
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 //go:embed desc/find_references.md
@@ -66,7 +67,7 @@ func findReferencesRun(ctx context.Context, env *Env, p *findReferencesParams) (
 		var refs []index.RefHit
 		var err error
 		if at != nil {
-			refs, _, err = sc.store.ReferencesAt(at.sc.prefix, at.src, at.off, at.name, 0, at.read)
+			refs, _, err = nav.ReferencesAt(sc.store, at.sc.prefix, at.src, at.off, at.name, 0, at.read)
 		} else {
 			refs, _, err = sc.store.ReferencesTo(qualified, 0)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 // ftIndexSet serves one store for one root.
@@ -80,7 +81,7 @@ func ftIndexed(t *testing.T) *ftWorkspace {
 // ftIndex indexes w's files into a new store the tools see.
 func ftIndex(t *testing.T, w *ftWorkspace) *ftWorkspace {
 	t.Helper()
-	store, err := index.Open(t.TempDir())
+	store, err := nav.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/agent/acp"
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/index/repomap"
 	"github.com/parleyhq/parley/internal/tokcount"
 )
@@ -22,7 +23,7 @@ func TestRepoMapFollowsMessages(t *testing.T) {
 		"a.go":   "package m\n\nfunc Greeting() string { return \"hello\" }\n",
 		"b.go":   "package m\n\nfunc Farewell() string { return \"bye\" }\n",
 	})
-	st, err := index.Open(t.TempDir())
+	st, err := nav.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -121,7 +122,7 @@ func (ci *chatIndex) close() error {
 // holds it) st is nil and the caller goes on without it. closers release
 // what was opened, in order.
 func openLiveIndex(g *globals, root, storeDir string, watch bool, warn func(error)) (st *index.Store, live *chatIndex, closers []func() error) {
-	st, err := index.Open(storeDir)
+	st, err := nav.Open(storeDir)
 	if err != nil {
 		fmt.Fprintf(g.stderr, "parley: continuing without the code index: %v\n", err)
 		return nil, nil, nil

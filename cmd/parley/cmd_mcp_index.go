@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/tools/mcpserve"
 )
 
@@ -15,7 +16,7 @@ import (
 // holds the index. closers, called last first, stop the run and release
 // the store.
 func openMCPIndex(g *globals, root, storeDir string, watch bool, warn func(error)) (st *index.Store, live *chatIndex, ready *mcpserve.Readiness, closers []func() error) {
-	st, err := index.Open(storeDir)
+	st, err := nav.Open(storeDir)
 	if err != nil {
 		fmt.Fprintf(g.stderr, "parley: continuing without the code index: %v\n", err)
 		return nil, nil, nil, nil

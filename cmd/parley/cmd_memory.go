@@ -14,7 +14,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
-	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/memory"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/workspace"
@@ -54,7 +54,7 @@ func openMemoryStrict(g *globals) (_ *memory.Set, close func() error, err error)
 	// The index finds anchored symbols; without it (another process holds
 	// it) symbol anchors go unjudged, file anchors still work.
 	close = set.Close
-	if st, err := index.Open(storeDir); err == nil {
+	if st, err := nav.Open(storeDir); err == nil {
 		ctx, stop := signalContext()
 		err = ensureIndexed(ctx, g, st, root)
 		stop()

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -61,7 +62,7 @@ func newDefsCmd(g *globals) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					hits, err := st.DefinitionSymbolsAt(pos.rel, pos.src, pos.off, pos.name, pos.read)
+					hits, err := nav.DefinitionSymbolsAt(st, pos.rel, pos.src, pos.off, pos.name, pos.read)
 					if err != nil {
 						return err
 					}
@@ -108,7 +109,7 @@ func newRefsCmd(g *globals) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					hits, _, err := st.ReferencesAt(pos.rel, pos.src, pos.off, pos.name, g.limit, pos.read)
+					hits, _, err := nav.ReferencesAt(st, pos.rel, pos.src, pos.off, pos.name, g.limit, pos.read)
 					if err != nil {
 						return err
 					}

@@ -8,11 +8,12 @@ import (
 	"strconv"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 // A FILE:LINE:COL argument of `parley defs` and `parley refs` asks what
 // the identifier there means, answered as the editor's go-to-definition
-// and find-references answer it (index.Store.DefinitionsAt,
+// and find-references answer it (nav.DefinitionsAt,
 // ReferencesAt), from the files as they are on disk. LINE and COL are
 // 1-based, COL in bytes, as gopls's command line counts them. Unlike the
 // server, which answers from the name ranking when resolving Python or
@@ -26,7 +27,7 @@ type position struct {
 	src  []byte
 	off  int
 	name string
-	read index.SourceReader // the store's files, from disk
+	read nav.SourceReader // the store's files, from disk
 }
 
 // parsePosition returns the position an argument names; ok is false when

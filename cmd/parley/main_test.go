@@ -7,7 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 func TestMain(m *testing.M) {
@@ -49,7 +49,7 @@ func holdLock(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	dir, err := g.storeDir(root)
 	ts.Check(err)
-	st, err := index.Open(dir)
+	st, err := nav.Open(dir)
 	ts.Check(err)
 	ts.Defer(func() { st.Close() })
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 )
 
 // globals are the flags every subcommand shares.
@@ -184,7 +185,7 @@ func (g *globals) openStore() (*index.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := index.Open(dir)
+	st, err := nav.Open(dir)
 	if err != nil {
 		if errors.Is(err, index.ErrLocked) {
 			return nil, "", fmt.Errorf("%w; wait for it to finish or use another --data-dir", err)

@@ -134,7 +134,7 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	if werr != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, werr)
 	}
-	annotate(e.spec.name, &Tree{Tree: tree, Lang: c.lang}, src, res)
+	annotate(opts, e.spec.name, &Tree{Tree: tree, Lang: c.lang}, src, res)
 	res.Partial = partialReason(tree, root, res, stopped, budget, softBudgetFor(len(src)))
 	return res, nil
 }

@@ -3,13 +3,14 @@ package extract
 import (
 	"context"
 	"fmt"
-	ts "github.com/odvcencio/gotreesitter"
 	"reflect"
 	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	ts "github.com/odvcencio/gotreesitter"
 )
 
 // reparseFixture is C whose first pass accepts with ERROR nodes

@@ -192,6 +192,9 @@ type Options struct {
 	// Budget is the wall-clock time one file's parse may take; zero means
 	// DefaultBudget.
 	Budget time.Duration
+	// Describe holds the annotators to run after the walk, by tree-sitter
+	// language name ("python"); nil runs none.
+	Describe map[string]Annotator
 }
 
 // DefaultBudget is the budget of a file of unknown size. Callers that know

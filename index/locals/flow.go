@@ -1,7 +1,9 @@
-package index
+package locals
 
 import (
 	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/syntax"
 )
 
 // Flow-scoped bindings (localsLang.flow): a binding whose region follows
@@ -14,9 +16,9 @@ import (
 // the let_condition) to the rest of the condition (a let chain's later
 // conditions) and the body: not the else branch, not the value after
 // `=` (`if let Some(x) = x` reads the outer x).
-func rustFlow(f *pyFile, _, decl *ts.Node, anc []*ts.Node) []localsSpan {
+func rustFlow(f *syntax.File, _, decl *ts.Node, anc []*ts.Node) []localsSpan {
 	i := indexOf(anc, decl)
-	for i > 0 && f.typ(anc[i-1]) == "let_chain" {
+	for i > 0 && f.Type(anc[i-1]) == "let_chain" {
 		i--
 	}
 	if i < 1 {
@@ -24,11 +26,11 @@ func rustFlow(f *pyFile, _, decl *ts.Node, anc []*ts.Node) []localsSpan {
 	}
 	owner := anc[i-1]
 	var body *ts.Node
-	switch f.typ(owner) {
+	switch f.Type(owner) {
 	case "if_expression":
-		body = owner.ChildByFieldName("consequence", f.tree.Lang)
+		body = owner.ChildByFieldName("consequence", f.Tree.Lang)
 	case "while_expression":
-		body = owner.ChildByFieldName("body", f.tree.Lang)
+		body = owner.ChildByFieldName("body", f.Tree.Lang)
 	}
 	if body == nil {
 		return nil
@@ -44,11 +46,11 @@ func rustFlow(f *pyFile, _, decl *ts.Node, anc []*ts.Node) []localsSpan {
 // after an if whose then branch cannot complete normally:
 // `if (!(o instanceof T t)) return; use(t);`). A binding in any other
 // expression is visible in the rest of its `&&`/`||` chain.
-func javaFlow(f *pyFile, _, decl *ts.Node, anc []*ts.Node) []localsSpan {
+func javaFlow(f *syntax.File, _, decl *ts.Node, anc []*ts.Node) []localsSpan {
 	// A record pattern's components are the instanceof's bindings too.
 	i := indexOf(anc, decl)
-	for ; i >= 0 && f.typ(anc[i]) != "instanceof_expression"; i-- {
-		switch f.typ(anc[i]) {
+	for ; i >= 0 && f.Type(anc[i]) != "instanceof_expression"; i-- {
+		switch f.Type(anc[i]) {
 		case "record_pattern_component", "record_pattern_body", "record_pattern", "type_pattern", "pattern":
 		default:
 			return nil // a switch label's pattern: its rule or group scopes it
@@ -63,16 +65,16 @@ func javaFlow(f *pyFile, _, decl *ts.Node, anc []*ts.Node) []localsSpan {
 chain:
 	for ; i > 0; i-- {
 		p := anc[i-1]
-		switch f.typ(p) {
+		switch f.Type(p) {
 		case "parenthesized_expression":
 		case "unary_expression":
-			if f.text(p.ChildByFieldName("operator", f.tree.Lang)) != "!" {
+			if f.Text(p.ChildByFieldName("operator", f.Tree.Lang)) != "!" {
 				break chain
 			}
 			whenTrue = !whenTrue
 		case "binary_expression":
 			// a && b: b runs when a is true; a || b: when a is false.
-			if op := f.text(p.ChildByFieldName("operator", f.tree.Lang)); op != "&&" && op != "||" || (op == "&&") != whenTrue {
+			if op := f.Text(p.ChildByFieldName("operator", f.Tree.Lang)); op != "&&" && op != "||" || (op == "&&") != whenTrue {
 				break chain
 			}
 		case "if_statement", "while_statement", "ternary_expression":
@@ -91,11 +93,11 @@ chain:
 // javaCondFlow is javaFlow's regions for a binding in the condition of
 // stmt (an if, a while or a conditional expression, under ancestors
 // anc), introduced when the condition is true (whenTrue) or false.
-func javaCondFlow(f *pyFile, decl, stmt *ts.Node, anc []*ts.Node, whenTrue bool) []localsSpan {
-	field := func(name string) *ts.Node { return stmt.ChildByFieldName(name, f.tree.Lang) }
+func javaCondFlow(f *syntax.File, decl, stmt *ts.Node, anc []*ts.Node, whenTrue bool) []localsSpan {
+	field := func(name string) *ts.Node { return stmt.ChildByFieldName(name, f.Tree.Lang) }
 	cond := field("condition")
 	then, els := field("consequence"), field("alternative")
-	if f.typ(stmt) == "while_statement" {
+	if f.Type(stmt) == "while_statement" {
 		then, els = field("body"), nil
 	}
 	if cond == nil || then == nil {
@@ -113,7 +115,7 @@ func javaCondFlow(f *pyFile, decl, stmt *ts.Node, anc []*ts.Node, whenTrue bool)
 	// After an if whose branch taken on a mismatch cannot complete
 	// normally, the pattern matched: it is in scope to the end of the
 	// enclosing block.
-	if f.typ(stmt) == "if_statement" && len(anc) > 0 && els != nil && !javaCompletes(f, els) {
+	if f.Type(stmt) == "if_statement" && len(anc) > 0 && els != nil && !javaCompletes(f, els) {
 		out = append(out, localsSpan{scope: anc[len(anc)-1], from: stmt.EndByte()})
 	}
 	return out
@@ -122,11 +124,11 @@ func javaCondFlow(f *pyFile, decl, stmt *ts.Node, anc []*ts.Node, whenTrue bool)
 // javaCompletes reports whether the statement s can complete normally,
 // as far as its last statement says: a return, throw, break, continue or
 // yield, or a block ending in one, cannot.
-func javaCompletes(f *pyFile, s *ts.Node) bool {
-	for s != nil && f.typ(s) == "block" {
+func javaCompletes(f *syntax.File, s *ts.Node) bool {
+	for s != nil && f.Type(s) == "block" {
 		var last *ts.Node
 		for i := s.NamedChildCount() - 1; i >= 0; i-- {
-			if c := s.NamedChild(i); f.typ(c) != "line_comment" && f.typ(c) != "block_comment" {
+			if c := s.NamedChild(i); f.Type(c) != "line_comment" && f.Type(c) != "block_comment" {
 				last = c
 				break
 			}
@@ -136,7 +138,7 @@ func javaCompletes(f *pyFile, s *ts.Node) bool {
 	if s == nil {
 		return true
 	}
-	switch f.typ(s) {
+	switch f.Type(s) {
 	case "return_statement", "throw_statement", "break_statement", "continue_statement", "yield_statement":
 		return false
 	}
@@ -145,7 +147,7 @@ func javaCompletes(f *pyFile, s *ts.Node) bool {
 
 func indexOf(anc []*ts.Node, n *ts.Node) int {
 	for i := len(anc) - 1; i >= 0; i-- {
-		if sameNode(anc[i], n) {
+		if syntax.SameNode(anc[i], n) {
 			return i
 		}
 	}

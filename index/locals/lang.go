@@ -1,4 +1,4 @@
-package index
+package locals
 
 import (
 	"slices"
@@ -7,9 +7,11 @@ import (
 	"unicode/utf8"
 
 	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/syntax"
 )
 
-// The languages' tables for LocalAt. Node types are the grammars' (what
+// The languages' tables for nav.LocalAt. Node types are the grammars' (what
 // extract.ParseTree builds); a type a grammar version lacks just never
 // matches.
 
@@ -90,17 +92,17 @@ type localsLang struct {
 	// implicit, when set, returns for a node that binds name without
 	// naming it (Kotlin's lambda without parameters binds `it`) the token
 	// that stands for the binding; nil for any other node or name.
-	implicit func(f *pyFile, n *ts.Node, name []byte) *ts.Node
+	implicit func(f *syntax.File, n *ts.Node, name []byte) *ts.Node
 	// flow, when set, gives the binding name of a flow rule declared by
 	// decl (under ancestors anc, decl among them) the regions it is
 	// visible in; none keeps the default, the innermost scope from the
 	// name on.
-	flow func(f *pyFile, name, decl *ts.Node, anc []*ts.Node) []localsSpan
+	flow func(f *syntax.File, name, decl *ts.Node, anc []*ts.Node) []localsSpan
 	// captures, when set, reports whether the class body anc[i] (a
 	// scopeClass node, its ancestors before it) sees the locals around it,
 	// as anonymous and local classes do; its own members of the name
 	// still shadow them.
-	captures func(f *pyFile, anc []*ts.Node, i int) bool
+	captures func(f *syntax.File, anc []*ts.Node, i int) bool
 	// dotMembers: a name after `.` is a member even where the grammar
 	// gives it no member field (Swift's `.some(x)`, `self.x`).
 	dotMembers bool
@@ -121,41 +123,41 @@ var localsLangs = map[string]*localsLang{
 }
 
 // nameAt is the text of the name starting at byte start, or nil.
-func (l *localsLang) nameAt(f *pyFile, start int) []byte {
-	n := f.tree.Root().NamedDescendantForByteRange(uint32(start), uint32(start))
-	if n == nil || int(n.StartByte()) != start || n.NamedChildCount() > 0 || !l.idents[f.typ(n)] || n.EndByte() > uint32(len(f.src)) {
+func (l *localsLang) nameAt(f *syntax.File, start int) []byte {
+	n := f.Tree.Root().NamedDescendantForByteRange(uint32(start), uint32(start))
+	if n == nil || int(n.StartByte()) != start || n.NamedChildCount() > 0 || !l.idents[f.Type(n)] || n.EndByte() > uint32(len(f.Src)) {
 		return nil
 	}
-	return f.src[n.StartByte():n.EndByte()]
+	return f.Src[n.StartByte():n.EndByte()]
 }
 
 // isName reports whether the identifier n, under ancestors anc, may name
 // a local: not a member after `.`, `->` or `::`, a method's name, a
 // label.
-func (l *localsLang) isName(f *pyFile, n *ts.Node, anc []*ts.Node) bool {
+func (l *localsLang) isName(f *syntax.File, n *ts.Node, anc []*ts.Node) bool {
 	i := len(anc) - 1
 	if i < 0 {
 		return false
 	}
 	if l.identParent != "" {
-		if f.typ(anc[i]) != l.identParent {
+		if f.Type(anc[i]) != l.identParent {
 			return false
 		}
 		if n, i = anc[i], i-1; i < 0 {
 			return true
 		}
 	}
-	if l.dotMembers && afterMemberOp(f.src, int(n.StartByte()), l.arrowMembers) {
+	if l.dotMembers && afterMemberOp(f.Src, int(n.StartByte()), l.arrowMembers) {
 		return false
 	}
-	field, ok := l.members[f.typ(anc[i])]
+	field, ok := l.members[f.Type(anc[i])]
 	return !ok || (field != "" && fieldOf(f, anc[i], n) != field)
 }
 
 // bindingOf returns the rule binding the name n (under ancestors anc) and
 // its declaring node, or nil when n is not a binding.
-func (l *localsLang) bindingOf(f *pyFile, n *ts.Node, anc []*ts.Node) (*bindRule, *ts.Node) {
-	if l.notBinding != nil && l.notBinding(f.text(n)) {
+func (l *localsLang) bindingOf(f *syntax.File, n *ts.Node, anc []*ts.Node) (*bindRule, *ts.Node) {
+	if l.notBinding != nil && l.notBinding(f.Text(n)) {
 		return nil, nil
 	}
 	child, i := n, len(anc)-1
@@ -164,10 +166,10 @@ func (l *localsLang) bindingOf(f *pyFile, n *ts.Node, anc []*ts.Node) (*bindRule
 	}
 	for ; i >= 0; child, i = anc[i], i-1 {
 		p := anc[i]
-		t := f.typ(p)
+		t := f.Type(p)
 		field := fieldOf(f, p, child)
 		for j, r := range l.binds[t] {
-			if (r.field == "" || r.field == field) && (r.prefix == "" || p.ChildCount() > 0 && slices.Contains(strings.Split(r.prefix, "|"), f.typ(p.Child(0)))) {
+			if (r.field == "" || r.field == field) && (r.prefix == "" || p.ChildCount() > 0 && slices.Contains(strings.Split(r.prefix, "|"), f.Type(p.Child(0)))) {
 				return &l.binds[t][j], p
 			}
 		}
@@ -184,16 +186,16 @@ func (l *localsLang) bindingOf(f *pyFile, n *ts.Node, anc []*ts.Node) (*bindRule
 
 // scopeOf is the scope a binding under ancestors anc, declared by decl,
 // binds in: the innermost scope around it, around decl for an outer rule.
-func (l *localsLang) scopeOf(f *pyFile, anc []*ts.Node, decl *ts.Node, outer bool) *ts.Node {
+func (l *localsLang) scopeOf(f *syntax.File, anc []*ts.Node, decl *ts.Node, outer bool) *ts.Node {
 	for i := len(anc) - 1; i >= 0; i-- {
-		if outer && sameNode(anc[i], decl) {
+		if outer && syntax.SameNode(anc[i], decl) {
 			continue
 		}
-		if _, ok := l.scopes[f.typ(anc[i])]; ok {
+		if _, ok := l.scopes[f.Type(anc[i])]; ok {
 			return anc[i]
 		}
 	}
-	return f.tree.Root()
+	return f.Tree.Root()
 }
 
 // walkRoot is the index in path (the root first, the name last) of the
@@ -203,9 +205,9 @@ func (l *localsLang) scopeOf(f *pyFile, anc []*ts.Node, decl *ts.Node, outer boo
 // that sees no locals around it in a language whose file-level bindings
 // are locals; else the root. Walking it rather than the file keeps a
 // query on a large buffer about one parse.
-func (l *localsLang) walkRoot(f *pyFile, path []*ts.Node) int {
+func (l *localsLang) walkRoot(f *syntax.File, path []*ts.Node) int {
 	for i, n := range path[:len(path)-1] {
-		switch kind, ok := l.scopes[f.typ(n)]; {
+		switch kind, ok := l.scopes[f.Type(n)]; {
 		case !ok, kind == scopeClass, kind == scopeRoot:
 		case kind == scopeGate || !l.rootLocal:
 			return i
@@ -215,10 +217,10 @@ func (l *localsLang) walkRoot(f *pyFile, path []*ts.Node) int {
 }
 
 // fieldOf is the field name child has in p, "" for none.
-func fieldOf(f *pyFile, p, child *ts.Node) string {
+func fieldOf(f *syntax.File, p, child *ts.Node) string {
 	for i, c := 0, p.ChildCount(); i < c; i++ {
-		if sameNode(p.Child(i), child) {
-			return p.FieldNameForChild(i, f.tree.Lang)
+		if syntax.SameNode(p.Child(i), child) {
+			return p.FieldNameForChild(i, f.Tree.Lang)
 		}
 	}
 	return ""
@@ -267,14 +269,14 @@ var javaLocals = &localsLang{
 // in a block) see the method's locals (effectively final ones, which the
 // syntax cannot check). A field of the class shadows them; so would an
 // inherited one, which the syntax cannot see.
-func javaCaptures(f *pyFile, anc []*ts.Node, i int) bool {
+func javaCaptures(f *syntax.File, anc []*ts.Node, i int) bool {
 	switch {
-	case i < 1 || f.typ(anc[i]) != "class_body":
+	case i < 1 || f.Type(anc[i]) != "class_body":
 		return false
-	case f.typ(anc[i-1]) == "object_creation_expression":
+	case f.Type(anc[i-1]) == "object_creation_expression":
 		return true
 	}
-	return i >= 2 && f.typ(anc[i-1]) == "class_declaration" && f.typ(anc[i-2]) == "block"
+	return i >= 2 && f.Type(anc[i-1]) == "class_declaration" && f.Type(anc[i-2]) == "block"
 }
 
 var rustLocals = &localsLang{
@@ -394,14 +396,14 @@ var kotlinLocals = &localsLang{
 
 // kotlinCaptures: an object expression's body and a local class's see
 // the locals around them; their own properties shadow them.
-func kotlinCaptures(f *pyFile, anc []*ts.Node, i int) bool {
+func kotlinCaptures(f *syntax.File, anc []*ts.Node, i int) bool {
 	switch {
-	case i < 1 || f.typ(anc[i]) != "class_body":
+	case i < 1 || f.Type(anc[i]) != "class_body":
 		return false
-	case f.typ(anc[i-1]) == "object_literal":
+	case f.Type(anc[i-1]) == "object_literal":
 		return true
 	}
-	return i >= 2 && f.typ(anc[i-1]) == "class_declaration" && f.typ(anc[i-2]) == "statements"
+	return i >= 2 && f.Type(anc[i-1]) == "class_declaration" && f.Type(anc[i-2]) == "statements"
 }
 
 // kotlinIt: a lambda that declares no parameters has one named `it`
@@ -409,12 +411,12 @@ func kotlinCaptures(f *pyFile, anc []*ts.Node, i int) bool {
 // says `it` does not compile unless an outer `it` is meant, which the
 // nearest lambda then wrongly claims). It stands at the lambda's opening
 // brace, where the lambda that binds it begins, as a declaration does.
-func kotlinIt(f *pyFile, n *ts.Node, name []byte) *ts.Node {
-	if string(name) != "it" || f.typ(n) != "lambda_literal" || n.ChildCount() == 0 {
+func kotlinIt(f *syntax.File, n *ts.Node, name []byte) *ts.Node {
+	if string(name) != "it" || f.Type(n) != "lambda_literal" || n.ChildCount() == 0 {
 		return nil
 	}
 	for i, c := 0, n.ChildCount(); i < c; i++ {
-		if f.typ(n.Child(i)) == "lambda_parameters" {
+		if f.Type(n.Child(i)) == "lambda_parameters" {
 			return nil
 		}
 	}

@@ -1,14 +1,15 @@
-package index
+package locals
 
 import (
 	"bytes"
 	"context"
 	"slices"
-	"strings"
 
 	ts "github.com/odvcencio/gotreesitter"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/syntax"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -18,11 +19,11 @@ import (
 // its grammar parses without error): parameters, local variables, closure and
 // lambda parameters, for/catch/match/pattern bindings, Kotlin's implicit
 // `it` (bound at its lambda's opening brace), Java's and Rust's
-// flow-scoped pattern bindings (resolve_locals_flow.go). One interpreter
+// flow-scoped pattern bindings (flow.go). One interpreter
 // walks the buffer's tree with the language's table (localsLang,
-// resolve_locals_lang.go); nothing is stored at index time.
+// lang.go); nothing is stored at index time.
 //
-// The contract: LocalAt answers only for an identifier that names a
+// The contract: nav.LocalAt answers only for an identifier that names a
 // local, its binding or a use the language's scope rules bind to it, and
 // then with exactly the occurrences bound to that binding, all in the
 // buffer. Everything else (fields, methods, types, globals, members after
@@ -45,46 +46,47 @@ type Local struct {
 }
 
 // NameHit is the binding as a definition hit.
-func (l Local) NameHit() NameHit {
-	return NameHit{Path: l.Path, Name: l.Name, Kind: extract.KindVariable, Selection: l.Selection}
+func (l Local) NameHit() index.NameHit {
+	return index.NameHit{Path: l.Path, Name: l.Name, Kind: extract.KindVariable, Selection: l.Selection}
 }
 
 // RefHits are the occurrences as references, the binding marked Decl.
-func (l Local) RefHits() []RefHit {
-	out := make([]RefHit, 0, len(l.Refs))
+func (l Local) RefHits() []index.RefHit {
+	out := make([]index.RefHit, 0, len(l.Refs))
 	for _, r := range l.Refs {
-		out = append(out, RefHit{Path: l.Path, Name: l.Name, Pos: r.Start, Decl: r == l.Selection})
+		out = append(out, index.RefHit{Path: l.Path, Name: l.Name, Pos: r.Start, Decl: r == l.Selection})
 	}
 	return out
 }
 
-// LocalAt resolves the identifier containing or ending at byte offset off
+// nav.LocalAt resolves the identifier containing or ending at byte offset off
 // of src, the content of the root-relative file from, when it names a
 // local of a language localsLangs covers. It costs one parse of src the
 // first time (the tree is kept in the store's tree cache, keyed by
 // content) and one walk of the outermost function or block around the
 // name (localsLang.walkRoot). Safe for concurrent use: it holds the tree
 // cache, as the Python and TypeScript resolvers do.
-func (s *Store) LocalAt(from string, src []byte, off int) (Local, bool) {
+func At(s *index.Store, from string, src []byte, off int) (Local, bool) {
 	lang, tbl := localsLangOf(from, src)
-	if tbl == nil || !s.localsEnabled(lang, from) {
+	if tbl == nil || !localsEnabled(s, lang, from) {
 		return Local{}, false
 	}
-	return s.localAt(lang, tbl, from, src, off)
+	return localAt(s, lang, tbl, from, src, off)
 }
 
-// localAt is LocalAt in language lang, whose table is tbl.
-func (s *Store) localAt(lang string, tbl *localsLang, from string, src []byte, off int) (Local, bool) {
-	start := IdentStart(src, off)
-	if start >= len(src) || !isIdentByte(src[start]) {
+// localAt is nav.LocalAt in language lang, whose table is tbl.
+func localAt(s *index.Store, lang string, tbl *localsLang, from string, src []byte, off int) (Local, bool) {
+	start := index.IdentStart(src, off)
+	if start >= len(src) || !index.IsIdentByte(src[start]) {
 		return Local{}, false
 	}
 	if afterMemberOp(src, start, tbl.arrowMembers) {
 		return Local{}, false // obj.x, p->x, N::x: a member, without a parse
 	}
-	s.py.lock()
-	defer s.py.unlock()
-	f := s.localsTree(lang, from, src)
+	c := syntax.CacheOf(s)
+	c.Lock()
+	defer c.Unlock()
+	f := localsTree(c, lang, from, src)
 	if f == nil {
 		return Local{}, false
 	}
@@ -105,18 +107,18 @@ func (s *Store) localAt(lang string, tbl *localsLang, from string, src []byte, o
 	if b == nil || !a.isLocal(b) {
 		return Local{}, false
 	}
-	out := Local{Path: from, Name: string(name), Selection: pyRange(b.node), Implicit: b.unnamed}
+	out := Local{Path: from, Name: string(name), Selection: syntax.NodeRange(b.node), Implicit: b.unnamed}
 	for _, o := range a.occ {
 		if !o.unnamed && a.resolve(o) == b {
-			out.Refs = append(out.Refs, pyRange(o.node))
+			out.Refs = append(out.Refs, syntax.NodeRange(o.node))
 		}
 	}
 	return out, true
 }
 
-// HasLocals reports whether LocalAt resolves the locals of the file rel
+// nav.HasLocals reports whether nav.LocalAt resolves the locals of the file rel
 // (its content src, whose first line may name the language).
-func HasLocals(rel string, src []byte) bool {
+func Covers(rel string, src []byte) bool {
 	_, tbl := localsLangOf(rel, src)
 	return tbl != nil
 }
@@ -126,29 +128,30 @@ func localsLangOf(rel string, src []byte) (string, *localsLang) {
 	return lang, localsLangs[lang]
 }
 
-// localsEnabled reports whether LocalAt may parse rel, of language
+// localsEnabled reports whether nav.LocalAt may parse rel, of language
 // lang: a language off by default (OptInLanguages: Swift, whose grammar
 // takes seconds and a gigabyte to load) only when the store extracted the
 // file, that is when the user turned the language on.
-func (s *Store) localsEnabled(lang, rel string) bool {
-	if _, optIn := OptInLanguages[lang]; !optIn {
+func localsEnabled(s *index.Store, lang, rel string) bool {
+	if _, optIn := index.OptInLanguages[lang]; !optIn {
 		return true
 	}
 	h, ok := s.Header(rel)
-	return ok && h.Status != StatusSkipped
+	return ok && h.Status != index.StatusSkipped
 }
 
-// warmLocals parses the buffer from into the tree cache when LocalAt
-// covers its language (WarmSyntax, when the editor opens it), and
+// Warm parses the buffer from into the tree cache when nav.LocalAt
+// covers its language (nav.WarmSyntax, when the editor opens it), and
 // returns it; nil otherwise.
-func (s *Store) warmLocals(from string, src []byte) []string {
+func Warm(s *index.Store, from string, src []byte) []string {
 	lang, tbl := localsLangOf(from, src)
-	if tbl == nil || !s.localsEnabled(lang, from) {
+	if tbl == nil || !localsEnabled(s, lang, from) {
 		return nil
 	}
-	s.py.lock()
-	defer s.py.unlock()
-	if s.localsTree(lang, from, src) == nil {
+	c := syntax.CacheOf(s)
+	c.Lock()
+	defer c.Unlock()
+	if localsTree(c, lang, from, src) == nil {
 		return nil
 	}
 	return []string{from}
@@ -160,7 +163,7 @@ func (s *Store) warmLocals(from string, src []byte) []string {
 // Lua's concatenation) does not. Elsewhere `->` starts a lambda's body
 // (Java, Kotlin) or a return type (Rust), where a name may be a local.
 func afterMemberOp(src []byte, start int, arrow bool) bool {
-	i := skipSpaceBack(src, start)
+	i := index.SkipSpaceBack(src, start)
 	switch {
 	case i >= 2 && (string(src[i-2:i]) == "::" || arrow && string(src[i-2:i]) == "->"):
 		return true
@@ -171,10 +174,10 @@ func afterMemberOp(src []byte, start int, arrow bool) bool {
 }
 
 // localsTree parses src (the buffer of rel) with lang's grammar, or takes
-// the tree from the cache. Precondition: the caller holds s.py.
-func (s *Store) localsTree(lang, rel string, src []byte) *pyFile {
+// the tree from the cache c. Precondition: the caller holds c.
+func localsTree(c *syntax.Cache, lang, rel string, src []byte) *syntax.File {
 	key := "locals:" + lang + ":" + rel
-	f, h := s.py.get(key, src)
+	f, h := c.Get(key, src)
 	if f != nil {
 		return f
 	}
@@ -182,37 +185,10 @@ func (s *Store) localsTree(lang, rel string, src []byte) *pyFile {
 	if err != nil {
 		return nil
 	}
-	f = &pyFile{rel: rel, src: src, tree: tree}
-	s.py.put(key, f, h)
-	s.py.evictLocals(key)
+	f = &syntax.File{Rel: rel, Src: src, Tree: tree}
+	c.Put(key, f, h)
+	c.EvictLocals(key)
 	return f
-}
-
-// localsCacheBytes bounds the source of the buffers whose trees LocalAt
-// keeps, within the tree cache's own bound: only the buffers being edited
-// matter to it, and a C tree takes about a hundred times its source
-// (zstd's 40 files, all opened, took the server from 0.96 to 1.7 GB
-// without this bound). A variable so that a test can lower it.
-var localsCacheBytes = 2 << 20
-
-// evictLocals drops the least recently used LocalAt trees beyond
-// localsCacheBytes, keeping keep. Precondition: the caller holds c.
-func (c *pyTreeCache) evictLocals(keep string) {
-	var keys []string
-	n := 0
-	for _, k := range c.order {
-		if strings.HasPrefix(k, "locals:") {
-			keys = append(keys, k)
-			n += len(c.files[k].f.src)
-		}
-	}
-	for _, k := range keys {
-		if n <= localsCacheBytes || k == keep {
-			break
-		}
-		n -= len(c.files[k].f.src)
-		c.drop(k, c.files[k])
-	}
 }
 
 // localsOcc is one occurrence of the name: a binding (rule set) or a use.
@@ -236,7 +212,7 @@ type localsOcc struct {
 // localsAnalysis holds the occurrences of one name in a buffer, in source
 // order, with the bindings among them.
 type localsAnalysis struct {
-	f      *pyFile
+	f      *syntax.File
 	tbl    *localsLang
 	name   []byte
 	occ    []*localsOcc
@@ -269,14 +245,14 @@ func keyOf(n *ts.Node) scopeKey { return scopeKey{n.StartByte(), n.EndByte(), n.
 
 // newLocalsAnalysis collects the occurrences of name under within's last
 // node, whose ancestors are the nodes before it.
-func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, within []*ts.Node) *localsAnalysis {
+func newLocalsAnalysis(f *syntax.File, tbl *localsLang, name []byte, start uint32, within []*ts.Node) *localsAnalysis {
 	a := &localsAnalysis{f: f, tbl: tbl, name: name, target: -1,
 		byScope: map[scopeKey][]scopedBinding{}, resolved: map[*localsOcc]*localsOcc{}}
 	path := slices.Clone(within[:len(within)-1])
 	var walk func(n *ts.Node)
 	walk = func(n *ts.Node) {
-		if n.NamedChildCount() == 0 && tbl.idents[f.typ(n)] || n.ChildCount() == 0 {
-			if tbl.idents[f.typ(n)] && bytes.Equal(a.nameOf(n), a.name) && tbl.isName(f, n, path) {
+		if n.NamedChildCount() == 0 && tbl.idents[f.Type(n)] || n.ChildCount() == 0 {
+			if tbl.idents[f.Type(n)] && bytes.Equal(a.nameOf(n), a.name) && tbl.isName(f, n, path) {
 				a.add(n, slices.Clone(path), start)
 			}
 			return
@@ -315,9 +291,9 @@ func newLocalsAnalysis(f *pyFile, tbl *localsLang, name []byte, start uint32, wi
 
 // descend is the path from the root to the leaf at byte start (the root
 // first), found by byte ranges rather than Parent links (localsOcc.anc).
-func descend(f *pyFile, start uint32) []*ts.Node {
+func descend(f *syntax.File, start uint32) []*ts.Node {
 	var path []*ts.Node
-	for n := f.tree.Root(); n != nil; {
+	for n := f.Tree.Root(); n != nil; {
 		path = append(path, n)
 		var next *ts.Node
 		for i, c := 0, n.ChildCount(); i < c; i++ {
@@ -355,10 +331,10 @@ func (a *localsAnalysis) add(n *ts.Node, anc []*ts.Node, start uint32) {
 
 // nameOf is the text of an identifier node as the table compares it.
 func (a *localsAnalysis) nameOf(n *ts.Node) []byte {
-	if n.EndByte() > uint32(len(a.f.src)) || n.StartByte() > n.EndByte() {
+	if n.EndByte() > uint32(len(a.f.Src)) || n.StartByte() > n.EndByte() {
 		return nil
 	}
-	return a.f.src[n.StartByte():n.EndByte()]
+	return a.f.Src[n.StartByte():n.EndByte()]
 }
 
 // resolve is the binding o is bound to (itself for a binding), or nil.
@@ -388,7 +364,7 @@ func (a *localsAnalysis) lookup(o, self *localsOcc) *localsOcc {
 	pos := o.node.StartByte()
 	for i := len(o.anc) - 1; i >= 0; i-- {
 		n := o.anc[i]
-		kind, ok := a.tbl.scopes[a.f.typ(n)]
+		kind, ok := a.tbl.scopes[a.f.Type(n)]
 		if ok && kind == scopeClass {
 			if !a.captures(o.anc, i) || len(a.byScope[keyOf(n)]) > 0 {
 				return nil // a member, or a member of the name shadows
@@ -412,7 +388,7 @@ func (a *localsAnalysis) lookup(o, self *localsOcc) *localsOcc {
 // around anc[i], -1 for none.
 func (a *localsAnalysis) outerScope(anc []*ts.Node, i int) int {
 	for j := i - 1; j >= 0; j-- {
-		if _, ok := a.tbl.scopes[a.f.typ(anc[j])]; ok {
+		if _, ok := a.tbl.scopes[a.f.Type(anc[j])]; ok {
 			return j
 		}
 	}
@@ -423,7 +399,7 @@ func (a *localsAnalysis) outerScope(anc []*ts.Node, i int) int {
 // around it (localsLang.captures: Java's anonymous and local classes,
 // Kotlin's object expressions and local classes).
 func (a *localsAnalysis) captures(anc []*ts.Node, i int) bool {
-	return i > 0 && a.tbl.captures != nil && a.tbl.scopes[a.f.typ(anc[i])] == scopeClass && a.tbl.captures(a.f, anc, i)
+	return i > 0 && a.tbl.captures != nil && a.tbl.scopes[a.f.Type(anc[i])] == scopeClass && a.tbl.captures(a.f, anc, i)
 }
 
 // visibleIn picks of a scope's bindings the one a use at pos sees: the
@@ -453,6 +429,6 @@ func (a *localsAnalysis) visibleIn(list []scopedBinding, self *localsOcc, pos ui
 // block scope, or at the top of a file in a language whose file-level
 // bindings are the file's own (Lua's local, Ruby).
 func (a *localsAnalysis) isLocal(b *localsOcc) bool {
-	kind := a.tbl.scopes[a.f.typ(b.spans[0].scope)]
+	kind := a.tbl.scopes[a.f.Type(b.spans[0].scope)]
 	return !b.rule.foreign && kind != scopeClass && (kind != scopeRoot || a.tbl.rootLocal)
 }

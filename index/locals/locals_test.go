@@ -1,4 +1,4 @@
-package index
+package locals
 
 import (
 	"bytes"
@@ -12,72 +12,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/internal/navtest"
+	"github.com/parleyhq/parley/index/syntax"
 	"github.com/parleyhq/parley/workspace"
 )
 
-// TestLocalsFixtures resolves the uses each testdata/locals_*.txtar lists
-// through DefinitionsAt and ReferencesAt, the path the server, the CLI
-// and the tools share.
-func TestLocalsFixtures(t *testing.T) {
-	archives, err := filepath.Glob(filepath.Join("testdata", "locals_*.txtar"))
-	if err != nil || len(archives) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	for _, archive := range archives {
-		if raceDetector && strings.HasSuffix(archive, "_swift.txtar") {
-			continue // see race_on_test.go
-		}
-		t.Run(filepath.Base(archive), func(t *testing.T) {
-			checkDefinitionFixture(t, filepath.Base(archive), func(st *Store, file string, src []byte, off int, read func(string) ([]byte, error)) string {
-				return localsAnswer(t, st, file, src, off, read)
-			})
-		})
-	}
-}
-
-// localsAnswer is "DEF | REFS" for the use at off (see the fixtures).
-func localsAnswer(t *testing.T, st *Store, file string, src []byte, off int, read SourceReader) string {
-	t.Helper()
-	if h, _ := st.Header(file); h.Status == StatusSkipped && OptInLanguages[h.Lang] != "" {
-		// As an editor does once the user turned the language on.
-		if err := st.PutContent(context.Background(), file, src, Options{EnableLanguages: []string{h.Lang}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	name, _ := IdentAt(src, off)
-	at := func(path string, line, col uint32) string {
-		if path == file {
-			return fmt.Sprintf("%d:%d", line+1, col+1)
-		}
-		return fmt.Sprintf("%s:%d", path, line+1)
-	}
-	def := "-"
-	defs, _, err := st.DefinitionsAt(file, src, off, name, read)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(defs) > 0 {
-		def = at(defs[0].Path, defs[0].Selection.Start.Line, defs[0].Selection.Start.Col)
-	}
-	refs, resolved, err := st.ReferencesAt(file, src, off, name, 0, read)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !resolved {
-		return def + " | *"
-	}
-	var out []string
-	for _, r := range refs {
-		out = append(out, at(r.Path, r.Pos.Line, r.Pos.Col))
-	}
-	return def + " | " + strings.Join(out, " ")
-}
-
-// FuzzLocalsResolve feeds arbitrary buffers and offsets to LocalAt in
+// FuzzLocalsResolve feeds arbitrary buffers and offsets to nav.LocalAt in
 // each language it covers: none may panic.
 func FuzzLocalsResolve(f *testing.F) {
-	st, err := Open(f.TempDir())
+	st, err := index.Open(f.TempDir())
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -106,17 +51,17 @@ func FuzzLocalsResolve(f *testing.F) {
 		{".swift", "func f(_ o: Int?) { guard let n = o, n > 0 else { return }; let g = { (k: Int) in k + n }; if let m = o { use(m) } }", "n }"},
 		{".kt", "fun f(xs: List<Int>) = xs.map { it + xs.any { y -> it == y } }", "it =="},
 	} {
-		if raceDetector && seed.ext == ".swift" {
+		if navtest.RaceDetector && seed.ext == ".swift" {
 			continue // see race_on_test.go
 		}
 		f.Add([]byte(seed.src), strings.Index(seed.src, seed.at), uint8(slices.Index(exts, seed.ext)))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, off int, lang uint8) {
 		file := "fuzz/a" + exts[int(lang)%len(exts)]
-		// localAt: LocalAt without its opt-in check, which would need
+		// localAt: nav.LocalAt without its opt-in check, which would need
 		// each input indexed first.
 		name, tbl := localsLangOf(file, src)
-		if l, ok := st.localAt(name, tbl, file, src, off); ok {
+		if l, ok := localAt(st, name, tbl, file, src, off); ok {
 			if slices.Contains(l.Refs, l.Selection) == l.Implicit || !bytes.Contains(src, []byte(l.Name)) {
 				t.Fatalf("local %q with refs %v", l.Name, l.Refs)
 			}
@@ -133,7 +78,7 @@ var localsExt = map[string]string{
 // BenchmarkLocalAt measures a definition/references query on a local of a
 // large buffer (a generated 0.5 MB Java file, or the file
 // PARLEY_LOCALS_FILE names, queried at the byte offset PARLEY_LOCALS_OFF):
-// "parse" is the bare tree-sitter parse, "cold" LocalAt on content the
+// "parse" is the bare tree-sitter parse, "cold" nav.LocalAt on content the
 // tree cache has not seen (one parse and one walk), "cached" on the same
 // content again (one walk). Issue 17 asks that a local cost about one
 // parse of the buffer.
@@ -150,7 +95,7 @@ func BenchmarkLocalAt(b *testing.B) {
 		off = bytes.LastIndex(src, []byte("return acc")) + len("return ")
 	}
 	lang := workspace.DetectLanguage(file, nil)
-	st, err := Open(b.TempDir())
+	st, err := index.Open(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -170,15 +115,15 @@ func BenchmarkLocalAt(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			buf := append([]byte(nil), src...)
 			buf[len(buf)-1] = byte('0' + i%2) // new content: not in the cache
-			if _, ok := st.LocalAt(file, buf, off); !ok {
+			if _, ok := At(st, file, buf, off); !ok {
 				b.Fatalf("no local at %d", off)
 			}
 		}
 	})
 	b.Run("cached", func(b *testing.B) {
-		st.LocalAt(file, src, off)
+		At(st, file, src, off)
 		for b.Loop() {
-			if _, ok := st.LocalAt(file, src, off); !ok {
+			if _, ok := At(st, file, src, off); !ok {
 				b.Fatalf("no local at %d", off)
 			}
 		}
@@ -206,19 +151,19 @@ func TestLocalsOptIn(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a.swift"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st := openTestStore(t, t.TempDir())
+	st := navtest.Open(t, t.TempDir(), testDescribers)
 	defer st.Close()
-	mustIndex(t, st, root)
+	navtest.MustIndex(t, st, root)
 	off := bytes.LastIndex(src, []byte("y"))
-	if l, ok := st.LocalAt("a.swift", src, off); ok {
+	if l, ok := At(st, "a.swift", src, off); ok {
 		t.Errorf("Swift off: LocalAt = %+v, want none", l)
 	}
-	if got := st.WarmSyntax("a.swift", src, nil); got != nil {
+	if got := Warm(st, "a.swift", src); got != nil {
 		t.Errorf("Swift off: WarmSyntax = %v, want nil", got)
 	}
 }
 
-// TestAfterMemberOp: the names LocalAt rules out before parsing.
+// TestAfterMemberOp: the names nav.LocalAt rules out before parsing.
 func TestAfterMemberOp(t *testing.T) {
 	for _, c := range []struct {
 		src   string
@@ -235,52 +180,56 @@ func TestAfterMemberOp(t *testing.T) {
 	}
 }
 
-// TestWarmLocals: opening a document of a language LocalAt covers parses
-// it into the tree cache (WarmSyntax, which the language server runs on
+// TestWarmLocals: opening a document of a language nav.LocalAt covers parses
+// it into the tree cache (nav.WarmSyntax, which the language server runs on
 // didOpen), so that the first request finds it parsed within its budget.
 func TestWarmLocals(t *testing.T) {
-	st := openTestStore(t, t.TempDir())
+	st := navtest.Open(t, t.TempDir(), testDescribers)
 	defer st.Close()
 	src := []byte("class A { int m(int x) { return x; } }\n")
-	if got := st.WarmSyntax("a/A.java", src, nil); !slices.Equal(got, []string{"a/A.java"}) {
+	if got := Warm(st, "a/A.java", src); !slices.Equal(got, []string{"a/A.java"}) {
 		t.Fatalf("WarmSyntax(A.java) = %v, want the buffer", got)
 	}
-	st.py.lock()
-	f, _ := st.py.get("locals:java:a/A.java", src)
-	st.py.unlock()
+	syntax.CacheOf(st).Lock()
+	f, _ := syntax.CacheOf(st).Get("locals:java:a/A.java", src)
+	syntax.CacheOf(st).Unlock()
 	if f == nil {
 		t.Fatal("the warmed tree is not in the cache")
 	}
-	if got := st.WarmSyntax("notes.txt", []byte("x"), nil); got != nil {
+	if got := Warm(st, "notes.txt", []byte("x")); got != nil {
 		t.Errorf("WarmSyntax(notes.txt) = %v, want nil", got)
 	}
 }
 
-// TestLocalsCacheBound: LocalAt keeps the trees of the buffers it parsed
+// TestLocalsCacheBound: nav.LocalAt keeps the trees of the buffers it parsed
 // within localsCacheBytes of source, the latest first.
 func TestLocalsCacheBound(t *testing.T) {
-	st := openTestStore(t, t.TempDir())
+	st := navtest.Open(t, t.TempDir(), testDescribers)
 	defer st.Close()
-	defer func(old int) { localsCacheBytes = old }(localsCacheBytes)
-	localsCacheBytes = 20 << 10
+	defer func(old int) { syntax.LocalsCacheBytes = old }(syntax.LocalsCacheBytes)
+	syntax.LocalsCacheBytes = 20 << 10
 	big := bigJava(40) // about 8 KB
 	for i := range 6 {
 		rel := fmt.Sprintf("a/Big%d.java", i)
 		off := bytes.LastIndex(big, []byte("return acc")) + len("return ")
-		if _, ok := st.LocalAt(rel, big, off); !ok {
+		if _, ok := At(st, rel, big, off); !ok {
 			t.Fatalf("%s: no local", rel)
 		}
 	}
-	st.py.lock()
-	defer st.py.unlock()
+	syntax.CacheOf(st).Lock()
+	defer syntax.CacheOf(st).Unlock()
 	n, kept := 0, []string{}
-	for _, k := range st.py.order {
+	for _, k := range syntax.CacheOf(st).Keys() {
 		if strings.HasPrefix(k, "locals:") {
-			n += len(st.py.files[k].f.src)
+			f, _ := syntax.CacheOf(st).Cached(k)
+			n += len(f.Src)
 			kept = append(kept, k)
 		}
 	}
-	if n > localsCacheBytes || !slices.Contains(kept, "locals:java:a/Big5.java") {
-		t.Errorf("kept %v, %d bytes of source (bound %d)", kept, n, localsCacheBytes)
+	if n > syntax.LocalsCacheBytes || !slices.Contains(kept, "locals:java:a/Big5.java") {
+		t.Errorf("kept %v, %d bytes of source (bound %d)", kept, n, syntax.LocalsCacheBytes)
 	}
 }
+
+// testDescribers are the describers the tests index with.
+var testDescribers navtest.Describers

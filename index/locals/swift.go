@@ -1,7 +1,9 @@
-package index
+package locals
 
 import (
 	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/syntax"
 )
 
 // Swift's locals table. gotreesitter v0.24's Swift grammar reads the
@@ -57,19 +59,19 @@ var swiftLocals = &localsLang{
 // clauses after its own and in the body (an if's then branch), not in its
 // value (`if let x = x` reads the outer x); a guard's also after the
 // guard, to the end of its block, and not in its else branch.
-func swiftFlow(f *pyFile, name, decl *ts.Node, anc []*ts.Node) []localsSpan {
+func swiftFlow(f *syntax.File, name, decl *ts.Node, anc []*ts.Node) []localsSpan {
 	from, body, elseAt := uint32(0), (*ts.Node)(nil), uint32(0)
 	for i, c := 0, decl.ChildCount(); i < c; i++ {
 		ch := decl.Child(i)
 		if ch.StartByte() < name.EndByte() {
 			continue
 		}
-		switch f.typ(ch) {
+		switch f.Type(ch) {
 		case ",", "else":
 			if from == 0 {
 				from = ch.StartByte()
 			}
-			if f.typ(ch) == "else" && elseAt == 0 {
+			if f.Type(ch) == "else" && elseAt == 0 {
 				elseAt = ch.StartByte()
 			}
 		case "statements":
@@ -84,7 +86,7 @@ func swiftFlow(f *pyFile, name, decl *ts.Node, anc []*ts.Node) []localsSpan {
 	if from == 0 {
 		return nil
 	}
-	if f.typ(decl) != "guard_statement" {
+	if f.Type(decl) != "guard_statement" {
 		if body == nil {
 			return nil
 		}
@@ -99,8 +101,8 @@ func swiftFlow(f *pyFile, name, decl *ts.Node, anc []*ts.Node) []localsSpan {
 
 // swiftError: a catch clause without a pattern binds `error`, at its
 // `catch`.
-func swiftError(f *pyFile, n *ts.Node, name []byte) *ts.Node {
-	if string(name) != "error" || f.typ(n) != "catch_block" || n.ChildCount() == 0 || n.ChildByFieldName("error", f.tree.Lang) != nil {
+func swiftError(f *syntax.File, n *ts.Node, name []byte) *ts.Node {
+	if string(name) != "error" || f.Type(n) != "catch_block" || n.ChildCount() == 0 || n.ChildByFieldName("error", f.Tree.Lang) != nil {
 		return nil
 	}
 	return n.Child(0)

@@ -1,4 +1,12 @@
-package index
+package nav
+
+import (
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/locals"
+	"github.com/parleyhq/parley/index/python"
+	"github.com/parleyhq/parley/index/syntax"
+	"github.com/parleyhq/parley/index/typescript"
+)
 
 // WarmSyntax parses into the tree cache the Python, TypeScript or
 // JavaScript file from (its content src) and the modules its indexed
@@ -9,7 +17,7 @@ package index
 //
 // A Python, TypeScript or JavaScript buffer whose content the index holds
 // is not warmed: its requests are answered from the stored descriptors
-// (resolve_pyidx.go, resolve_tsidx.go), which parse nothing, and a warming
+// (python/idx.go, typescript/idx.go), which parse nothing, and a warming
 // parse would only delay the request that cancels it.
 //
 // Each file is parsed by a resolver of its own, taking the tree cache
@@ -17,33 +25,33 @@ package index
 // it stops at CancelResolutions (a request wanting the store), within
 // the step and byte bounds of one resolution. It returns the files now in
 // the cache, the buffer first.
-func (s *Store) WarmSyntax(from string, src []byte, read SourceReader) []string {
+func WarmSyntax(s *index.Store, from string, src []byte, read syntax.SourceReader) []string {
 	lang := ""
 	switch {
-	case (isPyFile(from) || isTSFile(from)) && s.indexedContent(from, src):
+	case (python.IsFile(from) || typescript.IsFile(from)) && syntax.IndexedContent(s, from, src):
 		return nil
-	case isPyFile(from):
+	case python.IsFile(from):
 		lang = "python"
-	case isTSFile(from):
-		lang = tsGrammar(from)
+	case typescript.IsFile(from):
+		lang = typescript.Grammar(from)
 	default:
-		return s.warmLocals(from, src)
+		return locals.Warm(s, from, src)
 	}
 	var warm []string
 	parsed := 0
 	// parse caches rel (content src, or read when nil) unless cancelled
 	// or over the bounds; ok is false when warming should stop.
-	parse := func(rel string, src []byte, lang string, imports func(r *pyResolver) []string) (next []string, ok bool) {
-		r := newPyResolver(s, read)
-		defer r.release()
-		r.parsed = parsed
-		if r.gen <= s.py.cancelled.Load() {
+	parse := func(rel string, src []byte, lang string, imports func(r *syntax.Resolver) []string) (next []string, ok bool) {
+		r := syntax.NewResolver(s, read)
+		defer r.Release()
+		r.Parsed = parsed
+		if r.Cancelled() {
 			return nil, false
 		}
-		f := r.parsedAs(rel, src, lang)
-		parsed = r.parsed
+		f := r.ParsedAs(rel, src, lang)
+		parsed = r.Parsed
 		if f == nil {
-			return nil, r.gen > s.py.cancelled.Load() && parsed < pyParseBytes
+			return nil, !r.Cancelled() && parsed < syntax.ParseBytes
 		}
 		warm = append(warm, rel)
 		if imports != nil {
@@ -51,7 +59,7 @@ func (s *Store) WarmSyntax(from string, src []byte, read SourceReader) []string 
 		}
 		return next, true
 	}
-	mods, ok := parse(from, src, lang, func(r *pyResolver) []string {
+	mods, ok := parse(from, src, lang, func(r *syntax.Resolver) []string {
 		det, err := s.Detail(from)
 		if err != nil {
 			return nil // not indexed yet: its imports are unknown
@@ -61,9 +69,9 @@ func (s *Store) WarmSyntax(from string, src []byte, read SourceReader) []string 
 		for _, im := range det.Imports {
 			mod := ""
 			if lang == "python" {
-				mod = r.importModule(from, im.Path)
+				mod = python.ImportModule(r, from, im.Path)
 			} else {
-				mod = r.tsModuleFile(from, im.Path)
+				mod = typescript.ModuleFile(r, from, im.Path)
 			}
 			if mod != "" && !seen[mod] {
 				seen[mod] = true
@@ -72,10 +80,10 @@ func (s *Store) WarmSyntax(from string, src []byte, read SourceReader) []string 
 		}
 		return mods
 	})
-	for i := 0; ok && i < len(mods) && i < pyStepLimit; i++ {
+	for i := 0; ok && i < len(mods) && i < syntax.StepLimit; i++ {
 		ml := "python"
-		if !isPyFile(mods[i]) {
-			ml = tsGrammar(mods[i])
+		if !python.IsFile(mods[i]) {
+			ml = typescript.Grammar(mods[i])
 		}
 		_, ok = parse(mods[i], nil, ml, nil)
 	}

@@ -1,4 +1,4 @@
-package index
+package nav
 
 import (
 	"fmt"
@@ -7,6 +7,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/internal/navtest"
+	"github.com/parleyhq/parley/index/python"
+	"github.com/parleyhq/parley/index/syntax"
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
@@ -15,91 +19,70 @@ import (
 // nothing; a cancelled store warms nothing, nor does a buffer the index
 // holds (its requests are answered from descriptors).
 func TestWarmSyntax(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
-	st := indexedStore(t, root)
+	root := fixture.Extract(t, filepath.Join("..", "python", "testdata", "resolve_py.txtar"))
+	st := navtest.IndexedStore(t, root, testDescribers)
 	src, err := os.ReadFile(filepath.Join(root, "app", "main.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := st.WarmSyntax("app/main.py", src, readUnder(root)); len(got) != 0 {
+	if got := WarmSyntax(st, "app/main.py", src, navtest.ReadUnder(root)); len(got) != 0 {
 		t.Errorf("warmed the indexed content: %v", got)
 	}
 	src = append(src, "# edited\n"...)
 
-	st.CancelResolutions()
-	if got := st.WarmSyntax("app/main.py", src, readUnder(root)); len(got) != 0 {
+	CancelResolutions(st)
+	if got := WarmSyntax(st, "app/main.py", src, navtest.ReadUnder(root)); len(got) != 0 {
 		t.Errorf("warmed while cancelled: %v", got)
 	}
-	st.ResumeResolutions()
+	ResumeResolutions(st)
 
-	got := st.WarmSyntax("app/main.py", src, readUnder(root))
+	got := WarmSyntax(st, "app/main.py", src, navtest.ReadUnder(root))
 	want := []string{"app/main.py", "pkg/models.py", "pkg/__init__.py", "pkg/util.py", "pkg/star.py", "app/sibling.py"}
 	if !slices.Equal(got, want) {
 		t.Errorf("warmed %v, want %v", got, want)
 	}
 	for _, rel := range want {
-		if _, ok := st.py.files["python:"+rel]; !ok {
+		if _, ok := syntax.CacheOf(st).Cached("python:" + rel); !ok {
 			t.Errorf("%s not in the tree cache", rel)
 		}
 	}
 	// Everything u.save (line 17) needs is cached: resolving it parses
 	// nothing.
-	r := newPyResolver(st, readUnder(root))
-	f := r.file("app/main.py", src)
-	tg, ok := r.resolveIdent(f, pyIdentAt(f, lineOffset(src, 16)+6))
-	r.release()
-	if !ok || tg.Path != "pkg/models.py" || r.parsed != 0 {
-		t.Errorf("u.save after warming: %v %v, parsed %d bytes; want pkg/models.py, none parsed", tg, ok, r.parsed)
+	before := len(syntax.CacheOf(st).Keys())
+	tg, ok := python.Definitions(st, "app/main.py", src, navtest.LineOffset(src, 16)+6, navtest.ReadUnder(root))
+	if after := len(syntax.CacheOf(st).Keys()); !ok || tg.Path != "pkg/models.py" || after != before {
+		t.Errorf("u.save after warming: %v %v, %d trees cached, %d before; want pkg/models.py, none parsed", tg, ok, after, before)
 	}
-	if got := st.WarmSyntax("notes.txt", []byte("x"), readUnder(root)); got != nil {
+	if got := WarmSyntax(st, "notes.txt", []byte("x"), navtest.ReadUnder(root)); got != nil {
 		t.Errorf("warmed a text file: %v", got)
 	}
-}
-
-// indexedStore opens a store of its own, closed with the test, and
-// indexes root into it.
-func indexedStore(t *testing.T, root string) *Store {
-	t.Helper()
-	st := openTestStore(t, t.TempDir())
-	t.Cleanup(func() { st.Close() })
-	mustIndex(t, st, root)
-	return st
-}
-
-// lineOffset is the byte offset of 0-based line n of src.
-func lineOffset(src []byte, n int) int {
-	off := 0
-	for ; n > 0; n-- {
-		off += slices.Index(src[off:], '\n') + 1
-	}
-	return off
 }
 
 // TestPyReferencesCancelled: a references resolution cancelled before it
 // starts judges no file, even those it would judge without parsing, so
 // that a late one frees the store for the request that cancelled it.
 func TestPyReferencesCancelled(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
-	st := indexedStore(t, root)
+	root := fixture.Extract(t, filepath.Join("..", "python", "testdata", "resolve_py.txtar"))
+	st := navtest.IndexedStore(t, root, testDescribers)
 	src, err := os.ReadFile(filepath.Join(root, "pkg", "util.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, ok := st.PyDefinitions("pkg/util.py", src, lineOffset(src, 3)+5, readUnder(root))
+	tg, ok := python.Definitions(st, "pkg/util.py", src, navtest.LineOffset(src, 3)+5, navtest.ReadUnder(root))
 	if !ok || tg.Name != "helper" {
 		t.Fatalf("helper not resolved: %v %v", tg, ok)
 	}
-	gen := st.ResolveGen()
-	st.CancelResolutions()
-	refs, err := st.PyReferences(tg, readUnder(root))
-	st.ResumeResolutions()
+	gen := ResolveGen(st)
+	CancelResolutions(st)
+	refs, err := SyntaxReferences(st, tg, navtest.ReadUnder(root))
+	ResumeResolutions(st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(refs) != 0 || !st.CancelledSince(gen) {
+	if len(refs) != 0 || !CancelledSince(st, gen) {
 		t.Errorf("cancelled references judged %d occurrences: %v", len(refs), refs)
 	}
-	if refs, err := st.PyReferences(tg, readUnder(root)); err != nil || len(refs) != 4 {
+	if refs, err := SyntaxReferences(st, tg, navtest.ReadUnder(root)); err != nil || len(refs) != 4 {
 		t.Errorf("references once resumed: %v, %v; want 4", refs, err)
 	}
 }
@@ -107,23 +90,23 @@ func TestPyReferencesCancelled(t *testing.T) {
 // TestPyReferencesParseFits: a references query parses no other file,
 // being answered from descriptors.
 func TestPyReferencesParseFits(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
-	st := indexedStore(t, root)
+	root := fixture.Extract(t, filepath.Join("..", "python", "testdata", "resolve_py.txtar"))
+	st := navtest.IndexedStore(t, root, testDescribers)
 	src, err := os.ReadFile(filepath.Join(root, "pkg", "util.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, ok := st.PyDefinitions("pkg/util.py", src, lineOffset(src, 3)+5, readUnder(root))
+	tg, ok := python.Definitions(st, "pkg/util.py", src, navtest.LineOffset(src, 3)+5, navtest.ReadUnder(root))
 	if !ok || tg.Name != "helper" {
 		t.Fatalf("helper not resolved: %v %v", tg, ok)
 	}
-	before := len(st.py.files)
-	refs, err := st.PyReferences(tg, readUnder(root))
+	before := len(syntax.CacheOf(st).Keys())
+	refs, err := SyntaxReferences(st, tg, navtest.ReadUnder(root))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.py.files) != before {
-		t.Errorf("parsed %d files: %v", len(st.py.files)-before, st.py.order)
+	if len(syntax.CacheOf(st).Keys()) != before {
+		t.Errorf("parsed %d files: %v", len(syntax.CacheOf(st).Keys())-before, syntax.CacheOf(st).Keys())
 	}
 	// app/main.py's import and call, unparsed; the parameter helper of
 	// inner is one of them, as the unparsed judgement cannot tell.
@@ -142,20 +125,20 @@ func TestPyReferencesWalled(t *testing.T) {
 		"d.py": "class Mixin:\n    pass\n",
 		"c.py": "from a import Base\nfrom d import Mixin\n\nclass X(Mixin, Base):\n    def f(self):\n        self.save()\n",
 	})
-	st := indexedStore(t, root)
-	read := readUnder(root)
+	st := navtest.IndexedStore(t, root, testDescribers)
+	read := navtest.ReadUnder(root)
 	a, _ := read("a.py")
-	tg, ok := st.PyDefinitions("a.py", a, lineOffset(a, 1)+8, read)
+	tg, ok := python.Definitions(st, "a.py", a, navtest.LineOffset(a, 1)+8, read)
 	if !ok || tg.Name != "save" {
 		t.Fatalf("save not resolved: %v %v", tg, ok)
 	}
 	// X at its class line resolves within c.py: its tree is cached,
 	// d.py's is not.
 	c, _ := read("c.py")
-	if x, ok := st.PyDefinitions("c.py", c, lineOffset(c, 3)+6, read); !ok || x.Path != "c.py" {
+	if x, ok := python.Definitions(st, "c.py", c, navtest.LineOffset(c, 3)+6, read); !ok || x.Path != "c.py" {
 		t.Fatalf("X: %v %v", x, ok)
 	}
-	if _, ok := st.py.files["python:d.py"]; ok {
+	if _, ok := syntax.CacheOf(st).Cached("python:d.py"); ok {
 		t.Fatal("d.py parsed before the query")
 	}
 	got := walledReferences(t, st, tg, read)
@@ -168,13 +151,13 @@ func TestPyReferencesWalled(t *testing.T) {
 // walledReferences answers tg's references, checks that d.py was not
 // parsed for them, and lists them
 // as "path:line:col uncertain=…" (line 1-based, column 0-based bytes).
-func walledReferences(t *testing.T, st *Store, tg PyTarget, read SourceReader) []string {
+func walledReferences(t *testing.T, st *index.Store, tg syntax.Target, read syntax.SourceReader) []string {
 	t.Helper()
-	refs, err := st.PyReferences(tg, read)
+	refs, err := SyntaxReferences(st, tg, read)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := st.py.files["python:d.py"]; ok {
+	if _, ok := syntax.CacheOf(st).Cached("python:d.py"); ok {
 		t.Error("d.py parsed for references")
 	}
 	var got []string
@@ -194,14 +177,14 @@ func TestPyReferencesWalledImport(t *testing.T) {
 		"d.py": "from a import helper\n",
 		"c.py": "from a import helper\nfrom d import helper as h2\nhelper()\n",
 	})
-	st := indexedStore(t, root)
-	read := readUnder(root)
+	st := navtest.IndexedStore(t, root, testDescribers)
+	read := navtest.ReadUnder(root)
 	c, _ := read("c.py")
-	tg, ok := st.PyDefinitions("c.py", c, lineOffset(c, 2)+1, read)
+	tg, ok := python.Definitions(st, "c.py", c, navtest.LineOffset(c, 2)+1, read)
 	if !ok || tg.Path != "a.py" {
 		t.Fatalf("helper not resolved: %v %v", tg, ok)
 	}
-	if _, ok := st.py.files["python:d.py"]; ok {
+	if _, ok := syntax.CacheOf(st).Cached("python:d.py"); ok {
 		t.Fatal("d.py parsed before the query")
 	}
 	got := walledReferences(t, st, tg, read)
@@ -215,17 +198,20 @@ func TestPyReferencesWalledImport(t *testing.T) {
 // not warmed (its requests read descriptors); an edited one is parsed,
 // with the modules it imports.
 func TestTSWarmSyntax(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("testdata", "resolve_ts.txtar"))
-	st := indexedStore(t, root)
+	root := fixture.Extract(t, filepath.Join("..", "typescript", "testdata", "resolve_ts.txtar"))
+	st := navtest.IndexedStore(t, root, testDescribers)
 	src, err := os.ReadFile(filepath.Join(root, "src", "app.ts"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := st.WarmSyntax("src/app.ts", src, readUnder(root)); got != nil {
+	if got := WarmSyntax(st, "src/app.ts", src, navtest.ReadUnder(root)); got != nil {
 		t.Errorf("warmed the indexed content: %v", got)
 	}
 	src = append(src, "// edited\n"...)
-	if got := st.WarmSyntax("src/app.ts", src, readUnder(root)); len(got) == 0 || got[0] != "src/app.ts" {
+	if got := WarmSyntax(st, "src/app.ts", src, navtest.ReadUnder(root)); len(got) == 0 || got[0] != "src/app.ts" {
 		t.Errorf("warmed %v for an edited buffer, want src/app.ts first", got)
 	}
 }
+
+// testDescribers are the describers the tests index with.
+var testDescribers = Describers()

@@ -1,18 +1,18 @@
-package index
+package python
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 
 	ts "github.com/odvcencio/gotreesitter"
 
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/syntax"
 )
 
 // Python resolution descriptors, written at index time (schema 7) so that
 // a references query, and a definition that leads into other modules,
-// evaluates small strings against the index (resolve_pyidx.go) instead of
+// evaluates small strings against the index (idx.go) instead of
 // parsing files. While the extractor holds a Python file's tree, each
 // identifier occurrence gets a descriptor of what it binds to from that
 // file's syntax alone, with the query-time resolver's scope rules
@@ -47,16 +47,14 @@ import (
 // occurrence stores its index (Ref.Operand), as Go's operand descriptors
 // do.
 
-func init() { extract.SetAnnotator("python", annotatePython) }
-
 // pyValueDepth bounds the nesting of the values a descriptor inlines
 // (x = y = z = ... chains).
 const pyValueDepth = 8
 
-// annotatePython writes the descriptors of res's references and the
+// Describe writes the descriptors of res's references and the
 // file's facts. A failure (a panic on a broken tree) leaves the file
 // without descriptors: its occurrences are then unknown, not wrong.
-func annotatePython(tree *extract.Tree, src []byte, res *extract.Result) {
+func Describe(tree *extract.Tree, src []byte, res *extract.Result) {
 	refs := res.Refs
 	defer func() {
 		if recover() != nil {
@@ -66,48 +64,37 @@ func annotatePython(tree *extract.Tree, src []byte, res *extract.Result) {
 			res.Refs, res.Operands = refs, nil
 		}
 	}()
-	d := newPyDescriber(&pyFile{src: src, tree: tree})
-	lines := lineOffsets(src)
+	d := newPyDescriber(&syntax.File{Src: src, Tree: tree})
+	lines := syntax.LineOffsets(src)
 	added := d.allStrings(res)
 	for i := range res.Refs {
 		r := &res.Refs[i]
 		if r.Operand != 0 || int(r.Pos.Line) >= len(lines) {
 			continue
 		}
-		id := d.identAt(lines[r.Pos.Line] + int(r.Pos.Col))
+		id := d.IdentAt(lines[r.Pos.Line] + int(r.Pos.Col))
 		if id == nil {
 			continue
 		}
-		r.Operand = d.intern(d.describe(id))
+		r.Operand = d.Intern(d.describe(id))
 	}
 	d.facts()
 	if added {
 		sort.SliceStable(res.Refs, func(i, j int) bool { return res.Refs[i].Pos.Less(res.Refs[j].Pos) })
 	}
-	res.Operands = d.table
-}
-
-// lineOffsets is the byte offset of each line start of src.
-func lineOffsets(src []byte) []int {
-	out := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			out = append(out, i+1)
-		}
-	}
-	return out
+	res.Operands = d.Table
 }
 
 // pyDescriber describes the identifiers of one parsed file.
 type pyDescriber struct {
-	descTable
-	f   *pyFile
+	syntax.DescTable
+	f   *syntax.File
 	tab *pyBindingTable
 }
 
-func newPyDescriber(f *pyFile) *pyDescriber {
-	d := &pyDescriber{f: f, descTable: descTable{index: map[string]uint32{}}}
-	d.tab = newPyBindingTable(f, func(n *ts.Node) { d.idents = append(d.idents, n) })
+func newPyDescriber(f *syntax.File) *pyDescriber {
+	d := &pyDescriber{f: f, DescTable: syntax.DescTable{Index: map[string]uint32{}}}
+	d.tab = newPyBindingTable(f, func(n *ts.Node) { d.Idents = append(d.Idents, n) })
 	return d
 }
 
@@ -115,10 +102,10 @@ func newPyDescriber(f *pyFile) *pyDescriber {
 // says nothing (a keyword argument's name).
 func (d *pyDescriber) describe(id *ts.Node) string {
 	f := d.f
-	name := f.text(id)
+	name := f.Text(id)
 	p := id.Parent()
-	if p != nil && f.typ(p) == "attribute" && sameNode(f.field(p, "attribute"), id) {
-		v := d.value(f.field(p, "object"), 0)
+	if p != nil && f.Type(p) == "attribute" && syntax.SameNode(f.Field(p, "attribute"), id) {
+		v := d.value(f.Field(p, "object"), 0)
 		if v == "" {
 			return "."
 		}
@@ -128,19 +115,19 @@ func (d *pyDescriber) describe(id *ts.Node) string {
 		}
 		return desc
 	}
-	if p != nil && f.typ(p) == "keyword_argument" && sameNode(f.field(p, "name"), id) {
+	if p != nil && f.Type(p) == "keyword_argument" && syntax.SameNode(f.Field(p, "name"), id) {
 		return ""
 	}
 	if st := pyEnclosingImport(f, id); st != nil {
 		v := d.importPart(st, id)
-		if v != "" && pyBindingNameOf(f, id) && f.typ(pyScopeOf(f, id)) == "module" {
+		if v != "" && pyBindingNameOf(f, id) && f.Type(pyScopeOf(f, id)) == "module" {
 			v = "g" + v
 		}
 		return v
 	}
 	b, scope := pyLookupBinding(f, id, name, d.tab, nil)
 	g := ""
-	if scope != nil && f.typ(scope) == "module" {
+	if scope != nil && f.Type(scope) == "module" {
 		g = "g"
 	}
 	switch {
@@ -155,12 +142,7 @@ func (d *pyDescriber) describe(id *ts.Node) string {
 		}
 		return ""
 	}
-	return g + "@" + pyPosString(b)
-}
-
-func pyPosString(n *ts.Node) string {
-	p := n.StartPoint()
-	return strconv.FormatUint(uint64(p.Row), 10) + ":" + strconv.FormatUint(uint64(p.Column), 10)
+	return g + "@" + syntax.PosString(b)
 }
 
 // pyModulePath writes a dotted module name with '/' for '.', so that
@@ -172,27 +154,27 @@ func pyModulePath(dotted string) string { return strings.ReplaceAll(pySquash(dot
 func (d *pyDescriber) importValue(st, b *ts.Node) string {
 	f := d.f
 	p := b.Parent()
-	if f.typ(st) == "import_statement" {
-		dotted := f.text(b)
-		if f.typ(p) == "aliased_import" {
-			dotted = f.text(f.field(p, "name"))
+	if f.Type(st) == "import_statement" {
+		dotted := f.Text(b)
+		if f.Type(p) == "aliased_import" {
+			dotted = f.Text(f.Field(p, "name"))
 		}
 		return "m" + pyModulePath(dotted)
 	}
-	name := f.text(b)
-	if f.typ(p) == "aliased_import" {
-		name = f.text(f.field(p, "name"))
+	name := f.Text(b)
+	if f.Type(p) == "aliased_import" {
+		name = f.Text(f.Field(p, "name"))
 	}
 	return d.fromMember(st, name)
 }
 
 // fromMember describes name read from the module of from-import st.
 func (d *pyDescriber) fromMember(st *ts.Node, name string) string {
-	m := d.f.field(st, "module_name")
+	m := d.f.Field(st, "module_name")
 	if m == nil || name == "" {
 		return ""
 	}
-	return "n" + pyModulePath(d.f.text(m)) + ":" + name
+	return "n" + pyModulePath(d.f.Text(m)) + ":" + name
 }
 
 // importPart describes an identifier inside an import statement
@@ -200,19 +182,19 @@ func (d *pyDescriber) fromMember(st *ts.Node, name string) string {
 func (d *pyDescriber) importPart(st, id *ts.Node) string {
 	f := d.f
 	p := id.Parent()
-	if f.typ(p) == "aliased_import" && sameNode(f.field(p, "alias"), id) {
+	if f.Type(p) == "aliased_import" && syntax.SameNode(f.Field(p, "alias"), id) {
 		return d.importValue(st, id)
 	}
-	mod := f.field(st, "module_name")
+	mod := f.Field(st, "module_name")
 	inModule := mod != nil && id.StartByte() >= mod.StartByte() && id.EndByte() <= mod.EndByte()
-	if f.typ(st) == "import_from_statement" && !inModule {
-		return d.fromMember(st, f.text(id))
+	if f.Type(st) == "import_from_statement" && !inModule {
+		return d.fromMember(st, f.Text(id))
 	}
 	start := p.StartByte()
-	if inModule && f.typ(mod) == "relative_import" {
+	if inModule && f.Type(mod) == "relative_import" {
 		start = mod.StartByte()
 	}
-	return "m" + pyModulePath(string(f.src[start:id.EndByte()]))
+	return "m" + pyModulePath(string(f.Src[start:id.EndByte()]))
 }
 
 // value describes what the expression n evaluates to, "" when unknown
@@ -223,9 +205,9 @@ func (d *pyDescriber) value(n *ts.Node, depth int) string {
 		return ""
 	}
 	var v string
-	switch f.typ(n) {
+	switch f.Type(n) {
 	case "identifier":
-		name := f.text(n)
+		name := f.Text(n)
 		b, scope := pyLookupBinding(f, n, name, d.tab, nil)
 		switch {
 		case b != nil:
@@ -234,17 +216,17 @@ func (d *pyDescriber) value(n *ts.Node, depth int) string {
 			v = "*" + name
 		}
 	case "attribute":
-		if o := d.value(f.field(n, "object"), depth+1); o != "" {
-			v = o + "." + f.text(f.field(n, "attribute"))
+		if o := d.value(f.Field(n, "object"), depth+1); o != "" {
+			v = o + "." + f.Text(f.Field(n, "attribute"))
 		}
 	case "call":
-		if o := d.value(f.field(n, "function"), depth+1); o != "" {
+		if o := d.value(f.Field(n, "function"), depth+1); o != "" {
 			v = o + "()"
 		}
 	case "parenthesized_expression", "type":
 		v = d.value(n.NamedChild(0), depth+1)
 	}
-	if len(v) > descMax {
+	if len(v) > syntax.DescMax {
 		return ""
 	}
 	return v
@@ -260,27 +242,27 @@ func (d *pyDescriber) bindingValue(b *ts.Node, depth int) string {
 	if p == nil {
 		return ""
 	}
-	switch f.typ(p) {
+	switch f.Type(p) {
 	case "class_definition":
-		return "@" + pyPosString(b)
+		return "@" + syntax.PosString(b)
 	case "typed_parameter", "typed_default_parameter":
-		return d.instance(d.value(f.field(p, "type"), depth+1))
+		return d.instance(d.value(f.Field(p, "type"), depth+1))
 	case "parameters":
-		if fn := p.Parent(); fn != nil && f.typ(fn) == "function_definition" && sameNode(pyFirstParam(f, fn), b) {
+		if fn := p.Parent(); fn != nil && f.Type(fn) == "function_definition" && syntax.SameNode(pyFirstParam(f, fn), b) {
 			if c := pyMethodClass(f, fn); c != nil {
-				if nm := f.field(c, "name"); nm != nil {
-					return "@" + pyPosString(nm) + "()"
+				if nm := f.Field(c, "name"); nm != nil {
+					return "@" + syntax.PosString(nm) + "()"
 				}
 			}
 		}
 	case "assignment":
-		if !sameNode(f.field(p, "left"), b) {
+		if !syntax.SameNode(f.Field(p, "left"), b) {
 			return ""
 		}
-		if ty := f.field(p, "type"); ty != nil {
+		if ty := f.Field(p, "type"); ty != nil {
 			return d.instance(d.value(ty, depth+1))
 		}
-		return d.value(f.field(p, "right"), depth+1)
+		return d.value(f.Field(p, "right"), depth+1)
 	}
 	return ""
 }
@@ -297,40 +279,40 @@ func (d *pyDescriber) instance(v string) string {
 // module- and class-level bindings, and the bases of classes.
 func (d *pyDescriber) facts() {
 	f := d.f
-	root := f.tree.Root()
+	root := f.Tree.Root()
 	for i, c := 0, root.NamedChildCount(); i < c; i++ {
 		st := root.NamedChild(i)
-		if f.typ(st) == "import_from_statement" && pyHasWildcard(f, st) {
-			if m := f.field(st, "module_name"); m != nil {
-				d.intern("!s" + pyModulePath(f.text(m)))
+		if f.Type(st) == "import_from_statement" && pyHasWildcard(f, st) {
+			if m := f.Field(st, "module_name"); m != nil {
+				d.Intern("!s" + pyModulePath(f.Text(m)))
 			}
 		}
 	}
 	for _, b := range d.tab.scoped {
-		if p := b.Parent(); p != nil && f.typ(p) == "assignment" {
+		if p := b.Parent(); p != nil && f.Type(p) == "assignment" {
 			if v := d.bindingValue(b, 0); v != "" {
-				d.intern("!v@" + pyPosString(b) + "=" + v)
+				d.Intern("!v@" + syntax.PosString(b) + "=" + v)
 			}
 		}
 	}
-	pyWalk(root, func(n *ts.Node) bool {
-		if f.typ(n) != "class_definition" {
+	syntax.Walk(root, func(n *ts.Node) bool {
+		if f.Type(n) != "class_definition" {
 			return true
 		}
-		bases, name := f.field(n, "superclasses"), f.field(n, "name")
+		bases, name := f.Field(n, "superclasses"), f.Field(n, "name")
 		if bases == nil || name == nil {
 			return true
 		}
 		var vs []string
 		for i, c := 0, bases.NamedChildCount(); i < c; i++ {
-			if b := bases.NamedChild(i); f.typ(b) != "keyword_argument" {
+			if b := bases.NamedChild(i); f.Type(b) != "keyword_argument" {
 				if v := d.value(b, 0); v != "" {
 					vs = append(vs, v)
 				}
 			}
 		}
 		if len(vs) > 0 {
-			d.intern("!b@" + pyPosString(name) + "=" + strings.Join(vs, " "))
+			d.Intern("!b@" + syntax.PosString(name) + "=" + strings.Join(vs, " "))
 		}
 		return true
 	})
@@ -342,22 +324,22 @@ func (d *pyDescriber) facts() {
 // is the module-level name's. It reports whether it added any.
 func (d *pyDescriber) allStrings(res *extract.Result) bool {
 	f := d.f
-	root := f.tree.Root()
+	root := f.Tree.Root()
 	added := false
 	for i, n := 0, root.NamedChildCount(); i < n; i++ {
 		a := root.NamedChild(i)
-		if f.typ(a) == "expression_statement" && a.NamedChildCount() > 0 {
+		if f.Type(a) == "expression_statement" && a.NamedChildCount() > 0 {
 			a = a.NamedChild(0)
 		}
-		if t := f.typ(a); (t != "assignment" && t != "augmented_assignment") || f.text(f.field(a, "left")) != "__all__" {
+		if t := f.Type(a); (t != "assignment" && t != "augmented_assignment") || f.Text(f.Field(a, "left")) != "__all__" {
 			continue
 		}
-		list := f.field(a, "right")
-		if t := f.typ(list); t != "list" && t != "tuple" {
+		list := f.Field(a, "right")
+		if t := f.Type(list); t != "list" && t != "tuple" {
 			continue
 		}
 		for j, m := 0, list.NamedChildCount(); j < m; j++ {
-			s := f.text(list.NamedChild(j))
+			s := f.Text(list.NamedChild(j))
 			if len(s) < 3 || !isPyIdent(s[1:len(s)-1]) {
 				continue
 			}
@@ -371,10 +353,10 @@ func (d *pyDescriber) allStrings(res *extract.Result) bool {
 				if st := pyEnclosingImport(f, b); st != nil {
 					desc = "g" + d.importValue(st, b)
 				} else {
-					desc = "g@" + pyPosString(b)
+					desc = "g@" + syntax.PosString(b)
 				}
 			}
-			res.Refs = append(res.Refs, extract.Ref{Name: name, Pos: p, Operand: d.intern(desc)})
+			res.Refs = append(res.Refs, extract.Ref{Name: name, Pos: p, Operand: d.Intern(desc)})
 			added = true
 		}
 	}
@@ -383,9 +365,9 @@ func (d *pyDescriber) allStrings(res *extract.Result) bool {
 
 // pyStringNaming reports whether n is a plain string literal 'name' or
 // "name", and where name starts in it.
-func pyStringNaming(f *pyFile, n *ts.Node, name string) (extract.Pos, bool) {
-	s := f.text(n)
-	if f.typ(n) != "string" || len(s) != len(name)+2 || (s[0] != '\'' && s[0] != '"') || s[len(s)-1] != s[0] || s[1:len(s)-1] != name {
+func pyStringNaming(f *syntax.File, n *ts.Node, name string) (extract.Pos, bool) {
+	s := f.Text(n)
+	if f.Type(n) != "string" || len(s) != len(name)+2 || (s[0] != '\'' && s[0] != '"') || s[len(s)-1] != s[0] || s[1:len(s)-1] != name {
 		return extract.Pos{}, false
 	}
 	p := n.StartPoint()
@@ -409,7 +391,7 @@ func isPyIdent(s string) bool {
 // binding of each name in each scope, and its global and nonlocal
 // declarations.
 type pyBindingTable struct {
-	f    *pyFile
+	f    *syntax.File
 	bind map[pyScopeKey]map[string]*ts.Node
 	decl map[pyScopeKey]map[string]string
 	// scoped are the first bindings of module and class scopes, in
@@ -422,16 +404,16 @@ type pyScopeKey struct {
 	typ        string
 }
 
-func pyKey(f *pyFile, n *ts.Node) pyScopeKey {
-	return pyScopeKey{n.StartByte(), n.EndByte(), f.typ(n)}
+func pyKey(f *syntax.File, n *ts.Node) pyScopeKey {
+	return pyScopeKey{n.StartByte(), n.EndByte(), f.Type(n)}
 }
 
 // newPyBindingTable walks f once, calling ident on each identifier in
 // source order.
-func newPyBindingTable(f *pyFile, ident func(*ts.Node)) *pyBindingTable {
+func newPyBindingTable(f *syntax.File, ident func(*ts.Node)) *pyBindingTable {
 	t := &pyBindingTable{f: f, bind: map[pyScopeKey]map[string]*ts.Node{}, decl: map[pyScopeKey]map[string]string{}}
-	pyWalk(f.tree.Root(), func(n *ts.Node) bool {
-		switch typ := f.typ(n); typ {
+	syntax.Walk(f.Tree.Root(), func(n *ts.Node) bool {
+		switch typ := f.Type(n); typ {
 		case "identifier":
 			ident(n)
 			if !pyBindingNameOf(f, n) {
@@ -444,10 +426,10 @@ func newPyBindingTable(f *pyFile, ident func(*ts.Node)) *pyBindingTable {
 				m = map[string]*ts.Node{}
 				t.bind[k] = m
 			}
-			name := f.text(n)
+			name := f.Text(n)
 			if m[name] == nil {
 				m[name] = n
-				if st := f.typ(scope); st == "module" || st == "class_definition" {
+				if st := f.Type(scope); st == "module" || st == "class_definition" {
 					t.scoped = append(t.scoped, n)
 				}
 			}
@@ -459,7 +441,7 @@ func newPyBindingTable(f *pyFile, ident func(*ts.Node)) *pyBindingTable {
 				t.decl[k] = m
 			}
 			for i, c := 0, n.NamedChildCount(); i < c; i++ {
-				if name := f.text(n.NamedChild(i)); m[name] == "" {
+				if name := f.Text(n.NamedChild(i)); m[name] == "" {
 					m[name] = typ[:len(typ)-len("_statement")]
 				}
 			}

@@ -1,17 +1,10 @@
-package index
+package python
 
 import (
-	"context"
 	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
-	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/internal/navtest"
 )
 
 var updatePyDesc = flag.Bool("update-pydesc", false, "rewrite testdata/resolve_pydesc.txtar's want file")
@@ -23,75 +16,8 @@ var updatePyDesc = flag.Bool("update-pydesc", false, "rewrite testdata/resolve_p
 // relative imports, self/cls, instances from calls and annotations,
 // star imports, __all__ strings, and unknown values.
 func TestPyDescriptorsGolden(t *testing.T) {
-	checkDescriptorsGolden(t, "resolve_pydesc.txtar", "update-pydesc", *updatePyDesc, func(string) string { return "python" })
+	navtest.CheckDescriptorsGolden(t, "resolve_pydesc.txtar", testDescribers, "update-pydesc", *updatePyDesc, func(string) string { return "python" })
 }
 
-// checkDescriptorsGolden extracts each file of testdata/ARCHIVE in the
-// language lang names for it and compares every occurrence's descriptor
-// and the file's facts with the archive's want file, or rewrites that
-// file when update (the flag updateFlag) is set.
-func checkDescriptorsGolden(t *testing.T, archive, updateFlag string, update bool, lang func(name string) string) {
-	t.Helper()
-	archive = filepath.Join("testdata", archive)
-	ar, err := txtar.ParseFile(archive)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got strings.Builder
-	wantAt := -1
-	for i, f := range ar.Files {
-		if f.Name == "want" {
-			wantAt = i
-			continue
-		}
-		res, err := extract.For(lang(f.Name)).Extract(context.Background(), f.Name, f.Data, extract.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&got, "# %s\n", f.Name)
-		for _, r := range res.Refs {
-			desc := "-"
-			if r.Operand > 0 {
-				desc = res.Operands[r.Operand-1]
-			}
-			fmt.Fprintf(&got, "%d:%d %s %s\n", r.Pos.Line+1, r.Pos.Col+1, r.Name, desc)
-		}
-		for _, o := range res.Operands {
-			if strings.HasPrefix(o, "!") {
-				fmt.Fprintf(&got, "fact %s\n", o)
-			}
-		}
-	}
-	if wantAt < 0 {
-		t.Fatalf("%s has no want file", archive)
-	}
-	if update {
-		ar.Files[wantAt].Data = []byte(got.String())
-		if err := os.WriteFile(archive, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if want := string(ar.Files[wantAt].Data); got.String() != want {
-		t.Errorf("descriptors differ from %s (rerun with -%s and review the diff); first difference:\n%s",
-			archive, updateFlag, firstLineDiff(want, got.String()))
-	}
-}
-
-// firstLineDiff shows where got first departs from want, line by line.
-func firstLineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		wl, gl := "<none>", "<none>"
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d: want %q, got %q", i+1, wl, gl)
-		}
-	}
-	return "(none)"
-}
+// testDescribers are the describers the tests index with.
+var testDescribers = navtest.Describers{"python": Describe}

@@ -1,4 +1,4 @@
-package index
+package python
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/internal/navtest"
+	"github.com/parleyhq/parley/index/syntax"
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
@@ -16,8 +19,8 @@ import (
 // stays empty, as no file is parsed, and the answers are the resolver's.
 func TestPyNavigationParsesNothing(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "resolve_py.txtar"))
-	st := indexedStore(t, root)
-	read := readUnder(root)
+	st := navtest.IndexedStore(t, root, testDescribers)
+	read := navtest.ReadUnder(root)
 	main, err := os.ReadFile(filepath.Join(root, "app", "main.py"))
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +34,7 @@ func TestPyNavigationParsesNothing(t *testing.T) {
 		{45, 4, "pkg/star.py:1"},   // star_fn: through `from pkg.star import *`
 		{11, 6, "pkg/models.py:8"}, // m.User: a module alias's member
 	} {
-		tg, ok := st.PyDefinitions("app/main.py", main, lineOffset(main, c.line)+c.col, read)
+		tg, ok := Definitions(st, "app/main.py", main, navtest.LineOffset(main, c.line)+c.col, read)
 		got := "-"
 		if ok {
 			got = fmt.Sprintf("%s:%d", tg.Path, tg.Selection.Start.Line+1)
@@ -40,35 +43,35 @@ func TestPyNavigationParsesNothing(t *testing.T) {
 			t.Errorf("line %d col %d: got %s, want %s", c.line+1, c.col, got, c.want)
 			continue
 		}
-		if _, err := st.PyReferences(tg, read); err != nil {
+		if _, err := syntax.References(st, RefsLang, tg, read); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// obj in len(obj) (line 21) is run's parameter: a local, which only
 	// its own file can refer to.
-	if tg, ok := st.PyDefinitions("app/main.py", main, lineOffset(main, 20)+8, read); !ok || tg.Selection.Start.Line != 10 || !tg.Local {
+	if tg, ok := Definitions(st, "app/main.py", main, navtest.LineOffset(main, 20)+8, read); !ok || tg.Selection.Start.Line != 10 || !tg.Local {
 		t.Errorf("obj: %+v %v, want a local of line 11", tg, ok)
 	}
-	if n := len(st.py.files); n != 0 {
-		t.Errorf("parsed %d files: %v", n, st.py.order)
+	if n := len(syntax.CacheOf(st).Keys()); n != 0 {
+		t.Errorf("parsed %d files: %v", n, syntax.CacheOf(st).Keys())
 	}
 }
 
 // FuzzPyDescriptors indexes arbitrary Python buffers (writing their
-// descriptors, resolve_pydesc.go) and answers definitions and references
-// from them at a few offsets (resolve_pyidx.go): none may panic or
+// descriptors, describe.go) and answers definitions and references
+// from them at a few offsets (idx.go): none may panic or
 // fail to index.
 func FuzzPyDescriptors(f *testing.F) {
-	st, root := fuzzFixtureStore(f, "resolve_py.txtar", 0, "app/main.py", "pkg/models.py", "pkg/util.py")
+	st, root := navtest.FuzzFixtureStore(f, "resolve_py.txtar", testDescribers, 0, "app/main.py", "pkg/models.py", "pkg/util.py")
 	f.Add([]byte("from . import *\n__all__ = ['x', \"y\"]\nclass C(C().x):\n  def f(self): self.x.y = global z\n"), 0)
-	read := readUnder(root)
+	read := navtest.ReadUnder(root)
 	f.Fuzz(func(t *testing.T, src []byte, _ int) {
-		if err := st.PutContent(context.Background(), "app/fuzz.py", src, Options{}); err != nil {
+		if err := st.PutContent(context.Background(), "app/fuzz.py", src, index.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		for off := 0; off < len(src); off += 1 + len(src)/8 {
-			if tg, ok := st.PyDefinitions("app/fuzz.py", src, off, read); ok {
-				if _, err := st.PyReferences(tg, read); err != nil {
+			if tg, ok := Definitions(st, "app/fuzz.py", src, off, read); ok {
+				if _, err := syntax.References(st, RefsLang, tg, read); err != nil {
 					t.Fatal(err)
 				}
 			}

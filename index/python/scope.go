@@ -1,7 +1,9 @@
-package index
+package python
 
 import (
 	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/syntax"
 )
 
 // Python scopes and bindings over the tree-sitter tree.
@@ -23,29 +25,29 @@ var pyPatternTypes = map[string]bool{
 // pyScopeOf returns the scope node in which the identifier (or any node)
 // n appears: the name of a def or class, its decorators and a class's bases
 // belong to the enclosing scope.
-func pyScopeOf(f *pyFile, n *ts.Node) *ts.Node {
+func pyScopeOf(f *syntax.File, n *ts.Node) *ts.Node {
 	child := n
 	for p := n.Parent(); p != nil; child, p = p, p.Parent() {
-		t := f.typ(p)
+		t := f.Type(p)
 		if !pyScopeTypes[t] {
 			continue
 		}
 		switch t {
 		case "function_definition", "class_definition":
-			if sameNode(f.field(p, "name"), child) || sameNode(f.field(p, "superclasses"), child) {
+			if syntax.SameNode(f.Field(p, "name"), child) || syntax.SameNode(f.Field(p, "superclasses"), child) {
 				continue
 			}
 		}
 		return p
 	}
-	return f.tree.Root()
+	return f.Tree.Root()
 }
 
 // pyParentScope is the scope enclosing scope s (nil for the module).
-func pyParentScope(f *pyFile, s *ts.Node) *ts.Node {
+func pyParentScope(f *syntax.File, s *ts.Node) *ts.Node {
 	// A broken file's root may be an ERROR node: it is the module still,
 	// or a lookup would climb to it forever.
-	if f.typ(s) == "module" || sameNode(s, f.tree.Root()) {
+	if f.Type(s) == "module" || syntax.SameNode(s, f.Tree.Root()) {
 		return nil
 	}
 	return pyScopeOf(f, s)
@@ -54,49 +56,49 @@ func pyParentScope(f *pyFile, s *ts.Node) *ts.Node {
 // pyBindingNameOf reports whether the identifier id is bound where it
 // stands: an assignment or loop target, an `as` name, a parameter, the
 // name of a def or class, or a name an import binds.
-func pyBindingNameOf(f *pyFile, id *ts.Node) bool {
+func pyBindingNameOf(f *syntax.File, id *ts.Node) bool {
 	child, p := id, id.Parent()
 	viaAs := false
-	for p != nil && pyPatternTypes[f.typ(p)] {
-		viaAs = viaAs || f.typ(p) == "as_pattern_target"
+	for p != nil && pyPatternTypes[f.Type(p)] {
+		viaAs = viaAs || f.Type(p) == "as_pattern_target"
 		child, p = p, p.Parent()
 	}
 	if p == nil {
 		return false
 	}
-	switch f.typ(p) {
+	switch f.Type(p) {
 	case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
-		return sameNode(f.field(p, "left"), child)
+		return syntax.SameNode(f.Field(p, "left"), child)
 	case "as_pattern":
 		return viaAs
 	case "named_expression", "function_definition", "class_definition", "default_parameter", "typed_default_parameter":
-		return sameNode(f.field(p, "name"), child)
+		return syntax.SameNode(f.Field(p, "name"), child)
 	case "parameters", "lambda_parameters":
 		return true
 	case "typed_parameter":
-		return f.typ(child) == "identifier" || pyPatternTypes[f.typ(child)]
+		return f.Type(child) == "identifier" || pyPatternTypes[f.Type(child)]
 	case "aliased_import":
-		return sameNode(f.field(p, "alias"), child)
+		return syntax.SameNode(f.Field(p, "alias"), child)
 	case "dotted_name":
 		// import a.b binds a; from m import y binds y.
 		g := p.Parent()
-		if g == nil || p.NamedChild(0) == nil || !sameNode(p.NamedChild(0), id) {
+		if g == nil || p.NamedChild(0) == nil || !syntax.SameNode(p.NamedChild(0), id) {
 			return false
 		}
-		switch f.typ(g) {
+		switch f.Type(g) {
 		case "import_statement":
 			return true
 		case "import_from_statement":
-			return !sameNode(f.field(g, "module_name"), p) && p.NamedChildCount() == 1
+			return !syntax.SameNode(f.Field(g, "module_name"), p) && p.NamedChildCount() == 1
 		}
 	}
 	return false
 }
 
 // pyEnclosingImport is the import statement id is part of, or nil.
-func pyEnclosingImport(f *pyFile, id *ts.Node) *ts.Node {
+func pyEnclosingImport(f *syntax.File, id *ts.Node) *ts.Node {
 	for p := id.Parent(); p != nil; p = p.Parent() {
-		switch f.typ(p) {
+		switch f.Type(p) {
 		case "import_statement", "import_from_statement":
 			return p
 		case "dotted_name", "aliased_import", "relative_import":
@@ -105,17 +107,6 @@ func pyEnclosingImport(f *pyFile, id *ts.Node) *ts.Node {
 		return nil
 	}
 	return nil
-}
-
-// pyWalk calls fn on every node under n in source order; fn returns false
-// to skip a node's children.
-func pyWalk(n *ts.Node, fn func(*ts.Node) bool) {
-	if n == nil || !fn(n) {
-		return
-	}
-	for i, c := 0, n.ChildCount(); i < c; i++ {
-		pyWalk(n.Child(i), fn)
-	}
 }
 
 // pyBindings tells which identifier binds a name in a scope: walking the
@@ -130,7 +121,7 @@ type pyBindings interface {
 }
 
 // pyWalkBindings answers by walking the scope (bindingIn, pyDeclares).
-type pyWalkBindings struct{ f *pyFile }
+type pyWalkBindings struct{ f *syntax.File }
 
 func (w pyWalkBindings) binding(scope *ts.Node, name string) *ts.Node {
 	return bindingIn(w.f, scope, name)
@@ -146,19 +137,19 @@ func (w pyWalkBindings) declares(scope *ts.Node, name string) string {
 // b is nil and scope the module when no scope binds the name (a star
 // import or a builtin), and both are nil when step refuses (nil step
 // allows all).
-func pyLookupBinding(f *pyFile, n *ts.Node, name string, bs pyBindings, step func() bool) (b, scope *ts.Node) {
+func pyLookupBinding(f *syntax.File, n *ts.Node, name string, bs pyBindings, step func() bool) (b, scope *ts.Node) {
 	scope = pyScopeOf(f, n)
 	first := true
 	for scope != nil {
 		if step != nil && !step() {
 			return nil, nil
 		}
-		t := f.typ(scope)
+		t := f.Type(scope)
 		if t != "class_definition" || first {
 			if t == "function_definition" || t == "lambda" {
 				switch bs.declares(scope, name) {
 				case "global":
-					scope = f.tree.Root()
+					scope = f.Tree.Root()
 					continue
 				case "nonlocal":
 					scope, first = pyParentScope(f, scope), false
@@ -168,7 +159,7 @@ func pyLookupBinding(f *pyFile, n *ts.Node, name string, bs pyBindings, step fun
 			if b := bs.binding(scope, name); b != nil {
 				return b, scope
 			}
-			if t == "module" || sameNode(scope, f.tree.Root()) {
+			if t == "module" || syntax.SameNode(scope, f.Tree.Root()) {
 				return nil, scope
 			}
 		}
@@ -179,22 +170,22 @@ func pyLookupBinding(f *pyFile, n *ts.Node, name string, bs pyBindings, step fun
 
 // bindingIn returns the first identifier binding name in scope (source
 // order), or nil. Nested scopes are skipped but for their names.
-func bindingIn(f *pyFile, scope *ts.Node, name string) *ts.Node {
+func bindingIn(f *syntax.File, scope *ts.Node, name string) *ts.Node {
 	var found *ts.Node
-	pyWalk(scope, func(n *ts.Node) bool {
+	syntax.Walk(scope, func(n *ts.Node) bool {
 		if found != nil {
 			return false
 		}
-		if !sameNode(n, scope) && pyScopeTypes[f.typ(n)] {
+		if !syntax.SameNode(n, scope) && pyScopeTypes[f.Type(n)] {
 			// A nested def or class binds its name here; a comprehension's
 			// first iterable is evaluated here too, but binds nothing.
-			if nm := f.field(n, "name"); nm != nil && f.text(nm) == name &&
-				(f.typ(n) == "function_definition" || f.typ(n) == "class_definition") {
+			if nm := f.Field(n, "name"); nm != nil && f.Text(nm) == name &&
+				(f.Type(n) == "function_definition" || f.Type(n) == "class_definition") {
 				found = nm
 			}
 			return false
 		}
-		if f.typ(n) == "identifier" && f.text(n) == name && pyBindingNameOf(f, n) && sameNode(pyScopeOf(f, n), scope) {
+		if f.Type(n) == "identifier" && f.Text(n) == name && pyBindingNameOf(f, n) && syntax.SameNode(pyScopeOf(f, n), scope) {
 			found = n
 		}
 		return true
@@ -204,15 +195,15 @@ func bindingIn(f *pyFile, scope *ts.Node, name string) *ts.Node {
 
 // pyDeclares reports whether scope holds `global name` (kind "global") or
 // `nonlocal name` ("nonlocal").
-func pyDeclares(f *pyFile, scope *ts.Node, name string) string {
+func pyDeclares(f *syntax.File, scope *ts.Node, name string) string {
 	kind := ""
-	pyWalk(scope, func(n *ts.Node) bool {
-		if kind != "" || (!sameNode(n, scope) && pyScopeTypes[f.typ(n)]) {
+	syntax.Walk(scope, func(n *ts.Node) bool {
+		if kind != "" || (!syntax.SameNode(n, scope) && pyScopeTypes[f.Type(n)]) {
 			return false
 		}
-		if t := f.typ(n); t == "global_statement" || t == "nonlocal_statement" {
+		if t := f.Type(n); t == "global_statement" || t == "nonlocal_statement" {
 			for i, c := 0, n.NamedChildCount(); i < c; i++ {
-				if f.text(n.NamedChild(i)) == name {
+				if f.Text(n.NamedChild(i)) == name {
 					kind = t[:len(t)-len("_statement")]
 				}
 			}
@@ -224,9 +215,9 @@ func pyDeclares(f *pyFile, scope *ts.Node, name string) string {
 }
 
 // pyEnclosingFunction is the function or lambda n is in, or nil.
-func pyEnclosingFunction(f *pyFile, n *ts.Node) *ts.Node {
+func pyEnclosingFunction(f *syntax.File, n *ts.Node) *ts.Node {
 	for s := pyScopeOf(f, n); s != nil; s = pyParentScope(f, s) {
-		switch f.typ(s) {
+		switch f.Type(s) {
 		case "function_definition":
 			return s
 		case "class_definition", "module":
@@ -237,35 +228,35 @@ func pyEnclosingFunction(f *pyFile, n *ts.Node) *ts.Node {
 }
 
 // pyFirstParam is the name of fn's first positional parameter, or nil.
-func pyFirstParam(f *pyFile, fn *ts.Node) *ts.Node {
-	ps := f.field(fn, "parameters")
+func pyFirstParam(f *syntax.File, fn *ts.Node) *ts.Node {
+	ps := f.Field(fn, "parameters")
 	if ps == nil || ps.NamedChildCount() == 0 {
 		return nil
 	}
 	p := ps.NamedChild(0)
-	switch f.typ(p) {
+	switch f.Type(p) {
 	case "identifier":
 		return p
 	case "typed_parameter":
-		if c := p.NamedChild(0); c != nil && f.typ(c) == "identifier" {
+		if c := p.NamedChild(0); c != nil && f.Type(c) == "identifier" {
 			return c
 		}
 	case "default_parameter", "typed_default_parameter":
-		return f.field(p, "name")
+		return f.Field(p, "name")
 	}
 	return nil
 }
 
 // pyMethodClass is the class whose method fn is, when fn is defined
 // directly in a class body and is not a staticmethod; nil otherwise.
-func pyMethodClass(f *pyFile, fn *ts.Node) *ts.Node {
+func pyMethodClass(f *syntax.File, fn *ts.Node) *ts.Node {
 	s := pyScopeOf(f, fn)
-	if f.typ(s) != "class_definition" {
+	if f.Type(s) != "class_definition" {
 		return nil
 	}
-	if d := fn.Parent(); d != nil && f.typ(d) == "decorated_definition" {
+	if d := fn.Parent(); d != nil && f.Type(d) == "decorated_definition" {
 		for i, c := 0, d.NamedChildCount(); i < c; i++ {
-			if dc := d.NamedChild(i); f.typ(dc) == "decorator" && f.text(dc) == "@staticmethod" {
+			if dc := d.NamedChild(i); f.Type(dc) == "decorator" && f.Text(dc) == "@staticmethod" {
 				return nil
 			}
 		}
@@ -275,9 +266,9 @@ func pyMethodClass(f *pyFile, fn *ts.Node) *ts.Node {
 
 // pyEnclosingClass is, for an attribute node self.x in a method, the
 // method's class when self is the method's first parameter.
-func pyEnclosingClass(f *pyFile, attr *ts.Node) *ts.Node {
-	obj := f.field(attr, "object")
-	if obj == nil || f.typ(obj) != "identifier" {
+func pyEnclosingClass(f *syntax.File, attr *ts.Node) *ts.Node {
+	obj := f.Field(attr, "object")
+	if obj == nil || f.Type(obj) != "identifier" {
 		return nil
 	}
 	fn := pyEnclosingFunction(f, attr)
@@ -285,7 +276,7 @@ func pyEnclosingClass(f *pyFile, attr *ts.Node) *ts.Node {
 		return nil
 	}
 	first := pyFirstParam(f, fn)
-	if first == nil || f.text(first) != f.text(obj) {
+	if first == nil || f.Text(first) != f.Text(obj) {
 		return nil
 	}
 	return pyMethodClass(f, fn)

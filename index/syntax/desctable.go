@@ -1,4 +1,4 @@
-package index
+package syntax
 
 import (
 	"sort"
@@ -6,39 +6,39 @@ import (
 	ts "github.com/odvcencio/gotreesitter"
 )
 
-// descMax bounds a resolution descriptor's length (Python's and
-// TypeScript's, resolve_pydesc.go and resolve_tsdesc.go): a longer one
+// DescMax bounds a resolution descriptor's length (Python's and
+// TypeScript's, python/describe.go and typescript/describe.go): a longer one
 // is stored as unknown.
-const descMax = 256
+const DescMax = 256
 
-// descTable is what a describer of either language builds for one file:
+// DescTable is what a describer of either language builds for one file:
 // the file's identifiers in source order, and its distinct descriptors,
 // each stored once (Result.Operands) and named by occurrences through
 // their 1-based index.
-type descTable struct {
-	idents []*ts.Node
-	table  []string
-	index  map[string]uint32
+type DescTable struct {
+	Idents []*ts.Node
+	Table  []string
+	Index  map[string]uint32
 }
 
-// intern returns the 1-based table index of desc, 0 for "".
-func (d *descTable) intern(desc string) uint32 {
-	if desc == "" || len(desc) > descMax {
+// Intern returns the 1-based table index of desc, 0 for "".
+func (d *DescTable) Intern(desc string) uint32 {
+	if desc == "" || len(desc) > DescMax {
 		return 0
 	}
-	if i, ok := d.index[desc]; ok {
+	if i, ok := d.Index[desc]; ok {
 		return i
 	}
-	d.table = append(d.table, desc)
-	d.index[desc] = uint32(len(d.table))
-	return uint32(len(d.table))
+	d.Table = append(d.Table, desc)
+	d.Index[desc] = uint32(len(d.Table))
+	return uint32(len(d.Table))
 }
 
-// identAt is the identifier starting at byte off, or nil.
-func (d *descTable) identAt(off int) *ts.Node {
-	i := sort.Search(len(d.idents), func(i int) bool { return int(d.idents[i].StartByte()) >= off })
-	if i < len(d.idents) && int(d.idents[i].StartByte()) == off {
-		return d.idents[i]
+// IdentAt is the identifier starting at byte off, or nil.
+func (d *DescTable) IdentAt(off int) *ts.Node {
+	i := sort.Search(len(d.Idents), func(i int) bool { return int(d.Idents[i].StartByte()) >= off })
+	if i < len(d.Idents) && int(d.Idents[i].StartByte()) == off {
+		return d.Idents[i]
 	}
 	return nil
 }

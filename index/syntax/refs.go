@@ -1,44 +1,35 @@
-package index
+package syntax
 
 import (
 	"bytes"
 	"path"
-	"strings"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
 
-// References to one resolved declaration (PyTarget), judged from the
-// descriptors stored with each occurrence: Python's in
-// resolve_pyidxrefs.go, TypeScript's and JavaScript's in
-// resolve_tsidxrefs.go. Neither parses a file: a references query costs
-// the reads of the name's occurrences and of the few files their
-// descriptors lead to, whatever the number of candidate files.
-
-// PyReferences returns the references to t, a Python, TypeScript or
-// JavaScript declaration (PyDefinitions, TSDefinitions), in path and
-// position order; read returns the content of a file of the store.
-func (s *Store) PyReferences(t PyTarget, read func(rel string) ([]byte, error)) ([]RefHit, error) {
+// References is nav.SyntaxReferences for a declaration of language lang.
+func References(s *index.Store, lang *RefsLang, t Target, read func(rel string) ([]byte, error)) ([]index.RefHit, error) {
 	all, err := s.References(t.Name, 0)
 	if err != nil {
 		return nil, err
 	}
-	r := newPyResolver(s, read)
-	defer r.release()
-	r.indexOnly = true
-	return r.byFile(all, newIdxRefs(r, t, all).judge), nil
+	r := NewResolver(s, read)
+	defer r.Release()
+	r.IndexOnly = true
+	return r.ByFile(all, NewRefs(r, lang, t, all).judge), nil
 }
 
-// byFile answers the occurrences all, in path order, one file at a time
+// ByFile answers the occurrences all, in path order, one file at a time
 // with judge. A cancelled resolution stops at the next file: judging
 // thousands of candidate files still takes the store's reads, and a late
 // one holding the tree cache keeps the request that cancelled it waiting
-// (Store.CancelledSince tells its caller the answer is cut).
-func (r *pyResolver) byFile(all []RefHit, judge func(p string, hits []RefHit) []RefHit) []RefHit {
+// (nav.CancelledSince tells its caller the answer is cut).
+func (r *Resolver) ByFile(all []index.RefHit, judge func(p string, hits []index.RefHit) []index.RefHit) []index.RefHit {
 	// Not all[:0]: a file may answer more hits than it had occurrences
 	// (__all__ strings).
-	out := make([]RefHit, 0, len(all))
-	for i := 0; i < len(all) && r.gen > r.st.py.cancelled.Load(); {
+	out := make([]index.RefHit, 0, len(all))
+	for i := 0; i < len(all) && !r.Cancelled(); {
 		j := i
 		for j < len(all) && all[j].Path == all[i].Path {
 			j++
@@ -49,32 +40,32 @@ func (r *pyResolver) byFile(all []RefHit, judge func(p string, hits []RefHit) []
 	return out
 }
 
-// PyFileReferences is PyReferences within file p (document highlights).
-func (s *Store) PyFileReferences(t PyTarget, p string, read func(rel string) ([]byte, error)) ([]RefHit, error) {
+// FileReferences is syntaxReferences within file p.
+func FileReferences(s *index.Store, lang *RefsLang, t Target, p string, read func(rel string) ([]byte, error)) ([]index.RefHit, error) {
 	occ, err := s.FileReferences(p, t.Name)
 	if err != nil {
 		return nil, err
 	}
-	hits := make([]RefHit, len(occ))
+	hits := make([]index.RefHit, len(occ))
 	for i, o := range occ {
-		hits[i] = RefHit{Path: p, Name: t.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Operand: o.Operand}
+		hits[i] = index.RefHit{Path: p, Name: t.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Operand: o.Operand}
 	}
-	r := newPyResolver(s, read)
-	defer r.release()
-	r.indexOnly = true
-	return newIdxRefs(r, t, hits).judge(p, hits), nil
+	r := NewResolver(s, read)
+	defer r.Release()
+	r.IndexOnly = true
+	return NewRefs(r, lang, t, hits).judge(p, hits), nil
 }
 
-// newIdxRefs judges the occurrences all (the candidates) of t's name by
+// NewRefs judges the occurrences all (the candidates) of t's name by
 // their descriptors; a TypeScript member is judged against the
-// declaration it overrides or implements first (tsIdxCanonical).
-func newIdxRefs(r *pyResolver, t PyTarget, all []RefHit) *pyRefs {
-	pr := &pyRefs{r: r, t: t, ts: isTSFile(t.Path), via: t.Name, candidates: map[string]bool{}, leads: map[string]bool{}}
-	if pr.ts {
-		pr.t = r.tsIdxCanonical(t)
+// declaration it overrides or implements first (lang.canonical).
+func NewRefs(r *Resolver, lang *RefsLang, t Target, all []index.RefHit) *Refs {
+	pr := &Refs{R: r, T: t, Lang: lang, Via: t.Name, candidates: map[string]bool{}, leads: map[string]bool{}}
+	if lang.Canonical != nil {
+		pr.T = lang.Canonical(r, t)
 	}
 	if t.Container != "" {
-		pr.via = t.Container
+		pr.Via = t.Container
 	}
 	for _, h := range all {
 		pr.candidates[h.Path] = true
@@ -82,10 +73,10 @@ func newIdxRefs(r *pyResolver, t PyTarget, all []RefHit) *pyRefs {
 	return pr
 }
 
-// unknownFile answers the occurrences hits of a file without descriptors
+// UnknownFile answers the occurrences hits of a file without descriptors
 // (its extraction failed), where nothing is known: uncertain when the file
 // can see the declaration (sees), left out otherwise.
-func unknownFile(hits []RefHit, sees bool) []RefHit {
+func UnknownFile(hits []index.RefHit, sees bool) []index.RefHit {
 	if !sees {
 		return nil
 	}
@@ -95,20 +86,20 @@ func unknownFile(hits []RefHit, sees bool) []RefHit {
 	return hits
 }
 
-// byDescriptors keeps of hits, the occurrences in file p, those whose
+// ByDescriptors keeps of hits, the occurrences in file p, those whose
 // descriptor (desc of their operand) eval resolves to pr.t, and those it
 // cannot resolve that are attribute uses (attr: x.name with x unknown)
 // in a file that sees the declaration, marked Uncertain. Occurrences
 // sharing a descriptor are evaluated once.
-func (pr *pyRefs) byDescriptors(p string, hits []RefHit, desc func(op uint32) string,
-	eval func(p, d string) (PyTarget, bool), attr func(d string) bool, sees func() bool) []RefHit {
-	t := pr.t
+func (pr *Refs) ByDescriptors(p string, hits []index.RefHit, desc func(op uint32) string,
+	eval func(p, d string) (Target, bool), attr func(d string) bool, sees func() bool) []index.RefHit {
+	t := pr.T
 	type verdict struct {
-		got PyTarget
+		got Target
 		ok  bool
 	}
 	verdicts := map[uint32]verdict{}
-	var out []RefHit
+	var out []index.RefHit
 	for _, h := range hits {
 		d := desc(h.Operand)
 		if d == "" {
@@ -131,51 +122,66 @@ func (pr *pyRefs) byDescriptors(p string, hits []RefHit, desc func(op uint32) st
 }
 
 // judge keeps of hits, the occurrences in file p, those that refer to
-// pr.t (see indexedFile, tsIndexedFile).
-func (pr *pyRefs) judge(p string, hits []RefHit) []RefHit {
-	if pr.ts {
-		return pr.tsIndexedFile(p, hits)
-	}
-	return pr.indexedFile(p, hits)
+// pr.t (the language's judge).
+func (pr *Refs) judge(p string, hits []index.RefHit) []index.RefHit {
+	return pr.Lang.Judge(pr, p, hits)
 }
 
-type pyRefs struct {
-	ts         bool // TypeScript or JavaScript, not Python
-	r          *pyResolver
-	t          PyTarget
-	via        string          // the name other files must import: t's, or its class's
+// RefsLang is what a language gives the shared judge of references
+// (Refs).
+type RefsLang struct {
+	// TS: a barrel re-exports a class without spelling it (export *).
+	TS bool
+	// Canonical is the declaration references to t count against; nil
+	// for t itself.
+	Canonical func(r *Resolver, t Target) Target
+	// ModuleFile resolves an import of file p, as the extractor stored
+	// it, to a module file, or "".
+	ModuleFile func(r *Resolver, p, imp string) string
+	// Export is what module file mod binds the name via to.
+	Export func(r *Resolver, mod, via string) Value
+	// Judge keeps of hits, the occurrences in file p, those that refer
+	// to pr.t.
+	Judge func(pr *Refs, p string, hits []index.RefHit) []index.RefHit
+}
+
+// Refs judges the occurrences of one declaration's name (T) by their
+// descriptors, for one request: NewRefs makes it, its language's Judge
+// keeps a file's references.
+type Refs struct {
+	Lang       *RefsLang
+	R          *Resolver
+	T          Target
+	Via        string          // the name other files must import: t's, or its class's
 	candidates map[string]bool // files that spell t.Name
 	leads      map[string]bool // module file -> binds via to t's declaration
 	viaFiles   map[string]bool // files that spell via, when it is not t.Name
 }
 
-// seesDeclaration reports whether one of p's imports leads to the target's
+// SeesDeclaration reports whether one of p's imports leads to the target's
 // module, or to a module that binds pr.via to the target's declaration.
-func (pr *pyRefs) seesDeclaration(p string) bool {
-	det, err := pr.r.st.Detail(p)
+func (pr *Refs) SeesDeclaration(p string) bool {
+	det, err := pr.R.St.Detail(p)
 	if err != nil {
 		return false
 	}
 	for _, im := range det.Imports {
-		mod := pr.r.importModule(p, im.Path)
-		if pr.ts {
-			mod = pr.r.tsModuleFile(p, im.Path)
-		}
+		mod := pr.Lang.ModuleFile(pr.R, p, im.Path)
 		if mod == "" {
 			continue
 		}
-		if mod == pr.t.Path || pr.reexports(mod) {
+		if mod == pr.T.Path || pr.reexports(mod) {
 			return true
 		}
 		// from pkg import mod: the package's __init__, and p names the
 		// module (any of pkg's modules would be too loose: importing
 		// importlib would see all of importlib's files).
-		owner := path.Dir(pr.t.Path) // the package holding the module
-		if b := path.Base(pr.t.Path); b == "__init__.py" || b == "__init__.pyi" {
+		owner := path.Dir(pr.T.Path) // the package holding the module
+		if b := path.Base(pr.T.Path); b == "__init__.py" || b == "__init__.pyi" {
 			owner = path.Dir(owner)
 		}
 		if path.Base(mod) == "__init__.py" && path.Dir(mod) == owner {
-			if src, err := pr.r.read(p); err == nil && bytes.Contains(src, []byte(moduleTarget(pr.t.Path).Name)) {
+			if src, err := pr.R.Read(p); err == nil && bytes.Contains(src, []byte(ModuleTarget(pr.T.Path).Name)) {
 				return true
 			}
 		}
@@ -185,7 +191,7 @@ func (pr *pyRefs) seesDeclaration(p string) bool {
 
 // reexports reports whether module file mod binds pr.via to the target's
 // declaration (or its class). Only a module that spells the name can.
-func (pr *pyRefs) reexports(mod string) bool {
+func (pr *Refs) reexports(mod string) bool {
 	if v, ok := pr.leads[mod]; ok {
 		return v
 	}
@@ -193,17 +199,11 @@ func (pr *pyRefs) reexports(mod string) bool {
 	if !pr.spellsVia(mod) {
 		return false
 	}
-	pr.r.steps = 0
-	var v pyValue
-	if pr.ts {
-		v = pr.r.tsIdxExport(mod, pr.via, 0)
-	} else {
-		v = pr.r.moduleMember(mod, pr.via)
-	}
-	got, ok := v.target()
-	lead := ok && got.Path == pr.t.Path
-	if pr.t.Container == "" {
-		lead = lead && got.Selection == pr.t.Selection
+	pr.R.Steps = 0
+	got, ok := pr.Lang.Export(pr.R, mod, pr.Via).Target()
+	lead := ok && got.Path == pr.T.Path
+	if pr.T.Container == "" {
+		lead = lead && got.Selection == pr.T.Selection
 	}
 	pr.leads[mod] = lead
 	return lead
@@ -214,18 +214,18 @@ func (pr *pyRefs) reexports(mod string) bool {
 // decides whether an unknown x.name is listed uncertain). For a Python
 // member, via is its class's name, whose files are read once, on first
 // use.
-func (pr *pyRefs) spellsVia(p string) bool {
+func (pr *Refs) spellsVia(p string) bool {
 	switch {
-	case pr.via == pr.t.Name:
+	case pr.Via == pr.T.Name:
 		return pr.candidates[p]
-	case pr.ts:
+	case pr.Lang.TS:
 		// A TypeScript barrel re-exports a class without spelling it
 		// (export * from).
 		return true
 	}
 	if pr.viaFiles == nil {
 		pr.viaFiles = map[string]bool{}
-		hits, _ := pr.r.st.References(pr.via, 0)
+		hits, _ := pr.R.St.References(pr.Via, 0)
 		for _, h := range hits {
 			pr.viaFiles[h.Path] = true
 		}
@@ -233,28 +233,8 @@ func (pr *pyRefs) spellsVia(p string) bool {
 	return pr.viaFiles[p]
 }
 
-// importModule resolves an import as the extractor stored it ("a.b",
-// ".x", "..") from file p to a module file, or "".
-func (r *pyResolver) importModule(p, imp string) string {
-	if !strings.HasPrefix(imp, ".") {
-		return r.moduleValue(p, imp).module
-	}
-	dots := len(imp) - len(strings.TrimLeft(imp, "."))
-	dir := path.Dir(p)
-	for range dots - 1 {
-		if dir == "." {
-			return ""
-		}
-		dir = path.Dir(dir)
-	}
-	if rest := imp[dots:]; rest != "" {
-		return r.moduleFile(path.Join(dir, strings.ReplaceAll(rest, ".", "/")))
-	}
-	return r.moduleFile(path.Join(dir, "__init__"))
-}
-
-// offsetOf is the byte offset of a 0-based line and byte column of src.
-func offsetOf(src []byte, p extract.Pos) (int, bool) {
+// OffsetOf is the byte offset of a 0-based line and byte column of src.
+func OffsetOf(src []byte, p extract.Pos) (int, bool) {
 	line, off := uint32(0), 0
 	for line < p.Line {
 		i := bytes.IndexByte(src[off:], '\n')

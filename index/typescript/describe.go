@@ -1,4 +1,4 @@
-package index
+package typescript
 
 import (
 	"sort"
@@ -7,16 +7,17 @@ import (
 	ts "github.com/odvcencio/gotreesitter"
 
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/syntax"
 )
 
 // TypeScript and JavaScript resolution descriptors, written at index time
 // (since schema 8; 9 added default-typed parameters and this.x in plain
-// JavaScript functions) as Python's are (resolve_pydesc.go): while the extractor
+// JavaScript functions) as Python's are (python/describe.go): while the extractor
 // holds a file's tree, each identifier occurrence gets a descriptor of
 // what it binds to from that file's syntax, with the query-time
 // resolver's scope rule (tsLookupBinding over tsScopeOf and tsBinding:
 // one copy), so that references evaluate small strings against the
-// index (resolve_tsidx.go) instead of parsing files.
+// index (idx.go) instead of parsing files.
 //
 // A descriptor is a head followed by steps:
 //
@@ -58,10 +59,15 @@ import (
 // the descriptor of name where the comment stands: tsserver counts them
 // as references, and the index does not record comments otherwise.
 
-func init() {
-	extract.SetAnnotator("typescript", func(t *extract.Tree, src []byte, res *extract.Result) { annotateTS(t, src, res, false) })
-	extract.SetAnnotator("tsx", func(t *extract.Tree, src []byte, res *extract.Result) { annotateTS(t, src, res, false) })
-	extract.SetAnnotator("javascript", func(t *extract.Tree, src []byte, res *extract.Result) { annotateTS(t, src, res, true) })
+// DescribeTypeScript is the describer (extract.Annotator) of TypeScript
+// and TSX files.
+func DescribeTypeScript(t *extract.Tree, src []byte, res *extract.Result) {
+	annotateTS(t, src, res, false)
+}
+
+// DescribeJavaScript is the describer of JavaScript files.
+func DescribeJavaScript(t *extract.Tree, src []byte, res *extract.Result) {
+	annotateTS(t, src, res, true)
 }
 
 // tsValueDepth bounds the nesting of the expressions a descriptor
@@ -84,30 +90,30 @@ func annotateTS(tree *extract.Tree, src []byte, res *extract.Result, js bool) {
 	if len(res.Operands) > 0 {
 		return // another annotator's table: not ours to mix into
 	}
-	d := newTSDescriber(&pyFile{src: src, tree: tree})
+	d := newTSDescriber(&syntax.File{Src: src, Tree: tree})
 	d.js = js
-	lines := lineOffsets(src)
+	lines := syntax.LineOffsets(src)
 	added := d.docLinks(res)
 	for i := range res.Refs {
 		r := &res.Refs[i]
 		if r.Operand != 0 || int(r.Pos.Line) >= len(lines) {
 			continue
 		}
-		if id := d.identAt(lines[r.Pos.Line] + int(r.Pos.Col)); id != nil {
-			r.Operand = d.intern(d.describe(id))
+		if id := d.IdentAt(lines[r.Pos.Line] + int(r.Pos.Col)); id != nil {
+			r.Operand = d.Intern(d.describe(id))
 		}
 	}
 	d.facts(res.Symbols)
 	if added {
 		sort.SliceStable(res.Refs, func(i, j int) bool { return res.Refs[i].Pos.Less(res.Refs[j].Pos) })
 	}
-	res.Operands = d.table
+	res.Operands = d.Table
 }
 
 // tsDescriber describes the identifiers of one parsed file.
 type tsDescriber struct {
-	descTable
-	f        *pyFile
+	syntax.DescTable
+	f        *syntax.File
 	bind     map[tsNodeKey]map[string]*ts.Node // first binding of each name in each scope
 	scopes   map[tsNodeKey]*ts.Node            // scopeOf's memo
 	decls    []*ts.Node                        // declaration names, in source order
@@ -121,12 +127,12 @@ type tsDescriber struct {
 	fields map[tsNodeKey]map[string]*ts.Node
 }
 
-func newTSDescriber(f *pyFile) *tsDescriber {
-	d := &tsDescriber{f: f, bind: map[tsNodeKey]map[string]*ts.Node{}, scopes: map[tsNodeKey]*ts.Node{}, descTable: descTable{index: map[string]uint32{}}, exported: map[string]bool{}}
-	pyWalk(f.tree.Root(), func(n *ts.Node) bool {
-		t := f.typ(n)
+func newTSDescriber(f *syntax.File) *tsDescriber {
+	d := &tsDescriber{f: f, bind: map[tsNodeKey]map[string]*ts.Node{}, scopes: map[tsNodeKey]*ts.Node{}, DescTable: syntax.DescTable{Index: map[string]uint32{}}, exported: map[string]bool{}}
+	syntax.Walk(f.Tree.Root(), func(n *ts.Node) bool {
+		t := f.Type(n)
 		if tsIdentTypes[t] {
-			d.idents = append(d.idents, n)
+			d.Idents = append(d.Idents, n)
 		}
 		switch t {
 		case "comment":
@@ -135,7 +141,7 @@ func newTSDescriber(f *pyFile) *tsDescriber {
 			d.classes = append(d.classes, n)
 		}
 		if tsDeclTypes[t] {
-			if nm := f.field(n, "name"); nm != nil {
+			if nm := f.Field(n, "name"); nm != nil {
 				d.addBinding(nm)
 			}
 		}
@@ -157,7 +163,7 @@ func (d *tsDescriber) addBinding(nm *ts.Node) {
 		m = map[string]*ts.Node{}
 		d.bind[k] = m
 	}
-	if name := f.text(nm); m[name] == nil {
+	if name := f.Text(nm); m[name] == nil {
 		m[name] = nm
 		d.decls = append(d.decls, nm)
 	}
@@ -183,7 +189,7 @@ func (d *tsDescriber) lookup(n *ts.Node, name string) *ts.Node {
 // climbs the same chains, and minified files nest deep (tsScopeOf was
 // most of the annotation's time on GOROOT's webcomponents.min.js).
 func (d *tsDescriber) scopeOf(n *ts.Node) *ts.Node {
-	if !tsScopeTypes[d.f.typ(n)] {
+	if !tsScopeTypes[d.f.Type(n)] {
 		return tsScopeOf(d.f, n)
 	}
 	k := nodeKey(n)
@@ -196,38 +202,38 @@ func (d *tsDescriber) scopeOf(n *ts.Node) *ts.Node {
 }
 
 // at is the head naming the identifier n of this file.
-func at(n *ts.Node) string { return "@" + pyPosString(n) }
+func at(n *ts.Node) string { return "@" + syntax.PosString(n) }
 
 // describe is the descriptor of the identifier id (tsResolveName of the
 // resolver), "" when the syntax binds it to nothing.
 func (d *tsDescriber) describe(id *ts.Node) string {
 	f := d.f
-	name := f.text(id)
+	name := f.Text(id)
 	p := id.Parent()
 	if p == nil {
 		return ""
 	}
-	switch f.typ(p) {
+	switch f.Type(p) {
 	case "member_expression":
-		if sameNode(f.field(p, "property"), id) {
+		if syntax.SameNode(f.Field(p, "property"), id) {
 			if field := d.thisField(p, name); field != nil {
 				return "." + at(field)
 			}
-			return d.selector(d.value(f.field(p, "object"), 0), name)
+			return d.selector(d.value(f.Field(p, "object"), 0), name)
 		}
 	case "nested_type_identifier":
-		if !sameNode(p.NamedChild(0), id) {
+		if !syntax.SameNode(p.NamedChild(0), id) {
 			return d.selector(d.value(p.NamedChild(0), 0), name)
 		}
 	case "import_specifier", "export_specifier":
 		return d.specifier(p)
 	case "method_definition", "public_field_definition", "method_signature", "property_signature",
 		"abstract_method_signature":
-		if sameNode(f.field(p, "name"), id) {
+		if syntax.SameNode(f.Field(p, "name"), id) {
 			return at(id)
 		}
 	}
-	if f.typ(id) == "property_identifier" {
+	if f.Type(id) == "property_identifier" {
 		return ""
 	}
 	if b := d.lookup(id, name); b != nil {
@@ -272,7 +278,7 @@ func (d *tsDescriber) selector(v, name string) string {
 func (d *tsDescriber) bindingRef(b *ts.Node) string {
 	f := d.f
 	p := b.Parent()
-	switch f.typ(p) {
+	switch f.Type(p) {
 	case "import_specifier":
 		return d.specifier(p)
 	case "namespace_import", "import_clause":
@@ -280,7 +286,7 @@ func (d *tsDescriber) bindingRef(b *ts.Node) string {
 		if mod == "" {
 			return ""
 		}
-		if f.typ(p) == "import_clause" {
+		if f.Type(p) == "import_clause" {
 			return mod + ".default"
 		}
 		return mod
@@ -293,9 +299,9 @@ func (d *tsDescriber) bindingRef(b *ts.Node) string {
 func (d *tsDescriber) source(n *ts.Node) string {
 	f := d.f
 	for p := n; p != nil; p = p.Parent() {
-		switch f.typ(p) {
+		switch f.Type(p) {
 		case "import_statement", "export_statement":
-			return tsModuleHead(tsStringValue(f, f.field(p, "source")))
+			return tsModuleHead(tsStringValue(f, f.Field(p, "source")))
 		}
 	}
 	return ""
@@ -316,15 +322,15 @@ func tsModuleHead(spec string) string {
 // without a source, the local x.
 func (d *tsDescriber) specifier(spec *ts.Node) string {
 	f := d.f
-	name := f.field(spec, "name")
+	name := f.Field(spec, "name")
 	if name == nil {
 		return ""
 	}
 	if mod := d.source(spec); mod != "" {
-		return mod + "." + f.text(name)
+		return mod + "." + f.Text(name)
 	}
-	if f.typ(spec) == "export_specifier" {
-		if b := d.lookup(name, f.text(name)); b != nil {
+	if f.Type(spec) == "export_specifier" {
+		if b := d.lookup(name, f.Text(name)); b != nil {
 			return d.bindingRef(b)
 		}
 	}
@@ -339,14 +345,14 @@ func (d *tsDescriber) value(n *ts.Node, depth int) string {
 		return ""
 	}
 	var v string
-	switch f.typ(n) {
+	switch f.Type(n) {
 	case "identifier", "type_identifier":
-		if b := d.lookup(n, f.text(n)); b != nil {
+		if b := d.lookup(n, f.Text(n)); b != nil {
 			v = d.bindingRef(b)
 		}
 	case "this":
 		if c := tsEnclosingClass(f, n); c != nil {
-			if nm := f.field(c, "name"); nm != nil {
+			if nm := f.Field(c, "name"); nm != nil {
 				v = at(nm) + "#"
 			}
 		}
@@ -355,17 +361,17 @@ func (d *tsDescriber) value(n *ts.Node, depth int) string {
 			v = tsSuffix(d.value(tsExtends(f, c), depth+1), "#")
 		}
 	case "member_expression":
-		v = tsSuffix(d.value(f.field(n, "object"), depth+1), "."+f.text(f.field(n, "property")))
+		v = tsSuffix(d.value(f.Field(n, "object"), depth+1), "."+f.Text(f.Field(n, "property")))
 	case "new_expression":
-		v = tsSuffix(d.value(f.field(n, "constructor"), depth+1), "#")
+		v = tsSuffix(d.value(f.Field(n, "constructor"), depth+1), "#")
 	case "parenthesized_expression", "non_null_expression", "await_expression":
 		v = d.value(n.NamedChild(0), depth+1)
 	case "call_expression":
-		v = tsSuffix(d.value(f.field(n, "function"), depth+1), "()")
+		v = tsSuffix(d.value(f.Field(n, "function"), depth+1), "()")
 	case "binary_expression":
-		if op := f.text(f.field(n, "operator")); op == "||" || op == "??" {
-			if v = d.value(f.field(n, "left"), depth+1); v == "" {
-				v = d.value(f.field(n, "right"), depth+1)
+		if op := f.Text(f.Field(n, "operator")); op == "||" || op == "??" {
+			if v = d.value(f.Field(n, "left"), depth+1); v == "" {
+				v = d.value(f.Field(n, "right"), depth+1)
 			}
 		}
 	case "as_expression", "satisfies_expression":
@@ -373,7 +379,7 @@ func (d *tsDescriber) value(n *ts.Node, depth int) string {
 			v = d.value(n.NamedChild(0), depth+1)
 		}
 	}
-	if len(v) > descMax {
+	if len(v) > syntax.DescMax {
 		return ""
 	}
 	return v
@@ -390,10 +396,10 @@ func tsSuffix(v, step string) string {
 // tsHeritageType is n's node type, except that JavaScript's class_heritage,
 // which holds the superclass expression itself where TypeScript's holds
 // an extends_clause, counts as an extends_clause.
-func tsHeritageType(f *pyFile, n *ts.Node) string {
-	t := f.typ(n)
+func tsHeritageType(f *syntax.File, n *ts.Node) string {
+	t := f.Type(n)
 	if t == "class_heritage" {
-		if first := n.NamedChild(0); first != nil && f.typ(first) != "extends_clause" && f.typ(first) != "implements_clause" {
+		if first := n.NamedChild(0); first != nil && f.Type(first) != "extends_clause" && f.Type(first) != "implements_clause" {
 			return "extends_clause"
 		}
 	}
@@ -401,9 +407,9 @@ func tsHeritageType(f *pyFile, n *ts.Node) string {
 }
 
 // tsExtends is the class that the extends clause of class c names, or nil.
-func tsExtends(f *pyFile, c *ts.Node) *ts.Node {
+func tsExtends(f *syntax.File, c *ts.Node) *ts.Node {
 	var ext *ts.Node
-	pyWalk(c, func(n *ts.Node) bool {
+	syntax.Walk(c, func(n *ts.Node) bool {
 		switch tsHeritageType(f, n) {
 		case "class_body":
 			return false
@@ -421,7 +427,7 @@ func tsExtends(f *pyFile, c *ts.Node) *ts.Node {
 func (d *tsDescriber) typeValue(ty *ts.Node, depth int) string {
 	f := d.f
 	for ty = tsUnwrapType(f, ty); ty != nil && depth <= tsValueDepth; depth++ {
-		switch f.typ(ty) {
+		switch f.Type(ty) {
 		case "generic_type":
 			ty = ty.NamedChild(0)
 			continue
@@ -429,11 +435,11 @@ func (d *tsDescriber) typeValue(ty *ts.Node, depth int) string {
 			d.objects = append(d.objects, ty)
 			return at(ty)
 		case "type_identifier", "identifier":
-			if b := d.lookup(ty, f.text(ty)); b != nil {
+			if b := d.lookup(ty, f.Text(ty)); b != nil {
 				return d.bindingRef(b)
 			}
 		case "nested_type_identifier":
-			return tsSuffix(d.value(ty.NamedChild(0), depth+1), "."+f.text(ty.NamedChild(ty.NamedChildCount()-1)))
+			return tsSuffix(d.value(ty.NamedChild(0), depth+1), "."+f.Text(ty.NamedChild(ty.NamedChildCount()-1)))
 		}
 		return ""
 	}
@@ -444,4 +450,4 @@ func (d *tsDescriber) typeValue(ty *ts.Node, depth int) string {
 func (d *tsDescriber) instanceOf(ty *ts.Node) string { return tsSuffix(d.typeValue(ty, 0), "#") }
 
 // posKey is "L:C" of n.
-func posKey(n *ts.Node) string { return pyPosString(n) }
+func posKey(n *ts.Node) string { return syntax.PosString(n) }

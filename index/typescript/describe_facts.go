@@ -1,4 +1,4 @@
-package index
+package typescript
 
 import (
 	"bytes"
@@ -7,10 +7,12 @@ import (
 
 	ts "github.com/odvcencio/gotreesitter"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/syntax"
 )
 
-// The facts of a TypeScript file's descriptor table (resolve_tsdesc.go):
+// The facts of a TypeScript file's descriptor table (describe.go):
 // what its bindings hold, what its functions return and pass their
 // callbacks, its classes' heritage, its exports.
 
@@ -24,19 +26,19 @@ func (d *tsDescriber) facts(syms []extract.Symbol) {
 	}
 	for _, b := range d.decls {
 		if v := d.bindingValue(b); v != "" {
-			d.intern("!v@" + posKey(b) + "=" + v)
+			d.Intern("!v@" + posKey(b) + "=" + v)
 		}
 		p := b.StartPoint()
-		if !named[extract.Pos{Line: p.Row, Col: p.Column}] && f.typ(tsScopeOf(f, b)) == "program" && d.bindingRef(b) == at(b) {
-			d.intern("!g@" + posKey(b))
+		if !named[extract.Pos{Line: p.Row, Col: p.Column}] && f.Type(tsScopeOf(f, b)) == "program" && d.bindingRef(b) == at(b) {
+			d.Intern("!g@" + posKey(b))
 		}
 	}
 	for _, c := range d.classes {
 		d.classFacts(c)
 	}
-	pyWalk(f.tree.Root(), func(n *ts.Node) bool {
-		if tsSignatureTypes[f.typ(n)] {
-			if nm := f.field(n, "name"); nm != nil {
+	syntax.Walk(f.Tree.Root(), func(n *ts.Node) bool {
+		if tsSignatureTypes[f.Type(n)] {
+			if nm := f.Field(n, "name"); nm != nil {
 				d.signatureFacts(nm, n)
 			}
 		}
@@ -51,31 +53,31 @@ func (d *tsDescriber) facts(syms []extract.Symbol) {
 func (d *tsDescriber) bindingValue(b *ts.Node) string {
 	f := d.f
 	p := b.Parent()
-	switch f.typ(p) {
+	switch f.Type(p) {
 	case "required_parameter", "optional_parameter":
-		if ty := f.field(p, "type"); ty != nil {
+		if ty := f.Field(p, "type"); ty != nil {
 			d.returnsIfFunction(b, ty)
 			return d.instanceOf(ty)
 		}
-		return d.defaulted(p, f.field(p, "value"))
+		return d.defaulted(p, f.Field(p, "value"))
 	case "assignment_pattern": // a JavaScript parameter with a default
-		if f.typ(p.Parent()) == "formal_parameters" && sameNode(f.field(p, "left"), b) {
-			return d.defaulted(p, f.field(p, "right"))
+		if f.Type(p.Parent()) == "formal_parameters" && syntax.SameNode(f.Field(p, "left"), b) {
+			return d.defaulted(p, f.Field(p, "right"))
 		}
 	case "arrow_function": // x => …
 		return d.contextual(b)
 	case "object_pattern": // const { x } = value
-		if dl := p.Parent(); f.typ(dl) == "variable_declarator" && sameNode(f.field(dl, "name"), p) {
-			return tsSuffix(d.value(f.field(dl, "value"), 0), "."+f.text(b))
+		if dl := p.Parent(); f.Type(dl) == "variable_declarator" && syntax.SameNode(f.Field(dl, "name"), p) {
+			return tsSuffix(d.value(f.Field(dl, "value"), 0), "."+f.Text(b))
 		}
 	case "type_alias_declaration":
-		return d.typeValue(f.field(p, "value"), 0)
+		return d.typeValue(f.Field(p, "value"), 0)
 	case "variable_declarator":
-		if ty := f.field(p, "type"); ty != nil {
+		if ty := f.Field(p, "type"); ty != nil {
 			d.returnsIfFunction(b, ty)
 			return d.instanceOf(ty)
 		}
-		val := f.field(p, "value")
+		val := f.Field(p, "value")
 		if tsFunctionNode(f, val) {
 			d.returns(b, val)
 			d.callbacks(b, val)
@@ -99,14 +101,14 @@ func (d *tsDescriber) defaulted(param, def *ts.Node) string {
 // whose signature is sig (a function, an arrow function, a function type).
 func (d *tsDescriber) returns(nm, sig *ts.Node) {
 	if v := d.instanceOf(tsReturnType(d.f, sig)); v != "" {
-		d.intern("!r@" + posKey(nm) + "=" + v)
+		d.Intern("!r@" + posKey(nm) + "=" + v)
 	}
 }
 
 // returnsIfFunction writes the !r fact of the binding named nm when its
 // annotation ty is a function type.
 func (d *tsDescriber) returnsIfFunction(nm, ty *ts.Node) {
-	if ft := tsUnwrapType(d.f, ty); d.f.typ(ft) == "function_type" {
+	if ft := tsUnwrapType(d.f, ty); d.f.Type(ft) == "function_type" {
 		d.returns(nm, ft)
 	}
 }
@@ -117,18 +119,18 @@ func (d *tsDescriber) returnsIfFunction(nm, ty *ts.Node) {
 func (d *tsDescriber) callbacks(group, sig *ts.Node) {
 	f := d.f
 	for a, param := range tsParams(f, sig) {
-		ty := tsUnwrapType(f, f.field(param, "type"))
-		if f.typ(ty) != "function_type" {
+		ty := tsUnwrapType(f, f.Field(param, "type"))
+		if f.Type(ty) != "function_type" {
 			continue
 		}
 		for i, cb := range tsParams(f, ty) {
-			v := d.instanceOf(f.field(cb, "type"))
+			v := d.instanceOf(f.Field(cb, "type"))
 			if v == "" {
 				continue
 			}
 			key := "!c@" + posKey(group) + "/" + strconv.Itoa(a) + "/" + strconv.Itoa(i) + "="
 			if !d.hasPrefix(key) {
-				d.intern(key + v)
+				d.Intern(key + v)
 			}
 		}
 	}
@@ -137,7 +139,7 @@ func (d *tsDescriber) callbacks(group, sig *ts.Node) {
 // hasPrefix reports whether the table holds a fact starting with key
 // (few: callback facts per signature).
 func (d *tsDescriber) hasPrefix(key string) bool {
-	for _, s := range d.table {
+	for _, s := range d.Table {
 		if strings.HasPrefix(s, key) {
 			return true
 		}
@@ -152,7 +154,7 @@ func (d *tsDescriber) signatureFacts(nm, sig *ts.Node) {
 	if g := tsOverloads(d.f, nm); len(g) > 0 {
 		group = g[0]
 	}
-	if sameNode(group, nm) {
+	if syntax.SameNode(group, nm) {
 		d.returns(nm, sig)
 	}
 	d.callbacks(group, sig)
@@ -162,12 +164,12 @@ func (d *tsDescriber) signatureFacts(nm, sig *ts.Node) {
 // its fields and properties, and its constructor's parameter properties.
 func (d *tsDescriber) classFacts(c *ts.Node) {
 	f := d.f
-	name := f.field(c, "name")
+	name := f.Field(c, "name")
 	if name == nil {
 		return
 	}
 	var supers []string
-	pyWalk(c, func(n *ts.Node) bool {
+	syntax.Walk(c, func(n *ts.Node) bool {
 		switch tsHeritageType(f, n) {
 		case "class_body", "interface_body", "object_type", "formal_parameters", "statement_block":
 			return false
@@ -177,8 +179,8 @@ func (d *tsDescriber) classFacts(c *ts.Node) {
 		}
 		return true
 	})
-	d.intern("!b@" + posKey(name) + "=" + strings.Join(supers, " "))
-	d.memberFacts(name, f.field(c, "body"), false)
+	d.Intern("!b@" + posKey(name) + "=" + strings.Join(supers, " "))
+	d.memberFacts(name, f.Field(c, "body"), false)
 }
 
 // heritage appends to supers the values of the classes and interfaces
@@ -188,7 +190,7 @@ func (d *tsDescriber) heritage(n *ts.Node, supers []string) []string {
 	for i, k := 0, n.NamedChildCount(); i < k; i++ {
 		s := tsHeritageCallee(f, n.NamedChild(i))
 		v := d.value(s, 0)
-		if t := f.typ(s); t != "identifier" && t != "member_expression" {
+		if t := f.Type(s); t != "identifier" && t != "member_expression" {
 			v = d.typeValue(s, 0)
 		}
 		if v != "" && !strings.Contains(v, " ") {
@@ -208,7 +210,7 @@ func (d *tsDescriber) objectFacts() {
 			continue
 		}
 		done[o.StartByte()] = true
-		d.intern("!b@" + posKey(o) + "=")
+		d.Intern("!b@" + posKey(o) + "=")
 		d.memberFacts(o, o, true)
 	}
 }
@@ -221,20 +223,20 @@ func (d *tsDescriber) memberFacts(name, body *ts.Node, object bool) {
 	f := d.f
 	for i, k := 0, body.NamedChildCount(); body != nil && i < k; i++ {
 		m := body.NamedChild(i)
-		nm := f.field(m, "name")
+		nm := f.Field(m, "name")
 		if nm == nil {
 			continue
 		}
 		if object {
-			d.intern("!m@" + posKey(name) + "=" + f.text(nm) + at(nm))
+			d.Intern("!m@" + posKey(name) + "=" + f.Text(nm) + at(nm))
 		}
-		if ty := f.field(m, "type"); ty != nil && f.typ(m) != "method_signature" {
+		if ty := f.Field(m, "type"); ty != nil && f.Type(m) != "method_signature" {
 			d.returnsIfFunction(nm, ty)
 			if v := d.instanceOf(ty); v != "" {
-				d.intern("!v@" + posKey(nm) + "=" + v)
+				d.Intern("!v@" + posKey(nm) + "=" + v)
 			}
 		}
-		if f.typ(m) == "method_definition" && f.text(nm) == "constructor" {
+		if f.Type(m) == "method_definition" && f.Text(nm) == "constructor" {
 			d.paramProperties(name, m)
 		}
 	}
@@ -256,9 +258,9 @@ func (d *tsDescriber) thisAssignments(cname, body *ts.Node) {
 	f := d.f
 	seen := map[string]bool{}
 	tsEachThisAssignment(f, body, func(p *ts.Node) {
-		if !seen[f.text(p)] {
-			seen[f.text(p)] = true
-			d.intern("!m@" + posKey(cname) + "=" + f.text(p) + at(p))
+		if !seen[f.Text(p)] {
+			seen[f.Text(p)] = true
+			d.Intern("!m@" + posKey(cname) + "=" + f.Text(p) + at(p))
 		}
 	})
 }
@@ -267,11 +269,11 @@ func (d *tsDescriber) thisAssignments(cname, body *ts.Node) {
 // named cname.
 func (d *tsDescriber) paramProperties(cname, ctor *ts.Node) {
 	f := d.f
-	ps := f.field(ctor, "parameters")
+	ps := f.Field(ctor, "parameters")
 	for i, n := 0, ps.NamedChildCount(); ps != nil && i < n; i++ {
 		p := ps.NamedChild(i)
-		if pat := f.field(p, "pattern"); pat != nil && f.typ(pat) == "identifier" && tsParamProperty(f, p) {
-			d.intern("!m@" + posKey(cname) + "=" + f.text(pat) + at(pat))
+		if pat := f.Field(p, "pattern"); pat != nil && f.Type(pat) == "identifier" && tsParamProperty(f, p) {
+			d.Intern("!m@" + posKey(cname) + "=" + f.Text(pat) + at(pat))
 		}
 	}
 }
@@ -282,28 +284,28 @@ func (d *tsDescriber) paramProperties(cname, ctor *ts.Node) {
 func (d *tsDescriber) contextual(param *ts.Node) string {
 	f := d.f
 	fn := param.Parent()
-	if f.typ(fn) == "formal_parameters" {
+	if f.Type(fn) == "formal_parameters" {
 		fn = fn.Parent()
 	}
 	if !tsFunctionNode(f, fn) {
 		return ""
 	}
 	idx := 0
-	if f.typ(param) != "identifier" {
+	if f.Type(param) != "identifier" {
 		idx = nodeIndex(tsParams(f, fn), param)
 	}
 	args := fn.Parent()
-	if idx < 0 || f.typ(args) != "arguments" {
+	if idx < 0 || f.Type(args) != "arguments" {
 		return ""
 	}
 	a := nodeIndex(namedChildren(f, args), fn)
 	call := args.Parent()
 	var callee string
-	switch f.typ(call) {
+	switch f.Type(call) {
 	case "call_expression":
-		callee = d.value(f.field(call, "function"), 0)
+		callee = d.value(f.Field(call, "function"), 0)
 	case "new_expression":
-		callee = tsSuffix(d.value(f.field(call, "constructor"), 0), ".constructor")
+		callee = tsSuffix(d.value(f.Field(call, "constructor"), 0), ".constructor")
 	}
 	if callee == "" || a < 0 {
 		return ""
@@ -316,32 +318,32 @@ func (d *tsDescriber) contextual(param *ts.Node) string {
 // name winning.
 func (d *tsDescriber) exports() {
 	f := d.f
-	root := f.tree.Root()
+	root := f.Tree.Root()
 	for i, c := 0, root.NamedChildCount(); i < c; i++ {
 		st := root.NamedChild(i)
-		if f.typ(st) != "export_statement" {
+		if f.Type(st) != "export_statement" {
 			continue
 		}
-		mod := tsModuleHead(tsStringValue(f, f.field(st, "source")))
-		if decl := f.field(st, "declaration"); decl != nil {
+		mod := tsModuleHead(tsStringValue(f, f.Field(st, "source")))
+		if decl := f.Field(st, "declaration"); decl != nil {
 			d.exportedDecl(st, decl)
 			continue
 		}
 		if mod == "" {
-			if val := f.field(st, "value"); val != nil {
+			if val := f.Field(st, "value"); val != nil {
 				d.export("default", d.value(val, 0))
 			}
 		}
 		clause := tsChildOfType(f, st, "export_clause")
 		if clause == nil {
 			if mod != "" && tsChildOfType(f, st, "namespace_export") == nil {
-				d.intern("!s" + mod[1:len(mod)-1])
+				d.Intern("!s" + mod[1:len(mod)-1])
 			}
 			continue
 		}
 		for j, n := 0, clause.NamedChildCount(); j < n; j++ {
 			spec := clause.NamedChild(j)
-			local, alias := f.field(spec, "name"), f.field(spec, "alias")
+			local, alias := f.Field(spec, "name"), f.Field(spec, "alias")
 			if local == nil {
 				continue
 			}
@@ -349,7 +351,7 @@ func (d *tsDescriber) exports() {
 			if alias != nil {
 				exported = alias
 			}
-			d.export(f.text(exported), d.specifier(spec))
+			d.export(f.Text(exported), d.specifier(spec))
 		}
 	}
 }
@@ -361,7 +363,7 @@ func (d *tsDescriber) export(name, v string) {
 	}
 	d.exported[name] = true
 	if v != "" {
-		d.intern("!e" + name + "=" + v)
+		d.Intern("!e" + name + "=" + v)
 	}
 }
 
@@ -370,19 +372,19 @@ func (d *tsDescriber) export(name, v string) {
 func (d *tsDescriber) exportedDecl(st, decl *ts.Node) {
 	f := d.f
 	isDefault := tsChildOfType(f, st, "default") != nil
-	if nm := f.field(decl, "name"); nm != nil {
-		name := f.text(nm)
+	if nm := f.Field(decl, "name"); nm != nil {
+		name := f.Text(nm)
 		if isDefault {
 			name = "default"
 		}
 		d.export(name, at(nm))
 		return
 	}
-	pyWalk(decl, func(n *ts.Node) bool {
+	syntax.Walk(decl, func(n *ts.Node) bool {
 		if tsBindingName(f, n) {
-			d.export(f.text(n), at(n))
+			d.export(f.Text(n), at(n))
 		}
-		return f.typ(n) != "arrow_function" && f.typ(n) != "function_expression"
+		return f.Type(n) != "arrow_function" && f.Type(n) != "function_expression"
 	})
 }
 
@@ -394,7 +396,7 @@ func (d *tsDescriber) docLinks(res *extract.Result) bool {
 	f := d.f
 	added := false
 	for _, n := range d.comments {
-		text := f.src[n.StartByte():n.EndByte()]
+		text := f.Src[n.StartByte():n.EndByte()]
 		for i := 0; ; {
 			k := bytes.Index(text[i:], []byte("@link"))
 			if k < 0 {
@@ -410,7 +412,7 @@ func (d *tsDescriber) docLinks(res *extract.Result) bool {
 				j++
 			}
 			e := j
-			for e < len(text) && isIdentByte(text[e]) {
+			for e < len(text) && index.IsIdentByte(text[e]) {
 				e++
 			}
 			i = e
@@ -427,7 +429,7 @@ func (d *tsDescriber) docLinks(res *extract.Result) bool {
 				continue
 			}
 			p := tsPosOf(f, int(n.StartByte())+j)
-			res.Refs = append(res.Refs, extract.Ref{Name: name, Pos: p, Operand: d.intern(desc)})
+			res.Refs = append(res.Refs, extract.Ref{Name: name, Pos: p, Operand: d.Intern(desc)})
 			added = true
 		}
 	}
@@ -435,8 +437,8 @@ func (d *tsDescriber) docLinks(res *extract.Result) bool {
 }
 
 // tsPosOf is the line and byte column of byte offset off of f.
-func tsPosOf(f *pyFile, off int) extract.Pos {
-	line := bytes.Count(f.src[:off], []byte("\n"))
-	start := bytes.LastIndexByte(f.src[:off], '\n') + 1
+func tsPosOf(f *syntax.File, off int) extract.Pos {
+	line := bytes.Count(f.Src[:off], []byte("\n"))
+	start := bytes.LastIndexByte(f.Src[:off], '\n') + 1
 	return extract.Pos{Line: uint32(line), Col: uint32(off - start)}
 }

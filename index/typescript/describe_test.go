@@ -1,9 +1,11 @@
-package index
+package typescript
 
 import (
 	"flag"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/index/internal/navtest"
 )
 
 var updateTSDesc = flag.Bool("update-tsdesc", false, "rewrite testdata/resolve_tsdesc.txtar's want file")
@@ -16,10 +18,13 @@ var updateTSDesc = flag.Bool("update-tsdesc", false, "rewrite testdata/resolve_t
 // declared return types, overloads, callback parameters, destructuring,
 // JSDoc links, and unknown values.
 func TestTSDescriptorsGolden(t *testing.T) {
-	checkDescriptorsGolden(t, "resolve_tsdesc.txtar", "update-tsdesc", *updateTSDesc, func(name string) string {
+	navtest.CheckDescriptorsGolden(t, "resolve_tsdesc.txtar", testDescribers, "update-tsdesc", *updateTSDesc, func(name string) string {
 		if strings.HasSuffix(name, ".js") {
 			return "javascript"
 		}
 		return "typescript"
 	})
 }
+
+// testDescribers are the describers the tests index with.
+var testDescribers = navtest.Describers{"typescript": DescribeTypeScript, "tsx": DescribeTypeScript, "javascript": DescribeJavaScript}

@@ -1,24 +1,25 @@
-package index
+package typescript
 
 import (
 	"strings"
 
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/syntax"
 )
 
 // Evaluation of the TypeScript and JavaScript descriptors stored at index
-// time (resolve_tsdesc.go) against the index, as resolve_pyidx.go does
+// time (describe.go) against the index, as python/idx.go does
 // Python's: module exports, class members and their heritage, binding
 // values, return types and callback parameters come from the facts and
 // symbols of the files a descriptor leads to, so resolving an occurrence
-// parses nothing. A class known from the index is a pyClass without a
+// parses nothing. A class known from the index is a syntax.Class without a
 // tree (path and pos, its name's position).
 
 // tsIdxFile is what the index holds for one TypeScript file: its
 // descriptors, its facts parsed, its symbols. Entries are immutable once
-// built and kept across requests in the store's cache (pyTreeCache.tsIdx)
+// built and kept across requests in the store's cache (syntax.Cache.tsIdx)
 // while the file's content hash is unchanged.
-type tsIdxFile struct {
+type idxRecords struct {
 	hash    uint64
 	ops     []string
 	vals    map[string]string            // !v: "L:C" -> value
@@ -34,18 +35,19 @@ type tsIdxFile struct {
 
 // tsIdxFile returns p's records, nil when p is not an indexed TypeScript
 // or JavaScript file with descriptors.
-func (r *pyResolver) tsIdxFile(p string) *tsIdxFile {
-	if !isTSFile(p) {
+func (r *resolver) tsIdxFile(p string) *idxRecords {
+	if !IsFile(p) {
 		return nil
 	}
-	return loadIdx(r, p, &r.st.py.tsIdx, newTSIdxFile)
+	return syntax.LoadIdx(r.Resolver, p, syntax.IdxCache[*idxRecords](r.Cache, "typescript"), newIdxRecords)
 }
 
-func (x *tsIdxFile) contentHash() uint64 { return x.hash }
+// ContentHash is the content hash of the file x was decoded from.
+func (x *idxRecords) ContentHash() uint64 { return x.hash }
 
-// newTSIdxFile parses the facts of a file's descriptor table.
-func newTSIdxFile(hash uint64, ops []string, syms []extract.Symbol) *tsIdxFile {
-	x := &tsIdxFile{hash: hash, ops: ops, syms: syms, vals: map[string]string{}, rets: map[string]string{}, cbs: map[string]string{},
+// newIdxRecords parses the facts of a file's descriptor table.
+func newIdxRecords(hash uint64, ops []string, syms []extract.Symbol) *idxRecords {
+	x := &idxRecords{hash: hash, ops: ops, syms: syms, vals: map[string]string{}, rets: map[string]string{}, cbs: map[string]string{},
 		classes: map[string][]string{}, members: map[string]map[string]string{}, exports: map[string]string{},
 		globals: map[string]bool{}}
 	for _, o := range ops {
@@ -94,7 +96,7 @@ func newTSIdxFile(hash uint64, ops []string, syms []extract.Symbol) *tsIdxFile {
 }
 
 // desc is the descriptor of an occurrence, "" for none.
-func (x *tsIdxFile) desc(operand uint32) string {
+func (x *idxRecords) desc(operand uint32) string {
 	if operand == 0 || int(operand) > len(x.ops) {
 		return ""
 	}
@@ -116,19 +118,19 @@ func tsStepEnd(steps string, i int) int {
 
 // tsEvalDesc evaluates descriptor desc of file p; name is the
 // occurrence's, the name of a bare binding head.
-func (r *pyResolver) tsEvalDesc(p, desc, name string) pyValue {
+func (r *resolver) tsEvalDesc(p, desc, name string) syntax.Value {
 	desc = strings.TrimPrefix(desc, ".") // a property access
-	if desc == "" || !r.step() {
-		return pyValue{}
+	if desc == "" || !r.Step() {
+		return syntax.Value{}
 	}
-	var v pyValue
+	var v syntax.Value
 	var steps string
 	switch desc[0] {
 	case '@':
 		end := tsStepEnd(desc, 1)
-		pos, ok := pyParsePos(desc[1:end])
+		pos, ok := syntax.ParsePos(desc[1:end])
 		if !ok {
-			return pyValue{}
+			return syntax.Value{}
 		}
 		if steps = desc[end:]; steps != "" {
 			name = ""
@@ -137,17 +139,17 @@ func (r *pyResolver) tsEvalDesc(p, desc, name string) pyValue {
 	case 'm':
 		spec, rest, ok := strings.Cut(desc[1:], "|")
 		if !ok {
-			return pyValue{}
+			return syntax.Value{}
 		}
 		mod := r.tsModuleFile(p, spec)
 		if mod == "" {
-			return pyValue{}
+			return syntax.Value{}
 		}
-		v, steps = pyValue{decl: moduleTarget(mod), ok: true, module: mod}, rest
+		v, steps = syntax.Value{Decl: syntax.ModuleTarget(mod), OK: true, Module: mod}, rest
 	default:
-		return pyValue{}
+		return syntax.Value{}
 	}
-	for steps != "" && v.ok {
+	for steps != "" && v.OK {
 		switch steps[0] {
 		case '.':
 			end := tsStepEnd(steps, 1)
@@ -155,15 +157,15 @@ func (r *pyResolver) tsEvalDesc(p, desc, name string) pyValue {
 		case '(':
 			v, steps = r.tsIdxFact(v, "r", ""), strings.TrimPrefix(steps, "()")
 		case '#':
-			if v.class == nil || v.instance {
-				return pyValue{}
+			if v.Class == nil || v.Instance {
+				return syntax.Value{}
 			}
-			v, steps = pyValue{class: v.class, instance: true, ok: true, decl: v.decl}, steps[1:]
+			v, steps = syntax.Value{Class: v.Class, Instance: true, OK: true, Decl: v.Decl}, steps[1:]
 		case '~':
 			end := tsStepEnd(steps, 1)
 			v, steps = r.tsIdxFact(v, "c", "/"+steps[1:end]), steps[end:]
 		default:
-			return pyValue{}
+			return syntax.Value{}
 		}
 	}
 	return v
@@ -171,21 +173,21 @@ func (r *pyResolver) tsEvalDesc(p, desc, name string) pyValue {
 
 // tsIdxBinding is the binding at pos of p, named name when its symbol does
 // not tell: a class, or a declaration whose value its !v fact gives.
-func (r *pyResolver) tsIdxBinding(p string, pos extract.Pos, name string) pyValue {
+func (r *resolver) tsIdxBinding(p string, pos extract.Pos, name string) syntax.Value {
 	x := r.tsIdxFile(p)
 	if x == nil {
-		return pyValue{}
+		return syntax.Value{}
 	}
-	key := pyPosKey(pos)
+	key := syntax.PosKey(pos)
 	memo := "b" + p + "\x00" + key
-	if v, ok := r.memo[memo]; ok {
-		if v.decl.Name == "" && name != "" { // first evaluated as a value
-			v.decl.Name = name
-			v.decl.Selection.End.Col = pos.Col + uint32(len(name))
+	if v, ok := r.Memo[memo]; ok {
+		if v.Decl.Name == "" && name != "" { // first evaluated as a value
+			v.Decl.Name = name
+			v.Decl.Selection.End.Col = pos.Col + uint32(len(name))
 		}
 		return v
 	}
-	t := PyTarget{Path: p, Name: name, Kind: extract.KindVariable, Local: !x.globals[key],
+	t := syntax.Target{Path: p, Name: name, Kind: extract.KindVariable, Local: !x.globals[key],
 		Selection: extract.Range{Start: pos, End: extract.Pos{Line: pos.Line, Col: pos.Col + uint32(len(name))}}}
 	for i := range x.syms {
 		if s := &x.syms[i]; s.Selection.Start == pos {
@@ -193,139 +195,139 @@ func (r *pyResolver) tsIdxBinding(p string, pos extract.Pos, name string) pyValu
 			break
 		}
 	}
-	v := pyValue{decl: t, ok: true}
+	v := syntax.Value{Decl: t, OK: true}
 	if val, ok := x.vals[key]; ok {
 		vv := r.tsEvalDesc(p, val, "")
-		v.module, v.class, v.instance = vv.module, vv.class, vv.instance
+		v.Module, v.Class, v.Instance = vv.Module, vv.Class, vv.Instance
 	} else if _, ok := x.classes[key]; ok {
-		v.class = &pyClass{path: p, pos: pos}
+		v.Class = &syntax.Class{Path: p, Pos: pos}
 	}
-	if v.class == nil {
-		v.instance = false
+	if v.Class == nil {
+		v.Instance = false
 	}
-	r.remember(memo, v)
+	r.Remember(memo, v)
 	return v
 }
 
 // tsIdxMember is property name of v.
-func (r *pyResolver) tsIdxMember(v pyValue, name string) pyValue {
+func (r *resolver) tsIdxMember(v syntax.Value, name string) syntax.Value {
 	switch {
-	case v.module != "":
-		return r.tsIdxExport(v.module, name, 0)
-	case v.class != nil:
-		return r.tsIdxClassMember(v.class, name, 0)
+	case v.Module != "":
+		return r.tsIdxExport(v.Module, name, 0)
+	case v.Class != nil:
+		return r.tsIdxClassMember(v.Class, name, 0)
 	}
-	return pyValue{}
+	return syntax.Value{}
 }
 
 // tsIdxFact evaluates the fact of kind "r" (what calling v returns) or
 // "c" (the type of a callback parameter, suffix "/A/I") of the
 // declaration v is.
-func (r *pyResolver) tsIdxFact(v pyValue, kind, suffix string) pyValue {
-	if v.decl.Module || v.decl.Path == "" {
-		return pyValue{}
+func (r *resolver) tsIdxFact(v syntax.Value, kind, suffix string) syntax.Value {
+	if v.Decl.Module || v.Decl.Path == "" {
+		return syntax.Value{}
 	}
-	x := r.tsIdxFile(v.decl.Path)
+	x := r.tsIdxFile(v.Decl.Path)
 	if x == nil {
-		return pyValue{}
+		return syntax.Value{}
 	}
 	facts := x.rets
 	if kind == "c" {
 		facts = x.cbs
 	}
-	d, ok := facts[pyPosKey(v.decl.Selection.Start)+suffix]
+	d, ok := facts[syntax.PosKey(v.Decl.Selection.Start)+suffix]
 	if !ok {
-		return pyValue{}
+		return syntax.Value{}
 	}
-	return r.tsEvalDesc(v.decl.Path, d, "")
+	return r.tsEvalDesc(v.Decl.Path, d, "")
 }
 
 // tsIdxExport is the declaration module file mod exports as name: its
 // !e fact, else through its export-star modules, in order.
-func (r *pyResolver) tsIdxExport(mod, name string, depth int) pyValue {
+func (r *resolver) tsIdxExport(mod, name string, depth int) syntax.Value {
 	memo := "e" + mod + "\x00" + name
-	if v, ok := r.memo[memo]; ok {
+	if v, ok := r.Memo[memo]; ok {
 		return v
 	}
 	x := r.tsIdxFile(mod)
-	if x == nil || depth > pyStepLimit {
-		return pyValue{}
+	if x == nil || depth > syntax.StepLimit {
+		return syntax.Value{}
 	}
-	r.remember(memo, pyValue{}) // export * cycles
-	var v pyValue
+	r.Remember(memo, syntax.Value{}) // export * cycles
+	var v syntax.Value
 	if d, ok := x.exports[name]; ok {
 		v = r.tsEvalDesc(mod, d, name)
 	} else {
 		for _, s := range x.stars {
 			if m := r.tsModuleFile(mod, s); m != "" {
-				if v = r.tsIdxExport(m, name, depth+1); v.ok {
+				if v = r.tsIdxExport(m, name, depth+1); v.OK {
 					break
 				}
 			}
 		}
 	}
-	r.remember(memo, v)
+	r.Remember(memo, v)
 	return v
 }
 
 // tsIdxClassMember is name declared in the class or interface c: its
 // body's symbols, its constructor's parameter properties, then what it
 // extends and implements, depth first (tsClassMember of the resolver).
-func (r *pyResolver) tsIdxClassMember(c *pyClass, name string, depth int) pyValue {
-	memo := "m" + c.path + "\x00" + pyPosKey(c.pos) + "\x00" + name
-	if v, ok := r.memo[memo]; ok {
+func (r *resolver) tsIdxClassMember(c *syntax.Class, name string, depth int) syntax.Value {
+	memo := "m" + c.Path + "\x00" + syntax.PosKey(c.Pos) + "\x00" + name
+	if v, ok := r.Memo[memo]; ok {
 		return v
 	}
-	x := r.tsIdxFile(c.path)
+	x := r.tsIdxFile(c.Path)
 	if x == nil || depth > 16 {
-		return pyValue{}
+		return syntax.Value{}
 	}
-	r.remember(memo, pyValue{}) // heritage cycles
+	r.Remember(memo, syntax.Value{}) // heritage cycles
 	v := r.tsIdxClassMemberOf(c, x, name, depth)
-	r.remember(memo, v)
+	r.Remember(memo, v)
 	return v
 }
 
-func (r *pyResolver) tsIdxClassMemberOf(c *pyClass, x *tsIdxFile, name string, depth int) pyValue {
-	key := pyPosKey(c.pos)
-	if class := x.symbolAt(c.pos); class >= 0 {
+func (r *resolver) tsIdxClassMemberOf(c *syntax.Class, x *idxRecords, name string, depth int) syntax.Value {
+	key := syntax.PosKey(c.Pos)
+	if class := x.symbolAt(c.Pos); class >= 0 {
 		for i := class + 1; i < len(x.syms); i++ {
 			if int(x.syms[i].Parent) == class && x.syms[i].Name == name {
-				return r.tsIdxBinding(c.path, x.syms[i].Selection.Start, name)
+				return r.tsIdxBinding(c.Path, x.syms[i].Selection.Start, name)
 			}
 		}
 	}
 	if pos, ok := x.members[key][name]; ok {
-		if at, ok := pyParsePos(pos); ok {
-			v := r.tsIdxBinding(c.path, at, name)
-			v.decl.Kind, v.decl.Local = extract.KindField, false
+		if at, ok := syntax.ParsePos(pos); ok {
+			v := r.tsIdxBinding(c.Path, at, name)
+			v.Decl.Kind, v.Decl.Local = extract.KindField, false
 			return v
 		}
 	}
 	for _, s := range x.classes[key] {
-		if sv := r.tsEvalDesc(c.path, s, ""); sv.class != nil && !sv.instance {
-			if v := r.tsIdxClassMember(sv.class, name, depth+1); v.ok {
+		if sv := r.tsEvalDesc(c.Path, s, ""); sv.Class != nil && !sv.Instance {
+			if v := r.tsIdxClassMember(sv.Class, name, depth+1); v.OK {
 				return v
 			}
 		}
 	}
-	return pyValue{}
+	return syntax.Value{}
 }
 
 // memberClass is the position key of the class declaring t as a member:
 // the parent of t's symbol, or the class whose member facts name t (a
 // constructor parameter property, a JavaScript this.x = assignment);
 // false when t is no member of a class the file describes.
-func (x *tsIdxFile) memberClass(t PyTarget) (string, bool) {
+func (x *idxRecords) memberClass(t syntax.Target) (string, bool) {
 	if i := x.symbolAt(t.Selection.Start); i >= 0 {
 		if x.syms[i].Parent < 0 {
 			return "", false
 		}
-		ck := pyPosKey(x.syms[x.syms[i].Parent].Selection.Start)
+		ck := syntax.PosKey(x.syms[x.syms[i].Parent].Selection.Start)
 		_, ok := x.classes[ck]
 		return ck, ok
 	}
-	pos := pyPosKey(t.Selection.Start)
+	pos := syntax.PosKey(t.Selection.Start)
 	for ck, members := range x.members {
 		if members[t.Name] == pos {
 			_, ok := x.classes[ck]
@@ -336,7 +338,7 @@ func (x *tsIdxFile) memberClass(t PyTarget) (string, bool) {
 }
 
 // symbolAt is the index of the symbol named at pos, or -1.
-func (x *tsIdxFile) symbolAt(pos extract.Pos) int {
+func (x *idxRecords) symbolAt(pos extract.Pos) int {
 	for i := range x.syms {
 		if x.syms[i].Selection.Start == pos {
 			return i
@@ -348,10 +350,10 @@ func (x *tsIdxFile) symbolAt(pos extract.Pos) int {
 // tsIdxCanonical is the declaration references to t count against
 // (tsCanonical of the resolver): a member's topmost declaration up its
 // class's heritage, an overload group's first signature.
-func (r *pyResolver) tsIdxCanonical(t PyTarget) PyTarget {
-	memo := "c" + t.Path + "\x00" + pyPosKey(t.Selection.Start)
-	if v, ok := r.memo[memo]; ok {
-		return v.decl
+func (r *resolver) tsIdxCanonical(t syntax.Target) syntax.Target {
+	memo := "c" + t.Path + "\x00" + syntax.PosKey(t.Selection.Start)
+	if v, ok := r.Memo[memo]; ok {
+		return v.Decl
 	}
 	for range 16 {
 		x := r.tsIdxFile(t.Path)
@@ -362,32 +364,32 @@ func (r *pyResolver) tsIdxCanonical(t PyTarget) PyTarget {
 		if !ok {
 			break
 		}
-		var up *pyValue
+		var up *syntax.Value
 		for _, s := range x.classes[ck] {
-			if sv := r.tsEvalDesc(t.Path, s, ""); sv.class != nil && !sv.instance {
-				if v := r.tsIdxClassMember(sv.class, t.Name, 0); v.ok {
+			if sv := r.tsEvalDesc(t.Path, s, ""); sv.Class != nil && !sv.Instance {
+				if v := r.tsIdxClassMember(sv.Class, t.Name, 0); v.OK {
 					up = &v
 					break
 				}
 			}
 		}
-		if up == nil || (up.decl.Path == t.Path && up.decl.Selection.Start == t.Selection.Start) {
+		if up == nil || (up.Decl.Path == t.Path && up.Decl.Selection.Start == t.Selection.Start) {
 			break
 		}
-		t = up.decl
+		t = up.Decl
 	}
 	if x := r.tsIdxFile(t.Path); x != nil {
 		if i := x.symbolAt(t.Selection.Start); i >= 0 {
 			t.Selection = x.overloadFirst(i).Selection
 		}
 	}
-	r.remember(memo, pyValue{decl: t, ok: true})
+	r.Remember(memo, syntax.Value{Decl: t, OK: true})
 	return t
 }
 
 // overloadFirst is the first symbol of the overload group of symbol i:
 // a function or method declared again under the same parent.
-func (x *tsIdxFile) overloadFirst(i int) extract.Symbol {
+func (x *idxRecords) overloadFirst(i int) extract.Symbol {
 	s := x.syms[i]
 	if s.Kind != extract.KindFunction && s.Kind != extract.KindMethod {
 		return s
@@ -404,8 +406,8 @@ func (x *tsIdxFile) overloadFirst(i int) extract.Symbol {
 // the index rather than parsing it: p has descriptors and this request
 // holds no tree of it (the buffer it resolves in, whose content the index
 // may not hold yet, is parsed).
-func (r *pyResolver) tsIdxKnown(p string) bool {
-	if _, held := r.files[tsGrammar(p)+":"+p]; held {
+func (r *resolver) tsIdxKnown(p string) bool {
+	if _, held := r.Files[Grammar(p)+":"+p]; held {
 		return false
 	}
 	return r.tsIdxFile(p) != nil

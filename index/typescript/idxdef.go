@@ -1,26 +1,28 @@
-package index
+package typescript
 
 import (
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/syntax"
 )
 
-// tsIndexedDefinition answers TSDefinitions from the descriptor of the
+// tsIndexedDefinition answers Definitions from the descriptor of the
 // occurrence at off when src is the content the index holds for from:
 // nothing is parsed, not even the buffer. answered is false when the
 // index cannot say (the buffer was edited since, off is no stored
 // occurrence, or a call of an overloaded function, whose signature
 // tsPickOverload picks from the arguments' syntax); the caller then
 // parses.
-func (s *Store) tsIndexedDefinition(from string, src []byte, off int, read SourceReader) (t PyTarget, ok, answered bool) {
-	name, pos, ok := s.indexedOccurrence(from, src, off)
+func tsIndexedDefinition(s *index.Store, from string, src []byte, off int, read syntax.SourceReader) (t syntax.Target, ok, answered bool) {
+	name, pos, ok := syntax.IndexedOccurrence(s, from, src, off)
 	if !ok {
-		return PyTarget{}, false, false
+		return syntax.Target{}, false, false
 	}
-	r := newPyResolver(s, read)
-	defer r.release()
+	r := newResolver(s, read)
+	defer r.Release()
 	x := r.tsIdxFile(from)
 	if x == nil {
-		return PyTarget{}, false, false
+		return syntax.Target{}, false, false
 	}
 	occ, _ := s.FileReferences(from, name)
 	for _, o := range occ {
@@ -29,21 +31,21 @@ func (s *Store) tsIndexedDefinition(from string, src []byte, off int, read Sourc
 		}
 		d := x.desc(o.Operand)
 		if d == "" {
-			return PyTarget{}, false, true
+			return syntax.Target{}, false, true
 		}
 		v := r.tsEvalDesc(from, d, name)
-		if v.ok && o.Call && r.tsOverloaded(v.decl) {
-			return PyTarget{}, false, false
+		if v.OK && o.Call && r.tsOverloaded(v.Decl) {
+			return syntax.Target{}, false, false
 		}
-		t, ok = v.target()
+		t, ok = v.Target()
 		return t, ok, true
 	}
-	return PyTarget{}, false, false
+	return syntax.Target{}, false, false
 }
 
 // tsOverloaded reports whether the function or method t is declared by
 // more than one signature.
-func (r *pyResolver) tsOverloaded(t PyTarget) bool {
+func (r *resolver) tsOverloaded(t syntax.Target) bool {
 	x := r.tsIdxFile(t.Path)
 	if x == nil || t.Module {
 		return false

@@ -1,9 +1,10 @@
-package index
+package typescript
 
 import (
 	ts "github.com/odvcencio/gotreesitter"
 
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/syntax"
 )
 
 // Overloads. A TypeScript function or method may be declared by several
@@ -11,7 +12,7 @@ import (
 // definition with the signature the call resolves to, and its references
 // with every use of any of them. So references count against one
 // declaration of the group, its first signature (tsCanonical), and
-// TSDefinitions picks the signature a call's arguments fit
+// Definitions picks the signature a call's arguments fit
 // (tsPickOverload): by their number, a spread argument (only a rest
 // parameter takes it), and function arguments (a function cannot be
 // passed for a parameter of a named non-function type, nor a
@@ -25,17 +26,17 @@ var tsSignatureTypes = map[string]bool{
 }
 
 // tsDeclNode is the name node of the declaration t in its file, or nil.
-func (r *pyResolver) tsDeclNode(t PyTarget) (*pyFile, *ts.Node) {
+func (r *resolver) tsDeclNode(t syntax.Target) (*syntax.File, *ts.Node) {
 	f := r.tsFile(t.Path, nil)
 	if f == nil {
 		return nil, nil
 	}
-	off, ok := offsetOf(f.src, t.Selection.Start)
+	off, ok := syntax.OffsetOf(f.Src, t.Selection.Start)
 	if !ok {
 		return nil, nil
 	}
-	n := f.tree.Root().NamedDescendantForByteRange(uint32(off), uint32(off))
-	if n == nil || !tsIdentTypes[f.typ(n)] || int(n.StartByte()) != off {
+	n := f.Tree.Root().NamedDescendantForByteRange(uint32(off), uint32(off))
+	if n == nil || !tsIdentTypes[f.Type(n)] || int(n.StartByte()) != off {
 		return nil, nil
 	}
 	return f, n
@@ -44,27 +45,27 @@ func (r *pyResolver) tsDeclNode(t PyTarget) (*pyFile, *ts.Node) {
 // tsOverloads lists the name nodes of the declarations of the group the
 // function or method named nm belongs to, in source order (nil when nm
 // names no function or method).
-func tsOverloads(f *pyFile, nm *ts.Node) []*ts.Node {
+func tsOverloads(f *syntax.File, nm *ts.Node) []*ts.Node {
 	d := nm.Parent()
-	if d == nil || !tsSignatureTypes[f.typ(d)] || !sameNode(f.field(d, "name"), nm) {
+	if d == nil || !tsSignatureTypes[f.Type(d)] || !syntax.SameNode(f.Field(d, "name"), nm) {
 		return nil
 	}
 	c := d.Parent()
-	if f.typ(c) == "export_statement" {
+	if f.Type(c) == "export_statement" {
 		c = c.Parent()
 	}
 	if c == nil {
 		return nil
 	}
-	name := f.text(nm)
+	name := f.Text(nm)
 	var out []*ts.Node
 	for i, k := 0, c.NamedChildCount(); i < k; i++ {
 		decl := c.NamedChild(i)
-		if f.typ(decl) == "export_statement" {
-			decl = f.field(decl, "declaration")
+		if f.Type(decl) == "export_statement" {
+			decl = f.Field(decl, "declaration")
 		}
-		if tsSignatureTypes[f.typ(decl)] {
-			if n := f.field(decl, "name"); n != nil && f.text(n) == name {
+		if tsSignatureTypes[f.Type(decl)] {
+			if n := f.Field(decl, "name"); n != nil && f.Text(n) == name {
 				out = append(out, n)
 			}
 		}
@@ -75,18 +76,18 @@ func tsOverloads(f *pyFile, nm *ts.Node) []*ts.Node {
 // tsPickOverload refines t, what the identifier id of uf resolves to, to
 // the signature its call's arguments fit, when id is a call's callee and
 // t one of several signatures.
-func (r *pyResolver) tsPickOverload(uf *pyFile, id *ts.Node, t PyTarget) PyTarget {
+func (r *resolver) tsPickOverload(uf *syntax.File, id *ts.Node, t syntax.Target) syntax.Target {
 	callee := id
-	if p := id.Parent(); uf.typ(p) == "member_expression" && sameNode(uf.field(p, "property"), id) {
+	if p := id.Parent(); uf.Type(p) == "member_expression" && syntax.SameNode(uf.Field(p, "property"), id) {
 		callee = p
 	}
 	call := callee.Parent()
-	if uf.typ(call) != "call_expression" || !sameNode(uf.field(call, "function"), callee) {
+	if uf.Type(call) != "call_expression" || !syntax.SameNode(uf.Field(call, "function"), callee) {
 		return t
 	}
 	if f, g := r.tsOverloadGroup(t); g != nil {
 		if o := r.tsFitOverload(uf, call, f, g); o != nil {
-			t.Selection = pyRange(o)
+			t.Selection = syntax.NodeRange(o)
 		}
 	}
 	return t
@@ -94,7 +95,7 @@ func (r *pyResolver) tsPickOverload(uf *pyFile, id *ts.Node, t PyTarget) PyTarge
 
 // tsOverloadGroup returns the overload signatures of a function or method
 // t and the file declaring them; g is nil when t has no overloads.
-func (r *pyResolver) tsOverloadGroup(t PyTarget) (f *pyFile, g []*ts.Node) {
+func (r *resolver) tsOverloadGroup(t syntax.Target) (f *syntax.File, g []*ts.Node) {
 	if t.Kind != extract.KindFunction && t.Kind != extract.KindMethod {
 		return nil, nil
 	}
@@ -113,17 +114,17 @@ func (r *pyResolver) tsOverloadGroup(t PyTarget) (f *pyFile, g []*ts.Node) {
 
 // tsParams are the parameters of a signature, without a `this`
 // parameter.
-func tsParams(f *pyFile, decl *ts.Node) []*ts.Node {
-	ps := f.field(decl, "parameters")
+func tsParams(f *syntax.File, decl *ts.Node) []*ts.Node {
+	ps := f.Field(decl, "parameters")
 	if ps == nil {
 		return nil
 	}
 	var out []*ts.Node
 	for i, k := 0, ps.NamedChildCount(); i < k; i++ {
 		p := ps.NamedChild(i)
-		switch f.typ(p) {
+		switch f.Type(p) {
 		case "required_parameter", "optional_parameter":
-			if pat := f.field(p, "pattern"); f.typ(pat) != "this" {
+			if pat := f.Field(p, "pattern"); f.Type(pat) != "this" {
 				out = append(out, p)
 			}
 		}
@@ -133,14 +134,14 @@ func tsParams(f *pyFile, decl *ts.Node) []*ts.Node {
 
 // tsArgsFit reports whether the arguments args of a call in uf fit the
 // parameters of the signature decl of f.
-func (r *pyResolver) tsArgsFit(uf *pyFile, args *ts.Node, f *pyFile, decl *ts.Node) bool {
+func (r *resolver) tsArgsFit(uf *syntax.File, args *ts.Node, f *syntax.File, decl *ts.Node) bool {
 	params := tsParams(f, decl)
 	required, rest := 0, -1
 	for i, p := range params {
 		switch {
-		case f.typ(f.field(p, "pattern")) == "rest_pattern":
+		case f.Type(f.Field(p, "pattern")) == "rest_pattern":
 			rest = i
-		case f.typ(p) == "required_parameter" && f.field(p, "value") == nil:
+		case f.Type(p) == "required_parameter" && f.Field(p, "value") == nil:
 			required = i + 1
 		}
 	}
@@ -149,16 +150,16 @@ func (r *pyResolver) tsArgsFit(uf *pyFile, args *ts.Node, f *pyFile, decl *ts.No
 	}
 	list := namedChildren(uf, args)
 	for i, a := range list {
-		if uf.typ(a) == "spread_element" {
+		if uf.Type(a) == "spread_element" {
 			// An array of unknown length fills a rest parameter, not
 			// fixed positions (nor a tuple with fixed elements after its
 			// spread).
-			return rest >= 0 && i >= rest && !tsFixedTail(f, f.field(params[rest], "type"))
+			return rest >= 0 && i >= rest && !tsFixedTail(f, f.Field(params[rest], "type"))
 		}
 		if i >= len(params) && rest < 0 {
 			return false
 		}
-		if i < len(params) && i != rest && !r.tsArgKindFits(uf, a, f, decl, f.field(params[i], "type")) {
+		if i < len(params) && i != rest && !r.tsArgKindFits(uf, a, f, decl, f.Field(params[i], "type")) {
 			return false
 		}
 	}
@@ -167,28 +168,28 @@ func (r *pyResolver) tsArgsFit(uf *pyFile, args *ts.Node, f *pyFile, decl *ts.No
 
 // tsFixedTail reports whether a rest parameter's type is a tuple with an
 // element after its spread ([...A, S]).
-func tsFixedTail(f *pyFile, ty *ts.Node) bool {
-	if f.typ(ty) == "type_annotation" {
+func tsFixedTail(f *syntax.File, ty *ts.Node) bool {
+	if f.Type(ty) == "type_annotation" {
 		ty = ty.NamedChild(0)
 	}
-	if f.typ(ty) != "tuple_type" || ty.NamedChildCount() == 0 {
+	if f.Type(ty) != "tuple_type" || ty.NamedChildCount() == 0 {
 		return false
 	}
-	return f.typ(ty.NamedChild(ty.NamedChildCount()-1)) != "rest_type"
+	return f.Type(ty.NamedChild(ty.NamedChildCount()-1)) != "rest_type"
 }
 
 // tsArgKindFits rejects a function argument for a parameter of a
 // non-function type, and a function that is no type guard for a
 // parameter that must be one.
-func (r *pyResolver) tsArgKindFits(uf *pyFile, arg *ts.Node, f *pyFile, decl, ty *ts.Node) bool {
+func (r *resolver) tsArgKindFits(uf *syntax.File, arg *ts.Node, f *syntax.File, decl, ty *ts.Node) bool {
 	fn, guard := r.tsFunctionArg(uf, arg)
 	if !fn || ty == nil {
 		return true
 	}
-	if f.typ(ty) == "type_annotation" {
+	if f.Type(ty) == "type_annotation" {
 		ty = ty.NamedChild(0)
 	}
-	switch f.typ(ty) {
+	switch f.Type(ty) {
 	case "function_type":
 		_, returnsGuard := tsFunctionType(f, ty)
 		return guard || !returnsGuard
@@ -196,7 +197,7 @@ func (r *pyResolver) tsArgKindFits(uf *pyFile, arg *ts.Node, f *pyFile, decl, ty
 		return false
 	case "type_identifier":
 		// A type parameter of the signature takes anything.
-		return tsTypeParam(f, decl, f.text(ty))
+		return tsTypeParam(f, decl, f.Text(ty))
 	}
 	return true
 }
@@ -205,24 +206,24 @@ func (r *pyResolver) tsArgKindFits(uf *pyFile, arg *ts.Node, f *pyFile, decl, ty
 // tells (a function expression, a name declared with a function type or
 // bound to a function expression, a call declared to return a function
 // type), and whether it is declared a type guard (`(x): x is T => …`).
-func (r *pyResolver) tsFunctionArg(f *pyFile, arg *ts.Node) (fn, guard bool) {
-	switch f.typ(arg) {
+func (r *resolver) tsFunctionArg(f *syntax.File, arg *ts.Node) (fn, guard bool) {
+	switch f.Type(arg) {
 	case "arrow_function", "function_expression", "function":
-		return true, f.typ(f.field(arg, "return_type")) == "type_predicate_annotation"
+		return true, f.Type(f.Field(arg, "return_type")) == "type_predicate_annotation"
 	case "identifier":
-		v := r.tsLookup(f, arg, f.text(arg))
-		if !v.ok {
+		v := r.tsLookup(f, arg, f.Text(arg))
+		if !v.OK {
 			return false, false
 		}
-		df, nm := r.tsDeclNode(v.decl)
+		df, nm := r.tsDeclNode(v.Decl)
 		if nm == nil {
 			return false, false
 		}
 		d := nm.Parent()
-		if val := df.field(d, "value"); df.typ(d) == "variable_declarator" && tsFunctionNode(df, val) {
+		if val := df.Field(d, "value"); df.Type(d) == "variable_declarator" && tsFunctionNode(df, val) {
 			return r.tsFunctionArg(df, val)
 		}
-		return tsFunctionType(df, df.field(d, "type"))
+		return tsFunctionType(df, df.Field(d, "type"))
 	case "call_expression":
 		if df, decl := r.tsCallee(f, arg, r.tsCalleeValue(f, arg)); decl != nil {
 			return tsFunctionType(df, tsReturnType(df, decl))
@@ -233,13 +234,13 @@ func (r *pyResolver) tsFunctionArg(f *pyFile, arg *ts.Node) (fn, guard bool) {
 
 // tsFunctionType reports whether the type ty is a function type, and
 // whether that returns a type predicate.
-func tsFunctionType(f *pyFile, ty *ts.Node) (fn, guard bool) {
+func tsFunctionType(f *syntax.File, ty *ts.Node) (fn, guard bool) {
 	ty = tsUnwrapType(f, ty)
-	if f.typ(ty) != "function_type" {
+	if f.Type(ty) != "function_type" {
 		return false, false
 	}
 	for i, k := 0, ty.NamedChildCount(); i < k; i++ {
-		if f.typ(ty.NamedChild(i)) == "type_predicate" {
+		if f.Type(ty.NamedChild(i)) == "type_predicate" {
 			return true, true
 		}
 	}
@@ -247,13 +248,13 @@ func tsFunctionType(f *pyFile, ty *ts.Node) (fn, guard bool) {
 }
 
 // tsTypeParam reports whether name is a type parameter of decl.
-func tsTypeParam(f *pyFile, decl *ts.Node, name string) bool {
-	tps := f.field(decl, "type_parameters")
+func tsTypeParam(f *syntax.File, decl *ts.Node, name string) bool {
+	tps := f.Field(decl, "type_parameters")
 	if tps == nil {
 		return false
 	}
 	for i, k := 0, tps.NamedChildCount(); i < k; i++ {
-		if n := tps.NamedChild(i).NamedChild(0); n != nil && f.text(n) == name {
+		if n := tps.NamedChild(i).NamedChild(0); n != nil && f.Text(n) == name {
 			return true
 		}
 	}

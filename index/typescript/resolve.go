@@ -1,21 +1,22 @@
-package index
+package typescript
 
 import (
-	"context"
 	"path"
 	"strings"
 
 	ts "github.com/odvcencio/gotreesitter"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/syntax"
 )
 
 // TypeScript and JavaScript name resolution from syntax, as for Python
-// (resolve_py.go), sharing its tree cache and step limits. At index time
+// (python/resolve.go), sharing its tree cache and step limits. At index time
 // every occurrence gets a descriptor of what it binds to
-// (resolve_tsdesc.go), which references evaluate against the index
-// (resolve_tsidx.go, resolve_tsidxrefs.go) and definitions too when the
-// buffer is the content the index holds (resolve_tsidxdef.go). An edited
+// (describe.go), which references evaluate against the index
+// (idx.go, idxrefs.go) and definitions too when the
+// buffer is the content the index holds (idxdef.go). An edited
 // buffer is parsed and resolved here at query time, by the same scope
 // rule (tsLookupBinding), the other files its uses lead to being read
 // from their descriptors (tsIdxKnown; parsed only when they have none);
@@ -35,12 +36,12 @@ import (
 //     interfaces it names.
 
 // tsFile parses rel as TypeScript (or TSX/JavaScript by extension).
-func (r *pyResolver) tsFile(rel string, src []byte) *pyFile {
-	return r.parsedAs(rel, src, tsGrammar(rel))
+func (r *resolver) tsFile(rel string, src []byte) *syntax.File {
+	return r.ParsedAs(rel, src, Grammar(rel))
 }
 
-// tsGrammar is the extractor language of a TypeScript or JavaScript file.
-func tsGrammar(rel string) string {
+// Grammar is the extractor language of a TypeScript or JavaScript file.
+func Grammar(rel string) string {
 	switch path.Ext(rel) {
 	case ".tsx":
 		return "tsx"
@@ -50,7 +51,8 @@ func tsGrammar(rel string) string {
 	return "typescript"
 }
 
-func isTSFile(p string) bool {
+// IsFile reports whether the file p is TypeScript's or JavaScript's.
+func IsFile(p string) bool {
 	switch path.Ext(p) {
 	case ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts":
 		return true
@@ -58,25 +60,25 @@ func isTSFile(p string) bool {
 	return false
 }
 
-// TSDefinitions resolves the TypeScript or JavaScript identifier
+// Definitions resolves the TypeScript or JavaScript identifier
 // containing byte offset off of src, the content of the file from, as
-// PyDefinitions does for Python.
-func (s *Store) TSDefinitions(from string, src []byte, off int, read func(rel string) ([]byte, error)) (PyTarget, bool) {
-	if !isTSFile(from) {
-		return PyTarget{}, false
+// python.Definitions does for Python.
+func Definitions(s *index.Store, from string, src []byte, off int, read func(rel string) ([]byte, error)) (syntax.Target, bool) {
+	if !IsFile(from) {
+		return syntax.Target{}, false
 	}
-	if t, ok, answered := s.tsIndexedDefinition(from, src, off, read); answered {
+	if t, ok, answered := tsIndexedDefinition(s, from, src, off, read); answered {
 		return t, ok
 	}
-	r := newPyResolver(s, read)
-	defer r.release()
+	r := newResolver(s, read)
+	defer r.Release()
 	f := r.tsFile(from, src)
 	if f == nil {
-		return PyTarget{}, false
+		return syntax.Target{}, false
 	}
 	id := tsIdentAt(f, off)
 	if id == nil {
-		return PyTarget{}, false
+		return syntax.Target{}, false
 	}
 	t, ok := r.tsResolveName(f, id)
 	if !ok {
@@ -90,13 +92,13 @@ var tsIdentTypes = map[string]bool{
 	"shorthand_property_identifier": true, "shorthand_property_identifier_pattern": true,
 }
 
-func tsIdentAt(f *pyFile, off int) *ts.Node {
-	start := IdentStart(f.src, off)
-	if start >= len(f.src) || !isIdentByte(f.src[start]) {
+func tsIdentAt(f *syntax.File, off int) *ts.Node {
+	start := index.IdentStart(f.Src, off)
+	if start >= len(f.Src) || !index.IsIdentByte(f.Src[start]) {
 		return nil
 	}
-	n := f.tree.Root().NamedDescendantForByteRange(uint32(start), uint32(start))
-	if n == nil || !tsIdentTypes[f.typ(n)] || int(n.StartByte()) != start {
+	n := f.Tree.Root().NamedDescendantForByteRange(uint32(start), uint32(start))
+	if n == nil || !tsIdentTypes[f.Type(n)] || int(n.StartByte()) != start {
 		return nil
 	}
 	return n
@@ -104,52 +106,52 @@ func tsIdentAt(f *pyFile, off int) *ts.Node {
 
 // tsResolveName resolves one identifier node of f to the declaration a
 // definition request answers.
-func (r *pyResolver) tsResolveName(f *pyFile, id *ts.Node) (PyTarget, bool) {
-	name := f.text(id)
+func (r *resolver) tsResolveName(f *syntax.File, id *ts.Node) (syntax.Target, bool) {
+	name := f.Text(id)
 	p := id.Parent()
 	if p == nil {
-		return PyTarget{}, false
+		return syntax.Target{}, false
 	}
-	switch f.typ(p) {
+	switch f.Type(p) {
 	case "member_expression":
-		if sameNode(f.field(p, "property"), id) {
-			if tsGrammar(f.rel) == "javascript" {
+		if syntax.SameNode(f.Field(p, "property"), id) {
+			if Grammar(f.Rel) == "javascript" {
 				fields := func(fn *ts.Node) map[string]*ts.Node { return tsThisFields(f, fn) }
 				if field := tsThisField(f, p, name, fields); field != nil {
 					return r.tsTarget(f, field), true
 				}
 			}
-			return r.tsMember(r.tsEval(f, f.field(p, "object")), name).target()
+			return r.tsMember(r.tsEval(f, f.Field(p, "object")), name).Target()
 		}
 	case "nested_type_identifier":
-		if !sameNode(p.NamedChild(0), id) {
-			return r.tsMember(r.tsEval(f, p.NamedChild(0)), name).target()
+		if !syntax.SameNode(p.NamedChild(0), id) {
+			return r.tsMember(r.tsEval(f, p.NamedChild(0)), name).Target()
 		}
 	case "import_specifier", "export_specifier":
-		return r.tsSpecifier(f, p, id).target()
+		return r.tsSpecifier(f, p, id).Target()
 	case "method_definition", "public_field_definition", "method_signature", "property_signature",
 		"abstract_method_signature":
-		if sameNode(f.field(p, "name"), id) {
+		if syntax.SameNode(f.Field(p, "name"), id) {
 			return r.tsTarget(f, id), true
 		}
 	}
-	if f.typ(id) == "property_identifier" {
-		return PyTarget{}, false
+	if f.Type(id) == "property_identifier" {
+		return syntax.Target{}, false
 	}
-	if v := r.tsLookup(f, id, name); v.ok {
-		return v.target()
+	if v := r.tsLookup(f, id, name); v.OK {
+		return v.Target()
 	}
 	if tsBinding(f, id) {
 		return r.tsTarget(f, id), true
 	}
-	return PyTarget{}, false
+	return syntax.Target{}, false
 }
 
 // tsTarget is the declaration named by id.
-func (r *pyResolver) tsTarget(f *pyFile, id *ts.Node) PyTarget {
-	t := PyTarget{Path: f.rel, Name: f.text(id), Kind: extract.KindVariable, Selection: pyRange(id)}
+func (r *resolver) tsTarget(f *syntax.File, id *ts.Node) syntax.Target {
+	t := syntax.Target{Path: f.Rel, Name: f.Text(id), Kind: extract.KindVariable, Selection: syntax.NodeRange(id)}
 	p := id.Parent()
-	switch f.typ(p) {
+	switch f.Type(p) {
 	case "class_declaration", "abstract_class_declaration", "class":
 		t.Kind = extract.KindClass
 	case "interface_declaration":
@@ -159,60 +161,27 @@ func (r *pyResolver) tsTarget(f *pyFile, id *ts.Node) PyTarget {
 	case "method_definition", "method_signature", "abstract_method_signature":
 		t.Kind = extract.KindMethod
 	case "public_field_definition", "property_signature", "required_parameter", "optional_parameter":
-		if f.typ(p) != "required_parameter" && f.typ(p) != "optional_parameter" || tsParamProperty(f, p) {
+		if f.Type(p) != "required_parameter" && f.Type(p) != "optional_parameter" || tsParamProperty(f, p) {
 			t.Kind = extract.KindField
 		}
 	}
 	if t.Kind == extract.KindMethod || t.Kind == extract.KindField {
 		if c := tsEnclosingClass(f, p); c != nil {
-			if n := f.field(c, "name"); n != nil {
-				t.Container = f.text(n)
+			if n := f.Field(c, "name"); n != nil {
+				t.Container = f.Text(n)
 			}
 		}
 		return t
 	}
-	if s := tsScopeOf(f, id); f.typ(s) != "program" {
+	if s := tsScopeOf(f, id); f.Type(s) != "program" {
 		t.Local = true
 	}
 	return t
 }
 
-// parsedAs is file() for a given grammar. Files are cached under the
-// grammar and path: one resolver may read a path with another grammar
-// than the last.
-func (r *pyResolver) parsedAs(rel string, src []byte, lang string) *pyFile {
-	key := lang + ":" + rel
-	if f, ok := r.files[key]; ok {
-		return f
-	}
-	r.files[key] = nil
-	if src == nil {
-		b, err := r.read(rel)
-		if err != nil {
-			return nil
-		}
-		src = b
-	}
-	f, h := r.st.py.get(key, src)
-	if f == nil {
-		if !r.step() || r.parsed+len(src) > pyParseBytes {
-			return nil
-		}
-		r.parsed += len(src)
-		tree, err := extract.ParseTree(context.Background(), lang, src, pyParseBudget)
-		if err != nil {
-			return nil
-		}
-		f = &pyFile{rel: rel, src: src, tree: tree}
-		r.st.py.put(key, f, h)
-	}
-	r.files[key] = f
-	return f
-}
-
 // tsModuleFile resolves a module specifier from file p to an indexed
 // file, or "".
-func (r *pyResolver) tsModuleFile(p, spec string) string {
+func (r *resolver) tsModuleFile(p, spec string) string {
 	var base string
 	switch {
 	case strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == "..":
@@ -229,7 +198,7 @@ func (r *pyResolver) tsModuleFile(p, spec string) string {
 	}
 	for _, c := range []string{base, stem + ".ts", stem + ".tsx", stem + ".d.ts", stem + ".js", stem + ".jsx",
 		base + "/index.ts", base + "/index.tsx", base + "/index.d.ts", base + "/index.js"} {
-		if _, ok := r.st.Header(c); ok && isTSFile(c) {
+		if _, ok := r.St.Header(c); ok && IsFile(c) {
 			return c
 		}
 	}
@@ -237,9 +206,24 @@ func (r *pyResolver) tsModuleFile(p, spec string) string {
 }
 
 // tsStringValue is the text of a string literal node without quotes.
-func tsStringValue(f *pyFile, n *ts.Node) string {
+func tsStringValue(f *syntax.File, n *ts.Node) string {
 	if n == nil {
 		return ""
 	}
-	return strings.Trim(f.text(n), "'\"`")
+	return strings.Trim(f.Text(n), "'\"`")
+}
+
+// resolver is TypeScript's and JavaScript's resolver: the shared one
+// (syntax.Resolver, which holds the store's tree cache until Release)
+// with their rules.
+type resolver struct{ *syntax.Resolver }
+
+func newResolver(st *index.Store, read syntax.SourceReader) *resolver {
+	return &resolver{syntax.NewResolver(st, read)}
+}
+
+// ModuleFile resolves a module specifier of file p to an indexed file,
+// or "". r holds the store's tree cache.
+func ModuleFile(r *syntax.Resolver, p, spec string) string {
+	return (&resolver{r}).tsModuleFile(p, spec)
 }

@@ -1,7 +1,9 @@
-package index
+package typescript
 
 import (
 	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/syntax"
 )
 
 // TypeScript scopes and bindings over the tree-sitter tree.
@@ -21,17 +23,17 @@ var tsDeclTypes = map[string]bool{
 
 // tsScopeOf is the scope node n appears in: a declaration's name binds in
 // the scope around the declaration.
-func tsScopeOf(f *pyFile, n *ts.Node) *ts.Node {
+func tsScopeOf(f *syntax.File, n *ts.Node) *ts.Node {
 	child := n
 	for p := n.Parent(); p != nil; child, p = p, p.Parent() {
-		if tsDeclTypes[f.typ(p)] && sameNode(f.field(p, "name"), child) {
+		if tsDeclTypes[f.Type(p)] && syntax.SameNode(f.Field(p, "name"), child) {
 			continue
 		}
-		if tsScopeTypes[f.typ(p)] {
+		if tsScopeTypes[f.Type(p)] {
 			return p
 		}
 	}
-	return f.tree.Root()
+	return f.Tree.Root()
 }
 
 // tsPatternTypes are the nodes a binding name may be nested in.
@@ -41,16 +43,16 @@ var tsPatternTypes = map[string]bool{
 }
 
 // tsBinding reports whether the identifier id is a declared name.
-func tsBinding(f *pyFile, id *ts.Node) bool {
-	if f.typ(id) == "shorthand_property_identifier_pattern" {
+func tsBinding(f *syntax.File, id *ts.Node) bool {
+	if f.Type(id) == "shorthand_property_identifier_pattern" {
 		return true
 	}
 	child, p := id, id.Parent()
-	for p != nil && tsPatternTypes[f.typ(p)] {
-		if f.typ(p) == "pair_pattern" && sameNode(f.field(p, "key"), child) {
+	for p != nil && tsPatternTypes[f.Type(p)] {
+		if f.Type(p) == "pair_pattern" && syntax.SameNode(f.Field(p, "key"), child) {
 			return false
 		}
-		if (f.typ(p) == "assignment_pattern" || f.typ(p) == "object_assignment_pattern") && !sameNode(f.field(p, "left"), child) {
+		if (f.Type(p) == "assignment_pattern" || f.Type(p) == "object_assignment_pattern") && !syntax.SameNode(f.Field(p, "left"), child) {
 			return false
 		}
 		child, p = p, p.Parent()
@@ -58,46 +60,46 @@ func tsBinding(f *pyFile, id *ts.Node) bool {
 	if p == nil {
 		return false
 	}
-	switch t := f.typ(p); t {
+	switch t := f.Type(p); t {
 	case "variable_declarator":
-		return sameNode(f.field(p, "name"), child)
+		return syntax.SameNode(f.Field(p, "name"), child)
 	case "required_parameter", "optional_parameter":
-		return sameNode(f.field(p, "pattern"), child)
+		return syntax.SameNode(f.Field(p, "pattern"), child)
 	case "formal_parameters":
 		return true // JavaScript: bare identifiers
 	case "for_in_statement":
-		return sameNode(f.field(p, "left"), child)
+		return syntax.SameNode(f.Field(p, "left"), child)
 	case "catch_clause":
-		return sameNode(f.field(p, "parameter"), child)
+		return syntax.SameNode(f.Field(p, "parameter"), child)
 	case "import_specifier":
-		return f.field(p, "alias") == nil || sameNode(f.field(p, "alias"), child)
+		return f.Field(p, "alias") == nil || syntax.SameNode(f.Field(p, "alias"), child)
 	case "namespace_import", "import_clause":
 		return true
 	case "arrow_function":
-		return sameNode(f.field(p, "parameter"), child)
+		return syntax.SameNode(f.Field(p, "parameter"), child)
 	default:
-		return tsDeclTypes[t] && sameNode(f.field(p, "name"), child)
+		return tsDeclTypes[t] && syntax.SameNode(f.Field(p, "name"), child)
 	}
 }
 
 // tsBindingName reports whether n is an identifier that declares a name
 // (`x` of `const x`, `a` of `const { a }`).
-func tsBindingName(f *pyFile, n *ts.Node) bool {
-	t := f.typ(n)
+func tsBindingName(f *syntax.File, n *ts.Node) bool {
+	t := f.Type(n)
 	return (t == "identifier" || t == "shorthand_property_identifier_pattern") && tsBinding(f, n)
 }
 
 // tsBindingIn is the first identifier binding name in scope, or nil.
-func tsBindingIn(f *pyFile, scope *ts.Node, name string) *ts.Node {
+func tsBindingIn(f *syntax.File, scope *ts.Node, name string) *ts.Node {
 	var found *ts.Node
-	pyWalk(scope, func(n *ts.Node) bool {
+	syntax.Walk(scope, func(n *ts.Node) bool {
 		if found != nil {
 			return false
 		}
-		t := f.typ(n)
-		if !sameNode(n, scope) && tsScopeTypes[t] {
+		t := f.Type(n)
+		if !syntax.SameNode(n, scope) && tsScopeTypes[t] {
 			if tsDeclTypes[t] {
-				if nm := f.field(n, "name"); nm != nil && f.text(nm) == name {
+				if nm := f.Field(n, "name"); nm != nil && f.Text(nm) == name {
 					found = nm
 				}
 			}
@@ -105,12 +107,12 @@ func tsBindingIn(f *pyFile, scope *ts.Node, name string) *ts.Node {
 			return false
 		}
 		if tsDeclTypes[t] && !tsScopeTypes[t] {
-			if nm := f.field(n, "name"); nm != nil && f.text(nm) == name && sameNode(tsScopeOf(f, nm), scope) {
+			if nm := f.Field(n, "name"); nm != nil && f.Text(nm) == name && syntax.SameNode(tsScopeOf(f, nm), scope) {
 				found = nm
 				return false
 			}
 		}
-		if tsBindingName(f, n) && f.text(n) == name && sameNode(tsScopeOf(f, n), scope) {
+		if tsBindingName(f, n) && f.Text(n) == name && syntax.SameNode(tsScopeOf(f, n), scope) {
 			found = n
 		}
 		return true
@@ -120,9 +122,9 @@ func tsBindingIn(f *pyFile, scope *ts.Node, name string) *ts.Node {
 
 // tsEnclosingClass is the class (declaration or expression) n is in, not
 // crossing a non-arrow function (which rebinds this), or nil.
-func tsEnclosingClass(f *pyFile, n *ts.Node) *ts.Node {
+func tsEnclosingClass(f *syntax.File, n *ts.Node) *ts.Node {
 	for p := n.Parent(); p != nil; p = p.Parent() {
-		switch f.typ(p) {
+		switch f.Type(p) {
 		case "class_declaration", "abstract_class_declaration", "class", "interface_declaration":
 			return p
 		case "function_declaration", "function_expression", "function", "generator_function_declaration":
@@ -134,9 +136,9 @@ func tsEnclosingClass(f *pyFile, n *ts.Node) *ts.Node {
 
 // tsParamProperty reports whether a constructor parameter declares a
 // field (`constructor(private x: T)`).
-func tsParamProperty(f *pyFile, param *ts.Node) bool {
+func tsParamProperty(f *syntax.File, param *ts.Node) bool {
 	for i, c := 0, param.NamedChildCount(); i < c; i++ {
-		switch f.typ(param.NamedChild(i)) {
+		switch f.Type(param.NamedChild(i)) {
 		case "accessibility_modifier", "override_modifier":
 			return true
 		}
@@ -149,8 +151,8 @@ func tsParamProperty(f *pyFile, param *ts.Node) bool {
 // first this.name = … (tsThisFields, which fields gives per function, so
 // that the describer can memoise it); nil elsewhere. The describer and
 // the query-time resolver share this rule.
-func tsThisField(f *pyFile, member *ts.Node, name string, fields func(fn *ts.Node) map[string]*ts.Node) *ts.Node {
-	if f.typ(f.field(member, "object")) != "this" {
+func tsThisField(f *syntax.File, member *ts.Node, name string, fields func(fn *ts.Node) map[string]*ts.Node) *ts.Node {
+	if f.Type(f.Field(member, "object")) != "this" {
 		return nil
 	}
 	if fn := tsThisFunction(f, member); fn != nil {
@@ -165,11 +167,11 @@ func tsThisField(f *pyFile, member *ts.Node, name string, fields func(fn *ts.Nod
 // (rxjs's createErrorClass is handed one), and tsserver answers that
 // assignment for this.NAME in the function, as it does a class's
 // (tsDescriber.thisAssignments).
-func tsThisFields(f *pyFile, fn *ts.Node) map[string]*ts.Node {
+func tsThisFields(f *syntax.File, fn *ts.Node) map[string]*ts.Node {
 	fields := map[string]*ts.Node{}
-	tsEachThisAssignment(f, f.field(fn, "body"), func(p *ts.Node) {
-		if _, ok := fields[f.text(p)]; !ok {
-			fields[f.text(p)] = p
+	tsEachThisAssignment(f, f.Field(fn, "body"), func(p *ts.Node) {
+		if _, ok := fields[f.Text(p)]; !ok {
+			fields[f.Text(p)] = p
 		}
 	})
 	return fields
@@ -179,9 +181,9 @@ func tsThisFields(f *pyFile, fn *ts.Node) map[string]*ts.Node {
 // enclosing function that is no arrow function (those keep the `this`
 // around them), nil when a class or an object literal's method comes
 // first.
-func tsThisFunction(f *pyFile, n *ts.Node) *ts.Node {
+func tsThisFunction(f *syntax.File, n *ts.Node) *ts.Node {
 	for p := n.Parent(); p != nil; p = p.Parent() {
-		switch f.typ(p) {
+		switch f.Type(p) {
 		case "function_expression", "function_declaration", "function", "generator_function",
 			"generator_function_declaration":
 			return p
@@ -196,18 +198,18 @@ func tsThisFunction(f *pyFile, n *ts.Node) *ts.Node {
 // `this.NAME = …` in body, in source order. Functions that rebind this
 // (function expressions and declarations, nested classes) are not
 // entered; arrow functions are.
-func tsEachThisAssignment(f *pyFile, body *ts.Node, fn func(prop *ts.Node)) {
-	pyWalk(body, func(n *ts.Node) bool {
-		switch f.typ(n) {
+func tsEachThisAssignment(f *syntax.File, body *ts.Node, fn func(prop *ts.Node)) {
+	syntax.Walk(body, func(n *ts.Node) bool {
+		switch f.Type(n) {
 		case "function_expression", "function_declaration", "function", "generator_function",
 			"generator_function_declaration", "class", "class_declaration":
 			return false
 		case "assignment_expression":
-			left := f.field(n, "left")
-			if f.typ(left) != "member_expression" || f.typ(f.field(left, "object")) != "this" {
+			left := f.Field(n, "left")
+			if f.Type(left) != "member_expression" || f.Type(f.Field(left, "object")) != "this" {
 				return true
 			}
-			if p := f.field(left, "property"); p != nil && f.typ(p) == "property_identifier" {
+			if p := f.Field(left, "property"); p != nil && f.Type(p) == "property_identifier" {
 				fn(p)
 			}
 		}

@@ -1,32 +1,34 @@
-package index
+package typescript
 
 import (
 	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/syntax"
 )
 
 // TypeScript values: modules and their exports, classes and interfaces
-// and their members, instances from new and annotations. pyValue carries
+// and their members, instances from new and annotations. syntax.Value carries
 // them (module: a module file; class: a class or interface node).
 
 // tsLookup resolves name used at node n of f through the enclosing
 // scopes.
-func (r *pyResolver) tsLookup(f *pyFile, n *ts.Node, name string) pyValue {
+func (r *resolver) tsLookup(f *syntax.File, n *ts.Node, name string) syntax.Value {
 	scopeOf := func(n *ts.Node) *ts.Node { return tsScopeOf(f, n) }
-	if b := tsLookupBinding(f, n, scopeOf, r.step, func(scope *ts.Node) *ts.Node { return tsBindingIn(f, scope, name) }); b != nil {
+	if b := tsLookupBinding(f, n, scopeOf, r.Step, func(scope *ts.Node) *ts.Node { return tsBindingIn(f, scope, name) }); b != nil {
 		return r.tsBindingValue(f, b)
 	}
-	return pyValue{}
+	return syntax.Value{}
 }
 
 // tsLookupBinding is the identifier binding a name where node n of f
 // uses it, through the enclosing scopes, or nil: the scope rule of the
 // query-time resolver (in walks a scope) and of the index-time
 // descriptors (in reads a table of the file's bindings, and scopeOf,
-// tsScopeOf, is memoised: resolve_tsdesc.go). step bounds the scopes
+// tsScopeOf, is memoised: describe.go). step bounds the scopes
 // looked at.
-func tsLookupBinding(f *pyFile, n *ts.Node, scopeOf func(*ts.Node) *ts.Node, step func() bool, in func(scope *ts.Node) *ts.Node) *ts.Node {
+func tsLookupBinding(f *syntax.File, n *ts.Node, scopeOf func(*ts.Node) *ts.Node, step func() bool, in func(scope *ts.Node) *ts.Node) *ts.Node {
 	up := func(s *ts.Node) *ts.Node {
-		if f.typ(s) == "program" || s.Parent() == nil { // a broken tree's root is no program
+		if f.Type(s) == "program" || s.Parent() == nil { // a broken tree's root is no program
 			return nil
 		}
 		return scopeOf(s)
@@ -35,7 +37,7 @@ func tsLookupBinding(f *pyFile, n *ts.Node, scopeOf func(*ts.Node) *ts.Node, ste
 		if !step() {
 			return nil
 		}
-		if f.typ(scope) == "class_body" {
+		if f.Type(scope) == "class_body" {
 			continue // members are not lexical names
 		}
 		if b := in(scope); b != nil {
@@ -46,55 +48,55 @@ func tsLookupBinding(f *pyFile, n *ts.Node, scopeOf func(*ts.Node) *ts.Node, ste
 }
 
 // tsBindingValue is the value of the declared name b of f.
-func (r *pyResolver) tsBindingValue(f *pyFile, b *ts.Node) pyValue {
+func (r *resolver) tsBindingValue(f *syntax.File, b *ts.Node) syntax.Value {
 	p := b.Parent()
-	switch f.typ(p) {
+	switch f.Type(p) {
 	case "import_specifier":
 		return r.tsSpecifier(f, p, b)
 	case "namespace_import":
 		if mod := r.tsImportSource(f, p); mod != "" {
-			return pyValue{decl: moduleTarget(mod), ok: true, module: mod}
+			return syntax.Value{Decl: syntax.ModuleTarget(mod), OK: true, Module: mod}
 		}
-		return pyValue{}
+		return syntax.Value{}
 	case "import_clause":
 		if mod := r.tsImportSource(f, p); mod != "" {
 			return r.tsExport(mod, "default")
 		}
-		return pyValue{}
+		return syntax.Value{}
 	}
-	v := pyValue{decl: r.tsTarget(f, b), ok: true}
-	switch f.typ(p) {
+	v := syntax.Value{Decl: r.tsTarget(f, b), OK: true}
+	switch f.Type(p) {
 	case "class_declaration", "abstract_class_declaration", "interface_declaration":
-		v.class = &pyClass{f: f, node: p}
+		v.Class = &syntax.Class{F: f, Node: p}
 	case "required_parameter", "optional_parameter":
-		if ty := f.field(p, "type"); ty != nil {
-			v.class, v.instance = r.tsTypeClass(f, ty), true
+		if ty := f.Field(p, "type"); ty != nil {
+			v.Class, v.Instance = r.tsTypeClass(f, ty), true
 			break
 		}
-		v.module, v.class, v.instance = r.tsDefaulted(f, p, f.field(p, "value"))
+		v.Module, v.Class, v.Instance = r.tsDefaulted(f, p, f.Field(p, "value"))
 	case "assignment_pattern": // a JavaScript parameter with a default
-		if f.typ(p.Parent()) == "formal_parameters" && sameNode(f.field(p, "left"), b) {
-			v.module, v.class, v.instance = r.tsDefaulted(f, p, f.field(p, "right"))
+		if f.Type(p.Parent()) == "formal_parameters" && syntax.SameNode(f.Field(p, "left"), b) {
+			v.Module, v.Class, v.Instance = r.tsDefaulted(f, p, f.Field(p, "right"))
 		}
 	case "arrow_function": // x => …
-		v.class, v.instance = r.tsContextualParam(f, b), true
+		v.Class, v.Instance = r.tsContextualParam(f, b), true
 	case "object_pattern": // const { x } = value
-		if d := p.Parent(); f.typ(d) == "variable_declarator" && sameNode(f.field(d, "name"), p) {
-			mv := r.tsMember(r.tsEval(f, f.field(d, "value")), f.text(b))
-			v.module, v.class, v.instance = mv.module, mv.class, mv.instance
+		if d := p.Parent(); f.Type(d) == "variable_declarator" && syntax.SameNode(f.Field(d, "name"), p) {
+			mv := r.tsMember(r.tsEval(f, f.Field(d, "value")), f.Text(b))
+			v.Module, v.Class, v.Instance = mv.Module, mv.Class, mv.Instance
 		}
 	case "type_alias_declaration":
-		v.class = r.tsTypeClass(f, f.field(p, "value"))
+		v.Class = r.tsTypeClass(f, f.Field(p, "value"))
 	case "variable_declarator":
-		if ty := f.field(p, "type"); ty != nil {
-			v.class, v.instance = r.tsTypeClass(f, ty), true
+		if ty := f.Field(p, "type"); ty != nil {
+			v.Class, v.Instance = r.tsTypeClass(f, ty), true
 			break
 		}
-		rv := r.tsEval(f, f.field(p, "value"))
-		v.module, v.class, v.instance = rv.module, rv.class, rv.instance
+		rv := r.tsEval(f, f.Field(p, "value"))
+		v.Module, v.Class, v.Instance = rv.Module, rv.Class, rv.Instance
 	}
-	if v.class == nil {
-		v.instance = false
+	if v.Class == nil {
+		v.Instance = false
 	}
 	return v
 }
@@ -102,20 +104,20 @@ func (r *pyResolver) tsBindingValue(f *pyFile, b *ts.Node) pyValue {
 // tsDefaulted is the value of the untyped parameter param, whose default
 // value is def (nil without one): an instance of the type a callee gives
 // it as a callback, else its default's value (tsDescriber.defaulted).
-func (r *pyResolver) tsDefaulted(f *pyFile, param, def *ts.Node) (module string, class *pyClass, instance bool) {
+func (r *resolver) tsDefaulted(f *syntax.File, param, def *ts.Node) (module string, class *syntax.Class, instance bool) {
 	if c := r.tsContextualParam(f, param); c != nil {
 		return "", c, true
 	}
 	dv := r.tsEval(f, def)
-	return dv.module, dv.class, dv.instance
+	return dv.Module, dv.Class, dv.Instance
 }
 
 // tsImportSource is the module file of the import statement around n.
-func (r *pyResolver) tsImportSource(f *pyFile, n *ts.Node) string {
+func (r *resolver) tsImportSource(f *syntax.File, n *ts.Node) string {
 	for p := n; p != nil; p = p.Parent() {
-		switch f.typ(p) {
+		switch f.Type(p) {
 		case "import_statement", "export_statement":
-			return r.tsModuleFile(f.rel, tsStringValue(f, f.field(p, "source")))
+			return r.tsModuleFile(f.Rel, tsStringValue(f, f.Field(p, "source")))
 		}
 	}
 	return ""
@@ -124,38 +126,38 @@ func (r *pyResolver) tsImportSource(f *pyFile, n *ts.Node) string {
 // tsSpecifier is what an import or export specifier's name (or alias)
 // stands for: the export of the module it reads, or for `export {x}`
 // without a source, the local x.
-func (r *pyResolver) tsSpecifier(f *pyFile, spec, id *ts.Node) pyValue {
-	name := f.field(spec, "name")
+func (r *resolver) tsSpecifier(f *syntax.File, spec, id *ts.Node) syntax.Value {
+	name := f.Field(spec, "name")
 	if name == nil {
-		return pyValue{}
+		return syntax.Value{}
 	}
 	if mod := r.tsImportSource(f, spec); mod != "" {
-		return r.tsExport(mod, f.text(name))
+		return r.tsExport(mod, f.Text(name))
 	}
-	if f.typ(spec) == "export_specifier" {
-		return r.tsLookup(f, name, f.text(name))
+	if f.Type(spec) == "export_specifier" {
+		return r.tsLookup(f, name, f.Text(name))
 	}
-	return pyValue{}
+	return syntax.Value{}
 }
 
 // tsExport is the declaration module file mod exports as name.
-func (r *pyResolver) tsExport(mod, name string) pyValue {
+func (r *resolver) tsExport(mod, name string) syntax.Value {
 	if r.tsIdxKnown(mod) {
 		return r.tsIdxExport(mod, name, 0)
 	}
 	f := r.tsFile(mod, nil)
-	if f == nil || !r.step() {
-		return pyValue{}
+	if f == nil || !r.Step() {
+		return syntax.Value{}
 	}
-	root := f.tree.Root()
+	root := f.Tree.Root()
 	var stars []string
 	for i, c := 0, root.NamedChildCount(); i < c; i++ {
 		st := root.NamedChild(i)
-		if f.typ(st) != "export_statement" {
+		if f.Type(st) != "export_statement" {
 			continue
 		}
-		src := tsStringValue(f, f.field(st, "source"))
-		if d := f.field(st, "declaration"); d != nil {
+		src := tsStringValue(f, f.Field(st, "source"))
+		if d := f.Field(st, "declaration"); d != nil {
 			// The first overload: tsserver answers with the overload a
 			// call matches, most often the first.
 			if v, ok := r.tsExportedDecl(f, st, d, name); ok {
@@ -164,7 +166,7 @@ func (r *pyResolver) tsExport(mod, name string) pyValue {
 			continue
 		}
 		if name == "default" && src == "" {
-			if val := f.field(st, "value"); val != nil {
+			if val := f.Field(st, "value"); val != nil {
 				return r.tsEval(f, val)
 			}
 		}
@@ -177,59 +179,59 @@ func (r *pyResolver) tsExport(mod, name string) pyValue {
 		}
 		for j, n := 0, clause.NamedChildCount(); j < n; j++ {
 			spec := clause.NamedChild(j)
-			local, alias := f.field(spec, "name"), f.field(spec, "alias")
+			local, alias := f.Field(spec, "name"), f.Field(spec, "alias")
 			exported := local
 			if alias != nil {
 				exported = alias
 			}
-			if local == nil || f.text(exported) != name {
+			if local == nil || f.Text(exported) != name {
 				continue
 			}
 			if src != "" {
-				if m := r.tsModuleFile(f.rel, src); m != "" {
-					return r.tsExport(m, f.text(local))
+				if m := r.tsModuleFile(f.Rel, src); m != "" {
+					return r.tsExport(m, f.Text(local))
 				}
-				return pyValue{}
+				return syntax.Value{}
 			}
-			return r.tsLookup(f, local, f.text(local))
+			return r.tsLookup(f, local, f.Text(local))
 		}
 	}
 	for _, src := range stars {
-		if m := r.tsModuleFile(f.rel, src); m != "" {
-			if v := r.tsExport(m, name); v.ok {
+		if m := r.tsModuleFile(f.Rel, src); m != "" {
+			if v := r.tsExport(m, name); v.OK {
 				return v
 			}
 		}
 	}
-	return pyValue{}
+	return syntax.Value{}
 }
 
 // tsExportedDecl matches an exported declaration against name.
-func (r *pyResolver) tsExportedDecl(f *pyFile, st, d *ts.Node, name string) (pyValue, bool) {
+func (r *resolver) tsExportedDecl(f *syntax.File, st, d *ts.Node, name string) (syntax.Value, bool) {
 	isDefault := tsChildOfType(f, st, "default") != nil
-	if nm := f.field(d, "name"); nm != nil {
-		if (isDefault && name == "default") || (!isDefault && f.text(nm) == name) {
+	if nm := f.Field(d, "name"); nm != nil {
+		if (isDefault && name == "default") || (!isDefault && f.Text(nm) == name) {
 			return r.tsBindingValue(f, nm), true
 		}
-		return pyValue{}, false
+		return syntax.Value{}, false
 	}
 	// export const a = 1, b = 2
 	var found *ts.Node
-	pyWalk(d, func(n *ts.Node) bool {
-		if found == nil && tsBindingName(f, n) && f.text(n) == name {
+	syntax.Walk(d, func(n *ts.Node) bool {
+		if found == nil && tsBindingName(f, n) && f.Text(n) == name {
 			found = n
 		}
-		return found == nil && f.typ(n) != "arrow_function" && f.typ(n) != "function_expression"
+		return found == nil && f.Type(n) != "arrow_function" && f.Type(n) != "function_expression"
 	})
 	if found != nil {
 		return r.tsBindingValue(f, found), true
 	}
-	return pyValue{}, false
+	return syntax.Value{}, false
 }
 
-func tsChildOfType(f *pyFile, n *ts.Node, typ string) *ts.Node {
+func tsChildOfType(f *syntax.File, n *ts.Node, typ string) *ts.Node {
 	for i, c := 0, n.ChildCount(); i < c; i++ {
-		if ch := n.Child(i); f.typ(ch) == typ {
+		if ch := n.Child(i); f.Type(ch) == typ {
 			return ch
 		}
 	}
@@ -237,26 +239,26 @@ func tsChildOfType(f *pyFile, n *ts.Node, typ string) *ts.Node {
 }
 
 // tsTypeClass is the class or interface a type annotation names, or nil.
-func (r *pyResolver) tsTypeClass(f *pyFile, ty *ts.Node) *pyClass {
+func (r *resolver) tsTypeClass(f *syntax.File, ty *ts.Node) *syntax.Class {
 	for ty = tsUnwrapType(f, ty); ty != nil; {
-		switch f.typ(ty) {
+		switch f.Type(ty) {
 		case "generic_type":
 			ty = ty.NamedChild(0)
 			continue
 		case "object_type":
-			return &pyClass{f: f, node: ty}
+			return &syntax.Class{F: f, Node: ty}
 		case "type_identifier", "identifier":
-			v := r.tsLookup(f, ty, f.text(ty))
-			if v.instance {
+			v := r.tsLookup(f, ty, f.Text(ty))
+			if v.Instance {
 				return nil
 			}
-			return v.class
+			return v.Class
 		case "nested_type_identifier":
-			v := r.tsMember(r.tsEval(f, ty.NamedChild(0)), f.text(ty.NamedChild(ty.NamedChildCount()-1)))
-			if v.instance {
+			v := r.tsMember(r.tsEval(f, ty.NamedChild(0)), f.Text(ty.NamedChild(ty.NamedChildCount()-1)))
+			if v.Instance {
 				return nil
 			}
-			return v.class
+			return v.Class
 		}
 		return nil
 	}
@@ -264,28 +266,28 @@ func (r *pyResolver) tsTypeClass(f *pyFile, ty *ts.Node) *pyClass {
 }
 
 // tsEval is the value of the expression n of f.
-func (r *pyResolver) tsEval(f *pyFile, n *ts.Node) pyValue {
-	if n == nil || !r.step() {
-		return pyValue{}
+func (r *resolver) tsEval(f *syntax.File, n *ts.Node) syntax.Value {
+	if n == nil || !r.Step() {
+		return syntax.Value{}
 	}
-	switch f.typ(n) {
+	switch f.Type(n) {
 	case "identifier", "type_identifier":
-		return r.tsLookup(f, n, f.text(n))
+		return r.tsLookup(f, n, f.Text(n))
 	case "this":
 		if c := tsEnclosingClass(f, n); c != nil {
-			return pyValue{class: &pyClass{f: f, node: c}, instance: true}
+			return syntax.Value{Class: &syntax.Class{F: f, Node: c}, Instance: true}
 		}
 	case "super":
 		if c := tsEnclosingClass(f, n); c != nil {
 			if sc := r.tsSuperClass(f, c); sc != nil {
-				return pyValue{class: sc, instance: true}
+				return syntax.Value{Class: sc, Instance: true}
 			}
 		}
 	case "member_expression":
-		return r.tsMember(r.tsEval(f, f.field(n, "object")), f.text(f.field(n, "property")))
+		return r.tsMember(r.tsEval(f, f.Field(n, "object")), f.Text(f.Field(n, "property")))
 	case "new_expression":
-		if cv := r.tsEval(f, f.field(n, "constructor")); cv.class != nil && !cv.instance {
-			return pyValue{class: cv.class, instance: true}
+		if cv := r.tsEval(f, f.Field(n, "constructor")); cv.Class != nil && !cv.Instance {
+			return syntax.Value{Class: cv.Class, Instance: true}
 		}
 	case "parenthesized_expression", "non_null_expression", "await_expression":
 		return r.tsEval(f, n.NamedChild(0))
@@ -293,58 +295,58 @@ func (r *pyResolver) tsEval(f *pyFile, n *ts.Node) pyValue {
 		return r.tsCallResult(f, n)
 	case "binary_expression":
 		// a || b, a ?? b: a's value when the syntax tells it, else b's.
-		if op := f.text(f.field(n, "operator")); op == "||" || op == "??" {
-			if v := r.tsEval(f, f.field(n, "left")); v.class != nil || v.module != "" {
+		if op := f.Text(f.Field(n, "operator")); op == "||" || op == "??" {
+			if v := r.tsEval(f, f.Field(n, "left")); v.Class != nil || v.Module != "" {
 				return v
 			}
-			return r.tsEval(f, f.field(n, "right"))
+			return r.tsEval(f, f.Field(n, "right"))
 		}
 	case "as_expression", "satisfies_expression":
 		if c := r.tsTypeClass(f, n.NamedChild(1)); c != nil {
-			return pyValue{class: c, instance: true}
+			return syntax.Value{Class: c, Instance: true}
 		}
 		return r.tsEval(f, n.NamedChild(0))
 	}
-	return pyValue{}
+	return syntax.Value{}
 }
 
 // tsMember is property name of v.
-func (r *pyResolver) tsMember(v pyValue, name string) pyValue {
+func (r *resolver) tsMember(v syntax.Value, name string) syntax.Value {
 	switch {
-	case v.module != "":
-		return r.tsExport(v.module, name)
-	case v.class != nil:
-		return r.tsClassMember(v.class, name)
+	case v.Module != "":
+		return r.tsExport(v.Module, name)
+	case v.Class != nil:
+		return r.tsClassMember(v.Class, name)
 	}
-	return pyValue{}
+	return syntax.Value{}
 }
 
 // tsClassMember is name declared in class or interface c: its body, its
 // constructor's parameter properties, then what it extends and
 // implements, in order.
-func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
-	if c.f == nil {
+func (r *resolver) tsClassMember(c *syntax.Class, name string) syntax.Value {
+	if c.F == nil {
 		return r.tsIdxClassMember(c, name, 0)
 	}
-	if !r.step() {
-		return pyValue{}
+	if !r.Step() {
+		return syntax.Value{}
 	}
-	f := c.f
-	body := f.field(c.node, "body")
-	if f.typ(c.node) == "object_type" {
-		body = c.node
+	f := c.F
+	body := f.Field(c.Node, "body")
+	if f.Type(c.Node) == "object_type" {
+		body = c.Node
 	}
 	if body != nil {
 		for i, n := 0, body.NamedChildCount(); i < n; i++ {
 			m := body.NamedChild(i)
-			if nm := f.field(m, "name"); nm != nil && f.text(nm) == name {
-				v := pyValue{decl: r.tsTarget(f, nm), ok: true}
-				if ty := f.field(m, "type"); ty != nil && f.typ(m) != "method_signature" {
-					v.class, v.instance = r.tsTypeClass(f, ty), true
+			if nm := f.Field(m, "name"); nm != nil && f.Text(nm) == name {
+				v := syntax.Value{Decl: r.tsTarget(f, nm), OK: true}
+				if ty := f.Field(m, "type"); ty != nil && f.Type(m) != "method_signature" {
+					v.Class, v.Instance = r.tsTypeClass(f, ty), true
 				}
 				return v
 			}
-			if f.typ(m) == "method_definition" && f.text(f.field(m, "name")) == "constructor" {
+			if f.Type(m) == "method_definition" && f.Text(f.Field(m, "name")) == "constructor" {
 				if v, ok := r.tsParamMember(f, m, name); ok {
 					return v
 				}
@@ -352,19 +354,19 @@ func (r *pyResolver) tsClassMember(c *pyClass, name string) pyValue {
 		}
 	}
 	for _, sc := range r.tsSupers(c) {
-		if v := r.tsClassMember(sc, name); v.ok {
+		if v := r.tsClassMember(sc, name); v.OK {
 			return v
 		}
 	}
-	return pyValue{}
+	return syntax.Value{}
 }
 
 // tsSupers are the classes and interfaces class or interface c extends
 // and implements, in order.
-func (r *pyResolver) tsSupers(c *pyClass) []*pyClass {
-	f := c.f
+func (r *resolver) tsSupers(c *syntax.Class) []*syntax.Class {
+	f := c.F
 	var supers []*ts.Node
-	pyWalk(c.node, func(n *ts.Node) bool {
+	syntax.Walk(c.Node, func(n *ts.Node) bool {
 		switch tsHeritageType(f, n) {
 		case "class_body", "interface_body", "object_type", "formal_parameters", "statement_block":
 			return false
@@ -376,13 +378,13 @@ func (r *pyResolver) tsSupers(c *pyClass) []*pyClass {
 		}
 		return true
 	})
-	var out []*pyClass
+	var out []*syntax.Class
 	for _, s := range supers {
-		var sc *pyClass
+		var sc *syntax.Class
 		s = tsHeritageCallee(f, s)
-		if f.typ(s) == "identifier" || f.typ(s) == "member_expression" {
-			if v := r.tsEval(f, s); !v.instance {
-				sc = v.class
+		if f.Type(s) == "identifier" || f.Type(s) == "member_expression" {
+			if v := r.tsEval(f, s); !v.Instance {
+				sc = v.Class
 			}
 		} else {
 			sc = r.tsTypeClass(f, s)
@@ -395,40 +397,40 @@ func (r *pyResolver) tsSupers(c *pyClass) []*pyClass {
 }
 
 // tsParamMember finds a constructor parameter property named name.
-func (r *pyResolver) tsParamMember(f *pyFile, ctor *ts.Node, name string) (pyValue, bool) {
-	ps := f.field(ctor, "parameters")
+func (r *resolver) tsParamMember(f *syntax.File, ctor *ts.Node, name string) (syntax.Value, bool) {
+	ps := f.Field(ctor, "parameters")
 	if ps == nil {
-		return pyValue{}, false
+		return syntax.Value{}, false
 	}
 	for i, n := 0, ps.NamedChildCount(); i < n; i++ {
 		p := ps.NamedChild(i)
-		pat := f.field(p, "pattern")
-		if pat != nil && f.text(pat) == name && tsParamProperty(f, p) {
-			v := pyValue{decl: r.tsTarget(f, pat), ok: true}
-			v.class, v.instance = r.tsTypeClass(f, f.field(p, "type")), true
-			if v.class == nil {
-				v.instance = false
+		pat := f.Field(p, "pattern")
+		if pat != nil && f.Text(pat) == name && tsParamProperty(f, p) {
+			v := syntax.Value{Decl: r.tsTarget(f, pat), OK: true}
+			v.Class, v.Instance = r.tsTypeClass(f, f.Field(p, "type")), true
+			if v.Class == nil {
+				v.Instance = false
 			}
 			return v, true
 		}
 	}
-	return pyValue{}, false
+	return syntax.Value{}, false
 }
 
 // tsSuperClass is the class that class c extends, or nil.
-func (r *pyResolver) tsSuperClass(f *pyFile, c *ts.Node) *pyClass {
+func (r *resolver) tsSuperClass(f *syntax.File, c *ts.Node) *syntax.Class {
 	ext := tsExtends(f, c)
-	if v := r.tsEval(f, ext); v.class != nil && !v.instance {
-		return v.class
+	if v := r.tsEval(f, ext); v.Class != nil && !v.Instance {
+		return v.Class
 	}
 	return nil
 }
 
 // tsHeritageCallee is the class an extends clause names: S of `S(T)`, the
 // masked `S<T>` (tsMaskHeritage), or the clause's expression itself.
-func tsHeritageCallee(f *pyFile, n *ts.Node) *ts.Node {
-	if f.typ(n) == "call_expression" {
-		return f.field(n, "function")
+func tsHeritageCallee(f *syntax.File, n *ts.Node) *ts.Node {
+	if f.Type(n) == "call_expression" {
+		return f.Field(n, "function")
 	}
 	return n
 }

@@ -91,7 +91,7 @@ var judges = map[string]judge{
 	},
 	// clangd judges C: the sites are variable uses in function bodies
 	// (sample_ts.go's cVariableSites), mostly locals and parameters, which
-	// parley resolves from the buffer (index/resolve_locals.go). Without a
+	// parley resolves from the buffer (index/locals). Without a
 	// compile_commands.json clangd parses each file with its fallback
 	// flags, which is enough for a file's own locals.
 	"clangd": {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/workspace"
@@ -38,7 +39,7 @@ func (r rootIndex) Stores() []tools.RootStore { return []tools.RootStore{{Root: 
 func testOptions(t *testing.T, mode permission.Mode, rules permission.Rules) (Options, string) {
 	t.Helper()
 	ws := fixture.Workspace(t, "shop")
-	st, err := index.Open(t.TempDir())
+	st, err := nav.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
