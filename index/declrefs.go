@@ -52,7 +52,7 @@ func (s *Store) newRefFilter(def NameHit) (*refFilter, bool) {
 	if det, err := s.Detail(def.Path); err == nil {
 		f.pkg = det.Package
 	}
-	f.port = portOf(def.Path, s.goBuild(def.Path))
+	f.port = portOf(def.Path, buildOf(s, def.Path))
 	return f, true
 }
 
@@ -99,7 +99,7 @@ func (f *refFilter) keep(p string, o Occurrence) (keep, uncertain, ambiguous boo
 	}
 	// A file for another platform is in a build with another variant of
 	// the declaration (or none): a rename still has to see it.
-	return keep, uncertain || !f.port.admits(p, f.st.goBuild(p)), ambiguous
+	return keep, uncertain || !f.port.admits(p, buildOf(f.st, p)), ambiguous
 }
 
 func (f *refFilter) memberFilter() *memberFilter {

@@ -105,8 +105,8 @@ const (
 func newMemberFilter(st *Store, def NameHit) *memberFilter {
 	m := &memberFilter{st: st, def: def, dir: path.Dir(def.Path), defs: newLookupCache(),
 		verdicts: map[string]memberVerdict{}, byType: map[goType]memberVerdict{}, files: map[string]*FileDetail{}, fileVerdicts: map[string][]uint8{}, ifaces: map[goType][]string{}}
-	m.gen = st.operandTypes.generation(st.WriteGen())
-	m.defs.gen, m.defs.shared = m.gen, &st.operandTypes
+	m.gen = operandTypesOf(st).generation(st.WriteGen())
+	m.defs.gen, m.defs.shared = m.gen, operandTypesOf(st)
 	m.defIface = m.interfaceMethods(goType{name: def.Container, dir: m.dir})
 	return m
 }
@@ -119,7 +119,7 @@ func (m *memberFilter) detail(p string) *FileDetail {
 	if d, ok := m.files[p]; ok {
 		return d
 	}
-	if d, ok := m.st.operandTypes.detail(p); ok {
+	if d, ok := operandTypesOf(m.st).detail(p); ok {
 		m.files[p] = d
 		return d
 	}
@@ -128,7 +128,7 @@ func (m *memberFilter) detail(p string) *FileDetail {
 		d = FileDetail{}
 	}
 	m.files[p] = &d
-	m.st.operandTypes.putDetail(p, &d, m.gen)
+	operandTypesOf(m.st).putDetail(p, &d, m.gen)
 	return &d
 }
 
@@ -176,7 +176,7 @@ func (m *memberFilter) judgeOperand(p string, det *FileDetail, desc string) memb
 		return v
 	}
 	var e ast.Expr
-	if _, cached := m.st.operandTypes.get(key); !cached {
+	if _, cached := operandTypesOf(m.st).get(key); !cached {
 		var err error
 		if e, err = parser.ParseExpr(desc); err != nil {
 			m.verdicts[key] = verdictUncertain
@@ -193,7 +193,7 @@ func (m *memberFilter) judgeOperand(p string, det *FileDetail, desc string) memb
 }
 
 func (m *memberFilter) judge(key string, fc *fileCtx, e ast.Expr) memberVerdict {
-	t, ok := m.st.operandTypes.get(key)
+	t, ok := operandTypesOf(m.st).get(key)
 	if !ok {
 		r := m.resolver()
 		t, ok = descType(r, fc, e)
@@ -206,7 +206,7 @@ func (m *memberFilter) judge(key string, fc *fileCtx, e ast.Expr) memberVerdict 
 		if !ok {
 			t = goType{}
 		}
-		m.st.operandTypes.put(key, t, m.gen)
+		operandTypesOf(m.st).put(key, t, m.gen)
 	}
 	if t == (goType{}) {
 		return verdictUncertain
@@ -296,7 +296,7 @@ type operandTypeCache struct {
 	// across queries too: a common name's first query reads the same
 	// few hundred type declarations (fmt, io, os...) as the next one.
 	syms  map[string][]extract.Symbol
-	cands map[string][]candidate
+	cands map[string][]NameEntry
 	dets  map[string]*FileDetail // candidate files' operand tables and imports
 }
 
@@ -317,6 +317,15 @@ func (c *operandTypeCache) putDetail(p string, d *FileDetail, gen uint64) {
 		c.dets = make(map[string]*FileDetail, 256)
 	}
 	c.dets[p] = d
+}
+
+// operandTypesOf is the store's operand type cache.
+func operandTypesOf(s *Store) *operandTypeCache { return &s.operandTypes }
+
+// buildOf is the //go:build expression of the file p.
+func buildOf(s *Store, p string) string {
+	h, _ := s.Header(p)
+	return h.Build
 }
 
 // maxCachedFiles bounds the decoded files and names kept (tens of MB at
@@ -342,21 +351,21 @@ func (c *operandTypeCache) putSymbols(p string, syms []extract.Symbol, gen uint6
 	c.syms[p] = syms
 }
 
-func (c *operandTypeCache) candidates(name string) ([]candidate, bool) {
+func (c *operandTypeCache) candidates(name string) ([]NameEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	cands, ok := c.cands[name]
 	return cands, ok
 }
 
-func (c *operandTypeCache) putCandidates(name string, cands []candidate, gen uint64) {
+func (c *operandTypeCache) putCandidates(name string, cands []NameEntry, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {
 		return
 	}
 	if c.cands == nil || len(c.cands) >= maxCachedFiles {
-		c.cands = make(map[string][]candidate, 256)
+		c.cands = make(map[string][]NameEntry, 256)
 	}
 	c.cands[name] = cands
 }

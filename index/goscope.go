@@ -56,14 +56,14 @@ func (s *Store) GoBuildScope(from, decl string) func(p string) bool {
 		return m
 	}
 	fromMod, declDir := moduleOf(path.Dir(from)), path.Dir(decl)
-	port := portOf(from, s.goBuild(from))
+	port := portOf(from, buildOf(s, from))
 	fromIgnored := ignoredGoDir(path.Dir(from))
 	fromVendor, declVendor := vendorTree(path.Dir(from)), vendorTree(path.Dir(decl))
 	return func(p string) bool {
 		if !strings.HasSuffix(p, ".go") || p == from {
 			return true
 		}
-		if !port.admits(p, s.goBuild(p)) {
+		if !port.admits(p, buildOf(s, p)) {
 			return false
 		}
 		if !work && moduleOf(path.Dir(p)) != fromMod &&

@@ -248,6 +248,44 @@ func (s *Store) loadHits(cands []candidate) ([]SymbolHit, error) {
 	return hits, nil
 }
 
+// NameEntry is one declaration of a name as the name index holds it,
+// without its symbol record decoded: enough for a resolver to filter a
+// common name's hundreds of declarations by file, kind and container
+// before decoding the few that pass (SymbolsOf, or Symbols of the file).
+type NameEntry struct {
+	Path      string
+	Index     uint32 // the symbol's index in its file's Symbols
+	Kind      extract.SymbolKind
+	Container string
+	id        uint32 // the file's
+}
+
+// NameEntries returns the name index's entries spelled exactly name.
+func (s *Store) NameEntries(name string) ([]NameEntry, error) {
+	exact, _, err := s.definitionRefs(name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]NameEntry, len(exact))
+	for i, c := range exact {
+		out[i] = NameEntry{Path: c.path, Index: c.idx, Kind: c.kind, Container: c.container, id: c.id}
+	}
+	return out, nil
+}
+
+// SymbolsOf decodes the symbols entries name, one decode per file, in
+// entries' order.
+func (s *Store) SymbolsOf(entries []NameEntry) ([]SymbolHit, error) {
+	cands := make([]candidate, len(entries))
+	for i, e := range entries {
+		cands[i] = candidate{id: e.id, idx: e.Index, path: e.Path}
+	}
+	return s.loadHits(cands)
+}
+
+// SortHits orders hits by path and position, as Definitions answers.
+func SortHits(hits []SymbolHit) { sortHits(hits) }
+
 // definitionRefs scans the name index for name. exact holds the entries
 // spelled exactly like name, folded those that differ only in case.
 func (s *Store) definitionRefs(name string) (exact, folded []candidate, err error) {

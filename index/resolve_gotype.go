@@ -49,7 +49,7 @@ type goTypeResolver struct {
 // lookupCache memoizes lookup's reads: the name index's candidates per
 // name (no symbol record decoded) and each symbol it then decoded.
 type lookupCache struct {
-	cands map[string][]candidate
+	cands map[string][]NameEntry
 	files map[string][]extract.Symbol
 	ctxs  map[string]*fileCtx
 	// shared, when set, keeps cands and files across queries while the
@@ -59,7 +59,7 @@ type lookupCache struct {
 }
 
 func newLookupCache() *lookupCache {
-	return &lookupCache{cands: map[string][]candidate{}, files: map[string][]extract.Symbol{}, ctxs: map[string]*fileCtx{}}
+	return &lookupCache{cands: map[string][]NameEntry{}, files: map[string][]extract.Symbol{}, ctxs: map[string]*fileCtx{}}
 }
 
 // GoMemberDefinitions resolves the selector x.F whose name contains byte
@@ -92,9 +92,9 @@ func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []Sy
 	}
 	// One declaration per platform: keep those that build with from.
 	var same []SymbolHit
-	port := portOf(from, s.goBuild(from))
+	port := portOf(from, buildOf(s, from))
 	for _, h := range hits {
-		if port.admits(h.Path, s.goBuild(h.Path)) {
+		if port.admits(h.Path, buildOf(s, h.Path)) {
 			same = append(same, h)
 		}
 	}
@@ -219,12 +219,12 @@ func (r *goTypeResolver) lookup(name, container string, inDir func(string) bool,
 	c := r.cache
 	cands := r.candidates(name)
 	var out []SymbolHit
-	var load []candidate
+	var load []NameEntry
 	for _, cd := range cands {
-		if cd.container != container || !strings.HasSuffix(cd.path, ".go") || !inDir(path.Dir(cd.path)) {
+		if cd.Container != container || !strings.HasSuffix(cd.Path, ".go") || !inDir(path.Dir(cd.Path)) {
 			continue
 		}
-		if len(kinds) > 0 && !containsKind(kinds, cd.kind) {
+		if len(kinds) > 0 && !containsKind(kinds, cd.Kind) {
 			continue
 		}
 		if c == nil {
@@ -233,25 +233,25 @@ func (r *goTypeResolver) lookup(name, container string, inDir func(string) bool,
 		}
 		// Whole files are decoded once per query: the declarations a
 		// query reads cluster in a few files (a type's methods and fields).
-		syms, err := r.symbols(cd.path)
-		if err != nil || int(cd.idx) >= len(syms) {
+		syms, err := r.symbols(cd.Path)
+		if err != nil || int(cd.Index) >= len(syms) {
 			continue
 		}
-		out = append(out, SymbolHit{Path: cd.path, Symbol: syms[cd.idx]})
+		out = append(out, SymbolHit{Path: cd.Path, Symbol: syms[cd.Index]})
 	}
 	if len(load) > 0 {
-		hits, err := r.st.loadHits(load)
+		hits, err := r.st.SymbolsOf(load)
 		if err != nil {
 			return nil
 		}
 		out = append(out, hits...)
 	}
-	sortHits(out)
+	SortHits(out)
 	return out
 }
 
 // candidates returns the name index's exact candidates for name.
-func (r *goTypeResolver) candidates(name string) []candidate {
+func (r *goTypeResolver) candidates(name string) []NameEntry {
 	c := r.cache
 	if c != nil {
 		if cands, ok := c.cands[name]; ok {
@@ -264,7 +264,7 @@ func (r *goTypeResolver) candidates(name string) []candidate {
 			}
 		}
 	}
-	exact, _, err := r.st.definitionRefs(name)
+	exact, err := r.st.NameEntries(name)
 	if err != nil {
 		return nil
 	}
@@ -281,8 +281,8 @@ func (r *goTypeResolver) candidates(name string) []candidate {
 // name that t accepts, from the name index alone.
 func (r *goTypeResolver) declDir(t goType) (string, bool) {
 	for _, cd := range r.candidates(t.name) {
-		if cd.container == "" && strings.HasSuffix(cd.path, ".go") && t.inDir(path.Dir(cd.path)) {
-			return path.Dir(cd.path), true
+		if cd.Container == "" && strings.HasSuffix(cd.Path, ".go") && t.inDir(path.Dir(cd.Path)) {
+			return path.Dir(cd.Path), true
 		}
 	}
 	return "", false
