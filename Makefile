@@ -52,7 +52,7 @@ fuzz:
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzIgnorePattern -fuzztime 30s
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzLines -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzDecode -fuzztime 30s
-	$(GO) test ./index -run '^$$' -fuzz FuzzGoResolve -fuzztime 30s
+	$(GO) test ./index/golang -run '^$$' -fuzz FuzzGoResolve -fuzztime 30s
 	$(GO) test ./index/python -run '^$$' -fuzz FuzzPyResolve -fuzztime 30s
 	$(GO) test ./index/python -run '^$$' -fuzz FuzzPyDescriptors -fuzztime 30s
 	$(GO) test ./index/typescript -run '^$$' -fuzz FuzzTSResolve -fuzztime 30s

@@ -17,20 +17,16 @@
 // half of one. rank.go holds the one definition ranking (seen from a file)
 // that every caller shares.
 //
-// Go names are resolved from syntax alone, with no type checker: RankUse
-// and GoMemberDefinitions (resolve*.go) settle which declaration a use at a
-// position means (imports, the use's package, the type of x in x.F
-// inferred from declarations), and DeclReferences (declrefs.go,
-// declrefs_go.go) keeps the references that can mean one declaration,
-// judging x.F by the operand descriptor the extractor stored for x (see
-// keys.go for why at index time), and marking those the syntax allows but
-// cannot confirm as Uncertain (and Ambiguous when another type's member
-// could be meant). index/nav puts these together with the resolvers of
-// the other languages (index/python, index/typescript, index/locals,
-// which read the store and are not imported by it) into the one order
-// of attempts from a position that the language server, the CLI and the
-// agent's tools share. What the syntax cannot settle falls back to the
-// ranking by proximity, never to an error.
+// RankUse (resolve.go) ranks the definitions of a name for a use in a Go
+// file from the use's syntax (pkg.F through the file's imports, x.F, F in
+// its own package). The resolvers themselves read the store and are not
+// imported by it: index/golang (Go, from syntax alone: a member through
+// the type of x, the references that can mean one declaration by the
+// operand descriptors keys.go describes), index/python,
+// index/typescript and index/locals; index/nav puts them together into
+// the one order of attempts from a position that the language server,
+// the CLI and the agent's tools share. What the syntax cannot settle
+// falls back to the ranking by proximity, never to an error.
 //
 // The store knows no resolver: the index-time describers that write
 // Python's and TypeScript's descriptors are passed in when it is opened

@@ -56,18 +56,18 @@ func goFileTarget(p string) (goos, goarch string) {
 	return goos, goarch
 }
 
-// goPort is the GOOS and GOARCH a Go file is type-checked for.
-type goPort struct{ os, arch string }
+// GoPort is the GOOS and GOARCH a Go file is type-checked for.
+type GoPort struct{ OS, Arch string }
 
 // hostPort is the build a file gets when it builds there: gopls's
 // default view.
-var hostPort = goPort{runtime.GOOS, runtime.GOARCH}
+var hostPort = GoPort{runtime.GOOS, runtime.GOARCH}
 
 // otherPorts is the order in which a type checker picks a build for a
 // file the host build excludes (gopls's zero-config views, from
 // golang.org/x/tools/gopls/internal/cache/port.go: first-class ports,
 // then the secondary ones of internal/platform/zosarch.go).
-var otherPorts = []goPort{
+var otherPorts = []GoPort{
 	{"darwin", "amd64"}, {"darwin", "arm64"}, {"linux", "amd64"}, {"linux", "arm64"},
 	{"windows", "amd64"}, {"linux", "arm"}, {"linux", "386"}, {"windows", "386"},
 	{"aix", "ppc64"}, {"dragonfly", "amd64"}, {"freebsd", "386"}, {"freebsd", "amd64"},
@@ -95,15 +95,15 @@ var unixOS = map[string]bool{
 // every go1.N release tag, "cgo" on the host only (cross builds disable
 // cgo) and the GOEXPERIMENTs on by default. Custom tags are off, as in a
 // plain `go build`.
-func (p goPort) tag(t string) bool {
+func (p GoPort) tag(t string) bool {
 	if x, ok := strings.CutPrefix(t, "goexperiment."); ok {
 		return p.experiment(x)
 	}
 	switch {
-	case t == p.os || t == p.arch || impliesOS(p.os, t):
+	case t == p.OS || t == p.Arch || impliesOS(p.OS, t):
 		return true
 	case t == "unix":
-		return unixOS[p.os]
+		return unixOS[p.OS]
 	case t == "gc":
 		return true
 	case t == "cgo":
@@ -115,26 +115,26 @@ func (p goPort) tag(t string) bool {
 // experiment reports whether a GOEXPERIMENT is on by default for port p:
 // Go 1.26's baseline (internal/buildcfg/exp.go), which decides files
 // such as reflect/abi_test.go (goexperiment.regabiargs).
-func (p goPort) experiment(x string) bool {
+func (p GoPort) experiment(x string) bool {
 	switch x {
 	case "regabiwrappers", "regabiargs":
-		switch p.arch {
+		switch p.Arch {
 		case "amd64", "arm64", "loong64", "ppc64", "ppc64le", "riscv64", "s390x":
 			return true
 		}
 	case "dwarf5":
-		return p.os != "darwin" && p.os != "ios" && p.os != "aix"
+		return p.OS != "darwin" && p.OS != "ios" && p.OS != "aix"
 	case "randomizedheapbase64", "greenteagc":
 		return true
 	}
 	return false
 }
 
-// admits reports whether file p, whose //go:build expression is build
+// Admits reports whether file p, whose //go:build expression is build
 // ("" for none), is in port's build.
-func (port goPort) admits(p, build string) bool {
+func (port GoPort) Admits(p, build string) bool {
 	tos, tarch := goFileTarget(p)
-	if tarch != "" && tarch != port.arch || tos != "" && tos != port.os && !impliesOS(port.os, tos) {
+	if tarch != "" && tarch != port.Arch || tos != "" && tos != port.OS && !impliesOS(port.OS, tos) {
 		return false
 	}
 	if build == "" {
@@ -161,15 +161,15 @@ func parsedConstraint(build string) constraint.Expr {
 	return x
 }
 
-// portOf is the build a type checker picks for file p: the host's when
+// PortOf is the build a type checker picks for file p: the host's when
 // it admits p, else the first of otherPorts that does (gopls opens a view
 // for it), else the host's.
-func portOf(p, build string) goPort {
-	if hostPort.admits(p, build) {
+func PortOf(p, build string) GoPort {
+	if hostPort.Admits(p, build) {
 		return hostPort
 	}
 	for _, port := range otherPorts {
-		if port.admits(p, build) {
+		if port.Admits(p, build) {
 			return port
 		}
 	}

@@ -2,9 +2,7 @@ package index
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -37,34 +35,6 @@ func IdentAt(src []byte, off int) (name string, ok bool) {
 		return "", false // a number literal
 	}
 	return word, true
-}
-
-// ErrNoReferences is wrapped by the error of a references request at a
-// position that names nothing references can be asked of: a predeclared
-// name (nil, len, error), a member of unsafe, a keyword, a word in a
-// comment or string. gopls refuses them as well; answering every
-// occurrence of the word would be wrong and, for nil, cost 100k hits.
-var ErrNoReferences = errors.New("no references can be asked of it")
-
-// GoBufferReferences answers the Go references the buffer alone settles:
-// a local's (GoLocalReferences), and none, with an error wrapping
-// ErrNoReferences, where the position names no declaration
-// (GoNotNameAt, GoPredeclaredAt). ok is false for everything else, and
-// for files other than Go.
-func (s *Store) GoBufferReferences(from string, src []byte, off int, name string) (hits []RefHit, ok bool, err error) {
-	if !strings.HasSuffix(from, ".go") {
-		return nil, false, nil
-	}
-	if hits, ok := s.GoLocalReferences(from, src, off, name); ok {
-		return hits, true, nil
-	}
-	if GoNotNameAt(src, off) {
-		return nil, false, fmt.Errorf("%s here is a keyword or a word in a comment or string: %w", name, ErrNoReferences)
-	}
-	if s.GoPredeclaredAt(from, src, off, name) {
-		return nil, false, fmt.Errorf("%s is predeclared: %w", name, ErrNoReferences)
-	}
-	return nil, false, nil
 }
 
 // LineColOffset converts a 1-based line and 1-based byte column of src

@@ -29,27 +29,27 @@ const (
 // leaves the workspace-wide (path) order.
 type DefinitionContext struct {
 	from, dir string
-	imports   []importPath
+	imports   []ImportPath
 	build     goBuildOf // nil: file names alone decide the build
-	port      goPort    // the build from is checked in (portOf)
+	port      GoPort    // the build from is checked in (portOf)
 }
 
-// importPath is an import as a slash-separated path (see importPathOf).
-type importPath struct {
-	p        string
-	relative bool   // written relative to the importing file ("./x")
-	name     string // the name it binds in a Go file (goImportName)
+// ImportPath is an import as a slash-separated path (see importPathOf).
+type ImportPath struct {
+	Path     string
+	Relative bool   // written relative to the importing file ("./x")
+	Name     string // the name it binds in a Go file (goImportName)
 }
 
 // NewDefinitionContext ranks from the store-relative file from, whose
 // imports (FileDetail.Imports) decide RankImported.
 func NewDefinitionContext(from string, imports []extract.Import) DefinitionContext {
-	c := DefinitionContext{from: from, dir: path.Dir(from), port: portOf(from, "")}
+	c := DefinitionContext{from: from, dir: path.Dir(from), port: PortOf(from, "")}
 	goFile := strings.HasSuffix(from, ".go")
 	for _, imp := range imports {
-		if ip := importPathOf(imp.Path, c.dir); ip.p != "" {
+		if ip := importPathOf(imp.Path, c.dir); ip.Path != "" {
 			if goFile {
-				ip.name = goImportName(ip.p, imp.Name)
+				ip.Name = goImportName(ip.Path, imp.Name)
 			}
 			c.imports = append(c.imports, ip)
 		}
@@ -65,13 +65,13 @@ func (s *Store) DefinitionContext(from string) (DefinitionContext, error) {
 	if err != nil {
 		if errors.Is(err, ErrNotIndexed) {
 			c := NewDefinitionContext(from, nil)
-			c.build, c.port = s.goBuild, portOf(from, s.goBuild(from))
+			c.build, c.port = s.goBuild, PortOf(from, s.goBuild(from))
 			return c, err
 		}
 		return DefinitionContext{}, fmt.Errorf("definition context: %w", err)
 	}
 	c := NewDefinitionContext(from, det.Imports)
-	c.build, c.port = s.goBuild, portOf(from, s.goBuild(from))
+	c.build, c.port = s.goBuild, PortOf(from, s.goBuild(from))
 	return c, nil
 }
 
@@ -135,18 +135,18 @@ func SortDefinitions[T any](hits []T, rank func(T) DefinitionRank) (best int) {
 // to the importing file's directory fromDir, Rust "::" and dotted module
 // names ("os.path", "com.acme.Widget") as path elements. Done once per
 // import, not per definition ranked.
-func importPathOf(imp, fromDir string) importPath {
+func importPathOf(imp, fromDir string) ImportPath {
 	p := strings.Trim(imp, "\"'<> ")
 	switch {
 	case p == "":
 	case strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../"):
-		return importPath{p: path.Join(fromDir, p), relative: true}
+		return ImportPath{Path: path.Join(fromDir, p), Relative: true}
 	case strings.Contains(p, "::"):
 		p = strings.TrimPrefix(strings.ReplaceAll(p, "::", "/"), "crate/")
 	case !strings.Contains(p, "/") && strings.Contains(p, "."):
 		p = strings.ReplaceAll(p, ".", "/")
 	}
-	return importPath{p: p}
+	return ImportPath{Path: p}
 }
 
 // importsFile reports whether one of the imports plausibly names target, a
@@ -156,17 +156,17 @@ func importPathOf(imp, fromDir string) importPath {
 // target's directory ends (a Go module path, "example.com/m/lib" for
 // lib/). It is a heuristic on purpose: the full import graph costs tens of
 // milliseconds to build, a definition answer must take a few.
-func importsFile(imports []importPath, target string) bool {
+func importsFile(imports []ImportPath, target string) bool {
 	if len(imports) == 0 {
 		return false
 	}
 	targetDir := path.Dir(target)
 	targetNoExt := strings.TrimSuffix(target, path.Ext(target))
 	for _, ip := range imports {
-		if hasPathSuffix(targetDir, ip.p) || hasPathSuffix(targetNoExt, ip.p) || hasPathSuffix(target, ip.p) {
+		if hasPathSuffix(targetDir, ip.Path) || hasPathSuffix(targetNoExt, ip.Path) || hasPathSuffix(target, ip.Path) {
 			return true
 		}
-		if !ip.relative && targetDir != "." && hasPathSuffix(ip.p, targetDir) {
+		if !ip.Relative && targetDir != "." && hasPathSuffix(ip.Path, targetDir) {
 			return true
 		}
 	}

@@ -93,7 +93,7 @@ func (c DefinitionContext) RankUse(u Use, p, container string) DefinitionRank {
 	pkgLevel := container == ""
 	if u.Selector {
 		if ip, ok := c.goImport(u.Qualifier); ok {
-			if pkgLevel && importNamesDir(ip, path.Dir(p)) {
+			if pkgLevel && ImportNamesDir(ip, path.Dir(p)) {
 				return c.resolvedRank(p)
 			}
 			return RankElsewhere
@@ -114,36 +114,36 @@ func (c DefinitionContext) resolvedRank(p string) DefinitionRank {
 	if c.build != nil {
 		build = c.build(p)
 	}
-	if c.port.admits(p, build) {
+	if c.port.Admits(p, build) {
 		return RankResolved
 	}
 	return RankResolvedOtherBuild
 }
 
 // goImport finds the import that binds name in the context's file.
-func (c DefinitionContext) goImport(name string) (importPath, bool) {
+func (c DefinitionContext) goImport(name string) (ImportPath, bool) {
 	if name == "" {
-		return importPath{}, false
+		return ImportPath{}, false
 	}
 	for _, ip := range c.imports {
-		if ip.name == name {
+		if ip.Name == name {
 			return ip, true
 		}
 	}
-	return importPath{}, false
+	return ImportPath{}, false
 }
 
-// importNamesDir reports whether a Go import path names the
+// ImportNamesDir reports whether a Go import path names the
 // root-relative directory dir: the directory is the path (GOROOT/src's
 // "net/http") or its vendored copy ("vendor/golang.org/x/net/..."), or the
 // path ends with the directory (a module path "example.com/m/lib/util"
 // for lib/util). "internal/strconv" is not "strconv".
-func importNamesDir(ip importPath, dir string) bool {
-	if ip.relative || dir == "." {
+func ImportNamesDir(ip ImportPath, dir string) bool {
+	if ip.Relative || dir == "." {
 		return false
 	}
-	if dir == ip.p || dir == "vendor/"+ip.p || strings.HasSuffix(dir, "/vendor/"+ip.p) {
+	if dir == ip.Path || dir == "vendor/"+ip.Path || strings.HasSuffix(dir, "/vendor/"+ip.Path) {
 		return true
 	}
-	return strings.HasSuffix(ip.p, "/"+dir)
+	return strings.HasSuffix(ip.Path, "/"+dir)
 }

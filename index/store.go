@@ -63,9 +63,6 @@ type Store struct {
 	nextID uint32
 	// names is the resident symbol-name table for SearchSymbols.
 	names nameTable
-	// operandTypes remembers evaluated operand descriptors across
-	// references queries (declrefs_go.go).
-	operandTypes operandTypeCache
 	// writeGen counts the files published (WriteGen).
 	writeGen atomic.Uint64
 	// describe holds the index-time describers (Config.Describers).

@@ -136,7 +136,7 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 	r, err := nav.References(d.f.store, nav.Position{From: d.rel, Src: d.content, Off: off, Name: name}, o)
 	out := []protocol.Location{}
 	switch {
-	case errors.Is(err, index.ErrNoReferences):
+	case errors.Is(err, nav.ErrNoReferences):
 		// nil, len, unsafe.Pointer, a keyword, a word in a comment or
 		// string: nothing to rename, and gopls answers none.
 		return out, nil
@@ -199,7 +199,7 @@ func (s *Server) candidateReferences(ctx context.Context, d *doc, pos protocol.P
 		if def.f != d.f {
 			return nil, false, nil
 		}
-		hits, err := d.f.store.DeclReferences(def.NameHit, 0)
+		hits, err := nav.DeclReferences(d.f.store, def.NameHit, 0)
 		if err != nil {
 			return nil, false, err
 		}
@@ -218,7 +218,7 @@ func (s *Server) candidateReferences(ctx context.Context, d *doc, pos protocol.P
 }
 
 // goReferences keeps, of the references to decl found from the Go file
-// from, those in the build from is compiled in (index.Store.GoBuildScope:
+// from, those in the build from is compiled in (nav.BuildScope:
 // its platform, its module, not testdata), the declaration itself
 // wherever it is, and drops the ambiguous ones: x.F of unknown type where
 // another type's F could be meant. LSP has no way to mark a location
@@ -226,7 +226,7 @@ func (s *Server) candidateReferences(ctx context.Context, d *doc, pos protocol.P
 // the server answers what a type checker configured for from would; the
 // CLI and the agent's tool keep the rest, marked uncertain.
 func goReferences(st *index.Store, from string, decl index.NameHit, hits []index.RefHit) []index.RefHit {
-	inBuild := st.GoBuildScope(from, decl.Path)
+	inBuild := nav.BuildScope(st, from, decl.Path)
 	out := hits[:0]
 	for _, h := range hits {
 		isDecl := h.Path == decl.Path && h.Pos == decl.Selection.Start
@@ -290,7 +290,7 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 	} else if decl, ok, err := s.declarationAt(ctx, d, p.Position, name); err != nil {
 		return nil, err
 	} else if ok && decl.f == d.f {
-		occ, err = d.f.store.DeclFileReferences(decl.NameHit, d.rel)
+		occ, err = nav.DeclFileReferences(d.f.store, decl.NameHit, d.rel)
 		if err != nil && !errors.Is(err, index.ErrNotIndexed) {
 			return nil, err
 		}

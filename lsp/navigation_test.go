@@ -13,11 +13,11 @@ import (
 )
 
 // TestGoReferencesScope checks what the server answers for Go references
-// on index/testdata/resolve_go.txtar: what a type checker configured for
+// on index/golang/testdata/resolve_go.txtar: what a type checker configured for
 // the requesting file would (goReferences), not the uncertain rest that
 // `parley refs` marks.
 func TestGoReferencesScope(t *testing.T) {
-	root := fixture.Extract(t, filepath.Join("..", "index", "testdata", "resolve_go.txtar"))
+	root := fixture.Extract(t, filepath.Join("..", "index", "golang", "testdata", "resolve_go.txtar"))
 	e := startEditor(t, root, editorConfig{noInit: true})
 	e.initialize(editorConfig{utf8: true})
 	e.waitIndexed(1)

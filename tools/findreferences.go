@@ -69,9 +69,9 @@ func findReferencesRun(ctx context.Context, env *Env, p *findReferencesParams) (
 		if at != nil {
 			refs, _, err = nav.ReferencesAt(sc.store, at.sc.prefix, at.src, at.off, at.name, 0, at.read)
 		} else {
-			refs, _, err = sc.store.ReferencesTo(qualified, 0)
+			refs, _, err = nav.ReferencesTo(sc.store, qualified, 0)
 		}
-		if errors.Is(err, index.ErrNoReferences) {
+		if errors.Is(err, nav.ErrNoReferences) {
 			return Errorf("find_references at %s:%d:%d: %v", p.Path, p.Line, p.Column, err), nil
 		}
 		if err != nil {

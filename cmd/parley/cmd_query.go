@@ -115,7 +115,7 @@ func newRefsCmd(g *globals) *cobra.Command {
 					}
 					return printRefs(g, hits)
 				}
-				hits, _, err := st.ReferencesTo(args[0], g.limit)
+				hits, _, err := nav.ReferencesTo(st, args[0], g.limit)
 				if err != nil {
 					return err
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/golang"
 	"github.com/parleyhq/parley/index/locals"
 	"github.com/parleyhq/parley/index/python"
 	"github.com/parleyhq/parley/index/syntax"
@@ -80,7 +81,7 @@ func (o *Options) settle() {
 // o.Read set, a local of a language LocalAt covers, its binding; in
 // Python, TypeScript and JavaScript with o.Read set, the declaration
 // SyntaxTargetAt resolves (each within o.Budget); for x.F in Go where the
-// syntax gives x's type, that type's member (GoMemberDefinitions);
+// syntax gives x's type, that type's member (golang.MemberDefinitions);
 // otherwise the definitions of the name ranked by RankUse (what the use's
 // syntax resolves to, then the same file, directory, imports, the rest),
 // only those of the best rank, which is returned with them.
@@ -124,7 +125,7 @@ func rankedDefinitions(s *index.Store, from string, src []byte, off int, name st
 	}
 	use := index.UseAt(src, off)
 	if use.Selector && strings.HasSuffix(from, ".go") {
-		if hits, ok := s.GoMemberDefinitions(from, src, off); ok && len(hits) > 0 {
+		if hits, ok := golang.MemberDefinitions(s, from, src, off); ok && len(hits) > 0 {
 			out := make([]index.NameHit, len(hits))
 			for i, h := range hits {
 				out[i] = h.NameHit()

@@ -2,6 +2,7 @@ package nav
 
 import (
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/golang"
 	"github.com/parleyhq/parley/index/python"
 	"github.com/parleyhq/parley/index/syntax"
 	"github.com/parleyhq/parley/index/typescript"
@@ -18,10 +19,10 @@ const (
 	// Refs.Target is set.
 	StepSyntax
 	// StepGoBuffer: what a Go buffer alone settles (a local's uses,
-	// index.Store.GoBufferReferences).
+	// golang.BufferReferences).
 	StepGoBuffer
 	// StepDeclaration: the one declaration the syntax settles
-	// (DeclarationAt, index.Store.DeclReferences); Refs.Decl is set.
+	// (DeclarationAt, golang.DeclReferences); Refs.Decl is set.
 	StepDeclaration
 	// StepName: nothing settled; every occurrence of the name.
 	StepName
@@ -41,7 +42,7 @@ type Refs struct {
 // share: with o.Read set, a local's occurrences in the buffer (LocalAt),
 // then, settled (o.Settle), the references to the declaration
 // SyntaxTargetAt resolves (SyntaxReferences), each within o.Budget; a Go
-// buffer's own answer (index.Store.GoBufferReferences, whose error wraps
+// buffer's own answer (golang.BufferReferences, whose error wraps
 // index.ErrNoReferences where the position names nothing references can
 // be asked of); settled, the references DeclReferences keeps for the
 // declaration DeclarationAt settles; else every occurrence of the name
@@ -91,7 +92,7 @@ func References(s *index.Store, p Position, o Options) (Refs, error) {
 			return Refs{Hits: limit(r.hits), Step: StepSyntax, Target: r.t}, nil
 		}
 	}
-	if hits, ok, err := s.GoBufferReferences(p.From, p.Src, p.Off, p.Name); ok || err != nil {
+	if hits, ok, err := golang.BufferReferences(s, p.From, p.Src, p.Off, p.Name); ok || err != nil {
 		return Refs{Hits: limit(hits), Step: StepGoBuffer}, err
 	}
 	decl, ok, err := DeclarationAt(s, p.From, p.Src, p.Off, p.Name)
@@ -100,7 +101,7 @@ func References(s *index.Store, p Position, o Options) (Refs, error) {
 	}
 	if ok {
 		o.settle()
-		hits, err := s.DeclReferences(decl, o.Limit)
+		hits, err := golang.DeclReferences(s, decl, o.Limit)
 		return Refs{Hits: hits, Step: StepDeclaration, Decl: decl}, err
 	}
 	if o.NoNames {

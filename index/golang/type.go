@@ -1,4 +1,4 @@
-package index
+package golang
 
 import (
 	"go/ast"
@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -24,14 +25,14 @@ import (
 type goType struct {
 	name string
 	dir  string
-	imp  importPath
+	imp  index.ImportPath
 }
 
 func (t goType) inDir(dir string) bool {
 	if t.dir != "" {
 		return dir == t.dir
 	}
-	return importNamesDir(t.imp, dir)
+	return index.ImportNamesDir(t.imp, dir)
 }
 
 // maxTypeSteps bounds the lookups of one resolution (each may read the
@@ -39,7 +40,7 @@ func (t goType) inDir(dir string) bool {
 const maxTypeSteps = 12
 
 type goTypeResolver struct {
-	st    *Store
+	st    *index.Store
 	steps int
 	// cache, when set, keeps name-index answers and decoded symbols
 	// across the resolvers of one references query.
@@ -49,7 +50,7 @@ type goTypeResolver struct {
 // lookupCache memoizes lookup's reads: the name index's candidates per
 // name (no symbol record decoded) and each symbol it then decoded.
 type lookupCache struct {
-	cands map[string][]NameEntry
+	cands map[string][]index.NameEntry
 	files map[string][]extract.Symbol
 	ctxs  map[string]*fileCtx
 	// shared, when set, keeps cands and files across queries while the
@@ -59,16 +60,16 @@ type lookupCache struct {
 }
 
 func newLookupCache() *lookupCache {
-	return &lookupCache{cands: map[string][]NameEntry{}, files: map[string][]extract.Symbol{}, ctxs: map[string]*fileCtx{}}
+	return &lookupCache{cands: map[string][]index.NameEntry{}, files: map[string][]extract.Symbol{}, ctxs: map[string]*fileCtx{}}
 }
 
-// GoMemberDefinitions resolves the selector x.F whose name contains byte
+// MemberDefinitions resolves the selector x.F whose name contains byte
 // offset off of src, the content of the Go file from (root-relative): it
 // infers x's type and returns the definitions of the field or method F
 // declared on it (or on a type it embeds), those in files that build with
 // from (see portOf) when there are any. ok is false when the syntax
 // does not settle x's type; the caller then falls back to name matching.
-func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []SymbolHit, ok bool) {
+func MemberDefinitions(s *index.Store, from string, src []byte, off int) (hits []index.SymbolHit, ok bool) {
 	fset := token.NewFileSet()
 	f, _ := parser.ParseFile(fset, from, src, parser.SkipObjectResolution)
 	if f == nil {
@@ -91,10 +92,10 @@ func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []Sy
 		return nil, false
 	}
 	// One declaration per platform: keep those that build with from.
-	var same []SymbolHit
-	port := portOf(from, buildOf(s, from))
+	var same []index.SymbolHit
+	port := index.PortOf(from, buildOf(s, from))
 	for _, h := range hits {
-		if port.admits(h.Path, buildOf(s, h.Path)) {
+		if port.Admits(h.Path, buildOf(s, h.Path)) {
 			same = append(same, h)
 		}
 	}
@@ -107,19 +108,19 @@ func (s *Store) GoMemberDefinitions(from string, src []byte, off int) (hits []Sy
 // fileCtx is a file whose type expressions are being read.
 type fileCtx struct {
 	dir     string
-	imports map[string]importPath // by bound name
-	file    *ast.File             // nil for a signature read from the index
+	imports map[string]index.ImportPath // by bound name
+	file    *ast.File                   // nil for a signature read from the index
 }
 
 func (r *goTypeResolver) fileContext(p string, f *ast.File) *fileCtx {
-	fc := &fileCtx{dir: path.Dir(p), imports: map[string]importPath{}, file: f}
+	fc := &fileCtx{dir: path.Dir(p), imports: map[string]index.ImportPath{}, file: f}
 	for _, im := range f.Imports {
 		ip := strings.Trim(im.Path.Value, "\"`")
 		name := ""
 		if im.Name != nil {
 			name = im.Name.Name
 		}
-		fc.imports[goImportName(ip, name)] = importPath{p: ip}
+		fc.imports[extract.GoImportName(ip, name)] = index.ImportPath{Path: ip}
 	}
 	return fc
 }
@@ -132,13 +133,13 @@ func (r *goTypeResolver) storedFileContext(p string) *fileCtx {
 			return fc
 		}
 	}
-	fc := &fileCtx{dir: path.Dir(p), imports: map[string]importPath{}}
+	fc := &fileCtx{dir: path.Dir(p), imports: map[string]index.ImportPath{}}
 	if r.cache != nil {
 		r.cache.ctxs[p] = fc
 	}
 	if det, err := r.st.Detail(p); err == nil {
 		for _, im := range det.Imports {
-			fc.imports[goImportName(im.Path, im.Name)] = importPath{p: im.Path}
+			fc.imports[extract.GoImportName(im.Path, im.Name)] = index.ImportPath{Path: im.Path}
 		}
 	}
 	return fc
@@ -211,15 +212,15 @@ var goPredeclared = map[string]bool{
 // (exact spelling) whose directory inDir accepts. It filters on the name
 // index first and decodes only the symbols that pass: common names
 // (String, Close) have hundreds of definitions.
-func (r *goTypeResolver) lookup(name, container string, inDir func(string) bool, kinds ...extract.SymbolKind) []SymbolHit {
+func (r *goTypeResolver) lookup(name, container string, inDir func(string) bool, kinds ...extract.SymbolKind) []index.SymbolHit {
 	r.steps++
 	if r.steps > maxTypeSteps {
 		return nil
 	}
 	c := r.cache
 	cands := r.candidates(name)
-	var out []SymbolHit
-	var load []NameEntry
+	var out []index.SymbolHit
+	var load []index.NameEntry
 	for _, cd := range cands {
 		if cd.Container != container || !strings.HasSuffix(cd.Path, ".go") || !inDir(path.Dir(cd.Path)) {
 			continue
@@ -237,7 +238,7 @@ func (r *goTypeResolver) lookup(name, container string, inDir func(string) bool,
 		if err != nil || int(cd.Index) >= len(syms) {
 			continue
 		}
-		out = append(out, SymbolHit{Path: cd.Path, Symbol: syms[cd.Index]})
+		out = append(out, index.SymbolHit{Path: cd.Path, Symbol: syms[cd.Index]})
 	}
 	if len(load) > 0 {
 		hits, err := r.st.SymbolsOf(load)
@@ -246,12 +247,12 @@ func (r *goTypeResolver) lookup(name, container string, inDir func(string) bool,
 		}
 		out = append(out, hits...)
 	}
-	SortHits(out)
+	index.SortHits(out)
 	return out
 }
 
 // candidates returns the name index's exact candidates for name.
-func (r *goTypeResolver) candidates(name string) []NameEntry {
+func (r *goTypeResolver) candidates(name string) []index.NameEntry {
 	c := r.cache
 	if c != nil {
 		if cands, ok := c.cands[name]; ok {

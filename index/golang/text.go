@@ -1,11 +1,13 @@
-package index
+package golang
 
 import (
 	"go/scanner"
 	"go/token"
+
+	"github.com/parleyhq/parley/index"
 )
 
-// GoNotNameAt reports whether byte offset off of src, a Go file, is on a
+// NotNameAt reports whether byte offset off of src, a Go file, is on a
 // keyword or in a comment or a string or rune literal rather than on an
 // identifier of the program, outside a doc link ("[Name]", "[pkg.Name]"
 // in a comment, which gopls resolves to Name). A word there names
@@ -16,7 +18,7 @@ import (
 //
 // go/scanner tokenizes as the compiler does (raw strings, nested quotes,
 // comment forms), which a hand-written scan would have to repeat.
-func GoNotNameAt(src []byte, off int) bool {
+func NotNameAt(src []byte, off int) bool {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(src))
 	var s scanner.Scanner
@@ -57,7 +59,7 @@ func GoNotNameAt(src []byte, off int) bool {
 // brackets holding only a (qualified, possibly starred) name: a doc
 // link.
 func inDocLink(c string, i int) bool {
-	link := func(b byte) bool { return IsIdentByte(b) || b == '.' || b == '*' }
+	link := func(b byte) bool { return index.IsIdentByte(b) || b == '.' || b == '*' }
 	l := i
 	for l > 0 && link(c[l-1]) {
 		l--

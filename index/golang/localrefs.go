@@ -1,4 +1,4 @@
-package index
+package golang
 
 import (
 	"go/ast"
@@ -6,10 +6,11 @@ import (
 	"go/token"
 	"strings"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
 
-// GoLocalReferences answers references for a local variable, parameter
+// LocalReferences answers references for a local variable, parameter
 // or result of a Go function: the identifier name at byte offset off of
 // src (the content of from) when a scope inside a function declares it.
 // The references are the identifiers of that name in the declaring
@@ -21,7 +22,7 @@ import (
 // index: a local's references are all in its function, and answering
 // them from the name's occurrences (err: 100k of them on GOROOT/src)
 // would cost seconds.
-func (s *Store) GoLocalReferences(from string, src []byte, off int, name string) (hits []RefHit, ok bool) {
+func LocalReferences(s *index.Store, from string, src []byte, off int, name string) (hits []index.RefHit, ok bool) {
 	fset := token.NewFileSet()
 	f, _ := parser.ParseFile(fset, from, src, parser.SkipObjectResolution)
 	if f == nil {
@@ -62,7 +63,7 @@ func (s *Store) GoLocalReferences(from string, src []byte, off int, name string)
 	for _, u := range uses {
 		if u.scope == target {
 			p := fset.Position(u.id.Pos())
-			hits = append(hits, RefHit{Path: from, Name: name, Pos: extract.Pos{Line: uint32(p.Line - 1), Col: uint32(p.Column - 1)}, Decl: u.decl})
+			hits = append(hits, index.RefHit{Path: from, Name: name, Pos: extract.Pos{Line: uint32(p.Line - 1), Col: uint32(p.Column - 1)}, Decl: u.decl})
 		}
 	}
 	return hits, true
@@ -169,7 +170,7 @@ func declaresHere(stack []ast.Node, id *ast.Ident) bool {
 // the identifier at pos is that import's name or a qualifier it binds
 // (not shadowed by a local): the import's explicit name, if any, and
 // every qualifier of that name the import binds.
-func importNameReferences(fset *token.FileSet, f *ast.File, from string, pos token.Pos, name string) ([]RefHit, bool) {
+func importNameReferences(fset *token.FileSet, f *ast.File, from string, pos token.Pos, name string) ([]index.RefHit, bool) {
 	var spec *ast.ImportSpec
 	for _, im := range f.Imports {
 		p := strings.Trim(im.Path.Value, "\"`")
@@ -184,11 +185,11 @@ func importNameReferences(fset *token.FileSet, f *ast.File, from string, pos tok
 	if spec == nil || name == "_" || name == "." {
 		return nil, false
 	}
-	at := func(id *ast.Ident, decl bool) RefHit {
+	at := func(id *ast.Ident, decl bool) index.RefHit {
 		p := fset.Position(id.Pos())
-		return RefHit{Path: from, Name: name, Pos: extract.Pos{Line: uint32(p.Line - 1), Col: uint32(p.Column - 1)}, Decl: decl}
+		return index.RefHit{Path: from, Name: name, Pos: extract.Pos{Line: uint32(p.Line - 1), Col: uint32(p.Column - 1)}, Decl: decl}
 	}
-	var hits []RefHit
+	var hits []index.RefHit
 	onTarget := spec.Name != nil && spec.Name.Pos() <= pos && pos <= spec.Name.End()
 	if spec.Name != nil {
 		hits = append(hits, at(spec.Name, true))

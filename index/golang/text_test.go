@@ -1,4 +1,4 @@
-package index
+package golang
 
 import (
 	"strings"
@@ -36,13 +36,13 @@ func TestGoNotNameAt(t *testing.T) {
 		{"p\n", false},
 	} {
 		off := strings.Index(src, c.at)
-		if got := GoNotNameAt([]byte(src), off); got != c.want {
+		if got := NotNameAt([]byte(src), off); got != c.want {
 			t.Errorf("%q: got %v, want %v", c.at, got, c.want)
 		}
 	}
 	// A cursor just after the comment's last word.
 	end := strings.Index(src, "// want\n") + len("// want")
-	if !GoNotNameAt([]byte(src), end) {
+	if !NotNameAt([]byte(src), end) {
 		t.Errorf("end of a line comment: got false, want true")
 	}
 }

@@ -1,4 +1,4 @@
-package index
+package golang
 
 import (
 	"os"
@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/index/internal/navtest"
 	"github.com/parleyhq/parley/internal/fixture"
 )
 
 // TestGoPredeclaredAt indexes testdata/gouniverse.txtar with its @ marks
-// removed and asks GoPredeclaredAt at each mark; the words after // on a
+// removed and asks PredeclaredAt at each mark; the words after // on a
 // line ("yes", "no") are the answers for that line's marks in order.
 func TestGoPredeclaredAt(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "gouniverse.txtar"))
@@ -62,16 +63,16 @@ func TestGoPredeclaredAt(t *testing.T) {
 	if len(marks) < 15 {
 		t.Fatalf("%d marks; the fixture has more", len(marks))
 	}
-	st := openTestStore(t, t.TempDir())
+	st := navtest.Open(t, t.TempDir(), nil)
 	defer st.Close()
-	mustIndex(t, st, root)
+	navtest.MustIndex(t, st, root)
 	for _, m := range marks {
 		src, err := os.ReadFile(filepath.Join(root, m.file))
 		if err != nil {
 			t.Fatal(err)
 		}
 		name := identAt(src, m.off)
-		if got := st.GoPredeclaredAt(filepath.ToSlash(m.file), src, m.off, name); got != m.want {
+		if got := PredeclaredAt(st, filepath.ToSlash(m.file), src, m.off, name); got != m.want {
 			t.Errorf("%s:%d %s: got %v, want %v", m.file, m.line, name, got, m.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package index
+package golang
 
 import (
 	"go/ast"
@@ -8,9 +8,11 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/parleyhq/parley/index"
 )
 
-// GoPredeclaredAt reports whether the identifier name at byte offset off
+// PredeclaredAt reports whether the identifier name at byte offset off
 // of src (the content of the Go file from) means a predeclared
 // identifier of the universe scope (nil, true, len, error, uintptr...):
 // a bare use that no local, type parameter, declaration of from's
@@ -24,9 +26,9 @@ import (
 // answer would be every occurrence of the name (nil: 100k on
 // GOROOT/src, the slowest references queries the server had). The
 // language server answers none for them.
-func (s *Store) GoPredeclaredAt(from string, src []byte, off int, name string) bool {
+func PredeclaredAt(s *index.Store, from string, src []byte, off int, name string) bool {
 	if name == "Error" {
-		return s.goErrorMethodAt(from, src, off)
+		return goErrorMethodAt(s, from, src, off)
 	}
 	// go/types' universe is the language's list; keeping our own would
 	// drift when Go adds a builtin (min, max and clear came in 1.21).
@@ -79,7 +81,7 @@ func (s *Store) GoPredeclaredAt(from string, src []byte, off int, name string) b
 	if !found || shadowed || declaresAtTop(f, name) {
 		return false
 	}
-	return !s.packageDeclares(path.Dir(from), name)
+	return !packageDeclares(s, path.Dir(from), name)
 }
 
 // goErrorMethodAt reports whether the identifier at off is the Error of
@@ -88,7 +90,7 @@ func (s *Store) GoPredeclaredAt(from string, src []byte, off int, name string) b
 // refuses like a builtin's. Without this the server answered the union
 // of the references of the Error methods ranked nearest, the slowest
 // Go references queries there were, and none of them gopls's answer.
-func (s *Store) goErrorMethodAt(from string, src []byte, off int) bool {
+func goErrorMethodAt(s *index.Store, from string, src []byte, off int) bool {
 	fset := token.NewFileSet()
 	f, _ := parser.ParseFile(fset, from, src, parser.SkipObjectResolution)
 	if f == nil {
@@ -237,7 +239,7 @@ func genDeclares(d ast.Decl, name string) bool {
 // packageDeclares reports whether a Go file of directory dir declares
 // name at package level, per the index. A lookup error counts as a
 // declaration: the caller then answers as for any other name.
-func (s *Store) packageDeclares(dir, name string) bool {
+func packageDeclares(s *index.Store, dir, name string) bool {
 	sites, err := s.DefinitionSites(name)
 	if err != nil {
 		return true

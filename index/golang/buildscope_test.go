@@ -1,4 +1,4 @@
-package index
+package golang
 
 import (
 	"path/filepath"
@@ -6,15 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/index/internal/navtest"
 	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/internal/testenv"
 )
 
 func TestGoBuildScope(t *testing.T) {
 	root := fixture.Extract(t, filepath.Join("testdata", "goscope.txtar"))
-	st := openTestStore(t, t.TempDir())
+	st := navtest.Open(t, t.TempDir(), nil)
 	defer st.Close()
-	mustIndex(t, st, root)
+	navtest.MustIndex(t, st, root)
 	switch runtime.GOOS {
 	case "windows", "freebsd", "netbsd":
 		// The expectations are for a host whose build has neither
@@ -43,7 +44,7 @@ func TestGoBuildScope(t *testing.T) {
 			[]string{"a/a.go", "tools/tool.go", "tools/more.go", "tools/tool_test.go"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			in := st.GoBuildScope(c.from, c.decl)
+			in := BuildScope(st, c.from, c.decl)
 			var got []string
 			for _, p := range all {
 				if in(p) {

@@ -1,9 +1,10 @@
-package index
+package golang
 
 import (
 	"path"
 	"strings"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -18,7 +19,7 @@ import (
 //     a file that dot-imports D); x.F after a value is never it.
 //   - a method or field is referred to by x.F after a value whose type
 //     is the declaration's, embeds it or corresponds to it through an
-//     interface (declrefs_go.go judges x's stored operand descriptor);
+//     interface (declrefs_operand.go judges x's stored operand descriptor);
 //     x.F whose operand the syntax does not describe is Uncertain, and
 //     so is, for a field, a bare F in a composite literal key; pkg.F is
 //     never it, and an unexported one is never used outside its package.
@@ -32,27 +33,27 @@ import (
 // refFilter decides, occurrence by occurrence, whether a reference can
 // mean one declaration. Not safe for concurrent use (it caches imports).
 type refFilter struct {
-	st      *Store
-	def     NameHit
+	st      *index.Store
+	def     index.NameHit
 	dir     string
 	pkg     string // the package clause of def's file
-	imports map[string][]importPath
+	imports map[string][]index.ImportPath
 	members *memberFilter // for a method or field, made on first use
-	port    goPort        // the build def's file is checked in
+	port    index.GoPort  // the build def's file is checked in
 }
 
 // newRefFilter returns the filter for references to def, a declaration in
 // this store; ok is false when def is not a Go declaration, whose
 // references are then not filtered.
-func (s *Store) newRefFilter(def NameHit) (*refFilter, bool) {
+func newRefFilter(s *index.Store, def index.NameHit) (*refFilter, bool) {
 	if !strings.HasSuffix(def.Path, ".go") {
 		return nil, false
 	}
-	f := &refFilter{st: s, def: def, dir: path.Dir(def.Path), imports: map[string][]importPath{}}
+	f := &refFilter{st: s, def: def, dir: path.Dir(def.Path), imports: map[string][]index.ImportPath{}}
 	if det, err := s.Detail(def.Path); err == nil {
 		f.pkg = det.Package
 	}
-	f.port = portOf(def.Path, buildOf(s, def.Path))
+	f.port = index.PortOf(def.Path, buildOf(s, def.Path))
 	return f, true
 }
 
@@ -60,23 +61,23 @@ func (s *Store) newRefFilter(def NameHit) (*refFilter, bool) {
 // The root directory has no path to match (the module path is in go.mod,
 // which the index does not read), so there an import binding the root
 // package's name counts.
-func (f *refFilter) namesDir(ip importPath) bool {
+func (f *refFilter) namesDir(ip index.ImportPath) bool {
 	if f.dir == "." {
-		return !ip.relative && f.pkg != "" && ip.name == f.pkg
+		return !ip.Relative && f.pkg != "" && ip.Name == f.pkg
 	}
-	return importNamesDir(ip, f.dir)
+	return index.ImportNamesDir(ip, f.dir)
 }
 
 // fileImports returns p's imports with the names they bind.
-func (f *refFilter) fileImports(p string) []importPath {
+func (f *refFilter) fileImports(p string) []index.ImportPath {
 	if ips, ok := f.imports[p]; ok {
 		return ips
 	}
-	var ips []importPath
+	var ips []index.ImportPath
 	if det, err := f.st.Detail(p); err == nil {
-		ips = make([]importPath, len(det.Imports))
+		ips = make([]index.ImportPath, len(det.Imports))
 		for i, im := range det.Imports {
-			ips[i] = importPath{p: im.Path, name: goImportName(im.Path, im.Name)}
+			ips[i] = index.ImportPath{Path: im.Path, Name: extract.GoImportName(im.Path, im.Name)}
 		}
 	}
 	f.imports[p] = ips
@@ -86,7 +87,7 @@ func (f *refFilter) fileImports(p string) []importPath {
 // keep reports whether the occurrence o in file p can refer to the
 // declaration, whether that is uncertain, and whether it is ambiguous
 // (RefHit.Ambiguous).
-func (f *refFilter) keep(p string, o Occurrence) (keep, uncertain, ambiguous bool) {
+func (f *refFilter) keep(p string, o index.Occurrence) (keep, uncertain, ambiguous bool) {
 	if p == f.def.Path && o.Pos == f.def.Selection.Start {
 		return true, false, false
 	}
@@ -99,7 +100,7 @@ func (f *refFilter) keep(p string, o Occurrence) (keep, uncertain, ambiguous boo
 	}
 	// A file for another platform is in a build with another variant of
 	// the declaration (or none): a rename still has to see it.
-	return keep, uncertain || !f.port.admits(p, buildOf(f.st, p)), ambiguous
+	return keep, uncertain || !f.port.Admits(p, buildOf(f.st, p)), ambiguous
 }
 
 func (f *refFilter) memberFilter() *memberFilter {
@@ -109,7 +110,7 @@ func (f *refFilter) memberFilter() *memberFilter {
 	return f.members
 }
 
-func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
+func (f *refFilter) keepGo(p string, o index.Occurrence) (keep, uncertain bool) {
 	if f.def.Container == "" {
 		switch {
 		case o.Import > 0:
@@ -122,7 +123,7 @@ func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
 			return true, false
 		}
 		for _, ip := range f.fileImports(p) {
-			if ip.name == "." && f.namesDir(importPath{p: ip.p, name: goImportName(ip.p, "")}) {
+			if ip.Name == "." && f.namesDir(index.ImportPath{Path: ip.Path, Name: extract.GoImportName(ip.Path, "")}) {
 				return true, false
 			}
 		}
@@ -151,12 +152,12 @@ func (f *refFilter) keepGo(p string, o Occurrence) (keep, uncertain bool) {
 // syntax confirms, and those it allows but cannot confirm, marked
 // Uncertain. A declaration outside Go files gets every occurrence of its
 // name, all Uncertain. limit <= 0 means no limit.
-func (s *Store) DeclReferences(def NameHit, limit int) ([]RefHit, error) {
+func DeclReferences(s *index.Store, def index.NameHit, limit int) ([]index.RefHit, error) {
 	all, err := s.References(def.Name, 0)
 	if err != nil {
 		return nil, err
 	}
-	f, ok := s.newRefFilter(def)
+	f, ok := newRefFilter(s, def)
 	out := all[:0]
 	for _, h := range all {
 		if limit > 0 && len(out) == limit {
@@ -170,7 +171,7 @@ func (s *Store) DeclReferences(def NameHit, limit int) ([]RefHit, error) {
 		if h.Decl && def.Container != "" && (h.Path != def.Path || h.Pos != def.Selection.Start) {
 			continue // another member's declaration (Circle's Name for Square's)
 		}
-		keep, unc, amb := f.keep(h.Path, Occurrence{Pos: h.Pos, Call: h.Call, Sel: h.Sel, Import: h.Import, Operand: h.Operand})
+		keep, unc, amb := f.keep(h.Path, index.Occurrence{Pos: h.Pos, Call: h.Call, Sel: h.Sel, Import: h.Import, Operand: h.Operand})
 		if keep {
 			h.Uncertain, h.Ambiguous = unc, amb
 			out = append(out, h)
@@ -181,15 +182,15 @@ func (s *Store) DeclReferences(def NameHit, limit int) ([]RefHit, error) {
 
 // DeclFileReferences is DeclReferences within one file, from a single
 // point lookup (document highlights).
-func (s *Store) DeclFileReferences(def NameHit, p string) ([]RefHit, error) {
+func DeclFileReferences(s *index.Store, def index.NameHit, p string) ([]index.RefHit, error) {
 	occ, err := s.FileReferences(p, def.Name)
 	if err != nil {
 		return nil, err
 	}
-	f, ok := s.newRefFilter(def)
-	out := make([]RefHit, 0, len(occ))
+	f, ok := newRefFilter(s, def)
+	out := make([]index.RefHit, 0, len(occ))
 	for _, o := range occ {
-		h := RefHit{Path: p, Name: def.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Import: o.Import, Operand: o.Operand, Uncertain: true}
+		h := index.RefHit{Path: p, Name: def.Name, Pos: o.Pos, Call: o.Call, Sel: o.Sel, Import: o.Import, Operand: o.Operand, Uncertain: true}
 		if ok {
 			keep, unc, amb := f.keep(p, o)
 			if !keep {
@@ -207,12 +208,12 @@ func (s *Store) DeclFileReferences(def NameHit, p string) ([]RefHit, error) {
 // Server, or of a container ending in ".Server") or "http.Get" (a
 // package-level Get in a Go file of package http). It is how the CLI and the agent, which have no cursor, name
 // one declaration.
-func (s *Store) QualifiedDeclarations(qualifier, name string) ([]NameHit, error) {
+func QualifiedDeclarations(s *index.Store, qualifier, name string) ([]index.NameHit, error) {
 	sites, err := s.DefinitionSites(name)
 	if err != nil {
 		return nil, err
 	}
-	var out []NameHit
+	var out []index.NameHit
 	for _, h := range sites {
 		if h.Name != name {
 			continue
@@ -237,16 +238,16 @@ func (s *Store) QualifiedDeclarations(qualifier, name string) ([]NameHit, error)
 // language server's answer for that declaration; anything else gets every
 // occurrence of the last part (References), none marked Uncertain.
 // resolved says which it was.
-func (s *Store) ReferencesTo(qualified string, limit int) (hits []RefHit, resolved bool, err error) {
+func ReferencesTo(s *index.Store, qualified string, limit int) (hits []index.RefHit, resolved bool, err error) {
 	name := qualified
 	if i := strings.LastIndexByte(qualified, '.'); i > 0 && i < len(qualified)-1 {
 		name = qualified[i+1:]
-		decls, err := s.QualifiedDeclarations(qualified[:i], name)
+		decls, err := QualifiedDeclarations(s, qualified[:i], name)
 		if err != nil {
 			return nil, false, err
 		}
 		if len(decls) == 1 {
-			hits, err := s.DeclReferences(decls[0], limit)
+			hits, err := DeclReferences(s, decls[0], limit)
 			return hits, err == nil, err
 		}
 	}

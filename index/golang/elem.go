@@ -1,9 +1,10 @@
-package index
+package golang
 
 import (
 	"go/ast"
 	"go/token"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -225,7 +226,7 @@ func (r *goTypeResolver) anonMember(fc *fileCtx, stack []ast.Node, x ast.Expr, n
 // anonMethod returns the declarations x.M means when x has an anonymous
 // struct type: M promoted from one of its embedded fields (handlers.Lock
 // from sync.Mutex).
-func (r *goTypeResolver) anonMethod(fc *fileCtx, stack []ast.Node, sel *ast.SelectorExpr, depth int) ([]SymbolHit, bool) {
+func (r *goTypeResolver) anonMethod(fc *fileCtx, stack []ast.Node, sel *ast.SelectorExpr, depth int) ([]index.SymbolHit, bool) {
 	_, embedded, ok := r.anonMember(fc, stack, sel.X, sel.Sel.Name, depth)
 	if !ok {
 		return nil, false

@@ -1,4 +1,4 @@
-package index
+package golang
 
 import (
 	"go/ast"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -39,7 +40,7 @@ func (r *goTypeResolver) exprType(fc *fileCtx, stack []ast.Node, e ast.Expr, dep
 		if id, ok := x.Index.(*ast.Ident); ok && id.Name == "_" && stack == nil {
 			return r.elemType(fc, x.X, depth+1) // a descriptor's D[_]
 		}
-		if stack != nil { // x[i] in the buffer (resolve_goelem.go)
+		if stack != nil { // x[i] in the buffer (elem.go)
 			if te, tfc, ok := r.bufTypeExpr(fc, stack, x.X, depth+1); ok {
 				if te, tfc, ok = r.elemTypeExpr(tfc, te, false, depth+1); ok {
 					return typeExpr(tfc, te)
@@ -134,7 +135,7 @@ func (r *goTypeResolver) typeNamed(name string, at goType) (goType, bool) {
 
 // resultType parses the stored signature of a function or method and
 // returns its result idx.
-func (r *goTypeResolver) resultType(h SymbolHit, idx int) (goType, bool) {
+func (r *goTypeResolver) resultType(h index.SymbolHit, idx int) (goType, bool) {
 	te, fc, ok := r.resultExpr(h, idx)
 	if !ok {
 		return goType{}, false
@@ -144,7 +145,7 @@ func (r *goTypeResolver) resultType(h SymbolHit, idx int) (goType, bool) {
 
 // resultExpr is the type expression of result idx of the function or
 // method h, as written in its file.
-func (r *goTypeResolver) resultExpr(h SymbolHit, idx int) (ast.Expr, *fileCtx, bool) {
+func (r *goTypeResolver) resultExpr(h index.SymbolHit, idx int) (ast.Expr, *fileCtx, bool) {
 	text := strings.TrimSpace(h.Symbol.Signature)
 	text = strings.TrimSpace(strings.TrimSuffix(text, "{"))
 	if !strings.HasPrefix(text, "func") {
@@ -173,8 +174,8 @@ func (r *goTypeResolver) resultExpr(h SymbolHit, idx int) (ast.Expr, *fileCtx, b
 
 // callee is the function or method the call c calls: F() in fc's
 // package, q.F() through an import, x.M() on a value of known type.
-func (r *goTypeResolver) callee(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, depth int) (SymbolHit, bool) {
-	var hits []SymbolHit
+func (r *goTypeResolver) callee(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, depth int) (index.SymbolHit, bool) {
+	var hits []index.SymbolHit
 	kind := extract.KindFunction
 	switch fn := c.Fun.(type) {
 	case *ast.Ident:
@@ -197,11 +198,11 @@ func (r *goTypeResolver) callee(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, 
 			return h, true
 		}
 	}
-	return SymbolHit{}, false
+	return index.SymbolHit{}, false
 }
 
 // fieldType parses a stored struct field ("Addr string", "a, b *T").
-func (r *goTypeResolver) fieldType(h SymbolHit) (goType, bool) {
+func (r *goTypeResolver) fieldType(h index.SymbolHit) (goType, bool) {
 	st, ok := parseFieldSig(h.Symbol.Signature)
 	if !ok {
 		return goType{}, false
@@ -284,7 +285,7 @@ func (r *goTypeResolver) varSpec(name string, inDir func(string) bool) (*ast.Val
 
 // member returns the fields and methods named name declared on t, or on a
 // type t embeds (depth-first, the shallowest depth that has one).
-func (r *goTypeResolver) member(t goType, name string, depth int) ([]SymbolHit, bool) {
+func (r *goTypeResolver) member(t goType, name string, depth int) ([]index.SymbolHit, bool) {
 	if hits := r.lookup(name, t.name, t.inDir); len(hits) > 0 {
 		return hits, true
 	}

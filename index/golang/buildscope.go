@@ -1,11 +1,13 @@
-package index
+package golang
 
 import (
 	"path"
 	"strings"
+
+	"github.com/parleyhq/parley/index"
 )
 
-// GoBuildScope returns whether a file takes part in the Go build that
+// BuildScope returns whether a file takes part in the Go build that
 // from, a root-relative Go file, is compiled in when it refers to a
 // declaration in the file decl: the build a type checker such as gopls
 // loads for from, and the only one whose references a rename of
@@ -33,7 +35,7 @@ import (
 // The language server applies it to Go references (lsp/navigation.go);
 // the CLI and the agent, which have no editor buffer to stand in, keep
 // every reference and mark the other builds' uncertain.
-func (s *Store) GoBuildScope(from, decl string) func(p string) bool {
+func BuildScope(s *index.Store, from, decl string) func(p string) bool {
 	_, work := s.Header("go.work")
 	modules := map[string]string{}
 	var moduleOf func(dir string) string
@@ -56,14 +58,14 @@ func (s *Store) GoBuildScope(from, decl string) func(p string) bool {
 		return m
 	}
 	fromMod, declDir := moduleOf(path.Dir(from)), path.Dir(decl)
-	port := portOf(from, buildOf(s, from))
+	port := index.PortOf(from, buildOf(s, from))
 	fromIgnored := ignoredGoDir(path.Dir(from))
 	fromVendor, declVendor := vendorTree(path.Dir(from)), vendorTree(path.Dir(decl))
 	return func(p string) bool {
 		if !strings.HasSuffix(p, ".go") || p == from {
 			return true
 		}
-		if !port.admits(p, buildOf(s, p)) {
+		if !port.Admits(p, buildOf(s, p)) {
 			return false
 		}
 		if !work && moduleOf(path.Dir(p)) != fromMod &&

@@ -1,9 +1,11 @@
-package index
+package golang
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/index"
 )
 
 // TestGoLocalReferences checks the references of locals: "LINE:COL" of
@@ -72,7 +74,7 @@ func g() { @fmt.Println(fmt.Sprint()) }`, "4:12 4:24"},
 			off := strings.IndexByte(c.src, '@')
 			src := []byte(c.src[:off] + c.src[off+1:])
 			name := identAt(src, off)
-			hits, ok := (&Store{}).GoLocalReferences("p/p.go", src, off, name)
+			hits, ok := LocalReferences((&index.Store{}), "p/p.go", src, off, name)
 			got := "-"
 			if ok {
 				var out []string

@@ -1,4 +1,4 @@
-package index
+package golang
 
 import (
 	"go/ast"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -20,7 +21,7 @@ import (
 // a Go expression over package-level names and imports whose type is the
 // operand's ("Server{}", "os.Open()[1]", "T{}.conn"). A references query
 // evaluates the descriptors of the candidate occurrences with the same
-// inference definitions use (resolve_go*.go), once per distinct
+// inference definitions use (this package), once per distinct
 // descriptor and directory, and compares the operand's type U with the
 // declaration's type T:
 //
@@ -48,8 +49,8 @@ import (
 
 // memberFilter judges selector occurrences for one method or field.
 type memberFilter struct {
-	st   *Store
-	def  NameHit
+	st   *index.Store
+	def  index.NameHit
 	dir  string
 	defs *lookupCache // shared by the evaluations of one query
 	// verdicts by directory, descriptor and (for an import-qualified
@@ -57,7 +58,7 @@ type memberFilter struct {
 	// operand type, pinned to its directory.
 	verdicts map[string]memberVerdict
 	byType   map[goType]memberVerdict
-	files    map[string]*FileDetail
+	files    map[string]*index.FileDetail
 	// fileVerdicts[p][i] is 1 + the verdict on p's descriptor i+1, 0
 	// before it is judged.
 	fileVerdicts map[string][]uint8
@@ -102,9 +103,9 @@ const (
 	verdictDrop
 )
 
-func newMemberFilter(st *Store, def NameHit) *memberFilter {
+func newMemberFilter(st *index.Store, def index.NameHit) *memberFilter {
 	m := &memberFilter{st: st, def: def, dir: path.Dir(def.Path), defs: newLookupCache(),
-		verdicts: map[string]memberVerdict{}, byType: map[goType]memberVerdict{}, files: map[string]*FileDetail{}, fileVerdicts: map[string][]uint8{}, ifaces: map[goType][]string{}}
+		verdicts: map[string]memberVerdict{}, byType: map[goType]memberVerdict{}, files: map[string]*index.FileDetail{}, fileVerdicts: map[string][]uint8{}, ifaces: map[goType][]string{}}
 	m.gen = operandTypesOf(st).generation(st.WriteGen())
 	m.defs.gen, m.defs.shared = m.gen, operandTypesOf(st)
 	m.defIface = m.interfaceMethods(goType{name: def.Container, dir: m.dir})
@@ -115,7 +116,7 @@ func (m *memberFilter) resolver() *goTypeResolver {
 	return &goTypeResolver{st: m.st, cache: m.defs}
 }
 
-func (m *memberFilter) detail(p string) *FileDetail {
+func (m *memberFilter) detail(p string) *index.FileDetail {
 	if d, ok := m.files[p]; ok {
 		return d
 	}
@@ -125,7 +126,7 @@ func (m *memberFilter) detail(p string) *FileDetail {
 	}
 	d, err := m.st.Detail(p)
 	if err != nil {
-		d = FileDetail{}
+		d = index.FileDetail{}
 	}
 	m.files[p] = &d
 	operandTypesOf(m.st).putDetail(p, &d, m.gen)
@@ -158,17 +159,17 @@ func (m *memberFilter) verdict(p string, operand uint32) memberVerdict {
 }
 
 // judgeOperand judges descriptor desc of file p.
-func (m *memberFilter) judgeOperand(p string, det *FileDetail, desc string) memberVerdict {
+func (m *memberFilter) judgeOperand(p string, det *index.FileDetail, desc string) memberVerdict {
 	dir := path.Dir(p)
 	key := dir + "\x00" + desc
 	q := strings.TrimPrefix(desc, "[]") // []q.T{}[_]: q's element
 	if i := strings.IndexAny(q, ".({["); i >= 0 {
 		q = q[:i]
 	}
-	var qual importPath
+	var qual index.ImportPath
 	for _, im := range det.Imports {
-		if goImportName(im.Path, im.Name) == q {
-			qual = importPath{p: im.Path}
+		if extract.GoImportName(im.Path, im.Name) == q {
+			qual = index.ImportPath{Path: im.Path}
 			key += "\x00" + im.Path
 		}
 	}
@@ -183,8 +184,8 @@ func (m *memberFilter) judgeOperand(p string, det *FileDetail, desc string) memb
 			return verdictUncertain
 		}
 	}
-	fc := &fileCtx{dir: dir, imports: map[string]importPath{}}
-	if qual.p != "" {
+	fc := &fileCtx{dir: dir, imports: map[string]index.ImportPath{}}
+	if qual.Path != "" {
 		fc.imports[q] = qual
 	}
 	v := m.judge(key, fc, e)
@@ -265,7 +266,7 @@ func (m *memberFilter) implementsPromoted(t goType, methods []string) bool {
 		// A resolver per method: one's step budget covers one
 		// method's search, not an interface's worth.
 		hits, _ := m.resolver().member(t, mn, 0)
-		if !slices.ContainsFunc(hits, func(h SymbolHit) bool { return h.Symbol.Kind == extract.KindMethod }) {
+		if !slices.ContainsFunc(hits, func(h index.SymbolHit) bool { return h.Symbol.Kind == extract.KindMethod }) {
 			return false
 		}
 	}
@@ -296,34 +297,41 @@ type operandTypeCache struct {
 	// across queries too: a common name's first query reads the same
 	// few hundred type declarations (fmt, io, os...) as the next one.
 	syms  map[string][]extract.Symbol
-	cands map[string][]NameEntry
-	dets  map[string]*FileDetail // candidate files' operand tables and imports
+	cands map[string][]index.NameEntry
+	dets  map[string]*index.FileDetail // candidate files' operand tables and imports
 }
 
-func (c *operandTypeCache) detail(p string) (*FileDetail, bool) {
+func (c *operandTypeCache) detail(p string) (*index.FileDetail, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	d, ok := c.dets[p]
 	return d, ok
 }
 
-func (c *operandTypeCache) putDetail(p string, d *FileDetail, gen uint64) {
+func (c *operandTypeCache) putDetail(p string, d *index.FileDetail, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {
 		return
 	}
 	if c.dets == nil || len(c.dets) >= maxCachedFiles {
-		c.dets = make(map[string]*FileDetail, 256)
+		c.dets = make(map[string]*index.FileDetail, 256)
 	}
 	c.dets[p] = d
 }
 
-// operandTypesOf is the store's operand type cache.
-func operandTypesOf(s *Store) *operandTypeCache { return &s.operandTypes }
+// operandTypesKey is the key of a store's operand type cache
+// (index.Store.Attach).
+type operandTypesKey struct{}
+
+// operandTypesOf is the store's operand type cache, made on first use; it
+// lives as long as the store.
+func operandTypesOf(s *index.Store) *operandTypeCache {
+	return s.Attach(operandTypesKey{}, func() any { return new(operandTypeCache) }).(*operandTypeCache)
+}
 
 // buildOf is the //go:build expression of the file p.
-func buildOf(s *Store, p string) string {
+func buildOf(s *index.Store, p string) string {
 	h, _ := s.Header(p)
 	return h.Build
 }
@@ -351,21 +359,21 @@ func (c *operandTypeCache) putSymbols(p string, syms []extract.Symbol, gen uint6
 	c.syms[p] = syms
 }
 
-func (c *operandTypeCache) candidates(name string) ([]NameEntry, bool) {
+func (c *operandTypeCache) candidates(name string) ([]index.NameEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	cands, ok := c.cands[name]
 	return cands, ok
 }
 
-func (c *operandTypeCache) putCandidates(name string, cands []NameEntry, gen uint64) {
+func (c *operandTypeCache) putCandidates(name string, cands []index.NameEntry, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {
 		return
 	}
 	if c.cands == nil || len(c.cands) >= maxCachedFiles {
-		c.cands = make(map[string][]NameEntry, 256)
+		c.cands = make(map[string][]index.NameEntry, 256)
 	}
 	c.cands[name] = cands
 }

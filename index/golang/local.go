@@ -1,4 +1,4 @@
-package index
+package golang
 
 import (
 	"go/ast"
