@@ -31,7 +31,7 @@ type DefinitionContext struct {
 	from, dir string
 	imports   []ImportPath
 	build     goBuildOf // nil: file names alone decide the build
-	port      GoPort    // the build from is checked in (portOf)
+	port      GoPort    // the build from is checked in (PortOf)
 }
 
 // ImportPath is an import as a slash-separated path (see importPathOf).

@@ -84,7 +84,7 @@ func goImportName(p, explicit string) string { return extract.GoImportName(p, ex
 //     is resolved.
 //
 // A resolved declaration in a file whose name restricts it to another
-// GOOS or GOARCH or //go:build line (goPort.admits) is RankResolvedOtherBuild. Outside Go files
+// GOOS or GOARCH or //go:build line (GoPort.Admits) is RankResolvedOtherBuild. Outside Go files
 // it is Rank.
 func (c DefinitionContext) RankUse(u Use, p, container string) DefinitionRank {
 	if !strings.HasSuffix(c.from, ".go") {

@@ -16,7 +16,7 @@ import (
 //   - from itself always is (a file no platform builds, such as a
 //     //go:build ignore generator, is checked on its own);
 //   - its file name and //go:build line admit the platform picked for
-//     from (portOf: this machine's, or the first that has from);
+//     from (index.PortOf: this machine's, or the first that has from);
 //   - it is in from's module (the nearest directory with a go.mod), unless
 //     the root has a go.work, whose modules build together: without one,
 //     a module sees another module of the tree as a published version,

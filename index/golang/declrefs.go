@@ -25,7 +25,7 @@ import (
 //     never it, and an unexported one is never used outside its package.
 //
 // Occurrences in files whose name or //go:build line excludes them from
-// the build the declaration's file is checked in (goPort.admits) are
+// the build the declaration's file is checked in (index.GoPort.Admits) are
 // Uncertain: a
 // type checker configured for one platform does not see them, but a
 // rename must.

@@ -67,7 +67,7 @@ func newLookupCache() *lookupCache {
 // offset off of src, the content of the Go file from (root-relative): it
 // infers x's type and returns the definitions of the field or method F
 // declared on it (or on a type it embeds), those in files that build with
-// from (see portOf) when there are any. ok is false when the syntax
+// from (see index.PortOf) when there are any. ok is false when the syntax
 // does not settle x's type; the caller then falls back to name matching.
 func MemberDefinitions(s *index.Store, from string, src []byte, off int) (hits []index.SymbolHit, ok bool) {
 	fset := token.NewFileSet()
