@@ -9,7 +9,7 @@ import (
 // are big-endian so keys sort numerically; names end in 0x00, which no
 // identifier contains (extractors never emit NUL).
 //
-//	0x01 "schema"                          -> uvarint schemaVersion
+//	0x01 "schema"                          -> uvarint schemaVersion, str describer set
 //	'p'  path                              -> fileHeader (hot per-file data,
 //	                                          a Go file's //go:build line)
 //	'f'  fileID(4)                         -> fileDetail (path, reason, package,

@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,7 +89,8 @@ type Config struct {
 }
 
 // Open opens or creates the store in dir with no describers
-// (OpenConfig).
+// (OpenConfig): a store for navigation is opened with nav.Open. A store
+// indexed with another set of describers is rebuilt.
 func Open(dir string) (*Store, error) { return OpenConfig(dir, Config{}) }
 
 // OpenConfig opens or creates the store in dir. A store written with
@@ -183,6 +186,7 @@ func (s *Store) open(dbDir string) (reason string, err error) {
 		}
 		var e encoder
 		e.uvarint(schemaVersion)
+		e.str(s.describerSet())
 		if err := db.Set(schemaKey, e.b, pebble.NoSync); err != nil {
 			return "", err
 		}
@@ -195,7 +199,22 @@ func (s *Store) open(dbDir string) (reason string, err error) {
 	if got := d.uvarint(); d.bad || got != schemaVersion {
 		return fmt.Sprintf("schema version %d, want %d", got, schemaVersion), nil
 	}
+	// A record without the describer set is from a build that always ran
+	// every describer (they were registered, not passed).
+	if len(d.b) > 0 {
+		if got, want := d.str(), s.describerSet(); d.bad || got != want {
+			return fmt.Sprintf("indexed with describers %q, want %q", got, want), nil
+		}
+	}
 	return "", nil
+}
+
+// describerSet names the store's describers, sorted: the schema record
+// keeps it, so that a store indexed without the descriptors of a
+// language (index.Open) is rebuilt, not answered from, by a build that
+// writes them (nav.Open), and the reverse.
+func (s *Store) describerSet() string {
+	return strings.Join(slices.Sorted(maps.Keys(s.describe)), ",")
 }
 
 func (s *Store) isEmpty() (bool, error) {
