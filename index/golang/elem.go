@@ -5,7 +5,6 @@ import (
 	"go/token"
 
 	"github.com/parleyhq/parley/index"
-	"github.com/parleyhq/parley/index/extract"
 )
 
 // Elements in the buffer being edited: the type of x in x[i].F and of a
@@ -58,19 +57,7 @@ func (r *goTypeResolver) bufTypeExpr(fc *fileCtx, stack []ast.Node, e ast.Expr, 
 		if q, ok := x.X.(*ast.Ident); ok && r.isImport(fc, stack, q) {
 			return r.typeExprOf(fc, x, depth+1)
 		}
-		t, ok := r.exprType(fc, stack, x.X, depth+1)
-		if !ok {
-			return nil, nil, false
-		}
-		hits, _ := r.member(t, x.Sel.Name, depth+1)
-		for _, h := range hits {
-			if h.Symbol.Kind != extract.KindField {
-				continue
-			}
-			if f, ok := parseFieldSig(h.Symbol.Signature); ok {
-				return f.Type, r.storedFileContext(h.Path), true
-			}
-		}
+		return r.fieldTypeExpr(fc, stack, x, depth)
 	}
 	return nil, nil, false
 }

@@ -353,19 +353,7 @@ func (r *goTypeResolver) typeExprOf(fc *fileCtx, e ast.Expr, depth int) (ast.Exp
 		if q, ok := x.X.(*ast.Ident); ok && r.isImport(fc, nil, q) {
 			return nil, nil, false
 		}
-		t, ok := r.exprType(fc, nil, x.X, depth+1)
-		if !ok {
-			return nil, nil, false
-		}
-		hits, _ := r.member(t, x.Sel.Name, depth+1)
-		for _, h := range hits {
-			if h.Symbol.Kind != extract.KindField {
-				continue
-			}
-			if f, ok := parseFieldSig(h.Symbol.Signature); ok {
-				return f.Type, r.storedFileContext(h.Path), true
-			}
-		}
+		return r.fieldTypeExpr(fc, nil, x, depth)
 	case *ast.IndexExpr:
 		if id, ok := x.Index.(*ast.Ident); ok && id.Name == "_" {
 			te, tfc, ok := r.typeExprOf(fc, x.X, depth+1)
@@ -472,4 +460,24 @@ func parseTypeSig(sig string) *ast.TypeSpec {
 	}
 	ts, _ := gd.Specs[0].(*ast.TypeSpec)
 	return ts
+}
+
+// fieldTypeExpr is the written type of the field x selects (x.X's type
+// worked out, then its member x.Sel a field of it), with the file that
+// declares it.
+func (r *goTypeResolver) fieldTypeExpr(fc *fileCtx, stack []ast.Node, x *ast.SelectorExpr, depth int) (ast.Expr, *fileCtx, bool) {
+	t, ok := r.exprType(fc, stack, x.X, depth+1)
+	if !ok {
+		return nil, nil, false
+	}
+	hits, _ := r.member(t, x.Sel.Name, depth+1)
+	for _, h := range hits {
+		if h.Symbol.Kind != extract.KindField {
+			continue
+		}
+		if f, ok := parseFieldSig(h.Symbol.Signature); ok {
+			return f.Type, r.storedFileContext(h.Path), true
+		}
+	}
+	return nil, nil, false
 }
