@@ -27,10 +27,7 @@ const mcpWait = 20 * time.Second
 // configuration under dir.
 func mcpCommand(t *testing.T, dir, ws string, args ...string) *exec.Cmd {
 	t.Helper()
-	parley, err := exec.LookPath("parley") // installed by testscript.Main
-	if err != nil {
-		t.Fatalf("the parley test command is not on $PATH: %v", err)
-	}
+	parley := parleyPath(t)
 	cmd := exec.Command(parley, append([]string{"mcp", "--root", ws}, args...)...)
 	cmd.Env = append(chatTestEnv(dir, "http://127.0.0.1:1"), "PARLEY_MCP_TOKEN=")
 	return cmd

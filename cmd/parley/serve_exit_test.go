@@ -22,10 +22,7 @@ const exitWait = 10 * time.Second
 // process: status 0 after shutdown, 1 without, with "params": null or no
 // params.
 func TestServeExitsWithStdinOpen(t *testing.T) {
-	parley, err := exec.LookPath("parley") // installed by testscript.Main
-	if err != nil {
-		t.Fatalf("the parley test command is not on $PATH: %v", err)
-	}
+	parley := parleyPath(t)
 	for _, tc := range []struct {
 		name     string
 		shutdown bool
@@ -104,4 +101,15 @@ func TestServeExitsWithStdinOpen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// parleyPath is the path of the parley test command that
+// testscript.Main installs on $PATH, for tests that run it as a process.
+func parleyPath(t *testing.T) string {
+	t.Helper()
+	parley, err := exec.LookPath("parley")
+	if err != nil {
+		t.Fatalf("the parley test command is not on $PATH: %v", err)
+	}
+	return parley
 }

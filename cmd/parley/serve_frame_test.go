@@ -19,10 +19,7 @@ import (
 // stdin open: the process ends with wire.ExitBroken and its log file
 // says why.
 func TestServeRefusesHugeFrame(t *testing.T) {
-	parley, err := exec.LookPath("parley") // installed by testscript.Main
-	if err != nil {
-		t.Fatalf("the parley test command is not on $PATH: %v", err)
-	}
+	parley := parleyPath(t)
 	dir := t.TempDir()
 	logFile := filepath.Join(dir, "serve.log")
 	stdin, toServer, err := os.Pipe()

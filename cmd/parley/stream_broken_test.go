@@ -22,10 +22,7 @@ import (
 // stderr.
 func endlessLine(t *testing.T, bound int64, args ...string) (int, string) {
 	t.Helper()
-	parley, err := exec.LookPath("parley") // installed by testscript.Main
-	if err != nil {
-		t.Fatalf("the parley test command is not on $PATH: %v", err)
-	}
+	parley := parleyPath(t)
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "ws")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
