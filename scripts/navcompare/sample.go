@@ -3,11 +3,8 @@ package main
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"io/fs"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -121,21 +118,7 @@ func sampleSeeds(root string, n int, seed uint64, list string, j judge, rules []
 // exportedCalls lists the called names of F(...) and x.F(...) calls where F
 // is exported, skipping any on a line with a non-ASCII byte before it.
 func exportedCalls(path string) []site {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
-	var out []site
-	ast.Inspect(f, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
+	return callSites(path, func(_ *ast.File, call *ast.CallExpr) *ast.Ident {
 		var id *ast.Ident
 		switch fn := call.Fun.(type) {
 		case *ast.Ident:
@@ -144,17 +127,8 @@ func exportedCalls(path string) []site {
 			id = fn.Sel
 		}
 		if id == nil || !id.IsExported() {
-			return true
+			return nil
 		}
-		p := fset.Position(id.Pos())
-		lineStart := p.Offset - (p.Column - 1)
-		for _, c := range src[lineStart:p.Offset] {
-			if c >= 0x80 {
-				return true
-			}
-		}
-		out = append(out, site{Line: uint32(p.Line - 1), Col: uint32(p.Column - 1), Name: id.Name})
-		return true
+		return id
 	})
-	return out
 }

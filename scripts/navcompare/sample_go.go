@@ -106,6 +106,18 @@ func importsName(f *ast.File, name string) bool {
 // goCalls lists the method names of x.M(...) calls that match, skipping
 // any on a line with a non-ASCII byte before the name.
 func goCalls(path string, match func(*ast.File, *ast.SelectorExpr) bool) []site {
+	return callSites(path, func(f *ast.File, call *ast.CallExpr) *ast.Ident {
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && match(f, sel) {
+			return sel.Sel
+		}
+		return nil
+	})
+}
+
+// callSites lists the names callee picks from the calls of the Go file
+// at path (nil: none), skipping any on a line with a non-ASCII byte
+// before the name.
+func callSites(path string, callee func(*ast.File, *ast.CallExpr) *ast.Ident) []site {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil
@@ -121,12 +133,10 @@ func goCalls(path string, match func(*ast.File, *ast.SelectorExpr) bool) []site 
 		if !ok {
 			return true
 		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || !match(f, sel) {
-			return true
-		}
-		if s, ok := asciiSite(fset, src, sel.Sel); ok {
-			out = append(out, s)
+		if id := callee(f, call); id != nil {
+			if s, ok := asciiSite(fset, src, id); ok {
+				out = append(out, s)
+			}
 		}
 		return true
 	})
