@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/uri"
@@ -33,10 +32,8 @@ type folder struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	// resolving is set while a query-time resolution runs (see
-	// navigation_py.go): one at a time per folder; late while it runs past
-	// its request's budget, its answer no longer wanted.
-	resolving, late atomic.Bool
+	// slot admits one query-time resolution at a time (slot.go).
+	slot resolveSlot
 
 	// overLimit warns, once per session, that the folder has more files
 	// than Options.Index.MaxFiles (see indexing.go).

@@ -51,10 +51,9 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T
 		budget = DefaultResolveBudget
 	}
 	deadline := time.Now().Add(budget)
-	if !f.resolving.CompareAndSwap(false, true) && !awaitLate(ctx, f, budget, deadline) {
+	if !f.slot.take() && !awaitLate(ctx, f, budget, deadline) {
 		return v, false, nil
 	}
-	f.late.Store(false)
 	type result struct {
 		v   T
 		ok  bool
@@ -73,8 +72,7 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T
 		func() {
 			// Free before answering: the caller's next request must not
 			// find this resolution still running.
-			defer f.resolving.Store(false)
-			defer f.late.Store(false)
+			defer f.slot.release()
 			defer nav.ResumeResolutions(f.store)
 			// A resolver bug on some file must not take the server down:
 			// the request answers from the ranking instead.
@@ -106,7 +104,7 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T
 	case <-expired:
 	case <-ctx.Done():
 	}
-	f.late.Store(true)
+	f.slot.markLate()
 	return v, false, nil
 }
 
@@ -115,14 +113,14 @@ func withinBudget[T any](ctx context.Context, s *Server, f *folder, fn func() (T
 // still busy (with a resolution within its own budget, or one that does
 // not stop).
 func awaitLate(ctx context.Context, f *folder, budget time.Duration, deadline time.Time) bool {
-	if budget < 0 || !f.late.Load() {
+	if budget < 0 || !f.slot.late() {
 		return false
 	}
 	nav.CancelResolutions(f.store)
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	for time.Now().Before(deadline) {
-		if f.resolving.CompareAndSwap(false, true) {
+		if f.slot.take() {
 			// The late resolution may have resumed the store before
 			// the cancel above: resume it again, or this one would be
 			// cancelled from its start.

@@ -32,17 +32,15 @@ func (s *Server) warmSyntax(abs string) {
 // warm warms rel (root-relative) in one background goroutine holding f's
 // resolution slot; a request's cancel ends it.
 func (s *Server) warm(f *folder, rel string) {
-	if f.store == nil || f.ctx.Err() != nil || !f.resolving.CompareAndSwap(false, true) {
+	if f.store == nil || f.ctx.Err() != nil || !f.slot.takeLate() {
 		return
 	}
-	f.late.Store(true)
 	f.wg.Add(1)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		defer f.wg.Done()
-		defer f.resolving.Store(false)
-		defer f.late.Store(false)
+		defer f.slot.release()
 		defer nav.ResumeResolutions(f.store)
 		t, err := s.text(filepath.Join(f.root, filepath.FromSlash(rel)))
 		if err != nil {

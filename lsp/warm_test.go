@@ -52,13 +52,19 @@ func TestAwaitLateResumes(t *testing.T) {
 	if !ok {
 		t.Fatal("no folder for app/main.py")
 	}
-	// The late one has resumed the store and freed the slot; its late
-	// flag is what the request saw.
-	f.late.Store(true)
-	if !awaitLate(context.Background(), f, time.Second, time.Now().Add(time.Second)) {
-		t.Fatal("awaitLate did not take the free slot")
+	// A late one holds the slot when the request looks, and ends (the
+	// store resumed, the slot freed) after the request's cancel.
+	if !f.slot.takeLate() {
+		t.Fatal("the folder's slot is busy")
 	}
-	defer f.resolving.Store(false)
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		f.slot.release()
+	}()
+	if !awaitLate(context.Background(), f, time.Second, time.Now().Add(time.Second)) {
+		t.Fatal("awaitLate did not take the freed slot")
+	}
+	defer f.slot.release()
 	if nav.CancelledSince(f.store, nav.ResolveGen(f.store)) {
 		t.Error("the store stays cancelled for the resolution that took the slot")
 	}
