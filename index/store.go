@@ -65,8 +65,9 @@ type Store struct {
 	nextID uint32
 	// names is the resident symbol-name table for SearchSymbols.
 	names nameTable
-	// writeGen counts the files published (WriteGen).
-	writeGen atomic.Uint64
+	// writeGen counts the files published (WriteGen); pathGen the paths
+	// added or removed (PathGen).
+	writeGen, pathGen atomic.Uint64
 	// describe holds the index-time describers (Config.Describers).
 	describe map[string]extract.Annotator
 	// Rebuilt is set when Open found an incompatible or unreadable store and
@@ -286,6 +287,12 @@ func (s *Store) get(key []byte) ([]byte, error) {
 // opened: a cache of what queries read may keep its entries while it is
 // unchanged. Safe for concurrent use.
 func (s *Store) WriteGen() uint64 { return s.writeGen.Load() }
+
+// PathGen counts the paths added to or removed from the store since it was
+// opened: a cache of which files there are (not of what they hold) may
+// keep its entries while it is unchanged, across the buffer writes of
+// every keystroke, which move WriteGen. Safe for concurrent use.
+func (s *Store) PathGen() uint64 { return s.pathGen.Load() }
 
 // Attach returns the value kept with the store under key, made by mk on
 // the first call: the resolvers' caches (index/syntax) live as long as the

@@ -371,9 +371,13 @@ func (w *Writer) Commit() error {
 // the path. Precondition: s.mu is held for writing.
 func (s *Store) publishLocked(path string, h *FileHeader) {
 	s.writeGen.Add(1)
-	if old, ok := s.files[path]; ok {
+	old, had := s.files[path]
+	if had {
 		delete(s.byID, old.ID)
 		s.names.markDirty(old.ID)
+	}
+	if had != (h != nil) {
+		s.pathGen.Add(1)
 	}
 	if h == nil {
 		delete(s.files, path)
