@@ -15,8 +15,10 @@ import (
 
 // fakeLLM starts a fake model API (internal/fakellm) in the test process
 // for `parley chat` to talk to, serving the script file args[0]. It sets
-// $FAKELLM_URL, writes every request body to fakellm/req-N.json (N from 1)
-// in the current directory, and stops when the script ends.
+// $FAKELLM_URL, writes every chat request body to fakellm/req-N.json and
+// every fill-in-the-middle request body to fakellm/fim-N.json (N from 1)
+// in the current directory, and stops when the script ends. The script's
+// fim lines configure completion answers (see internal/fakellm).
 func fakeLLM(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: fakellm SCRIPT")

@@ -3,7 +3,9 @@
 // Events on any path ending in /chat/completions) and Anthropic Messages
 // (SSE on any path ending in /v1/messages) — and answers each request with
 // the next response of a small script, so tests of the chat loop, the CLI
-// and the language server run without a network.
+// and the language server run without a network. It also answers
+// embeddings and, from rules of the script, fill-in-the-middle code
+// completions (see below).
 //
 // # Script format
 //
@@ -70,6 +72,49 @@
 // uses up no block, is not in Requests (EmbeddingRequests counts it) and
 // honours the script's key.
 //
+// # Fill in the middle
+//
+// Fill-in-the-middle requests are answered non-streaming in each
+// provider's documented format, by path: Ollama's (any path ending in
+// /api/generate; "stream": false is required, as Ollama streams by
+// default), llama.cpp's (/infill), Mistral Codestral's (/v1/fim/completions,
+// a chat.completion-shaped answer) and OpenAI-style legacy completions
+// with suffix, DeepSeek's FIM included (any other path ending in
+// /completions but not /chat/completions; a text_completion answer). They
+// use up no block, are not in Requests, honour the script's key (401 in
+// the format's error shape) and are recorded whole in FIMRequests (with
+// the logged body going to fim-N.json). Script lines, allowed anywhere:
+//
+//	fim => TEXT                  the default answer
+//	fim PREFIX_END => TEXT       answer TEXT when the prefix ends with PREFIX_END
+//	fimstatus PREFIX_END => CODE BODY
+//	                             answer with this HTTP error (PREFIX_END may be empty)
+//	fimdelay MS                  hold every FIM answer MS milliseconds
+//
+// In PREFIX_END and TEXT, \n, \t and \\ stand for a newline, a tab and a
+// backslash; " => " separates the two (the first one counts). The prefix
+// is the request's prompt (llama.cpp: input_prefix followed by prompt); a
+// rule matches when the prefix ends with PREFIX_END, or when both do
+// without their trailing whitespace (a PREFIX_END of whitespace only must
+// match exactly). Of the matching rules the longest
+// PREFIX_END wins, and the one added last among equals (so a rule added
+// with AddFIMRule overrides the script's). With no match the answer is
+// empty. Like the real servers, the fake cuts TEXT before the first of the
+// request's stop sequences it contains. A delayed request whose client
+// goes away is never answered and counts in FIMCancelled
+// (WaitFIMCancelled waits for the count); SetFIMDelay changes the delay.
+//
+// For example, with
+//
+//	key K
+//	fim => // nothing to add
+//	fim func add(a, b int) int { => return a + b\n}
+//	fimdelay 20
+//
+// a request whose prompt ends in "func add(a, b int) int {\n\t" is answered
+// "return a + b\n}" after 20 ms, or "return a + b" if it sent the stop
+// sequence "\n".
+//
 // # Concurrency
 //
 // A Server is safe for concurrent use. Requests are numbered, and those
@@ -83,6 +128,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Script is a parsed script: an optional API key and the responses to
@@ -92,6 +138,8 @@ type Script struct {
 	window    int
 	summarize string
 	resps     []response
+	fim       []FIMRule     // fim and fimstatus lines, in order
+	fimDelay  time.Duration // fimdelay
 }
 
 // Len reports how many responses the script holds.
@@ -137,6 +185,10 @@ func Parse(script []byte) (*Script, error) {
 			s.key = rest
 		case (verb == "window" || verb == "summarize") && len(s.resps) == 0 && len(cur.blocks) == 0 && cur.status == 0 && !cur.wait:
 			if err := s.header(verb, rest); err != nil {
+				return nil, fmt.Errorf("fakellm line %d: %w", i+1, err)
+			}
+		case verb == "fim" || verb == "fimstatus" || verb == "fimdelay":
+			if err := s.fimLine(verb, rest); err != nil {
 				return nil, fmt.Errorf("fakellm line %d: %w", i+1, err)
 			}
 		case verb == "text":

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Server is an http.Handler that answers model API requests from a
@@ -29,6 +30,13 @@ type Server struct {
 	next    int      // the next block to answer with; guarded by mu
 	// embedReqs counts /embeddings requests; guarded by mu.
 	embedReqs int
+
+	// Fill-in-the-middle state (fim.go); guarded by mu.
+	fimRules     []FIMRule
+	fimDelay     time.Duration
+	fimReqs      []FIMRequest
+	fimCancelled int
+	fimChanged   chan struct{} // closed and replaced when fimCancelled grows
 }
 
 // New parses script and returns a Server for it. If logDir is not empty,
@@ -45,7 +53,8 @@ func New(script []byte, logDir string) (*Server, error) {
 			return nil, fmt.Errorf("fakellm: %w", err)
 		}
 	}
-	return &Server{script: s, logDir: logDir, done: make(chan struct{})}, nil
+	return &Server{script: s, logDir: logDir, done: make(chan struct{}),
+		fimRules: append([]FIMRule(nil), s.fim...), fimDelay: s.fimDelay, fimChanged: make(chan struct{})}, nil
 }
 
 // TB is the part of testing.TB that Start needs.
@@ -117,6 +126,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	key := s.script.key
 	keyOK := key == "" || r.Header.Get("X-Api-Key") == key || r.Header.Get("Authorization") == "Bearer "+key
+	if format := fimFormat(r.URL.Path); format != "" {
+		s.serveFIM(w, r, format, body, keyOK)
+		return
+	}
 	if strings.HasSuffix(r.URL.Path, "/embeddings") {
 		s.serveEmbeddings(w, body, keyOK)
 		return
