@@ -42,9 +42,9 @@ function H.wait(ms, cond, what)
   end
 end
 
---- Runs the test body; writes the verdict and quits.
-function H.run(fn)
-  local ok, err = xpcall(fn, debug.traceback)
+--- Writes the verdict of a test body that returned ok (or failed with
+--- err), with the chat buffers for failure messages, and quits.
+local function verdict(ok, err)
   if ok then
     for _, n in ipairs(H.notes) do
       if n.level == vim.log.levels.ERROR then
@@ -62,6 +62,57 @@ function H.run(fn)
     f:close()
   end)
   H.finish(ok and 'ok' or ('FAIL: ' .. tostring(err)))
+end
+
+--- Runs the test body; writes the verdict and quits.
+function H.run(fn)
+  verdict(xpcall(fn, debug.traceback))
+end
+
+-- Tests that type need Neovim's main loop (typeahead is read there, not
+-- in vim.wait): H.async runs the body in a coroutine that H.sleep,
+-- H.wait_async and H.feed suspend, resumed by timers.
+local co
+
+--- Runs fn as a coroutine (see above); writes the verdict and quits.
+function H.async(fn)
+  co = coroutine.create(function()
+    return xpcall(fn, debug.traceback)
+  end)
+  local function step()
+    local ok, body_ok, err = coroutine.resume(co)
+    if not ok then
+      verdict(false, body_ok)
+    elseif coroutine.status(co) == 'dead' then
+      verdict(body_ok, err)
+    end
+  end
+  H._step = step
+  vim.schedule(step)
+end
+
+--- Suspends the body for ms, while Neovim reads keys and handles events.
+function H.sleep(ms)
+  vim.defer_fn(function() H._step() end, ms)
+  coroutine.yield()
+end
+
+--- H.wait for H.async bodies.
+function H.wait_async(ms, cond, what)
+  local deadline = vim.loop.now() + ms
+  while not cond() do
+    if vim.loop.now() > deadline then
+      error('timed out after ' .. ms .. ' ms waiting for ' .. (type(what) == 'function' and what() or what), 0)
+    end
+    H.sleep(10)
+  end
+end
+
+--- Types keys (Neovim's notation, mappings applied) and lets Neovim read
+--- them; waits ms (default 20) after.
+function H.feed(keys, ms)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), 'mt', false)
+  H.sleep(ms or 20)
 end
 
 -- The params of the last parley/chat request sent, and of every

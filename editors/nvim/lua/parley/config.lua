@@ -46,6 +46,23 @@ M.defaults = {
   },
   -- false, true (the default keys below) or a table of lhs per action.
   keymaps = false,
+  -- Inline completion as ghost text in Insert mode (parley/inlineCompletion;
+  -- the server answers nothing until a completion model is configured).
+  -- completion = false turns it off.
+  completion = {
+    enabled = true,
+    -- Insert-mode keys: each acts when a suggestion is shown and is typed
+    -- as itself otherwise ('' or false: no mapping).
+    accept = '<M-l>',
+    dismiss = '<C-]>',
+    next = '<M-]>',
+    prev = '<M-[>',
+    -- Wait this long (ms) after the last change before asking the server
+    -- (which debounces too).
+    debounce_ms = 50,
+    -- Only buffers of these filetypes (nil: every buffer parley serves).
+    filetypes = nil,
+  },
 }
 
 M.default_keymaps = {
@@ -69,6 +86,12 @@ function M.set(opts)
   end
   if opts and opts.root_markers then
     M.options.root_markers = opts.root_markers
+  end
+  if opts and type(opts.completion) == 'boolean' then
+    M.options.completion = vim.deepcopy(M.defaults.completion)
+    M.options.completion.enabled = opts.completion
+  elseif opts and type(opts.completion) == 'table' and opts.completion.filetypes then
+    M.options.completion.filetypes = opts.completion.filetypes
   end
   return M.options
 end

@@ -200,6 +200,7 @@ function M.setup(opts)
   local o = config.set(opts)
   define_commands()
   define_keymaps(o.keymaps)
+  require('parley.completion').setup()
   local group = api.nvim_create_augroup('parley', { clear = true })
   if o.autostart then
     local ft = o.filetypes

@@ -119,4 +119,23 @@ function M.character(line, col, encoding)
   return u16
 end
 
+--- The byte column (0-based) in line of character offset character in the
+--- client's position encoding; clamped to the line's length.
+function M.byte_col(line, character, encoding)
+  character = math.max(0, tonumber(character) or 0)
+  if encoding == 'utf-8' then
+    return math.min(character, #line)
+  end
+  local ok, col
+  if has_011 then
+    ok, col = pcall(vim.str_byteindex, line, encoding == 'utf-32' and 'utf-32' or 'utf-16', character, false)
+  else
+    ok, col = pcall(vim.str_byteindex, line, character, encoding ~= 'utf-32')
+  end
+  if not ok or type(col) ~= 'number' then
+    return #line
+  end
+  return math.min(col, #line)
+end
+
 return M
