@@ -1,0 +1,128 @@
+package complete
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/nav"
+	"github.com/parleyhq/parley/internal/fixture"
+)
+
+// shopStore indexes testdata/shop.txtar.
+func shopStore(t *testing.T) (*index.Store, string) {
+	t.Helper()
+	root := fixture.Extract(t, filepath.Join("testdata", "shop.txtar"))
+	st, err := nav.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.Index(context.Background(), root, index.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return st, root
+}
+
+// cursorAfter returns src with the rest of the line after the first
+// occurrence of mark removed, and the offset right after mark.
+func cursorAfter(t *testing.T, src, mark string) ([]byte, int) {
+	t.Helper()
+	i := strings.Index(src, mark)
+	if i < 0 {
+		t.Fatalf("%q not in the source", mark)
+	}
+	off := i + len(mark)
+	end := off + strings.IndexByte(src[off:], '\n')
+	return []byte(src[:off] + src[end:]), off
+}
+
+func TestBuildGoMembers(t *testing.T) {
+	st, root := shopStore(t)
+	raw, err := os.ReadFile(filepath.Join(root, "app", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, off := cursorAfter(t, string(raw), "\t\ts.")
+	p := Build(Source{Store: st, Path: "app/main.go", Language: "go", Text: text, Offset: off}, Budget{})
+	r := p.Request
+	if !strings.HasSuffix(r.Prefix, "\t\ts.") || !strings.HasPrefix(r.Suffix, "\n\t}") {
+		t.Errorf("prefix/suffix not cut at the cursor: %q | %q", r.Prefix, r.Suffix)
+	}
+	if r.Multiline {
+		t.Error("a selector asks for the rest of the line, got multiline")
+	}
+	if len(r.Context) == 0 {
+		t.Fatal("no context")
+	}
+	first := r.Context[0]
+	if first.Path != "store/store.go" || first.Why != "members of s's type Store" {
+		t.Fatalf("first snippet %s (%s), want store/store.go's members of s's type Store", first.Path, first.Why)
+	}
+	for _, want := range []string{"func (s *Store) Add(item string, n int) error", "// Count is how many of item the store holds.", "Name  string"} {
+		if !strings.Contains(first.Text, want) {
+			t.Errorf("members snippet lacks %q:\n%s", want, first.Text)
+		}
+	}
+	if strings.Contains(first.Text, "items map") {
+		t.Errorf("another package's unexported field offered:\n%s", first.Text)
+	}
+	if first.StartLine < 1 || first.EndLine < first.StartLine {
+		t.Errorf("snippet lines %d-%d", first.StartLine, first.EndLine)
+	}
+	// The call on the line above the cursor: pricing.Discountable.
+	var calls bool
+	for _, sn := range r.Context {
+		if sn.Why == "called near the cursor" && strings.Contains(sn.Text, "func Discountable(item string) bool") {
+			calls = true
+		}
+	}
+	if !calls {
+		t.Errorf("no snippet of the call near the cursor: %+v", r.Context)
+	}
+}
+
+func TestBuildBudget(t *testing.T) {
+	st, root := shopStore(t)
+	raw, _ := os.ReadFile(filepath.Join(root, "app", "main.go"))
+	text, off := cursorAfter(t, string(raw), "\t\ts.")
+	lines := func(s string) int { return strings.Count(s, "\n") }
+	p := Build(Source{Store: st, Path: "app/main.go", Language: "go", Text: text, Offset: off}, Budget{Context: 24, Prefix: 12, Suffix: 4, Count: func(s string) int { return lines(s) + 1 }})
+	if p.ContextTokens > 24 {
+		t.Errorf("context %d tokens over a budget of 24", p.ContextTokens)
+	}
+	if !strings.HasSuffix(p.Request.Prefix, "s.") || strings.Contains(p.Request.Prefix, "package main") {
+		t.Errorf("prefix not cut to the budget at a line start: %q", p.Request.Prefix)
+	}
+	if !strings.HasPrefix(p.Request.Suffix, "\n") || lines(p.Request.Suffix) > 3 {
+		t.Errorf("suffix not cut to the budget: %q", p.Request.Suffix)
+	}
+}
+
+func TestBuildRecentAndLexical(t *testing.T) {
+	st, root := shopStore(t)
+	raw, _ := os.ReadFile(filepath.Join(root, "app", "main.go"))
+	text, off := cursorAfter(t, string(raw), "\treturn")
+	recent := []RecentEdit{{Path: "store/store.go", StartLine: 20, EndLine: 20, After: "func (s *Store) Remove(item string, n int) error { return nil }\n"}}
+	p := Build(Source{Store: st, Path: "app/main.go", Language: "go", Text: text, Offset: off, Recent: recent}, Budget{})
+	var whys []string
+	for _, sn := range p.Request.Context {
+		whys = append(whys, sn.Why)
+	}
+	got := strings.Join(whys, "; ")
+	for _, want := range []string{"recently edited", "declares Add, used near the cursor"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("context lacks %q: %s", want, got)
+		}
+	}
+}
+
+func TestBuildNoStore(t *testing.T) {
+	p := Build(Source{Path: "a.go", Language: "go", Text: []byte("package a\n\nfunc f() {\n\t\n}\n"), Offset: 23}, Budget{})
+	if !p.Request.Multiline || len(p.Request.Context) != 0 || p.Request.Prefix != "package a\n\nfunc f() {\n\t" {
+		t.Errorf("%+v", p.Request)
+	}
+}

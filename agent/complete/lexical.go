@@ -1,0 +1,78 @@
+package complete
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/parleyhq/parley/index"
+)
+
+// The lexical fallback: with budget left after what the index resolves,
+// the declarations of the names used around the cursor, the rarest first
+// (a name declared once says more about the code at hand than one
+// declared in every package) — the inverse-document-frequency half of
+// BM25, over the index's declarations instead of windows of text, so it
+// costs a few name-index reads rather than a scan of the workspace.
+
+// lexicalLines is how far around the cursor names are gathered.
+const lexicalLines = 12
+
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
+
+func lexical(src Source, c *snippets) {
+	if src.Store == nil {
+		return
+	}
+	text := string(src.Text)
+	ls := lineStarts(text)
+	line := lineOf(ls, min(max(src.Offset, 0), len(text)))
+	from, to := ls[max(line-lexicalLines, 0)], len(text)
+	if line+lexicalLines+1 < len(ls) {
+		to = ls[line+lexicalLines+1]
+	}
+	type cand struct {
+		name  string
+		decls int
+		dist  int
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	for _, m := range identRE.FindAllStringIndex(text[from:to], -1) {
+		name := text[from+m[0] : from+m[1]]
+		if seen[name] || keywords[name] {
+			continue
+		}
+		seen[name] = true
+		entries, err := src.Store.NameEntries(name)
+		if err != nil || len(entries) == 0 || len(entries) > 50 {
+			continue
+		}
+		// Declared only in the buffer itself: the model sees it.
+		if !slices.ContainsFunc(entries, func(e index.NameEntry) bool { return e.Path != src.Path }) {
+			continue
+		}
+		d := lineOf(ls, from+m[0]) - line
+		cands = append(cands, cand{name, len(entries), max(d, -d)})
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		if a.decls != b.decls {
+			return a.decls - b.decls
+		}
+		return a.dist - b.dist
+	})
+	for _, cd := range cands {
+		if c.full() {
+			return
+		}
+		hits, err := src.Store.Definitions(cd.name)
+		if err != nil {
+			continue
+		}
+		hits = slices.DeleteFunc(hits, func(h index.SymbolHit) bool { return h.Path == src.Path || h.Symbol.Name != cd.name })
+		if len(hits) > 3 {
+			hits = hits[:3]
+		}
+		addHits(c, hits, "declares "+cd.name+", used near the cursor")
+	}
+}
+
