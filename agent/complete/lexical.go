@@ -75,4 +75,3 @@ func lexical(src Source, c *snippets) {
 		addHits(c, hits, "declares "+cd.name+", used near the cursor")
 	}
 }
-
