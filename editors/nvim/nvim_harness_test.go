@@ -93,6 +93,8 @@ type nvimRun struct {
 	// userConfig is the user's ~/.config/parley/config.json.
 	userConfig string
 	// workspaceFiles are written into the workspace (path: content).
+	// In them and in userConfig, <FAKELLM_URL> stands for the fake model
+	// API's base URL.
 	workspaceFiles map[string]string
 }
 
@@ -117,7 +119,11 @@ func run(t *testing.T, r nvimRun) runResult {
 	tmp := t.TempDir()
 	root := fixture.Workspace(t, workspace)
 	fixture.WriteTree(t, root, map[string]string{".parley/.keep": ""})
-	fixture.WriteTree(t, root, r.workspaceFiles)
+	files := map[string]string{}
+	for p, content := range r.workspaceFiles {
+		files[p] = strings.ReplaceAll(content, "<FAKELLM_URL>", url)
+	}
+	fixture.WriteTree(t, root, files)
 	root2 := filepath.Join(tmp, "other")
 	fixture.WriteTree(t, root2, map[string]string{".git/.keep": "", "main.go": "package main\n\nfunc main() {}\n"})
 	data := filepath.Join(tmp, "data")
@@ -128,7 +134,7 @@ func run(t *testing.T, r nvimRun) runResult {
 		}
 	}
 	if r.userConfig != "" {
-		fixture.WriteTree(t, filepath.Join(xdg, "config"), map[string]string{"parley/config.json": r.userConfig})
+		fixture.WriteTree(t, filepath.Join(xdg, "config"), map[string]string{"parley/config.json": strings.ReplaceAll(r.userConfig, "<FAKELLM_URL>", url)})
 	}
 	result := filepath.Join(tmp, "result")
 
