@@ -1,6 +1,7 @@
 package complete
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -60,7 +61,7 @@ func NewEditRing() *EditRing { return &EditRing{now: time.Now} }
 
 // Record notes that path's content went from before to after. Only the
 // lines that differ are kept (with the text they replaced).
-func (r *EditRing) Record(path, before, after string) {
+func (r *EditRing) Record(path string, before, after []byte) {
 	e, ok := changedLines(path, before, after)
 	if !ok {
 		return
@@ -121,23 +122,31 @@ func (r *EditRing) Recent() []RecentEdit {
 	return out
 }
 
-// changedLines finds the lines that differ between before and after: the
-// common leading and trailing lines are dropped.
-func changedLines(path, before, after string) (RecentEdit, bool) {
-	if before == after {
+// changedLines finds the whole lines that differ between before and
+// after (the common leading and trailing lines dropped). It compares
+// bytes and counts newlines, no more: it runs at every keystroke.
+func changedLines(path string, before, after []byte) (RecentEdit, bool) {
+	if bytes.Equal(before, after) {
 		return RecentEdit{}, false
 	}
-	a, b := strings.SplitAfter(before, "\n"), strings.SplitAfter(after, "\n")
 	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
+	for p < len(before) && p < len(after) && before[p] == after[p] {
 		p++
 	}
+	p = bytes.LastIndexByte(before[:p], '\n') + 1 // back to a line start
 	s := 0
-	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+	for s < len(before)-p && s < len(after)-p && before[len(before)-1-s] == after[len(after)-1-s] {
 		s++
 	}
-	old, cur := strings.Join(a[p:len(a)-s], ""), strings.Join(b[p:len(b)-s], "")
-	return RecentEdit{Path: path, StartLine: p + 1, EndLine: p + max(len(b)-s-p, 1), Before: old, After: cur}, true
+	// Forward to a line end: keep the common tail's partial line out of
+	// the common part.
+	for s > 0 && before[len(before)-s-1] != '\n' {
+		s--
+	}
+	old, cur := before[p:len(before)-s], after[p:len(after)-s]
+	start := bytes.Count(before[:p], []byte{'\n'}) + 1
+	return RecentEdit{Path: path, StartLine: start, EndLine: start + max(bytes.Count(cur, []byte{'\n'}), 1) - 1,
+		Before: string(old), After: string(cur)}, true
 }
 
 // recentEdits adds the user's recent edits that the prefix and suffix do

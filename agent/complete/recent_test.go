@@ -17,12 +17,12 @@ func TestChangedLines(t *testing.T) {
 		{"a\nb\nc\n", "a\nc\n", 2, 2, "b\n", ""},
 		{"a", "ab", 1, 1, "a", "ab"},
 	} {
-		e, ok := changedLines("f.go", tc.before, tc.after)
+		e, ok := changedLines("f.go", []byte(tc.before), []byte(tc.after))
 		if !ok || e.StartLine != tc.start || e.EndLine != tc.end || e.Before != tc.old || e.After != tc.cur {
 			t.Errorf("%q -> %q: got %d-%d %q -> %q", tc.before, tc.after, e.StartLine, e.EndLine, e.Before, e.After)
 		}
 	}
-	if _, ok := changedLines("f.go", "same", "same"); ok {
+	if _, ok := changedLines("f.go", []byte("same"), []byte("same")); ok {
 		t.Error("no change reported as one")
 	}
 }
@@ -37,7 +37,7 @@ func TestEditRing(t *testing.T) {
 		if typed == "r" {
 			next = "func f() {\n\tr\n}\n"
 		}
-		r.Record("a.go", text, next)
+		r.Record("a.go", []byte(text), []byte(next))
 		text = next
 		now = now.Add(time.Second)
 	}
@@ -49,7 +49,7 @@ func TestEditRing(t *testing.T) {
 		t.Errorf("diff %q", d)
 	}
 	// Another file is another edit, newest first; old ones age out.
-	r.Record("b.go", "x\n", "y\n")
+	r.Record("b.go", []byte("x\n"), []byte("y\n"))
 	if got := r.Recent(); len(got) != 2 || got[0].Path != "b.go" {
 		t.Fatalf("two files: %+v", got)
 	}
@@ -58,7 +58,7 @@ func TestEditRing(t *testing.T) {
 		t.Errorf("edits older than %v kept: %+v", ringAge, got)
 	}
 	for i := range ringSize + 5 {
-		r.Record("c.go", strings.Repeat("x\n", i*3), strings.Repeat("x\n", i*3)+"y\n\n\n")
+		r.Record("c.go", []byte(strings.Repeat("x\n", i*3)), []byte(strings.Repeat("x\n", i*3)+"y\n\n\n"))
 		now = now.Add(2 * time.Minute)
 	}
 	if n := len(r.edits); n > ringSize {
