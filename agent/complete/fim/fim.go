@@ -7,6 +7,13 @@
 // OpenAI Chat Completions) serves as a fallback through a fill-in-the-
 // middle prompt with bounded output.
 //
+// New builds a Model from a Config (provider name, model, URL, key,
+// timeout). One file per wire format: ollama.go, llamacpp.go,
+// codestral.go, completions.go (DeepSeek and OpenAI-compatible) and
+// chat.go; prompt.go holds what they share (the commented context
+// sections, stop sequences, the answer's clean-up) and http.go the
+// request, its errors (HTTPError) and their key-free excerpts.
+//
 // Contracts: a Model is safe for concurrent use; Complete honours its
 // context (a cancelled context aborts the HTTP request already sent) and
 // never retries on its own (a completion superseded by the next keystroke
