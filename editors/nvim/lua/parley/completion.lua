@@ -240,7 +240,8 @@ local function on_result(p, err, result)
     end
     return
   end
-  if not (api.nvim_buf_is_valid(p.buf) and api.nvim_get_current_buf() == p.buf and in_insert()) then
+  if not (api.nvim_buf_is_valid(p.buf) and api.nvim_get_current_buf() == p.buf and in_insert()) or
+      vim.fn.pumvisible() == 1 then
     return
   end
   local row, col = cursor()
@@ -283,7 +284,8 @@ end
 function M.request(trigger)
   stop_timer()
   local buf = api.nvim_get_current_buf()
-  if not (in_insert() and wanted(buf)) then
+  -- Not while Insert-mode completion shows its menu.
+  if not (in_insert() and wanted(buf)) or vim.fn.pumvisible() == 1 then
     return false
   end
   local client = M.client_for(buf)
@@ -530,6 +532,12 @@ function M.setup()
   })
   api.nvim_create_autocmd({ 'InsertLeave', 'BufLeave', 'WinLeave' }, {
     group = group,
+    callback = function() M.dismiss() end,
+  })
+  -- CTRL-C leaves Insert mode without InsertLeave.
+  pcall(api.nvim_create_autocmd, 'ModeChanged', {
+    group = group,
+    pattern = 'i*:[^i]*',
     callback = function() M.dismiss() end,
   })
   if mapped then
