@@ -14,6 +14,11 @@
 #   ripgrep v13.0.0-10 from GitHub in its postinstall unless the archive is
 #   in its cache, $TMPDIR/vscode-ripgrep-cache-1.15.11: the cache is seeded
 #   with Debian's rg (ripgrep 13 too).
+# - npm 11.19 and later run no dependency's install scripts unless the
+#   project's allowScripts approves it, and the nested install in
+#   code-server's postinstall has no such list: both need
+#   dangerously_allow_all_scripts (older npm ignores the setting). The
+#   packages are the ones package-lock.json and VS Code's shrinkwrap pin.
 # A second run with the same package-lock.json does nothing.
 set -eu
 cd "$(dirname "$0")"
@@ -49,5 +54,6 @@ cp "$rg" "$seed/rg"
 tar -czf "$cache/ripgrep-v13.0.0-10-$target.tar.gz" -C "$seed" rg
 rm -rf "$seed"
 
-TMPDIR="$tmp" npm_config_unsafe_perm=true npm_config_yes=true npm ci --no-audit --no-fund
+TMPDIR="$tmp" npm_config_unsafe_perm=true npm_config_yes=true npm_config_dangerously_allow_all_scripts=true \
+	npm ci --no-audit --no-fund
 echo "$want" >"$stamp"
