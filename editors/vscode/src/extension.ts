@@ -22,6 +22,7 @@ import { applyWorkspaceEdit } from './applyEdit';
 import { handleShowMessageRequest } from './approvals';
 import { ChatController, type EditorContext } from './chatController';
 import { ChatViewProvider } from './chatView';
+import { fillCompletionCapabilities, registerCompletion } from './completionCommands';
 import { RESTART_SETTINGS, type Settings, didChangeConfigurationParams, initializationOptions } from './config';
 import { buildContext } from './editorContext';
 import { type MemoryViewHandle, registerMemoryView } from './memoryCommands';
@@ -154,6 +155,11 @@ class Extension implements vscode.Disposable {
       vscode.languages.onDidChangeDiagnostics(() => this.chat.editorChanged()),
       vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)),
       (this.memoryView = registerMemoryView(() => this.running(), (m) => this.output.appendLine(m))),
+      registerCompletion({
+        memento: context.workspaceState,
+        client: () => this.running(),
+        log: (m) => this.output.appendLine(m),
+      }),
     );
     this.updateStatus();
     this.statusItem.show();
@@ -246,7 +252,9 @@ class Extension implements vscode.Disposable {
     // initialized; this feature comes after it and takes the method back.
     const feature: StaticFeature = {
       getState: () => ({ kind: 'static' }),
-      fillClientCapabilities: () => undefined,
+      // Inline completion has its own provider (completion.ts), not the
+      // client's proposed feature: the capability is said here.
+      fillClientCapabilities: (caps) => fillCompletionCapabilities(caps),
       initialize: () => {
         client.onRequest(WorkDoneProgressCreateRequest.type, createProgress);
       },

@@ -241,7 +241,78 @@ export const Methods = {
   memoryEdit: 'parley/memoryEdit',
   memoryForget: 'parley/memoryForget',
   memoryStats: 'parley/memoryStats',
+  inlineCompletion: 'textDocument/inlineCompletion',
+  completionEvent: 'parley/completionEvent',
+  completionContext: 'parley/completionContext',
 } as const;
+
+// ---- inline completion (docs/protocol.md, "Inline completion and next-edit proposals") ----
+
+/** LSP 3.18's InlineCompletionTriggerKind (VS Code's enum counts from 0). */
+export const InlineTrigger = { invoked: 1, automatic: 2 } as const;
+
+export interface LspPosition {
+  line: number;
+  character: number;
+}
+export interface LspRange {
+  start: LspPosition;
+  end: LspPosition;
+}
+
+export interface InlineCompletionParams {
+  textDocument: { uri: string };
+  position: LspPosition;
+  context: {
+    triggerKind: 1 | 2;
+    selectedCompletionInfo?: { range: LspRange; text: string };
+  };
+}
+
+export interface LspCommand {
+  title: string;
+  command: string;
+  arguments?: unknown[];
+}
+
+export interface InlineCompletionItemWire {
+  insertText: string | { kind: 'snippet'; value: string };
+  filterText?: string;
+  range?: LspRange;
+  command?: LspCommand;
+}
+
+export type InlineCompletionResult = InlineCompletionItemWire[] | { items: InlineCompletionItemWire[] } | null;
+
+/** The command the server puts on each item; it counts the acceptance when it runs. */
+export const COMPLETION_ACCEPTED = 'parley.completion.accepted';
+
+export type CompletionEventKind = 'shown' | 'accepted' | 'partial' | 'dismissed';
+
+export interface CompletionEvent {
+  id: string | number;
+  event: CompletionEventKind;
+  chars?: number;
+}
+
+/** One piece of context besides the prefix and suffix (agent/complete/fim.Snippet). */
+export interface CompletionSnippet {
+  path: string;
+  start_line: number;
+  end_line: number;
+  text: string;
+  why: string;
+}
+
+/** parley/completionContext's result: what the model was given for a completion. */
+export interface CompletionContextResult {
+  id?: string | number;
+  path?: string;
+  prefix: string;
+  suffix: string;
+  context?: CompletionSnippet[] | null;
+  tokens?: number;
+}
 
 /** The memory types (memory.Types). */
 export const MemoryTypes = [

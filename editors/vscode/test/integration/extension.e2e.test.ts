@@ -88,7 +88,9 @@ describe.skipIf(!haveBin && !mustRun)('extension ↔ parley serve (vscode stubbe
       throw new Error('dist/extension.js is missing: run npm run build first');
     }
     ext = Module.createRequire(file)(file);
-    await ext.activate({ extensionPath: root, extensionUri: Uri.file(root), subscriptions: [] });
+    const state = new Map<string, unknown>();
+    const workspaceState = { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => void state.set(k, v), keys: () => [...state.keys()] };
+    await ext.activate({ extensionPath: root, extensionUri: Uri.file(root), subscriptions: [], workspaceState });
 
     // Open the chat view: resolve the webview as VS Code would.
     const provider = rec.webviewProviders.get('parley.chat');

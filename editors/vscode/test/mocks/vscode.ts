@@ -68,4 +68,51 @@ export class ThemeIcon {
   constructor(readonly id: string) {}
 }
 
-export default { Disposable, EventEmitter, CancellationTokenSource, ThemeIcon };
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
+export class Range {
+  constructor(
+    readonly start: Position,
+    readonly end: Position,
+  ) {}
+}
+
+export class SnippetString {
+  constructor(readonly value: string) {}
+}
+
+export enum InlineCompletionTriggerKind {
+  Invoke = 0,
+  Automatic = 1,
+}
+
+export class InlineCompletionItem {
+  filterText?: string;
+  constructor(
+    public insertText: string | SnippetString,
+    public range?: Range,
+    public command?: { title: string; command: string; arguments?: unknown[] },
+  ) {}
+}
+
+export class InlineCompletionList {
+  constructor(public items: InlineCompletionItem[]) {}
+}
+
+export default {
+  Disposable,
+  EventEmitter,
+  CancellationTokenSource,
+  ThemeIcon,
+  Position,
+  Range,
+  SnippetString,
+  InlineCompletionTriggerKind,
+  InlineCompletionItem,
+  InlineCompletionList,
+};
