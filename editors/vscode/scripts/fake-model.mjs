@@ -6,6 +6,13 @@
 //
 // A step is {blocks: [{thinking} | {text} | {tool, input}], input?,
 // output?, cached?} or {status, body} for an HTTP error.
+//
+// POST /v1/completions is a code-completion model instead: OpenAI's legacy
+// completions ({model, prompt, suffix, max_tokens, stop} → a
+// text_completion), answered by scriptCompletions' steps {text, delay?} or
+// {status, body}, or by a function of the request body; with nothing
+// scripted, an empty completion. Each request is recorded with whether the
+// client gave up on it (closed the connection) before the answer.
 
 import * as http from 'node:http';
 
@@ -24,14 +31,65 @@ function chunks(text, n = 4) {
   return out;
 }
 
+/** Answers one POST /v1/completions. */
+async function completion(req, res, text, next, record) {
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: 'the body is not JSON', type: 'invalid_request_error' } }));
+    return;
+  }
+  const rec = { body, aborted: false, answered: false };
+  record.push(rec);
+  // The server aborts a superseded request by closing its connection.
+  res.on('close', () => {
+    if (!res.writableFinished) {
+      rec.aborted = true;
+    }
+  });
+  const step = next(body) ?? { text: '' };
+  if (step.delay) {
+    await new Promise((r) => setTimeout(r, step.delay));
+  }
+  if (rec.aborted) {
+    return;
+  }
+  if (step.status) {
+    res.writeHead(step.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(step.body ?? { error: { message: 'scripted error', type: 'server_error' } }));
+    return;
+  }
+  rec.answered = true;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      id: `cmpl-${record.length}`,
+      object: 'text_completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model ?? 'fake-fim',
+      choices: [{ text: step.text ?? '', index: 0, logprobs: null, finish_reason: 'stop' }],
+      usage: { prompt_tokens: Math.ceil((body.prompt?.length ?? 0) / 4), completion_tokens: Math.ceil((step.text?.length ?? 0) / 4), total_tokens: 0 },
+    }),
+  );
+}
+
 export async function startFakeModel() {
   let steps = [];
   let requests = 0;
   const bodies = [];
+  let completionSteps = [];
+  const completionRecord = [];
+  const nextCompletion = (body) => (typeof completionSteps === 'function' ? completionSteps(body) : completionSteps.shift());
   const server = http.createServer((req, res) => {
     const body = [];
     req.on('data', (b) => body.push(b));
     req.on('end', async () => {
+      if (req.method === 'POST' && new URL(req.url, 'http://x').pathname === '/v1/completions') {
+        await completion(req, res, Buffer.concat(body).toString(), nextCompletion, completionRecord);
+        return;
+      }
       const n = ++requests;
       const text = Buffer.concat(body).toString();
       try {
@@ -90,8 +148,21 @@ export async function startFakeModel() {
     });
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}`;
   return {
-    url: `http://127.0.0.1:${server.address().port}/v1/messages`,
+    url: `${base}/v1/messages`,
+    /** The completion model's endpoint (OpenAI-compatible legacy completions). */
+    completionsUrl: `${base}/v1/completions`,
+    /**
+     * Replaces the completion answers still to come: steps ({text,
+     * delay?} or {status, body}) used in order, or a function of the
+     * request body returning one.
+     */
+    scriptCompletions(next) {
+      completionSteps = typeof next === 'function' ? next : [...next];
+    },
+    /** The completion requests so far, oldest first: {body, aborted, answered}. */
+    completions: () => completionRecord,
     /** Replaces the steps still to come. */
     script(next) {
       steps = [...next];
