@@ -31,6 +31,7 @@ import {
 export const ACCEPT_COMMAND = 'parley.completion.didAccept';
 
 const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
 const REQUEST_CANCELLED = -32800;
 /** vscode-jsonrpc's code for a request on a connection that is gone or not yet there. */
 const CONNECTION_INACTIVE = -32099;
@@ -512,7 +513,15 @@ export async function showCompletionContext(client: CompletionClient | undefined
     ui.warn('parley: the language server is not running.');
     return;
   }
-  const ask = (params: { id?: string | number }) => client.sendRequest<CompletionContextResult | null>(Methods.completionContext, params);
+  // A completion the server does not know (any more) is InvalidParams or
+  // null: nothing to show.
+  const ask = (params: { id?: string | number }) =>
+    client.sendRequest<CompletionContextResult | null>(Methods.completionContext, params).catch((e: unknown) => {
+      if ((e as { code?: unknown })?.code === INVALID_PARAMS) {
+        return null;
+      }
+      throw e;
+    });
   let r: CompletionContextResult | null;
   try {
     r = await ask(last ? { id: last.id } : {});

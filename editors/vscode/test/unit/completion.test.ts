@@ -309,7 +309,12 @@ describe('parley: Show Completion Context', () => {
     expect(client.requests[0].params).toEqual({});
     expect(a.got.warn[0]).toMatch(/does not report the context of its completions \(no parley\/completionContext\)/);
 
-    client.answer = async () => null;
+    client.answer = async (s) => {
+      if (s.params.id) {
+        throw Object.assign(new Error('no completion "old" was offered in this session'), { code: -32602 });
+      }
+      return null;
+    };
     const b = ui();
     await showCompletionContext(client, { id: 'old', uri: '', languageId: 'go' }, b.ui);
     // The server forgot that one: its last one is asked for, then.
