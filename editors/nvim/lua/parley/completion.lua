@@ -7,8 +7,8 @@
 -- Typing the next characters of the suggestion keeps it (trimmed); any
 -- other change, a cursor move or leaving Insert mode dismisses it. The
 -- accept key inserts it as one undo step and runs the item's command
--- (parley.completion.accepted); shown, accepted and dismissed items are
--- reported with parley/completionEvent. See :help parley-completion.
+-- (parley.completion.accepted, which the server counts); shown and
+-- dismissed items are reported with parley/completionEvent. See :help parley-completion.
 --
 -- One suggestion exists at a time (Insert mode has one cursor): the state
 -- below is the module's, not a buffer's.
@@ -340,6 +340,12 @@ local function typed_through(buf, row, col)
     return false
   end
   local typed = line:sub(shown.col + 1, col)
+  if typed == shown.items[shown.index].ghost then
+    -- Typed to its end: neither accepted with the key nor dismissed;
+    -- ask for what comes next.
+    clear(false)
+    return false
+  end
   local keep, index = {}, nil
   for i, it in ipairs(shown.items) do
     if #it.ghost > #typed and it.ghost:sub(1, #typed) == typed then
@@ -435,7 +441,9 @@ function M.accept()
   end
   -- The change is ours: no new request until the user types.
   M.last_tick, M.last_buf = api.nvim_buf_get_changedtick(s.buf), s.buf
-  event(s.client, cur.id, 'accepted')
+  -- The item's command (parley.completion.accepted) is how the server
+  -- learns of the acceptance; an "accepted" event as well would count it
+  -- twice.
   local cmd = cur.item.command
   if type(cmd) == 'table' and type(cmd.command) == 'string' and cmd.command ~= '' then
     pcall(util.request, s.client, 'workspace/executeCommand',
