@@ -18,6 +18,9 @@
 // cannot collect it; PARLEY_API_KEY / api_key is sent wherever api_url
 // points, unless a workspace file chose that api_url (see WithheldKey);
 // the embeddings endpoint's key follows the same rules (embedding.go).
+// The completion model's key (completion.go) comes only from the
+// environment variable a config names, and goes only where the user
+// file sends it (CompletionModel).
 // Keys never appear in Redacted or in errors. A Config is not safe
 // for concurrent mutation; callers hand out copies.
 package config
@@ -25,6 +28,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -104,6 +108,8 @@ type Layer struct {
 	// MCPServers add to (or, by name, replace) the servers of earlier
 	// layers.
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
+	// Completion configures inline code completion (completion.go).
+	Completion *CompletionLayer `json:"completion,omitempty"`
 }
 
 // Config is the resolved configuration: every layer applied and defaults
@@ -147,14 +153,25 @@ type Config struct {
 	Hooks []Hook `json:"hooks,omitempty"`
 	// MCPServers are the MCP servers whose tools the agent gets, by name.
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
+	// Completion is inline code completion's model and settings; its key
+	// is looked up by CompletionModel.
+	Completion Completion `json:"completion"`
 	// Sources names where each set field came from (by JSON name), e.g.
-	// "model": "env PARLEY_MODEL". Defaulted fields are absent.
+	// "model": "env PARLEY_MODEL", "completion.api_url": a file path.
+	// Defaulted fields are absent.
 	Sources map[string]string `json:"sources,omitempty"`
 
 	raw Layer // every layer merged; the resolved fields derive from it
 	// workspaceFile names the workspace config file once it was merged
 	// (its path is the Sources entry of the fields it set).
 	workspaceFile string
+	// userCompletion is the user file's completion section (nil: none),
+	// which decides where a completion key may go.
+	userCompletion *CompletionLayer
+	// userFile names the user config file once it was merged.
+	userFile string
+	// getenv reads the environment for CompletionModel (nil: os.Getenv).
+	getenv func(string) string
 }
 
 // Merge applies a layer on top of the configuration, source naming it for
@@ -202,6 +219,8 @@ func (c *Config) clone() Config {
 	n.Permissions = *c.Permissions.clone()
 	n.Hooks = slices.Clone(c.Hooks)
 	n.raw.MCPServers, n.MCPServers = cloneMCP(c.raw.MCPServers), cloneMCP(c.MCPServers)
+	n.raw.Completion = c.raw.Completion.clone()
+	n.Completion.Languages = maps.Clone(c.Completion.Languages)
 	return n
 }
 
@@ -244,6 +263,12 @@ func (r *Layer) apply(l Layer) {
 		r.Permissions.Allow = appendNew(r.Permissions.Allow, l.Permissions.Allow)
 		r.Permissions.Deny = appendNew(r.Permissions.Deny, l.Permissions.Deny)
 		r.Permissions.Ask = appendNew(r.Permissions.Ask, l.Permissions.Ask)
+	}
+	if l.Completion != nil {
+		if r.Completion == nil {
+			r.Completion = &CompletionLayer{}
+		}
+		r.Completion.apply(*l.Completion)
 	}
 	for name, srv := range l.MCPServers {
 		if r.MCPServers == nil {
@@ -296,6 +321,7 @@ func (l *Layer) eachSet(fn func(string)) {
 			fn(f.name)
 		}
 	}
+	l.Completion.eachSet(fn)
 }
 
 // resolve recomputes the resolved fields from raw, filling in defaults.
@@ -306,6 +332,9 @@ func (c *Config) resolve() error {
 		return err
 	}
 	if err := c.resolveEmbedding(); err != nil {
+		return err
+	}
+	if err := c.resolveCompletion(); err != nil {
 		return err
 	}
 	c.ContextWindow, c.MaxTokens, c.ThinkingBudget = val(r.ContextWindow), val(r.MaxTokens), val(r.ThinkingBudget)

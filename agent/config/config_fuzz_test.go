@@ -18,6 +18,11 @@ func normalized(l Layer) Layer {
 		}
 		l.Permissions = &r
 	}
+	if l.Completion != nil && len(l.Completion.Languages) == 0 {
+		c := *l.Completion
+		c.Languages = nil
+		l.Completion = &c
+	}
 	return l
 }
 
@@ -37,6 +42,9 @@ func FuzzParseLayer(f *testing.F) {
 		`{"max_iterations":1.5}`, `{"max_iterations":1e3}`, `{"max_iterations":99999999999999999999}`,
 		`{"MODEL":"case"}`, `{"model":"a","model":"b"}`, `{"bogus":1}`, `{"model":null}`,
 		`{"model":"\ud800\u0000"}`, "{\"model\":\"\xff\"}",
+		`{"completion":{"provider":"ollama","model":"m","api_url":"http://localhost:11434","max_tokens":64,"context_tokens":0,"debounce_ms":75,"enabled":true,"languages":{"markdown":false,"Go":true}}}`,
+		`{"completion":{"provider":"codestral","api_key_env":"CODESTRAL_API_KEY"}}`, `{"completion":{"api_key":"sk-x"}}`,
+		`{"completion":{"languages":{}}}`, `{"completion":null}`, `{"completion":{"languages":{"go":null}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -70,6 +78,9 @@ func FuzzParseLayer(f *testing.F) {
 			if k != "" && k != "[redacted]" {
 				t.Fatalf("Redacted keeps the key %q", k)
 			}
+		}
+		if p := c.Completion; p.MaxTokens <= 0 || p.ContextTokens < 0 || p.DebounceMS < 0 || p.DebounceMS > MaxCompletionDebounceMS {
+			t.Fatalf("merged %s into out-of-range completion settings: %+v", enc, p)
 		}
 		if c.ShellTimeoutSeconds <= 0 || c.ShellTimeoutSeconds > MaxShellTimeout || c.MaxIterations <= 0 {
 			t.Fatalf("merged %s into an out-of-range configuration: %s", enc, c)

@@ -44,7 +44,7 @@ func WorkspaceFile(root string) string {
 // workspace file, the environment and the flags, in that order. Missing
 // files are skipped; unreadable or malformed ones are errors naming the file.
 func Load(o Options) (*Config, error) {
-	c := &Config{Sources: map[string]string{}}
+	c := &Config{Sources: map[string]string{}, getenv: o.Getenv}
 	if err := c.resolve(); err != nil {
 		return nil, err
 	}
@@ -119,6 +119,8 @@ func (c *Config) mergeFile(path string, workspace bool) error {
 	}
 	if workspace {
 		c.workspaceFile = path
+	} else {
+		c.userCompletion, c.userFile = l.Completion.clone(), path
 	}
 	return nil
 }
