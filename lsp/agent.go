@@ -183,6 +183,15 @@ func (h *agentHost) setLayer(l config.Layer) {
 	if old != nil {
 		h.closeMCP(old)
 	}
+	h.s.invalidateCompletion()
+}
+
+// clientLayer is the client's configuration layer (initializationOptions
+// and didChangeConfiguration).
+func (h *agentHost) clientLayer() config.Layer {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.layer
 }
 
 // startMCP starts the configuration's MCP servers (the workspace's own

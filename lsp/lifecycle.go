@@ -213,7 +213,8 @@ func (s *Server) capabilities() protocol.ServerCapabilities {
 		HoverProvider:             protocol.Boolean(true),
 		DocumentHighlightProvider: protocol.Boolean(true),
 		CodeActionProvider:        protocol.Boolean(true),
-		ExecuteCommandProvider:    protocol.ExecuteCommandOptions{Commands: commandNames()},
+		InlineCompletionProvider:  protocol.Boolean(true),
+		ExecuteCommandProvider:    protocol.ExecuteCommandOptions{Commands: append(commandNames(), commandCompletionAccepted)},
 		Workspace: &protocol.WorkspaceOptions{
 			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 				Supported:           ptr(true),

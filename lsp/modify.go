@@ -55,11 +55,17 @@ func (s *Server) modifyOne(m modification) error {
 	case modOpen:
 		s.overlays.Open(m.abs, m.version, m.text)
 	case modChange:
-		if _, err := s.overlays.Change(m.abs, m.version, m.changes, s.enc); err != nil {
+		before, _ := s.overlays.Get(m.abs)
+		after, err := s.overlays.Change(m.abs, m.version, m.changes, s.enc)
+		if err != nil {
 			if errors.Is(err, workspace.ErrNotOpen) {
 				return fmt.Errorf("change to a document that is not open: %w", err)
 			}
 			return err
+		}
+		if inside && before != nil {
+			// Completion's context and next-edit proposals read it.
+			s.completion.edits.Record(rel, before.Content, after.Content)
 		}
 	case modSave:
 		var text *string

@@ -109,6 +109,9 @@ type Server struct {
 	// stats holds server-side request latencies (parley/serverStats).
 	stats latencies
 
+	// completion answers inline completion requests (completion.go).
+	completion *completionHost
+
 	// inflight maps running requests to their cancel funcs ($/cancelRequest).
 	inflightMu  sync.Mutex
 	inflight    map[jsonrpc2.ID]context.CancelFunc
@@ -139,13 +142,14 @@ type clientCaps struct {
 // New returns a server; nothing runs until Serve.
 func New(opts Options) *Server {
 	s := &Server{
-		opts:     opts,
-		log:      &logSink{file: opts.LogFile, level: opts.LogLevel},
-		exited:   make(chan struct{}),
-		overlays: workspace.NewOverlays(),
-		files:    newFileCache(maxFileCache),
-		wide:     newWideCache(maxWideCache),
-		inflight: map[jsonrpc2.ID]context.CancelFunc{},
+		opts:       opts,
+		log:        &logSink{file: opts.LogFile, level: opts.LogLevel},
+		exited:     make(chan struct{}),
+		overlays:   workspace.NewOverlays(),
+		files:      newFileCache(maxFileCache),
+		wide:       newWideCache(maxWideCache),
+		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
+		completion: newCompletionHost(),
 	}
 	s.bg, s.stopBg = context.WithCancel(context.Background())
 	s.agents = newAgentHost(s)

@@ -62,6 +62,16 @@ func (s *Server) Request(ctx context.Context, method string, params any) (any, e
 		return s.compact(ctx, rawParams(params))
 	case methodIndexStatus:
 		return s.indexStatus(), nil
+	case methodInlineCompletion:
+		var p protocol.InlineCompletionParams
+		if err := json.Unmarshal(luaObjectsFor[protocol.InlineCompletionParams](rawParams(params)), &p); err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", method, err)
+		}
+		return s.inlineCompletion(ctx, &p)
+	case methodCompletionEvent:
+		return nil, s.completionEvent(rawParams(params))
+	case methodCompletionContext:
+		return s.completionContext(rawParams(params))
 	case methodReindex:
 		// An incremental run per folder, as after a burst of file events:
 		// it picks up changes the watchers missed.

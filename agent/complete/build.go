@@ -67,6 +67,24 @@ type Prepared struct {
 	Tokens, ContextTokens int
 }
 
+// Report is a built request as `parley complete --context-only --json`
+// prints it and parley/completionContext answers it.
+type Report struct {
+	Prefix  string        `json:"prefix"`
+	Suffix  string        `json:"suffix"`
+	Context []fim.Snippet `json:"context"`
+	Tokens  int           `json:"tokens"`
+}
+
+// Report describes p.
+func (p Prepared) Report() Report {
+	ctx := p.Request.Context
+	if ctx == nil {
+		ctx = []fim.Snippet{}
+	}
+	return Report{Prefix: p.Request.Prefix, Suffix: p.Request.Suffix, Context: ctx, Tokens: p.Tokens}
+}
+
 // Build makes the fill-in-the-middle request for src within b: the
 // prefix and suffix cut at line boundaries, then context snippets in this
 // order while the budget lasts: the declarations the cursor needs as the

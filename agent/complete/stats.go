@@ -39,6 +39,12 @@ type StatsLog struct {
 	err  error
 }
 
+// StatsPath is the stats log of the workspace whose index is in
+// storeDir: beside it.
+func StatsPath(storeDir string) string {
+	return filepath.Join(filepath.Dir(storeDir), "completions.jsonl")
+}
+
 // OpenStatsLog returns the log at path (created on the first event).
 func OpenStatsLog(path string) *StatsLog { return &StatsLog{path: path} }
 
