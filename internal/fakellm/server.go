@@ -126,12 +126,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	key := s.script.key
 	keyOK := key == "" || r.Header.Get("X-Api-Key") == key || r.Header.Get("Authorization") == "Bearer "+key
-	if format := fimFormat(r.URL.Path); format != "" {
-		s.serveFIM(w, r, format, body, keyOK)
-		return
-	}
-	if strings.HasSuffix(r.URL.Path, "/embeddings") {
-		s.serveEmbeddings(w, body, keyOK)
+	if s.serveBesideChat(w, r, body, keyOK) {
 		return
 	}
 	overflow := s.script.window > 0 && p.tokens+p.maxTokens > s.script.window
@@ -154,12 +149,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 
-	if s.logDir != "" {
-		if err := os.WriteFile(filepath.Join(s.logDir, fmt.Sprintf("req-%d.json", n)), body, 0o644); err != nil {
-			msg, _ := json.Marshal("fakellm: " + err.Error())
-			writeError(w, 500, fmt.Sprintf(`{"error":{"type":"api_error","message":%s}}`, msg))
-			return
-		}
+	if !s.logRequest(w, n, body) {
+		return
 	}
 	if !keyOK {
 		writeError(w, 401, `{"type":"error","error":{"type":"authentication_error","message":"invalid api key"}}`)
@@ -204,6 +195,34 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 	case <-s.done:
 	}
+}
+
+// serveBesideChat answers the requests that use up no block: fill in the
+// middle and embeddings. It reports whether r was one.
+func (s *Server) serveBesideChat(w http.ResponseWriter, r *http.Request, body []byte, keyOK bool) bool {
+	if format := fimFormat(r.URL.Path); format != "" {
+		s.serveFIM(w, r, format, body, keyOK)
+		return true
+	}
+	if strings.HasSuffix(r.URL.Path, "/embeddings") {
+		s.serveEmbeddings(w, body, keyOK)
+		return true
+	}
+	return false
+}
+
+// logRequest writes chat request n's body to the log directory, if any.
+// On failure it answers 500 and returns false.
+func (s *Server) logRequest(w http.ResponseWriter, n int, body []byte) bool {
+	if s.logDir == "" {
+		return true
+	}
+	if err := os.WriteFile(filepath.Join(s.logDir, fmt.Sprintf("req-%d.json", n)), body, 0o644); err != nil {
+		msg, _ := json.Marshal("fakellm: " + err.Error())
+		writeError(w, 500, fmt.Sprintf(`{"error":{"type":"api_error","message":%s}}`, msg))
+		return false
+	}
+	return true
 }
 
 func writeError(w http.ResponseWriter, status int, body string) {
