@@ -201,18 +201,25 @@ func newHubsCmd(g *globals) *cobra.Command {
 }
 
 func newStatsCmd(g *globals) *cobra.Command {
-	var tokens bool
+	var tokens, completions bool
 	var session string
 	cmd := &cobra.Command{
 		Use:   "stats",
-		Short: "Show index statistics per language, or with --tokens the agent sessions' tokens",
+		Short: "Show index statistics per language, with --tokens the agent sessions' tokens, or with --completions the inline completions",
 		Long: `stats shows index statistics per language. With --tokens it shows, per
 agent session (most recent first, or the one --session names), the model's
 reported usage and the read_file tokens: sent, what full reads would have
 cost, and what each re-read mechanism (unchanged stubs, diffs, edit
-certificates) saved.`,
+certificates) saved. With --completions it shows, per language, the inline
+completions the editor was offered, shown, accepted (whole or in part) and
+dismissed, and the time spent building requests and waiting for the
+model (p50 and p99); these are counted on this machine and never sent
+anywhere.`,
 		Args: cobra.NoArgs,
 		RunE: func(_ *cobra.Command, args []string) error {
+			if completions {
+				return runStatsCompletions(g)
+			}
 			if tokens {
 				return runStatsTokens(g, session)
 			}
@@ -226,6 +233,7 @@ certificates) saved.`,
 	}
 	addQueryFlags(cmd, g, 0)
 	cmd.Flags().BoolVar(&tokens, "tokens", false, "report the agent sessions' tokens instead")
+	cmd.Flags().BoolVar(&completions, "completions", false, "report the inline completions instead")
 	cmd.Flags().StringVar(&session, "session", "", "with --tokens: only this session (ID, unique prefix or \"last\")")
 	return cmd
 }

@@ -56,7 +56,7 @@ and dependency queries from it.`,
 	pf.StringVar(&g.dataDir, "data-dir", "", "where parley keeps its data (default: $PARLEY_DATA_DIR, else the user cache directory)")
 	cmd.AddCommand(
 		newIndexCmd(g), newChatCmd(g),
-		newSymbolsCmd(g), newDefsCmd(g), newRefsCmd(g), newOutlineCmd(g),
+		newSymbolsCmd(g), newDefsCmd(g), newRefsCmd(g), newOutlineCmd(g), newCompleteCmd(g),
 		newDepsCmd(g), newDependentsCmd(g), newHubsCmd(g), newMapCmd(g), newStatsCmd(g),
 		newVersionCmd(), newServeCmd(g), newReadCmd(g), newHooksCmd(g), newLoopCmd(g), newMCPCmd(g), newACPCmd(g), newMemoryCmd(g), newVectorCmd(g),
 	)
