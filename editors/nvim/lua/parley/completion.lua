@@ -127,7 +127,7 @@ local function render()
   clear_mark()
   local cur = shown.items[shown.index]
   local ts = vim.bo[shown.buf].tabstop
-  local lines = vim.split(cur.ghost, '\n', true)
+  local lines = vim.split(cur.ghost, '\n', { plain = true })
   local hl = 'ParleyGhostText'
   local o = { hl_mode = 'combine', right_gravity = false }
   local first = lines[1]
@@ -424,7 +424,7 @@ function M.accept()
   local cur = s.items[s.index]
   clear_mark()
   shown = nil
-  local lines = vim.split(cur.ghost, '\n', true)
+  local lines = vim.split(cur.ghost, '\n', { plain = true })
   -- Its own undo step: break the sequence before the change (setting
   -- 'undolevels' does) and after it (<C-G>u, ahead of any typed keys).
   vim.o.undolevels = vim.o.undolevels
