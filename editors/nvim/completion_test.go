@@ -4,8 +4,10 @@
 package nvim_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,6 +73,20 @@ fim package cart\n\nva => r second = 2
 	}
 	if first && r.llm.FIMCancelled() < 1 {
 		t.Errorf("the superseded request reached the model and was not cancelled")
+	}
+	// The server counted what the plugin reported: three shown, two
+	// accepted (through the items' command), one dismissed.
+	out, err := exec.Command(parleyBinary(t), "stats", "--completions", "--json", "--root", r.root, "--data-dir", r.data).CombinedOutput()
+	if err != nil {
+		t.Fatalf("parley stats --completions: %v\n%s", err, out)
+	}
+	var stats []struct {
+		Language                                     string
+		Offered, Shown, Accepted, Partial, Dismissed int
+	}
+	if err := json.Unmarshal(out, &stats); err != nil || len(stats) != 1 || stats[0].Language != "go" ||
+		stats[0].Offered != 3 || stats[0].Shown != 3 || stats[0].Accepted != 2 || stats[0].Dismissed != 1 {
+		t.Errorf("parley stats --completions (want go: 3 offered and shown, 2 accepted, 1 dismissed): %v\n%s", err, out)
 	}
 }
 
