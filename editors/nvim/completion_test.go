@@ -25,7 +25,7 @@ func TestCompletionUnit(t *testing.T) {
 // fimDelay holds every answer of the fake completion model (ms): longer
 // than the plugin's and the server's debounce together, so that a second
 // keystroke finds the first request waiting for the model.
-const fimDelay = 600
+const fimDelay = 1000
 
 // TestCompletion: with a completion model configured (the fake's
 // /v1/completions in the user config, the model in the workspace's

@@ -123,8 +123,9 @@ H.async(function()
   H.feed('v')
   H.wait_async(5000, function() return #reqs > n end, 'the request after v')
   local first = reqs[#reqs]
-  -- The server's debounce has passed; the fake holds the answer longer.
-  H.sleep(math.floor(delay / 2))
+  -- Time for the server's debounce (75 ms) to pass and the request to
+  -- reach the fake, which holds its answer much longer.
+  H.sleep(math.floor(delay / 4))
   H.check(not first.answered, 'the first request was answered before the second keystroke: ' .. state())
   H.feed('a')
   H.wait_async(10000, function() return ghost(buf) ~= nil end, function() return 'the ghost text in tax.go; ' .. state() end)
