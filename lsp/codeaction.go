@@ -95,8 +95,11 @@ func kindWanted(kind protocol.CodeActionKind, only []protocol.CodeActionKind) bo
 // ExecuteCommand runs an agent command as a turn in a new session and
 // answers, like parley/chat, when the turn ends.
 func (s *Server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
-	if p.Command == commandCompletionAccepted {
+	switch p.Command {
+	case commandCompletionAccepted:
 		return nil, s.completionAccepted(p)
+	case commandNextEditAccepted:
+		return nil, s.nextEditAccepted(p)
 	}
 	var cmd *agentCommand
 	for i := range agentCommands {

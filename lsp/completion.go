@@ -35,6 +35,10 @@ type completionHost struct {
 	built   bool
 	stats   *complete.StatsLog
 	noticed bool // the "no completion model" notice was shown
+	// proposals counts next-edit proposals and proposalLang keeps their
+	// languages (nextedit.go).
+	proposals    int
+	proposalLang map[string]string
 }
 
 func newCompletionHost() *completionHost {

@@ -214,7 +214,7 @@ func (s *Server) capabilities() protocol.ServerCapabilities {
 		DocumentHighlightProvider: protocol.Boolean(true),
 		CodeActionProvider:        protocol.Boolean(true),
 		InlineCompletionProvider:  protocol.Boolean(true),
-		ExecuteCommandProvider:    protocol.ExecuteCommandOptions{Commands: append(commandNames(), commandCompletionAccepted)},
+		ExecuteCommandProvider:    protocol.ExecuteCommandOptions{Commands: append(commandNames(), commandCompletionAccepted, commandNextEditAccepted)},
 		Workspace: &protocol.WorkspaceOptions{
 			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 				Supported:           ptr(true),

@@ -72,6 +72,8 @@ func (s *Server) Request(ctx context.Context, method string, params any) (any, e
 		return nil, s.completionEvent(rawParams(params))
 	case methodCompletionContext:
 		return s.completionContext(rawParams(params))
+	case methodNextEdit:
+		return s.nextEdit(ctx, rawParams(params))
 	case methodReindex:
 		// An incremental run per folder, as after a burst of file events:
 		// it picks up changes the watchers missed.

@@ -26,6 +26,12 @@ type Event struct {
 	Chars     int       `json:"chars,omitempty"`
 }
 
+// The kinds of the events of next-edit proposals.
+const (
+	NextEditOffered  = "next-edit-offered"
+	NextEditAccepted = "next-edit-accepted"
+)
+
 // maxLogBytes bounds a stats log: past it, the older half is dropped.
 const maxLogBytes = 4 << 20
 
@@ -111,6 +117,8 @@ type LangStats struct {
 	Offered, Shown, Accepted, Partial          int
 	Dismissed                                  int
 	ContextP50, ContextP99, ModelP50, ModelP99 float64 // milliseconds
+	// NextOffered and NextAccepted count next-edit proposals.
+	NextOffered, NextAccepted int
 }
 
 // ReadStats sums the log at path per language, in language order. A
@@ -156,6 +164,10 @@ func ReadStats(path string) ([]LangStats, error) {
 			}
 		case "dismissed":
 			s.Dismissed++
+		case NextEditOffered:
+			s.NextOffered++
+		case NextEditAccepted:
+			s.NextAccepted++
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -164,10 +164,11 @@ func runStatsCompletions(g *globals) error {
 		fmt.Fprintf(g.stdout, "no inline completions recorded for %s yet\n", root)
 		return nil
 	}
-	fmt.Fprintf(g.stdout, "%-12s %8s %6s %9s %8s %10s %16s %16s\n", "language", "offered", "shown", "accepted", "partial", "dismissed", "context p50/p99", "model p50/p99")
+	fmt.Fprintf(g.stdout, "%-12s %8s %6s %9s %8s %10s %16s %16s %12s\n", "language", "offered", "shown", "accepted", "partial", "dismissed", "context p50/p99", "model p50/p99", "next edits")
 	for _, s := range stats {
-		fmt.Fprintf(g.stdout, "%-12s %8d %6d %9d %8d %10d %16s %16s\n", s.Language, s.Offered, s.Shown, s.Accepted, s.Partial, s.Dismissed,
-			fmt.Sprintf("%.1f/%.1f ms", s.ContextP50, s.ContextP99), fmt.Sprintf("%.0f/%.0f ms", s.ModelP50, s.ModelP99))
+		fmt.Fprintf(g.stdout, "%-12s %8d %6d %9d %8d %10d %16s %16s %12s\n", s.Language, s.Offered, s.Shown, s.Accepted, s.Partial, s.Dismissed,
+			fmt.Sprintf("%.1f/%.1f ms", s.ContextP50, s.ContextP99), fmt.Sprintf("%.0f/%.0f ms", s.ModelP50, s.ModelP99),
+			fmt.Sprintf("%d/%d", s.NextAccepted, s.NextOffered))
 	}
 	return nil
 }
