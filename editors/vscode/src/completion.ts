@@ -30,11 +30,19 @@ import {
 /** The command each item carries in VS Code: it forwards the server's command (see acceptCommand). */
 export const ACCEPT_COMMAND = 'parley.completion.didAccept';
 
+const SERVER_NOT_INITIALIZED = -32002;
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 const REQUEST_CANCELLED = -32800;
 /** vscode-jsonrpc's code for a request on a connection that is gone or not yet there. */
 const CONNECTION_INACTIVE = -32099;
+
+/**
+ * Errors that are outcomes, not problems, for a request made at each
+ * keystroke: cancelled, a server starting or gone, a document outside the
+ * workspace folders (InvalidParams).
+ */
+const QUIET = new Set([REQUEST_CANCELLED, CONNECTION_INACTIVE, SERVER_NOT_INITIALIZED, INVALID_PARAMS]);
 
 /** What the provider needs of the language client (LanguageClient has all of it). */
 export interface CompletionClient {
@@ -248,7 +256,7 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
       if (code === METHOD_NOT_FOUND) {
         this.unsupported.add(client);
         this.host.log('parley: this server does not answer textDocument/inlineCompletion; inline completion is off until it restarts.');
-      } else if (code !== REQUEST_CANCELLED && code !== CONNECTION_INACTIVE && !token.isCancellationRequested) {
+      } else if (!QUIET.has(code as number) && !token.isCancellationRequested) {
         this.host.log(`textDocument/inlineCompletion: ${e instanceof Error ? e.message : String(e)}`);
       }
       return undefined;

@@ -153,7 +153,17 @@ describe('inline completion provider', () => {
       throw Object.assign(new Error('cancelled'), { code: -32800 });
     };
     expect(await provider.provideInlineCompletionItems(doc, pos, automatic, token().token)).toBeUndefined();
+    // Nor is a file outside the workspace folders (InvalidParams).
+    client.answer = async () => {
+      throw Object.assign(new Error('outside the workspace folders'), { code: -32602 });
+    };
+    expect(await provider.provideInlineCompletionItems(doc, pos, automatic, token().token)).toBeUndefined();
     expect(logs).toEqual([]);
+    client.answer = async () => {
+      throw new Error('boom');
+    };
+    await provider.provideInlineCompletionItems(doc, pos, automatic, token().token);
+    expect(logs).toEqual(['textDocument/inlineCompletion: boom']);
   });
 
   it('asks nothing when off or snoozed', async () => {
