@@ -124,11 +124,15 @@ H.async(function()
   H.check(vim.deep_equal(notes, { 'c1:shown', 'c2:shown' }), 'events after accept ' .. vim.inspect(notes))
   H.check(#commands == 1 and commands[1].command == 'parley.completion.accepted' and commands[1].arguments[1].id == 'c1',
     'executeCommand ' .. vim.inspect(commands))
-  H.feed('<Esc>')
+  -- What is typed after it is a step of its own too.
+  H.feed('Z<Esc>')
   H.check(#sent == 1, 'a request after accepting: ' .. #sent)
   H.feed('u')
-  H.check(vim.deep_equal(H.lines(buf), { 'package main', '', 'func f() {', '\tx :', '}' }),
+  H.check(vim.deep_equal(H.lines(buf), { 'package main', '', 'func f() {', '\tx := 1', '\treturn', '}' }),
     'after one u: ' .. vim.inspect(H.lines(buf)))
+  H.feed('u')
+  H.check(vim.deep_equal(H.lines(buf), { 'package main', '', 'func f() {', '\tx :', '}' }),
+    'after two u: ' .. vim.inspect(H.lines(buf)))
 
   -- A different change dismisses (and asks again); the superseded request
   -- is cancelled and its late answer dropped.
