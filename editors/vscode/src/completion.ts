@@ -220,7 +220,7 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
 
   constructor(private readonly host: ProviderHost) {}
 
-  /** The item shown, or else returned, last: its id and document. */
+  /** The item shown or returned most recently: its id and document. */
   lastCompletion(): LastCompletion | undefined {
     return this.last && { id: this.last.id, uri: this.last.uri, languageId: this.last.languageId };
   }
