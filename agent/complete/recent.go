@@ -138,9 +138,9 @@ func changedLines(path string, before, after []byte) (RecentEdit, bool) {
 	for s < len(before)-p && s < len(after)-p && before[len(before)-1-s] == after[len(after)-1-s] {
 		s++
 	}
-	// Forward to a line end: keep the common tail's partial line out of
-	// the common part.
-	for s > 0 && before[len(before)-s-1] != '\n' {
+	// The common tail must start a line in both texts (or at p).
+	lineStart := func(b []byte, i int) bool { return i == p || b[i-1] == '\n' }
+	for s > 0 && !(lineStart(before, len(before)-s) && lineStart(after, len(after)-s)) {
 		s--
 	}
 	old, cur := before[p:len(before)-s], after[p:len(after)-s]

@@ -16,6 +16,10 @@ func TestChangedLines(t *testing.T) {
 		{"a\nb\nc\n", "a\nb\nx\ny\nc\n", 3, 4, "", "x\ny\n"},
 		{"a\nb\nc\n", "a\nc\n", 2, 2, "b\n", ""},
 		{"a", "ab", 1, 1, "a", "ab"},
+		{"a\nb\n", "a\nxb\n", 2, 2, "b\n", "xb\n"},
+		{"b\n", "ab\n", 1, 1, "b\n", "ab\n"},
+		{"x", "yx", 1, 1, "x", "yx"},
+		{"ab\n", "b\n", 1, 1, "ab\n", "b\n"},
 	} {
 		e, ok := changedLines("f.go", []byte(tc.before), []byte(tc.after))
 		if !ok || e.StartLine != tc.start || e.EndLine != tc.end || e.Before != tc.old || e.After != tc.cur {
@@ -25,6 +29,37 @@ func TestChangedLines(t *testing.T) {
 	if _, ok := changedLines("f.go", []byte("same"), []byte("same")); ok {
 		t.Error("no change reported as one")
 	}
+}
+
+// FuzzChangedLines: the edit is whole lines, and putting its Before back
+// in place of its After gives the old text.
+func FuzzChangedLines(f *testing.F) {
+	f.Add("a\nb\n", "a\nxb\n")
+	f.Add("b\n", "ab\n")
+	f.Add("", "x")
+	f.Add("x\ny", "")
+	f.Fuzz(func(t *testing.T, before, after string) {
+		e, ok := changedLines("f", []byte(before), []byte(after))
+		if !ok {
+			if before != after {
+				t.Fatal("a change not reported")
+			}
+			return
+		}
+		lines := strings.SplitAfter(after, "\n")
+		start := e.StartLine - 1
+		head := strings.Join(lines[:start], "")
+		if !strings.HasPrefix(after[len(head):], e.After) {
+			t.Fatalf("After %q is not at line %d of %q", e.After, e.StartLine, after)
+		}
+		tail := after[len(head)+len(e.After):]
+		if head+e.Before+tail != before {
+			t.Fatalf("%q -> %q: edit %+v does not rebuild the old text", before, after, e)
+		}
+		if e.After != "" && !strings.HasSuffix(e.After, "\n") && tail != "" {
+			t.Fatalf("After %q ends mid-line before %q", e.After, tail)
+		}
+	})
 }
 
 func TestEditRing(t *testing.T) {
