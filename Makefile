@@ -78,6 +78,8 @@ fuzz:
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzToolInput -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzStream -fuzztime 30s
 	$(GO) test ./cmd/parley -run '^$$' -fuzz FuzzDiffHunks -fuzztime 30s
+	$(GO) test ./agent/complete/fim -run '^$$' -fuzz FuzzParse -fuzztime 30s
+	$(GO) test ./agent/complete -run '^$$' -fuzz FuzzChangedLines -fuzztime 30s
 	$(GO) test ./tools/mcpserve -run '^$$' -fuzz FuzzFilterFrames -fuzztime 30s
 	$(GO) test ./agent/acp -run '^$$' -fuzz FuzzFrames -fuzztime 30s
 
