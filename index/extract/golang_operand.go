@@ -355,6 +355,15 @@ func (o *operands) valueAt(off, idx int) string {
 		if j < len(src) && src[j] == '(' && idx == 0 {
 			return o.typeAt(j + 1)
 		}
+	case "make":
+		// make([]T, n): a slice of T (maps and channels are not
+		// described).
+		if j < len(src) && src[j] == '(' && idx == 0 && !o.local(a, i) {
+			if d := o.typeAt(j + 1); strings.HasPrefix(d, "[]") {
+				return d
+			}
+			return ""
+		}
 	}
 	desc, called, j, res, done := o.chainAt(a, i, j, idx)
 	if done {
@@ -422,10 +431,19 @@ func (o *operands) chainAt(a string, i, j, idx int) (desc string, called bool, s
 			called, j = false, end
 			continue
 		case j+1 < len(src) && src[j] == '.' && src[j+1] == '(':
+			// x.(T), and what follows it: x.(T).M().f
+			t, end := o.typeAt(j+2), skipParens(src, j+1)
+			if t == "" || end < 0 {
+				return "", false, j, "", true
+			}
+			if end+1 < len(src) && src[end] == '.' && src[end+1] != '(' {
+				desc, called, j = t, false, end
+				continue
+			}
 			if idx != 0 {
 				return "", false, j, "", true
 			}
-			return "", false, j, o.typeAt(j + 2), true // x.(T)
+			return "", false, j, t, true
 		case j < len(src) && src[j] == '.':
 			b, k := identAt(src, j+1)
 			if b == "" {

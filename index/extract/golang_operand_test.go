@@ -30,6 +30,19 @@ func f() {
 	g := a.m()
 	a.X(); b.X(); c.X(); err.X(); d.X(); e.X(); g.X()
 }`, "5:T pkg\n6:Open import\n9:m T{}\n10:X T{}\n10:X pkg.T{}\n10:X os.Open()\n10:X os.Open()[1]\n10:X T{}\n10:X NewT()\n10:X T{}.m()"},
+		{"make and asserted calls", `package p
+import "net/http"
+func f(w http.ResponseWriter, n int) {
+	xs := make([]T, n)
+	xs[0].M()
+	m := make(map[string]T)
+	m["a"].M()
+	c, _, err := w.(http.Hijacker).Hijack()
+	c.Close()
+	err.Error()
+	h := w.(*H).Get().Inner
+	h.M()
+}`, "3:ResponseWriter import\n5:M []T{}[_]\n7:M -\n8:Hijacker import\n8:Hijack http.Hijacker{}\n9:Close http.Hijacker{}.Hijack()\n10:Error http.Hijacker{}.Hijack()[2]\n11:Get H{}\n11:Inner H{}.Get()\n12:M H{}.Get().Inner"},
 		{"shadowing and scopes", `package p
 import "net/url"
 func f(x T) {
