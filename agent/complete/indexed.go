@@ -9,7 +9,6 @@ import (
 
 	"github.com/parleyhq/parley/agent/complete/fim"
 	"github.com/parleyhq/parley/index"
-	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/index/golang"
 	"github.com/parleyhq/parley/index/nav"
 )
@@ -127,76 +126,6 @@ func (src Source) definitions(off int, name string) []index.SymbolHit {
 		return nil
 	}
 	return hits
-}
-
-var annotated = regexp.MustCompile(`(?::\s*|new\s+|=\s*)([A-Z][A-Za-z0-9_]*)`)
-
-func membersOf(src Source, c *snippets, xOff int, x, partial string) {
-	defs := src.definitions(xOff, x)
-	if len(defs) == 0 {
-		return
-	}
-	d := defs[0]
-	class, classPath := "", d.Path
-	switch d.Symbol.Kind {
-	case extract.KindClass, extract.KindInterface, extract.KindStruct, extract.KindModule, extract.KindEnum:
-		class = qualified(d.Symbol)
-	default:
-		// `x: Foo`, `x = Foo(...)`, `x = new Foo()`: Foo's members.
-		m := annotated.FindStringSubmatch(d.Symbol.Signature)
-		if m == nil {
-			return
-		}
-		for _, h := range classes(src.Store, m[1]) {
-			class, classPath = qualified(h.Symbol), h.Path
-			break
-		}
-	}
-	if class == "" {
-		return
-	}
-	syms, err := src.Store.Symbols(classPath)
-	if err != nil {
-		return
-	}
-	var hits []index.SymbolHit
-	for _, s := range syms {
-		if s.Container == class {
-			hits = append(hits, index.SymbolHit{Path: classPath, Symbol: s})
-		}
-	}
-	lower := strings.ToLower(partial)
-	slices.SortStableFunc(hits, func(a, b index.SymbolHit) int {
-		pa := strings.HasPrefix(strings.ToLower(a.Symbol.Name), lower)
-		pb := strings.HasPrefix(strings.ToLower(b.Symbol.Name), lower)
-		switch {
-		case pa && !pb:
-			return -1
-		case pb && !pa:
-			return 1
-		}
-		return 0
-	})
-	addHits(c, hits, fmt.Sprintf("members of %s's type %s", x, class))
-}
-
-func qualified(s extract.Symbol) string {
-	if s.Container == "" {
-		return s.Name
-	}
-	return s.Container + "." + s.Name
-}
-
-// classes are the class-like declarations named name.
-func classes(st *index.Store, name string) []index.SymbolHit {
-	hits, err := st.Definitions(name)
-	if err != nil {
-		return nil
-	}
-	return slices.DeleteFunc(hits, func(h index.SymbolHit) bool {
-		k := h.Symbol.Kind
-		return h.Symbol.Name != name || k != extract.KindClass && k != extract.KindInterface && k != extract.KindStruct && k != extract.KindEnum
-	})
 }
 
 var callee = regexp.MustCompile(`([A-Za-z_$][A-Za-z0-9_$]*)\s*\(`)

@@ -1,0 +1,168 @@
+package complete
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// The members after `x.` in Python, TypeScript and JavaScript, where the
+// index resolves x through the navigation path: x a class (its members),
+// a module (its top-level declarations), self/this/cls (the enclosing
+// class's), or a binding whose declaration names its class (`x: Foo`,
+// `x = Foo(...)`, `x = new Foo()`, `const x: Foo`).
+
+// selfNames are the receivers that mean the enclosing class.
+var selfNames = map[string]bool{"self": true, "this": true, "cls": true}
+
+func membersOf(src Source, c *snippets, xOff int, x, partial string) {
+	if selfNames[x] {
+		if p, class, ok := enclosingClass(src); ok {
+			addMembers(src, c, p, class, partial, fmt.Sprintf("members of the enclosing class %s", class))
+		}
+		return
+	}
+	defs := src.definitions(xOff, x)
+	if len(defs) == 0 {
+		return
+	}
+	d := defs[0]
+	switch k := d.Symbol.Kind; {
+	case classLike(k):
+		addMembers(src, c, d.Path, qualified(d.Symbol), partial, fmt.Sprintf("members of %s", qualified(d.Symbol)))
+	case k == extract.KindModule || k == extract.KindFile || k == extract.KindNamespace || k == extract.KindPackage:
+		addMembers(src, c, d.Path, "", partial, fmt.Sprintf("declarations of module %s", x))
+	default:
+		class := declaredClass(src, d, x)
+		if class == "" {
+			return
+		}
+		for _, h := range classes(src.Store, class) {
+			addMembers(src, c, h.Path, qualified(h.Symbol), partial, fmt.Sprintf("members of %s's type %s", x, class))
+			return
+		}
+	}
+}
+
+func classLike(k extract.SymbolKind) bool {
+	return k == extract.KindClass || k == extract.KindInterface || k == extract.KindStruct || k == extract.KindEnum
+}
+
+// classOf finds the class a declaration's text names for x: in its
+// signature, or right after x on its line.
+var (
+	classOf     = regexp.MustCompile(`(?::\s*|=\s*(?:new\s+|await\s+)?)([A-Z][A-Za-z0-9_]*)`)
+	classAfterX = regexp.MustCompile(`^\s*(?::\s*|=\s*(?:new\s+|await\s+)?)([A-Z][A-Za-z0-9_]*)`)
+)
+
+// declaredClass reads the class x's declaration names: its signature, else
+// its line in the file as the caller sees it.
+func declaredClass(src Source, d index.SymbolHit, x string) string {
+	if m := classOf.FindStringSubmatch(d.Symbol.Signature); m != nil {
+		return m[1]
+	}
+	text := src.Text
+	if d.Path != src.Path {
+		if src.Read == nil {
+			return ""
+		}
+		var err error
+		if text, err = src.Read(d.Path); err != nil {
+			return ""
+		}
+	}
+	lines := bytes.Split(text, []byte("\n"))
+	l := int(d.Symbol.Selection.Start.Line)
+	if l >= len(lines) {
+		return ""
+	}
+	line := string(lines[l])
+	i := int(d.Symbol.Selection.Start.Col)
+	if i+len(x) > len(line) || line[i:i+len(x)] != x {
+		return ""
+	}
+	if m := classAfterX.FindStringSubmatch(line[i+len(x):]); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// enclosingClass is the innermost class of the stored symbols of src's
+// file around the cursor's line.
+func enclosingClass(src Source) (string, string, bool) {
+	syms, err := src.Store.Symbols(src.Path)
+	if err != nil {
+		return "", "", false
+	}
+	line := uint32(bytes.Count(src.Text[:min(max(src.Offset, 0), len(src.Text))], []byte("\n")))
+	best := -1
+	for i, s := range syms {
+		if classLike(s.Kind) && s.Range.Start.Line <= line && line <= s.Range.End.Line {
+			if best < 0 || s.Range.Start.Line >= syms[best].Range.Start.Line {
+				best = i
+			}
+		}
+	}
+	if best < 0 {
+		return "", "", false
+	}
+	return src.Path, qualified(syms[best]), true
+}
+
+// addMembers adds the symbols of p whose container is class ("" for a
+// module's top-level declarations), those matching what is typed and those
+// the file already uses first.
+func addMembers(src Source, c *snippets, p, class, partial, why string) {
+	syms, err := src.Store.Symbols(p)
+	if err != nil {
+		return
+	}
+	var hits []index.SymbolHit
+	for _, s := range syms {
+		if s.Container == class && !(class == "" && (s.Kind == extract.KindVariable && strings.HasPrefix(s.Name, "_"))) {
+			hits = append(hits, index.SymbolHit{Path: p, Symbol: s})
+		}
+	}
+	refs, _, _ := src.Store.FileNames(src.Path)
+	used := make(map[string]bool, len(refs))
+	for _, r := range refs {
+		used[r] = true
+	}
+	lower := strings.ToLower(partial)
+	score := func(h index.SymbolHit) int {
+		n := 0
+		if lower != "" && strings.HasPrefix(strings.ToLower(h.Symbol.Name), lower) {
+			n += 2
+		}
+		if used[h.Symbol.Name] {
+			n++
+		}
+		return n
+	}
+	slices.SortStableFunc(hits, func(a, b index.SymbolHit) int { return score(b) - score(a) })
+	addHits(c, hits, why)
+}
+
+// qualified is a symbol's name with its container.
+func qualified(s extract.Symbol) string {
+	if s.Container == "" {
+		return s.Name
+	}
+	return s.Container + "." + s.Name
+}
+
+// classes are the class-like declarations named name.
+func classes(st *index.Store, name string) []index.SymbolHit {
+	hits, err := st.Definitions(name)
+	if err != nil {
+		return nil
+	}
+	return slices.DeleteFunc(hits, func(h index.SymbolHit) bool {
+		return h.Symbol.Name != name || !classLike(h.Symbol.Kind)
+	})
+}
