@@ -170,7 +170,7 @@ func TestInlineCompletionNotConfigured(t *testing.T) {
 // reach the model once, with the last text; a request arriving while the
 // model answers aborts that request.
 func TestInlineCompletionSuperseded(t *testing.T) {
-	e, fake := completionEditor(t, "fim => x\nfimdelay 400", `, "debounce_ms": 150`)
+	e, fake := completionEditor(t, "fim => x\nfimdelay 400", `, "debounce_ms": 600`)
 	const file = "app/main.go"
 	e.open(file)
 	var wg sync.WaitGroup
