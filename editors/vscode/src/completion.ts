@@ -42,7 +42,7 @@ const CONNECTION_INACTIVE = -32099;
  * keystroke: cancelled, a server starting or gone, a document outside the
  * workspace folders (InvalidParams).
  */
-const QUIET = new Set([REQUEST_CANCELLED, CONNECTION_INACTIVE, SERVER_NOT_INITIALIZED, INVALID_PARAMS]);
+export const QUIET_ERRORS: ReadonlySet<number> = new Set([REQUEST_CANCELLED, CONNECTION_INACTIVE, SERVER_NOT_INITIALIZED, INVALID_PARAMS]);
 
 /** What the provider needs of the language client (LanguageClient has all of it). */
 export interface CompletionClient {
@@ -133,18 +133,18 @@ export function completionStatus(mode: CompletionMode, remainingMs: number, sett
     case 'on':
       return {
         text: '$(sparkle) completion on',
-        tooltip: 'parley inline completion is on. Click to turn it off or snooze it.',
+        tooltip: 'parley inline completion and next-edit proposals are on. Click to turn them off or snooze them.',
       };
     case 'off':
       return {
         text: '$(circle-slash) completion off',
-        tooltip: 'parley inline completion is off in this workspace. Click to turn it on.',
+        tooltip: 'parley inline completion and next-edit proposals are off in this workspace. Click to turn them on.',
       };
     case 'snoozed': {
       const min = Math.max(1, Math.ceil(remainingMs / 60_000));
       return {
         text: `$(clock) completion snoozed ${min} min`,
-        tooltip: `parley inline completion is snoozed for ${min} more minute${min === 1 ? '' : 's'}. Click to turn it back on.`,
+        tooltip: `parley inline completion and next-edit proposals are snoozed for ${min} more minute${min === 1 ? '' : 's'}. Click to turn them back on.`,
       };
     }
   }
@@ -204,6 +204,16 @@ interface Tracked {
 /** How many items' event state is kept (the editor shows one at a time). */
 const TRACKED_MAX = 64;
 
+/** The items returned last: for which document version, and whether one of them ended. */
+interface LastList {
+  uri: string;
+  version: number;
+  /** How many items; those with an id are tracked. */
+  count: number;
+  items: Set<Tracked>;
+  ended: boolean;
+}
+
 /**
  * Asks the server for inline completions and reports what became of
  * them: acceptance through the item's command (workspace/executeCommand
@@ -217,8 +227,27 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
   private readonly unsupported = new WeakSet<object>();
   private readonly pendingPartial = new Map<Tracked, number>();
   private last?: Tracked;
+  private lastList?: LastList;
 
   constructor(private readonly host: ProviderHost) {}
+
+  /**
+   * Whether ghost text of ours may be showing in the document (protocol
+   * URI) at this version: the last request answered items for that very
+   * version and none of them was accepted, dismissed or dropped since (as
+   * far as VS Code tells: without the inlineCompletionsAdditions proposal,
+   * items count as showing until the document changes).
+   */
+  showingIn(uri: string, version: number): boolean {
+    const l = this.lastList;
+    return !!l && l.uri === uri && l.version === version && l.count > 0 && !l.ended;
+  }
+
+  private ended(t: Tracked): void {
+    if (this.lastList?.items.has(t)) {
+      this.lastList.ended = true;
+    }
+  }
 
   /** The item shown or returned most recently: its id and document. */
   lastCompletion(): LastCompletion | undefined {
@@ -231,6 +260,7 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
     context: vscode.InlineCompletionContext,
     token: vscode.CancellationToken,
   ): Promise<vscode.InlineCompletionList | undefined> {
+    this.lastList = undefined;
     if (!this.host.active() || token.isCancellationRequested) {
       return undefined;
     }
@@ -256,7 +286,7 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
       if (code === METHOD_NOT_FOUND) {
         this.unsupported.add(client);
         this.host.log('parley: this server does not answer textDocument/inlineCompletion; inline completion is off until it restarts.');
-      } else if (!QUIET.has(code as number) && !token.isCancellationRequested) {
+      } else if (!QUIET_ERRORS.has(code as number) && !token.isCancellationRequested) {
         this.host.log(`textDocument/inlineCompletion: ${e instanceof Error ? e.message : String(e)}`);
       }
       return undefined;
@@ -276,6 +306,14 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
     if (first) {
       this.last = first;
     }
+    const tracked = new Set<Tracked>();
+    for (const it of items) {
+      const t = this.items.get(it);
+      if (t) {
+        tracked.add(t);
+      }
+    }
+    this.lastList = { uri: params.textDocument.uri, version: document.version, count: items.length, items: tracked, ended: false };
     return new vscode.InlineCompletionList(items);
   }
 
@@ -334,6 +372,7 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
     if (id !== undefined) {
       const t = this.track(id);
       t.ended = true;
+      this.ended(t);
     }
     const client = this.host.client();
     if (!client) {
@@ -395,10 +434,18 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
     if (reason?.kind === END_OF_LIFE_REJECTED) {
       this.dismissed(item);
     }
+    // Accepted, rejected or ignored: no longer shown.
+    const t = this.items.get(item);
+    if (t) {
+      this.ended(t);
+    }
   }
 
   private dismissed(item: vscode.InlineCompletionItem): void {
     const t = this.items.get(item);
+    if (t) {
+      this.ended(t);
+    }
     if (!t || t.ended) {
       return;
     }

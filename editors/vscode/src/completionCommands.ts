@@ -1,6 +1,8 @@
 // Registers inline completion (completion.ts) with VS Code: the provider
 // for the documents the language client serves, the status bar switch, the
 // commands and the read-only documents of parley: Show Completion Context.
+// Next-edit proposals (nextEditCommands.ts) are registered here too: the
+// same switch silences them.
 
 import * as vscode from 'vscode';
 import {
@@ -13,6 +15,8 @@ import {
   parseMinutes,
   showCompletionContext,
 } from './completion';
+import type { NextEditClient } from './nextEdit';
+import { registerNextEdit } from './nextEditCommands';
 import type { LspCommand } from './protocol';
 
 export const CONTEXT_SCHEME = 'parley-completion';
@@ -52,7 +56,7 @@ export function fillCompletionCapabilities(caps: { textDocument?: object }): voi
 
 export function registerCompletion(opts: {
   memento: vscode.Memento;
-  client: () => CompletionClient | undefined;
+  client: () => (CompletionClient & NextEditClient) | undefined;
   log: (m: string) => void;
 }): vscode.Disposable {
   const state = new CompletionState(opts.memento);
@@ -60,6 +64,12 @@ export function registerCompletion(opts: {
     client: opts.client,
     active: () => settingEnabled() && state.mode() === 'on',
     log: opts.log,
+  });
+  const nextEdit = registerNextEdit({
+    client: opts.client,
+    log: opts.log,
+    switchOn: () => state.mode() === 'on',
+    completionShowing: (uri, version) => provider.showingIn(uri, version),
   });
   const item = vscode.window.createStatusBarItem('parley.completion', vscode.StatusBarAlignment.Right, 100);
   item.name = 'parley completion';
@@ -70,6 +80,7 @@ export function registerCompletion(opts: {
     const v = completionStatus(state.mode(), state.remaining(), settingEnabled());
     item.text = v.text;
     item.tooltip = v.tooltip;
+    nextEdit.controller.refresh();
     const left = state.remaining();
     if (left > 0) {
       // The minutes left, and the end of the snooze.
@@ -151,6 +162,7 @@ export function registerCompletion(opts: {
   return vscode.Disposable.from(
     item,
     docs,
+    nextEdit.disposable,
     { dispose: () => clearTimeout(timer) },
     vscode.languages.registerInlineCompletionItemProvider(SELECTOR, provider),
     vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, docs),

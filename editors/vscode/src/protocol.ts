@@ -244,6 +244,7 @@ export const Methods = {
   inlineCompletion: 'textDocument/inlineCompletion',
   completionEvent: 'parley/completionEvent',
   completionContext: 'parley/completionContext',
+  nextEdit: 'parley/nextEdit',
 } as const;
 
 // ---- inline completion (docs/protocol.md, "Inline completion and next-edit proposals") ----
@@ -313,6 +314,33 @@ export interface CompletionContextResult {
   context?: CompletionSnippet[] | null;
   tokens?: number;
 }
+
+// ---- next-edit proposals (docs/protocol.md, "parley/nextEdit") ----
+
+/** parley/nextEdit's params: the version the client has now and the cursor. */
+export interface NextEditParams {
+  textDocument: { uri: string; version: number };
+  position: LspPosition;
+}
+
+/** One edit of a proposal, for the version it was computed against (null: a file not open in the editor). */
+export interface NextEditEditWire {
+  textDocument: { uri: string; version: number | null };
+  range: LspRange;
+  newText: string;
+}
+
+/** parley/nextEdit's result: no edits (and a reason) when there is no proposal. */
+export interface NextEditResult {
+  id?: string | number;
+  edits: NextEditEditWire[];
+  why?: string;
+  reason?: string;
+  command?: LspCommand;
+}
+
+/** The command a proposal carries; the client runs it once it applied the edits. */
+export const NEXT_EDIT_ACCEPTED = 'parley.nextEdit.accepted';
 
 /** The memory types (memory.Types). */
 export const MemoryTypes = [

@@ -82,6 +82,39 @@ export class Range {
   ) {}
 }
 
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly path: string,
+  ) {}
+  static parse(s: string): Uri {
+    const m = /^([a-z][\w+.-]*):(?:\/\/)?(.*)$/i.exec(s);
+    return m ? new Uri(m[1], m[2]) : new Uri('file', s);
+  }
+  static file(path: string): Uri {
+    return new Uri('file', path);
+  }
+  toString(): string {
+    return `${this.scheme}://${this.path}`;
+  }
+}
+
+/** Records its edits in order: the unit tests read them back. */
+export class WorkspaceEdit {
+  readonly edits: { uri: Uri; range: Range; newText: string }[] = [];
+  replace(uri: Uri, range: Range, newText: string): void {
+    this.edits.push({ uri, range, newText });
+  }
+  get size(): number {
+    return new Set(this.edits.map((e) => e.uri.toString())).size;
+  }
+}
+
+export enum TextDocumentChangeReason {
+  Undo = 1,
+  Redo = 2,
+}
+
 export class SnippetString {
   constructor(readonly value: string) {}
 }
@@ -112,6 +145,9 @@ export default {
   Position,
   Range,
   SnippetString,
+  Uri,
+  WorkspaceEdit,
+  TextDocumentChangeReason,
   InlineCompletionTriggerKind,
   InlineCompletionItem,
   InlineCompletionList,
