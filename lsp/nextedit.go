@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/parleyhq/parley/agent/complete"
+	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -50,7 +53,7 @@ type NextEditResult struct {
 	Command *protocol.Command `json:"command,omitempty"`
 }
 
-func (s *Server) nextEdit(_ context.Context, raw json.RawMessage) (*NextEditResult, error) {
+func (s *Server) nextEdit(ctx context.Context, raw json.RawMessage) (*NextEditResult, error) {
 	var p NextEditParams
 	if err := json.Unmarshal(luaObjectsFor[NextEditParams](raw), &p); err != nil {
 		return nil, invalidParams("%s: %v", methodNextEdit, err)
@@ -70,8 +73,19 @@ func (s *Server) nextEdit(_ context.Context, raw json.RawMessage) (*NextEditResu
 		none.Reason = "no recent edit in this document"
 		return none, nil
 	}
+	mode := s.completionEngine().NextEditMode()
+	if mode == config.NextEditOff {
+		none.Reason = "next-edit proposals are off (completion.next_edit)"
+		return none, nil
+	}
 	d := &doc{f: f, abs: abs, rel: rel}
-	prop, ok := complete.NextEdit(complete.NextEditSource{Store: f.store, Path: rel, Text: ov.Content, Last: recent[0], Read: s.pyReader(d)})
+	src := complete.NextEditSource{Store: f.store, Path: rel, Text: ov.Content, Last: recent[0], Read: s.pyReader(d)}
+	prop, ok := complete.NextEdit(src)
+	if !ok && mode == config.NextEditModel {
+		if prop, ok, err = s.modelNextEdit(ctx, src, recent, int(p.Position.Line)); err != nil {
+			s.log.Warnf("next edit %s: %v", rel, err)
+		}
+	}
 	if !ok {
 		none.Reason = "nothing to propose"
 		return none, nil
@@ -91,6 +105,32 @@ func (s *Server) nextEdit(_ context.Context, raw json.RawMessage) (*NextEditResu
 	res.Command = &protocol.Command{Title: prop.Why, Command: commandNextEditAccepted, Arguments: []protocol.LSPAny{protocol.LSPAny(arg)}}
 	s.completion.record(res.ID, complete.NextEditOffered, rel)
 	return res, nil
+}
+
+// modelNextEdit asks the agent's chat model (completion.next_edit
+// "model").
+func (s *Server) modelNextEdit(ctx context.Context, src complete.NextEditSource, recent []complete.RecentEdit, line int) (complete.Proposal, bool, error) {
+	b, err := s.agents.agentFor()
+	if err != nil {
+		return complete.Proposal{}, false, err
+	}
+	ask := func(ctx context.Context, system, user string, maxTokens int) (string, error) {
+		resp, err := b.provider.Stream(ctx, &provider.Request{
+			Model: b.cfg.Model, System: system, MaxTokens: maxTokens,
+			Messages: []provider.Message{{Role: provider.RoleUser, Blocks: []provider.Block{{Kind: provider.BlockText, Text: user}}}},
+		}, nil)
+		if err != nil {
+			return "", err
+		}
+		var text strings.Builder
+		for _, bl := range resp.Message.Blocks {
+			if bl.Kind == provider.BlockText {
+				text.WriteString(bl.Text)
+			}
+		}
+		return text.String(), nil
+	}
+	return complete.ModelNextEdit(ctx, src, recent, line, ask)
 }
 
 // nextEditAccepted counts an applied proposal.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/agent/complete/fim"
+	"github.com/parleyhq/parley/agent/config"
 )
 
 // DefaultDebounce is how long an automatic request waits for the next
@@ -26,6 +27,9 @@ type Settings struct {
 	Budget   Budget
 	// Languages maps a language to false to turn completion off for it.
 	Languages map[string]bool
+	// NextEdit is where next-edit proposals come from: "index" (also
+	// for ""), "model" or "off" (config.NextEditIndex, ...).
+	NextEdit string
 }
 
 // Request is one completion asked at a cursor.
@@ -124,6 +128,16 @@ func (e *Engine) Configured() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.set.Model != nil
+}
+
+// NextEditMode is Settings.NextEdit, "index" when unset.
+func (e *Engine) NextEditMode() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.set.NextEdit == "" {
+		return config.NextEditIndex
+	}
+	return e.set.NextEdit
 }
 
 // Forget drops a closed document's state, cancelling its model call.

@@ -16,6 +16,7 @@ import (
 func FromConfig(cfg *config.Config) (Settings, error) {
 	c := cfg.Completion
 	set := Settings{
+		NextEdit:  c.NextEdit,
 		Debounce:  time.Duration(c.DebounceMS) * time.Millisecond,
 		Languages: c.Languages,
 		Budget:    Budget{Context: c.ContextTokens, MaxTokens: c.MaxTokens, Count: tokcount.For(c.Model)},

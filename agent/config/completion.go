@@ -22,6 +22,13 @@ const (
 	MaxCompletionDebounceMS = 2000
 )
 
+// Where next-edit proposals come from (completion.next_edit).
+const (
+	NextEditIndex = "index"
+	NextEditModel = "model"
+	NextEditOff   = "off"
+)
+
 // CompletionLayer is the "completion" object of a config file: the model
 // of inline code completion (agent/complete/fim). A nil field is not set
 // by the layer; languages accumulate by name.
@@ -39,6 +46,10 @@ type CompletionLayer struct {
 	DebounceMS    *int            `json:"debounce_ms,omitempty"`
 	Enabled       *bool           `json:"enabled,omitempty"`
 	Languages     map[string]bool `json:"languages,omitempty"`
+	// NextEdit says where next-edit proposals come from: "index" (the
+	// default), "model" (also the chat model when the index has none) or
+	// "off".
+	NextEdit *string `json:"next_edit,omitempty"`
 }
 
 // Completion is the resolved "completion" section.
@@ -63,6 +74,8 @@ type Completion struct {
 	// Languages switches completion off (false) or on (true) per
 	// language, as workspace.Language names them; absent means on.
 	Languages map[string]bool `json:"languages,omitempty"`
+	// NextEdit is "index", "model" or "off" (CompletionLayer.NextEdit).
+	NextEdit string `json:"next_edit"`
 }
 
 // EnabledFor reports whether completion runs in files of language.
@@ -94,6 +107,7 @@ func (l *CompletionLayer) apply(o CompletionLayer) {
 	set(&l.ContextTokens, o.ContextTokens)
 	set(&l.DebounceMS, o.DebounceMS)
 	set(&l.Enabled, o.Enabled)
+	set(&l.NextEdit, o.NextEdit)
 	for _, lang := range slices.Sorted(maps.Keys(o.Languages)) { // "Go" and "go": one order
 		if l.Languages == nil {
 			l.Languages = map[string]bool{}
@@ -114,7 +128,7 @@ func (l *CompletionLayer) eachSet(fn func(string)) {
 		{"provider", l.Provider != nil}, {"model", l.Model != nil}, {"api_url", l.APIURL != nil},
 		{"api_key_env", l.APIKeyEnv != nil}, {"api_key", l.APIKey != nil}, {"max_tokens", l.MaxTokens != nil},
 		{"context_tokens", l.ContextTokens != nil}, {"debounce_ms", l.DebounceMS != nil},
-		{"enabled", l.Enabled != nil}, {"languages", l.Languages != nil},
+		{"enabled", l.Enabled != nil}, {"languages", l.Languages != nil}, {"next_edit", l.NextEdit != nil},
 	} {
 		if f.set {
 			fn("completion." + f.name)
@@ -146,6 +160,10 @@ func (c *Config) resolveCompletion() error {
 		DebounceMS:    valOr(r.DebounceMS, DefaultCompletionDebounceMS),
 		Enabled:       valOr(r.Enabled, true),
 		Languages:     maps.Clone(r.Languages),
+		NextEdit:      strings.ToLower(strings.TrimSpace(valOr(r.NextEdit, NextEditIndex))),
+	}
+	if !slices.Contains([]string{NextEditIndex, NextEditModel, NextEditOff}, p.NextEdit) {
+		return fmt.Errorf("completion.next_edit %q: want %q, %q or %q", p.NextEdit, NextEditIndex, NextEditModel, NextEditOff)
 	}
 	if p.Provider != "" && !slices.Contains(fim.Providers(), p.Provider) {
 		return fmt.Errorf("completion.provider %q: want one of %s", p.Provider, strings.Join(fim.Providers(), ", "))

@@ -89,18 +89,18 @@ func TestCompletionSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := c.Completion; p.MaxTokens != 128 || p.ContextTokens != 1024 || p.DebounceMS != 75 || !p.Enabled || p.EnabledFor("go") {
+	if p := c.Completion; p.MaxTokens != 128 || p.ContextTokens != 1024 || p.DebounceMS != 75 || !p.Enabled || p.EnabledFor("go") || p.NextEdit != NextEditIndex {
 		t.Errorf("defaults %+v", p)
 	}
 	c, err = fixture{
 		user:      `{"completion":{"provider":"ollama","model":"m","languages":{"markdown":false,"text":false}}}`,
-		workspace: `{"completion":{"max_tokens":64,"context_tokens":0,"debounce_ms":150,"languages":{"Go":false,"markdown":true}}}`,
+		workspace: `{"completion":{"max_tokens":64,"context_tokens":0,"debounce_ms":150,"languages":{"Go":false,"markdown":true},"next_edit":"model"}}`,
 	}.load(t)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := c.Completion
-	if p.MaxTokens != 64 || p.ContextTokens != 0 || p.DebounceMS != 150 || p.Provider != "ollama" {
+	if p.MaxTokens != 64 || p.ContextTokens != 0 || p.DebounceMS != 150 || p.Provider != "ollama" || p.NextEdit != NextEditModel {
 		t.Errorf("merged %+v", p)
 	}
 	for lang, want := range map[string]bool{"go": false, "Go": false, "markdown": true, "text": false, "python": true} {
@@ -128,6 +128,7 @@ func TestCompletionErrors(t *testing.T) {
 		{"max_tokens 0", fixture{user: `{"completion":{"max_tokens":0}}`}, "completion.max_tokens must be positive"},
 		{"negative context", fixture{user: `{"completion":{"context_tokens":-1}}`}, "completion.context_tokens"},
 		{"debounce too long", fixture{user: `{"completion":{"debounce_ms":5000}}`}, "completion.debounce_ms must be in [0, 2000]"},
+		{"next edit source", fixture{user: `{"completion":{"next_edit":"guess"}}`}, `completion.next_edit "guess": want "index", "model" or "off"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.f.load(t)
