@@ -27,6 +27,17 @@ import { startFakeModel } from '../../scripts/fake-model.mjs';
 const artifacts = path.join(e2eDir, 'artifacts');
 // The screenshots README.md shows, written by this run.
 const README_SHOTS = new Set(['workbench-index.png', 'refactor-preview.png', 'chat-edit-applied.png', 'chat-approval.png', 'chat-stopped.png']);
+// Added to the fixture workspace: n is used three times after its declaration (line 4).
+const SCALE_GO = `package cart
+
+// Scale multiplies by a factor; a negative amount counts as positive.
+func Scale(n int, by int) int {
+\tif n < 0 {
+\t\treturn -n * by
+\t}
+\treturn n * by
+}
+`;
 
 describe('the extension in code-server', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-vscode-e2e-'));
@@ -67,6 +78,8 @@ describe('the extension in code-server', () => {
     fs.rmSync(artifacts, { recursive: true, force: true });
     const bin = inputs();
     extractTxtar(path.join(repoRoot, 'testdata', 'workspaces', 'shop.txtar'), ws);
+    // A parameter used three times, for the next-edit proposal's rename.
+    fs.writeFileSync(path.join(ws, 'cart', 'scale.go'), SCALE_GO);
     model = await startFakeModel();
     // Inline completion's model: the workspace's config file (docs/protocol.md,
     // "Inline completion"), an OpenAI-compatible /v1/completions.
@@ -141,7 +154,7 @@ describe('the extension in code-server', () => {
   });
 
   step('the status bar shows the index', async () => {
-    await statusBar(page).getByText(/parley\s+5 files\s+·\s+9 symbols/).waitFor({ timeout: WAIT });
+    await statusBar(page).getByText(/parley\s+6 files\s+·\s+10 symbols/).waitFor({ timeout: WAIT });
   });
 
   // Code-server has no Go language server: the symbols, definitions and
@@ -422,6 +435,82 @@ describe('the extension in code-server', () => {
     await page.keyboard.press('Escape');
     await waitFor('the ghost text dismissed', async () => (await ghost().count()) === 0);
     await waitFor('the dismissed event', () => counted().some((e) => e.kind === 'dismissed' && e.id === shown));
+  });
+
+  // ---- next-edit proposals ----
+
+  // What decorations draw in the active editor: the text of their
+  // before/after content (CSS pseudo-elements, or injected text) and the
+  // text struck through.
+  const decorations = () =>
+    page.locator('.editor-group-container.active .monaco-editor .view-lines').evaluate((root) => {
+      const drawn = [];
+      const struck = [];
+      for (const el of root.querySelectorAll('span')) {
+        for (const pseudo of ['::before', '::after']) {
+          const c = getComputedStyle(el, pseudo).content;
+          if (c && c !== 'none' && c !== 'normal') {
+            drawn.push(c.replace(/^["']|["']$/g, '').replace(/\\(.)/g, '$1'));
+          }
+        }
+        if (/injected/.test(el.className) && el.children.length === 0) {
+          drawn.push(el.textContent.replace(/\u00a0/g, ' '));
+        }
+        if (el.children.length === 0 && getComputedStyle(el).textDecorationLine.includes('line-through')) {
+          struck.push(el.textContent);
+        }
+      }
+      return { drawn, struck };
+    });
+  const proposalDrawn = async () => {
+    const d = await decorations();
+    return { ...d, news: d.drawn.filter((t) => t === 'count'), hints: d.drawn.filter((t) => /Tab to (accept|jump)/.test(t)) };
+  };
+
+  step('a next-edit proposal: a parameter renamed at its declaration proposes its uses; Tab renames them, one Ctrl+Z takes them back', async () => {
+    await openFile(page, 'cart/scale.go');
+    await statusBar(page).getByText('completion on').waitFor({ timeout: WAIT });
+    // No ghost text in the way: the completion model answers nothing.
+    model.scriptCompletions(() => ({ text: '' }));
+    // Line 4 is "func Scale(n int, by int) int {": column 12 is n.
+    await goToLine(4, 12);
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.type('count');
+    // The server's proposal, drawn: each use struck through with the new
+    // name after it, and the hint at the first.
+    const drawn = await waitFor('the proposal drawn', async () => {
+      const d = await proposalDrawn();
+      return d.news.length === 3 && d.hints.length === 1 ? d : undefined;
+    });
+    assert.deepEqual(drawn.struck, ['n', 'n', 'n']);
+    assert.match(drawn.hints[0], /^rename n to count: 3 more uses — Tab to accept · Esc to dismiss$/);
+    await shot('next-edit.png');
+    // Only the user's own rename is in the buffer yet.
+    const typed = await bufferText();
+    assert.match(typed, /^func Scale\(count int, by int\) int \{$/m);
+    assert.match(typed, /^\s*if n < 0 \{$/m);
+    await waitFor('the proposal counted offered', () => counted().some((e) => e.kind === 'next-edit-offered'));
+    await page.keyboard.press('Tab');
+    await waitFor('every use renamed', async () => /^\s*return count \* by$/m.test(await bufferText()));
+    const renamed = await bufferText();
+    assert.match(renamed, /^\s*if count < 0 \{$/m);
+    assert.match(renamed, /^\s*return -count \* by$/m);
+    assert.doesNotMatch(renamed, /\bn\b/);
+    // No Tab typed besides (the cursor is still after the user's rename), and the proposal is gone.
+    assert.match(renamed, /^func Scale\(count int, by int\) int \{$/m);
+    await waitFor('the proposal gone', async () => {
+      const d = await proposalDrawn();
+      return d.news.length === 0 && d.hints.length === 0;
+    });
+    // The proposal's command reached the server.
+    await waitFor('the accepted proposal counted', () => counted().some((e) => e.kind === 'next-edit-accepted'));
+    // One undo step takes the three uses back, and only them.
+    await page.keyboard.press('Control+Z');
+    await waitFor('the uses back', async () => /^\s*return n \* by$/m.test(await bufferText()));
+    const undone = await bufferText();
+    assert.match(undone, /^func Scale\(count int, by int\) int \{$/m);
+    assert.match(undone, /^\s*if n < 0 \{$/m);
+    assert.match(undone, /^\s*return -n \* by$/m);
   });
 
   step('Stop cancels a long turn', async () => {
