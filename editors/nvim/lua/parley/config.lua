@@ -63,6 +63,22 @@ M.defaults = {
     -- Only buffers of these filetypes (nil: every buffer parley serves).
     filetypes = nil,
   },
+  -- Next-edit proposals (parley/nextEdit): after you change a buffer and
+  -- pause, the edit that most likely comes next (the same rename at a
+  -- parameter's other uses, a missing import) as virtual text.
+  -- next_edit = false turns them off.
+  next_edit = {
+    enabled = true,
+    -- Normal- and Insert-mode keys: each acts when a proposal is shown
+    -- and is typed as itself otherwise ('' or false: no mapping).
+    accept = '<M-CR>',
+    jump = '<M-n>',
+    dismiss = '<M-BS>',
+    -- Wait this long (ms) after the last change before asking the server.
+    debounce_ms = 400,
+    -- Only buffers of these filetypes (nil: every buffer parley serves).
+    filetypes = nil,
+  },
 }
 
 M.default_keymaps = {
@@ -92,6 +108,12 @@ function M.set(opts)
     M.options.completion.enabled = opts.completion
   elseif opts and type(opts.completion) == 'table' and opts.completion.filetypes then
     M.options.completion.filetypes = opts.completion.filetypes
+  end
+  if opts and type(opts.next_edit) == 'boolean' then
+    M.options.next_edit = vim.deepcopy(M.defaults.next_edit)
+    M.options.next_edit.enabled = opts.next_edit
+  elseif opts and type(opts.next_edit) == 'table' and opts.next_edit.filetypes then
+    M.options.next_edit.filetypes = opts.next_edit.filetypes
   end
   return M.options
 end

@@ -201,6 +201,7 @@ function M.setup(opts)
   define_commands()
   define_keymaps(o.keymaps)
   require('parley.completion').setup()
+  require('parley.nextedit').setup()
   local group = api.nvim_create_augroup('parley', { clear = true })
   if o.autostart then
     local ft = o.filetypes
