@@ -209,7 +209,8 @@ func TestHelpTags(t *testing.T) {
 	for _, tag := range []string{"parley.txt", "parley-setup", "parley-options", "parley-commands", ":ParleyChat",
 		":ParleyStop", ":ParleySessions", ":ParleyIndexStatus", "parley-statusline", "parley-approvals",
 		"parley-undo", "parley-troubleshooting", ":ParleyCompact", "parley-compaction", ":ParleyMemory", "parley-memory",
-		"parley-completion", "parley-completion-tab", ":ParleyCompletionToggle", "parley-opt-completion"} {
+		"parley-completion", "parley-completion-tab", ":ParleyCompletionToggle", "parley-opt-completion",
+		"parley-next-edit", "parley-opt-next_edit", "parley.nextedit.accept()"} {
 		if !strings.Contains(string(tags), tag+"\tparley.txt\t") {
 			t.Errorf("no help tag %s", tag)
 		}
