@@ -9,7 +9,8 @@
 -- accept key edits it too. A change after
 -- the proposal dismisses it and the accept key then does nothing; a
 -- proposal whose version is no longer the buffer's is never applied; an
--- answer for an older version is not shown.
+-- answer for an older version is not shown. A proposal shown in Insert
+-- mode is accepted there, an undo step of its own.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/helpers.lua')
 local api = vim.api
 local util = require('parley.util')
@@ -240,11 +241,31 @@ H.async(function()
   H.sleep(800)
   H.check(vim.deep_equal(H.lines(buf), want) and #commands == n, 'later: ' .. vim.inspect(H.lines(buf)))
 
+  -- In Insert mode: a pause after typing the new name shows the proposal,
+  -- the accept key applies it there; after <Esc>, one u takes back the
+  -- proposal and a second the typed name.
+  H.feed('4G0f,w', 20)
+  H.feed('ciwstep')
+  wait_proposal(buf, 'in Insert mode')
+  H.check(api.nvim_get_mode().mode == 'i', 'mode ' .. api.nvim_get_mode().mode)
+  H.feed('<M-CR>')
+  H.check(api.nvim_get_mode().mode == 'i', 'mode after accept ' .. api.nvim_get_mode().mode)
+  local lines = H.lines(buf)
+  H.check(lines[4] == 'func Shift(delta int, step int) int {' and lines[6] == '\t\treturn step - k' and lines[8] == '\treturn k + step',
+    'after accept in Insert mode: ' .. vim.inspect(lines))
+  H.feed('<Esc>')
+  H.feed('u')
+  lines = H.lines(buf)
+  H.check(lines[4] == 'func Shift(delta int, step int) int {' and lines[6] == '\t\treturn by - k', 'after u: ' .. vim.inspect(lines))
+  H.feed('u')
+  H.check(H.lines(buf)[4] == 'func Shift(delta int, by int) int {', 'after a second u: ' .. H.lines(buf)[4])
+
   -- Stale: the buffer changed and the plugin was not told yet (no
   -- TextChanged between the change and the accept): the version check
   -- dismisses the proposal and applies nothing.
   buf = H.open('cart/grow.go')
   original = H.lines(buf)
+  n = #commands
   H.feed('4G0f(l', 20)
   H.feed('ciwrate<Esc>')
   wait_proposal(buf, 'after renaming g')
