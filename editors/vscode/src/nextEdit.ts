@@ -72,6 +72,8 @@ export interface RenderPlan {
   edits: { range: vscode.Range; newText: string }[];
   /** The line the hint goes at the end of, and its text. */
   hint: { line: number; text: string };
+  /** What the proposal does (the server's why). */
+  why: string;
 }
 
 /** The editor side: the decorations and the parley.nextEditVisible context key. */
@@ -138,10 +140,11 @@ export function planFor(p: Proposal, key: string): RenderPlan | undefined {
       kind: 'accept',
       edits: here.map((e) => ({ range: e.range, newText: e.newText })),
       hint: { line: here[0].range.start.line, text: `${p.why}${more} — Tab to accept · Esc to dismiss` },
+      why: p.why,
     };
   }
   if (key === p.originKey && p.edits.length > 0) {
-    return { kind: 'jump', edits: [], hint: { line: p.originLine, text: `${p.why} — Tab to jump to ${baseName(p.edits[0].uri)} · Esc to dismiss` } };
+    return { kind: 'jump', edits: [], hint: { line: p.originLine, text: `${p.why} — Tab to jump to ${baseName(p.edits[0].uri)} · Esc to dismiss` }, why: p.why };
   }
   return undefined;
 }

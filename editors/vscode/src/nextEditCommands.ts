@@ -51,7 +51,7 @@ class DecorationView implements NextEditView {
     const edits = plan?.edits ?? [];
     ed.setDecorations(
       this.edit,
-      edits.map((e) => ({ range: e.range, renderOptions: { after: { contentText: shownText(e.newText) } } })),
+      edits.map((e) => ({ range: e.range, hoverMessage: hover(plan!.why, e.newText), renderOptions: { after: { contentText: shownText(e.newText) } } })),
     );
     if (!plan || plan.hint.line >= ed.document.lineCount) {
       ed.setDecorations(this.hint, []);
@@ -75,6 +75,18 @@ class DecorationView implements NextEditView {
       void vscode.commands.executeCommand('setContext', VISIBLE_KEY, false);
     }
   }
+}
+
+/** An edit's hover: what the proposal does and the whole new text. */
+function hover(why: string, newText: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendText(`parley: ${why}\n\n`);
+  if (newText === '') {
+    md.appendText('(deletes this text)');
+  } else {
+    md.appendCodeblock(newText);
+  }
+  return md;
 }
 
 export function registerNextEdit(opts: {

@@ -467,7 +467,7 @@ describe('the extension in code-server', () => {
     return { ...d, news: d.drawn.filter((t) => t === 'count'), hints: d.drawn.filter((t) => /Tab to (accept|jump)/.test(t)) };
   };
 
-  step('a next-edit proposal: a parameter renamed at its declaration proposes its uses; Tab renames them, one Ctrl+Z takes them back', async () => {
+  step('a next-edit proposal: a parameter renamed at its declaration proposes its uses; Tab renames them, one Ctrl+Z takes them back, Esc dismisses the next', async () => {
     await openFile(page, 'cart/scale.go');
     await statusBar(page).getByText('completion on').waitFor({ timeout: WAIT });
     // No ghost text in the way: the completion model answers nothing.
@@ -511,6 +511,24 @@ describe('the extension in code-server', () => {
     assert.match(undone, /^func Scale\(count int, by int\) int \{$/m);
     assert.match(undone, /^\s*if n < 0 \{$/m);
     assert.match(undone, /^\s*return -n \* by$/m);
+    // Esc dismisses the next one: by renamed factor at its declaration
+    // (column 23), its two uses proposed, nothing applied.
+    await goToLine(4, 23);
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.type('factor');
+    await waitFor('the second proposal drawn', async () => {
+      const d = await proposalDrawn();
+      return d.drawn.filter((t) => t === 'factor').length === 2 && d.hints.some((h) => h.startsWith('rename by to factor: 2 more uses'));
+    });
+    await page.keyboard.press('Escape');
+    await waitFor('the second proposal dismissed', async () => {
+      const d = await proposalDrawn();
+      return d.drawn.filter((t) => t === 'factor').length === 0 && d.hints.length === 0;
+    });
+    const dismissed = await bufferText();
+    assert.match(dismissed, /^func Scale\(count int, factor int\) int \{$/m);
+    assert.match(dismissed, /^\s*return n \* by$/m);
   });
 
   step('Stop cancels a long turn', async () => {

@@ -342,7 +342,12 @@ describe('next-edit proposals', () => {
     type();
     await vi.advanceTimersByTimeAsync(400);
     const { plan } = state.shown.at(-1)!;
-    expect(plan).toEqual({ kind: 'jump', edits: [], hint: { line: 3, text: 'rename n to count: 3 more uses — Tab to jump to price.go · Esc to dismiss' } });
+    expect(plan).toEqual({
+      kind: 'jump',
+      edits: [],
+      hint: { line: 3, text: 'rename n to count: 3 more uses — Tab to jump to price.go · Esc to dismiss' },
+      why: 'rename n to count: 3 more uses',
+    });
     expect(state.visible).toEqual([true]);
     expect(await controller.acceptOrJump()).toBe('jumped');
     expect(state.opened).toEqual([{ uri: PRICE, at: new vscode.Position(4, 4) }]);
