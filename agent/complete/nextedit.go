@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/index"
@@ -143,7 +144,13 @@ func renameProposal(src NextEditSource) (Proposal, bool) {
 		return Proposal{}, false
 	}
 	hits, resolved, err := nav.ReferencesAt(src.Store, src.Path, before, off, old, maxProposalEdits+1, src.Read)
-	if err != nil || !resolved || len(hits) > maxProposalEdits {
+	if err != nil || !resolved {
+		// The server writes every keystroke to the index, which holds
+		// the renamed declaration by now: the old name's references are
+		// those of the declaration at the same place under its old name.
+		hits, resolved = renamedDeclReferences(src, line, col, old, renamed)
+	}
+	if !resolved || len(hits) > maxProposalEdits {
 		return Proposal{}, false
 	}
 	var edits []Edit
@@ -166,6 +173,29 @@ func renameProposal(src NextEditSource) (Proposal, bool) {
 		return Proposal{}, false
 	}
 	return Proposal{Edits: edits, Why: fmt.Sprintf("rename %s to %s: %d more %s", old, renamed, len(edits), plural(len(edits), "use", "uses"))}, true
+}
+
+// renamedDeclReferences answers for an edit that renamed a declaration
+// the index already holds under its new name: the references the old
+// name can have to the declaration at that place.
+func renamedDeclReferences(src NextEditSource, line, col int, old, renamed string) ([]index.RefHit, bool) {
+	off, err := index.LineColOffset(src.Text, line+1, col+1)
+	if err != nil {
+		return nil, false
+	}
+	decl, ok, err := nav.DeclarationAt(src.Store, src.Path, src.Text, off, renamed)
+	if err != nil || !ok || decl.Path != src.Path || int(decl.Selection.Start.Line) != line || int(decl.Selection.Start.Col) != col {
+		return nil, false
+	}
+	decl.Name = old
+	hits, err := nav.DeclReferences(src.Store, decl, maxProposalEdits+1)
+	if err != nil {
+		return nil, false
+	}
+	// The declaration's own file is the buffer's: its old-name uses are
+	// found there (in the buffer as it was) by the attempt before, or not
+	// at all; the store's records of it are the renamed buffer's.
+	return slices.DeleteFunc(hits, func(h index.RefHit) bool { return h.Path == src.Path }), true
 }
 
 func plural(n int, one, many string) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -102,3 +103,31 @@ func TestNextEditImport(t *testing.T) {
 }
 
 func pos(l, c uint32) extract.Pos { return extract.Pos{Line: l, Col: c} }
+
+// TestNextEditRenameExported: renaming an exported function at its
+// declaration, once the index holds the renamed buffer (the server writes
+// every keystroke), proposes the rename at its uses in other files.
+func TestNextEditRenameExported(t *testing.T) {
+	st, root := shopStore(t)
+	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, p)) }
+	raw, err := os.ReadFile(filepath.Join(root, "store", "store.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := string(raw)
+	after := strings.Replace(before, "func Open(path string)", "func OpenStore(path string)", 1)
+	if err := st.PutContent(t.Context(), "store/store.go", []byte(after), index.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	p, ok := NextEdit(NextEditSource{Store: st, Path: "store/store.go", Text: []byte(after), Last: edited(t, "store/store.go", before, after), Read: read})
+	if !ok {
+		t.Fatal("no proposal after renaming an exported function")
+	}
+	if len(p.Edits) != 1 || p.Edits[0].Path != "app/main.go" || p.Edits[0].NewText != "OpenStore" || p.Why != "rename Open to OpenStore: 1 more use" {
+		t.Fatalf("proposal %+v", p)
+	}
+	main, _ := read("app/main.go")
+	if got := apply(string(main), p, "app/main.go"); !strings.Contains(got, `s, err := store.OpenStore("x")`) {
+		t.Errorf("applied:\n%s", got)
+	}
+}
