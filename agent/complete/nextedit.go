@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/index"
@@ -192,10 +191,9 @@ func renamedDeclReferences(src NextEditSource, line, col int, old, renamed strin
 	if err != nil {
 		return nil, false
 	}
-	// The declaration's own file is the buffer's: its old-name uses are
-	// found there (in the buffer as it was) by the attempt before, or not
-	// at all; the store's records of it are the renamed buffer's.
-	return slices.DeleteFunc(hits, func(h index.RefHit) bool { return h.Path == src.Path }), true
+	// The store's records of the buffer's own file are the renamed
+	// buffer's, whose other uses still read old: their positions hold.
+	return hits, true
 }
 
 func plural(n int, one, many string) string {
