@@ -48,6 +48,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
@@ -72,6 +73,7 @@ type report struct {
 	N        int            `json:"n"`
 	Budget   int            `json:"context_budget"`
 	Load     string         `json:"load_average"`
+	Commit   string         `json:"commit"`
 	Started  time.Time      `json:"started"`
 	Langs    []*langResult  `json:"languages"`
 	Typing   []typingReport `json:"typing,omitempty"`
@@ -109,6 +111,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "completionbench:", err)
 		os.Exit(1)
 	}
+	fmt.Printf("parley %s; seed %d, %s files, %d sites per language\n", rep.Commit, rep.Seed, rep.Half, rep.N)
 	printRecall(os.Stdout, rep.Langs, rep.Budget)
 	printMisses(os.Stdout, rep.Langs, o.misses)
 	printLatency(os.Stdout, rep.Langs, rep.Load)
@@ -147,7 +150,7 @@ func run(ctx context.Context, o options) (*report, error) {
 		rep.Langs = append(rep.Langs, r)
 		rep.Typing = append(rep.Typing, typing...)
 	}
-	rep.Load = loadAverage()
+	rep.Load, rep.Commit = loadAverage(), commit()
 	return rep, nil
 }
 
@@ -255,6 +258,20 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// commit is the working tree's commit, marked "+changes" when what Build
+// runs (agent/complete, index) has uncommitted changes.
+func commit() string {
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	c := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain", "--", "agent/complete", "index").Output(); err == nil && len(st) > 0 {
+		c += "+changes"
+	}
+	return c
 }
 
 func loadAverage() string {

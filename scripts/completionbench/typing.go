@@ -115,45 +115,14 @@ func (b *bench) simulate(ctx context.Context, s site, sc scenario, debounce, del
 	prefixes := make([]string, len(times))
 	at := make([]time.Time, len(times))
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	results := map[string]int{}
-	var builds []float64
+	t := &tally{results: map[string]int{}}
 	begin := time.Now()
-	for k, t := range times {
-		time.Sleep(time.Until(begin.Add(t)))
+	for k, at0 := range times {
+		time.Sleep(time.Until(begin.Add(at0)))
 		buf, off := typeAt(orig, s.Off, k+1)
 		at[k], prefixes[k] = time.Now(), string(buf[:off])
 		up.put(buf)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var why string
-			defer func() {
-				// The language server's dispatch recovers a handler's
-				// panic and answers InternalError; count it the same way.
-				if p := recover(); p != nil {
-					why = "panicked"
-				}
-				mu.Lock()
-				results[why]++
-				mu.Unlock()
-			}()
-			res, err := e.Complete(ctx, complete.Request{Source: b.source(s.File, buf, off), Doc: s.File})
-			if res.Prepared != nil {
-				mu.Lock()
-				builds = append(builds, ms(res.Context))
-				mu.Unlock()
-			}
-			why = res.Reason
-			switch {
-			case err != nil:
-				why = "error: " + err.Error()
-			case len(res.Items) > 0 && res.Cached:
-				why = "typed through"
-			case len(res.Items) > 0:
-				why = "offered"
-			}
-		}()
+		wg.Go(func() { t.complete(ctx, e, complete.Request{Source: b.source(s.File, buf, off), Doc: s.File}) })
 	}
 	wg.Wait()
 	up.close()
@@ -161,17 +130,62 @@ func (b *bench) simulate(ctx context.Context, s site, sc scenario, debounce, del
 		return typingReport{}, err
 	}
 	rep := typingReport{Scenario: sc, DebounceMS: ms(debounce), ModelMS: ms(delay), Keystrokes: len(times),
-		Results: results, Aborted: int(m.aborted.Load())}
-	rep.Build = pct(builds)
-	paused := make([]bool, len(times))
-	for k := range times {
-		last := k == len(times)-1
+		Results: t.results, Aborted: int(m.aborted.Load()), Build: pct(t.builds)}
+	rep.score(at, prefixes, m.prefixes, debounce)
+	return rep, nil
+}
+
+// tally counts the answers of the keystrokes' requests.
+type tally struct {
+	mu      sync.Mutex
+	results map[string]int
+	builds  []float64
+}
+
+// complete asks e for r, as the server does for one keystroke, and counts
+// the answer by its reason ("offered" for an item).
+func (t *tally) complete(ctx context.Context, e *complete.Engine, r complete.Request) {
+	var why string
+	defer func() {
+		// The language server's dispatch recovers a handler's panic and
+		// answers InternalError; count it the same way.
+		if p := recover(); p != nil {
+			why = "panicked"
+		}
+		t.mu.Lock()
+		t.results[why]++
+		t.mu.Unlock()
+	}()
+	res, err := e.Complete(ctx, r)
+	if res.Prepared != nil {
+		t.mu.Lock()
+		t.builds = append(t.builds, ms(res.Context))
+		t.mu.Unlock()
+	}
+	why = res.Reason
+	switch {
+	case err != nil:
+		why = "error: " + err.Error()
+	case len(res.Items) > 0 && res.Cached:
+		why = "typed through"
+	case len(res.Items) > 0:
+		why = "offered"
+	}
+}
+
+// score counts the gaps and pauses of the keystrokes typed at times at
+// (whose buffers' text before the cursor is prefixes), and matches each
+// prefix the model was asked (asked) to the keystroke it was for.
+func (rep *typingReport) score(at []time.Time, prefixes, asked []string, debounce time.Duration) {
+	paused := make([]bool, len(at))
+	for k := range at {
+		last := k == len(at)-1
 		paused[k] = last || at[k+1].Sub(at[k]) >= debounce
 		rep.Gaps += btoi(paused[k])
-		rep.Pauses += btoi(last || at[k+1].Sub(at[k]) >= sc.Pause/2)
+		rep.Pauses += btoi(last || at[k+1].Sub(at[k]) >= rep.Scenario.Pause/2)
 	}
-	rep.ModelRequests = len(m.prefixes)
-	for _, p := range m.prefixes {
+	rep.ModelRequests = len(asked)
+	for _, p := range asked {
 		switch k := positionOf(prefixes, p); {
 		case k < 0:
 			rep.Unmatched++
@@ -181,7 +195,6 @@ func (b *bench) simulate(ctx context.Context, s site, sc scenario, debounce, del
 			rep.AtSuperseded++
 		}
 	}
-	return rep, nil
 }
 
 // positionOf is the keystroke whose buffer's text before the cursor ends
