@@ -185,7 +185,7 @@ func measureCorpus(ctx context.Context, o options, c corpus) (*langResult, []typ
 	}
 	r.summarize()
 	var typing []typingReport
-	if i := typingSite(r.Outcomes); o.typing && c.Lang == "go" && i >= 0 {
+	if i := typingSite(c, r.Outcomes); o.typing && c.Lang == "go" && i >= 0 {
 		for _, sc := range scenarios {
 			tr, err := b.simulate(ctx, sites[i], sc, complete.DefaultDebounce, 30*time.Millisecond)
 			if err != nil {
@@ -197,10 +197,15 @@ func measureCorpus(ctx context.Context, o options, c corpus) (*langResult, []typ
 	return r, typing, nil
 }
 
-// typingSite is the first site where Build did not panic; -1 for none.
-func typingSite(outs []outcome) int {
+// typingSite is the first site where Build did not panic with room to
+// type after it (the scenarios type fewer than 100 characters); -1 for
+// none.
+func typingSite(c corpus, outs []outcome) int {
 	for i, o := range outs {
-		if o.Miss == nil || o.Miss.Class != missPanic {
+		if o.Miss != nil && o.Miss.Class == missPanic {
+			continue
+		}
+		if src, err := c.read(o.Site.File); err == nil && len(src)-o.Site.Off >= 200 {
 			return i
 		}
 	}

@@ -203,12 +203,22 @@ func orTop(container string) string {
 
 func lastPart(s string) string { return s[strings.LastIndexByte(s, '.')+1:] }
 
-// declaresWord reports whether a line of text that is not a comment has
-// name as a whole identifier.
+// declaresWord reports whether a line of text declares name: name comes
+// before the line's first parenthesis, a Go receiver aside (`func (t
+// *T) name(`, `def name(`, `public name(`), and the line is no comment.
 func declaresWord(text, name string) bool {
 	for _, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
-		if !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "//") && !strings.HasPrefix(t, "*") && hasWord(t, name) {
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "*") {
+			continue
+		}
+		if r, ok := strings.CutPrefix(t, "func ("); ok {
+			_, t, _ = strings.Cut(r, ")")
+		}
+		if i := strings.IndexByte(t, '('); i >= 0 {
+			t = t[:i]
+		}
+		if hasWord(t, name) {
 			return true
 		}
 	}

@@ -175,7 +175,7 @@ func printTyping(w io.Writer, ts []typingReport) {
 	if len(ts) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n3. Typing through the Engine (debounce %.0f ms, model answers after %.0f ms)\n\n", ts[0].DebounceMS, ts[0].ModelMS)
+	fmt.Fprintf(w, "\n3. Typing through the Engine from %s (debounce %.0f ms, model answers after %.0f ms)\n\n", ts[0].Site, ts[0].DebounceMS, ts[0].ModelMS)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "rhythm\tkeystrokes\tgaps >= debounce\tpauses\tmodel requests\tat a gap >= debounce\tat a superseded position\taborted\tBuild p50 / p99 ms\tanswers\t")
 	for _, t := range ts {

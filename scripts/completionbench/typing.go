@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,6 +27,7 @@ type scenario struct {
 // pauses in typing.
 type typingReport struct {
 	Scenario   scenario `json:"scenario"`
+	Site       string   `json:"site"` // FILE:LINE:COL typing starts at
 	DebounceMS float64  `json:"debounce_ms"`
 	ModelMS    float64  `json:"model_delay_ms"`
 	Keystrokes int      `json:"keystrokes"`
@@ -129,7 +131,7 @@ func (b *bench) simulate(ctx context.Context, s site, sc scenario, debounce, del
 	if err := b.st.PutContent(ctx, s.File, orig, index.Options{}); err != nil {
 		return typingReport{}, err
 	}
-	rep := typingReport{Scenario: sc, DebounceMS: ms(debounce), ModelMS: ms(delay), Keystrokes: len(times),
+	rep := typingReport{Scenario: sc, Site: fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col), DebounceMS: ms(debounce), ModelMS: ms(delay), Keystrokes: len(times),
 		Results: t.results, Aborted: int(m.aborted.Load()), Build: pct(t.builds)}
 	rep.score(at, prefixes, m.prefixes, debounce)
 	return rep, nil
