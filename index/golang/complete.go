@@ -71,11 +71,16 @@ func CompletionAt(s *index.Store, from string, src []byte, off int) Cursor {
 		buf = slices.Concat(src[:off], []byte("_"), src[off:])
 	}
 	fset := token.NewFileSet()
-	f, _ := parser.ParseFile(fset, from, buf, parser.SkipObjectResolution)
+	// AllErrors: without it the parser stops after ten errors with an
+	// empty file, and a buffer being typed has many.
+	f, _ := parser.ParseFile(fset, from, buf, parser.SkipObjectResolution|parser.AllErrors)
 	if f == nil {
 		return Cursor{}
 	}
 	tf := fset.File(f.Pos())
+	if tf == nil {
+		return Cursor{}
+	}
 	cache := newLookupCache()
 	cache.shared = operandTypesOf(s)
 	cache.gen = cache.shared.generation(s.WriteGen())

@@ -100,3 +100,19 @@ func completionFixture(st *index.Store, root, use, want string) (string, error) 
 	}
 	return part + ": " + strings.Join(names, " "), nil
 }
+
+// TestCompletionAtBrokenBuffer: a buffer with many syntax errors (a line
+// cut short in a block, more errors than go/parser reports by default)
+// gives what it can, never a panic.
+func TestCompletionAtBrokenBuffer(t *testing.T) {
+	st := navtest.Open(t, t.TempDir(), nil)
+	defer st.Close()
+	for _, src := range []string{
+		"package p\nfunc f() {\n\tx := a[(\n" + strings.Repeat("\t}}} ))) ]]\n", 30) + "\ts.",
+		"",
+		"s.",
+		"package p\nfunc f() { defer os.",
+	} {
+		CompletionAt(st, "p/p.go", []byte(src), len(src))
+	}
+}
