@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -68,7 +69,11 @@ func CompletionAt(s *index.Store, from string, src []byte, off int) Cursor {
 	// it where the cursor is.
 	buf := src
 	if partial == "" {
-		buf = slices.Concat(src[:off], []byte("_"), src[off:])
+		placeholder := "_"
+		if stmt := strings.TrimLeft(string(src[bytes.LastIndexByte(src[:off], '\n')+1:off]), " \t"); strings.HasPrefix(stmt, "defer ") || strings.HasPrefix(stmt, "go ") {
+			placeholder = "_()" // defer and go take a call
+		}
+		buf = slices.Concat(src[:off], []byte(placeholder), src[off:])
 	}
 	fset := token.NewFileSet()
 	// AllErrors: without it the parser stops after ten errors with an
