@@ -98,8 +98,8 @@ func Build(src Source, b Budget) Prepared {
 	b = b.withDefaults()
 	off := min(max(src.Offset, 0), len(src.Text))
 	text := string(src.Text)
-	prefix := cutPrefix(text[:off], b.Prefix, b.Count)
-	suffix := cutSuffix(text[off:], b.Suffix, b.Count)
+	prefix, prefixTokens := cutPrefix(text[:off], b.Prefix, b.Count)
+	suffix, suffixTokens := cutSuffix(text[off:], b.Suffix, b.Count)
 	req := fim.Request{
 		Path: src.Path, Language: src.Language, Prefix: prefix, Suffix: suffix,
 		MaxTokens: b.MaxTokens, Multiline: wantsMultiline(src.Language, text[:off], text[off:]),
@@ -112,15 +112,14 @@ func Build(src Source, b Budget) Prepared {
 		source(src, ctx)
 	}
 	req.Context = ctx.list
-	return Prepared{Request: req, ContextTokens: ctx.used, Tokens: ctx.used + b.Count(prefix) + b.Count(suffix)}
+	return Prepared{Request: req, ContextTokens: ctx.used, Tokens: ctx.used + prefixTokens + suffixTokens}
 }
 
 // cutPrefix keeps the last whole lines of s within budget (the cursor's
-// own line always).
-func cutPrefix(s string, budget int, count func(string) int) string {
-	if count(s) <= budget {
-		return s
-	}
+// own line always) and says how many tokens they count. It counts a line
+// at a time from the cursor, never the whole text: a request is built at
+// every keystroke, in files of any size.
+func cutPrefix(s string, budget int, count func(string) int) (string, int) {
 	start := strings.LastIndexByte(s, '\n') + 1
 	used := count(s[start:])
 	for start > 0 {
@@ -132,24 +131,20 @@ func cutPrefix(s string, budget int, count func(string) int) string {
 		used += n
 		start = prev
 	}
-	return s[start:]
+	return s[start:], used
 }
 
 // cutSuffix keeps the first whole lines of s within budget (the rest of
-// the cursor's line always).
-func cutSuffix(s string, budget int, count func(string) int) string {
-	if count(s) <= budget {
-		return s
-	}
+// the cursor's line always), counted as cutPrefix counts.
+func cutSuffix(s string, budget int, count func(string) int) (string, int) {
 	end := strings.IndexByte(s, '\n')
 	if end < 0 {
-		return s
+		return s, count(s)
 	}
 	used := count(s[:end+1])
 	for end+1 < len(s) {
-		next := strings.IndexByte(s[end+1:], '\n')
 		stop := len(s)
-		if next >= 0 {
+		if next := strings.IndexByte(s[end+1:], '\n'); next >= 0 {
 			stop = end + 1 + next
 		}
 		n := count(s[end+1 : min(stop+1, len(s))])
@@ -159,7 +154,7 @@ func cutSuffix(s string, budget int, count func(string) int) string {
 		used += n
 		end = stop
 	}
-	return s[:min(end+1, len(s))]
+	return s[:min(end+1, len(s))], used
 }
 
 // snippets gathers context within the budget.

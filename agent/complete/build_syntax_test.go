@@ -28,9 +28,11 @@ func TestBuildSyntaxMembers(t *testing.T) {
 		file, mark, lang, why, want string
 	}{
 		{"app/main.py", "    s.", "python", "members of s's type Store", "def add(self, item, n):"},
+		{"app/main.py", "    s.", "python", "members of s's type Store", "def save(self):"},
 		{"app/main.py", "    util.", "python", "declarations of module util", "def helper(x):"},
 		{"app/main.py", "        self.", "python", "members of the enclosing class App", "def start(self):"},
 		{"web/main.ts", "  c.", "typescript", "members of c's type Cart", "add(item: string, n: number): void"},
+		{"web/use.ts", "  sub.c", "typescript", "members of sub's type Subscriber (from its use as sub.next)", "complete(): void"},
 	} {
 		raw, err := os.ReadFile(filepath.Join(root, tc.file))
 		if err != nil {

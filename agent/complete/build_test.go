@@ -2,12 +2,14 @@ package complete
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/index"
+	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/internal/fixture"
 )
@@ -124,5 +126,32 @@ func TestBuildNoStore(t *testing.T) {
 	p := Build(Source{Path: "a.go", Language: "go", Text: []byte("package a\n\nfunc f() {\n\t\n}\n"), Offset: 23}, Budget{})
 	if !p.Request.Multiline || len(p.Request.Context) != 0 || p.Request.Prefix != "package a\n\nfunc f() {\n\t" {
 		t.Errorf("%+v", p.Request)
+	}
+}
+
+// TestAddHitsCompact: a long member list shows its best fullHits with
+// signatures and the rest by name, so every name fits the budget.
+func TestAddHitsCompact(t *testing.T) {
+	var hits []index.SymbolHit
+	for i := range 30 {
+		name := fmt.Sprintf("M%02d", i)
+		hits = append(hits, index.SymbolHit{Path: "t/t.go", Symbol: extract.Symbol{Name: name, Signature: "func (T) " + name + "(a, b int) error", Doc: name + " does a thing.", Range: extract.Range{Start: extract.Pos{Line: uint32(i)}}}})
+	}
+	c := &snippets{budget: 400, count: func(s string) int { return (len(s) + 3) / 4 }, seen: map[string]bool{}}
+	addHits(c, hits, "members")
+	if len(c.list) != 1 {
+		t.Fatalf("snippets %+v", c.list)
+	}
+	text := c.list[0].Text
+	if n := strings.Count(text, "func (T) "); n != fullHits {
+		t.Errorf("%d signatures, want %d:\n%s", n, fullHits, text)
+	}
+	for _, name := range []string{"M16", "M29"} {
+		if !strings.Contains(text, name) || strings.Contains(text, "func (T) "+name) {
+			t.Errorf("%s not named compactly:\n%s", name, text)
+		}
+	}
+	if !strings.Contains(text, "// also: M16, M17") || c.list[0].EndLine != 30 {
+		t.Errorf("compact lines or lines %d-%d:\n%s", c.list[0].StartLine, c.list[0].EndLine, text)
 	}
 }

@@ -29,6 +29,7 @@ func membersOf(src Source, c *snippets, xOff int, x, partial string) {
 	}
 	defs := src.definitions(xOff, x)
 	if len(defs) == 0 {
+		membersFromUses(src, c, xOff, x, partial)
 		return
 	}
 	d := defs[0]
@@ -40,11 +41,47 @@ func membersOf(src Source, c *snippets, xOff int, x, partial string) {
 	default:
 		class := declaredClass(src, d, x)
 		if class == "" {
+			membersFromUses(src, c, xOff, x, partial)
 			return
 		}
 		for _, h := range classes(src.Store, class) {
 			addMembers(src, c, h.Path, qualified(h.Symbol), partial, fmt.Sprintf("members of %s's type %s", x, class))
 			return
+		}
+	}
+}
+
+// maxUseTries bounds the other uses of x membersFromUses resolves.
+const maxUseTries = 4
+
+// membersFromUses finds x's class from x's other member accesses in the
+// buffer, the nearest first: the class declaring the member one of them
+// resolves to (a callback's parameter, a local of a call's result, which
+// the declaration line does not name).
+func membersFromUses(src Source, c *snippets, xOff int, x, partial string) {
+	re, err := regexp.Compile(`(?:^|[^A-Za-z0-9_$.])` + regexp.QuoteMeta(x) + `\??\.([A-Za-z_$][A-Za-z0-9_$]*)`)
+	if err != nil {
+		return
+	}
+	type use struct{ off, dist int }
+	var uses []use
+	for _, m := range re.FindAllSubmatchIndex(src.Text, -1) {
+		if m[2] == xOff+len(x)+1 {
+			continue // the cursor's own
+		}
+		uses = append(uses, use{m[2], max(m[2]-xOff, xOff-m[2])})
+	}
+	slices.SortFunc(uses, func(a, b use) int { return a.dist - b.dist })
+	for _, u := range uses[:min(len(uses), maxUseTries)] {
+		end := u.off
+		for end < len(src.Text) && isIdent(src.Text[end]) {
+			end++
+		}
+		for _, d := range src.definitions(u.off, string(src.Text[u.off:end])) {
+			if d.Symbol.Container != "" && d.Symbol.Kind != extract.KindVariable {
+				addMembers(src, c, d.Path, d.Symbol.Container, partial, fmt.Sprintf("members of %s's type %s (from its use as %s.%s)", x, d.Symbol.Container, x, src.Text[u.off:end]))
+				return
+			}
 		}
 	}
 }
@@ -128,6 +165,9 @@ func addMembers(src Source, c *snippets, p, class, partial, why string) {
 			hits = append(hits, index.SymbolHit{Path: p, Symbol: s})
 		}
 	}
+	if class != "" {
+		hits = append(hits, inherited(src.Store, syms, class, hits, 0)...)
+	}
 	refs, _, _ := src.Store.FileNames(src.Path)
 	used := make(map[string]bool, len(refs))
 	for _, r := range refs {
@@ -146,6 +186,63 @@ func addMembers(src Source, c *snippets, p, class, partial, why string) {
 	}
 	slices.SortStableFunc(hits, func(a, b index.SymbolHit) int { return score(b) - score(a) })
 	addHits(c, hits, why)
+}
+
+// Base classes in a class's signature: Python's `class A(B, mod.C):`,
+// TypeScript's and JavaScript's `class A extends B`.
+var (
+	pyBases = regexp.MustCompile(`^class\s+\w+\s*\(([^)]*)\)`)
+	tsBase  = regexp.MustCompile(`\bextends\s+([A-Za-z_$][\w$.]*)`)
+)
+
+// maxBaseDepth bounds how far inherited follows base classes.
+const maxBaseDepth = 3
+
+// inherited lists the members class (declared among syms) inherits from
+// its base classes, those have (own) shadowing theirs.
+func inherited(st *index.Store, syms []extract.Symbol, class string, have []index.SymbolHit, depth int) []index.SymbolHit {
+	if depth >= maxBaseDepth {
+		return nil
+	}
+	var bases []string
+	for _, s := range syms {
+		if qualified(s) != class || !classLike(s.Kind) {
+			continue
+		}
+		if m := pyBases.FindStringSubmatch(s.Signature); m != nil {
+			for _, b := range strings.Split(m[1], ",") {
+				if b = strings.TrimSpace(b); b != "" && !strings.Contains(b, "=") {
+					bases = append(bases, b[strings.LastIndexByte(b, '.')+1:])
+				}
+			}
+		} else if m := tsBase.FindStringSubmatch(s.Signature); m != nil {
+			bases = append(bases, m[1][strings.LastIndexByte(m[1], '.')+1:])
+		}
+	}
+	seen := map[string]bool{}
+	for _, h := range have {
+		seen[h.Symbol.Name] = true
+	}
+	var out []index.SymbolHit
+	for _, b := range bases {
+		cs := classes(st, b)
+		if len(cs) == 0 {
+			continue
+		}
+		bc := cs[0]
+		bsyms, err := st.Symbols(bc.Path)
+		if err != nil {
+			continue
+		}
+		for _, s := range bsyms {
+			if s.Container == qualified(bc.Symbol) && !seen[s.Name] {
+				seen[s.Name] = true
+				out = append(out, index.SymbolHit{Path: bc.Path, Symbol: s})
+			}
+		}
+		out = append(out, inherited(st, bsyms, qualified(bc.Symbol), slices.Concat(have, out), depth+1)...)
+	}
+	return out
 }
 
 // qualified is a symbol's name with its container.

@@ -17,6 +17,9 @@ import (
 // lexicalLines is how far around the cursor names are gathered.
 const lexicalLines = 12
 
+// lexicalNames bounds the names looked up.
+const lexicalNames = 24
+
 var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
 
 func lexical(src Source, c *snippets) {
@@ -35,14 +38,27 @@ func lexical(src Source, c *snippets) {
 		decls int
 		dist  int
 	}
-	var cands []cand
-	seen := map[string]bool{}
+	// The nearest names first, and only so many of them: each costs a
+	// read of the name index, at every keystroke.
+	dist := map[string]int{}
+	var names []string
 	for _, m := range identRE.FindAllStringIndex(text[from:to], -1) {
 		name := text[from+m[0] : from+m[1]]
-		if seen[name] || keywords[name] {
+		if keywords[name] {
 			continue
 		}
-		seen[name] = true
+		d := lineOf(ls, from+m[0]) - line
+		d = max(d, -d)
+		if old, ok := dist[name]; !ok || d < old {
+			if !ok {
+				names = append(names, name)
+			}
+			dist[name] = d
+		}
+	}
+	slices.SortStableFunc(names, func(a, b string) int { return dist[a] - dist[b] })
+	var cands []cand
+	for _, name := range names[:min(len(names), lexicalNames)] {
 		entries, err := src.Store.NameEntries(name)
 		if err != nil || len(entries) == 0 || len(entries) > 50 {
 			continue
@@ -51,8 +67,7 @@ func lexical(src Source, c *snippets) {
 		if !slices.ContainsFunc(entries, func(e index.NameEntry) bool { return e.Path != src.Path }) {
 			continue
 		}
-		d := lineOf(ls, from+m[0]) - line
-		cands = append(cands, cand{name, len(entries), max(d, -d)})
+		cands = append(cands, cand{name, len(entries), dist[name]})
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int {
 		if a.decls != b.decls {

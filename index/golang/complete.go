@@ -8,7 +8,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
@@ -221,22 +220,15 @@ func (c *cursorReader) typeMembers(t goType, depth int) []index.SymbolHit {
 		return nil
 	}
 	var out, embedded []index.SymbolHit
-	for _, p := range c.filesIn(t.inDir) {
-		syms, err := goDirsOf(c.st).symbols(p)
-		if err != nil {
-			continue
-		}
-		for _, s := range syms {
-			if s.Container != t.name {
-				continue
-			}
-			if s.Kind == extract.KindField || s.Kind == extract.KindInterface {
-				if f, ok := parseFieldSig(s.Signature); ok && len(f.Names) == 0 {
-					embedded = append(embedded, index.SymbolHit{Path: p, Symbol: s})
+	for _, ds := range c.dirsIn(t.inDir) {
+		for _, h := range ds.byContainer[t.name] {
+			if k := h.Symbol.Kind; k == extract.KindField || k == extract.KindInterface {
+				if f, ok := parseFieldSig(h.Symbol.Signature); ok && len(f.Names) == 0 {
+					embedded = append(embedded, h)
 					continue
 				}
 			}
-			out = append(out, index.SymbolHit{Path: p, Symbol: s})
+			out = append(out, h)
 		}
 	}
 	if !t.inDir(path.Dir(c.from)) {
@@ -267,17 +259,10 @@ func (c *cursorReader) typeMembers(t goType, depth int) []index.SymbolHit {
 // names (t.name unset).
 func (c *cursorReader) packageAPI(t goType) []index.SymbolHit {
 	var out []index.SymbolHit
-	for _, p := range c.filesIn(t.inDir) {
-		if strings.HasSuffix(p, "_test.go") {
-			continue
-		}
-		syms, err := goDirsOf(c.st).symbols(p)
-		if err != nil {
-			continue
-		}
-		for _, s := range syms {
-			if s.Container == "" && s.Exported && s.Kind != extract.KindPackage {
-				out = append(out, index.SymbolHit{Path: p, Symbol: s})
+	for _, ds := range c.dirsIn(t.inDir) {
+		for _, h := range ds.byContainer[""] {
+			if h.Symbol.Exported && h.Symbol.Kind != extract.KindPackage && !strings.HasSuffix(h.Path, "_test.go") {
+				out = append(out, h)
 			}
 		}
 	}
@@ -289,8 +274,14 @@ func (c *cursorReader) packageAPI(t goType) []index.SymbolHit {
 func (c *cursorReader) samePort(hits []index.SymbolHit) []index.SymbolHit {
 	port := index.PortOf(c.from, buildOf(c.st, c.from))
 	var same []index.SymbolHit
+	admits := map[string]bool{}
 	for _, h := range hits {
-		if port.Admits(h.Path, buildOf(c.st, h.Path)) {
+		ok, seen := admits[h.Path]
+		if !seen {
+			ok = port.Admits(h.Path, buildOf(c.st, h.Path))
+			admits[h.Path] = ok
+		}
+		if ok {
 			same = append(same, h)
 		}
 	}
@@ -330,13 +321,13 @@ func (c *cursorReader) rank(set *MemberSet) {
 	})
 }
 
-// filesIn lists the indexed Go files of the directories inDir accepts.
-func (c *cursorReader) filesIn(inDir func(string) bool) []string {
-	dirs := goDirsOf(c.st)
-	var out []string
-	for _, d := range dirs.list() {
+// dirsIn is the symbol tables of the directories inDir accepts.
+func (c *cursorReader) dirsIn(inDir func(string) bool) []*dirSymbols {
+	g := goDirsOf(c.st)
+	var out []*dirSymbols
+	for _, d := range g.list() {
 		if inDir(d.dir) {
-			out = append(out, d.files...)
+			out = append(out, g.symbolsOf(d))
 		}
 	}
 	return out
@@ -367,82 +358,4 @@ func exprText(tf *token.File, e ast.Expr) string {
 		return true
 	})
 	return b.String()
-}
-
-// goDirs is the store's Go files by directory, rebuilt when a path comes
-// or goes (index.Store.PathGen), and their symbols, kept while a file's
-// content hash is unchanged: a completion asks for them at every
-// keystroke, and every keystroke writes the buffer to the store, so
-// neither can follow WriteGen. Kept with the store (index.Store.Attach).
-type goDirs struct {
-	mu   sync.Mutex
-	gen  uint64
-	dirs []goDir
-	st   *index.Store
-	syms map[string]hashedSymbols
-}
-
-type hashedSymbols struct {
-	hash uint64
-	syms []extract.Symbol
-}
-
-// symbols returns p's symbols, from the cache while p's hash is unchanged.
-func (g *goDirs) symbols(p string) ([]extract.Symbol, error) {
-	h, ok := g.st.Header(p)
-	if !ok {
-		return nil, nil
-	}
-	g.mu.Lock()
-	e, hit := g.syms[p]
-	g.mu.Unlock()
-	if hit && e.hash == h.Hash {
-		return e.syms, nil
-	}
-	syms, err := g.st.Symbols(p)
-	if err != nil {
-		return nil, err
-	}
-	g.mu.Lock()
-	if g.syms == nil || len(g.syms) >= maxCachedFiles {
-		g.syms = make(map[string]hashedSymbols, 256)
-	}
-	g.syms[p] = hashedSymbols{h.Hash, syms}
-	g.mu.Unlock()
-	return syms, nil
-}
-
-type goDir struct {
-	dir   string
-	files []string
-}
-
-type goDirsKey struct{}
-
-func goDirsOf(s *index.Store) *goDirs {
-	return s.Attach(goDirsKey{}, func() any { return &goDirs{st: s, gen: ^uint64(0)} }).(*goDirs)
-}
-
-func (g *goDirs) list() []goDir {
-	gen := g.st.PathGen()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if gen == g.gen {
-		return g.dirs
-	}
-	byDir := map[string][]string{}
-	for _, h := range g.st.Files() {
-		if strings.HasSuffix(h.Path, ".go") {
-			d := path.Dir(h.Path)
-			byDir[d] = append(byDir[d], h.Path)
-		}
-	}
-	g.dirs = g.dirs[:0:0]
-	for d, files := range byDir {
-		slices.Sort(files)
-		g.dirs = append(g.dirs, goDir{d, files})
-	}
-	slices.SortFunc(g.dirs, func(a, b goDir) int { return strings.Compare(a.dir, b.dir) })
-	g.gen = gen
-	return g.dirs
 }
