@@ -42,59 +42,49 @@ func goContext(src Source, c *snippets) {
 	}
 }
 
-// fullHits is how many of a list's best hits are shown with their
-// signatures and docs; the rest are named only, so that a type or package
-// with hundreds of members still shows all their names within the budget
-// (the model needs the name at x., the signature less often).
+// fullHits is how many of a list's best hits are shown with their docs'
+// first lines; the others show their signatures alone, so that a type or
+// package with many members shows more of them within the budget.
 const fullHits = 16
 
-// namesPerLine is how many names a compact line holds.
-const namesPerLine = 12
-
 // addHits adds hits as declaration snippets, one per file in the order of
-// each file's best hit: the best fullHits as signatures under their docs'
-// first lines, the others' names on compact lines.
+// each file's best hit, each a list of signatures, the best fullHits
+// under their docs' first lines.
 func addHits(c *snippets, hits []index.SymbolHit, why string) {
 	var order []string
-	byPath := map[string][]index.SymbolHit{}
-	for _, h := range hits {
+	byPath := map[string][]int{} // indices into hits, in rank order
+	for i, h := range hits {
 		if _, ok := byPath[h.Path]; !ok {
 			order = append(order, h.Path)
 		}
-		byPath[h.Path] = append(byPath[h.Path], h)
+		byPath[h.Path] = append(byPath[h.Path], i)
 	}
-	shown := 0
 	for _, p := range order {
 		if c.full() {
 			return
 		}
-		group := byPath[p]
-		n := min(len(group), max(fullHits-shown, 0))
-		shown += n
-		c.add(declSnippet(p, group[:n], group[n:], why))
+		group := make([]index.SymbolHit, len(byPath[p]))
+		docs := make([]bool, len(group))
+		for j, i := range byPath[p] {
+			group[j], docs[j] = hits[i], i < fullHits
+		}
+		c.add(declSnippet(p, group, docs, why))
 	}
 }
 
-// declSnippet renders hits with their signatures and more by name only.
-func declSnippet(p string, hits, more []index.SymbolHit, why string) fim.Snippet {
+// declSnippet renders hits as signatures, under their docs' first lines
+// where docs says so (nil: every one).
+func declSnippet(p string, hits []index.SymbolHit, docs []bool, why string) fim.Snippet {
 	var b strings.Builder
 	first, last := uint32(1<<31), uint32(0)
-	for _, h := range hits {
+	for i, h := range hits {
 		s := h.Symbol
 		first, last = min(first, s.Range.Start.Line), max(last, s.Range.Start.Line)
-		if s.Doc != "" {
+		if s.Doc != "" && (docs == nil || docs[i]) {
 			fmt.Fprintf(&b, "%s %s\n", docMarker(p), s.Doc)
 		}
 		b.WriteString(s.Signature)
 		b.WriteByte('\n')
-	}
-	for i := 0; i < len(more); i += namesPerLine {
-		names := make([]string, 0, namesPerLine)
-		for _, h := range more[i:min(i+namesPerLine, len(more))] {
-			first, last = min(first, h.Symbol.Range.Start.Line), max(last, h.Symbol.Range.Start.Line)
-			names = append(names, h.Symbol.Name)
-		}
-		fmt.Fprintf(&b, "%s also: %s\n", docMarker(p), strings.Join(names, ", "))
 	}
 	return fim.Snippet{Path: p, StartLine: int(first) + 1, EndLine: int(last) + 1, Text: b.String(), Why: why}
 }

@@ -292,20 +292,29 @@ func (c *cursorReader) samePort(hits []index.SymbolHit) []index.SymbolHit {
 }
 
 // rank orders set's hits: names starting with what is typed, names the
-// file already refers to, callables, then by name.
+// file already refers to, names its package refers to, callables, then
+// by name.
 func (c *cursorReader) rank(set *MemberSet) {
 	refs, _, _ := c.st.FileNames(c.from)
 	used := make(map[string]bool, len(refs))
 	for _, r := range refs {
 		used[r] = true
 	}
+	var pkgUsed map[string]bool
+	g := goDirsOf(c.st)
+	if d, ok := g.dirOf(path.Dir(c.from)); ok {
+		pkgUsed = g.refsOf(d, c.from)
+	}
 	lower := strings.ToLower(set.Partial)
 	score := func(h index.SymbolHit) int {
 		s := 0
 		if lower != "" && strings.HasPrefix(strings.ToLower(h.Symbol.Name), lower) {
-			s += 4
+			s += 8
 		}
 		if used[h.Symbol.Name] {
+			s += 4
+		}
+		if pkgUsed[h.Symbol.Name] {
 			s += 2
 		}
 		if k := h.Symbol.Kind; k == extract.KindFunction || k == extract.KindMethod {

@@ -22,6 +22,7 @@ type goDirs struct {
 	dirs  []goDir
 	st    *index.Store
 	byDir map[string]*dirSymbols
+	refs  map[string]*dirRefs
 	files map[string]hashedSymbols
 }
 
@@ -38,6 +39,64 @@ type hashedSymbols struct {
 type dirSymbols struct {
 	sum         uint64
 	byContainer map[string][]index.SymbolHit
+}
+
+// dirRefs is the names a directory's files but one refer to, and the
+// digest of those files' hashes they were read at.
+type dirRefs struct {
+	sum     uint64
+	exclude string
+	refs    map[string]bool
+}
+
+// refsOf is the names d's files other than exclude refer to (the
+// package's own use of names, which ranks the members a completion
+// offers; exclude is the buffer being typed, which changes at every
+// keystroke and whose names the caller reads itself).
+func (g *goDirs) refsOf(d goDir, exclude string) map[string]bool {
+	var sum uint64
+	for _, p := range d.files {
+		if p != exclude {
+			h, _ := g.st.Header(p)
+			sum = sum*1099511628211 + h.Hash + 1
+		}
+	}
+	g.mu.Lock()
+	dr, ok := g.refs[d.dir]
+	g.mu.Unlock()
+	if ok && dr.sum == sum && dr.exclude == exclude {
+		return dr.refs
+	}
+	dr = &dirRefs{sum: sum, exclude: exclude, refs: map[string]bool{}}
+	for _, p := range d.files {
+		if p == exclude {
+			continue
+		}
+		refs, _, err := g.st.FileNames(p)
+		if err != nil {
+			continue
+		}
+		for _, r := range refs {
+			dr.refs[r] = true
+		}
+	}
+	g.mu.Lock()
+	if g.refs == nil || len(g.refs) >= maxCachedDirs {
+		g.refs = make(map[string]*dirRefs, 16)
+	}
+	g.refs[d.dir] = dr
+	g.mu.Unlock()
+	return dr.refs
+}
+
+// dirOf is the directory entry of dir, ok false when it has no Go files.
+func (g *goDirs) dirOf(dir string) (goDir, bool) {
+	dirs := g.list()
+	i, ok := slices.BinarySearchFunc(dirs, dir, func(d goDir, dir string) int { return strings.Compare(d.dir, dir) })
+	if !ok {
+		return goDir{}, false
+	}
+	return dirs[i], true
 }
 
 // maxCachedDirs bounds byDir (a few hundred directories are touched in
