@@ -47,10 +47,16 @@ func goContext(src Source, c *snippets) {
 // package with many members shows more of them within the budget.
 const fullHits = 16
 
+// maxListed bounds the hits addHits renders (a package like syscall has a
+// thousand exported names; the budget holds a hundred signatures at most).
+const maxListed = 128
+
 // addHits adds hits as declaration snippets, one per file in the order of
 // each file's best hit, each a list of signatures, the best fullHits
 // under their docs' first lines.
 func addHits(c *snippets, hits []index.SymbolHit, why string) {
+	// No budget holds more than this many signatures.
+	hits = hits[:min(len(hits), maxListed)]
 	var order []string
 	byPath := map[string][]int{} // indices into hits, in rank order
 	for i, h := range hits {

@@ -79,13 +79,14 @@ func lexical(src Source, c *snippets) {
 		if c.full() {
 			return
 		}
-		hits, err := src.Store.Definitions(cd.name)
+		entries, err := src.Store.NameEntries(cd.name)
 		if err != nil {
 			continue
 		}
-		hits = slices.DeleteFunc(hits, func(h index.SymbolHit) bool { return h.Path == src.Path || h.Symbol.Name != cd.name })
-		if len(hits) > 3 {
-			hits = hits[:3]
+		entries = slices.DeleteFunc(entries, func(e index.NameEntry) bool { return e.Path == src.Path })
+		hits, err := src.Store.SymbolsOf(entries[:min(len(entries), 3)])
+		if err != nil {
+			continue
 		}
 		addHits(c, hits, "declares "+cd.name+", used near the cursor")
 	}

@@ -322,12 +322,23 @@ func (c *cursorReader) rank(set *MemberSet) {
 		}
 		return s
 	}
-	slices.SortStableFunc(set.Hits, func(a, b index.SymbolHit) int {
-		if d := score(b) - score(a); d != 0 {
+	type scored struct {
+		h index.SymbolHit
+		s int
+	}
+	ss := make([]scored, len(set.Hits))
+	for i, h := range set.Hits {
+		ss[i] = scored{h, score(h)}
+	}
+	slices.SortStableFunc(ss, func(a, b scored) int {
+		if d := b.s - a.s; d != 0 {
 			return d
 		}
-		return strings.Compare(a.Symbol.Name, b.Symbol.Name)
+		return strings.Compare(a.h.Symbol.Name, b.h.Symbol.Name)
 	})
+	for i := range ss {
+		set.Hits[i] = ss[i].h
+	}
 }
 
 // dirsIn is the symbol tables of the directories inDir accepts.
