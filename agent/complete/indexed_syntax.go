@@ -72,19 +72,29 @@ func membersFromUses(src Source, c *snippets, xOff int, x, partial string) {
 		uses = append(uses, use{m[2], max(m[2]-xOff, xOff-m[2])})
 	}
 	slices.SortFunc(uses, func(a, b use) int { return a.dist - b.dist })
+	// The types the uses' members are declared on, nearest use first: a
+	// use the index resolves only to an interface the class implements
+	// (NextObserver for Subscriber's next) must not hide the class
+	// another use finds.
+	seen := map[string]bool{}
 	for _, u := range uses[:min(len(uses), maxUseTries)] {
 		end := u.off
 		for end < len(src.Text) && isIdent(src.Text[end]) {
 			end++
 		}
 		for _, d := range src.definitions(u.off, string(src.Text[u.off:end])) {
-			if d.Symbol.Container != "" && d.Symbol.Kind != extract.KindVariable {
-				addMembers(src, c, d.Path, d.Symbol.Container, partial, fmt.Sprintf("members of %s's type %s (from its use as %s.%s)", x, d.Symbol.Container, x, src.Text[u.off:end]))
-				return
+			key := d.Path + "\x00" + d.Symbol.Container
+			if d.Symbol.Container == "" || d.Symbol.Kind == extract.KindVariable || seen[key] || len(seen) == maxUseTypes {
+				continue
 			}
+			seen[key] = true
+			addMembers(src, c, d.Path, d.Symbol.Container, partial, fmt.Sprintf("members of %s's type %s (from its use as %s.%s)", x, d.Symbol.Container, x, src.Text[u.off:end]))
 		}
 	}
 }
+
+// maxUseTypes bounds the types membersFromUses lists.
+const maxUseTypes = 3
 
 func classLike(k extract.SymbolKind) bool {
 	return k == extract.KindClass || k == extract.KindInterface || k == extract.KindStruct || k == extract.KindEnum
