@@ -19,7 +19,7 @@ func FromConfig(cfg *config.Config) (Settings, error) {
 		NextEdit:  c.NextEdit,
 		Debounce:  time.Duration(c.DebounceMS) * time.Millisecond,
 		Languages: c.Languages,
-		Budget:    Budget{Context: c.ContextTokens, MaxTokens: c.MaxTokens, Count: tokcount.For(c.Model)},
+		Budget:    Budget{Context: c.ContextTokens, MaxTokens: c.MaxTokens, Count: MemoCount(tokcount.For(c.Model))},
 	}
 	if c.DebounceMS == 0 {
 		set.Debounce = -1 // configured as none

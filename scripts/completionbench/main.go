@@ -169,7 +169,7 @@ func measureCorpus(ctx context.Context, o options, c corpus) (*langResult, []typ
 	warn("%s: indexed %s (%d files, %d changed) in %.1fs %s", c.Lang, c.Root, sum.Files, sum.Changed, time.Since(t).Seconds(), sum.Rebuilt)
 	files := c.files(st)
 	t = time.Now()
-	b := &bench{c: c, st: st, budget: complete.Budget{Context: complete.DefaultContextTokens, Count: tokcount.For("")}}
+	b := &bench{c: c, st: st, budget: complete.Budget{Context: complete.DefaultContextTokens, Count: complete.MemoCount(tokcount.For(""))}}
 	b.win = newWindowIndex(files, c.read)
 	warn("%s: %d BM25 windows over %d files in %.1fs", c.Lang, len(b.win.fileOf), len(b.win.paths), time.Since(t).Seconds())
 	t = time.Now()
