@@ -8,7 +8,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/parleyhq/parley/agent/complete"
-	"github.com/parleyhq/parley/internal/tokcount"
 	"github.com/parleyhq/parley/workspace"
 )
 
@@ -70,6 +69,18 @@ func (s *Server) completionEngine() *complete.Engine {
 	}
 	h.engine, h.built = complete.NewEngine(set, sink), true
 	return h.engine
+}
+
+// forgetCompletion drops a closed document's completion state, cancelling
+// its model call in flight.
+func (s *Server) forgetCompletion(abs string) {
+	h := s.completion
+	h.mu.Lock()
+	e := h.engine
+	h.mu.Unlock()
+	if e != nil {
+		e.Forget(abs)
+	}
 }
 
 // invalidateCompletion makes the next request rebuild the engine's
@@ -216,6 +227,3 @@ func (s *Server) completionAccepted(p *protocol.ExecuteCommandParams) error {
 	s.completionEngine().Feedback(a.ID, "accepted", 0)
 	return nil
 }
-
-// completionCounter is the token counter of completion budgets.
-var completionCounter = tokcount.For("")

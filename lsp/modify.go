@@ -81,6 +81,7 @@ func (s *Server) modifyOne(m modification) error {
 		}
 	case modClose:
 		s.overlays.Close(m.abs)
+		s.forgetCompletion(m.abs)
 		s.files.invalidate(m.abs)
 		if inside {
 			f.forgetDoc(rel)

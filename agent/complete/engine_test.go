@@ -209,3 +209,34 @@ func TestStatsLog(t *testing.T) {
 		t.Errorf("missing log: %v, %v", none, err)
 	}
 }
+
+// TestEngineForget: closing a document cancels its model call in flight
+// and drops its state (the last completion is not reused after a reopen).
+func TestEngineForget(t *testing.T) {
+	m := &scripted{text: "Close()"}
+	m.delay.Store(int64(time.Hour))
+	e := NewEngine(Settings{Model: m, Debounce: -1}, nil)
+	done := make(chan Result)
+	go func() {
+		r, _ := e.Complete(context.Background(), req("s.", true))
+		done <- r
+	}()
+	for m.running.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	e.Forget("a.go")
+	select {
+	case r := <-done:
+		if r.Reason != Superseded || len(r.Items) != 0 {
+			t.Errorf("a closed document's request: %+v", r)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Forget did not cancel the call in flight")
+	}
+	e.mu.Lock()
+	n := len(e.docs)
+	e.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d documents kept after Forget", n)
+	}
+}

@@ -200,7 +200,7 @@ func lineOf(starts []int, off int) int {
 // keywords are words a call-like pattern finds that are not calls.
 var keywords = map[string]bool{
 	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true,
-	"function": true, "def": true, "class": true, "print": false, "elif": true, "with": true,
+	"function": true, "def": true, "class": true, "elif": true, "with": true,
 	"not": true, "and": true, "or": true, "in": true, "typeof": true, "new": true, "await": true,
 	"super": true, "sizeof": true, "func": true,
 }
