@@ -13,8 +13,8 @@ import {
   DEFAULT_SNOOZE_MINUTES,
   completionStatus,
   parseMinutes,
-  showCompletionContext,
 } from './completion';
+import { showCompletionContext } from './completionContext';
 import type { NextEditClient } from './nextEdit';
 import { registerNextEdit } from './nextEditCommands';
 import type { LspCommand } from './protocol';

@@ -7,10 +7,9 @@ import {
   CompletionState,
   STATE_KEY,
   completionStatus,
-  contextMarkdown,
   parseMinutes,
-  showCompletionContext,
 } from '../../src/completion';
+import { contextMarkdown, showCompletionContext } from '../../src/completionContext';
 import { fillCompletionCapabilities } from '../../src/completionCommands';
 import type { CompletionContextResult, LspRange } from '../../src/protocol';
 
