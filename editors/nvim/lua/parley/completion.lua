@@ -18,6 +18,8 @@ local util = require('parley.util')
 local M = {}
 
 local api = vim.api
+local cursor = util.cursor
+local line_at = util.line_at
 
 M.ns = api.nvim_create_namespace('parley_completion')
 
@@ -61,15 +63,6 @@ end
 local function in_insert()
   local m = api.nvim_get_mode().mode
   return m == 'i' or m == 'ic' or m == 'ix'
-end
-
-local function cursor()
-  local pos = api.nvim_win_get_cursor(0)
-  return pos[1] - 1, pos[2]
-end
-
-local function line_at(buf, row)
-  return api.nvim_buf_get_lines(buf, row, row + 1, false)[1] or ''
 end
 
 local function item_id(item)

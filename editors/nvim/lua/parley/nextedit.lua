@@ -22,6 +22,9 @@ local draw = require('parley.nextedit_draw')
 local M = {}
 
 local api = vim.api
+local cursor = util.cursor
+local line_at = util.line_at
+local in_insert = util.in_insert
 
 M.ns = api.nvim_create_namespace('parley_next_edit')
 
@@ -68,20 +71,6 @@ end
 --- client is attached).
 local function version_of(buf)
   return vim.lsp.util.buf_versions[buf]
-end
-
-local function cursor()
-  local pos = api.nvim_win_get_cursor(0)
-  return pos[1] - 1, pos[2]
-end
-
-local function line_at(buf, row)
-  return api.nvim_buf_get_lines(buf, row, row + 1, false)[1] or ''
-end
-
-local function in_insert()
-  local m = api.nvim_get_mode().mode
-  return m:sub(1, 1) == 'i'
 end
 
 local function enc()

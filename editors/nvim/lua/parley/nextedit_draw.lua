@@ -7,18 +7,11 @@ local util = require('parley.util')
 local D = {}
 
 local api = vim.api
+local cursor = util.cursor
+local line_at = util.line_at
 
 -- 0.10 and later draw virtual text inside the line ('inline').
 local has_inline = vim.fn.has('nvim-0.10') == 1
-
-local function cursor()
-  local pos = api.nvim_win_get_cursor(0)
-  return pos[1] - 1, pos[2]
-end
-
-local function line_at(buf, row)
-  return api.nvim_buf_get_lines(buf, row, row + 1, false)[1] or ''
-end
 
 local function enc(shown)
   return shown and shown.client.offset_encoding or 'utf-16'

@@ -138,4 +138,20 @@ function M.byte_col(line, character, encoding)
   return math.min(col, #line)
 end
 
+--- The cursor of the current window: 0-based row, byte column.
+function M.cursor()
+  local pos = vim.api.nvim_win_get_cursor(0)
+  return pos[1] - 1, pos[2]
+end
+
+--- Line row (0-based) of buf, '' past its end.
+function M.line_at(buf, row)
+  return vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1] or ''
+end
+
+--- Whether the current mode is Insert (or a kind of it).
+function M.in_insert()
+  return vim.api.nvim_get_mode().mode:sub(1, 1) == 'i'
+end
+
 return M
