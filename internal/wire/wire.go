@@ -9,7 +9,9 @@
 // client exhaust the machine), a malformed LSP header, or a
 // newline-delimited line that runs past its bound without a newline.
 // The servers then log why and end with ExitBroken; they never allocate
-// the declared size first.
+// the declared size first. NewFrameStream is that LSP framing; the
+// agent's LSP client (agent/lspclient) reads the language servers it
+// starts through it too.
 package wire
 
 import (
