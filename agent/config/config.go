@@ -21,6 +21,8 @@
 // The completion model's key (completion.go) comes only from the
 // environment variable a config names, and goes only where the user
 // file sends it (CompletionModel).
+// Language servers (lsp.go) run commands, so only the user file names
+// them; a workspace file may turn one off.
 // Keys never appear in Redacted or in errors. A Config is not safe
 // for concurrent mutation; callers hand out copies.
 package config
@@ -110,6 +112,10 @@ type Layer struct {
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 	// Completion configures inline code completion (completion.go).
 	Completion *CompletionLayer `json:"completion,omitempty"`
+	// LSP names the language servers the agent starts for diagnostics
+	// (lsp.go); entries replace earlier ones by name.
+	LSP          map[string]LSPServer `json:"lsp,omitempty"`
+	LSPTimeoutMS *int                 `json:"lsp_timeout_ms,omitempty"`
 }
 
 // Config is the resolved configuration: every layer applied and defaults
@@ -156,6 +162,11 @@ type Config struct {
 	// Completion is inline code completion's model and settings; its key
 	// is looked up by CompletionModel.
 	Completion Completion `json:"completion"`
+	// LSP are the configured language servers by name (LSPServers adds
+	// the defaults); LSPTimeoutMS bounds the wait for an edit's
+	// diagnostics.
+	LSP          map[string]LSPServer `json:"lsp,omitempty"`
+	LSPTimeoutMS int                  `json:"lsp_timeout_ms"`
 	// Sources names where each set field came from (by JSON name), e.g.
 	// "model": "env PARLEY_MODEL", "completion.api_url": a file path.
 	// Defaulted fields are absent.
@@ -182,6 +193,9 @@ func (c *Config) Merge(l Layer, source string) error {
 		// A front end's settings may come from a repository (a VS Code
 		// workspace settings file), where nobody approved them.
 		return fmt.Errorf("%s: hooks can only be configured in a config file (%s or .parley/config.json)", source, userFileHint())
+	}
+	if err := checkLSPLayer(l, source); err != nil {
+		return err
 	}
 	return c.merge(l, source, false)
 }
@@ -220,6 +234,7 @@ func (c *Config) clone() Config {
 	n.Hooks = slices.Clone(c.Hooks)
 	n.raw.MCPServers, n.MCPServers = cloneMCP(c.raw.MCPServers), cloneMCP(c.MCPServers)
 	n.raw.Completion = c.raw.Completion.clone()
+	n.raw.LSP, n.LSP = cloneLSP(c.raw.LSP), cloneLSP(c.LSP)
 	n.Completion.Languages = maps.Clone(c.Completion.Languages)
 	return n
 }
@@ -270,6 +285,7 @@ func (r *Layer) apply(l Layer) {
 		}
 		r.Completion.apply(*l.Completion)
 	}
+	r.applyLSP(l)
 	for name, srv := range l.MCPServers {
 		if r.MCPServers == nil {
 			r.MCPServers = map[string]MCPServer{}
@@ -322,6 +338,7 @@ func (l *Layer) eachSet(fn func(string)) {
 		}
 	}
 	l.Completion.eachSet(fn)
+	l.eachSetLSP(fn)
 }
 
 // resolve recomputes the resolved fields from raw, filling in defaults.
@@ -335,6 +352,9 @@ func (c *Config) resolve() error {
 		return err
 	}
 	if err := c.resolveCompletion(); err != nil {
+		return err
+	}
+	if err := c.resolveLSP(); err != nil {
 		return err
 	}
 	c.ContextWindow, c.MaxTokens, c.ThinkingBudget = val(r.ContextWindow), val(r.MaxTokens), val(r.ThinkingBudget)

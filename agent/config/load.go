@@ -109,6 +109,9 @@ func (c *Config) mergeFile(path string, workspace bool) error {
 		return fmt.Errorf("config %s: permissions.allow can only be set by the user (%s), not by a workspace file; a workspace file may add deny and ask rules", path, userFileHint())
 	}
 	if workspace {
+		if err := checkLSPLayer(l, "config "+path); err != nil {
+			return err
+		}
 		for name, srv := range l.MCPServers {
 			srv.Workspace = true
 			l.MCPServers[name] = srv
