@@ -110,10 +110,16 @@ func readFailure(shown string, err error) *Result {
 
 // applyChanges hands changes to the Editor. A refusal (the user said no,
 // or the file moved on) is a model-facing outcome; success returns a
-// result with msg and the changes.
+// result with msg and the changes, followed by what the edit changed in
+// the files' diagnostics when the session has Diagnostics.
 func applyChanges(ctx context.Context, env *Env, label string, changes []FileChange, msg string) (*Result, error) {
 	if env.Editor == nil {
 		return Errorf("editing is unavailable in this session"), nil
+	}
+	var before map[string][]Diagnostic
+	if env.Diagnostics != nil {
+		// The baseline must be taken before the editor changes the buffer.
+		before = env.Diagnostics.beforeEdit(ctx, env, changes)
 	}
 	ar, err := env.Editor.Apply(ctx, label, changes)
 	if err != nil {
@@ -128,6 +134,9 @@ func applyChanges(ctx context.Context, env *Env, label string, changes []FileCha
 	}
 	if err := ledgerEdited(env.Ledger, changes, ledger.TurnOf(ctx)); err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	if env.Diagnostics != nil {
+		msg += env.Diagnostics.afterEdit(ctx, env, changes, before)
 	}
 	return &Result{Content: msg, Changes: changes}, nil
 }

@@ -122,6 +122,7 @@ func FileTools() []Tool {
 		getDependentsTool,
 		getComplexityTool,
 		getTodosTool,
+		getDiagnosticsTool,
 		todoWriteTool,
 	}
 }

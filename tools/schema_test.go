@@ -17,7 +17,7 @@ func TestFileToolSchemas(t *testing.T) {
 		"delete_file": {"path"}, "move_file": {"from", "to"}, "list_dir": nil, "glob": {"pattern"},
 		"grep": {"pattern"}, "file_info": {"path"}, "outline": {"path"}, "get_symbol": {"name"},
 		"find_definition": nil, "find_references": nil, "get_dependencies": {"path"}, // a name, or path, line and column
-		"get_dependents": nil, "get_complexity": nil, "get_todos": nil, "todo_write": {"todos"},
+		"get_dependents": nil, "get_complexity": nil, "get_todos": nil, "get_diagnostics": nil, "todo_write": {"todos"},
 	}
 	tools := FileTools()
 	if len(tools) != len(want) {

@@ -176,6 +176,9 @@ type Env struct {
 	// Output, when set, receives streamed output of long-running tools
 	// (shell) as it arrives, for display; the Result still holds it all.
 	Output func(tool, chunk string)
+	// Diagnostics, when set, reports what each applied edit changed in
+	// the touched files' errors and warnings, and backs get_diagnostics.
+	Diagnostics *Diagnostics
 	// CommitTrailers are added to every commit git_commit makes ("Token:
 	// value" lines, e.g. parley loop's Co-authored-by credit).
 	CommitTrailers []string
