@@ -32,7 +32,11 @@ func TestBuildSyntaxMembers(t *testing.T) {
 		{"app/main.py", "    util.", "python", "declarations of module util", "def helper(x):"},
 		{"app/main.py", "        self.", "python", "members of the enclosing class App", "def start(self):"},
 		{"web/main.ts", "  c.", "typescript", "members of c's type Cart", "add(item: string, n: number): void"},
-		{"web/use.ts", "  sub.c", "typescript", "members of sub's type Subscriber (from its use as sub.next)", "complete(): void"},
+		{"web/use.ts", "  sub.c", "typescript", "members of sub's type Subscriber, Subscription", "complete(): void"},
+		// The rest of the line deleted leaves the call's arguments
+		// unbalanced: the text before the cursor, closed, is parsed.
+		{"web/use.ts", "  sub.e", "typescript", "members of sub's type Subscriber, Subscription", "unsubscribe(): void"},
+		{"web/use.ts", "  make().", "typescript", "members of the operand's type Subscriber, Subscription", "next(v: number): void"},
 	} {
 		raw, err := os.ReadFile(filepath.Join(root, tc.file))
 		if err != nil {

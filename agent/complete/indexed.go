@@ -117,7 +117,7 @@ func syntaxContext(src Source, c *snippets) {
 	for start > 0 && isIdent(text[start-1]) {
 		start--
 	}
-	if start > 0 && text[start-1] == '.' {
+	if start > 0 && text[start-1] == '.' && !operandMembers(src, c, start-1, text[start:off]) {
 		if xs, xe := identBefore(text, start-1); xs < xe {
 			membersOf(src, c, xs, text[xs:xe], text[start:off])
 		}

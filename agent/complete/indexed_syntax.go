@@ -178,6 +178,13 @@ func addMembers(src Source, c *snippets, p, class, partial, why string) {
 	if class != "" {
 		hits = append(hits, inherited(src.Store, syms, class, hits, 0)...)
 	}
+	rankMembers(src, hits, partial)
+	addHits(c, hits, why)
+}
+
+// rankMembers puts first the members matching what is typed, then those
+// src's file already uses; the order is otherwise kept.
+func rankMembers(src Source, hits []index.SymbolHit, partial string) {
 	refs, _, _ := src.Store.FileNames(src.Path)
 	used := make(map[string]bool, len(refs))
 	for _, r := range refs {
@@ -195,7 +202,6 @@ func addMembers(src Source, c *snippets, p, class, partial, why string) {
 		return n
 	}
 	slices.SortStableFunc(hits, func(a, b index.SymbolHit) int { return score(b) - score(a) })
-	addHits(c, hits, why)
 }
 
 // Base classes in a class's signature: Python's `class A(B, mod.C):`,

@@ -4,7 +4,8 @@
 // index.Config) write each occurrence's descriptor and the file's facts
 // at index time; Definitions answers from them, or parses an edited
 // buffer (and, for a call of an overloaded function, the file declaring
-// it); RefsLang gives the shared references judge its module resolution,
+// it); OperandAt evaluates what comes before a dot the same way, for
+// inline completion to list its members; RefsLang gives the shared references judge its module resolution,
 // re-exports and the canonical declaration references count against
 // (an overload group's first signature, a member's topmost overridden
 // declaration).
