@@ -50,26 +50,30 @@ func OperandAt(s *index.Store, from string, src []byte, dot int, read syntax.Sou
 	// The whole buffer first, the member typed so far replaced by the
 	// placeholder; when the line being typed breaks the syntax around
 	// it (an unclosed call swallows the enclosing function into an
-	// ERROR node, and with it the scopes), the text before the cursor
-	// with its brackets closed. A resolver keeps the first text it
-	// parsed for a path, so each try has its own.
-	var r *resolver
-	var obj *ts.Node
-	var f *syntax.File
+	// ERROR node, and with it the scopes; or the recovery parses the
+	// callback's parameters as something else), the text before the
+	// cursor with its brackets closed.
 	for _, text := range [][]byte{
 		slices.Concat(src[:at], []byte(placeholder), src[end:]),
 		closed(slices.Concat(src[:at], []byte(placeholder))),
 	} {
-		r = newResolver(s, read)
-		if obj, f = r.operandNode(from, text, at); obj != nil {
-			break
+		if op, ok := operandIn(s, from, text, at, read); ok {
+			return op, true
 		}
-		r.Release()
 	}
+	return Operand{}, false
+}
+
+// operandIn is OperandAt in text, whose member access has its property
+// at at. It has a resolver of its own: a resolver keeps the first text
+// it parsed for a path.
+func operandIn(s *index.Store, from string, text []byte, at int, read syntax.SourceReader) (Operand, bool) {
+	r := newResolver(s, read)
+	defer r.Release()
+	obj, f := r.operandNode(from, text, at)
 	if obj == nil {
 		return Operand{}, false
 	}
-	defer r.Release()
 	v := r.tsEval(f, obj)
 	if v.Module != "" {
 		return Operand{Module: v.Module}, true
