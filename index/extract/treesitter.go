@@ -153,6 +153,8 @@ func partialReason(tree *ts.Tree, root *ts.Node, res *Result, stopped uint32, bu
 	}
 	if tree.ParseStoppedEarly() {
 		switch r := tree.ParseStopReason(); {
+		case stopped == stopMemory:
+			return fmt.Sprintf("parse stopped: the live heap grew by %d MiB", liveHeapGrowthLimit>>20)
 		case stopped == stopBudget || r == ts.ParseStopTimeout:
 			return fmt.Sprintf("parse budget exceeded after %s", budget)
 		case r == ts.ParseStopCancelled:

@@ -125,7 +125,10 @@ func backstopFor(budget time.Duration) time.Duration { return 8*overrunFor(budge
 // loaded machine: by wall time a file's result depended on the load (a
 // wall-clock reparse cut landed inside testregex.c's first pass; a 20 KB
 // script was stored partial at load 6). Where the clock cannot be read it
-// falls back to wall time.
+// falls back to wall time. While it reads the clock it also stops the parse
+// (stopMemory) once the live heap has grown by liveHeapGrowthLimit since
+// the parse began: the bound gotreesitter's own heap reads kept, which
+// treesitter_memory.go turns off.
 func watchCPU(flag *uint32, soft, budget time.Duration, tids <-chan int, finished <-chan struct{}, overrun chan<- struct{}) {
 	cutSoft := func() { atomic.CompareAndSwapUint32(flag, 0, stopSoft) }
 	cutBudget := func() { atomic.CompareAndSwapUint32(flag, 0, stopBudget) }
@@ -142,6 +145,7 @@ func watchCPU(flag *uint32, soft, budget time.Duration, tids <-chan int, finishe
 		return
 	}
 	start, ok := cpuClock(tid)
+	heapBase := liveHeap()
 	if !ok {
 		watchWall(soft, budget, cutSoft, cutBudget, finished, overrun)
 		return
@@ -155,6 +159,9 @@ func watchCPU(flag *uint32, soft, budget time.Duration, tids <-chan int, finishe
 			if !ok {
 				watchWall(soft, budget, cutSoft, cutBudget, finished, overrun)
 				return
+			}
+			if heapGrown(heapBase) {
+				atomic.CompareAndSwapUint32(flag, 0, stopMemory)
 			}
 			switch ran := now - start; {
 			case ran >= overrunFor(budget):
