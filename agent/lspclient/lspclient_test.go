@@ -60,7 +60,7 @@ func TestGoplsDiagnostics(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 	fd := got[0]
-	if !fd.Settled || fd.Server != "go" || len(fd.Diags) != 1 {
+	if !fd.Settled || fd.Server != "gopls" || len(fd.Diags) != 1 {
 		t.Fatalf("bad file: %+v", fd)
 	}
 	if d := fd.Diags[0]; d.Line != 5 || d.Severity != tools.SeverityError || !strings.Contains(d.Message, "cannot use \"x\"") {

@@ -175,6 +175,11 @@ func (s *server) publish(p publishDiagnosticsParams) {
 	s.changed = make(chan struct{})
 }
 
+// label names the server for the model: its binary ("gopls").
+func (s *server) label() string {
+	return filepath.Base(s.cmd.Path)
+}
+
 // alive reports whether the process still runs.
 func (s *server) alive() bool {
 	select {

@@ -154,7 +154,7 @@ func (s *server) diagnose(ctx context.Context, files []langFile, timeout time.Du
 	for _, f := range files {
 		diags, settled, heard := s.wait(ctx, f.Path, deadline)
 		anyHeard = anyHeard || heard
-		fd := tools.FileDiagnostics{Path: f.Path, Diags: diags, Server: s.name, Settled: settled}
+		fd := tools.FileDiagnostics{Path: f.Path, Diags: diags, Server: s.label(), Settled: settled}
 		if !s.alive() {
 			fd.Problem = fmt.Sprintf("%s exited: %s", s.name, s.exitReason())
 		}
