@@ -45,6 +45,10 @@ type Workspace struct {
 	// Written, when set, hears of every file the agent wrote, after the
 	// write (the index re-reads them).
 	Written func(ctx context.Context, paths []string)
+	// Diagnostics, when set, are the language servers' view of the
+	// agent's edits (agent/lspclient); each session tracks its own
+	// touched files.
+	Diagnostics tools.DiagnosticSource
 }
 
 // Options configure a Server.

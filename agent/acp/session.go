@@ -31,6 +31,7 @@ type session struct {
 	todos  *tools.TodoList
 	ledger *ledger.Ledger
 	mcp    *mcpclient.Manager // the client's servers; nil: none
+	diags  *tools.Diagnostics // nil without Workspace.Diagnostics
 
 	mu       sync.Mutex
 	cancel   context.CancelFunc // the running prompt's; nil between prompts
@@ -48,6 +49,9 @@ func newSession(srv *Server, ws *Workspace, as *agent.Session) (*session, error)
 		return nil, fmt.Errorf("permissions: %w", err)
 	}
 	ss := &session{srv: srv, ws: ws, s: as, turn: make(chan struct{}, 1), todos: &tools.TodoList{}, policy: pol, content: map[string][]sdk.ToolCallContent{}}
+	if ws.Diagnostics != nil {
+		ss.diags = tools.NewDiagnostics(ws.Diagnostics)
+	}
 	ss.ledger = ledger.NewMemory()
 	if ws.Sessions != nil {
 		if l, err := ws.Sessions.OpenLedger(as.ID); err == nil {
@@ -192,7 +196,7 @@ func (ss *session) agent(ctx context.Context, msg string) *agent.Agent {
 	caps := ss.srv.clientCaps()
 	env := &tools.Env{
 		Roots: ws.Roots, Index: ws.Index, Todos: ss.todos, Ledger: ss.ledger, Memory: ws.Memory,
-		ShellTimeout: time.Duration(c.ShellTimeoutSeconds) * time.Second,
+		ShellTimeout: time.Duration(c.ShellTimeoutSeconds) * time.Second, Diagnostics: ss.diags,
 	}
 	pol := ss.currentPolicy()
 	var view tools.FileView = &tools.DiskView{}

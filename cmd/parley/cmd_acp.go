@@ -179,6 +179,10 @@ func (h *acpHost) openLocked(cwd string) (*acp.Workspace, error) {
 	// the client's log (stderr) hears of it.
 	ws.MCP = startMCP(&g, root, cfg, h.warn, func(e agent.Event) { h.warn(errors.New(e.Text)) })
 	h.closers = append(h.closers, ws.MCP.Close)
+	if m := startLSP(cfg, h.warn); m != nil {
+		ws.Diagnostics = m
+		h.closers = append(h.closers, m.Close)
+	}
 	return ws, nil
 }
 

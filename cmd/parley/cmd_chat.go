@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/config"
 	"github.com/parleyhq/parley/agent/hooks"
+	"github.com/parleyhq/parley/agent/lspclient"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index"
@@ -108,6 +109,7 @@ type chatApp struct {
 	out      *chatPrinter
 	session  *agent.Session
 	mcp      *mcpclient.Manager // nil without MCP servers
+	lsp      *lspclient.Manager // nil without a language server to run
 	mcpGen   uint64             // the MCP tool lists the registry was built from
 	prompt   agent.PromptOptions
 	mapper   *repomap.Mapper // nil: no index, or repo_map_tokens is 0
@@ -269,6 +271,11 @@ func (app *chatApp) openEnv(storeDir string, watch bool) (*tools.Env, error) {
 	}
 	app.editor = tools.NewDiskEditorWith(roots, edOpts)
 	env.Editor = app.editor
+	if m := startLSP(app.cfg, app.out.warn); m != nil {
+		app.lsp = m
+		app.closers = append(app.closers, m.Close)
+		env.Diagnostics = tools.NewDiagnostics(m)
+	}
 	return env, nil
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/ralph"
+	"github.com/parleyhq/parley/tools"
 )
 
 type loopFlags struct {
@@ -201,6 +202,11 @@ func (a *inProcessAgent) RunPrompt(ctx context.Context, prompt string, out io.Wr
 	s := agent.NewSession()
 	// A new session's model has seen nothing: its own re-read ledger.
 	a.app.useLedger(s)
+	if a.app.lsp != nil {
+		// Its turns count from 1 again: "the files touched this turn"
+		// must not include the last iteration's.
+		ag.Env.Diagnostics = tools.NewDiagnostics(a.app.lsp)
+	}
 	res, err := ag.Run(ctx, s, prompt)
 	ag.EndSession(context.Background(), s, "other")
 	if err != nil {
