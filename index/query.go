@@ -260,9 +260,15 @@ type NameEntry struct {
 	id        uint32 // the file's
 }
 
-// NameEntries returns the name index's entries spelled exactly name.
+// NameEntries returns the name index's entries spelled exactly name, in
+// file and symbol order: from the resident name table when a search has
+// loaded it (the language server does at start), else from a scan of the
+// name index.
 func (s *Store) NameEntries(name string) ([]NameEntry, error) {
-	exact, _, err := s.definitionRefs(name)
+	exact, ok, err := s.residentEntries(name)
+	if !ok {
+		exact, _, err = s.definitionRefs(name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -271,6 +277,36 @@ func (s *Store) NameEntries(name string) ([]NameEntry, error) {
 		out[i] = NameEntry{Path: c.path, Index: c.idx, Kind: c.kind, Container: c.container, id: c.id}
 	}
 	return out, nil
+}
+
+// residentEntries is definitionRefs's exact half from the resident name
+// table, ok false when no search has loaded it: a completion looks up
+// two dozen names at every keystroke, and a scan of Pebble each was half
+// of the request's time.
+func (s *Store) residentEntries(name string) (exact []candidate, ok bool, err error) {
+	t := &s.names
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.built {
+		return nil, false, nil
+	}
+	if err := t.current(s); err != nil {
+		return nil, true, fmt.Errorf("definitions of %q: %w", name, err)
+	}
+	i, found := t.byName[name]
+	if !found {
+		return nil, true, nil
+	}
+	posts := t.entries[i].posts
+	exact = make([]candidate, len(posts))
+	for j, p := range posts {
+		exact[j] = candidate{id: p.id, idx: p.idx, exported: p.exported, sel: p.sel, nameLen: len(name),
+			kind: p.kind, container: p.container, name: name}
+	}
+	slices.SortFunc(exact, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.id, b.id), cmp.Compare(a.idx, b.idx))
+	})
+	return s.withPaths(exact), true, nil
 }
 
 // SymbolsOf decodes the symbols entries name, one decode per file, in

@@ -16,8 +16,10 @@ func (s *Server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	if err != nil {
 		return err
 	}
-	s.modify(modification{kind: modOpen, abs: abs, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)})
+	text := []byte(p.TextDocument.Text)
+	s.modify(modification{kind: modOpen, abs: abs, version: p.TextDocument.Version, text: text})
 	s.warmSyntax(abs)
+	s.warmCompletion(abs, text)
 	return nil
 }
 

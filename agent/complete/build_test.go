@@ -150,3 +150,22 @@ func TestAddHitsCompact(t *testing.T) {
 		t.Errorf("docs past the best %d, or lines %d-%d:\n%s", fullHits, c.list[0].StartLine, c.list[0].EndLine, text)
 	}
 }
+
+// TestWarmCountsLines: Warm counts each line as cutPrefix will (with its
+// newline), so the first request in an opened file finds them counted.
+func TestWarmCountsLines(t *testing.T) {
+	var counted []string
+	Warm(nil, "a.py", []byte("one\ntwo\nthree"), func(s string) int { counted = append(counted, s); return 1 })
+	if got := strings.Join(counted, "|"); got != "one\n|two\n|three" {
+		t.Errorf("counted %q", got)
+	}
+	counted = nil
+	memo := MemoCount(func(s string) int { counted = append(counted, s); return len(s) })
+	Warm(nil, "a.py", []byte("x = 1\ny = 2\n"), memo)
+	n := len(counted)
+	cutPrefix("x = 1\ny = 2\nz", 100, memo)
+	// Only the cursor's own line, being typed, is new.
+	if got := counted[n:]; len(got) != 1 || got[0] != "z" {
+		t.Errorf("counted after Warm: %q, want only the cursor's line", got)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/agent/complete/fim"
 	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/index"
 )
 
 // DefaultDebounce is how long an automatic request waits for the next
@@ -138,6 +139,18 @@ func (e *Engine) NextEditMode() string {
 		return config.NextEditIndex
 	}
 	return e.set.NextEdit
+}
+
+// Warm prepares for completions in a document just opened (Warm), when
+// a model is configured and completion is on for lang.
+func (e *Engine) Warm(st *index.Store, rel, lang string, content []byte) {
+	e.mu.Lock()
+	set := e.set
+	e.mu.Unlock()
+	if on, ok := set.Languages[lang]; set.Model == nil || ok && !on {
+		return
+	}
+	Warm(st, rel, content, set.Budget.Count)
 }
 
 // Forget drops a closed document's state, cancelling its model call.

@@ -204,3 +204,31 @@ var keywords = map[string]bool{
 	"not": true, "and": true, "or": true, "in": true, "typeof": true, "new": true, "await": true,
 	"super": true, "sizeof": true, "func": true,
 }
+
+// warmLines bounds the lines Warm counts.
+const warmLines = 20000
+
+// Warm builds ahead of the first request what Build reads for the file
+// rel of the store, from its content as the editor opened it: for Go its
+// package's and its imports' tables (golang.WarmCompletion); for every
+// language its lines' token counts, which count (a MemoCount) keeps for
+// the prefix and suffix of the requests to come. The language server
+// calls it when a document is opened; other languages' parses are warmed
+// by the navigation path (nav.WarmSyntax). count may be nil.
+func Warm(st *index.Store, rel string, content []byte, count func(string) int) {
+	if st != nil && path.Ext(rel) == ".go" {
+		golang.WarmCompletion(st, rel, content)
+	}
+	if count == nil {
+		return
+	}
+	text := string(content)
+	for n := 0; text != "" && n < warmLines; n++ {
+		end := strings.IndexByte(text, '\n') + 1
+		if end == 0 {
+			end = len(text)
+		}
+		count(text[:end]) // as cutPrefix and cutSuffix count: a line with its newline
+		text = text[end:]
+	}
+}

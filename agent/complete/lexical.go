@@ -34,9 +34,10 @@ func lexical(src Source, c *snippets) {
 		to = ls[line+lexicalLines+1]
 	}
 	type cand struct {
-		name  string
-		decls int
-		dist  int
+		name    string
+		entries []index.NameEntry // declared elsewhere than the buffer
+		decls   int
+		dist    int
 	}
 	// The nearest names first, and only so many of them: each costs a
 	// read of the name index, at every keystroke.
@@ -63,11 +64,13 @@ func lexical(src Source, c *snippets) {
 		if err != nil || len(entries) == 0 || len(entries) > 50 {
 			continue
 		}
+		n := len(entries)
+		entries = slices.DeleteFunc(entries, func(e index.NameEntry) bool { return e.Path == src.Path })
 		// Declared only in the buffer itself: the model sees it.
-		if !slices.ContainsFunc(entries, func(e index.NameEntry) bool { return e.Path != src.Path }) {
+		if len(entries) == 0 {
 			continue
 		}
-		cands = append(cands, cand{name, len(entries), dist[name]})
+		cands = append(cands, cand{name, entries, n, dist[name]})
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int {
 		if a.decls != b.decls {
@@ -79,12 +82,7 @@ func lexical(src Source, c *snippets) {
 		if c.full() {
 			return
 		}
-		entries, err := src.Store.NameEntries(cd.name)
-		if err != nil {
-			continue
-		}
-		entries = slices.DeleteFunc(entries, func(e index.NameEntry) bool { return e.Path == src.Path })
-		hits, err := src.Store.SymbolsOf(entries[:min(len(entries), 3)])
+		hits, err := src.Store.SymbolsOf(cd.entries[:min(len(cd.entries), 3)])
 		if err != nil {
 			continue
 		}

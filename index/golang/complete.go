@@ -41,9 +41,14 @@ type MemberSet struct {
 	// Partial is the part of the member's name already typed.
 	Partial string
 	// Hits are ranked: those matching Partial, those the file already
-	// uses, then functions and methods before types, fields and values.
+	// uses, then functions and methods before types, fields and values;
+	// the best MaxMembers of them.
 	Hits []index.SymbolHit
 }
+
+// MaxMembers bounds a MemberSet's hits: no context budget holds more
+// signatures (syscall exports thousands of names).
+const MaxMembers = 256
 
 // callLines is how many lines above and below the cursor's line Calls
 // looks at; maxCalls bounds it.
@@ -256,17 +261,26 @@ func (c *cursorReader) typeMembers(t goType, depth int) []index.SymbolHit {
 }
 
 // packageAPI is the exported top-level declarations of the package t
-// names (t.name unset).
+// names, outside test files: those that build with the cursor's file
+// when there are any, else all (one per platform is not told apart
+// then). The slice may be shared with the directory's table: it is not
+// to be modified.
 func (c *cursorReader) packageAPI(t goType) []index.SymbolHit {
-	var out []index.SymbolHit
-	for _, ds := range c.dirsIn(t.inDir) {
-		for _, h := range ds.byContainer[""] {
-			if h.Symbol.Exported && h.Symbol.Kind != extract.KindPackage && !strings.HasSuffix(h.Path, "_test.go") {
-				out = append(out, h)
-			}
+	port := index.PortOf(c.from, buildOf(c.st, c.from))
+	var same, all []index.SymbolHit
+	dirs := c.dirsIn(t.inDir)
+	for _, ds := range dirs {
+		a := ds.exportedAPI(c.st, port)
+		if len(dirs) == 1 {
+			same, all = a.same, a.all
+			break
 		}
+		same, all = append(same, a.same...), append(all, a.all...)
 	}
-	return c.samePort(out)
+	if len(same) > 0 {
+		return same
+	}
+	return all
 }
 
 // samePort keeps one declaration per platform: those that build with the
@@ -305,10 +319,10 @@ func (c *cursorReader) rank(set *MemberSet) {
 	if d, ok := g.dirOf(path.Dir(c.from)); ok {
 		pkgUsed = g.refsOf(d, c.from)
 	}
-	lower := strings.ToLower(set.Partial)
-	score := func(h index.SymbolHit) int {
+	partial := set.Partial
+	score := func(h *index.SymbolHit) int {
 		s := 0
-		if lower != "" && strings.HasPrefix(strings.ToLower(h.Symbol.Name), lower) {
+		if name := h.Symbol.Name; partial != "" && len(name) >= len(partial) && strings.EqualFold(name[:len(partial)], partial) {
 			s += 8
 		}
 		if used[h.Symbol.Name] {
@@ -322,23 +336,24 @@ func (c *cursorReader) rank(set *MemberSet) {
 		}
 		return s
 	}
-	type scored struct {
-		h index.SymbolHit
-		s int
-	}
+	// Indices are sorted, not the hits: set.Hits may be a directory's
+	// shared table (packageAPI), and a hit is a large struct.
+	type scored struct{ i, s int }
 	ss := make([]scored, len(set.Hits))
-	for i, h := range set.Hits {
-		ss[i] = scored{h, score(h)}
+	for i := range set.Hits {
+		ss[i] = scored{i, score(&set.Hits[i])}
 	}
 	slices.SortStableFunc(ss, func(a, b scored) int {
 		if d := b.s - a.s; d != 0 {
 			return d
 		}
-		return strings.Compare(a.h.Symbol.Name, b.h.Symbol.Name)
+		return strings.Compare(set.Hits[a.i].Symbol.Name, set.Hits[b.i].Symbol.Name)
 	})
-	for i := range ss {
-		set.Hits[i] = ss[i].h
+	out := make([]index.SymbolHit, min(len(ss), MaxMembers))
+	for i := range out {
+		out[i] = set.Hits[ss[i].i]
 	}
+	set.Hits = out
 }
 
 // dirsIn is the symbol tables of the directories inDir accepts.

@@ -39,6 +39,48 @@ type hashedSymbols struct {
 type dirSymbols struct {
 	sum         uint64
 	byContainer map[string][]index.SymbolHit
+
+	// api is the directory's exported API by the port a requesting
+	// file builds on (exportedAPI): a package like syscall exports
+	// thousands of names over hundreds of platform files, and
+	// filtering them again at every keystroke cost tens of ms.
+	mu  sync.Mutex
+	api map[index.GoPort]dirAPI
+}
+
+// dirAPI is a directory's exported top-level declarations outside test
+// files: those that build on one port (same), and all of them.
+type dirAPI struct{ same, all []index.SymbolHit }
+
+// exportedAPI is ds's dirAPI for port, computed once per port. The
+// slices are shared: callers must not modify them.
+func (ds *dirSymbols) exportedAPI(st *index.Store, port index.GoPort) dirAPI {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	if a, ok := ds.api[port]; ok {
+		return a
+	}
+	var a dirAPI
+	admits := map[string]bool{}
+	for _, h := range ds.byContainer[""] {
+		if !h.Symbol.Exported || h.Symbol.Kind == extract.KindPackage || strings.HasSuffix(h.Path, "_test.go") {
+			continue
+		}
+		a.all = append(a.all, h)
+		ok, seen := admits[h.Path]
+		if !seen {
+			ok = port.Admits(h.Path, buildOf(st, h.Path))
+			admits[h.Path] = ok
+		}
+		if ok {
+			a.same = append(a.same, h)
+		}
+	}
+	if ds.api == nil {
+		ds.api = map[index.GoPort]dirAPI{}
+	}
+	ds.api[port] = a
+	return a
 }
 
 // dirRefs is the names a directory's files but one refer to, and the

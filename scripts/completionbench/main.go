@@ -67,7 +67,7 @@ type options struct {
 	langs                  []string
 	n, misses              int
 	seed                   uint64
-	typing                 bool
+	typing, open           bool
 }
 
 // report is the -out JSON.
@@ -95,6 +95,7 @@ func main() {
 	flag.IntVar(&o.misses, "misses", 15, "parley's misses to print per language")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed of the site sample")
 	flag.BoolVar(&o.typing, "typing", true, "run the typing simulation")
+	flag.BoolVar(&o.open, "open", true, "warm each site's file as the language server does when the editor opens it (complete.Warm) before the cold Build")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the sites' measurements to FILE")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -169,7 +170,7 @@ func measureCorpus(ctx context.Context, o options, c corpus) (*langResult, []typ
 	warn("%s: indexed %s (%d files, %d changed) in %.1fs %s", c.Lang, c.Root, sum.Files, sum.Changed, time.Since(t).Seconds(), sum.Rebuilt)
 	files := c.files(st)
 	t = time.Now()
-	b := &bench{c: c, st: st, budget: complete.Budget{Context: complete.DefaultContextTokens, Count: complete.MemoCount(tokcount.For(""))}}
+	b := &bench{c: c, st: st, open: o.open, budget: complete.Budget{Context: complete.DefaultContextTokens, Count: complete.MemoCount(tokcount.For(""))}}
 	b.win = newWindowIndex(files, c.read)
 	warn("%s: %d BM25 windows over %d files in %.1fs", c.Lang, len(b.win.fileOf), len(b.win.paths), time.Since(t).Seconds())
 	t = time.Now()
