@@ -78,6 +78,7 @@ type builtAgent struct {
 	provider provider.Provider
 	mcp      *mcpclient.Manager // nil without MCP servers; closed with the configuration
 	hooks    *hooks.Runner      // nil: no hooks configured
+	lsp      ownLSPState        // the fallback of parley/diagnostics; closed with the configuration
 
 	mu       sync.Mutex
 	registry *tools.Registry
@@ -225,6 +226,7 @@ func (h *agentHost) reportMCP(e mcpclient.Event) {
 }
 
 func (h *agentHost) closeMCP(b *builtAgent) {
+	b.closeLSP()
 	if err := b.mcp.Close(); err != nil {
 		h.s.log.Warnf("%v", err)
 	}

@@ -225,6 +225,7 @@ func (s *Server) turnAgent(ctx context.Context, b *builtAgent, ls *liveSession, 
 		Roots: roots, Files: ls.policy.GuardFiles(agentView{s}, roots), Editor: agentEditor{s: s, gate: gate},
 		Index: serverIndex{s}, Todos: ls.todos, Ledger: ls.ledger, Unsaved: s.unsaved, Memory: s.agents.memorySet(),
 		ShellTimeout: time.Duration(b.cfg.ShellTimeoutSeconds) * time.Second,
+		Diagnostics:  tools.NewDiagnostics(editorDiagnostics{s: s, b: b}),
 	}
 	c, reg := b.cfg, b.tools(ctx)
 	a := &agent.Agent{

@@ -133,6 +133,8 @@ func (e *fakeEditor) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 		return nil, nil
 	}
 	switch method {
+	case methodDiagnostics:
+		return e.agent.answerDiagnostics(params)
 	case protocol.MethodWindowWorkDoneProgressCreate:
 		return nil, nil
 	case protocol.MethodClientRegisterCapability:

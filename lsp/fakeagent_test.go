@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -34,6 +35,38 @@ type agentClient struct {
 	answers []string // showMessageRequest answers in order; "" dismisses
 	asked   []string
 	applied []wireApply // every applyEdit received
+	// diagnostics are what parley/diagnostics answers, by URI, once the
+	// open document was changed (before: an empty list); noDiagnostics makes it MethodNotFound, as a client
+	// without the request answers. diagRequests records the requests.
+	diagnostics   map[string]string
+	noDiagnostics bool
+	diagRequests  []diagnosticsParams
+}
+
+// answerDiagnostics is the client's side of parley/diagnostics.
+func (a *agentClient) answerDiagnostics(params json.RawMessage) (any, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.noDiagnostics {
+		return nil, jsonrpc2.ErrMethodNotFound
+	}
+	var p diagnosticsParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, err
+	}
+	a.diagRequests = append(a.diagRequests, p)
+	res := diagnosticsResult{Items: []diagnosticsItem{}}
+	for _, u := range p.URIs {
+		d := ""
+		if doc := a.docs[uri.URI(u).FsPath()]; doc != nil && doc.version > 1 {
+			d = a.diagnostics[u]
+		}
+		if d == "" {
+			d = "[]"
+		}
+		res.Items = append(res.Items, diagnosticsItem{URI: u, Diagnostics: json.RawMessage(d), Settled: true})
+	}
+	return res, nil
 }
 
 type editorDoc struct {

@@ -86,9 +86,12 @@ type Server struct {
 
 	// agents runs chat turns; pending and docBell let the agent's edits
 	// and the client's document notifications meet (see editor.go).
-	agents  *agentHost
-	pending pendingFiles
-	docBell bell
+	agents *agentHost
+	// noClientDiagnostics is set once the client answered
+	// parley/diagnostics with MethodNotFound (diagnostics.go).
+	noClientDiagnostics atomic.Bool
+	pending             pendingFiles
+	docBell             bell
 
 	// testHookRequest, when set by a test, runs before each request. A
 	// test sets it while the server runs, hence atomic.

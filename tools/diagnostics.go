@@ -69,6 +69,10 @@ type DiagnosticFile struct {
 	Path    string // absolute, resolved
 	Root    string // the workspace root containing Path
 	Content []byte
+	// Edited says the agent has just changed the file to Content: a
+	// source that cannot tell which content its diagnostics answer (the
+	// editor) waits for them to change; otherwise what it has is current.
+	Edited bool
 }
 
 // FileDiagnostics is what a source knows of one file.
@@ -191,14 +195,14 @@ func (d *Diagnostics) afterEdit(ctx context.Context, env *Env, changes []FileCha
 		}
 		switch c.Op {
 		case OpModify, OpCreate:
-			files = append(files, DiagnosticFile{Path: c.Path, Root: rootOf(env, c.Path), Content: c.New})
+			files = append(files, DiagnosticFile{Path: c.Path, Root: rootOf(env, c.Path), Content: c.New, Edited: true})
 			paths = append(paths, c.Path)
 		case OpRename:
 			content := c.New
 			if content == nil {
 				content = c.Old
 			}
-			files = append(files, DiagnosticFile{Path: c.NewPath, Root: rootOf(env, c.NewPath), Content: content})
+			files = append(files, DiagnosticFile{Path: c.NewPath, Root: rootOf(env, c.NewPath), Content: content, Edited: true})
 			paths = append(paths, c.NewPath)
 		}
 	}

@@ -2,7 +2,10 @@ package lspclient
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/tools"
 )
 
 // The few LSP messages a diagnostics client sends and reads, spelled out
@@ -26,6 +29,19 @@ type wireDiagnostic struct {
 	Code     json.RawMessage `json:"code,omitempty"`
 	Source   string          `json:"source,omitempty"`
 	Message  string          `json:"message"`
+}
+
+// DecodeDiagnostics decodes LSP Diagnostic objects (as a client such as
+// VS Code or Neovim reports them in parley/diagnostics) for the tools.
+func DecodeDiagnostics(data json.RawMessage) ([]tools.Diagnostic, error) {
+	var ds []wireDiagnostic
+	if len(data) == 0 || string(data) == "null" {
+		return nil, nil
+	}
+	if err := json.Unmarshal(data, &ds); err != nil {
+		return nil, fmt.Errorf("diagnostics: %w", err)
+	}
+	return convert(ds), nil
 }
 
 // code is the diagnostic's code as text (LSP allows a number or a string).
