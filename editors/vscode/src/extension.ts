@@ -22,6 +22,7 @@ import { applyWorkspaceEdit } from './applyEdit';
 import { handleShowMessageRequest } from './approvals';
 import { ChatController, type EditorContext } from './chatController';
 import { ChatViewProvider } from './chatView';
+import { type DiagnosticsParams, DiagnosticsAnswerer, toLspDiagnostic } from './diagnostics';
 import { fillCompletionCapabilities, registerCompletion } from './completionCommands';
 import { RESTART_SETTINGS, type Settings, didChangeConfigurationParams, initializationOptions } from './config';
 import { buildContext } from './editorContext';
@@ -63,6 +64,15 @@ class Extension implements vscode.Disposable {
   private memoryView?: MemoryViewHandle;
   private lastEditor?: vscode.TextEditor;
   private statusPoll?: ReturnType<typeof setTimeout>;
+  /** Answers parley/diagnostics from every language server's diagnostics. */
+  private readonly diagnostics = new DiagnosticsAnswerer({
+    diagnostics: (u) => vscode.languages.getDiagnostics(vscode.Uri.parse(u)).map(toLspDiagnostic),
+    version: (u) => {
+      const key = vscode.Uri.parse(u).toString();
+      return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key)?.version;
+    },
+    uriKey: (u) => vscode.Uri.parse(u).toString(),
+  });
   private selectionTimer?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -152,7 +162,11 @@ class Extension implements vscode.Disposable {
         clearTimeout(this.selectionTimer);
         this.selectionTimer = setTimeout(() => this.chat.editorChanged(), 150);
       }),
-      vscode.languages.onDidChangeDiagnostics(() => this.chat.editorChanged()),
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        this.diagnostics.changed(e.uris.map((u) => u.toString()));
+        this.chat.editorChanged();
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => this.diagnostics.closed(d.uri.toString())),
       vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)),
       (this.memoryView = registerMemoryView(() => this.running(), (m) => this.output.appendLine(m))),
       registerCompletion({
@@ -246,6 +260,7 @@ class Extension implements vscode.Disposable {
         },
       }),
     );
+    client.onRequest(Methods.diagnostics, (params: DiagnosticsParams, token) => this.diagnostics.answer(params, token));
     const createProgress = (params: { token: ProgressToken }) => this.trackProgress(client, params.token);
     client.onRequest(WorkDoneProgressCreateRequest.type, createProgress);
     // The client's ProgressFeature registers its own handler once

@@ -245,6 +245,7 @@ export const Methods = {
   completionEvent: 'parley/completionEvent',
   completionContext: 'parley/completionContext',
   nextEdit: 'parley/nextEdit',
+  diagnostics: 'parley/diagnostics',
 } as const;
 
 // ---- inline completion (docs/protocol.md, "Inline completion and next-edit proposals") ----
