@@ -181,12 +181,52 @@ H.async(function()
   H.check(ghost(buf) == nil, 'not dismissed by <Esc>')
   H.check(notes[#notes] == 'c6:dismissed', 'events ' .. vim.inspect(notes))
 
+  -- Partial accept: the next word (twice), then the rest of the line;
+  -- the rest stays shown, nothing is asked, each is an undo step and
+  -- the server hears "partial"; the last line is the whole remainder, an
+  -- ordinary accept with its command.
+  H.check(vim.fn.maparg('<M-Right>', 'i') ~= '' and vim.fn.maparg('<M-C-Right>', 'i') ~= '' and vim.fn.maparg('<M-\\>', 'i') ~= '',
+    'the partial-accept and invoke keys are not mapped')
+  api.nvim_buf_set_lines(buf, 3, 4, false, { '\t' })
+  H.feed('4GA', 10)
+  H.feed('v', 60)
+  H.wait_async(2000, function() return #sent == 7 end, 'the request before the partial accepts')
+  answer(sent[7], { item('alue := compute(1)\n\treturn value', 'c8') })
+  H.check(ghost(buf).text == 'alue := compute(1)', 'c8: ' .. vim.inspect(ghost(buf)))
+  H.feed('<M-Right>', 30)
+  H.check(H.lines(buf)[4] == '\tvalue', 'after a word: ' .. vim.inspect(H.lines(buf)))
+  g = ghost(buf)
+  H.check(g and g.text == ' := compute(1)' and g.col == 6 and vim.deep_equal(g.lines, { '    return value' }),
+    'the rest after a word: ' .. vim.inspect(g))
+  H.feed('<M-Right>', 30)
+  H.check(H.lines(buf)[4] == '\tvalue :=' and ghost(buf).text == ' compute(1)', 'after the second word: ' .. vim.inspect(H.lines(buf)))
+  H.feed('<M-C-Right>', 30)
+  H.check(H.lines(buf)[4] == '\tvalue := compute(1)' and ghost(buf).text == nil and vim.deep_equal(ghost(buf).lines, { '    return value' }),
+    'after the line: ' .. vim.inspect(ghost(buf)))
+  H.check(#sent == 7, 'a request after a partial accept: ' .. #sent)
+  H.check(notes[#notes] == 'c8:partial' and #commands == 1, 'events ' .. vim.inspect(notes) .. ' commands ' .. #commands)
+  H.feed('<M-C-Right>', 30)
+  H.check(vim.deep_equal({ H.lines(buf)[4], H.lines(buf)[5] }, { '\tvalue := compute(1)', '\treturn value' }),
+    'after the last line: ' .. vim.inspect(H.lines(buf)))
+  H.check(ghost(buf) == nil and #commands == 2 and commands[2].arguments[1].id == 'c8', 'the last part is an accept: ' .. vim.inspect(commands))
+  H.feed('<Esc>')
+  H.feed('u')
+  H.check(H.lines(buf)[4] == '\tvalue := compute(1)' and H.lines(buf)[5] == '}', 'one u takes back the last part: ' .. vim.inspect(H.lines(buf)))
+  H.feed('u')
+  H.check(H.lines(buf)[4] == '\tvalue :=', 'a second u takes back the line: ' .. vim.inspect(H.lines(buf)))
+
+  -- The invoke key asks now, as an explicit request (trigger kind 1).
+  H.feed('A', 10)
+  H.feed('<M-\\>', 30)
+  H.check(#sent == 8 and sent[8].params.context.triggerKind == 1, 'invoke: ' .. vim.inspect(sent[8] and sent[8].params))
+  H.feed('<Esc>')
+
   -- Off: nothing is asked; the accept key types itself.
   vim.cmd('ParleyCompletionToggle')
   H.check(completion.enabled == false, 'still enabled')
   H.feed('A', 10)
   H.feed('z', 100)
-  H.check(#sent == 6, 'asked while off')
+  H.check(#sent == 8, 'asked while off')
   H.feed('<Esc>')
   vim.cmd('ParleyCompletionToggle on')
   H.check(completion.enabled == true, 'not enabled again')

@@ -74,9 +74,9 @@ local function item_id(item)
   return item.id
 end
 
-local function event(client, id, name)
+local function event(client, id, name, chars)
   if client and id ~= nil then
-    pcall(util.notify_server, client, 'parley/completionEvent', { id = id, event = name })
+    pcall(util.notify_server, client, 'parley/completionEvent', { id = id, event = name, chars = chars })
   end
 end
 
@@ -445,6 +445,86 @@ function M.accept()
   return true
 end
 
+--- The part of ghost accept_word takes: the next word with the spaces
+--- before it, else the next run of punctuation, else the spaces (a line
+--- break and the next line's indentation).
+local function next_word(ghost)
+  return ghost:match('^%s*[%w_]+') or ghost:match('^%s*[^%w_%s]+') or ghost:match('^%s+') or ghost
+end
+
+--- The part of ghost accept_line takes: the rest of the cursor's line,
+--- or when that is empty the line break and the next line.
+local function next_line(ghost)
+  local first = ghost:match('^[^\n]*')
+  if first ~= '' then
+    return first
+  end
+  return ghost:match('^\n[^\n]*') or ghost
+end
+
+--- Inserts the part of the shown suggestion that take(ghost) returns and
+--- keeps the rest shown; the whole of it is an ordinary accept. Each part
+--- is its own undo step; the server hears "partial" with the characters
+--- accepted so far.
+local function accept_part(take)
+  if not M.visible() then
+    return false
+  end
+  local s = shown
+  local cur = s.items[s.index]
+  local part = take(cur.ghost)
+  if part == cur.ghost or part == '' then
+    return M.accept()
+  end
+  stop_timer()
+  cancel_pending()
+  local lines = vim.split(part, '\n', { plain = true })
+  vim.o.undolevels = vim.o.undolevels
+  local ok, err = pcall(api.nvim_buf_set_text, s.buf, s.row, s.col, s.row, s.col, lines)
+  if not ok then
+    util.error('could not insert the completion: ' .. tostring(err))
+    return false
+  end
+  local row = s.row + #lines - 1
+  local col = (#lines == 1 and s.col or 0) + #lines[#lines]
+  pcall(api.nvim_win_set_cursor, 0, { row + 1, col })
+  if in_insert() then
+    api.nvim_feedkeys(api.nvim_replace_termcodes('<C-g>u', true, false, true), 'ni', false)
+  end
+  -- The rest of this item stays; the others began differently.
+  local line = line_at(s.buf, row)
+  cur.ghost, cur.stop = cur.ghost:sub(#part + 1), col + (cur.stop - s.col)
+  cur.partial = (cur.partial or 0) + vim.fn.strchars(part)
+  s.items, s.index = { cur }, 1
+  s.row, s.col, s.before, s.after = row, col, line:sub(1, col), line:sub(col + 1)
+  s.tick = api.nvim_buf_get_changedtick(s.buf)
+  M.last_tick, M.last_buf = s.tick, s.buf
+  render()
+  event(s.client, cur.id, 'partial', cur.partial)
+  return true
+end
+
+--- Accepts the next word of the shown suggestion.
+function M.accept_word()
+  return accept_part(next_word)
+end
+
+--- Accepts the rest of the line of the shown suggestion.
+function M.accept_line()
+  return accept_part(next_line)
+end
+
+--- Asks for a completion at the cursor now, as an explicit request
+--- (trigger kind 1: the server then also completes inside comments and
+--- strings). True when a request was sent.
+function M.invoke()
+  if not M.enabled then
+    return false
+  end
+  M.dismiss()
+  return M.request(1)
+end
+
 local function cycle(step)
   if not M.visible() or #shown.items < 2 then
     return false
@@ -500,6 +580,9 @@ function M.map_keys()
     end, { silent = true, desc = desc })
   end
   map(o.accept, M.accept, 'parley: accept the inline completion')
+  map(o.accept_word, M.accept_word, 'parley: accept the next word of the inline completion')
+  map(o.accept_line, M.accept_line, 'parley: accept the line of the inline completion')
+  map(o.invoke, M.invoke, 'parley: ask for an inline completion here')
   map(o.next, M.next, 'parley: next inline completion')
   map(o.prev, M.prev, 'parley: previous inline completion')
   map(o.dismiss, M.dismiss, 'parley: dismiss the inline completion')
@@ -544,7 +627,7 @@ function M.setup()
   if mapped then
     -- setup() again: the keys may have changed.
     mapped = false
-    for _, k in ipairs({ 'accept', 'next', 'prev', 'dismiss' }) do
+    for _, k in ipairs({ 'accept', 'accept_word', 'accept_line', 'invoke', 'next', 'prev', 'dismiss' }) do
       -- Only this plugin's mappings (by their description).
       local lhs = M.keys and M.keys[k]
       if lhs then
@@ -552,7 +635,8 @@ function M.setup()
       end
     end
   end
-  M.keys = { accept = o.accept, next = o.next, prev = o.prev, dismiss = o.dismiss }
+  M.keys = { accept = o.accept, accept_word = o.accept_word, accept_line = o.accept_line, invoke = o.invoke,
+    next = o.next, prev = o.prev, dismiss = o.dismiss }
   if M.enabled then
     M.map_keys()
   end

@@ -54,6 +54,11 @@ M.defaults = {
     -- Insert-mode keys: each acts when a suggestion is shown and is typed
     -- as itself otherwise ('' or false: no mapping).
     accept = '<M-l>',
+    -- Accept only the next word, or the rest of the line, of it.
+    accept_word = '<M-Right>',
+    accept_line = '<M-C-Right>',
+    -- Ask for a completion here (also inside comments and strings).
+    invoke = '<M-\\>',
     dismiss = '<C-]>',
     next = '<M-]>',
     prev = '<M-[>',
