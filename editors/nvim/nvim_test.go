@@ -112,6 +112,26 @@ func TestAppliedEditUndo(t *testing.T) {
 	}
 }
 
+// TestDiagnosticsAfterEdit: the plugin answers parley/diagnostics from
+// vim.diagnostic.get once the buffer's diagnostics changed after the
+// agent's edit (tests/diagnostics.lua sets them as a linter would). Here:
+// the model was told the new error, not the warning that was there before.
+func TestDiagnosticsAfterEdit(t *testing.T) {
+	r := run(t, nvimRun{script: "diagnostics.lua", llm: editScript("done"), mode: "acceptEdits"})
+	reqs := r.llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model got %d requests, want 2\n%s", len(reqs), modelRequests(reqs))
+	}
+	res := toolResult(reqs[1], "edit_file")
+	// toolResult is the JSON-encoded result: its newlines are \n.
+	if !strings.Contains(res, `cart/fee.go: 1 new problem (the editor)\n  cart/fee.go:4:1 error [testlint] type mismatch`) {
+		t.Errorf("edit_file result: %s", res)
+	}
+	if strings.Contains(res, "package comment missing") {
+		t.Errorf("the warning from before the edit was reported as new: %s", res)
+	}
+}
+
 // TestRejectedEdit: in permission mode default the edit is asked about
 // through vim.ui.select; "Deny" leaves the buffer alone and the chat
 // shows the denial; after set_agent switches to acceptEdits the edit

@@ -103,8 +103,11 @@ local function handlers()
   local chat = require('parley.chat')
   local status = require('parley.status')
   local approvals = require('parley.approvals')
+  local diagnostics = require('parley.diagnostics')
+  diagnostics.setup()
   return {
     ['parley/event'] = chat.on_event,
+    ['parley/diagnostics'] = diagnostics.handler,
     ['window/showMessageRequest'] = approvals.handler,
     ['$/progress'] = status.on_progress,
     ['workspace/executeCommand'] = chat.on_command_result,
