@@ -118,7 +118,7 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: parse %s: %w", path, e.spec.name, err)
 	}
-	defer tree.Release()
+	defer releaseTree(tree, len(src))
 	res = &Result{}
 	root := tree.RootNode()
 	if root == nil {

@@ -3,6 +3,8 @@ package extract
 import (
 	"os"
 	"runtime/metrics"
+
+	ts "github.com/odvcencio/gotreesitter"
 )
 
 // gotreesitter bounds each parse's memory (GOT_PARSE_MEMORY_BUDGET_MB,
@@ -67,4 +69,25 @@ func readLiveHeap() uint64 {
 func heapGrown(base uint64) bool {
 	now := liveHeap()
 	return now > base && now-base >= liveHeapGrowthLimit
+}
+
+// drainMinSize is the input size from which releasing a tree also empties
+// gotreesitter's arena pools. The library keeps up to four released node
+// arenas for reuse, each as large as the biggest parse it served (up to
+// 128 MiB), so after a few large files two to three hundred MB of arenas
+// stay live for the rest of the run: the collector marks them on every
+// cycle and the heap cannot shrink under the indexer's memory limit
+// (tuneGC). On the Python 3.11 standard library under a 300 MiB limit the
+// heap left live after a collection went from 244-254 MB to 166-167 MB and
+// the collector from 7% to 3% of the run when every file of 64 KiB or
+// more emptied the pools; a smaller file's arena is small, and reallocating
+// one costs less than marking the big ones.
+const drainMinSize = 64 << 10
+
+// releaseTree releases a tree parsed from size bytes of input.
+func releaseTree(tree *ts.Tree, size int) {
+	tree.Release()
+	if size >= drainMinSize {
+		ts.DrainArenaPools()
+	}
 }
