@@ -30,6 +30,8 @@ func TestBuildSyntaxMembers(t *testing.T) {
 		{"app/main.py", "    s.", "python", "members of s's type Store", "def add(self, item, n):"},
 		{"app/main.py", "    s.", "python", "members of s's type Store", "def save(self):"},
 		{"app/main.py", "    util.", "python", "declarations of module util", "def helper(x):"},
+		// Names a module star-imports are its names too (os.path.isdir).
+		{"app/main.py", "    paths.", "python", "declarations of module paths (shop/paths.py, star-importing shop/generic.py)", "def isdir(p):"},
 		{"app/main.py", "        self.", "python", "members of the enclosing class App", "def start(self):"},
 		{"web/main.ts", "  c.", "typescript", "members of c's type Cart", "add(item: string, n: number): void"},
 		{"web/use.ts", "  sub.c", "typescript", "members of sub's type Subscriber, Subscription", "complete(): void"},

@@ -37,7 +37,7 @@ func membersOf(src Source, c *snippets, xOff int, x, partial string) {
 	case classLike(k):
 		addMembers(src, c, d.Path, qualified(d.Symbol), partial, fmt.Sprintf("members of %s", qualified(d.Symbol)))
 	case k == extract.KindModule || k == extract.KindFile || k == extract.KindNamespace || k == extract.KindPackage:
-		addMembers(src, c, d.Path, "", partial, fmt.Sprintf("declarations of module %s", x))
+		moduleMembers(src, c, d.Path, x, partial)
 	default:
 		class := declaredClass(src, d, x)
 		if class == "" {
