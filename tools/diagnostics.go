@@ -134,11 +134,15 @@ func NewDiagnostics(src DiagnosticSource) *Diagnostics {
 }
 
 func (d *Diagnostics) count(s string) int {
-	if d.Count == nil {
-		d.Count = tokcount.For("")
+	if d.Count != nil {
+		return d.Count(s)
 	}
-	return d.Count(s)
+	return countO200k()(s)
 }
+
+// countO200k is built on first use: building a tokenizer at package
+// initialisation would slow every command's start.
+var countO200k = sync.OnceValue(func() func(string) int { return tokcount.For("") })
 
 // touch records paths as changed in the turn of ctx.
 func (d *Diagnostics) touch(ctx context.Context, paths []string) {

@@ -3,8 +3,12 @@ package lspclient
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -194,5 +198,41 @@ func TestStartFailureBacksOff(t *testing.T) {
 	}
 	if len(warnings) != 1 {
 		t.Errorf("warnings %v", warnings)
+	}
+}
+
+// Edits that arrive together start one server, and Close ends its
+// process.
+func TestConcurrentStartAndClose(t *testing.T) {
+	m, warnings := fakeManager(t, "versioned", 10*time.Second)
+	root := t.TempDir()
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			path := filepath.Join(root, fmt.Sprintf("f%d.py", i))
+			fd := m.Diagnose(context.Background(), []tools.DiagnosticFile{{Path: path, Root: root, Content: []byte("BAD\n")}})[0]
+			if !fd.Settled || len(fd.Diags) != 1 {
+				t.Errorf("%s: %+v", path, fd)
+			}
+		})
+	}
+	wg.Wait()
+	r := m.Running()
+	if len(r) != 1 || r[0].Documents != 4 {
+		t.Fatalf("running %+v", r)
+	}
+	proc, err := os.FindProcess(r[0].PID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	if err := proc.Signal(syscall.Signal(0)); err == nil {
+		t.Errorf("the server process %d still runs after Close", r[0].PID)
+	}
+	if fd := diagnoseOne(m, root, "BAD\n"); !strings.Contains(fd.Problem, "ended") {
+		t.Errorf("after Close: %+v", fd)
+	}
+	if len(*warnings) != 0 {
+		t.Errorf("warnings %v", *warnings)
 	}
 }

@@ -41,11 +41,12 @@ type Manager struct {
 	opts   Options
 	byLang map[string]config.LSPEntry // language -> server entry
 
-	mu      sync.Mutex
-	closed  bool
-	running map[key]*server
-	failed  map[key]failure
-	silent  map[key]int // waits in a row the server let pass in silence
+	mu       sync.Mutex
+	closed   bool
+	running  map[key]*server
+	starting map[key]chan struct{} // closed when that start is over
+	failed   map[key]failure
+	silent   map[key]int // waits in a row the server let pass in silence
 }
 
 // key names one server: one per workspace root and server name.
@@ -64,7 +65,10 @@ func New(o Options) *Manager {
 	if o.Warn == nil {
 		o.Warn = func(error) {}
 	}
-	m := &Manager{opts: o, byLang: map[string]config.LSPEntry{}, running: map[key]*server{}, failed: map[key]failure{}, silent: map[key]int{}}
+	m := &Manager{
+		opts: o, byLang: map[string]config.LSPEntry{}, running: map[key]*server{},
+		starting: map[key]chan struct{}{}, failed: map[key]failure{}, silent: map[key]int{},
+	}
 	for _, e := range o.Servers {
 		if e.Disabled || e.Path == "" {
 			continue
@@ -160,9 +164,24 @@ func (m *Manager) diagnoseWith(ctx context.Context, k key, files []langFile) []t
 	return out
 }
 
-// server returns k's running server, starting it (again) if need be.
+// server returns k's running server, starting it (again) if need be. A
+// start runs without the lock, so other servers and Running go on; a
+// second caller for the same server waits for it.
 func (m *Manager) server(ctx context.Context, k key) (*server, error) {
 	m.mu.Lock()
+	for {
+		wait, busy := m.starting[k]
+		if !busy {
+			break
+		}
+		m.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		m.mu.Lock()
+	}
 	defer m.mu.Unlock()
 	if m.closed {
 		return nil, fmt.Errorf("language server %s: the session has ended", k.name)
@@ -182,9 +201,17 @@ func (m *Manager) server(ctx context.Context, k key) (*server, error) {
 		return nil, fmt.Errorf("%w (retried after %s)", f.err, retryAfter)
 	}
 	e := m.entry(k.name)
-	// Starting holds the lock: a second edit meanwhile waits for this
-	// start rather than starting a second server.
+	done := make(chan struct{})
+	m.starting[k] = done
+	m.mu.Unlock()
 	s, err := startServer(ctx, e.Name, e.Path, e.Command[1:], k.root)
+	m.mu.Lock()
+	delete(m.starting, k)
+	close(done)
+	if err == nil && m.closed {
+		go s.stop() // Close ran meanwhile and did not see it
+		return nil, fmt.Errorf("language server %s: the session has ended", k.name)
+	}
 	if err != nil {
 		m.failed[k] = failure{at: time.Now(), err: err}
 		m.opts.Warn(fmt.Errorf("language server %s: %w", k.name, err))

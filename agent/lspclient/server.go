@@ -21,9 +21,11 @@ import (
 
 // Timeouts of a server's life outside the settling wait.
 var (
-	// startTimeout bounds initialize: gopls answers in well under a
-	// second, but a loaded machine (CI) can be slow.
-	startTimeout = 30 * time.Second
+	// startTimeout bounds initialize: gopls and pyright answer in well
+	// under a second (their analysis comes later), but a loaded machine
+	// can be slow; the edit that started the server waits this long at
+	// worst.
+	startTimeout = 10 * time.Second
 	// stopTimeout bounds shutdown and then exit before the kill.
 	stopTimeout = 2 * time.Second
 )
