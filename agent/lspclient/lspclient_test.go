@@ -126,3 +126,30 @@ func TestPyrightDiagnostics(t *testing.T) {
 		t.Errorf("fixed file: %+v", fd)
 	}
 }
+
+func TestTypeScriptDiagnostics(t *testing.T) {
+	server, err := exec.LookPath("typescript-language-server")
+	if err != nil {
+		p, _ := filepath.Abs("../../scripts/navcompare/judges/node_modules/.bin/typescript-language-server")
+		if _, err := os.Stat(p); err != nil {
+			testenv.Need(t, "typescript-language-server is not installed (npm ci in scripts/navcompare/judges)")
+		}
+		server = p
+	}
+	root := t.TempDir()
+	m := New(Options{
+		Servers: []config.LSPEntry{{Name: "typescript", Command: []string{"typescript-language-server", "--stdio"},
+			Languages: []string{"typescript", "tsx", "javascript"}, Path: server}},
+		Timeout: 30 * time.Second,
+	})
+	defer m.Close()
+	path := filepath.Join(root, "a.ts")
+	fd := m.Diagnose(context.Background(), []tools.DiagnosticFile{{Path: path, Root: root, Content: []byte("export const n: number = \"x\";\n")}})[0]
+	if !fd.Settled || len(fd.Diags) != 1 || fd.Diags[0].Line != 1 || fd.Diags[0].Code != "2322" {
+		t.Fatalf("bad file: %+v", fd)
+	}
+	fd = m.Diagnose(context.Background(), []tools.DiagnosticFile{{Path: path, Root: root, Content: []byte("export const n: number = 1;\n")}})[0]
+	if !fd.Settled || len(fd.Diags) != 0 {
+		t.Errorf("fixed file: %+v", fd)
+	}
+}
