@@ -18,6 +18,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/hooks"
+	"github.com/parleyhq/parley/agent/lspclient"
 	"github.com/parleyhq/parley/agent/provider"
 )
 
@@ -33,6 +34,7 @@ clears the line); Ctrl+D, quit or exit leaves.
   /new           start a new session
   /model NAME    use another model from the next message on
   /cost          tokens of this session: the model's usage, and what re-reads saved
+  /lsp           the language servers behind diagnostics after edits, and which run
   /memory ...    long-term memories: list, search, show, edit, forget, stale, stats (/memory help)
 ` + compactHelp
 
@@ -147,6 +149,14 @@ func (app *chatApp) command(line string) {
 		app.compact(arg)
 	case "/memory":
 		app.memoryCommand(arg)
+	case "/lsp":
+		var running []lspclient.Status
+		if app.lsp != nil {
+			running = app.lsp.Running()
+		}
+		if err := printLSPList(w, app.cfg, false, running); err != nil {
+			fmt.Fprintln(w, "lsp:", err)
+		}
 	case "/model":
 		if arg == "" {
 			fmt.Fprintf(w, "model: %s\n", app.agent.Model)

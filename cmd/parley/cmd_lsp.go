@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -43,7 +44,7 @@ func newLSPCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printLSPList(g, cfg, asJSON)
+			return printLSPList(g.stdout, cfg, asJSON, nil)
 		},
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -60,12 +61,21 @@ type lspListEntry struct {
 	Disabled  bool     `json:"disabled,omitempty"`
 	Path      string   `json:"path,omitempty"` // the binary found; empty: not found
 	Status    string   `json:"status"`
+	// Running lists this process's instances (parley chat's /lsp).
+	Running []lspclient.Status `json:"running,omitempty"`
 }
 
-func printLSPList(g *globals, cfg *config.Config, asJSON bool) error {
+// printLSPList prints the configured and default servers, with running
+// (a Manager's, nil outside a session) beside them.
+func printLSPList(out io.Writer, cfg *config.Config, asJSON bool, running []lspclient.Status) error {
 	var rows []lspListEntry
 	for _, e := range cfg.LSPServers(nil) {
 		r := lspListEntry{Name: e.Name, Command: e.Command, Languages: e.Languages, Source: e.Source, Disabled: e.Disabled, Path: e.Path}
+		for _, st := range running {
+			if st.Name == e.Name {
+				r.Running = append(r.Running, st)
+			}
+		}
 		if e.Default {
 			r.Source = "default"
 		}
@@ -74,17 +84,19 @@ func printLSPList(g *globals, cfg *config.Config, asJSON bool) error {
 			r.Status = "disabled"
 		case e.Path == "":
 			r.Status = "not found"
+		case len(r.Running) > 0:
+			r.Status = "running"
 		default:
 			r.Status = "found"
 		}
 		rows = append(rows, r)
 	}
 	if asJSON {
-		enc := json.NewEncoder(g.stdout)
+		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"servers": rows, "timeout_ms": cfg.LSPTimeoutMS})
 	}
-	w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tSTATUS\tCOMMAND\tBINARY\tLANGUAGES\tFROM")
 	for _, r := range rows {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Status, strings.Join(r.Command, " "), cmp.Or(r.Path, "-"),
@@ -93,6 +105,11 @@ func printLSPList(g *globals, cfg *config.Config, asJSON bool) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stdout, "Found servers start on the agent's first edit of their languages; diagnostics wait up to %d ms (lsp_timeout_ms).\n", cfg.LSPTimeoutMS)
+	for _, r := range rows {
+		for _, st := range r.Running {
+			fmt.Fprintf(out, "%s runs as pid %d for %s with %d file(s) open\n", r.Name, st.PID, st.Root, st.Documents)
+		}
+	}
+	fmt.Fprintf(out, "Found servers start on the agent's first edit of their languages; diagnostics wait up to %d ms (lsp_timeout_ms).\n", cfg.LSPTimeoutMS)
 	return nil
 }
