@@ -17,12 +17,14 @@ const (
 	NameAnthropic        = "anthropic"
 	NameOpenAI           = "openai"
 	NameOpenAICompatible = "openai-compatible"
+	NameGemini           = "gemini"
 )
 
 // Default endpoints, used when Config.APIURL is empty.
 const (
 	defaultAnthropicBase = "https://api.anthropic.com"
 	defaultOpenAIBase    = "https://api.openai.com/v1"
+	defaultGeminiBase    = "https://generativelanguage.googleapis.com/v1beta"
 )
 
 // Config selects and configures one model API.
@@ -32,16 +34,19 @@ const (
 // CacheWriteTokens the cached parts, so the prompt size is their sum. For
 // OpenAI this means prompt_tokens minus the cached/cache-write tokens.
 type Config struct {
-	// Provider is "", "anthropic", "openai" or "openai-compatible"; ""
-	// detects it from APIURL (see Detect).
+	// Provider is "", "anthropic", "openai", "openai-compatible" or
+	// "gemini"; "" detects it from APIURL (see Detect).
 	Provider string
-	// APIURL is a full endpoint (".../v1/messages", ".../chat/completions")
-	// or a base URL ("http://localhost:11434/v1", "https://api.anthropic.com");
-	// "" selects the provider's public endpoint (openai-compatible has none).
+	// APIURL is a full endpoint (".../v1/messages", ".../chat/completions",
+	// ".../v1beta/models/M:streamGenerateContent") or a base URL
+	// ("http://localhost:11434/v1", "https://api.anthropic.com",
+	// "https://generativelanguage.googleapis.com/v1beta"); "" selects the
+	// provider's public endpoint (openai-compatible has none).
 	APIURL string
-	// APIKey is sent as x-api-key (Anthropic) or a Bearer token (OpenAI and
-	// compatible servers). Required for anthropic and openai; local servers
-	// may have none. It never appears in errors or debug output.
+	// APIKey is sent as x-api-key (Anthropic), x-goog-api-key (Gemini) or
+	// a Bearer token (OpenAI and compatible servers). Required for
+	// anthropic, openai and gemini; local servers may have none. It never
+	// appears in errors or debug output.
 	APIKey string
 	// Model is the default model; Request.Model overrides it.
 	Model string
@@ -69,8 +74,9 @@ type Config struct {
 
 // Detect chooses the provider for an API URL the way seed 002 does: a URL
 // on anthropic.com is Anthropic (x-api-key), api.openai.com is OpenAI
-// (Bearer) and any other URL an OpenAI-compatible server. An empty URL is
-// OpenAI, the seed's default api_url.
+// (Bearer), generativelanguage.googleapis.com is Gemini (x-goog-api-key)
+// and any other URL an OpenAI-compatible server. An empty URL is OpenAI,
+// the seed's default api_url.
 func Detect(apiURL string) string {
 	apiURL = strings.TrimSpace(apiURL)
 	if apiURL == "" {
@@ -90,6 +96,8 @@ func Detect(apiURL string) string {
 		return NameAnthropic
 	case host == "api.openai.com":
 		return NameOpenAI
+	case host == geminiHost:
+		return NameGemini
 	default:
 		return NameOpenAICompatible
 	}
@@ -97,7 +105,7 @@ func Detect(apiURL string) string {
 
 // New builds the Provider that cfg describes. It fails when the provider
 // name is unknown, the URL is not an http(s) URL, or a key is missing for
-// anthropic or openai.
+// anthropic, openai or gemini.
 func New(cfg Config) (Provider, error) {
 	name, err := providerName(cfg)
 	if err != nil {
@@ -128,8 +136,11 @@ func New(cfg Config) (Provider, error) {
 		mws:       mws,
 		retry:     newRetryPolicy(cfg),
 	}
-	if name == NameAnthropic {
+	switch name {
+	case NameAnthropic:
 		return newAnthropic(w), nil
+	case NameGemini:
+		return newGemini(w), nil
 	}
 	return newOpenAI(w), nil
 }
@@ -153,17 +164,18 @@ func providerName(cfg Config) (string, error) {
 	switch p := strings.ToLower(strings.TrimSpace(cfg.Provider)); p {
 	case "":
 		return Detect(cfg.APIURL), nil
-	case NameAnthropic, NameOpenAI, NameOpenAICompatible:
+	case NameAnthropic, NameOpenAI, NameOpenAICompatible, NameGemini:
 		return p, nil
 	default:
-		return "", fmt.Errorf("unknown provider %q (want %s, %s or %s)",
-			cfg.Provider, NameAnthropic, NameOpenAI, NameOpenAICompatible)
+		return "", fmt.Errorf("unknown provider %q (want %s, %s, %s or %s)",
+			cfg.Provider, NameAnthropic, NameOpenAI, NameOpenAICompatible, NameGemini)
 	}
 }
 
 // normalizeBaseURL turns whatever the user configured into the base URL the
 // SDK expects: Anthropic's SDK appends "v1/messages", OpenAI's appends
-// "chat/completions" to a base that already holds the version segment.
+// "chat/completions" to a base that already holds the version segment, and
+// the Gemini provider appends "models/M:streamGenerateContent" likewise.
 func normalizeBaseURL(name, raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -172,6 +184,8 @@ func normalizeBaseURL(name, raw string) (string, error) {
 			return defaultAnthropicBase, nil
 		case NameOpenAI:
 			return defaultOpenAIBase, nil
+		case NameGemini:
+			return defaultGeminiBase, nil
 		default:
 			return "", errors.New("openai-compatible: api_url is required (e.g. http://localhost:11434/v1)")
 		}
@@ -183,10 +197,13 @@ func normalizeBaseURL(name, raw string) (string, error) {
 	// The SDKs resolve their paths against the base, dropping any query.
 	u.RawQuery, u.Fragment, u.User = "", "", nil
 	p := strings.TrimRight(u.Path, "/")
-	if name == NameAnthropic {
+	switch name {
+	case NameAnthropic:
 		p = strings.TrimSuffix(p, "/v1/messages")
 		p = strings.TrimSuffix(p, "/v1")
-	} else {
+	case NameGemini:
+		p = geminiBasePath(p)
+	default:
 		p = strings.TrimSuffix(p, "/chat/completions")
 		if p == "" {
 			// Ollama, LM Studio and llama.cpp serve the OpenAI API under /v1.
@@ -195,6 +212,23 @@ func normalizeBaseURL(name, raw string) (string, error) {
 	}
 	u.Path, u.RawPath = p, ""
 	return u.String(), nil
+}
+
+// geminiHost is the Gemini API's public host.
+const geminiHost = "generativelanguage.googleapis.com"
+
+// geminiBasePath cuts a method URL (".../v1beta/models/M:generateContent")
+// back to its version; a bare host gets the public API's version.
+func geminiBasePath(p string) string {
+	if i := strings.Index(p, "/models/"); i >= 0 {
+		p = p[:i]
+	} else if i := strings.Index(p, "/tunedModels/"); i >= 0 {
+		p = p[:i]
+	}
+	if p == "" {
+		p = "/v1beta"
+	}
+	return p
 }
 
 // defaultHTTPClient bounds the wait for response headers (a server that

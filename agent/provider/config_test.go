@@ -69,7 +69,8 @@ func TestNewRejectsBadConfig(t *testing.T) {
 	}{
 		{"anthropic without key", Config{Provider: NameAnthropic}, "no API key"},
 		{"openai without key", Config{APIURL: "https://api.openai.com/v1"}, "no API key"},
-		{"unknown provider", Config{Provider: "gemini", APIKey: "k"}, "unknown provider"},
+		{"unknown provider", Config{Provider: "vertex", APIKey: "k"}, "unknown provider"},
+		{"gemini without key", Config{Provider: NameGemini}, "no API key"},
 		{"compatible without url", Config{Provider: NameOpenAICompatible}, "api_url is required"},
 		{"no scheme", Config{APIURL: "localhost:11434/v1"}, "invalid api_url"},
 		{"bad scheme", Config{APIURL: "ftp://example.com/v1"}, "invalid api_url"},

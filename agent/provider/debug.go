@@ -13,7 +13,7 @@ import (
 // sensitiveHeaders never reach the debug log with their values.
 var sensitiveHeaders = map[string]bool{
 	"Authorization": true, "Proxy-Authorization": true, "X-Api-Key": true,
-	"Api-Key": true, "Cookie": true, "Set-Cookie": true,
+	"Api-Key": true, "X-Goog-Api-Key": true, "Cookie": true, "Set-Cookie": true,
 }
 
 // debugLog writes HTTP exchanges to a writer: request line, headers and

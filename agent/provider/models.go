@@ -40,6 +40,13 @@ var contextWindows = map[string]int{
 	"codex-mini":    200_000,
 	"gpt-oss":       131_072,
 
+	// Google Gemini: every 2.x and 3 model takes 1,048,576 input tokens;
+	// 1.5 Pro took twice that.
+	"gemini-":        1_048_576,
+	"gemini-1.5-pro": 2_097_152,
+	"gemini-1.0-pro": 32_760,
+	"gemini-pro":     32_760,
+
 	// DeepSeek (API models and the open weights served locally).
 	"deepseek":        128_000,
 	"deepseek-coder:": 16_384, // DeepSeek-Coder v1 as packaged by Ollama
@@ -98,6 +105,14 @@ var maxOutputs = map[string]int{
 	"o1-mini":       65_536,
 	"o3":            100_000,
 	"o4-mini":       100_000,
+
+	// Google Gemini.
+	"gemini-1.5":        8_192,
+	"gemini-2.0":        8_192,
+	"gemini-2.5":        65_536,
+	"gemini-3":          65_536,
+	"gemini-flash":      65_536, // gemini-flash-latest, gemini-flash-lite-latest
+	"gemini-pro-latest": 65_536,
 
 	// DeepSeek's API.
 	"deepseek-chat": 8_192,

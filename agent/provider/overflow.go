@@ -31,12 +31,15 @@ var overflowCodes = map[string]bool{
 //	llama.cpp  "the request exceeds the available context size, try increasing it"
 //	LM Studio  "Trying to keep the first 10136 tokens when context the overflows. However,
 //	            the model is loaded with context length of only 7866 tokens, ..."
+//	Gemini     "The input token count (1091639) exceeds the maximum number of tokens
+//	            allowed (1048576)." (400 INVALID_ARGUMENT)
 var overflowPhrases = []string{
 	"prompt is too long",
 	"exceed context limit",
 	"maximum context length",
 	"exceeds the available context size",
 	"context length of only",
+	"exceeds the maximum number of tokens allowed",
 }
 
 // classifyOverflow marks e as a context overflow when its code, type or

@@ -1,6 +1,7 @@
 // Package provider talks to language-model APIs: Anthropic Messages,
 // OpenAI Chat Completions and OpenAI-compatible servers (Ollama, LM Studio,
-// llama.cpp, DeepSeek, Qwen, OpenRouter). It turns one Request into one
+// llama.cpp, DeepSeek, Qwen, OpenRouter), and the Gemini API's
+// streamGenerateContent. It turns one Request into one
 // streamed assistant Message, calling back with deltas as they arrive.
 //
 // Contracts: a Provider is safe for concurrent use; each Stream call is
@@ -43,8 +44,9 @@ type Block struct {
 	Kind BlockKind `json:"kind"`
 	// Text is the text of a text, thinking or tool_result block.
 	Text string `json:"text,omitempty"`
-	// Signature is Anthropic's thinking signature; Redacted holds the data of
-	// a redacted_thinking block (Text empty). Both are replayed verbatim.
+	// Signature is Anthropic's thinking signature, or the thoughtSignature
+	// Gemini put on a text or tool_use block; Redacted holds the data of a
+	// redacted_thinking block (Text empty). Both are replayed verbatim.
 	Signature string `json:"signature,omitempty"`
 	Redacted  string `json:"redacted,omitempty"`
 	// ToolCallID links a tool_use to its tool_result.
@@ -146,7 +148,7 @@ type Response struct {
 
 // Provider is one configured model API.
 type Provider interface {
-	// Name is "anthropic", "openai" or "openai-compatible".
+	// Name is "anthropic", "openai", "openai-compatible" or "gemini".
 	Name() string
 	// Stream sends req and calls onDelta (from the calling goroutine's
 	// stream reader; it must not block for long) for every fragment. The
