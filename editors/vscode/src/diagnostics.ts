@@ -45,6 +45,13 @@ export interface Cancellation {
 
 /** How long a document's diagnostics must stay unchanged to count as settled. */
 export const QUIET_MS = 150;
+/**
+ * How long a document nothing ever reported on is given for a first
+ * report: without a language server for its language (a Markdown file, Go
+ * without the Go extension) none comes, and waiting the whole timeout
+ * after every edit would only slow the agent down.
+ */
+export const FIRST_REPORT_MS = 1000;
 const POLL_MS = 25;
 const MAX_TIMEOUT_MS = 60_000;
 
@@ -80,10 +87,13 @@ export class DiagnosticsAnswerer {
     const version = typeof p?.version === 'number' ? p.version : undefined;
     const timeout = Math.min(Math.max(Number(p?.timeoutMs) || 0, 0), MAX_TIMEOUT_MS);
     const pending = new Set(version === undefined ? [] : uris);
-    const deadline = this.now() + timeout;
+    const start = this.now();
+    const deadline = start + timeout;
+    const firstReport = start + Math.min(timeout, FIRST_REPORT_MS);
     while (pending.size > 0 && this.now() < deadline && !token?.isCancellationRequested) {
       for (const u of [...pending]) {
-        if (this.settled(u, version!)) {
+        const unreported = !this.analysed.has(this.host.uriKey(u)) && this.now() >= firstReport;
+        if (this.settled(u, version!) || unreported) {
           pending.delete(u);
         }
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DiagnosticsAnswerer, type LspDiagnostic, QUIET_MS, toLspDiagnostic } from '../../src/diagnostics';
+import { DiagnosticsAnswerer, FIRST_REPORT_MS, type LspDiagnostic, QUIET_MS, toLspDiagnostic } from '../../src/diagnostics';
 
 const uri = 'file:///w/a.go';
 const typeError: LspDiagnostic = {
@@ -52,14 +52,38 @@ describe('parley/diagnostics', () => {
 
   it('says when the servers did not settle within the timeout', async () => {
     const h = host();
-    h.versions.set(uri, 3);
     const a = new DiagnosticsAnswerer(h);
+    a.changed([uri]); // a server reports on this document
+    h.versions.set(uri, 3);
     const r = await a.answer({ uris: [uri], version: 3, timeoutMs: 200 });
     expect(r.items).toEqual([{ uri, diagnostics: [], settled: false }]);
   });
 
+  it('a document nothing ever reported on is given a second, not the whole timeout', async () => {
+    const h = host();
+    h.versions.set(uri, 2);
+    const a = new DiagnosticsAnswerer(h);
+    const start = Date.now();
+    const r = await a.answer({ uris: [uri], version: 2, timeoutMs: 10_000 });
+    expect(Date.now() - start).toBeLessThan(FIRST_REPORT_MS + 500);
+    expect(r.items).toEqual([{ uri, diagnostics: [], settled: true }]);
+  });
+
+  it('a new document whose first report comes within that second is waited for', async () => {
+    const h = host();
+    h.versions.set(uri, 1);
+    const a = new DiagnosticsAnswerer(h);
+    const pending = a.answer({ uris: [uri], version: 1, timeoutMs: 10_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    h.diags.set(uri, [typeError]);
+    a.changed([uri]);
+    expect((await pending).items).toEqual([{ uri, diagnostics: [typeError], settled: true }]);
+  });
+
   it('stops waiting when the request is cancelled', async () => {
-    const a = new DiagnosticsAnswerer(host());
+    const h = host();
+    const a = new DiagnosticsAnswerer(h);
+    a.changed([uri]);
     const token = { isCancellationRequested: false };
     const pending = a.answer({ uris: [uri], version: 9, timeoutMs: 10_000 }, token);
     token.isCancellationRequested = true;
