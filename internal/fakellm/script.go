@@ -1,7 +1,10 @@
 // Package fakellm is a fake model API for tests. It speaks the providers'
 // documented streaming wire formats — OpenAI chat completions (Server-Sent
-// Events on any path ending in /chat/completions) and Anthropic Messages
-// (SSE on any path ending in /v1/messages) — and answers each request with
+// Events on any path ending in /chat/completions), Anthropic Messages
+// (SSE on any path ending in /v1/messages) and the Gemini API (SSE on any
+// path ending in :streamGenerateContent, such as
+// /v1beta/models/M:streamGenerateContent?alt=sse, and a whole JSON answer
+// on :generateContent) — and answers each request with
 // the next response of a small script, so tests of the chat loop, the CLI
 // and the language server run without a network. It also answers
 // embeddings and, from rules of the script, fill-in-the-middle code
@@ -17,9 +20,10 @@
 //	status CODE JSON   answer with this HTTP error and body instead
 //	wait               hold the response open (see below)
 //
-// A first line "key KEY" makes requests that carry neither "x-api-key: KEY"
-// nor "Authorization: Bearer KEY" fail with 401; such a request still uses
-// up its block. Empty lines and lines starting with # are ignored. A request
+// A first line "key KEY" makes requests that carry none of "x-api-key: KEY",
+// "x-goog-api-key: KEY" and "Authorization: Bearer KEY" fail with 401 (a
+// Gemini request with 400 API_KEY_INVALID, as the API answers); such a
+// request still uses up its block. Empty lines and lines starting with # are ignored. A request
 // with no block left gets a 400 error.
 //
 // # Context window and summaries
@@ -35,8 +39,11 @@
 // request whose prompt plus max_tokens (or max_completion_tokens) passes
 // the window is refused the way the real APIs refuse it: HTTP 400 with
 // Anthropic's "prompt is too long: X tokens > N maximum" (or "input
-// length and `max_tokens` exceed context limit: X + Y > N") or OpenAI's
-// context_length_exceeded error. A refused request uses up no block: the
+// length and `max_tokens` exceed context limit: X + Y > N"), OpenAI's
+// context_length_exceeded error, or Gemini's 400 INVALID_ARGUMENT "The
+// input token count (X) exceeds the maximum number of tokens allowed (N)."
+// (Gemini counts systemInstruction, contents and tools, and refuses on the
+// prompt alone, as the API does). A refused request uses up no block: the
 // next one gets it.
 //
 // With summarize, a request whose system prompt contains MARKER is a
@@ -61,7 +68,22 @@
 // message_start, then per block content_block_start, one content_block_delta
 // (text_delta or input_json_delta; tool ids are toolu_N_I) and
 // content_block_stop, then message_delta (stop_reason "end_turn" or
-// "tool_use") and message_stop. N is the request's number, from 1.
+// "tool_use") and message_stop. Gemini streams send "data:" events ending
+// in CRLF, each a GenerateContentResponse: a text block as two chunks
+// (split at the middle byte), each tool call whole as a functionCall part
+// without an id (the first call of an answer carries the thoughtSignature
+// base64("fakellm-thought-N")), then a chunk with an empty text part,
+// finishReason STOP and usageMetadata (promptTokenCount as above,
+// candidatesTokenCount 20). N is the request's number, from 1.
+//
+// Gemini requests are checked as the API checks them, and a mistake is
+// answered with its 400 INVALID_ARGUMENT message (using up no block): a
+// content role other than user or model, a part without data, a schema
+// field the API's Schema lacks (additionalProperties, $schema, const, ...)
+// or an object schema without properties in a function declaration, a
+// function call turn not answered by one functionResponse per call, and a
+// function call of the current turn (after the user's last text) whose
+// thought signature was not sent back unchanged.
 //
 // # Embeddings
 //

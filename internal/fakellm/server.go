@@ -119,18 +119,31 @@ const defaultPromptTokens = 100
 // ServeHTTP answers r with the next scripted response.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	anthropic := strings.HasSuffix(r.URL.Path, "/v1/messages")
+	format := chatFormat(r.URL.Path)
 	var p prompt
-	if s.script.window > 0 || s.script.summarize != "" {
+	switch {
+	case s.script.window == 0 && s.script.summarize == "":
+	case format == formatGemini:
+		p = readGeminiPrompt(body)
+	default:
 		p = readPrompt(body)
 	}
 	key := s.script.key
-	keyOK := key == "" || r.Header.Get("X-Api-Key") == key || r.Header.Get("Authorization") == "Bearer "+key
+	keyOK := key == "" || r.Header.Get("X-Api-Key") == key || r.Header.Get("Authorization") == "Bearer "+key ||
+		r.Header.Get("X-Goog-Api-Key") == key
 	if s.serveBesideChat(w, r, body, keyOK) {
 		return
 	}
+	// Gemini refuses a prompt over the window whatever the output cap.
 	overflow := s.script.window > 0 && p.tokens+p.maxTokens > s.script.window
+	if format == formatGemini {
+		overflow = s.script.window > 0 && p.tokens > s.script.window
+	}
 	summary := s.script.summarize != "" && strings.Contains(p.system, s.script.summarize)
+	var invalid string
+	if format == formatGemini && keyOK {
+		invalid = geminiRequestError(body)
+	}
 
 	// Numbering and the choice of block happen together, so concurrent
 	// requests get blocks in order of arrival.
@@ -143,7 +156,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if overflow && keyOK {
 		s.refused = append(s.refused, n)
 	}
-	if !keyOK || (!overflow && !summary) {
+	if !keyOK || (!overflow && !summary && invalid == "") {
 		next = s.next
 		s.next++
 	}
@@ -152,12 +165,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.logRequest(w, n, body) {
 		return
 	}
-	if !keyOK {
-		writeError(w, 401, `{"type":"error","error":{"type":"authentication_error","message":"invalid api key"}}`)
+	switch {
+	case !keyOK:
+		writeKeyError(w, format)
 		return
-	}
-	if overflow {
-		writeOverflow(w, anthropic, p, s.script.window)
+	case invalid != "":
+		writeGeminiError(w, 400, "INVALID_ARGUMENT", invalid)
+		return
+	case overflow:
+		writeOverflow(w, format, p, s.script.window)
 		return
 	}
 	usage := defaultPromptTokens
@@ -178,10 +194,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, resp.status, resp.body)
 		return
 	}
+	s.answer(w, r, format, n, resp, usage)
+}
+
+// answer sends resp, request n's scripted answer, in format.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, format string, n int, resp response, usage int) {
+	if format == formatGemini && strings.HasSuffix(r.URL.Path, ":generateContent") {
+		s.serveWhole(w, r, geminiJSON(n, resp.blocks, usage), resp.wait)
+		return
+	}
 	var st *stream
-	if anthropic {
+	switch format {
+	case formatAnthropic:
 		st = anthropicSSE(n, resp.blocks, usage)
-	} else {
+	case formatGemini:
+		st = geminiSSE(n, resp.blocks, usage)
+	default:
 		st = openaiSSE(n, resp.blocks, usage)
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -225,15 +253,42 @@ func (s *Server) logRequest(w http.ResponseWriter, n int, body []byte) bool {
 	return true
 }
 
+// writeKeyError refuses a request without the script's key.
+func writeKeyError(w http.ResponseWriter, format string) {
+	if format == formatGemini {
+		writeGeminiKeyError(w)
+		return
+	}
+	writeError(w, 401, `{"type":"error","error":{"type":"authentication_error","message":"invalid api key"}}`)
+}
+
 func writeError(w http.ResponseWriter, status int, body string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	io.WriteString(w, body)
 }
 
+// serveWhole answers a non-streaming request with body, or, for a wait
+// block, with nothing until the client goes away or s is closed.
+func (s *Server) serveWhole(w http.ResponseWriter, r *http.Request, body []byte, wait bool) {
+	if wait {
+		select {
+		case <-r.Context().Done():
+		case <-s.done:
+		}
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(body)
+}
+
 // writeOverflow refuses a request over the window as each API does.
-func writeOverflow(w http.ResponseWriter, anthropic bool, p prompt, window int) {
+func writeOverflow(w http.ResponseWriter, format string, p prompt, window int) {
+	anthropic := format == formatAnthropic
 	switch {
+	case format == formatGemini:
+		writeGeminiError(w, 400, "INVALID_ARGUMENT",
+			fmt.Sprintf("The input token count (%d) exceeds the maximum number of tokens allowed (%d).", p.tokens, window))
 	case anthropic && p.tokens > window:
 		writeError(w, 400, fmt.Sprintf(`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: %d tokens > %d maximum"}}`, p.tokens, window))
 	case anthropic:
