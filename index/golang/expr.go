@@ -239,7 +239,31 @@ func (r *goTypeResolver) varType(name string, inDir func(string) bool, depth int
 	case vs.Type != nil:
 		return typeExpr(fc, vs.Type)
 	case i < len(vs.Values):
+		if t, ok := r.cutLiteral(fc, vs.Values[i]); ok {
+			return t, true
+		}
 		return r.exprType(fc, nil, vs.Values[i], depth+1)
+	}
+	return goType{}, false
+}
+
+// cutLiteral is the type a stored declaration's value names where a
+// value belongs: the stored line of a composite literal spanning lines
+// ends before its brace (`var CmdList = &base.Command`), which parses as
+// the address of a type name, not as a literal.
+func (r *goTypeResolver) cutLiteral(fc *fileCtx, v ast.Expr) (goType, bool) {
+	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		v = u.X
+	}
+	switch x := v.(type) {
+	case *ast.Ident:
+		return r.typeNamed(x.Name, goType{dir: fc.dir})
+	case *ast.SelectorExpr:
+		if q, ok := x.X.(*ast.Ident); ok {
+			if ip, ok := fc.imports[q.Name]; ok {
+				return r.typeNamed(x.Sel.Name, goType{imp: ip})
+			}
+		}
 	}
 	return goType{}, false
 }

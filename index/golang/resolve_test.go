@@ -132,9 +132,11 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// (run's tx, a.db.Begin()'s result); a range variable over
 		// []int is uncertain, and so is a field of a variable of an
 		// anonymous struct type (state.tx), which the index does not
-		// describe. Tx.Close's and
+		// describe. Package-level variables initialized by composite
+		// literals spanning lines (global, plain: their stored line ends
+		// before the brace). Tx.Close's and
 		// cache.Close's declarations are not references.
-		{"Close", "store/store.go:9", "cmd/anon.go:14? cmd/elems.go:6 cmd/elems.go:8 cmd/elems.go:10 cmd/elems.go:11 cmd/main.go:13 cmd/main.go:17 cmd/typed.go:11 cmd/typed.go:15 " +
+		{"Close", "store/store.go:9", "cmd/anon.go:14? cmd/elems.go:6 cmd/elems.go:8 cmd/elems.go:10 cmd/elems.go:11 cmd/global.go:13 cmd/global.go:14 cmd/main.go:13 cmd/main.go:17 cmd/typed.go:11 cmd/typed.go:15 " +
 			"cmd/typed.go:19 cmd/typed.go:20 cmd/typed.go:24? cmd/typed.go:32 store/store.go:9"},
 		// An unexported method: only its own package's x.flush, here on
 		// its receiver.
