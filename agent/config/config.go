@@ -13,8 +13,8 @@
 // bypassPermissions. Hooks (hooks.go) come only from config files, each
 // tagged with its file; a workspace file's are marked for approval, and
 // a hook that cannot be honoured is an error at load. API keys are scoped: a
-// provider-specific key (ANTHROPIC_API_KEY, OPENAI_API_KEY) is only handed
-// out for that provider's own API host, so a URL from a workspace file
+// provider-specific key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY
+// or GOOGLE_API_KEY) is only handed out for that provider's own API host, so a URL from a workspace file
 // cannot collect it; PARLEY_API_KEY / api_key is sent wherever api_url
 // points, unless a workspace file chose that api_url (see WithheldKey);
 // the embeddings endpoint's key follows the same rules (embedding.go).
@@ -43,14 +43,17 @@ const (
 	Anthropic        = provider.NameAnthropic
 	OpenAI           = provider.NameOpenAI
 	OpenAICompatible = provider.NameOpenAICompatible
+	Gemini           = provider.NameGemini
 )
 
 // Defaults.
 const (
 	DefaultAnthropicURL   = "https://api.anthropic.com/v1/messages"
 	DefaultOpenAIURL      = "https://api.openai.com/v1/chat/completions"
+	DefaultGeminiURL      = "https://generativelanguage.googleapis.com/v1beta"
 	DefaultAnthropicModel = "claude-sonnet-4-5"
 	DefaultOpenAIModel    = "gpt-4.1"
+	DefaultGeminiModel    = "gemini-2.5-pro"
 	DefaultMaxIterations  = 50
 	DefaultShellTimeout   = 120 // seconds
 	MaxShellTimeout       = 300 // seconds
@@ -63,9 +66,13 @@ const (
 	DefaultRepoMapTokens = 1024
 )
 
-// openAIHost is the only host OPENAI_API_KEY is sent to; ANTHROPIC_API_KEY
-// goes to anthropic.com hosts only (see anthropicHost).
-const openAIHost = "api.openai.com"
+// openAIHost is the only host OPENAI_API_KEY is sent to, geminiHost the
+// only one GEMINI_API_KEY (or GOOGLE_API_KEY) is; ANTHROPIC_API_KEY goes to
+// anthropic.com hosts only (see anthropicHost).
+const (
+	openAIHost = "api.openai.com"
+	geminiHost = "generativelanguage.googleapis.com"
+)
 
 func anthropicHost(host string) bool {
 	return host == "anthropic.com" || strings.HasSuffix(host, ".anthropic.com")
@@ -86,6 +93,7 @@ type Layer struct {
 	Provider            *string  `json:"provider,omitempty"`
 	AnthropicAPIKey     *string  `json:"anthropic_api_key,omitempty"`
 	OpenAIAPIKey        *string  `json:"openai_api_key,omitempty"`
+	GeminiAPIKey        *string  `json:"gemini_api_key,omitempty"`
 	APIKey              *string  `json:"api_key,omitempty"`
 	ContextWindow       *int     `json:"context_window,omitempty"`
 	MaxTokens           *int     `json:"max_tokens,omitempty"`
@@ -127,6 +135,7 @@ type Config struct {
 	Provider            string `json:"provider"`
 	AnthropicAPIKey     string `json:"anthropic_api_key,omitempty"`
 	OpenAIAPIKey        string `json:"openai_api_key,omitempty"`
+	GeminiAPIKey        string `json:"gemini_api_key,omitempty"`
 	APIKey              string `json:"api_key,omitempty"`
 	ContextWindow       int    `json:"context_window,omitempty"` // 0: from the model
 	MaxTokens           int    `json:"max_tokens,omitempty"`     // 0: the model's default, -1: as much as fits
@@ -257,6 +266,7 @@ func (r *Layer) apply(l Layer) {
 	set(&r.Provider, l.Provider)
 	set(&r.AnthropicAPIKey, l.AnthropicAPIKey)
 	set(&r.OpenAIAPIKey, l.OpenAIAPIKey)
+	set(&r.GeminiAPIKey, l.GeminiAPIKey)
 	set(&r.APIKey, l.APIKey)
 	set(&r.ContextWindow, l.ContextWindow)
 	set(&r.MaxTokens, l.MaxTokens)
@@ -322,6 +332,7 @@ func (l *Layer) eachSet(fn func(string)) {
 	}{
 		{"api_url", l.APIURL != nil}, {"model", l.Model != nil}, {"provider", l.Provider != nil},
 		{"anthropic_api_key", l.AnthropicAPIKey != nil}, {"openai_api_key", l.OpenAIAPIKey != nil},
+		{"gemini_api_key", l.GeminiAPIKey != nil},
 		{"api_key", l.APIKey != nil}, {"context_window", l.ContextWindow != nil},
 		{"max_tokens", l.MaxTokens != nil}, {"thinking_budget", l.ThinkingBudget != nil},
 		{"permission_mode", l.PermissionMode != nil}, {"permissions", l.Permissions != nil},
@@ -345,6 +356,7 @@ func (l *Layer) eachSet(fn func(string)) {
 func (c *Config) resolve() error {
 	r := &c.raw
 	c.AnthropicAPIKey, c.OpenAIAPIKey, c.APIKey = val(r.AnthropicAPIKey), val(r.OpenAIAPIKey), val(r.APIKey)
+	c.GeminiAPIKey = val(r.GeminiAPIKey)
 	if err := c.resolveEndpoint(); err != nil {
 		return err
 	}
@@ -409,15 +421,16 @@ func (c *Config) resolve() error {
 }
 
 // resolveEndpoint settles provider, URL and model. With neither a URL nor a
-// provider, Anthropic is chosen when only an Anthropic key is configured,
-// else OpenAI (the default of seed 002).
+// provider, Anthropic is chosen when only an Anthropic key is configured
+// (besides a Gemini one), Gemini when only a Gemini key is, else OpenAI
+// (the default of seed 002).
 func (c *Config) resolveEndpoint() error {
 	r := &c.raw
 	c.APIURL, c.Provider, c.Model = val(r.APIURL), val(r.Provider), val(r.Model)
 	switch c.Provider {
-	case "", Anthropic, OpenAI, OpenAICompatible:
+	case "", Anthropic, OpenAI, OpenAICompatible, Gemini:
 	default:
-		return fmt.Errorf("provider %q: want %s, %s or %s", c.Provider, Anthropic, OpenAI, OpenAICompatible)
+		return fmt.Errorf("provider %q: want %s, %s, %s or %s", c.Provider, Anthropic, OpenAI, OpenAICompatible, Gemini)
 	}
 	if c.APIURL != "" {
 		u, err := url.Parse(c.APIURL)
@@ -431,6 +444,8 @@ func (c *Config) resolveEndpoint() error {
 			c.Provider = provider.Detect(c.APIURL)
 		case c.AnthropicAPIKey != "" && c.OpenAIAPIKey == "":
 			c.Provider = Anthropic
+		case c.GeminiAPIKey != "" && c.OpenAIAPIKey == "":
+			c.Provider = Gemini
 		default:
 			c.Provider = OpenAI
 		}
@@ -441,6 +456,8 @@ func (c *Config) resolveEndpoint() error {
 			c.APIURL = DefaultAnthropicURL
 		case OpenAI:
 			c.APIURL = DefaultOpenAIURL
+		case Gemini:
+			c.APIURL = DefaultGeminiURL
 		default:
 			return errors.New("provider openai-compatible needs api_url (e.g. http://localhost:1234/v1/chat/completions)")
 		}
@@ -451,6 +468,8 @@ func (c *Config) resolveEndpoint() error {
 			c.Model = DefaultAnthropicModel
 		case OpenAI:
 			c.Model = DefaultOpenAIModel
+		case Gemini:
+			c.Model = DefaultGeminiModel
 		}
 	}
 	return nil
@@ -478,6 +497,8 @@ func (c *Config) Key() (key, source string) {
 		return c.AnthropicAPIKey, c.sourceOf("anthropic_api_key")
 	case c.Provider == OpenAI && host == openAIHost && c.OpenAIAPIKey != "":
 		return c.OpenAIAPIKey, c.sourceOf("openai_api_key")
+	case c.Provider == Gemini && host == geminiHost && c.GeminiAPIKey != "":
+		return c.GeminiAPIKey, c.sourceOf("gemini_api_key")
 	}
 	return "", ""
 }
@@ -528,6 +549,11 @@ func (c *Config) Ready() error {
 			return fmt.Errorf("%w for %s: ANTHROPIC_API_KEY is only sent to anthropic.com; set PARLEY_API_KEY or \"api_key\" for this URL", ErrNoKey, host)
 		}
 		return fmt.Errorf("%w: set ANTHROPIC_API_KEY (or PARLEY_API_KEY)", ErrNoKey)
+	case Gemini:
+		if host != geminiHost {
+			return fmt.Errorf("%w for %s: GEMINI_API_KEY and GOOGLE_API_KEY are only sent to %s; set PARLEY_API_KEY or \"api_key\" for this URL", ErrNoKey, host, geminiHost)
+		}
+		return fmt.Errorf("%w: set GEMINI_API_KEY (or GOOGLE_API_KEY, PARLEY_API_KEY)", ErrNoKey)
 	default:
 		if host != openAIHost {
 			return fmt.Errorf("%w for %s: OPENAI_API_KEY is only sent to %s; set PARLEY_API_KEY or \"api_key\" for this URL", ErrNoKey, host, openAIHost)
@@ -541,7 +567,7 @@ func (c *Config) Ready() error {
 func (c *Config) Redacted() Config {
 	n := c.clone()
 	n.raw = Layer{}
-	for _, k := range []*string{&n.AnthropicAPIKey, &n.OpenAIAPIKey, &n.APIKey, &n.EmbeddingAPIKey} {
+	for _, k := range []*string{&n.AnthropicAPIKey, &n.OpenAIAPIKey, &n.GeminiAPIKey, &n.APIKey, &n.EmbeddingAPIKey} {
 		if *k != "" {
 			*k = "[redacted]"
 		}

@@ -182,7 +182,7 @@ func TestErrors(t *testing.T) {
 		{"unknown nested field", fixture{workspace: `{"permissions":{"alow":[]}}`}, `unknown field "alow"`},
 		{"malformed json", fixture{user: `{"model":`}, "user/config.json"},
 		{"trailing data", fixture{user: `{} {}`}, "data after the JSON object"},
-		{"bad provider", fixture{env: map[string]string{"PARLEY_PROVIDER": "gemini"}}, `environment: provider "gemini"`},
+		{"bad provider", fixture{env: map[string]string{"PARLEY_PROVIDER": "vertex"}}, `environment: provider "vertex"`},
 		{"bad url", fixture{flags: Layer{APIURL: Ptr("ftp://x")}}, "flags: api_url"},
 		{"negative number", fixture{user: `{"thinking_budget":-1}`}, "thinking_budget must not be negative"},
 		{"max_tokens below -1", fixture{user: `{"max_tokens":-2}`}, "max_tokens must be positive, 0 (the model's default) or -1 (as much as fits) (got -2)"},

@@ -98,7 +98,7 @@ func (c *Config) mergeFile(path string, workspace bool) error {
 	if err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
-	if workspace && (l.APIKey != nil || l.AnthropicAPIKey != nil || l.OpenAIAPIKey != nil || l.EmbeddingAPIKey != nil) {
+	if workspace && (l.APIKey != nil || l.AnthropicAPIKey != nil || l.OpenAIAPIKey != nil || l.GeminiAPIKey != nil || l.EmbeddingAPIKey != nil) {
 		return fmt.Errorf("config %s: API keys do not belong in a workspace file that may be committed; use the environment or %s", path, userFileHint())
 	}
 	if workspace && l.PermissionMode != nil && strings.EqualFold(strings.TrimSpace(*l.PermissionMode), "bypassPermissions") {
@@ -170,6 +170,9 @@ func envLayer(getenv func(string) string) (Layer, map[string]string) {
 	str(&l.PermissionMode, "permission_mode", "PARLEY_PERMISSION_MODE")
 	str(&l.AnthropicAPIKey, "anthropic_api_key", "ANTHROPIC_API_KEY")
 	str(&l.OpenAIAPIKey, "openai_api_key", "OPENAI_API_KEY")
+	// Google's SDKs take either, GOOGLE_API_KEY first when both are set.
+	str(&l.GeminiAPIKey, "gemini_api_key", "GEMINI_API_KEY")
+	str(&l.GeminiAPIKey, "gemini_api_key", "GOOGLE_API_KEY")
 	str(&l.APIKey, "api_key", "PARLEY_API_KEY")
 	str(&l.EmbeddingAPIURL, "embedding_api_url", "PARLEY_EMBEDDING_API_URL")
 	str(&l.EmbeddingModel, "embedding_model", "PARLEY_EMBEDDING_MODEL")
