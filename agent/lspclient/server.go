@@ -54,7 +54,8 @@ type server struct {
 type document struct {
 	version   int32
 	text      string
-	changeSeq uint64 // seq when it was last opened or changed
+	changeSeq uint64    // seq when it was last opened or changed
+	changedAt time.Time // and when
 }
 
 // published is the last publication for one file.

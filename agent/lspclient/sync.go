@@ -11,10 +11,22 @@ import (
 	"github.com/parleyhq/parley/tools"
 )
 
-// quiet is how long a settled file's diagnostics must stay unchanged:
-// servers may publish a version twice (gopls: type errors first, its
-// analyzers' findings later).
-var quiet = 150 * time.Millisecond
+// quiet is how long a settled file's diagnostics must stay unchanged at
+// least: servers may publish a version in stages (gopls: type errors
+// first, its analyzers' findings later; typescript-language-server:
+// syntax, then the type checker). A server that took long to publish the
+// first stage is given half that time again for the next, up to
+// maxQuiet.
+var (
+	quiet    = 150 * time.Millisecond
+	maxQuiet = time.Second
+)
+
+// quietAfter is the quiet period of a publication that came latency after
+// the change.
+func quietAfter(latency time.Duration) time.Duration {
+	return min(max(latency/2, quiet), maxQuiet)
+}
 
 // sync tells the server the file's content: didOpen the first time,
 // a whole-text didChange when it differs from what the server has.
@@ -31,7 +43,7 @@ func (s *server) sync(ctx context.Context, path, lang string, content []byte) er
 		s.docs[path] = d
 	}
 	d.version++
-	d.text, d.changeSeq = text, s.seq
+	d.text, d.changeSeq, d.changedAt = text, s.seq, time.Now()
 	version := d.version
 	s.mu.Unlock()
 	u := string(uri.File(path))
@@ -88,13 +100,16 @@ func (s *server) wait(ctx context.Context, path string, deadline time.Time) (dia
 		p, changed := s.current(path), s.changed
 		heard = s.seq != startSeq
 		var last *published
+		var changedAt time.Time
 		if p == nil {
 			last = s.pubs[path]
+		} else {
+			changedAt = s.docs[path].changedAt
 		}
 		s.mu.Unlock()
 		var quietLeft time.Duration
 		if p != nil {
-			if quietLeft = quiet - time.Since(p.at); quietLeft <= 0 {
+			if quietLeft = quietAfter(p.at.Sub(changedAt)) - time.Since(p.at); quietLeft <= 0 {
 				return convert(p.diags), true, true
 			}
 		}
