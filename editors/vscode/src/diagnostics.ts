@@ -37,19 +37,28 @@ export interface DiagnosticsHost {
   version(uri: string): number | undefined;
   /** A stable key for a URI string (the server's and VS Code's spellings differ). */
   uriKey(uri: string): string;
+  /** The open document's language id. */
+  language?(uri: string): string | undefined;
 }
 
 export interface Cancellation {
   readonly isCancellationRequested: boolean;
 }
 
-/** How long a document's diagnostics must stay unchanged to count as settled. */
-export const QUIET_MS = 150;
 /**
- * How long a document nothing ever reported on is given for a first
- * report: without a language server for its language (a Markdown file, Go
- * without the Go extension) none comes, and waiting the whole timeout
- * after every edit would only slow the agent down.
+ * How long a document's diagnostics must stay unchanged to count as
+ * settled. VS Code's TypeScript support reports in stages (syntax first,
+ * then the type checker's), each a change of the document's diagnostics:
+ * the quiet period must span the gap between them.
+ */
+export const QUIET_MS = 500;
+/**
+ * How long a document nothing ever reported on, of a language nothing
+ * reported on either, is given for a first report: without a language
+ * server for its language (a Markdown file, Go without the Go extension)
+ * none comes, and waiting the whole timeout after every edit would only
+ * slow the agent down. A new file of a language that has reports is
+ * waited for as long as the timeout allows.
  */
 export const FIRST_REPORT_MS = 1000;
 const POLL_MS = 25;
@@ -58,6 +67,8 @@ const MAX_TIMEOUT_MS = 60_000;
 export class DiagnosticsAnswerer {
   /** Per document key: its version and the time when its diagnostics last changed. */
   private readonly analysed = new Map<string, { version: number; at: number }>();
+  /** Languages some document of which had its diagnostics reported. */
+  private readonly reporting = new Set<string>();
 
   constructor(
     private readonly host: DiagnosticsHost,
@@ -69,12 +80,25 @@ export class DiagnosticsAnswerer {
     for (const u of uris) {
       const key = this.host.uriKey(u);
       this.analysed.set(key, { version: this.host.version(u) ?? -1, at: this.now() });
+      const lang = this.host.language?.(u);
+      if (lang) {
+        this.reporting.add(lang);
+      }
     }
   }
 
   /** A closed document forgets what was noted. */
   closed(uri: string): void {
     this.analysed.delete(this.host.uriKey(uri));
+  }
+
+  /** Nothing reported on uri, nor on another document of its language. */
+  private silent(uri: string): boolean {
+    if (this.analysed.has(this.host.uriKey(uri))) {
+      return false;
+    }
+    const lang = this.host.language?.(uri);
+    return !lang || !this.reporting.has(lang);
   }
 
   private settled(uri: string, version: number): boolean {
@@ -92,7 +116,7 @@ export class DiagnosticsAnswerer {
     const firstReport = start + Math.min(timeout, FIRST_REPORT_MS);
     while (pending.size > 0 && this.now() < deadline && !token?.isCancellationRequested) {
       for (const u of [...pending]) {
-        const unreported = !this.analysed.has(this.host.uriKey(u)) && this.now() >= firstReport;
+        const unreported = this.silent(u) && this.now() >= firstReport;
         if (this.settled(u, version!) || unreported) {
           pending.delete(u);
         }

@@ -72,6 +72,10 @@ class Extension implements vscode.Disposable {
       return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key)?.version;
     },
     uriKey: (u) => vscode.Uri.parse(u).toString(),
+    language: (u) => {
+      const key = vscode.Uri.parse(u).toString();
+      return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key)?.languageId;
+    },
   });
   private selectionTimer?: ReturnType<typeof setTimeout>;
 

@@ -39,6 +39,15 @@ func Scale(n int, by int) int {
 }
 `;
 
+// An error from the start (a baseline the edit's report must not repeat),
+// and a function the agent breaks.
+const TOTAL_TS = `export const label: string = 1;
+
+export function total(a: number, b: number): number {
+  return a + b;
+}
+`;
+
 describe('the extension in code-server', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-vscode-e2e-'));
   const ws = path.join(tmp, 'shop');
@@ -86,7 +95,13 @@ describe('the extension in code-server', () => {
     fs.mkdirSync(path.join(ws, '.parley'), { recursive: true });
     fs.writeFileSync(
       path.join(ws, '.parley', 'config.json'),
-      JSON.stringify({ completion: { provider: 'openai-completions', model: 'fake-fim', api_url: model.completionsUrl } }, null, 2),
+      // lsp_timeout_ms: the TypeScript server's first answers on a busy
+      // machine may take longer than the default 2 s.
+      JSON.stringify(
+        { completion: { provider: 'openai-completions', model: 'fake-fim', api_url: model.completionsUrl }, lsp_timeout_ms: 15000 },
+        null,
+        2,
+      ),
     );
     // The README's minimal setup: the binary in parley.path, the model's
     // key (and here its URL) in the environment VS Code starts from.
@@ -264,6 +279,35 @@ describe('the extension in code-server', () => {
     await page.locator('.tabs-container .tab.active:not(.dirty)', { hasText: 'cart.go' }).waitFor({ timeout: WAIT });
     assert.match(await editorText(page), /return sum \+ Fee\(\)/);
     assert.equal(fs.readFileSync(onDisk, 'utf8'), before);
+  });
+
+  step("an edit's TypeScript error reaches the agent from the workbench's own diagnostics", async () => {
+    // Written here, not in setUp: the index's counts of the first step
+    // stay those of the fixture.
+    fs.mkdirSync(path.join(ws, 'web'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'web', 'total.ts'), TOTAL_TS);
+    await openFile(page, 'web/total.ts');
+    // The TypeScript server has analysed the file once it underlines the
+    // first error.
+    await page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first().waitFor({ timeout: WAIT });
+    await runCommand(page, 'parley: Focus on Chat View');
+    await chat().locator('#input').waitFor({ timeout: WAIT });
+    model.script([
+      { blocks: [{ tool: 'edit_file', input: { path: 'web/total.ts', old_string: 'return a + b;', new_string: 'return `${a}` + b;' } }] },
+      { blocks: [{ text: 'total now returns a string.' }] },
+    ]);
+    const ends = await turnMetas().count();
+    await send('Make total concatenate');
+    const preview = previewPane();
+    await preview.getByText('total.ts').first().waitFor({ timeout: WAIT });
+    await preview.locator('.monaco-list-row', { hasText: 'total.ts' }).locator('input.edit-checkbox').check();
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await turnMetas().nth(ends).waitFor({ timeout: WAIT });
+    const result = JSON.stringify(toolResult(model.bodies().at(-1)).content);
+    assert.match(result, /Diagnostics after this edit:/);
+    assert.match(result, /web\/total\.ts: 1 new problem \(the editor\)/);
+    assert.match(result, /web\/total\.ts:4:\d+ error \[ts\] Type 'string' is not assignable to type 'number'/);
+    assert.doesNotMatch(result, /Type 'number' is not assignable to type 'string'/);
   });
 
   step('a shell command is asked in the chat view; the denial reaches the model', async () => {

@@ -14,7 +14,9 @@ function host() {
   const h = {
     versions: new Map<string, number>([[uri, 1]]),
     diags: new Map<string, LspDiagnostic[]>(),
+    languages: new Map<string, string>(),
     diagnostics: (u: string) => h.diags.get(u) ?? [],
+    language: (u: string) => h.languages.get(u),
     version: (u: string) => h.versions.get(u),
     uriKey: (u: string) => u,
   };
@@ -67,6 +69,20 @@ describe('parley/diagnostics', () => {
     const r = await a.answer({ uris: [uri], version: 2, timeoutMs: 10_000 });
     expect(Date.now() - start).toBeLessThan(FIRST_REPORT_MS + 500);
     expect(r.items).toEqual([{ uri, diagnostics: [], settled: true }]);
+  });
+
+  it('a new document of a language with reports is waited for beyond that second', async () => {
+    const h = host();
+    const other = 'file:///w/b.go';
+    h.languages.set(uri, 'go').set(other, 'go');
+    const a = new DiagnosticsAnswerer(h);
+    a.changed([other]);
+    h.versions.set(uri, 1);
+    const pending = a.answer({ uris: [uri], version: 1, timeoutMs: 10_000 });
+    await new Promise((r) => setTimeout(r, FIRST_REPORT_MS + 300));
+    h.diags.set(uri, [typeError]);
+    a.changed([uri]);
+    expect((await pending).items).toEqual([{ uri, diagnostics: [typeError], settled: true }]);
   });
 
   it('a new document whose first report comes within that second is waited for', async () => {
