@@ -14,6 +14,7 @@
 -- below is the module's, not a buffer's.
 local config = require('parley.config')
 local util = require('parley.util')
+local items_of = require('parley.completion_items')
 
 local M = {}
 
@@ -65,15 +66,6 @@ local function in_insert()
   return m == 'i' or m == 'ic' or m == 'ix'
 end
 
-local function item_id(item)
-  local cmd = item.command
-  local arg = type(cmd) == 'table' and type(cmd.arguments) == 'table' and cmd.arguments[1]
-  if type(arg) == 'table' and arg.id ~= nil then
-    return arg.id
-  end
-  return item.id
-end
-
 local function event(client, id, name, chars)
   if client and id ~= nil then
     pcall(util.notify_server, client, 'parley/completionEvent', { id = id, event = name, chars = chars })
@@ -81,26 +73,6 @@ local function event(client, id, name, chars)
 end
 
 -- Rendering ------------------------------------------------------------
-
---- s with its tabs expanded to spaces, as if it started at screen column
---- start (virtual text shows a tab as ^I on some versions).
-local function expand_tabs(s, start, ts)
-  if not s:find('\t', 1, true) then
-    return s
-  end
-  local out, width = {}, start
-  for ch in s:gmatch('[%z\1-\127\194-\244][\128-\191]*') do
-    if ch == '\t' then
-      local n = ts - (width % ts)
-      table.insert(out, string.rep(' ', n))
-      width = width + n
-    else
-      table.insert(out, ch)
-      width = width + vim.fn.strdisplaywidth(ch)
-    end
-  end
-  return table.concat(out)
-end
 
 local function clear_mark()
   if shown and shown.mark and api.nvim_buf_is_valid(shown.buf) then
@@ -127,19 +99,19 @@ local function render()
   if first ~= '' then
     if has_inline then
       o.virt_text_pos = 'inline'
-      o.virt_text = { { expand_tabs(first, vim.fn.strdisplaywidth(shown.before), ts), hl } }
+      o.virt_text = { { items_of.expand_tabs(first, vim.fn.strdisplaywidth(shown.before), ts), hl } }
     elseif shown.after == '' then
       o.virt_text_pos = 'overlay'
-      o.virt_text = { { expand_tabs(first, vim.fn.strdisplaywidth(shown.before), ts), hl } }
+      o.virt_text = { { items_of.expand_tabs(first, vim.fn.strdisplaywidth(shown.before), ts), hl } }
     else
       o.virt_text_pos = 'eol'
-      o.virt_text = { { expand_tabs(first, 0, ts), hl } }
+      o.virt_text = { { items_of.expand_tabs(first, 0, ts), hl } }
     end
   end
   if #lines > 1 then
     o.virt_lines = {}
     for i = 2, #lines do
-      table.insert(o.virt_lines, { { expand_tabs(lines[i], 0, ts), hl } })
+      table.insert(o.virt_lines, { { items_of.expand_tabs(lines[i], 0, ts), hl } })
     end
   end
   shown.mark = api.nvim_buf_set_extmark(shown.buf, M.ns, shown.row, shown.col, o)
@@ -184,44 +156,6 @@ local function clear(why)
   end
 end
 
---- The items of result as suggestions at (row, col) of line: those whose
---- text starts with what their range covers before the cursor.
-local function suggestions(result, line, row, col, enc)
-  local items = type(result) == 'table' and (result.items or (result[1] ~= nil and result)) or {}
-  local out = {}
-  for _, item in ipairs(items) do
-    local text = item.insertText
-    if type(text) == 'table' then
-      text = text.value
-    end
-    if type(text) == 'string' then
-      text = text:gsub('\r\n', '\n')
-      local start, stop = col, col
-      local ok = true
-      local r = item.range
-      if type(r) == 'table' and r.start and r['end'] then
-        if r.start.line ~= row or r['end'].line ~= row then
-          ok = false
-        else
-          start = util.byte_col(line, r.start.character, enc)
-          stop = util.byte_col(line, r['end'].character, enc)
-          if start > col or stop < col then
-            ok = false
-          end
-        end
-      end
-      local typed = line:sub(start + 1, col)
-      if ok and text:sub(1, #typed) == typed then
-        local ghost = text:sub(#typed + 1)
-        if ghost ~= '' then
-          table.insert(out, { item = item, id = item_id(item), ghost = ghost, stop = stop })
-        end
-      end
-    end
-  end
-  return out
-end
-
 local function on_result(p, err, result)
   if pending ~= p then
     return
@@ -242,7 +176,7 @@ local function on_result(p, err, result)
     return
   end
   local line = line_at(p.buf, row)
-  local items = suggestions(result, line, row, col, p.client.offset_encoding or 'utf-16')
+  local items = items_of.suggestions(result, line, row, col, p.client.offset_encoding or 'utf-16')
   clear()
   if #items == 0 then
     return
@@ -445,23 +379,6 @@ function M.accept()
   return true
 end
 
---- The part of ghost accept_word takes: the next word with the spaces
---- before it, else the next run of punctuation, else the spaces (a line
---- break and the next line's indentation).
-local function next_word(ghost)
-  return ghost:match('^%s*[%w_]+') or ghost:match('^%s*[^%w_%s]+') or ghost:match('^%s+') or ghost
-end
-
---- The part of ghost accept_line takes: the rest of the cursor's line,
---- or when that is empty the line break and the next line.
-local function next_line(ghost)
-  local first = ghost:match('^[^\n]*')
-  if first ~= '' then
-    return first
-  end
-  return ghost:match('^\n[^\n]*') or ghost
-end
-
 --- Inserts the part of the shown suggestion that take(ghost) returns and
 --- keeps the rest shown; the whole of it is an ordinary accept. Each part
 --- is its own undo step; the server hears "partial" with the characters
@@ -506,12 +423,12 @@ end
 
 --- Accepts the next word of the shown suggestion.
 function M.accept_word()
-  return accept_part(next_word)
+  return accept_part(items_of.next_word)
 end
 
 --- Accepts the rest of the line of the shown suggestion.
 function M.accept_line()
-  return accept_part(next_line)
+  return accept_part(items_of.next_line)
 end
 
 --- Asks for a completion at the cursor now, as an explicit request
