@@ -95,3 +95,83 @@ func FuzzGeminiStream(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGeminiParameters converts arbitrary tool schemas: it never panics,
+// and what it sends is an object schema with properties whose every node
+// holds only fields of the API's Schema, each of the kind it takes, and
+// required names of its own properties.
+func FuzzGeminiParameters(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`,
+		`{"$schema":"x","type":["object","null"],"properties":{"a":{"const":"k"},"b":{"oneOf":[{"type":"integer"},{}]},"c":{"items":[{"type":"string"}]}},"required":"a"}`,
+		`{"properties":{"a":{"type":"array","items":{"properties":{"x":{"enum":[1,"a"]}},"required":["x","y"]}}}}`,
+		`{"properties":{"a":"string","b":null,"c":{"description":5,"nullable":"yes","anyOf":"no"}}}`,
+		`[]`, `null`, `{}`, `"x"`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		out := geminiParameters(raw)
+		if out == nil {
+			return
+		}
+		var s map[string]any
+		if err := json.Unmarshal(out, &s); err != nil {
+			t.Fatalf("%s: output %s is not an object: %v", raw, out, err)
+		}
+		if props, _ := s["properties"].(map[string]any); s["type"] != "object" || len(props) == 0 {
+			t.Fatalf("%s: top level %s is not an object with properties", raw, out)
+		}
+		checkGeminiSchema(t, s, string(raw))
+	})
+}
+
+func checkGeminiSchema(t *testing.T, s map[string]any, in string) {
+	t.Helper()
+	for k, v := range s {
+		kind, ok := geminiSchemaKeys[k]
+		if !ok || !kind.fits(v) {
+			t.Fatalf("%s: field %q = %#v is not the API's", in, k, v)
+		}
+	}
+	if typ, ok := s["type"].(string); ok && !geminiTypes[typ] {
+		t.Fatalf("%s: type %q", in, typ)
+	}
+	props, _ := s["properties"].(map[string]any)
+	if v, ok := s["properties"]; (ok || s["type"] == "object") && len(props) == 0 {
+		t.Fatalf("%s: properties %#v of type %v", in, v, s["type"])
+	}
+	for _, p := range props {
+		m, ok := p.(map[string]any)
+		if !ok {
+			t.Fatalf("%s: property %#v is not a schema", in, p)
+		}
+		checkGeminiSchema(t, m, in)
+	}
+	req, _ := s["required"].([]any)
+	for _, r := range req {
+		if props[r.(string)] == nil {
+			t.Fatalf("%s: required %q is no property", in, r)
+		}
+	}
+	if v, ok := s["items"]; ok {
+		m, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("%s: items %#v", in, v)
+		}
+		checkGeminiSchema(t, m, in)
+	}
+	if v, ok := s["anyOf"]; ok {
+		alts, ok := v.([]any)
+		if !ok || len(alts) == 0 {
+			t.Fatalf("%s: anyOf %#v", in, v)
+		}
+		for _, a := range alts {
+			m, ok := a.(map[string]any)
+			if !ok {
+				t.Fatalf("%s: anyOf member %#v", in, a)
+			}
+			checkGeminiSchema(t, m, in)
+		}
+	}
+}

@@ -6,17 +6,48 @@ import (
 )
 
 // geminiSchemaKeys are the fields of the API's Schema object, a subset of
-// OpenAPI 3.0. The API parses a declaration as a protocol buffer, so any
-// other keyword (additionalProperties, which internal/jsonschema puts on
-// every object, $schema, const, oneOf, ... from MCP servers) fails the
-// whole request with "Invalid JSON payload received. Unknown name".
-var geminiSchemaKeys = map[string]bool{
-	"type": true, "format": true, "title": true, "description": true,
-	"nullable": true, "enum": true, "maxItems": true, "minItems": true,
-	"properties": true, "required": true, "minProperties": true,
-	"maxProperties": true, "minLength": true, "maxLength": true,
-	"pattern": true, "example": true, "anyOf": true, "propertyOrdering": true,
-	"default": true, "items": true, "minimum": true, "maximum": true,
+// OpenAPI 3.0, with the JSON each holds. The API parses a declaration as
+// a protocol buffer, so any other keyword (additionalProperties, which
+// internal/jsonschema puts on every object, $schema, const, oneOf, ...
+// from MCP servers), or a value of another kind, fails the whole request
+// with "Invalid JSON payload received".
+var geminiSchemaKeys = map[string]schemaValue{
+	"type": valString, "format": valString, "title": valString, "description": valString,
+	"pattern": valString, "nullable": valBool,
+	"maxItems": valNumber, "minItems": valNumber, "minProperties": valNumber, "maxProperties": valNumber,
+	"minLength": valNumber, "maxLength": valNumber, "minimum": valNumber, "maximum": valNumber,
+	"enum": valStrings, "required": valStrings, "propertyOrdering": valStrings,
+	"example": valAny, "default": valAny,
+	"properties": valAny, "items": valAny, "anyOf": valAny, // converted in geminiChildren
+}
+
+// schemaValue is the kind of JSON a Schema field holds.
+type schemaValue uint8
+
+const (
+	valAny schemaValue = iota
+	valString
+	valBool
+	valNumber
+	valStrings // a non-empty array of strings
+)
+
+func (k schemaValue) fits(v any) bool {
+	switch k {
+	case valString:
+		_, ok := v.(string)
+		return ok
+	case valBool:
+		_, ok := v.(bool)
+		return ok
+	case valNumber:
+		_, ok := v.(float64)
+		return ok
+	case valStrings:
+		a, ok := v.([]any)
+		return ok && allStrings(a)
+	}
+	return true
 }
 
 // geminiTypes are the type names the API knows (its Type enum, in JSON
@@ -49,11 +80,12 @@ func geminiParameters(raw json.RawMessage) json.RawMessage {
 
 // geminiSchema rewrites one JSON Schema node into the API's subset,
 // keeping what it can express: a type list with "null" becomes nullable,
-// a string const a one-value enum, oneOf anyOf.
+// a string const a one-value enum (the API's enum is for strings only),
+// oneOf anyOf.
 func geminiSchema(in map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range in {
-		if geminiSchemaKeys[k] {
+		if kind, ok := geminiSchemaKeys[k]; ok && kind.fits(v) {
 			out[k] = v
 		}
 	}
@@ -66,11 +98,12 @@ func geminiSchema(in map[string]any) map[string]any {
 			out["anyOf"] = one
 		}
 	}
-	if enum, ok := out["enum"].([]any); ok && !allStrings(enum) {
-		// The API's enum is for strings only.
-		delete(out, "enum")
-	}
 	geminiChildren(out)
+	if _, ok := out["properties"]; !ok && out["type"] == "object" {
+		// A free-form object: the API refuses OBJECT without properties,
+		// so the value is left untyped, with its description.
+		delete(out, "type")
+	}
 	return out
 }
 

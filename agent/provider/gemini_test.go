@@ -199,6 +199,8 @@ func TestGeminiParameters(t *testing.T) {
 			`{"properties":{"ops":{"items":{"properties":{"op":{"enum":["a","b"],"type":"string"}},"required":["op"],"type":"object"},"type":"array"},"path":{"description":"p","type":"string"}},"required":["path"],"type":"object"}`},
 		{"mcp's", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"mode":{"const":"fast"},"n":{"type":["integer","null"],"exclusiveMinimum":0},"v":{"oneOf":[{"type":"string"},{"type":"number"}]},"e":{"enum":[1,2]}},"required":["mode","missing"]}`,
 			`{"properties":{"e":{},"mode":{"enum":["fast"]},"n":{"nullable":true,"type":"integer"},"v":{"anyOf":[{"type":"string"},{"type":"number"}]}},"required":["mode"],"type":"object"}`},
+		{"free-form object", `{"type":"object","properties":{"env":{"type":"object","description":"variables","additionalProperties":{"type":"string"}}}}`,
+			`{"properties":{"env":{"description":"variables"}},"type":"object"}`},
 		{"no parameters", `{"type":"object","properties":{},"additionalProperties":false}`, ``},
 		{"not an object", `[1,2]`, ``},
 	}
