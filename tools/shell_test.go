@@ -66,9 +66,12 @@ func TestShellHidesParleyCredentials(t *testing.T) {
 	env, _ := shellTestEnv(t)
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-a-key")
 	t.Setenv("OPENAI_API_KEY", "sk-test-not-a-key")
+	t.Setenv("GEMINI_API_KEY", "gm-test-not-a-key")
+	t.Setenv("GOOGLE_API_KEY", "gg-test-not-a-key")
+	t.Setenv("DEEPSEEK_API_KEY", "ds-test-not-a-key")
 	t.Setenv("PARLEY_SHELL_TEST_VISIBLE", "yes")
-	res := runShellTool(t, env, ShellParams{Command: `echo "${ANTHROPIC_API_KEY:-unset} ${OPENAI_API_KEY:-unset} $PARLEY_SHELL_TEST_VISIBLE"`})
-	if res.Content != "unset unset yes\n[exit code 0]" {
+	res := runShellTool(t, env, ShellParams{Command: `echo "${ANTHROPIC_API_KEY:-unset} ${OPENAI_API_KEY:-unset} ${GEMINI_API_KEY:-unset} ${GOOGLE_API_KEY:-unset} ${DEEPSEEK_API_KEY:-unset} $PARLEY_SHELL_TEST_VISIBLE"`})
+	if res.Content != "unset unset unset unset unset yes\n[exit code 0]" {
 		t.Errorf("content = %q", res.Content)
 	}
 }

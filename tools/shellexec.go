@@ -108,12 +108,21 @@ func execShell(ctx context.Context, command, dir string, timeout time.Duration, 
 }
 
 // secretEnv are parley's own credentials, which commands the model runs
-// have no business reading (their output goes back to the model and into
-// session transcripts).
+// and MCP servers have no business reading (a command's output goes back
+// to the model and into session transcripts): every variable a provider,
+// the completion models, the embeddings or the MCP server take a key
+// from.
 var secretEnv = map[string]bool{
 	"ANTHROPIC_API_KEY": true, "ANTHROPIC_AUTH_TOKEN": true, "OPENAI_API_KEY": true,
-	"OPENAI_ADMIN_KEY": true, "PARLEY_API_KEY": true,
+	"OPENAI_ADMIN_KEY": true, "GEMINI_API_KEY": true, "GOOGLE_API_KEY": true,
+	"MISTRAL_API_KEY": true, "CODESTRAL_API_KEY": true, "DEEPSEEK_API_KEY": true,
+	"PARLEY_API_KEY": true, "PARLEY_EMBEDDING_API_KEY": true, "PARLEY_MCP_TOKEN": true,
 }
+
+// SecretEnv reports whether the environment variable name holds one of
+// parley's own credentials, which the processes parley starts for the
+// model (commands, MCP servers) do not inherit.
+func SecretEnv(name string) bool { return secretEnv[name] }
 
 // childEnviron is the environment for commands: ours without secretEnv.
 func childEnviron() []string {

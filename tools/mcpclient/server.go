@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -194,15 +193,14 @@ func (s *server) command(def config.MCPServer) mcp.Transport {
 	return &mcp.CommandTransport{Command: cmd}
 }
 
-// secretEnv are parley's own secrets, which a server does not get from
-// parley's environment (its env may pass them on explicitly).
-var secretEnv = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "PARLEY_API_KEY", "PARLEY_MCP_TOKEN"}
-
+// serverEnv is environ without parley's own secrets (tools.SecretEnv),
+// which a server does not get from parley's environment (its env may pass
+// them on explicitly).
 func serverEnv(environ []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(secretEnv, name) {
+		if !tools.SecretEnv(name) {
 			out = append(out, kv)
 		}
 	}
