@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -72,6 +73,9 @@ func startServer(ctx context.Context, name, path string, args []string, root str
 	cmd := exec.Command(path, args...)
 	cmd.Dir = root
 	cmd.Env = os.Environ()
+	// A process group of its own: a server's children (gopls runs the go
+	// command) are killed with it, instead of outliving the session.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	s := &server{
 		name: name, root: root, cmd: cmd, exited: make(chan struct{}), stderr: &tailBuffer{max: stderrTail},
 		docs: map[string]*document{}, pubs: map[string]*published{}, changed: make(chan struct{}),
@@ -233,12 +237,11 @@ func (s *server) stop() {
 	s.kill()
 }
 
-// kill ends the process (if it still runs) and the connection.
+// kill ends the process group (the server, if it still runs, and what it
+// started that still does) and the connection.
 func (s *server) kill() {
-	if s.alive() {
-		_ = s.cmd.Process.Kill()
-		<-s.exited
-	}
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL) // no group left: nothing to do
+	<-s.exited
 	closeConn(s.conn)
 }
 
