@@ -102,13 +102,11 @@ func (d editorDiagnostics) askClient(ctx context.Context, files []tools.Diagnost
 			continue
 		}
 		p := diagnosticsParams{URIs: []string{u}, TimeoutMS: int(timeout / time.Millisecond)}
+		// A closed file the editor changed without opening it has no
+		// version to wait for, and no language server analyses it.
 		if ov, open := d.s.overlays.Get(f.Path); open {
 			v := ov.Version
 			p.Version = &v
-		} else {
-			// A closed file the editor changed without opening it: no
-			// version to wait for, and no server analyses it anyway.
-			p.Version = nil
 		}
 		if err := d.call(ctx, p, timeout, byURI); err != nil {
 			return nil, err

@@ -8,8 +8,10 @@ local M = {}
 
 local api = vim.api
 
--- How long a buffer's diagnostics must stay unchanged to count as settled.
-M.quiet_ms = 150
+-- How long a buffer's diagnostics must stay unchanged to count as settled:
+-- some servers publish a version in stages (typescript-language-server:
+-- syntax, then the type checker), each a DiagnosticChanged.
+M.quiet_ms = 500
 local max_timeout_ms = 60000
 
 -- bufnr -> { version = the buffer's version, at = vim.loop.now() } of the
