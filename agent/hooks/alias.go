@@ -19,6 +19,17 @@ var claudeNames = map[string]string{
 	"task":       "Task",
 }
 
+// ParleyName is parley's name of the tool Claude Code calls claude
+// ("Bash" is "shell"), for definitions written for Claude Code.
+func ParleyName(claude string) (string, bool) {
+	for parley, c := range claudeNames {
+		if c == claude {
+			return parley, true
+		}
+	}
+	return "", false
+}
+
 // matches reports whether h's matcher selects the event's key, by
 // parley's name or by Claude Code's.
 func (h *hook) matches(key string) bool {

@@ -64,8 +64,16 @@ func OpenApprovals(path string) (*Approvals, error) {
 // event, matcher, command or timeout, or another workspace, needs a new
 // approval.
 func Key(root string, h config.Hook) string {
+	return KeyOf(root, h.Event, h.Matcher, h.Command, strconv.FormatFloat(h.Timeout, 'g', -1, 64))
+}
+
+// KeyOf identifies any workspace definition that needs the user's
+// approval (a hook, a prompt command's shell lines) by its root and the
+// fields whose change must void the approval. Each field is
+// length-prefixed, so no two field lists share a key.
+func KeyOf(root string, fields ...string) string {
 	sum := sha256.New()
-	for _, s := range []string{root, h.Event, h.Matcher, h.Command, strconv.FormatFloat(h.Timeout, 'g', -1, 64)} {
+	for _, s := range append([]string{root}, fields...) {
 		fmt.Fprintf(sum, "%d:%s", len(s), s)
 	}
 	return hex.EncodeToString(sum.Sum(nil))
