@@ -67,6 +67,10 @@ func fakeServer(mode string) int {
 				return nil, nil
 			}
 			pub := publishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []wireDiagnostic{}}
+			if mode == "env" {
+				// What the server sees of parley's credentials.
+				pub.Diagnostics = append(pub.Diagnostics, wireDiagnostic{Message: "key=" + os.Getenv("ANTHROPIC_API_KEY")})
+			}
 			if mode == "versioned" {
 				v := p.TextDocument.Version
 				pub.Version = &v
@@ -129,6 +133,16 @@ func TestFakeVersionedAndUnversioned(t *testing.T) {
 				t.Errorf("warnings %v", *warnings)
 			}
 		})
+	}
+}
+
+// A language server does not inherit parley's credentials.
+func TestServerEnvironmentHasNoKeys(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-SECRET")
+	m, _ := fakeManager(t, "env", 10*time.Second)
+	fd := diagnoseOne(m, t.TempDir(), "x\n")
+	if len(fd.Diags) != 1 || fd.Diags[0].Message != "key=" {
+		t.Errorf("the server saw %+v", fd.Diags)
 	}
 }
 

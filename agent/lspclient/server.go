@@ -18,6 +18,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/parleyhq/parley/internal/wire"
+	"github.com/parleyhq/parley/tools"
 )
 
 // Timeouts of a server's life outside the settling wait.
@@ -72,7 +73,7 @@ type published struct {
 func startServer(ctx context.Context, name, path string, args []string, root string) (*server, error) {
 	cmd := exec.Command(path, args...)
 	cmd.Dir = root
-	cmd.Env = os.Environ()
+	cmd.Env = serverEnviron()
 	// A process group of its own: a server's children (gopls runs the go
 	// command) are killed with it, instead of outliving the session.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -106,6 +107,18 @@ func startServer(ctx context.Context, name, path string, args []string, root str
 		return nil, err
 	}
 	return s, nil
+}
+
+// serverEnviron is parley's environment without its credentials: a
+// language server has no use for them.
+func serverEnviron() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); !tools.SecretEnv(name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 func (s *server) initialize(ctx context.Context) error {
