@@ -30,6 +30,8 @@ var keyVars = []struct{ name, scope string }{
 	{"PARLEY_API_KEY", "It is sent to whichever api_url is configured, unless a workspace file chose that api_url."},
 	{"ANTHROPIC_API_KEY", "It is used with the anthropic provider and sent only to anthropic.com."},
 	{"OPENAI_API_KEY", "It is used with the openai provider and sent only to api.openai.com."},
+	{"GEMINI_API_KEY", "It is used with the gemini provider and sent only to generativelanguage.googleapis.com."},
+	{"GOOGLE_API_KEY", "It is used with the gemini provider, as Google's SDKs use it (before GEMINI_API_KEY when both are set), and sent only to generativelanguage.googleapis.com."},
 }
 
 // authMethods lists the ways parley can be given a key. userFile is the
@@ -48,7 +50,7 @@ func authMethods(userFile string) []sdk.AuthMethod {
 		out = append(out, sdk.AuthMethod{Agent: &sdk.AuthMethodAgent{
 			Id:   configMethod,
 			Name: "parley config file",
-			Description: sdk.Ptr(`Put "api_key" (or "anthropic_api_key" / "openai_api_key") in ` + userFile +
+			Description: sdk.Ptr(`Put "api_key" (or "anthropic_api_key" / "openai_api_key" / "gemini_api_key") in ` + userFile +
 				"; authenticating reads the file again, no restart needed. " +
 				"A workspace's .parley/config.json may not hold keys."),
 		}})

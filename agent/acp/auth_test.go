@@ -107,7 +107,7 @@ func TestAuthMethods(t *testing.T) {
 		}
 		got[m.Agent.Id] = m.Agent
 	}
-	for _, id := range []string{"env:PARLEY_API_KEY", "env:ANTHROPIC_API_KEY", "env:OPENAI_API_KEY", "config-file"} {
+	for _, id := range []string{"env:PARLEY_API_KEY", "env:ANTHROPIC_API_KEY", "env:OPENAI_API_KEY", "env:GEMINI_API_KEY", "env:GOOGLE_API_KEY", "config-file"} {
 		m := got[id]
 		if m == nil {
 			t.Errorf("no auth method %s in %v", id, toJSON(init.AuthMethods))
@@ -120,8 +120,8 @@ func TestAuthMethods(t *testing.T) {
 	if m := got["config-file"]; m != nil && m.Description != nil && !strings.Contains(*m.Description, h.userFile) {
 		t.Errorf("the config-file method does not name %s: %s", h.userFile, *m.Description)
 	}
-	if len(got) != 4 {
-		t.Errorf("%d auth methods, want 4: %v", len(got), toJSON(init.AuthMethods))
+	if len(got) != 6 {
+		t.Errorf("%d auth methods, want 6: %v", len(got), toJSON(init.AuthMethods))
 	}
 }
 
@@ -130,7 +130,7 @@ func TestAuthMethods(t *testing.T) {
 func TestAuthMethodsMatchConfig(t *testing.T) {
 	dir := t.TempDir()
 	ways := map[string]config.Options{}
-	for _, v := range []string{"PARLEY_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"} {
+	for _, v := range []string{"PARLEY_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"} {
 		ways["env:"+v] = config.Options{UserFile: "-", Getenv: func(k string) string {
 			if k == v {
 				return secret
@@ -138,7 +138,7 @@ func TestAuthMethodsMatchConfig(t *testing.T) {
 			return ""
 		}}
 	}
-	for i, field := range []string{"api_key", "anthropic_api_key", "openai_api_key"} {
+	for i, field := range []string{"api_key", "anthropic_api_key", "openai_api_key", "gemini_api_key"} {
 		p := filepath.Join(dir, fmt.Sprintf("config%d.json", i))
 		if err := os.WriteFile(p, []byte(`{"`+field+`":"`+secret+`"}`), 0o600); err != nil {
 			t.Fatal(err)

@@ -45,7 +45,7 @@ offers terminals, shell commands run in them. Logs go to stderr.
 
 Without a model API key, sessions are refused with ACP's auth_required and
 the editor shows parley's auth methods: the environment variables
-(PARLEY_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY; set them where the
+(PARLEY_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, GOOGLE_API_KEY; set them where the
 editor starts parley acp, then restart it) and the user config file (read
 again when the editor authenticates, no restart needed).`,
 		Args: cobra.NoArgs,

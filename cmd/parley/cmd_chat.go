@@ -54,7 +54,7 @@ and exits; on a terminal without a message it starts an interactive session
 Settings come from ~/.config/parley/config.json, then .parley/config.json in
 the workspace, then the environment (PARLEY_API_URL, PARLEY_MODEL,
 PARLEY_PROVIDER, PARLEY_PERMISSION_MODE, ANTHROPIC_API_KEY, OPENAI_API_KEY,
-PARLEY_API_KEY), then these flags. Without a terminal to ask on, calls that
+GEMINI_API_KEY or GOOGLE_API_KEY, PARLEY_API_KEY), then these flags. Without a terminal to ask on, calls that
 would need approval are denied and the model is told so.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runChat(cmd, g, f, args)
@@ -114,6 +114,7 @@ type chatApp struct {
 	prompt   agent.PromptOptions
 	mapper   *repomap.Mapper // nil: no index, or repo_map_tokens is 0
 	focus    *repomap.Focus  // the current session's map; nil without a mapper
+	warned   map[string]bool // prompt command problems already shown
 }
 
 func runChat(cmd *cobra.Command, g *globals, f *chatFlags, args []string) error {
@@ -449,7 +450,7 @@ func (app *chatApp) newFocus() {
 func (app *chatApp) once(msg string) error {
 	ctx, stop := signalContext()
 	defer stop()
-	res, err := app.turn(ctx, msg)
+	res, err := app.send(ctx, msg)
 	app.agent.EndSession(context.Background(), app.session, "other")
 	if app.sessions != nil {
 		// Named on stderr so the conversation can go on: --session ID.
@@ -503,7 +504,9 @@ func (app *chatApp) refreshTools(ctx context.Context) {
 // key came from but never the key.
 func (app *chatApp) explain(err error) error {
 	var apiErr *provider.APIError
-	if !errors.As(err, &apiErr) || (apiErr.StatusCode != 401 && apiErr.StatusCode != 403) {
+	// Gemini answers a bad key with 400 API_KEY_INVALID, which the
+	// provider reports as an authentication error.
+	if !errors.As(err, &apiErr) || (apiErr.StatusCode != 401 && apiErr.StatusCode != 403 && apiErr.Type != "authentication_error") {
 		return err
 	}
 	if _, src := app.cfg.Key(); src != "" {
