@@ -331,6 +331,8 @@ func defaultKeyEnv(provider, host string) []string {
 		return []string{"ANTHROPIC_API_KEY"}
 	case (provider == fim.ProviderOpenAIChat || provider == fim.ProviderOpenAICompletions) && host == openAIHost:
 		return []string{"OPENAI_API_KEY"}
+	case provider == fim.ProviderGeminiChat && host == "generativelanguage.googleapis.com":
+		return []string{"GOOGLE_API_KEY", "GEMINI_API_KEY"} // Google's SDKs take GOOGLE_API_KEY first
 	}
 	return nil
 }
@@ -339,7 +341,7 @@ func defaultKeyEnv(provider, host string) []string {
 // (the hosted APIs; self-hosted servers may have none).
 func keyRequired(provider, host string) bool {
 	switch provider {
-	case fim.ProviderCodestral, fim.ProviderDeepSeek, fim.ProviderAnthropicChat:
+	case fim.ProviderCodestral, fim.ProviderDeepSeek, fim.ProviderAnthropicChat, fim.ProviderGeminiChat:
 		return true
 	case fim.ProviderOpenAIChat, fim.ProviderOpenAICompletions:
 		return host == openAIHost

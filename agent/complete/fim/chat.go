@@ -9,7 +9,7 @@ import (
 )
 
 // chat fills the middle with a chat model (Anthropic Messages, OpenAI
-// Chat Completions or a compatible server) for users who have no FIM
+// Chat Completions or a compatible server, Gemini generateContent) for users who have no FIM
 // model: the file goes in the prompt with a marker between prefix and
 // suffix, and the model is told to answer with the missing text only.
 // The answer is cleaned of what chat models add anyway (code fences, the
@@ -35,11 +35,14 @@ const chatSingleLine = "\nComplete the current line only: your answer must not c
 
 func newChat(b base) (Model, error) {
 	name := provider.NameAnthropic
-	if b.name == ProviderOpenAIChat {
+	switch b.name {
+	case ProviderOpenAIChat:
 		name = provider.NameOpenAI
 		if !needsKey(b.name, b.url) {
 			name = provider.NameOpenAICompatible
 		}
+	case ProviderGeminiChat:
+		name = provider.NameGemini
 	}
 	p, err := provider.New(provider.Config{
 		Provider:   name,

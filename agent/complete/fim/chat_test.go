@@ -42,9 +42,12 @@ func TestChat(t *testing.T) {
 	for _, tc := range []struct {
 		provider, path, model string
 		header, value         string
+		max, inBody           string // the output bound and the model as the body has them
 	}{
-		{fim.ProviderAnthropicChat, "", "claude-haiku-4-5", "X-Api-Key", key},
-		{fim.ProviderOpenAIChat, "/v1", "gpt-4.1-mini", "Authorization", "Bearer " + key},
+		{fim.ProviderAnthropicChat, "", "claude-haiku-4-5", "X-Api-Key", key, `"max_tokens":128`, `"model":"claude-haiku-4-5"`},
+		{fim.ProviderOpenAIChat, "/v1", "gpt-4.1-mini", "Authorization", "Bearer " + key, `"max_tokens":128`, `"model":"gpt-4.1-mini"`},
+		// Gemini names the model in the URL, not the body.
+		{fim.ProviderGeminiChat, "/v1beta", "gemini-2.5-flash", "X-Goog-Api-Key", key, `"maxOutputTokens":128`, `"systemInstruction"`},
 	} {
 		t.Run(tc.provider, func(t *testing.T) {
 			// The model fences its answer and repeats the line's start.
@@ -65,9 +68,9 @@ func TestChat(t *testing.T) {
 			}
 			body := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">").Replace(string(srv.Requests()[0]))
 			for _, want := range []string{
-				`"max_tokens":128`, `<FILL_HERE>`, `Add(a, b int) int {\n\treturn <FILL_HERE>\n}\n`,
+				tc.max, `<FILL_HERE>`, `Add(a, b int) int {\n\treturn <FILL_HERE>\n}\n`,
 				`<snippet path=\"calc/mul.go (lines 3-5, same package)\">`, "Complete the current line only",
-				`"model":"` + tc.model + `"`,
+				tc.inBody,
 			} {
 				if !strings.Contains(body, want) {
 					t.Errorf("request body lacks %s:\n%s", want, body)

@@ -18,12 +18,13 @@ const (
 	ProviderOpenAICompletions = "openai-completions"
 	ProviderAnthropicChat     = "anthropic-chat"
 	ProviderOpenAIChat        = "openai-chat"
+	ProviderGeminiChat        = "gemini-chat"
 )
 
 // Providers lists the provider names New accepts.
 func Providers() []string {
 	return []string{ProviderOllama, ProviderLlamaCpp, ProviderCodestral, ProviderDeepSeek,
-		ProviderOpenAICompletions, ProviderAnthropicChat, ProviderOpenAIChat}
+		ProviderOpenAICompletions, ProviderAnthropicChat, ProviderOpenAIChat, ProviderGeminiChat}
 }
 
 // DefaultMaxTokens bounds a completion when Request.MaxTokens is 0.
@@ -70,6 +71,7 @@ var defaultURLs = map[string]string{
 	ProviderDeepSeek:      "https://api.deepseek.com/beta/completions",
 	ProviderAnthropicChat: "https://api.anthropic.com/v1/messages",
 	ProviderOpenAIChat:    "https://api.openai.com/v1/chat/completions",
+	ProviderGeminiChat:    "https://generativelanguage.googleapis.com/v1beta",
 }
 
 // endpointPaths are the paths a base URL is completed with.
@@ -95,7 +97,7 @@ func DefaultURL(provider string) string { return defaultURLs[provider] }
 // the URL is not http(s), or a required model, URL or key is missing.
 func New(c Config) (Model, error) {
 	name := strings.ToLower(strings.TrimSpace(c.Provider))
-	if _, ok := endpointPaths[name]; !ok && name != ProviderAnthropicChat && name != ProviderOpenAIChat {
+	if _, ok := endpointPaths[name]; !ok && !isChat(name) {
 		return nil, fmt.Errorf("fim: unknown provider %q (want one of %s)", c.Provider, strings.Join(Providers(), ", "))
 	}
 	raw := strings.TrimSpace(c.URL)
@@ -140,11 +142,17 @@ func New(c Config) (Model, error) {
 	}
 }
 
+// isChat reports whether name is a chat model filling in the middle
+// (chat.go).
+func isChat(name string) bool {
+	return name == ProviderAnthropicChat || name == ProviderOpenAIChat || name == ProviderGeminiChat
+}
+
 // needsKey reports whether provider at endpoint u cannot work without a
 // key: the hosted APIs do, local and self-hosted servers need not.
 func needsKey(name, u string) bool {
 	switch name {
-	case ProviderCodestral, ProviderDeepSeek, ProviderAnthropicChat:
+	case ProviderCodestral, ProviderDeepSeek, ProviderAnthropicChat, ProviderGeminiChat:
 		return true
 	case ProviderOpenAIChat:
 		p, err := url.Parse(u)
