@@ -85,7 +85,7 @@ func Parse(name string, data []byte) (*Command, error) {
 		c.Description = firstLine(body)
 	}
 	c.Model = strings.TrimSpace(fm.Model)
-	hint, err := scalarOrList(&fm.ArgumentHint, " ")
+	hint, err := argumentHint(&fm.ArgumentHint)
 	if err != nil {
 		return nil, fmt.Errorf("argument-hint: %w", err)
 	}
@@ -163,6 +163,23 @@ func scalarOrList(n *yaml.Node, sep string) (string, error) {
 		return strings.Join(parts, sep), nil
 	}
 	return "", errors.New("want a string or a list of strings")
+}
+
+// argumentHint reads argument-hint. YAML reads Claude Code's
+// "argument-hint: [file]" as a list; its items are shown bracketed, as
+// written.
+func argumentHint(n *yaml.Node) (string, error) {
+	if n.Kind != yaml.SequenceNode {
+		return scalarOrList(n, " ")
+	}
+	var parts []string
+	for _, item := range n.Content {
+		if item.Kind != yaml.ScalarNode {
+			return "", errors.New("want a string or a list of strings")
+		}
+		parts = append(parts, "["+item.Value+"]")
+	}
+	return strings.Join(parts, " "), nil
 }
 
 // toolList reads allowed-tools: "Read, Grep, Bash(git diff:*)" or a list.

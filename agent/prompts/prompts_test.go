@@ -26,7 +26,7 @@ func TestParse(t *testing.T) {
 		t.Errorf("allowed-tools %q, want %q", c.AllowedTools, want)
 	}
 	c, err = Parse("x", []byte("---\nallowed-tools: [read_file, grep]\nargument-hint: [a, b]\n---\n# Explain things\nbody"))
-	if err != nil || !slices.Equal(c.AllowedTools, []string{"read_file", "grep"}) || c.ArgumentHint != "a b" || c.Description != "Explain things" {
+	if err != nil || !slices.Equal(c.AllowedTools, []string{"read_file", "grep"}) || c.ArgumentHint != "[a] [b]" || c.Description != "Explain things" {
 		t.Errorf("list form: %+v, %v", c, err)
 	}
 	// No front matter: the first line describes; dashes without an end

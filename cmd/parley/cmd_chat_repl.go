@@ -114,6 +114,7 @@ func (app *chatApp) command(line string) {
 	switch name {
 	case "/help":
 		fmt.Fprint(w, replHelp)
+		printPromptCommands(w, app.promptCommands())
 	case "/undo":
 		label, err := app.editor.Undo()
 		if err != nil {
@@ -165,6 +166,9 @@ func (app *chatApp) command(line string) {
 		app.agent.Model = arg
 		fmt.Fprintf(w, "model set to %s\n", arg)
 	default:
+		if app.promptCommand(line) {
+			return
+		}
 		fmt.Fprintf(w, "unknown command %s; /help lists them\n", name)
 	}
 }

@@ -58,7 +58,7 @@ and dependency queries from it.`,
 		newIndexCmd(g), newChatCmd(g),
 		newSymbolsCmd(g), newDefsCmd(g), newRefsCmd(g), newOutlineCmd(g), newCompleteCmd(g),
 		newDepsCmd(g), newDependentsCmd(g), newHubsCmd(g), newMapCmd(g), newStatsCmd(g),
-		newVersionCmd(), newServeCmd(g), newReadCmd(g), newHooksCmd(g), newLoopCmd(g), newMCPCmd(g), newACPCmd(g), newMemoryCmd(g), newVectorCmd(g), newLSPCmd(g),
+		newVersionCmd(), newServeCmd(g), newReadCmd(g), newHooksCmd(g), newCommandsCmd(g), newLoopCmd(g), newMCPCmd(g), newACPCmd(g), newMemoryCmd(g), newVectorCmd(g), newLSPCmd(g),
 	)
 	// An editor launches the binary with stdin on a pipe: serve LSP.
 	cmd.Args = cobra.NoArgs

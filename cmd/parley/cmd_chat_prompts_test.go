@@ -1,0 +1,59 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/fakellm"
+	"github.com/parleyhq/parley/internal/fixture"
+)
+
+// In the REPL, /help lists the prompt commands with their argument hints
+// and descriptions, a file named like a built-in is reported once and
+// never shadows it, and /NAME args sends the expanded prompt.
+func TestREPLPromptCommands(t *testing.T) {
+	url, llm := fakellm.Start(t, "text Reviewed.\n")
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	fixture.WriteTree(t, ws, map[string]string{
+		".parley/commands/review.md":        "---\ndescription: Review a change\nargument-hint: [focus]\n---\nReview for $ARGUMENTS.\n",
+		".parley/commands/frontend/lint.md": "Lint the frontend\n",
+		".parley/commands/undo.md":          "not the real undo\n",
+	})
+	r := startREPL(t, dir, ws, url+"/v1", "--no-watch")
+	for _, st := range []struct {
+		keys   string
+		expect []string
+	}{
+		{"", []string{"parley> "}},
+		{"/help\r", []string{"/delete ID", "undo.md skipped: /undo is a built-in command", "Prompt commands", "/frontend:lint", "Lint the frontend (workspace)", "/review [focus]", "Review a change (workspace)", "parley> "}},
+		{"/undo\r", []string{"undo:", "parley> "}},
+		{"/review error handling\r", []string{"▸ /review", "Reviewed.", "parley> "}},
+		{"\x04", nil},
+	} {
+		if st.keys != "" {
+			r.scr.typeText(st.keys)
+		}
+		for _, want := range st.expect {
+			r.scr.expect(want)
+		}
+	}
+	select {
+	case <-r.exited:
+	case <-time.After(ptyTimeout):
+		t.Fatal("parley chat did not exit after Ctrl+D")
+	}
+	reqs := llm.Requests()
+	if len(reqs) != 1 || !bytes.Contains(reqs[0], []byte("Review for error handling.")) {
+		t.Errorf("requests %q, want one with the expanded prompt", reqs)
+	}
+	r.scr.mu.Lock()
+	defer r.scr.mu.Unlock()
+	if n := bytes.Count(r.scr.buf, []byte("undo.md skipped")); n != 1 {
+		t.Errorf("the shadowing file was reported %d times, want once", n)
+	}
+}
