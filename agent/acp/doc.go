@@ -22,6 +22,11 @@
 //     with kind, title, locations and status (pending, in_progress,
 //     completed, failed), the diff of every applied edit, and a plan after
 //     each todo_write. The turn's stop reason is the response's.
+//   - Prompt commands (package prompts: .parley/commands and the user's)
+//     are advertised with available_commands_update after session/new and
+//     session/load, and again at a prompt when the files changed; a
+//     prompt "/NAME args" naming one runs its expansion with its model and
+//     tools (commands.go). A refused one is said as the turn's answer.
 //   - The permission policy is the terminal's (modes, rules, "allow for
 //     this session"); its questions become session/request_permission
 //     (approve.go) with allow once / allow always / reject; an edit is

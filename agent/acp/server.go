@@ -214,6 +214,7 @@ func (s *Server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (_ sdk
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
+	ss.advertiseLater(ctx)
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(ss.s.ID), Modes: ss.modes()}, nil
 }
 
@@ -244,6 +245,7 @@ func (s *Server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (_ s
 	if err := ss.replay(ctx); err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
+	ss.advertise(ctx, ss.promptCommands())
 	return sdk.LoadSessionResponse{Modes: ss.modes()}, nil
 }
 

@@ -41,6 +41,9 @@ type session struct {
 	// its applied edits, its terminal) until the update of its result,
 	// which repeats it (an update's content replaces the earlier one).
 	content map[string][]sdk.ToolCallContent
+	// advertised is the prompt commands the client was last told of
+	// (nil: none sent yet).
+	advertised []sdk.AvailableCommand
 }
 
 func newSession(srv *Server, ws *Workspace, as *agent.Session) (*session, error) {
@@ -159,6 +162,10 @@ func (ss *session) prompt(ctx context.Context, msg string) (sdk.PromptResponse, 
 		ss.mu.Unlock()
 	}()
 	a := ss.agent(ctx, msg)
+	a, msg, isCmd := ss.expandCommand(ctx, a, msg)
+	if isCmd && msg == "" {
+		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
+	}
 	res, err := a.Run(ctx, ss.s, msg)
 	if err != nil {
 		// The turn failed (the model API, the session store): the

@@ -106,6 +106,13 @@ await withAgent(ed1, async (ctx) => {
   const sess = await ctx.request("session/new", { cwd: root, mcpServers: [] });
   sessionId = sess.sessionId;
   assert.equal(sess.modes.currentModeId, "default");
+  // The workspace's prompt commands are advertised once the session exists.
+  await ed1.until("the prompt commands", (u) => u.some((x) => x.sessionUpdate === "available_commands_update"));
+  assert.deepEqual(
+    ed1.updates.find((x) => x.sessionUpdate === "available_commands_update").availableCommands,
+    [{ name: "review", description: "Review a file", input: { hint: "FILE" } }],
+  );
+  ed1.updates.length = 0;
 
   let resp = await ctx.request("session/prompt", { sessionId, prompt: text("read and edit a.txt") });
   assert.equal(resp.stopReason, "end_turn");
@@ -177,6 +184,16 @@ await withAgent(ed2, async (ctx) => {
   await ed2.until("the answer", (u) => agentText(u) === "resumed answer");
 });
 
+// A prompt command typed as the editor sends it: expanded by parley, its
+// @file read through the editor (the unsaved buffer).
+const ed5 = editor();
+await withAgent(ed5, async (ctx) => {
+  const sess = await ctx.request("session/new", { cwd: root, mcpServers: [] });
+  const resp = await ctx.request("session/prompt", { sessionId: sess.sessionId, prompt: text("/review a.txt") });
+  assert.equal(resp.stopReason, "end_turn");
+  await ed5.until("the answer", (u) => agentText(u) === "reviewed");
+});
+
 // An editor without a key, against a hosted-style provider that needs one:
 // initialize lists where parley reads a key from, session/new answers
 // auth_required, authenticate says what is missing until the key is in
@@ -198,6 +215,8 @@ await withAgent(
     assert.deepEqual(Object.keys(methods).sort(), [
       "config-file",
       "env:ANTHROPIC_API_KEY",
+      "env:GEMINI_API_KEY",
+      "env:GOOGLE_API_KEY",
       "env:OPENAI_API_KEY",
       "env:PARLEY_API_KEY",
     ]);

@@ -33,6 +33,8 @@ text partial answer
 wait
 ---
 text resumed answer
+---
+text reviewed
 `
 
 // authKey is the key of client.mjs's sign-in steps; authScript's model
@@ -71,6 +73,13 @@ func TestOfficialClient(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("on disk\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	review := filepath.Join(root, ".parley", "commands", "review.md")
+	if err := os.MkdirAll(filepath.Dir(review), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(review, []byte("---\ndescription: Review a file\nargument-hint: FILE\n---\nReview @$1.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	llm, err := fakellm.New([]byte(script), "")
 	if err != nil {
 		t.Fatal(err)
@@ -98,13 +107,14 @@ func TestOfficialClient(t *testing.T) {
 		t.Fatalf("client.mjs: %v", err)
 	}
 	reqs := llm.Requests()
-	if len(reqs) != 7 {
-		t.Fatalf("the model got %d requests, want 7", len(reqs))
+	if len(reqs) != 8 {
+		t.Fatalf("the model got %d requests, want 8", len(reqs))
 	}
 	for i, want := range map[int]string{
 		1: "unsaved buffer",  // the read went through the editor's buffer
 		4: "the user denied", // the rejection reached the model
 		6: "edited it",       // the resumed session kept its history
+		7: "Review @a.txt.",  // the prompt command, expanded
 	} {
 		if !strings.Contains(string(reqs[i]), want) {
 			t.Errorf("request %d lacks %q: %s", i+1, want, reqs[i])
