@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/agent/prompts"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/tools"
@@ -119,6 +120,15 @@ func (s *Server) chat(ctx context.Context, raw json.RawMessage) (*ChatResult, er
 	if p.Message == "" {
 		return nil, invalidParams("%s: message is empty", methodChat)
 	}
+	if c := s.commandOf(p.Message); c != nil {
+		// The editor's context goes after the command's prompt.
+		suffix, err := s.contextMessage(ChatParams{Context: p.Context})
+		if err != nil {
+			return nil, err
+		}
+		_, args, _ := prompts.Invocation(p.Message)
+		return s.runTurnWith(ctx, p.Session, p.Message, &pendingCommand{c: c, args: args, suffix: suffix})
+	}
 	msg, err := s.contextMessage(p)
 	if err != nil {
 		return nil, err
@@ -128,6 +138,11 @@ func (s *Server) chat(ctx context.Context, raw json.RawMessage) (*ChatResult, er
 
 // runTurn runs one message of a session (new when id is "") to the end.
 func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, error) {
+	return s.runTurnWith(ctx, id, msg, nil)
+}
+
+// runTurnWith runs msg, or the prompt command pc (nil: none) msg names.
+func (s *Server) runTurnWith(ctx context.Context, id, msg string, pc *pendingCommand) (*ChatResult, error) {
 	b, err := s.agents.agentFor()
 	if err != nil {
 		return nil, requestFailed("the agent is not configured: %v", err)
@@ -139,7 +154,7 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 	if !ls.turn.TryLock() {
 		return nil, requestFailed("session %s is already running a turn", ls.session.ID)
 	}
-	res, done, err := s.turnLocked(ctx, b, ls, msg)
+	res, done, err := s.turnLocked(ctx, b, ls, msg, pc)
 	// The ledger holds the text the model last saw of each file it read.
 	size := sessionFootprint(ls.session) + ls.ledger.Footprint()
 	// "done" goes out once the session is free again, so a client may send
@@ -155,10 +170,15 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 
 // turnLocked runs the turn while the caller holds ls.turn and returns the
 // result and the turn's "done" event, held back for the caller to send.
-func (s *Server) turnLocked(ctx context.Context, b *builtAgent, ls *liveSession, msg string) (*ChatResult, agent.Event, error) {
+func (s *Server) turnLocked(ctx context.Context, b *builtAgent, ls *liveSession, msg string, pc *pendingCommand) (*ChatResult, agent.Event, error) {
 	a, err := s.turnAgent(ctx, b, ls, msg)
 	if err != nil {
 		return nil, agent.Event{}, err
+	}
+	if pc != nil {
+		if a, msg, err = pc.expand(ctx, s, a, ls); err != nil {
+			return nil, agent.Event{}, err
+		}
 	}
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -42,4 +42,7 @@
 // questions go to the user with window/showMessageRequest. The agent's
 // configuration is built on first use and rebuilt after
 // didChangeConfiguration; a turn keeps the configuration it started with.
+// A chat message naming a prompt command (package prompts) is expanded
+// once the turn's agent exists, so its @files are read like its
+// read_file (prompts.go); parley/promptCommands lists the commands.
 package lsp

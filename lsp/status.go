@@ -60,6 +60,8 @@ func (s *Server) Request(ctx context.Context, method string, params any) (any, e
 		return s.sessionsRequest(method, rawParams(params))
 	case methodCompact:
 		return s.compact(ctx, rawParams(params))
+	case methodPromptCommands:
+		return s.listPromptCommands(), nil
 	case methodIndexStatus:
 		return s.indexStatus(), nil
 	case methodInlineCompletion:
