@@ -16,6 +16,7 @@ import {
   type ChatParams,
   type ChatResult,
   type CompactParams,
+  type PromptCommand,
   type CompactResult,
   type SessionHistory,
   type SessionSummary,
@@ -242,7 +243,28 @@ export class ChatController implements vscode.Disposable {
       case 'compact':
         await this.compactAsking();
         return;
+      case 'listPromptCommands':
+        await this.listPromptCommands();
+        return;
     }
+  }
+
+  /**
+   * Sends the page the prompt commands (parley/promptCommands), read
+   * again each time the user starts a message with "/": files added or
+   * edited meanwhile count. A server that cannot list them offers none.
+   */
+  async listPromptCommands(): Promise<void> {
+    const client = this.host.client();
+    let commands: PromptCommand[] = [];
+    if (client) {
+      try {
+        commands = (await client.sendRequest<PromptCommand[] | null>(Methods.promptCommands, {})) ?? [];
+      } catch {
+        commands = [];
+      }
+    }
+    this.host.view.post({ type: 'promptCommands', commands });
   }
 
   // ---- turns ----

@@ -66,6 +66,7 @@ export function chatHtml(o: ChatHtmlOptions): string {
     <label title="Send the active file, selection and diagnostics with the message"><input type="checkbox" id="include-context" checked> ${ICONS.clip} <span id="context-label"></span></label>
     <button id="unpin" class="icon" title="Don't send this selection" aria-label="Remove context" hidden>${ICONS.close}</button>
   </div>
+  <div id="prompt-menu" class="prompt-menu" role="listbox" aria-label="Prompt commands" hidden></div>
   <div class="input-row">
     <textarea id="input" rows="3" placeholder="Ask parley… (Enter to send, Shift+Enter for a new line)" aria-label="Message"></textarea>
     <button id="send" title="Send (Enter)">Send</button>

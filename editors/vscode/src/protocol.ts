@@ -160,6 +160,17 @@ export interface ChatEvent {
 }
 
 /** One entry of parley/sessions. */
+/** One entry of parley/promptCommands: a /NAME the chat can run. */
+export interface PromptCommand {
+  name: string;
+  description: string;
+  argumentHint?: string;
+  source: 'workspace' | 'user';
+  /** Runs shell lines; needsApproval: they wait for `parley commands approve`. */
+  shell?: boolean;
+  needsApproval?: boolean;
+}
+
 export interface SessionSummary {
   id: string;
   title: string;
@@ -232,6 +243,7 @@ export const Methods = {
   session: 'parley/session',
   deleteSession: 'parley/deleteSession',
   compact: 'parley/compact',
+  promptCommands: 'parley/promptCommands',
   indexStatus: 'parley/indexStatus',
   reindex: 'parley/reindex',
   memoryList: 'parley/memoryList',

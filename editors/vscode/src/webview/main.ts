@@ -10,6 +10,7 @@ import { ICONS, type IconName } from './icons';
 import { compactionDetail, compactionReason, compactionTitle } from './compactionText';
 import { hookTitle, refusedHint, turnStopText } from './hookText';
 import { mcpTitle } from './mcpText';
+import { PromptMenu } from './promptMenu';
 import {
   type Action,
   type CompactionItem,
@@ -467,6 +468,8 @@ function render(): void {
 
 // ---- input ----
 
+let promptMenu: PromptMenu | undefined;
+
 function send(): void {
   const input = $<HTMLTextAreaElement>('input');
   const text = input.value.trim();
@@ -498,7 +501,12 @@ function wire(): void {
     post({ type: 'includeContext', include });
   });
   const input = $<HTMLTextAreaElement>('input');
+  const menu = new PromptMenu(input, $('prompt-menu'), () => post({ type: 'listPromptCommands' }));
+  promptMenu = menu;
   input.addEventListener('keydown', (e) => {
+    if (menu.key(e)) {
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       send();
@@ -540,6 +548,10 @@ function wire(): void {
   window.addEventListener('message', (e: MessageEvent) => {
     const m = e.data as ToView;
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') {
+      return;
+    }
+    if (m.type === 'promptCommands') {
+      promptMenu?.setCommands(m.commands);
       return;
     }
     if (m.type === 'focusInput') {

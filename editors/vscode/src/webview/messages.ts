@@ -1,7 +1,7 @@
 // Messages between the extension (ChatController) and the chat webview.
 // Both sides import these types; nothing here touches the DOM or vscode.
 
-import type { ChatEvent, ChatResult, SessionHistory, SessionSummary } from '../protocol';
+import type { ChatEvent, ChatResult, PromptCommand, SessionHistory, SessionSummary } from '../protocol';
 
 /** The editor context a message is sent with, as the view shows it. */
 export interface ContextInfo {
@@ -31,7 +31,8 @@ export type ToView =
   | { type: 'notice'; message: string }
   | { type: 'compactStart' }
   | { type: 'compactEnd'; notice?: string }
-  | { type: 'server'; state: 'starting' | 'running' | 'stopped'; message?: string };
+  | { type: 'server'; state: 'starting' | 'running' | 'stopped'; message?: string }
+  | { type: 'promptCommands'; commands: PromptCommand[] };
 
 /** Webview → extension. */
 export type FromView =
@@ -48,4 +49,5 @@ export type FromView =
   | { type: 'approve'; id: number; answer: string | null }
   | { type: 'includeContext'; include: boolean }
   | { type: 'unpinContext' }
-  | { type: 'compact' };
+  | { type: 'compact' }
+  | { type: 'listPromptCommands' };

@@ -248,6 +248,42 @@ describe.skipIf(!run)('chat page in Chromium', () => {
     ]);
   });
 
+  it('offers the prompt commands when a message starts with "/"; Tab or Enter takes one', async () => {
+    const { page } = chat;
+    await chat.clearPosted();
+    const input = page.locator('#input');
+    await input.pressSequentially('/');
+    expect(await chat.posted()).toEqual([{ type: 'listPromptCommands' }]);
+    await chat.feed([
+      {
+        type: 'promptCommands',
+        commands: [
+          { name: 'explain', description: 'Explain a file', argumentHint: 'FILE', source: 'user' },
+          { name: 'review', description: 'Review a change', argumentHint: '[focus]', source: 'workspace' },
+        ],
+      },
+    ]);
+    const menu = page.locator('#prompt-menu');
+    await expect(menu.isVisible()).resolves.toBe(true);
+    await expect(page.locator('.prompt-item').allTextContents()).resolves.toEqual(['/explainFILEExplain a file', '/review[focus]Review a change']);
+    await input.pressSequentially('r');
+    await expect(page.locator('.prompt-item').count()).resolves.toBe(1);
+    await input.press('Backspace');
+    await input.press('ArrowDown');
+    await input.press('Enter');
+    await expect(input.inputValue()).resolves.toBe('/review ');
+    await expect(menu.isVisible()).resolves.toBe(false);
+    await input.pressSequentially('error handling');
+    await chat.clearPosted();
+    await input.press('Enter');
+    expect(await chat.posted()).toEqual([{ type: 'send', text: '/review error handling', includeContext: true }]);
+    // Escape closes the menu without sending.
+    await input.pressSequentially('/');
+    await chat.feed([{ type: 'promptCommands', commands: [{ name: 'explain', description: 'Explain a file', source: 'user' }] }]);
+    await input.press('Escape');
+    await expect(menu.isVisible()).resolves.toBe(false);
+  });
+
   it('a pinned selection can be removed', async () => {
     const { page } = chat;
     await chat.feed([{ type: 'context', context: { label: 'a.go:1-3', uri: 'file:///a.go', pinned: true }, include: true }]);

@@ -409,3 +409,24 @@ describe('ChatController', () => {
     expect(host.openLink).toHaveBeenCalledWith('https://go.dev');
   });
 });
+
+describe('prompt commands', () => {
+  it('lists parley/promptCommands for the page, and none when the server cannot', async () => {
+    const { client, posted, chat } = setup();
+    const commands = [{ name: 'review', description: 'Review a change', argumentHint: '[focus]', source: 'workspace' }];
+    client.answers['parley/promptCommands'] = commands;
+    await chat.onMessage({ type: 'listPromptCommands' });
+    expect(ofType(posted, 'promptCommands')).toEqual([{ type: 'promptCommands', commands }]);
+    expect(client.calls.map((c) => c.method)).toContain('parley/promptCommands');
+    client.answers['parley/promptCommands'] = new Error('method not found');
+    await chat.onMessage({ type: 'listPromptCommands' });
+    expect(ofType(posted, 'promptCommands')[1]).toEqual({ type: 'promptCommands', commands: [] });
+  });
+
+  it('sends "/NAME args" to the server as the message', async () => {
+    const { client, chat } = setup();
+    client.next.push({ fixture: turnFixture('text-answer') });
+    await chat.send('/review error handling', false);
+    expect(client.calls.find((c) => c.method === 'parley/chat')?.params.message).toBe('/review error handling');
+  });
+});
