@@ -383,3 +383,25 @@ text Answered after compacting.
 		t.Errorf("the retried request:\n%s", conv)
 	}
 }
+
+// TestPromptCommands: the workspace's prompt commands complete after
+// :ParleyChat, :ParleyCommands lists them, and :ParleyChat /review ...
+// runs one (tests/prompts.lua). Here: the model got the expanded prompt.
+func TestPromptCommands(t *testing.T) {
+	r := run(t, nvimRun{
+		script: "prompts.lua", llm: "text Reviewed.\n",
+		workspaceFiles: map[string]string{
+			".parley/commands/review.md":     "---\ndescription: Review a change\nargument-hint: [focus]\n---\nReview the code for $ARGUMENTS.\n",
+			".parley/commands/explain.md":    "Explain @$1\n",
+			".parley/commands/git/branch.md": "---\ndescription: Say the branch\n---\n!`git branch --show-current`\n",
+		},
+	})
+	reqs := r.llm.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("the model got %d requests, want 1\n%s", len(reqs), modelRequests(reqs))
+	}
+	if conv := conversation(reqs[0]); !strings.Contains(conv, "Review the code for error handling.") {
+		t.Errorf("the model did not get the expanded prompt:\n%s", conv)
+	}
+}
+

@@ -36,7 +36,7 @@ local function chat_command(args, new)
     return
   end
   chat.open(chat.state(client), true)
-  vim.ui.input({ prompt = 'parley> ' }, function(input)
+  vim.ui.input({ prompt = 'parley> ', completion = "customlist,v:lua.require'parley.prompts'.complete_input" }, function(input)
     if input and vim.trim(input) ~= '' then
       chat.send(client, input, context, {})
     end
@@ -126,10 +126,17 @@ end
 
 local function define_commands()
   local cmd = api.nvim_create_user_command
+  local prompt_complete = function(arglead, cmdline) return require('parley.prompts').complete(arglead, cmdline) end
   cmd('ParleyChat', function(a) chat_command(a, a.bang) end,
-    { nargs = '*', bang = true, range = true, desc = 'parley: ask the agent (! starts a new session)' })
+    { nargs = '*', bang = true, range = true, complete = prompt_complete, desc = 'parley: ask the agent (! starts a new session)' })
   cmd('ParleyNew', function(a) chat_command(a, true) end,
-    { nargs = '*', range = true, desc = 'parley: start a new chat session' })
+    { nargs = '*', range = true, complete = prompt_complete, desc = 'parley: start a new chat session' })
+  cmd('ParleyCommands', function()
+    local c = current_client(false)
+    if c then
+      require('parley.prompts').show(c)
+    end
+  end, { desc = 'parley: list the prompt commands (/NAME)' })
   cmd('ParleyStop', function()
     local c = current_client(false)
     if c then
