@@ -16,7 +16,8 @@ import (
 )
 
 // ToolReader reads @references with a's read_file tool, as the model
-// would: through the turn's file view (open buffers in the editor, the
+// would: judged by its permission policy (a read rule that asks asks),
+// through the turn's file view (open buffers in the editor, the
 // client's files over ACP, read deny rules), within the roots, and
 // recorded in the session's re-read ledger for the turn s is about to
 // run, so a later read_file of an unchanged file answers with a stub.
@@ -44,6 +45,17 @@ func ToolReader(a *agent.Agent, s *agent.Session) Reader {
 		call, err := rf.Prepare(a.Env, in)
 		if err != nil {
 			return "", "", err
+		}
+		// A command file could name a file the rules keep from the model
+		// or ask about: the policy judges it as the model's read.
+		if a.Policy != nil {
+			ok, why, err := a.Policy.Check(ctx, a.Approver, rf.Name(), true, call.Access())
+			if err != nil {
+				return "", "", err
+			}
+			if !ok {
+				return "", "", fmt.Errorf("not read: %s", why)
+			}
 		}
 		ctx = ledger.WithCounter(ledger.WithTurn(ctx, s.Turns+1), tokcount.For(a.Model))
 		res, err := call.Run(ctx)
