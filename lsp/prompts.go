@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/prompts"
@@ -89,7 +91,10 @@ func (pc *pendingCommand) expand(ctx context.Context, s *Server, a *agent.Agent,
 	}
 	turn := x.Agent(a)
 	for _, n := range x.Notes {
+		// What the user should know (a reference left as text, a shell
+		// line that failed) is shown where the editor shows messages.
 		s.log.Warnf("%s", n)
+		_ = s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: "parley: " + n})
 	}
 	return turn, x.Prompt + pc.suffix, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/parleyhq/parley/agent/provider"
 )
 
@@ -22,6 +24,7 @@ func TestChatPromptCommands(t *testing.T) {
 	for name, text := range map[string]string{
 		"explain.md":    "---\ndescription: Explain a file\nargument-hint: FILE\nmodel: other-model\nallowed-tools: Read, Grep\n---\nExplain @$1 briefly.\n",
 		"git/branch.md": "Branch: !`git branch --show-current`\n",
+		"gone.md":       "---\ndescription: Look\n---\nLook at @nope/gone.go\n",
 	} {
 		p := filepath.Join(root, ".parley", "commands", name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -41,7 +44,7 @@ func TestChatPromptCommands(t *testing.T) {
 		{Name: "explain", Description: "Explain a file", ArgumentHint: "FILE", Source: "workspace"},
 		{Name: "git:branch", Description: "Branch: !`git branch --show-current`", Source: "workspace", Shell: true, NeedsApproval: true},
 	}
-	if len(list) != 2 || list[0] != want[0] || list[1] != want[1] {
+	if len(list) != 3 || list[0] != want[0] || list[1] != want[1] {
 		t.Errorf("parley/promptCommands = %+v, want %+v", list, want)
 	}
 
@@ -67,6 +70,13 @@ func TestChatPromptCommands(t *testing.T) {
 	if seen.Model != "other-model" || strings.Join(tools, ",") != "read_file,grep" {
 		t.Errorf("model %q, tools %q", seen.Model, tools)
 	}
+
+	// A reference that names no file is said with window/showMessage.
+	m.script("Look at @nope/gone.go", reply("nothing there"))
+	awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "/gone"}))
+	e.waitNote(0, "the note", func(n note) bool {
+		return n.method == protocol.MethodWindowShowMessage && strings.Contains(string(n.params), "@nope/gone.go not attached")
+	})
 
 	err := e.call(methodChat, ChatParams{Message: "/git:branch"}, nil)
 	if rpcCode(err) != -32803 || !strings.Contains(err.Error(), "parley commands approve") {
