@@ -211,9 +211,15 @@ func (e *tsExtractor) parseUnder(ctx context.Context, c *compiled, src []byte, s
 	defer stopCtxWatch()
 	tids := make(chan int, 1)
 	finished := make(chan struct{})
-	defer close(finished)
+	// The watcher is waited for, so that it never reads the clock or the
+	// heap hooks (variables tests replace) after the call has returned.
+	watching := make(chan struct{})
+	defer func() { close(finished); <-watching }()
 	overrun := make(chan struct{})
-	go watchCPU(flag, soft, budget, tids, finished, overrun)
+	go func() {
+		defer close(watching)
+		watchCPU(flag, soft, budget, tids, finished, overrun)
+	}()
 
 	done := make(chan parseResult, 1)
 	go e.parseOn(c, p, src, flag, tids, done)
