@@ -138,3 +138,48 @@ func (p *chatPrinter) promptExpanded(x *prompts.Expansion, model, tools bool) {
 		fmt.Fprintf(p.stderr, "  ! %s\n", n)
 	}
 }
+
+// completeSlash completes "/NA" to "/NAME " on Tab at the prompt, over
+// the built-in and prompt commands (or to their longest common prefix
+// when several match).
+func (app *chatApp) completeSlash(line string, pos int, key rune) (string, int, bool) {
+	if key != '\t' || !strings.HasPrefix(line, "/") || pos != len(line) || strings.ContainsAny(line, " \t") {
+		return "", 0, false
+	}
+	var names []string
+	for _, b := range replBuiltins {
+		if b != "quit" && b != "exit" { // typed without a slash
+			names = append(names, b)
+		}
+	}
+	for _, c := range app.promptCommands().List() {
+		names = append(names, c.Name)
+	}
+	return completeName(line, names)
+}
+
+// completeName is completeSlash's answer for the names.
+func completeName(line string, names []string) (string, int, bool) {
+	prefix := strings.TrimPrefix(line, "/")
+	var match []string
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) {
+			match = append(match, n)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return "", 0, false
+	case 1:
+		out := "/" + match[0] + " "
+		return out, len(out), true
+	}
+	common := match[0]
+	for _, m := range match[1:] {
+		for !strings.HasPrefix(m, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	out := "/" + common
+	return out, len(out), len(common) > len(prefix)
+}

@@ -32,7 +32,7 @@ func TestREPLPromptCommands(t *testing.T) {
 		{"", []string{"parley> "}},
 		{"/help\r", []string{"/delete ID", "undo.md skipped: /undo is a built-in command", "Prompt commands", "/frontend:lint", "Lint the frontend (workspace)", "/review [focus]", "Review a change (workspace)", "parley> "}},
 		{"/undo\r", []string{"undo:", "parley> "}},
-		{"/review error handling\r", []string{"▸ /review", "Reviewed.", "parley> "}},
+		{"/rev\terror handling\r", []string{"▸ /review", "Reviewed.", "parley> "}},
 		{"\x04", nil},
 	} {
 		if st.keys != "" {
@@ -55,5 +55,23 @@ func TestREPLPromptCommands(t *testing.T) {
 	defer r.scr.mu.Unlock()
 	if n := bytes.Count(r.scr.buf, []byte("undo.md skipped")); n != 1 {
 		t.Errorf("the shadowing file was reported %d times, want once", n)
+	}
+}
+
+func TestCompleteName(t *testing.T) {
+	names := []string{"help", "review", "resume", "frontend:lint"}
+	for _, tt := range []struct {
+		line, want string
+		ok         bool
+	}{
+		{"/rev", "/review ", true},
+		{"/re", "/re", false}, // review and resume: nothing more in common
+		{"/fr", "/frontend:lint ", true},
+		{"/x", "", false},
+	} {
+		got, pos, ok := completeName(tt.line, names)
+		if got != tt.want || ok != tt.ok || (ok && pos != len(got)) {
+			t.Errorf("completeName(%q) = %q, %d, %v; want %q, %v", tt.line, got, pos, ok, tt.want, tt.ok)
+		}
 	}
 }

@@ -23,7 +23,7 @@ import (
 )
 
 const replHelp = `Type a message and press Enter; pasted lines are sent together when you
-press Enter after the paste. Ctrl+C interrupts the agent (at the prompt it
+press Enter after the paste. Tab completes a /command. Ctrl+C interrupts the agent (at the prompt it
 clears the line); Ctrl+D, quit or exit leaves.
 
   /help          this help
@@ -47,6 +47,7 @@ func (app *chatApp) repl() error {
 		io.Writer
 	}{&ctrlCReader{r: os.Stdin}, os.Stdout}, "parley> ")
 	t.History = hist
+	t.AutoCompleteCallback = app.completeSlash
 	fmt.Fprintf(app.g.stderr, "parley chat · %s · %s · permission mode %s\n", app.agent.Model, app.root, app.policy.Mode())
 	fmt.Fprintf(app.g.stderr, "session %s · /help for commands, Ctrl+D to quit\n", app.session.ID)
 	defer func() { app.agent.EndSession(context.Background(), app.session, "prompt_input_exit") }()
