@@ -17,11 +17,12 @@
 //     in the file's own text, outside fenced code blocks, and run with
 //     `sh -c` in the workspace root with the arguments as the shell's
 //     positional parameters ($1, "$@") and $ARGUMENTS in the environment,
-//     so arguments are never spliced into a command line. Their output
-//     replaces them.
+//     so arguments are never spliced into a command line, and without
+//     parley's credentials (tools.SecretEnv). Their output replaces them.
 //   - in the rest, $ARGUMENTS becomes the argument text and $1...$9 its
-//     words, split like a shell would (quotes respected); arguments not
-//     used by the body are appended as "ARGUMENTS: ...".
+//     words, split like a shell would (quotes respected); arguments
+//     neither the text nor a shell line uses are appended as
+//     "ARGUMENTS: ...".
 //   - @path references (in the text after substitution, so `/explain
 //     @a.go` works) name files inside the workspace roots, symlinks
 //     resolved; each existing file is attached once, below the prompt,

@@ -78,6 +78,9 @@ func parts(body string) []part {
 	return out
 }
 
+// argsRE finds a shell line's use of the arguments.
+var argsRE = regexp.MustCompile(`\$(\{?ARGUMENTS|\{?[1-9@*])`)
+
 var fenceRE = regexp.MustCompile("^(```+|~~~+)")
 
 // lineCommand reads a line "!cmd".
@@ -178,6 +181,7 @@ func (c *Command) Expand(ctx context.Context, o Options) (*Expansion, error) {
 			out, note := runShell(ctx, dir, c.Name, p.text, o.Args, words, o.ShellTimeout)
 			b.WriteString(out)
 			x.Ran = append(x.Ran, p.text)
+			used = used || argsRE.MatchString(p.text)
 			if note != "" {
 				x.Notes = append(x.Notes, note)
 			}

@@ -196,3 +196,13 @@ func TestToolNames(t *testing.T) {
 		t.Errorf("names %q unknown %q", names, unknown)
 	}
 }
+
+// A shell line does not see parley's credentials, as the shell tool does not.
+func TestShellHidesKeys(t *testing.T) {
+	t.Setenv("PARLEY_API_KEY", "sk-secret")
+	c := &Command{Name: "k", Source: User, Body: "!echo \"key=$PARLEY_API_KEY args=$ARGUMENTS\"\n"}
+	x, err := c.Expand(context.Background(), Options{Args: "a b", Dir: t.TempDir()})
+	if err != nil || x.Prompt != "key= args=a b" {
+		t.Errorf("%q, %v", x.Prompt, err)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/parleyhq/parley/tools"
 )
 
 // maxShellOutput caps what one shell line puts in the prompt.
@@ -27,7 +29,7 @@ func runShell(ctx context.Context, dir, name, line, args string, words []string,
 	defer cancel()
 	cmd := exec.CommandContext(tctx, "sh", append([]string{"-c", line, "/" + name}, words...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "ARGUMENTS="+args)
+	cmd.Env = append(childEnv(), "ARGUMENTS="+args)
 	var out capped
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -52,6 +54,18 @@ func runShell(ctx context.Context, dir, name, line, args string, words []string,
 		text += fmt.Sprintf("\n[%v]", err)
 	}
 	return text, note
+}
+
+// childEnv is ours without parley's credentials (tools.SecretEnv): the
+// output goes to the model and the session, as a shell tool call's does.
+func childEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); !tools.SecretEnv(name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // capped keeps the first maxShellOutput bytes written to it.
