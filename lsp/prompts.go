@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -38,10 +39,16 @@ func (s *Server) promptCommands() *prompts.Set {
 	}
 	set := prompts.Load(prompts.Dirs(paths...))
 	for _, p := range set.Problems {
-		s.log.Warnf("%s", p)
+		if _, seen := loggedProblems.LoadOrStore(p, true); !seen {
+			s.log.Warnf("%s", p)
+		}
 	}
 	return set
 }
+
+// loggedProblems are the command file problems already logged: the files
+// are read at every request, the log says each once per process.
+var loggedProblems sync.Map
 
 func (s *Server) listPromptCommands() []PromptCommand {
 	var ap *hooks.Approvals
