@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/hooks"
 	"github.com/parleyhq/parley/agent/prompts"
 	"github.com/parleyhq/parley/agent/provider"
 )
@@ -40,6 +41,10 @@ func printPromptCommands(w io.Writer, set *prompts.Set) {
 		return
 	}
 	fmt.Fprintln(w, "\nPrompt commands (.parley/commands/ and your config directory's parley/commands/):")
+	var ap *hooks.Approvals
+	if path, err := hooks.DefaultApprovalsFile(); err == nil {
+		ap, _ = hooks.OpenApprovals(path) // unreadable: every workspace shell line shows as waiting
+	}
 	for _, c := range list {
 		head := "/" + c.Name
 		if c.ArgumentHint != "" {
@@ -55,6 +60,9 @@ func printPromptCommands(w io.Writer, set *prompts.Set) {
 		}
 		if n := len(c.ShellLines()); n > 0 {
 			tags = append(tags, fmt.Sprintf("runs %d shell line(s)", n))
+		}
+		if c.NeedsApproval(ap) {
+			tags = append(tags, "not approved: parley commands approve")
 		}
 		fmt.Fprintf(w, "  %-22s %s (%s)\n", head, c.Description, strings.Join(tags, "; "))
 	}

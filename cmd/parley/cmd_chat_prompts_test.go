@@ -23,6 +23,7 @@ func TestREPLPromptCommands(t *testing.T) {
 		".parley/commands/review.md":        "---\ndescription: Review a change\nargument-hint: [focus]\n---\nReview for $ARGUMENTS.\n",
 		".parley/commands/frontend/lint.md": "Lint the frontend\n",
 		".parley/commands/undo.md":          "not the real undo\n",
+		".parley/commands/branch.md":        "On !`git branch --show-current`\n",
 	})
 	r := startREPL(t, dir, ws, url+"/v1", "--no-watch")
 	for _, st := range []struct {
@@ -30,7 +31,7 @@ func TestREPLPromptCommands(t *testing.T) {
 		expect []string
 	}{
 		{"", []string{"parley> "}},
-		{"/help\r", []string{"/delete ID", "undo.md skipped: /undo is a built-in command", "Prompt commands", "/frontend:lint", "Lint the frontend (workspace)", "/review [focus]", "Review a change (workspace)", "parley> "}},
+		{"/help\r", []string{"/delete ID", "undo.md skipped: /undo is a built-in command", "Prompt commands", "/branch", "runs 1 shell line(s); not approved: parley commands approve", "/frontend:lint", "Lint the frontend (workspace)", "/review [focus]", "Review a change (workspace)", "parley> "}},
 		{"/undo\r", []string{"undo:", "parley> "}},
 		{"/rev\terror handling\r", []string{"▸ /review", "Reviewed.", "parley> "}},
 		{"\x04", nil},
