@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -108,7 +109,13 @@ func (c *Command) ShellLines() []string {
 // approvals file: changing a line, or moving the workspace, needs a new
 // approval; editing the prose does not.
 func (c *Command) Key() string {
-	return hooks.KeyOf(c.Root, "prompt-command", c.Name, strings.Join(c.ShellLines(), "\n"))
+	// The front ends name a root as given or with its symlinks resolved:
+	// one approval holds for both.
+	root := c.Root
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	return hooks.KeyOf(root, "prompt-command", c.Name, strings.Join(c.ShellLines(), "\n"))
 }
 
 // NeedsApproval reports whether the command runs shell lines the user has

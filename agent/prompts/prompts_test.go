@@ -206,3 +206,19 @@ func TestShellHidesKeys(t *testing.T) {
 		t.Errorf("%q, %v", x.Prompt, err)
 	}
 }
+
+// One approval holds whether the root is named through a symlink or not.
+func TestKeyResolvesTheRoot(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	fixture.WriteTree(t, real, map[string]string{"x": ""})
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip(err)
+	}
+	a := &Command{Name: "n", Root: real, Body: "!ls\n"}
+	b := &Command{Name: "n", Root: link, Body: "!ls\n"}
+	if a.Key() != b.Key() {
+		t.Error("the keys differ")
+	}
+}
