@@ -76,7 +76,7 @@ func startServer(ctx context.Context, name, path string, args []string, root str
 	cmd.Env = serverEnviron()
 	// A process group of its own: a server's children (gopls runs the go
 	// command) are killed with it, instead of outliving the session.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	s := &server{
 		name: name, root: root, cmd: cmd, exited: make(chan struct{}), stderr: &tailBuffer{max: stderrTail},
 		docs: map[string]*document{}, pubs: map[string]*published{}, changed: make(chan struct{}),
