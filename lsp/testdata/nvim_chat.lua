@@ -24,6 +24,10 @@ H.run(function()
         -- Neovim does not confirm edits itself: in "default" mode every edit
         -- would be a window/showMessageRequest question.
         permission_mode = 'acceptEdits',
+        -- This client does not answer parley/diagnostics: without this the
+        -- server would start gopls for the edit (the fallback), which the
+        -- test does not need, and stop it while the test cleans up.
+        lsp = { go = { disabled = true } },
       },
     },
     handlers = {
