@@ -81,6 +81,9 @@ func runNeovim(t *testing.T, r nvimRun) (data string) {
 	cmd.Env = append(nvimtest.CleanEnv(), "PARLEY_ROOT="+r.root, "PARLEY_CMD="+self, "PARLEY_RESULT="+result,
 		"PARLEY_TEST_DATA="+data, "XDG_STATE_HOME="+data, "XDG_DATA_HOME="+data, "XDG_CACHE_HOME="+data)
 	cmd.Env = append(cmd.Env, r.env...)
+	// Registered after t.TempDir, so it runs before the directory is
+	// removed: the server Neovim started may still be closing its store.
+	t.Cleanup(func() { nvimtest.AwaitServersGone(t, "PARLEY_TEST_DATA="+data) })
 	out, runErr := cmd.CombinedOutput()
 	got, _ := os.ReadFile(result)
 	if strings.TrimSpace(string(got)) != "ok" || runErr != nil {

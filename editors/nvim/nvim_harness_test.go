@@ -183,6 +183,10 @@ func run(t *testing.T, r nvimRun) runResult {
 			"PARLEY_PROVIDER=openai-compatible", "PARLEY_MODEL=fake-model")
 	}
 	cmd.Env = append(cmd.Env, r.env...)
+	// Registered after the temporary directories, so it runs before they
+	// are removed: the servers Neovim started may still be closing their
+	// stores.
+	t.Cleanup(func() { nvimtest.AwaitServersGone(t, "PARLEY_TEST_RESULT="+result) })
 	out, runErr := cmd.CombinedOutput()
 	got, _ := os.ReadFile(result)
 	res := runResult{root: root, llm: llm, data: data}

@@ -6,11 +6,14 @@
 package nvimtest
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/internal/testenv"
 )
@@ -52,4 +55,42 @@ func ServerLog(data string) string {
 		return err.Error()
 	}
 	return string(b)
+}
+
+// AwaitServersGone waits (up to 15 s) until no process whose environment
+// holds the entry marker ("PARLEY_TEST_DATA=DIR") runs: the servers
+// Neovim started outlive it by the time they take to close their stores,
+// and a test's temporary directory removed under them fails its cleanup
+// ("directory not empty"). Where /proc cannot be read it returns at once.
+func AwaitServersGone(t testing.TB, marker string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if !processWithEnv(marker) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("a process with %s still runs after 15 s", marker)
+}
+
+// processWithEnv reports whether another process has the environment
+// entry marker (Linux's /proc; false elsewhere).
+func processWithEnv(marker string) bool {
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	self := strconv.Itoa(os.Getpid())
+	want := []byte(marker + "\x00")
+	for _, d := range dirs {
+		if d.Name() == self || d.Name()[0] < '0' || d.Name()[0] > '9' {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if err == nil && bytes.Contains(env, want) {
+			return true
+		}
+	}
+	return false
 }
