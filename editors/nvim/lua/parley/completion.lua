@@ -339,6 +339,28 @@ function M.text()
   return M.visible() and shown.items[shown.index].ghost or nil
 end
 
+--- Replaces s.buf's text from the anchor (s.row, s.col) to byte column
+--- stop of that row with text, as an undo step of its own, and puts the
+--- cursor at its end. Returns the end's row and column, or nil.
+local function insert(s, text, stop)
+  local lines = vim.split(text, '\n', { plain = true })
+  -- Its own undo step: break the sequence before the change (setting
+  -- 'undolevels' does) and after it (<C-G>u, ahead of any typed keys).
+  vim.o.undolevels = vim.o.undolevels
+  local ok, err = pcall(api.nvim_buf_set_text, s.buf, s.row, s.col, s.row, stop, lines)
+  if not ok then
+    util.error('could not insert the completion: ' .. tostring(err))
+    return nil
+  end
+  local row = s.row + #lines - 1
+  local col = (#lines == 1 and s.col or 0) + #lines[#lines]
+  pcall(api.nvim_win_set_cursor, 0, { row + 1, col })
+  if in_insert() then
+    api.nvim_feedkeys(api.nvim_replace_termcodes('<C-g>u', true, false, true), 'ni', false)
+  end
+  return row, col
+end
+
 --- Inserts the shown suggestion (one undo step), moves the cursor to its
 --- end and runs the item's command. Returns false when none is shown.
 function M.accept()
@@ -351,20 +373,8 @@ function M.accept()
   local cur = s.items[s.index]
   clear_mark()
   shown = nil
-  local lines = vim.split(cur.ghost, '\n', { plain = true })
-  -- Its own undo step: break the sequence before the change (setting
-  -- 'undolevels' does) and after it (<C-G>u, ahead of any typed keys).
-  vim.o.undolevels = vim.o.undolevels
-  local ok, err = pcall(api.nvim_buf_set_text, s.buf, s.row, s.col, s.row, math.max(cur.stop, s.col), lines)
-  if not ok then
-    util.error('could not insert the completion: ' .. tostring(err))
+  if not insert(s, cur.ghost, math.max(cur.stop, s.col)) then
     return false
-  end
-  local erow = s.row + #lines - 1
-  local ecol = (#lines == 1 and s.col or 0) + #lines[#lines]
-  pcall(api.nvim_win_set_cursor, 0, { erow + 1, ecol })
-  if in_insert() then
-    api.nvim_feedkeys(api.nvim_replace_termcodes('<C-g>u', true, false, true), 'ni', false)
   end
   -- The change is ours: no new request until the user types.
   M.last_tick, M.last_buf = api.nvim_buf_get_changedtick(s.buf), s.buf
@@ -395,18 +405,9 @@ local function accept_part(take)
   end
   stop_timer()
   cancel_pending()
-  local lines = vim.split(part, '\n', { plain = true })
-  vim.o.undolevels = vim.o.undolevels
-  local ok, err = pcall(api.nvim_buf_set_text, s.buf, s.row, s.col, s.row, s.col, lines)
-  if not ok then
-    util.error('could not insert the completion: ' .. tostring(err))
+  local row, col = insert(s, part, s.col)
+  if not row then
     return false
-  end
-  local row = s.row + #lines - 1
-  local col = (#lines == 1 and s.col or 0) + #lines[#lines]
-  pcall(api.nvim_win_set_cursor, 0, { row + 1, col })
-  if in_insert() then
-    api.nvim_feedkeys(api.nvim_replace_termcodes('<C-g>u', true, false, true), 'ni', false)
   end
   -- The rest of this item stays; the others began differently.
   local line = line_at(s.buf, row)
