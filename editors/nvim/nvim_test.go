@@ -404,4 +404,3 @@ func TestPromptCommands(t *testing.T) {
 		t.Errorf("the model did not get the expanded prompt:\n%s", conv)
 	}
 }
-
