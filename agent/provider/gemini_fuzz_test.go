@@ -1,15 +1,10 @@
 package provider
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 )
 
 // FuzzGeminiStream serves arbitrary bytes as the answer to a Gemini
@@ -40,59 +35,7 @@ func FuzzGeminiStream(f *testing.F) {
 
 	statuses := []int{200, 429, 500, 400}
 	f.Fuzz(func(t *testing.T, kind uint8, body []byte) {
-		status := statuses[int(kind)%len(statuses)]
-		var log bytes.Buffer
-		p, err := New(Config{
-			Provider:   NameGemini,
-			APIURL:     "http://127.0.0.1:9",
-			APIKey:     testKey,
-			Model:      "test-model",
-			HTTPClient: &http.Client{Transport: bodyTransport{status: status, body: body}},
-			Debug:      &log,
-			MaxRetries: -1,
-			sleep:      func(ctx context.Context, d time.Duration) error { return nil },
-			now:        func() time.Time { return fixedNow },
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		var got collect
-		resp, err := p.Stream(ctx, simpleRequest(), got.add)
-		if strings.Contains(log.String(), testKey) {
-			t.Fatalf("debug log contains the key:\n%s", log.String())
-		}
-		if err != nil {
-			if strings.Contains(err.Error(), testKey) {
-				t.Fatalf("error contains the key: %v", err)
-			}
-			return
-		}
-		if status != http.StatusOK {
-			t.Fatalf("HTTP %d answered with a response: %+v", status, resp)
-		}
-		var text, thinking strings.Builder
-		for _, b := range resp.Message.Blocks {
-			switch b.Kind {
-			case BlockText:
-				text.WriteString(b.Text)
-			case BlockThinking:
-				thinking.WriteString(b.Text)
-			case BlockToolUse:
-				if b.ToolCallID == "" || !json.Valid(b.Input) {
-					t.Fatalf("tool call %q: id %q, input %q", b.ToolName, b.ToolCallID, b.Input)
-				}
-			default:
-				t.Fatalf("unexpected block kind %q", b.Kind)
-			}
-		}
-		if d, m := got.text(DeltaText), text.String(); d != m {
-			t.Fatalf("text deltas %q do not add up to the message text %q", d, m)
-		}
-		if d, m := got.text(DeltaThinking), thinking.String(); d != m {
-			t.Fatalf("thinking deltas %q do not add up to the message thinking %q", d, m)
-		}
+		streamFuzzCase(t, NameGemini, "http://127.0.0.1:9", statuses[int(kind)%len(statuses)], body, true)
 	})
 }
 

@@ -79,57 +79,69 @@ func FuzzStream(f *testing.F) {
 			name = NameOpenAICompatible
 		}
 		status := fuzzStatuses[int(kind>>1)%len(fuzzStatuses)]
-		var log bytes.Buffer
-		p, err := New(Config{
-			Provider:   name,
-			APIURL:     "http://127.0.0.1:9/v1",
-			APIKey:     testKey,
-			Model:      "test-model",
-			HTTPClient: &http.Client{Transport: bodyTransport{status: status, body: body}},
-			Debug:      &log,
-			MaxRetries: -1,
-			sleep:      func(ctx context.Context, d time.Duration) error { return nil },
-			now:        func() time.Time { return fixedNow },
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		var got collect
-		resp, err := p.Stream(ctx, simpleRequest(), got.add)
-		if strings.Contains(log.String(), testKey) {
-			t.Fatalf("debug log contains the key:\n%s", log.String())
-		}
-		if err != nil {
-			if strings.Contains(err.Error(), testKey) {
-				t.Fatalf("error contains the key: %v", err)
-			}
-			return
-		}
-		if status != http.StatusOK {
-			t.Fatalf("HTTP %d answered with a response: %+v", status, resp)
-		}
-		var text, thinking strings.Builder
-		for _, b := range resp.Message.Blocks {
-			switch b.Kind {
-			case BlockText:
-				text.WriteString(b.Text)
-			case BlockThinking:
-				thinking.WriteString(b.Text)
-			case BlockToolUse:
-				if !json.Valid(b.Input) {
-					t.Fatalf("tool call %q has invalid input %q", b.ToolName, b.Input)
-				}
-			default:
-				t.Fatalf("unexpected block kind %q", b.Kind)
-			}
-		}
-		if d, m := got.text(DeltaText), text.String(); len(d) != len(m) {
-			t.Fatalf("text deltas %q do not add up to the message text %q", d, m)
-		}
-		if d, m := got.text(DeltaThinking), thinking.String(); len(d) != len(m) {
-			t.Fatalf("thinking deltas %q do not add up to the message thinking %q", d, m)
-		}
+		streamFuzzCase(t, name, "http://127.0.0.1:9/v1", status, body, false)
 	})
+}
+
+// streamFuzzCase streams body, served with status, through provider name
+// at apiURL and checks what FuzzStream and FuzzGeminiStream promise: the
+// key never in the debug log nor the error; no answer for an HTTP error;
+// on success, valid tool input and deltas that add up to the message's
+// text and thinking. strict also wants every tool call to have an id and
+// the deltas to equal the message's text, not only its length.
+func streamFuzzCase(t *testing.T, name, apiURL string, status int, body []byte, strict bool) {
+	t.Helper()
+	var log bytes.Buffer
+	p, err := New(Config{
+		Provider:   name,
+		APIURL:     apiURL,
+		APIKey:     testKey,
+		Model:      "test-model",
+		HTTPClient: &http.Client{Transport: bodyTransport{status: status, body: body}},
+		Debug:      &log,
+		MaxRetries: -1,
+		sleep:      func(ctx context.Context, d time.Duration) error { return nil },
+		now:        func() time.Time { return fixedNow },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var got collect
+	resp, err := p.Stream(ctx, simpleRequest(), got.add)
+	if strings.Contains(log.String(), testKey) {
+		t.Fatalf("debug log contains the key:\n%s", log.String())
+	}
+	if err != nil {
+		if strings.Contains(err.Error(), testKey) {
+			t.Fatalf("error contains the key: %v", err)
+		}
+		return
+	}
+	if status != http.StatusOK {
+		t.Fatalf("HTTP %d answered with a response: %+v", status, resp)
+	}
+	var text, thinking strings.Builder
+	for _, b := range resp.Message.Blocks {
+		switch b.Kind {
+		case BlockText:
+			text.WriteString(b.Text)
+		case BlockThinking:
+			thinking.WriteString(b.Text)
+		case BlockToolUse:
+			if !json.Valid(b.Input) || strict && b.ToolCallID == "" {
+				t.Fatalf("tool call %q: id %q, input %q", b.ToolName, b.ToolCallID, b.Input)
+			}
+		default:
+			t.Fatalf("unexpected block kind %q", b.Kind)
+		}
+	}
+	same := func(d, m string) bool { return len(d) == len(m) && (!strict || d == m) }
+	if d, m := got.text(DeltaText), text.String(); !same(d, m) {
+		t.Fatalf("text deltas %q do not add up to the message text %q", d, m)
+	}
+	if d, m := got.text(DeltaThinking), thinking.String(); !same(d, m) {
+		t.Fatalf("thinking deltas %q do not add up to the message thinking %q", d, m)
+	}
 }
