@@ -34,6 +34,8 @@ func TestBuildSyntaxMembers(t *testing.T) {
 		{"app/main.py", "    paths.", "python", "declarations of module paths (shop/paths.py, star-importing shop/generic.py)", "def isdir(p):"},
 		{"app/main.py", "        self.", "python", "members of the enclosing class App", "def start(self):"},
 		{"web/main.ts", "  c.", "typescript", "members of c's type Cart", "add(item: string, n: number): void"},
+		// A namespace import's members are its module's declarations.
+		{"web/ns.ts", "new cartmod.", "typescript", "declarations of module cartmod", "class Cart"},
 		{"web/use.ts", "  sub.c", "typescript", "members of sub's type Subscriber, Subscription", "complete(): void"},
 		// The rest of the line deleted leaves the call's arguments
 		// unbalanced: the text before the cursor, closed, is parsed.

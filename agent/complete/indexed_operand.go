@@ -25,7 +25,7 @@ func operandMembers(src Source, c *snippets, dot int, partial string) bool {
 		what = string(src.Text[xs:xe])
 	}
 	if op.Module != "" {
-		addMembers(src, c, op.Module, "", partial, fmt.Sprintf("declarations of module %s", op.Module))
+		moduleMembers(src, c, op.Module, what, partial)
 		return true
 	}
 	var hits []index.SymbolHit

@@ -161,9 +161,9 @@ func enclosingClass(src Source) (string, string, bool) {
 	return src.Path, qualified(syms[best]), true
 }
 
-// addMembers adds the symbols of p whose container is class ("" for a
-// module's top-level declarations), those matching what is typed and those
-// the file already uses first.
+// addMembers adds the members of class, declared in p, then those it
+// inherits, those matching what is typed and those the file already uses
+// first. A module's declarations are moduleMembers'.
 func addMembers(src Source, c *snippets, p, class, partial, why string) {
 	syms, err := src.Store.Symbols(p)
 	if err != nil {
@@ -171,13 +171,11 @@ func addMembers(src Source, c *snippets, p, class, partial, why string) {
 	}
 	var hits []index.SymbolHit
 	for _, s := range syms {
-		if s.Container == class && !(class == "" && (s.Kind == extract.KindVariable && strings.HasPrefix(s.Name, "_"))) {
+		if s.Container == class {
 			hits = append(hits, index.SymbolHit{Path: p, Symbol: s})
 		}
 	}
-	if class != "" {
-		hits = append(hits, inherited(src.Store, syms, class, hits, 0)...)
-	}
+	hits = append(hits, inherited(src.Store, syms, class, hits, 0)...)
 	rankMembers(src, hits, partial)
 	addHits(c, hits, why)
 }
