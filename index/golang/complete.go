@@ -286,16 +286,10 @@ func (c *cursorReader) packageAPI(t goType) []index.SymbolHit {
 // samePort keeps one declaration per platform: those that build with the
 // cursor's file, when there are any.
 func (c *cursorReader) samePort(hits []index.SymbolHit) []index.SymbolHit {
-	port := index.PortOf(c.from, buildOf(c.st, c.from))
+	builds := portFilter(c.st, index.PortOf(c.from, buildOf(c.st, c.from)))
 	var same []index.SymbolHit
-	admits := map[string]bool{}
 	for _, h := range hits {
-		ok, seen := admits[h.Path]
-		if !seen {
-			ok = port.Admits(h.Path, buildOf(c.st, h.Path))
-			admits[h.Path] = ok
-		}
-		if ok {
+		if builds(h.Path) {
 			same = append(same, h)
 		}
 	}
@@ -303,6 +297,20 @@ func (c *cursorReader) samePort(hits []index.SymbolHit) []index.SymbolHit {
 		return same
 	}
 	return hits
+}
+
+// portFilter reports whether a file builds on port, reading each file's
+// build line once.
+func portFilter(st *index.Store, port index.GoPort) func(path string) bool {
+	admits := map[string]bool{}
+	return func(p string) bool {
+		ok, seen := admits[p]
+		if !seen {
+			ok = port.Admits(p, buildOf(st, p))
+			admits[p] = ok
+		}
+		return ok
+	}
 }
 
 // rank orders set's hits: names starting with what is typed, names the

@@ -61,18 +61,13 @@ func (ds *dirSymbols) exportedAPI(st *index.Store, port index.GoPort) dirAPI {
 		return a
 	}
 	var a dirAPI
-	admits := map[string]bool{}
+	builds := portFilter(st, port)
 	for _, h := range ds.byContainer[""] {
 		if !h.Symbol.Exported || h.Symbol.Kind == extract.KindPackage || strings.HasSuffix(h.Path, "_test.go") {
 			continue
 		}
 		a.all = append(a.all, h)
-		ok, seen := admits[h.Path]
-		if !seen {
-			ok = port.Admits(h.Path, buildOf(st, h.Path))
-			admits[h.Path] = ok
-		}
-		if ok {
+		if builds(h.Path) {
 			a.same = append(a.same, h)
 		}
 	}
