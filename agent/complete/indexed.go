@@ -205,8 +205,10 @@ var keywords = map[string]bool{
 	"super": true, "sizeof": true, "func": true,
 }
 
-// warmLines bounds the lines Warm counts.
-const warmLines = 20000
+// warmLines bounds the lines Warm counts: a few files' worth fit in the
+// count memo (memoMaxEntries) before it starts over, so opening one huge
+// file must not evict what the file being typed in has counted.
+const warmLines = 4000
 
 // Warm builds ahead of the first request what Build reads for the file
 // rel of the store, from its content as the editor opened it: for Go its
