@@ -14,6 +14,8 @@
 // the model and aborts one already sent, never holds more than one model
 // request per document, reuses the last completion while the user types
 // through it, and counts what it shows and what is accepted (Stats).
+// Warm (Engine.Warm, when a document is opened) builds ahead of the first
+// request what Build would otherwise read at a keystroke.
 //
 // Contracts: an Engine is safe for concurrent use; its Complete honours
 // its context. Build and Clean are pure functions of their input and the
