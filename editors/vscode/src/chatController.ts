@@ -25,49 +25,10 @@ import {
 } from './protocol';
 import type { ContextInfo, FromView, ToView } from './webview/messages';
 import type { CancelToken } from './approvals';
+import { ChatApprovals } from './chatApprovals';
+import { type ChatHost, type EditorContext, errorMessage, fileName } from './chatHost';
 
-export interface ChatClient {
-  sendRequest<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R>;
-}
-
-export interface ChatViewPort {
-  /** Posts to the page; dropped when there is no page. */
-  post(m: ToView): void;
-  readonly visible: boolean;
-  /** Shows the view (and focuses it unless preserveFocus). */
-  reveal(preserveFocus?: boolean): void | Thenable<void>;
-}
-
-export interface EditorContext {
-  context: ChatContext;
-  info: ContextInfo;
-}
-
-export interface ChatHost {
-  /** The running language client, or undefined while it is not running. */
-  client(): ChatClient | undefined;
-  view: ChatViewPort;
-  /** The active editor's file and selection. */
-  editorContext(): EditorContext | undefined;
-  /** Opens a file URI in an editor. */
-  openFile(uri: string): void;
-  openLink(href: string): void;
-  /** A modal yes/no; resolves true when confirmed. */
-  confirm(message: string, action: string): Thenable<boolean>;
-  /** A modal approval question (when the view is hidden). */
-  askModal(message: string, actions: string[]): Thenable<string | undefined>;
-  restartServer(): void;
-  /**
-   * Asks what a compaction's summary should keep above all; resolves to
-   * the focus ('' for none) or undefined when the user cancelled.
-   */
-  askCompactFocus(): Thenable<string | undefined>;
-  /** Called whenever the number of turns in flight changes. */
-  onRunning?(count: number): void;
-  /** Called when a turn ends (to refresh the index status, say). */
-  onTurnEnd?(): void;
-  log?(msg: string): void;
-}
+export type { ChatClient, ChatHost, ChatViewPort, EditorContext } from './chatHost';
 
 interface Run {
   cts: vscode.CancellationTokenSource;
@@ -77,22 +38,6 @@ interface Run {
   doneSeen?: boolean;
   /** Settles when the request has been answered. */
   finished?: Promise<unknown>;
-}
-
-interface PendingApproval {
-  message: string;
-  actions: string[];
-  resolve(answer: string | null): void;
-}
-
-function errorMessage(e: unknown): string {
-  if (e instanceof Error) {
-    return e.message;
-  }
-  if (e && typeof e === 'object' && 'message' in e) {
-    return String((e as { message: unknown }).message);
-  }
-  return String(e);
 }
 
 export class ChatController implements vscode.Disposable {
@@ -107,10 +52,9 @@ export class ChatController implements vscode.Disposable {
   private sessions: SessionSummary[] = [];
   private pinned?: EditorContext;
   private includeContext: boolean;
-  private approvalSeq = 0;
   /** A parley/compact request is running. */
   private compacting = false;
-  private readonly approvals = new Map<number, PendingApproval>();
+  private readonly approvals: ChatApprovals;
   private serverState: { state: 'starting' | 'running' | 'stopped'; message?: string } = { state: 'starting' };
 
   constructor(
@@ -118,6 +62,7 @@ export class ChatController implements vscode.Disposable {
     options: { includeContext?: boolean } = {},
   ) {
     this.includeContext = options.includeContext ?? true;
+    this.approvals = new ChatApprovals(host.view);
   }
 
   get running(): boolean {
@@ -134,10 +79,7 @@ export class ChatController implements vscode.Disposable {
     for (const r of this.background) {
       r.cts.cancel();
     }
-    for (const a of this.approvals.values()) {
-      a.resolve(null);
-    }
-    this.approvals.clear();
+    this.approvals.cancelAll();
   }
 
   // ---- messages to the page ----
@@ -174,10 +116,7 @@ export class ChatController implements vscode.Disposable {
         this.active = undefined;
       }
       this.background.clear();
-      for (const a of this.approvals.values()) {
-        a.resolve(null);
-      }
-      this.approvals.clear();
+      this.approvals.cancelAll();
       this.changedRunning();
     }
   }
@@ -194,9 +133,7 @@ export class ChatController implements vscode.Disposable {
         this.host.view.post({ type: 'server', ...this.serverState });
         this.host.view.post({ type: 'sessions', sessions: this.sessions, current: this.session });
         this.postContext();
-        for (const [id, a] of this.approvals) {
-          this.host.view.post({ type: 'approval', id, message: a.message, actions: a.actions });
-        }
+        this.approvals.replay();
         return;
       case 'send':
         await this.send(m.text, m.includeContext);
@@ -222,14 +159,9 @@ export class ChatController implements vscode.Disposable {
       case 'openLink':
         this.host.openLink(m.href);
         return;
-      case 'approve': {
-        const a = this.approvals.get(m.id);
-        if (a) {
-          this.approvals.delete(m.id);
-          a.resolve(m.answer);
-        }
+      case 'approve':
+        this.approvals.answer(m.id, m.answer);
         return;
-      }
       case 'includeContext':
         this.includeContext = m.include;
         return;
@@ -379,11 +311,7 @@ export class ChatController implements vscode.Disposable {
   /** Stop: cancels the shown turn ($/cancelRequest through the token). */
   stop(): void {
     this.active?.cts.cancel();
-    for (const [id, a] of this.approvals) {
-      this.host.view.post({ type: 'approvalDone', id });
-      a.resolve(null);
-    }
-    this.approvals.clear();
+    this.approvals.cancelAll(true);
   }
 
   /** parley/event. */
@@ -555,41 +483,11 @@ export class ChatController implements vscode.Disposable {
    * Questions still open when the view is hidden move to a modal dialog.
    */
   askInChat(message: string, actions: string[], token: CancelToken): Promise<string | null> | undefined {
-    if (!this.host.view.visible) {
-      return undefined;
-    }
-    const id = ++this.approvalSeq;
-    return new Promise<string | null>((resolve) => {
-      const sub = token.onCancellationRequested(() => {
-        if (this.approvals.delete(id)) {
-          this.host.view.post({ type: 'approvalDone', id });
-          resolve(null);
-        }
-      });
-      this.approvals.set(id, {
-        message,
-        actions,
-        resolve: (a) => {
-          sub.dispose();
-          resolve(a);
-        },
-      });
-      this.host.view.post({ type: 'approval', id, message, actions });
-    });
+    return this.approvals.ask(message, actions, token);
   }
 
   /** The view was hidden: open questions become modal dialogs. */
   viewHidden(): void {
-    for (const [id, a] of [...this.approvals]) {
-      this.approvals.delete(id);
-      this.host.view.post({ type: 'approvalDone', id });
-      void Promise.resolve(this.host.askModal(a.message, a.actions)).then((ans) => a.resolve(ans ?? null));
-    }
+    this.approvals.moveToModal((message, actions) => this.host.askModal(message, actions));
   }
-}
-
-function fileName(uri: string): string {
-  const p = uri.replace(/^file:\/\//, '');
-  const segs = decodeURIComponent(p).split('/').filter((x) => x !== '');
-  return segs.slice(-2).join('/');
 }

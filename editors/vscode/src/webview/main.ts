@@ -3,27 +3,13 @@
 // (state.ts); this file only draws. It runs in VS Code's webview and, for
 // the browser tests, in plain Chromium with acquireVsCodeApi stubbed.
 
-import MarkdownIt from 'markdown-it';
-import DOMPurify from 'dompurify';
 import type { FromView, ToView } from './messages';
-import { ICONS, type IconName } from './icons';
-import { compactionDetail, compactionReason, compactionTitle } from './compactionText';
-import { hookTitle, refusedHint, turnStopText } from './hookText';
-import { mcpTitle } from './mcpText';
+import { h, icon } from './dom';
+import { turnStopText } from './hookText';
+import { renderItem } from './items';
 import { PromptMenu } from './promptMenu';
-import {
-  type Action,
-  type CompactionItem,
-  type HookItem,
-  type McpItem,
-  type Item,
-  type ToolItem,
-  type Turn,
-  type ViewState,
-  initialState,
-  reduce,
-} from './state';
-import { OP_LABELS, fileLabel, toolStatus, toolSummary, usageText } from './present';
+import { type Action, type Item, type Turn, type ViewState, initialState, reduce } from './state';
+import { usageText } from './present';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;
@@ -47,44 +33,9 @@ function post(m: FromView): void {
   vscode.postMessage(m);
 }
 
-const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
-
-/** Markdown to sanitized HTML. html:false already escapes raw HTML; DOMPurify is the second line. */
-export function renderMarkdown(text: string): string {
-  return DOMPurify.sanitize(md.render(text), {
-    FORBID_TAGS: ['img', 'style', 'form', 'input', 'button', 'iframe'],
-    FORBID_ATTR: ['style'],
-  });
-}
-
-// ---- tiny DOM helpers ----
-
-function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string | undefined> = {},
-  ...children: (Node | string | undefined | false)[]
-): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== undefined) {
-      el.setAttribute(k, v);
-    }
-  }
-  for (const c of children) {
-    if (c !== undefined && c !== false) {
-      el.append(c);
-    }
-  }
-  return el;
-}
-
-function icon(name: IconName): HTMLElement {
-  const span = h('span', { class: `icon-${name}` });
-  span.innerHTML = ICONS[name]; // a constant of ours, not data
-  return span;
-}
-
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+export { renderMarkdown } from './dom';
 
 // ---- state ----
 
@@ -112,162 +63,6 @@ function schedule(): void {
 
 /** What was drawn for each turn, to redraw only what changed. */
 const drawnTurns = new Map<number, { turn: Turn; el: HTMLElement; items: { item: Item; el: HTMLElement }[] }>();
-
-function renderItem(item: Item, old?: HTMLElement): HTMLElement {
-  switch (item.kind) {
-    case 'text': {
-      const el = h('div', { class: 'md' });
-      el.innerHTML = renderMarkdown(item.text);
-      return el;
-    }
-    case 'thinking': {
-      const body = h('div', { class: 'thinking-body' }, item.text);
-      const el = h('details', { class: 'thinking' }, h('summary', {}, 'Thinking'), body);
-      if (old?.hasAttribute('open')) {
-        el.setAttribute('open', '');
-      }
-      return el;
-    }
-    case 'tool':
-      return renderTool(item, old);
-    case 'compaction':
-      return renderCompaction(item, old);
-    case 'hook':
-      return renderHook(item);
-    case 'mcp':
-      return renderMcp(item);
-    case 'edit': {
-      const el = h('div', { class: 'edit' });
-      for (const c of item.changes) {
-        const row = h(
-          'div',
-          { class: `change change-${c.op}` },
-          h('span', { class: 'op' }, OP_LABELS[c.op] ?? c.op),
-          ' ',
-          fileLink(c.uri),
-        );
-        if (c.newUri) {
-          row.append(' → ', fileLink(c.newUri));
-        }
-        el.append(row);
-      }
-      return el;
-    }
-  }
-}
-
-/**
- * A compaction: one muted line (tokens before → after, what was done);
- * opening it shows why it ran and, for a loaded session, the summary that
- * replaced the earlier conversation.
- */
-function renderCompaction(it: CompactionItem, old?: HTMLElement): HTMLElement {
-  const detail = compactionDetail(it.compaction);
-  const el = h(
-    'details',
-    { class: `compaction${it.compaction ? ` compaction-${it.compaction.reason}` : ''}` },
-    h(
-      'summary',
-      { title: detail ? `${compactionTitle(it)} · ${detail}` : compactionTitle(it) },
-      h('span', { class: 'compaction-icon', 'aria-hidden': 'true' }, '⟳'),
-      h('span', { class: 'compaction-title' }, compactionTitle(it)),
-      detail ? h('span', { class: 'compaction-detail' }, detail) : undefined,
-    ),
-  );
-  const reason = compactionReason(it.compaction);
-  if (reason) {
-    el.append(h('div', { class: 'compaction-reason' }, `Why: ${reason}.`));
-  }
-  if (it.summary !== undefined) {
-    const body = h('div', { class: 'md compaction-summary' });
-    body.innerHTML = renderMarkdown(it.summary);
-    el.append(body);
-  }
-  if (old?.hasAttribute('open')) {
-    el.setAttribute('open', '');
-  }
-  return el;
-}
-
-/**
- * A hook run that did not end ok: one line (event, outcome, command) and
- * its message; a refused one says how to approve the workspace's hooks
- * (in place of the server's message, which says less).
- */
-function renderHook(it: HookItem): HTMLElement {
-  const r = it.hook;
-  const el = h(
-    'div',
-    { class: `hook hook-${r.outcome}`, role: r.outcome === 'refused' ? 'note' : undefined, title: it.text ?? hookTitle(it) },
-    h(
-      'div',
-      { class: 'hook-line' },
-      h('span', { class: 'hook-icon', 'aria-hidden': 'true' }, '⚑'),
-      h('span', { class: 'hook-title' }, hookTitle(it)),
-      h('code', { class: 'hook-command' }, r.command),
-    ),
-  );
-  if (r.outcome === 'refused') {
-    el.append(h('div', { class: 'hook-hint' }, refusedHint(it)));
-  } else if (r.message) {
-    el.append(h('div', { class: 'hook-message' }, r.message));
-  }
-  return el;
-}
-
-/**
- * An MCP server's trouble (failed, crashed) or recovery (restarting,
- * restarted): one line naming the server and what happened, and the
- * reason below it.
- */
-function renderMcp(it: McpItem): HTMLElement {
-  const r = it.mcp;
-  const trouble = r.state === 'failed' || r.state === 'crashed';
-  const el = h(
-    'div',
-    { class: `mcp mcp-${r.state}`, role: trouble ? 'alert' : 'status', title: it.text ?? mcpTitle(r) },
-    h('div', { class: 'mcp-line' }, h('span', { class: 'mcp-icon', 'aria-hidden': 'true' }, trouble ? '✗' : '↻'), h('span', { class: 'mcp-title' }, mcpTitle(r))),
-  );
-  if (r.error) {
-    el.append(h('div', { class: 'mcp-message' }, r.error));
-  }
-  return el;
-}
-
-function fileLink(uri: string): HTMLElement {
-  return h('a', { class: 'file', href: '#', 'data-uri': uri, title: uri }, fileLabel(uri));
-}
-
-const RESULT_LINES = 40;
-
-function renderTool(t: ToolItem, old?: HTMLElement): HTMLElement {
-  const status = toolStatus(t);
-  const icon = status === 'running' ? '…' : status === 'error' ? '✗' : '✓';
-  const summary = toolSummary(t.input);
-  const el = h(
-    'details',
-    { class: `tool tool-${status}`, 'data-tool-call-id': t.id },
-    h(
-      'summary',
-      {},
-      h('span', { class: 'tool-status', 'aria-label': status }, icon),
-      h('span', { class: 'tool-name' }, t.name),
-      summary ? h('span', { class: 'tool-arg' }, summary) : undefined,
-    ),
-  );
-  if (t.input !== undefined && t.input !== null && !(typeof t.input === 'object' && Object.keys(t.input as object).length === 0)) {
-    el.append(h('pre', { class: 'tool-input' }, JSON.stringify(t.input, null, 2)));
-  }
-  if (t.result) {
-    const lines = t.result.content.split('\n');
-    const shown = lines.length > RESULT_LINES ? lines.slice(0, RESULT_LINES).join('\n') + `\n… ${lines.length - RESULT_LINES} more lines` : t.result.content;
-    el.append(h('pre', { class: 'tool-result' }, shown || '(no output)'));
-  }
-  if (old?.hasAttribute('open')) {
-    el.setAttribute('open', '');
-  }
-  return el;
-}
 
 function renderTurnShell(t: Turn): HTMLElement {
   const el = h('article', { class: t.between ? 'turn between' : 'turn', 'data-turn-key': String(t.key) });
