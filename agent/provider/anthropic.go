@@ -187,6 +187,10 @@ func anthropicBlockParam(role Role, b Block) (anthropic.ContentBlockParamUnion, 
 		if assistant {
 			return anthropic.NewToolUseBlock(b.ToolCallID, anthropicInput(b.Input), b.ToolName), true
 		}
+	case BlockImage:
+		if !assistant && b.Data != "" {
+			return anthropic.NewImageBlockBase64(b.MediaType, b.Data), true
+		}
 	case BlockToolResult:
 		if !assistant {
 			res := anthropic.ToolResultBlockParam{ToolUseID: b.ToolCallID}

@@ -111,6 +111,13 @@ type geminiPart struct {
 	ThoughtSignature string                  `json:"thoughtSignature,omitempty"`
 	FunctionCall     *geminiFunctionCall     `json:"functionCall,omitempty"`
 	FunctionResponse *geminiFunctionResponse `json:"functionResponse,omitempty"`
+	InlineData       *geminiBlob             `json:"inlineData,omitempty"`
+}
+
+// geminiBlob is inline media: base64 data and its media type.
+type geminiBlob struct {
+	MimeType string `json:"mimeType"`
+	Data     string `json:"data"`
 }
 
 type geminiFunctionCall struct {
@@ -239,6 +246,10 @@ func geminiUserParts(blocks []Block, names map[string]string) []geminiPart {
 		case BlockText:
 			if b.Text != "" {
 				rest = append(rest, geminiPart{Text: b.Text})
+			}
+		case BlockImage:
+			if b.Data != "" {
+				rest = append(rest, geminiPart{InlineData: &geminiBlob{MimeType: b.MediaType, Data: b.Data}})
 			}
 		case BlockToolResult:
 			name, ok := names[b.ToolCallID]

@@ -140,12 +140,13 @@ func MaxOutputTokens(model string) int {
 }
 
 // lookup finds the longest prefix of model's name in table.
-func lookup(table map[string]int, model string) (int, bool) {
+func lookup[V any](table map[string]V, model string) (V, bool) {
 	m := strings.ToLower(strings.TrimSpace(model))
 	if i := strings.LastIndexByte(m, '/'); i >= 0 {
 		m = m[i+1:]
 	}
-	best, v := -1, 0
+	var v V
+	best := -1
 	for prefix, n := range table {
 		if len(prefix) > best && strings.HasPrefix(m, prefix) {
 			best, v = len(prefix), n

@@ -150,6 +150,7 @@ func openaiMessages(system string, msgs []Message) []openai.ChatCompletionMessag
 			continue
 		}
 		var text []string
+		var images []Block
 		for _, b := range m.Blocks {
 			switch b.Kind {
 			case BlockToolResult:
@@ -163,13 +164,35 @@ func openaiMessages(system string, msgs []Message) []openai.ChatCompletionMessag
 				if b.Text != "" {
 					text = append(text, b.Text)
 				}
+			case BlockImage:
+				if b.Data != "" {
+					images = append(images, b)
+				}
 			}
 		}
-		if len(text) > 0 {
-			out = append(out, openai.UserMessage(strings.Join(text, "\n\n")))
+		if u, ok := openaiUser(text, images); ok {
+			out = append(out, u)
 		}
 	}
 	return out
+}
+
+// openaiUser is a user message: plain text content as before images
+// existed, or, with images, a content array of the text and then one
+// image_url part (a data: URL) per image.
+func openaiUser(text []string, images []Block) (openai.ChatCompletionMessageParamUnion, bool) {
+	joined := strings.Join(text, "\n\n")
+	if len(images) == 0 {
+		return openai.UserMessage(joined), joined != ""
+	}
+	var parts []openai.ChatCompletionContentPartUnionParam
+	if joined != "" {
+		parts = append(parts, openai.TextContentPart(joined))
+	}
+	for _, b := range images {
+		parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: dataURL(b)}))
+	}
+	return openai.UserMessage(parts), true
 }
 
 func openaiAssistant(m Message) (openai.ChatCompletionMessageParamUnion, bool) {

@@ -37,6 +37,8 @@ const (
 	BlockThinking   BlockKind = "thinking"
 	BlockToolUse    BlockKind = "tool_use"
 	BlockToolResult BlockKind = "tool_result"
+	// BlockImage is an image in a user message (see images.go).
+	BlockImage BlockKind = "image"
 )
 
 // Block is one piece of a message. Fields not used by Kind stay zero.
@@ -57,6 +59,14 @@ type Block struct {
 	Input    json.RawMessage `json:"input,omitempty"`
 	// IsError marks a tool_result that reports a failure to the model.
 	IsError bool `json:"isError,omitempty"`
+	// MediaType ("image/png"), Data (base64, standard encoding) and the
+	// pixel size describe an image block; Name is what the user called it
+	// (a file name), for transcripts and chips.
+	MediaType string `json:"mediaType,omitempty"`
+	Data      string `json:"data,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Width     int    `json:"width,omitempty"`
+	Height    int    `json:"height,omitempty"`
 }
 
 // Message is one turn of the conversation. Tool results travel in user
