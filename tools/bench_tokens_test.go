@@ -105,6 +105,12 @@ func benchEdits(b *testing.B, name string, src []byte) []benchEdit {
 	if comment == "" {
 		comment = " /* edited */"
 	}
+	// A file with CRLF line ends (DynamicParameters.cs) is edited as it
+	// is written: splitLines drops the "\r".
+	eol := "\n"
+	if strings.Contains(string(src), "\r\n") {
+		eol = "\r\n"
+	}
 	var out []benchEdit
 	used := -1
 	for _, q := range []float64{0.25, 0.5, 0.75} {
@@ -115,8 +121,8 @@ func benchEdits(b *testing.B, name string, src []byte) []benchEdit {
 			body := bodies[i]
 			for n := (body.Start + body.End) / 2; n <= body.End; n++ {
 				l := lines[n-1]
-				if strings.TrimSpace(l) != "" && strings.Count(string(src), l+"\n") == 1 {
-					out = append(out, benchEdit{body: body, old: l + "\n", new: l + comment + "\n"})
+				if strings.TrimSpace(l) != "" && strings.Count(string(src), l+eol) == 1 {
+					out = append(out, benchEdit{body: body, old: l + eol, new: l + comment + eol})
 					used = i
 					break bodies
 				}
@@ -131,9 +137,9 @@ func benchEdits(b *testing.B, name string, src []byte) []benchEdit {
 		for _, q := range []float64{0.25, 0.5, 0.75} {
 			for n := int(q * float64(len(lines))); n <= len(lines); n++ {
 				l := lines[n-1]
-				if strings.TrimSpace(l) != "" && strings.Count(string(src), l+"\n") == 1 {
+				if strings.TrimSpace(l) != "" && strings.Count(string(src), l+eol) == 1 {
 					body := ledger.Range{Start: max(n-3, 1), End: min(n+3, len(lines))}
-					out = append(out, benchEdit{body: body, old: l + "\n", new: l + comment + "\n"})
+					out = append(out, benchEdit{body: body, old: l + eol, new: l + comment + eol})
 					break
 				}
 			}
