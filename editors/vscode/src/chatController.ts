@@ -18,6 +18,7 @@ import {
   type CompactParams,
   type PromptCommand,
   type CompactResult,
+  type Mention,
   type SessionHistory,
   type SessionSummary,
   Methods,
@@ -27,6 +28,7 @@ import type { ContextInfo, FromView, ToView } from './webview/messages';
 import type { CancelToken } from './approvals';
 import { ChatApprovals } from './chatApprovals';
 import { type ChatHost, type EditorContext, errorMessage, fileName } from './chatHost';
+import { MentionCandidates, wantsSelection, withMentions } from './chatMentions';
 
 export type { ChatClient, ChatHost, ChatViewPort, EditorContext } from './chatHost';
 
@@ -55,6 +57,7 @@ export class ChatController implements vscode.Disposable {
   /** A parley/compact request is running. */
   private compacting = false;
   private readonly approvals: ChatApprovals;
+  private readonly mentionCandidates: MentionCandidates;
   private serverState: { state: 'starting' | 'running' | 'stopped'; message?: string } = { state: 'starting' };
 
   constructor(
@@ -63,6 +66,7 @@ export class ChatController implements vscode.Disposable {
   ) {
     this.includeContext = options.includeContext ?? true;
     this.approvals = new ChatApprovals(host.view);
+    this.mentionCandidates = new MentionCandidates(host);
   }
 
   get running(): boolean {
@@ -80,6 +84,7 @@ export class ChatController implements vscode.Disposable {
       r.cts.cancel();
     }
     this.approvals.cancelAll();
+    this.mentionCandidates.dispose();
   }
 
   // ---- messages to the page ----
@@ -136,7 +141,7 @@ export class ChatController implements vscode.Disposable {
         this.approvals.replay();
         return;
       case 'send':
-        await this.send(m.text, m.includeContext);
+        await this.send(m.text, m.includeContext, m.mentions);
         return;
       case 'stop':
         this.stop();
@@ -178,6 +183,9 @@ export class ChatController implements vscode.Disposable {
       case 'listPromptCommands':
         await this.listPromptCommands();
         return;
+      case 'mentionQuery':
+        await this.mentionCandidates.query(m.id, m.query);
+        return;
     }
   }
 
@@ -201,8 +209,12 @@ export class ChatController implements vscode.Disposable {
 
   // ---- turns ----
 
-  /** Sends the user's message in the shown session (a new one when none). */
-  async send(text: string, includeContext = this.includeContext): Promise<ChatResult | undefined> {
+  /**
+   * Sends the user's message in the shown session (a new one when none)
+   * with its @-mentions; "@selection" sends the editor's selection as the
+   * context even when the context is not included otherwise.
+   */
+  async send(text: string, includeContext = this.includeContext, mentions?: Mention[]): Promise<ChatResult | undefined> {
     if (this.active?.doneSeen) {
       // "done" comes just before the answer; let the answer land first.
       await this.active.finished;
@@ -215,9 +227,9 @@ export class ChatController implements vscode.Disposable {
       this.host.view.post({ type: 'requestError', message: 'The conversation is being compacted; send your message when it is done.' });
       return undefined;
     }
-    const ctx = this.pinned ?? (includeContext ? this.host.editorContext() : undefined);
+    const ctx = this.pinned ?? (includeContext || wantsSelection(mentions) ? this.host.editorContext() : undefined);
     this.pinned = undefined;
-    const params: ChatParams = { message: text };
+    const params: ChatParams = withMentions({ message: text }, mentions);
     if (this.session) {
       params.session = this.session;
     }

@@ -67,8 +67,9 @@ export function chatHtml(o: ChatHtmlOptions): string {
     <button id="unpin" class="icon" title="Don't send this selection" aria-label="Remove context" hidden>${ICONS.close}</button>
   </div>
   <div id="prompt-menu" class="prompt-menu" role="listbox" aria-label="Prompt commands" hidden></div>
+  <div id="mention-menu" class="prompt-menu mention-menu" role="listbox" aria-label="Mentions: files, symbols, diagnostics, changes, selection, URL" hidden></div>
   <div class="input-row">
-    <textarea id="input" rows="3" placeholder="Ask parley… (Enter to send, Shift+Enter for a new line)" aria-label="Message"></textarea>
+    <textarea id="input" rows="3" placeholder="Ask parley… (@ to mention a file or symbol, Enter to send, Shift+Enter for a new line)" aria-label="Message"></textarea>
     <button id="send" title="Send (Enter)">Send</button>
     <button id="stop" class="danger" title="Stop (Esc)" hidden>Stop</button>
   </div>

@@ -31,6 +31,61 @@ export interface ChatParams {
   session?: string;
   message: string;
   context?: ChatContext;
+  /** The mentions picked for this message whose text is still in it (see Mention). */
+  mentions?: Mention[];
+}
+
+// ---- @-mentions (docs/protocol.md, "@-mentions") ----
+
+export type MentionKind = 'file' | 'symbol' | 'diagnostics' | 'changes' | 'selection' | 'url';
+
+/** What an @-mention points at; text is exactly what the picker inserted into the message. */
+export interface Mention {
+  kind: MentionKind | string;
+  /** e.g. "@src/net/http/server.go", "@diagnostics", "@url:https://go.dev" */
+  text: string;
+  /** file: workspace-relative path. */
+  path?: string;
+  name?: string;
+  /** symbol: where it is defined. */
+  location?: { uri: string; range: Range };
+  /** diagnostics: of the current file or of the workspace. */
+  scope?: 'file' | 'workspace';
+  /** diagnostics of a file: that file. */
+  uri?: string;
+  /** url: the address. */
+  url?: string;
+}
+
+/** One entry of parley/mentionCandidates. */
+export interface MentionItem {
+  /** Shown in the picker, e.g. "src/net/http/server.go" or "Server.ListenAndServe". */
+  label: string;
+  /** e.g. "method · net/http/server.go:3343". */
+  detail?: string;
+  mention: Mention;
+}
+
+/** parley/mentionCandidates' params: query is what follows the "@" (may be empty). */
+export interface MentionCandidatesParams {
+  query: string;
+  /** The editor's active document (for @diagnostics of a file). */
+  uri?: string;
+  limit?: number;
+}
+
+export interface MentionCandidatesResult {
+  items: MentionItem[];
+  incomplete: boolean;
+}
+
+/** The mentions event's report of one mention: what it added, in tokens, or why it could not. */
+export interface MentionReport {
+  kind: string;
+  text: string;
+  label: string;
+  tokens: number;
+  error?: string;
 }
 
 export interface Usage {
@@ -80,6 +135,7 @@ export type EventKind =
   | 'compaction'
   | 'hook'
   | 'mcp'
+  | 'mentions'
   | 'error'
   | 'done';
 
@@ -157,6 +213,8 @@ export interface ChatEvent {
   hook?: HookReport;
   /** The mcp event's report; that event has no session (servers belong to the workspace). */
   mcp?: MCPReport;
+  /** The mentions event's reports, one per mention of the turn's message. */
+  mentions?: MentionReport[];
 }
 
 /** One entry of parley/sessions. */
@@ -244,6 +302,7 @@ export const Methods = {
   deleteSession: 'parley/deleteSession',
   compact: 'parley/compact',
   promptCommands: 'parley/promptCommands',
+  mentionCandidates: 'parley/mentionCandidates',
   indexStatus: 'parley/indexStatus',
   reindex: 'parley/reindex',
   memoryList: 'parley/memoryList',

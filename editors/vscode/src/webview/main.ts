@@ -7,6 +7,8 @@ import type { FromView, ToView } from './messages';
 import { h, icon } from './dom';
 import { turnStopText } from './hookText';
 import { renderItem } from './items';
+import { drawMentions } from './mentionChips';
+import { MentionMenu } from './mentionMenu';
 import { PromptMenu } from './promptMenu';
 import { type Action, type Item, type Turn, type ViewState, initialState, reduce } from './state';
 import { usageText } from './present';
@@ -120,6 +122,7 @@ function renderTranscript(): void {
       return;
     }
     d.turn = t;
+    drawMentions(d.el, t.mentions);
     const list = d.el.querySelector('.items') as HTMLElement;
     t.items.forEach((item, j) => {
       const prev = d!.items[j];
@@ -264,6 +267,7 @@ function render(): void {
 // ---- input ----
 
 let promptMenu: PromptMenu | undefined;
+let mentionMenu: MentionMenu | undefined;
 
 function send(): void {
   const input = $<HTMLTextAreaElement>('input');
@@ -272,7 +276,8 @@ function send(): void {
     return;
   }
   input.value = '';
-  post({ type: 'send', text, includeContext: state.includeContext });
+  const mentions = mentionMenu?.take(text) ?? [];
+  post({ type: 'send', text, includeContext: state.includeContext, ...(mentions.length > 0 ? { mentions } : {}) });
 }
 
 function wire(): void {
@@ -298,8 +303,10 @@ function wire(): void {
   const input = $<HTMLTextAreaElement>('input');
   const menu = new PromptMenu(input, $('prompt-menu'), () => post({ type: 'listPromptCommands' }));
   promptMenu = menu;
+  const mentionsMenu = new MentionMenu(input, $('mention-menu'), (id, query) => post({ type: 'mentionQuery', id, query }));
+  mentionMenu = mentionsMenu;
   input.addEventListener('keydown', (e) => {
-    if (menu.key(e)) {
+    if (menu.key(e) || mentionsMenu.key(e)) {
       return;
     }
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
@@ -343,6 +350,10 @@ function wire(): void {
   window.addEventListener('message', (e: MessageEvent) => {
     const m = e.data as ToView;
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') {
+      return;
+    }
+    if (m.type === 'mentionCandidates') {
+      mentionMenu?.setItems(m.id, m.items);
       return;
     }
     if (m.type === 'promptCommands') {

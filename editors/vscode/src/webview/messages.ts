@@ -1,7 +1,7 @@
 // Messages between the extension (ChatController) and the chat webview.
 // Both sides import these types; nothing here touches the DOM or vscode.
 
-import type { ChatEvent, ChatResult, PromptCommand, SessionHistory, SessionSummary } from '../protocol';
+import type { ChatEvent, ChatResult, Mention, MentionItem, PromptCommand, SessionHistory, SessionSummary } from '../protocol';
 
 /** The editor context a message is sent with, as the view shows it. */
 export interface ContextInfo {
@@ -32,12 +32,15 @@ export type ToView =
   | { type: 'compactStart' }
   | { type: 'compactEnd'; notice?: string }
   | { type: 'server'; state: 'starting' | 'running' | 'stopped'; message?: string }
-  | { type: 'promptCommands'; commands: PromptCommand[] };
+  | { type: 'promptCommands'; commands: PromptCommand[] }
+  /** The answer to the page's mentionQuery id. */
+  | { type: 'mentionCandidates'; id: number; items: MentionItem[]; incomplete?: boolean };
 
 /** Webview → extension. */
 export type FromView =
   | { type: 'ready' }
-  | { type: 'send'; text: string; includeContext: boolean }
+  /** mentions: the picked @-mentions whose text is still in the message. */
+  | { type: 'send'; text: string; includeContext: boolean; mentions?: Mention[] }
   | { type: 'stop' }
   | { type: 'newSession' }
   | { type: 'listSessions' }
@@ -50,4 +53,6 @@ export type FromView =
   | { type: 'includeContext'; include: boolean }
   | { type: 'unpinContext' }
   | { type: 'compact' }
-  | { type: 'listPromptCommands' };
+  | { type: 'listPromptCommands' }
+  /** Asks parley/mentionCandidates for what follows an "@"; answered by mentionCandidates with the same id. */
+  | { type: 'mentionQuery'; id: number; query: string };

@@ -3,7 +3,7 @@
 // session history). No DOM, no vscode: unit-tested in Node and bundled into
 // the webview page.
 
-import { type ChangeEvent, type ChatEvent, type Compaction, type HookReport, type MCPReport, type SessionHistory, type SessionSummary, type ToolOutcome, type Usage, SUMMARY_HEADER } from '../protocol';
+import { type ChangeEvent, type ChatEvent, type Compaction, type HookReport, type MCPReport, type MentionReport, type SessionHistory, type SessionSummary, type ToolOutcome, type Usage, SUMMARY_HEADER } from '../protocol';
 import type { ContextInfo, ToView } from './messages';
 
 export interface TextItem {
@@ -59,6 +59,8 @@ export interface Turn {
   /** The server's turn number, once known. */
   number?: number;
   user?: { text: string; context?: ContextInfo };
+  /** What the user message's @-mentions added (the mentions event). */
+  mentions?: MentionReport[];
   items: Item[];
   /** Running total of the model calls while streaming; the turn's total once done. */
   usage?: Usage;
@@ -288,6 +290,9 @@ export function applyEvent(s0: ViewState, e: ChatEvent): ViewState {
       break;
     case 'error':
       t.error = e.error ?? 'unknown error';
+      break;
+    case 'mentions':
+      t.mentions = e.mentions ?? [];
       break;
     case 'done':
       t.done = true;

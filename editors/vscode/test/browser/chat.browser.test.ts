@@ -284,6 +284,76 @@ describe.skipIf(!run)('chat page in Chromium', () => {
     await expect(menu.isVisible()).resolves.toBe(false);
   });
 
+  it('offers @-mentions as the user types: the latest query only, the pick inserted and sent with the message', async () => {
+    const { page } = chat;
+    await chat.clearPosted();
+    const input = page.locator('#input');
+    await input.pressSequentially('explain @ca');
+    await page.waitForFunction(() =>
+      (window as unknown as { __posted: { type: string; query?: string }[] }).__posted.some((m) => m.type === 'mentionQuery' && m.query === 'ca'),
+    );
+    const queries = (await chat.posted()).filter((m) => m.type === 'mentionQuery');
+    const last = queries[queries.length - 1] as { id: number; query: string };
+    expect(last.query).toBe('ca');
+    const items = [
+      { label: 'cart/cart.go', detail: 'file', mention: { kind: 'file', text: '@cart/cart.go', path: 'cart/cart.go' } },
+      { label: 'cart/fee.go', detail: 'file', mention: { kind: 'file', text: '@cart/fee.go', path: 'cart/fee.go' } },
+    ];
+    const menu = page.locator('#mention-menu');
+    await chat.feed([{ type: 'mentionCandidates', id: last.id + 1, items: [items[0]] }]); // not the query asked last
+    await expect(menu.isVisible()).resolves.toBe(false);
+    await chat.feed([{ type: 'mentionCandidates', id: last.id, items }]);
+    await expect(menu.isVisible()).resolves.toBe(true);
+    await expect(page.locator('.mention-item').allTextContents()).resolves.toEqual(['cart/cart.gofile', 'cart/fee.gofile']);
+    await input.press('ArrowDown');
+    await input.press('Enter');
+    await expect(input.inputValue()).resolves.toBe('explain @cart/fee.go ');
+    await expect(menu.isVisible()).resolves.toBe(false);
+    await input.pressSequentially('please');
+    await chat.clearPosted();
+    await input.press('Enter');
+    expect(await chat.posted()).toEqual([{ type: 'send', text: 'explain @cart/fee.go please', includeContext: true, mentions: [items[1].mention] }]);
+    // Escape closes the menu; a pick the user then deleted is not sent.
+    await input.pressSequentially('@d');
+    await page.waitForFunction(() =>
+      (window as unknown as { __posted: { type: string; query?: string }[] }).__posted.some((m) => m.type === 'mentionQuery' && m.query === 'd'),
+    );
+    const q2 = (await chat.posted()).filter((m) => m.type === 'mentionQuery').pop() as { id: number };
+    await chat.feed([{ type: 'mentionCandidates', id: q2.id, items: [{ label: '@diagnostics', mention: { kind: 'diagnostics', text: '@diagnostics', scope: 'file' } }] }]);
+    await input.press('Tab');
+    await expect(input.inputValue()).resolves.toBe('@diagnostics ');
+    await input.fill('never mind');
+    await chat.clearPosted();
+    await input.press('Enter');
+    expect(await chat.posted()).toEqual([{ type: 'send', text: 'never mind', includeContext: true }]);
+  });
+
+  it('shows the mentions event as chips above the user message, an error in red', async () => {
+    const { page } = chat;
+    await chat.feed([
+      { type: 'userMessage', text: 'explain @cart/fee.go with @url:https://x.invalid' },
+      { type: 'turnStart' },
+      {
+        type: 'event',
+        event: {
+          session: 's1',
+          turn: 1,
+          kind: 'mentions',
+          mentions: [
+            { kind: 'file', text: '@cart/fee.go', label: 'cart/fee.go', tokens: 1234 },
+            { kind: 'url', text: '@url:https://x.invalid', label: 'https://x.invalid', tokens: 0, error: 'fetch failed' },
+          ],
+        },
+      },
+    ]);
+    const chips = page.locator('.turn .user > .mentions > .mention-chip');
+    await expect(chips.allTextContents()).resolves.toEqual(['cart/fee.go · 1,234 tokens', 'https://x.invalid · fetch failed']);
+    await expect(page.locator('.mention-chip.mention-error').count()).resolves.toBe(1);
+    const color = await page.locator('.mention-chip.mention-error').evaluate((el) => getComputedStyle(el).color);
+    const plain = await page.locator('.mention-chip:not(.mention-error)').evaluate((el) => getComputedStyle(el).color);
+    expect(color).not.toBe(plain);
+  });
+
   it('a pinned selection can be removed', async () => {
     const { page } = chat;
     await chat.feed([{ type: 'context', context: { label: 'a.go:1-3', uri: 'file:///a.go', pinned: true }, include: true }]);
