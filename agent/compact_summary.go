@@ -262,6 +262,9 @@ func transcriptEntries(msgs []provider.Message) []string {
 				if strings.TrimSpace(b.Text) != "" {
 					out = append(out, fmt.Sprintf("[%s]\n%s", m.Role, b.Text))
 				}
+			case provider.BlockImage:
+				// The summariser reads a note, never the image's data.
+				out = append(out, fmt.Sprintf("[%s]\n%s", m.Role, imageNote(b)))
 			case provider.BlockToolUse:
 				names[b.ToolCallID] = b.ToolName
 				out = append(out, fmt.Sprintf("[tool call] %s %s", b.ToolName, b.Input))

@@ -87,6 +87,10 @@ type Agent struct {
 	// history is compacted before a model call (0 or out of (0, 1]:
 	// DefaultCompactThreshold). See compact.go.
 	CompactThreshold float64
+	// Vision is the configuration's "vision" section: model-name prefixes
+	// that do (true) or do not take images, over provider.SupportsImages's
+	// table. See images.go.
+	Vision map[string]bool
 
 	// subAgent is set on the Agent of a task sub-agent: its end runs the
 	// SubagentStop hooks, and it has no session of its own to start.
@@ -153,6 +157,18 @@ func chargeUsage(ctx context.Context, u provider.Usage) {
 // result is never nil; err is
 // non-nil only for failures (then the result's StopReason is StopError).
 func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnResult, error) {
+	return a.RunInput(ctx, s, Input{Text: userMessage})
+}
+
+// RunInput is Run with images besides the text (see Input). Images for a
+// model that does not take them are refused (*provider.NoVisionError,
+// reported like any failure) before the session changes or anything is
+// sent.
+func (a *Agent) RunInput(ctx context.Context, s *Session, in Input) (*TurnResult, error) {
+	if err := a.checkImages(in.Images); err != nil {
+		return (&turn{a: a, s: s, n: s.Turns}).fail(err)
+	}
+	userMessage := in.Text
 	s.Turns++
 	t := &turn{a: a, s: s, n: s.Turns, repeats: map[string]int{}}
 	t.ctx = ledger.WithTurn(context.WithValue(ctx, usageKey{}, t.addUsage), t.n)
@@ -169,7 +185,7 @@ func (a *Agent) Run(ctx context.Context, s *Session, userMessage string) (*TurnR
 	if stop != "" {
 		return t.finish(stop), nil
 	}
-	s.addUserText(userMessage)
+	s.addUser(userMessage, in.Images)
 	for _, x := range extra {
 		s.addUserText(x)
 	}
@@ -263,7 +279,7 @@ func (t *turn) callModel() (*provider.Response, error) {
 	req := &provider.Request{
 		Model:    a.Model,
 		System:   a.SystemPrompt,
-		Messages: t.s.Messages,
+		Messages: a.visible(t.s.Messages),
 		Tools:    t.specs,
 	}
 	tc := t.s.counter(a.Model)

@@ -62,16 +62,28 @@ const titleLen = 72
 // addUserText appends a user message. When the history already ends with
 // a user message (the last turn stopped before the model answered, or
 // after a tool round), the text joins it, so roles keep alternating.
-func (s *Session) addUserText(text string) {
+func (s *Session) addUserText(text string) { s.addUser(text, nil) }
+
+// addUser is addUserText with images after the text (an empty text with
+// images adds only the images).
+func (s *Session) addUser(text string, images []provider.Block) {
 	if s.Title == "" {
-		s.Title = Title(text)
+		title := text
+		if title == "" && len(images) > 0 {
+			title = imageNote(images[0])
+		}
+		s.Title = Title(title)
 	}
-	b := provider.Block{Kind: provider.BlockText, Text: text}
+	var bs []provider.Block
+	if text != "" || len(images) == 0 {
+		bs = append(bs, provider.Block{Kind: provider.BlockText, Text: text})
+	}
+	bs = append(bs, images...)
 	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == provider.RoleUser {
-		s.Messages[n-1].Blocks = append(s.Messages[n-1].Blocks, b)
+		s.Messages[n-1].Blocks = append(s.Messages[n-1].Blocks, bs...)
 		return
 	}
-	s.Messages = append(s.Messages, provider.Message{Role: provider.RoleUser, Blocks: []provider.Block{b}})
+	s.Messages = append(s.Messages, provider.Message{Role: provider.RoleUser, Blocks: bs})
 }
 
 // Title is the first non-blank line of text with runs of white space

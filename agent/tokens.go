@@ -68,7 +68,7 @@ type messageKey struct{ blocks, bytes int }
 func keyOf(m provider.Message) messageKey {
 	k := messageKey{blocks: len(m.Blocks)}
 	for _, b := range m.Blocks {
-		k.bytes += len(b.Text) + len(b.Input) + len(b.Redacted) + len(b.ToolName)
+		k.bytes += len(b.Text) + len(b.Input) + len(b.Redacted) + len(b.ToolName) + len(b.Data)
 	}
 	return k
 }
@@ -176,6 +176,9 @@ func (c *tokenCounter) block(b provider.Block) int {
 		return blockOverhead + c.count(b.ToolName) + c.count(string(b.Input))
 	case provider.BlockToolResult:
 		return blockOverhead + c.count(b.Text)
+	case provider.BlockImage:
+		// Never the base64 text: the vendor's formula for the pixels.
+		return blockOverhead + provider.ImageTokens(c.model, b.Width, b.Height)
 	case provider.BlockThinking:
 		if b.Redacted != "" {
 			// Encrypted; its size in tokens is unknowable, bytes/4 is close
