@@ -124,6 +124,9 @@ type Layer struct {
 	// (lsp.go); entries replace earlier ones by name.
 	LSP          map[string]LSPServer `json:"lsp,omitempty"`
 	LSPTimeoutMS *int                 `json:"lsp_timeout_ms,omitempty"`
+	// Vision says which models take images (vision.go); entries add to
+	// and, by name, replace earlier ones.
+	Vision map[string]bool `json:"vision,omitempty"`
 }
 
 // Config is the resolved configuration: every layer applied and defaults
@@ -176,6 +179,9 @@ type Config struct {
 	// diagnostics.
 	LSP          map[string]LSPServer `json:"lsp,omitempty"`
 	LSPTimeoutMS int                  `json:"lsp_timeout_ms"`
+	// Vision maps model-name prefixes to whether they take images, over
+	// the built-in table (provider.SupportsImages).
+	Vision map[string]bool `json:"vision,omitempty"`
 	// Sources names where each set field came from (by JSON name), e.g.
 	// "model": "env PARLEY_MODEL", "completion.api_url": a file path.
 	// Defaulted fields are absent.
@@ -244,6 +250,7 @@ func (c *Config) clone() Config {
 	n.raw.MCPServers, n.MCPServers = cloneMCP(c.raw.MCPServers), cloneMCP(c.MCPServers)
 	n.raw.Completion = c.raw.Completion.clone()
 	n.raw.LSP, n.LSP = cloneLSP(c.raw.LSP), cloneLSP(c.LSP)
+	n.raw.Vision, n.Vision = maps.Clone(c.raw.Vision), maps.Clone(c.Vision)
 	n.Completion.Languages = maps.Clone(c.Completion.Languages)
 	return n
 }
@@ -296,6 +303,7 @@ func (r *Layer) apply(l Layer) {
 		r.Completion.apply(*l.Completion)
 	}
 	r.applyLSP(l)
+	r.applyVision(l)
 	for name, srv := range l.MCPServers {
 		if r.MCPServers == nil {
 			r.MCPServers = map[string]MCPServer{}
@@ -341,7 +349,7 @@ func (l *Layer) eachSet(fn func(string)) {
 		{"repo_map_tokens", l.RepoMapTokens != nil},
 		{"embedding_api_url", l.EmbeddingAPIURL != nil}, {"embedding_model", l.EmbeddingModel != nil},
 		{"embedding_api_key", l.EmbeddingAPIKey != nil}, {"embedding_cache_mb", l.EmbeddingCacheMB != nil},
-		{"memory_recall_similarity", l.MemoryRecallSimilarity != nil},
+		{"memory_recall_similarity", l.MemoryRecallSimilarity != nil}, {"vision", l.Vision != nil},
 	}
 	for _, f := range fields {
 		if f.set {
@@ -406,6 +414,7 @@ func (c *Config) resolve() error {
 		return fmt.Errorf("compact_threshold must be a share of the context window in (0, 1], such as 0.8 (got %g)", c.CompactThreshold)
 	}
 	c.MCPServers = cloneMCP(r.MCPServers)
+	c.Vision = maps.Clone(r.Vision)
 	for name, srv := range c.MCPServers {
 		if err := srv.validate(name); err != nil {
 			return err
