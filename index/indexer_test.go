@@ -185,8 +185,12 @@ func TestIndexIncremental(t *testing.T) {
 func TestIndexSkipsLargeFiles(t *testing.T) {
 	root := t.TempDir()
 	fixture.WriteTree(t, root, map[string]string{
-		"big.go":   "package big\n// " + strings.Repeat("x", 2000) + "\nfunc Big() {}\n",
+		"big.go":   "package big\n// " + strings.Repeat("x", 9000) + "\nfunc Big() {}\n",
 		"small.go": "package big\nfunc Small() {}\n",
+		// Go files get goSizeFactor times the limit (go/parser is fast,
+		// and generated Go tables matter); other languages do not.
+		"gen.go": "package big\n// " + strings.Repeat("x", 2000) + "\nfunc Gen() {}\n",
+		"big.py": "# " + strings.Repeat("x", 2000) + "\ndef big_py(): pass\n",
 	})
 	st := openTestStore(t, t.TempDir())
 	defer st.Close()
@@ -194,10 +198,14 @@ func TestIndexSkipsLargeFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sum.Skipped) != 1 || sum.Skipped[0].Path != "big.go" || !strings.HasPrefix(sum.Skipped[0].Reason, "too large") {
+	if len(sum.Skipped) != 2 || sum.Skipped[0].Path != "big.go" || !strings.HasPrefix(sum.Skipped[0].Reason, "too large") ||
+		sum.Skipped[1].Path != "big.py" {
 		t.Fatalf("skipped = %+v", sum.Skipped)
 	}
-	if h, _ := st.Header("big.go"); h.Size < 2000 || h.Status != StatusSkipped || h.Lang != "go" {
+	if got := defPaths(t, st, "Gen"); len(got) != 1 {
+		t.Errorf("gen.go (2 KB, a Go file under 8x the limit) not parsed: %v", got)
+	}
+	if h, _ := st.Header("big.go"); h.Size < 9000 || h.Status != StatusSkipped || h.Lang != "go" {
 		t.Errorf("big.go header = %+v", h)
 	}
 	if got := defPaths(t, st, "Big"); len(got) != 0 {

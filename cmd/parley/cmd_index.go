@@ -55,7 +55,7 @@ PATH overrides --root.`,
 	f := cmd.Flags()
 	f.BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	f.BoolVarP(&verbose, "verbose", "v", false, "list every skipped and partial file")
-	f.Int64Var(&maxSize, "max-file-size", index.DefaultMaxFileSize, "files larger than this many bytes are listed but not parsed")
+	f.Int64Var(&maxSize, "max-file-size", index.DefaultMaxFileSize, "files larger than this many bytes are listed but not parsed (Go files: 8 times this)")
 	f.StringArrayVar(&excludes, "exclude", nil, "extra gitignore-style pattern to exclude (repeatable)")
 	f.StringSliceVar(&langs, "enable-lang", nil, "extract a language that is off by default (swift: its grammar costs ~9 s and ~1.2 GB to load)")
 	return cmd

@@ -163,6 +163,9 @@ func symbolCount(f *ast.File) int {
 				for _, name := range sp.Names {
 					if name.Name != "_" {
 						n++
+						if st := anonStruct(sp.Type); st != nil {
+							n += fieldCount(st.Fields)
+						}
 					}
 				}
 			case *ast.TypeSpec:
@@ -187,6 +190,9 @@ func fieldCount(list *ast.FieldList) int {
 	for _, f := range list.List {
 		if len(f.Names) > 0 {
 			n += len(f.Names)
+			if st := anonStruct(f.Type); st != nil {
+				n += len(f.Names) * fieldCount(st.Fields)
+			}
 		} else if embeddedName(f.Type) != nil {
 			n++
 		}
@@ -280,12 +286,15 @@ func (g *goWalker) genDecl(d *ast.GenDecl) {
 				if name.Name == "_" {
 					continue
 				}
-				g.add(Symbol{
+				idx := g.add(Symbol{
 					Name: name.Name, Kind: kind, Parent: -1,
 					Range: g.specRange(d, sp), Selection: g.rng(name),
 					Signature: SignatureAt(g.src, g.lines.offset(specStart(d, sp))),
 					Doc:       docOf(doc), Exported: name.IsExported(),
 				})
+				if st := anonStruct(sp.Type); st != nil {
+					g.fields(st.Fields, idx, name.Name, KindField)
+				}
 			}
 		}
 	}
@@ -373,12 +382,15 @@ func (g *goWalker) fields(list *ast.FieldList, parent int32, container string, k
 			if fkind == KindMethod {
 				g.decls[g.lines.offset(name.Pos())] = true
 			}
-			g.add(Symbol{
+			idx := g.add(Symbol{
 				Name: name.Name, Kind: fkind, Container: container, Parent: parent,
 				Range: g.rng(f), Selection: g.rng(name),
 				Signature: g.nodeText(f),
 				Doc:       doc, Exported: name.IsExported(),
 			})
+			if st := anonStruct(f.Type); st != nil && len(f.Names) > 0 {
+				g.fields(st.Fields, idx, container+"."+name.Name, KindField)
+			}
 		}
 	}
 }
@@ -392,6 +404,26 @@ func (g *goWalker) nodeText(n ast.Node) string {
 		return capString(string(g.src[start:end]), maxSignature)
 	}
 	return SignatureAt(g.src, start)
+}
+
+// anonStruct is the struct type written out as a variable's or field's
+// type (`var trace struct{ ... }`, `scav struct{ ... }`, or a pointer to
+// one), or nil. Its fields are recorded under the container
+// "var" or "Type.field", so that x.f.g can be typed through them
+// (index/golang): the runtime keeps many of its atomics in such structs.
+func anonStruct(e ast.Expr) *ast.StructType {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.StructType:
+			return t
+		default:
+			return nil
+		}
+	}
 }
 
 func embeddedName(e ast.Expr) *ast.Ident {

@@ -325,8 +325,15 @@ func (o *operands) valueAt(off, idx int) string {
 	}
 	if i < len(src) && src[i] == '(' && idx == 0 {
 		// (x).(T), (*x.f).(T)
-		if end := skipParens(src, i); end > 0 && end+1 < len(src) && src[end] == '.' && src[end+1] == '(' {
+		end := skipParens(src, i)
+		if end > 0 && end+1 < len(src) && src[end] == '.' && src[end+1] == '(' {
 			return o.typeAt(end + 2)
+		}
+		// (*T)(p): a conversion to a pointer type.
+		if end > 0 && end < len(src) && src[end] == '(' {
+			if stop := skipParens(src, end); stop > 0 && endsExpr(src, stop) {
+				return o.conversionDesc(end - 1)
+			}
 		}
 		return ""
 	}

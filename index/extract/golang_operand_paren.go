@@ -20,10 +20,16 @@ func (o *operands) parenDesc(j int) string {
 	for k >= 0 && (o.src[k] == ' ' || o.src[k] == '\t') {
 		k--
 	}
-	if k >= 0 && (isIdentByte(o.src[k]) || o.src[k] == ']' || o.src[k] == ')') {
+	if k >= 0 && o.src[k] == ')' {
+		return o.conversionDesc(k) // (*T)(p).F
+	}
+	if k >= 0 && (isIdentByte(o.src[k]) || o.src[k] == ']') {
 		return ""
 	}
 	i := skipSpace(o.src, lp+1)
+	if d := o.literalDesc(i, j); d != "" {
+		return d // (&T{...}).F
+	}
 	for i < j && o.src[i] == '*' {
 		i++
 	}
@@ -42,4 +48,63 @@ func (o *operands) parenDesc(j int) string {
 		return ""
 	}
 	return o.identDesc(int32(n), false)
+}
+
+// conversionDesc describes the result of a conversion to a pointer type,
+// (*T)(p) or (*pkg.T)(p), whose type's ")" is at k; "" for anything else
+// ((f)(x) calls a function value). The runtime reaches its structures
+// through such conversions of unsafe pointers.
+func (o *operands) conversionDesc(k int) string {
+	lp := matchOpen(o.src, k, '(', ')')
+	if lp < 0 {
+		return ""
+	}
+	i := skipSpace(o.src, lp+1)
+	if i >= k || o.src[i] != '*' {
+		return ""
+	}
+	j := skipSpace(o.src, i+1)
+	a, j := identAt(o.src, j)
+	if a == "" {
+		return ""
+	}
+	if j < k && o.src[j] == '.' {
+		if b, e := identAt(o.src, j+1); b != "" {
+			j = e
+		}
+	}
+	if skipSpace(o.src, j) != k {
+		return ""
+	}
+	return o.typeAt(i)
+}
+
+// literalDesc describes a composite literal that fills the parentheses
+// from i to j, T{...}, &T{...} or &pkg.T{...}; "" for anything else.
+func (o *operands) literalDesc(i, j int) string {
+	if i < j && o.src[i] == '&' {
+		i = skipSpace(o.src, i+1)
+	}
+	a, e := identAt(o.src, i)
+	if a == "" {
+		return ""
+	}
+	if e < j && o.src[e] == '.' {
+		b, e2 := identAt(o.src, e+1)
+		if b == "" {
+			return ""
+		}
+		e = e2
+	}
+	if e >= j || o.src[e] != '{' {
+		return ""
+	}
+	k := j - 1
+	for k > e && (o.src[k] == ' ' || o.src[k] == '\t') {
+		k--
+	}
+	if o.src[k] != '}' || matchOpen(o.src, k, '{', '}') != e {
+		return ""
+	}
+	return o.typeAt(i)
 }

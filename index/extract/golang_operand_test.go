@@ -161,7 +161,19 @@ func f(px *Expr, r Ref, dest any) {
 	clo.Op()
 	g(x).M()
 	(*Int64)(nil).M()
-}`, "4:Pos Expr{}\n5:Expr Ref{}\n5:Pos Ref{}.Expr\n6:Closer import\n6:Close io.Closer{}\n7:Expr Ref{}\n7:ClosureExpr import\n8:Op ir.ClosureExpr{}\n9:M g()\n10:M -"},
+}`, "4:Pos Expr{}\n5:Expr Ref{}\n5:Pos Ref{}.Expr\n6:Closer import\n6:Close io.Closer{}\n7:Expr Ref{}\n7:ClosureExpr import\n8:Op ir.ClosureExpr{}\n9:M g()\n10:M Int64{}"},
+		{"conversions to pointer types and parenthesized literals", `package p
+import "ast"
+func f(p unsafe.Pointer, fn func(int) T) {
+	b := (*blk)(p)
+	b.off.Add(1)
+	(&ast.CommentGroup{List: l}).Text()
+	(T{}).M()
+	(fn)(1).M()
+	c := (*ast.File)(p)
+	c.Pos()
+	(g(x)).M()
+}`, "3:Pointer unsafe\n5:off blk{}\n5:Add blk{}.off\n6:CommentGroup import\n6:Text ast.CommentGroup{}\n7:M T{}\n8:M -\n9:File import\n10:Pos ast.File{}\n11:M -"},
 		{"range over a literal, anonymous struct variables", `package p
 func f() {
 	for _, s := range []*obj.LSym{a, b} {

@@ -205,9 +205,31 @@ func (r *goTypeResolver) callee(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, 
 func (r *goTypeResolver) fieldType(h index.SymbolHit) (goType, bool) {
 	st, ok := parseFieldSig(h.Symbol.Signature)
 	if !ok {
+		// "scav struct {": the first line of a field of an anonymous
+		// struct type, whose fields the index keeps under Type.field.
+		if anonStructSig(h.Symbol.Signature) {
+			return anonType(h.Symbol.Container+"."+h.Symbol.Name, h.Path), true
+		}
 		return goType{}, false
 	}
+	if _, ok := st.Type.(*ast.StructType); ok {
+		return anonType(h.Symbol.Container+"."+h.Symbol.Name, h.Path), true
+	}
 	return typeExpr(r.storedFileContext(h.Path), st.Type)
+}
+
+// anonType is the anonymous struct type of the variable or field whose
+// fields the extractor records under container (index/extract's
+// anonStruct): a name no declared type can have.
+func anonType(container, path string) goType {
+	return goType{name: container, dir: dirOf(path)}
+}
+
+// anonStructSig reports whether a stored first line declares a field of
+// an anonymous struct type ("scav struct", its brace trimmed).
+func anonStructSig(sig string) bool {
+	sig = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sig), "{"))
+	return strings.HasSuffix(sig, " struct") || strings.HasSuffix(sig, "*struct")
 }
 
 func parseFieldSig(sig string) (*ast.Field, bool) {
@@ -237,6 +259,9 @@ func (r *goTypeResolver) varType(name string, inDir func(string) bool, depth int
 	switch {
 	case !ok:
 	case vs.Type != nil:
+		if _, ok := extract.TypeBase(vs.Type).(*ast.StructType); ok {
+			return goType{name: name, dir: fc.dir}, true // anonType
+		}
 		return typeExpr(fc, vs.Type)
 	case i < len(vs.Values):
 		if t, ok := r.cutLiteral(fc, vs.Values[i]); ok {
@@ -278,7 +303,7 @@ func (r *goTypeResolver) varSpec(name string, inDir func(string) bool) (*ast.Val
 			text = "var " + text
 		}
 		var f *ast.File
-		for _, tail := range []string{"", "}", "})", ")"} {
+		for _, tail := range []string{"", "}", "})", ")", " {}"} {
 			if pf, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text+tail+"\n", parser.SkipObjectResolution); err == nil {
 				f = pf
 				break

@@ -130,13 +130,13 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// or embeds it (Wrapped), elements of a []*store.DB, new(store.DB),
 		// a field of an element; not Tx's
 		// (run's tx, a.db.Begin()'s result); a range variable over
-		// []int is uncertain, and so is a field of a variable of an
-		// anonymous struct type (state.tx), which the index does not
-		// describe. Package-level variables initialized by composite
+		// []int is uncertain; a field of a variable of an anonymous
+		// struct type (state.tx, a *Tx) is typed through the fields the
+		// index records under the variable. Package-level variables initialized by composite
 		// literals spanning lines (global, plain: their stored line ends
 		// before the brace). Tx.Close's and
 		// cache.Close's declarations are not references.
-		{"Close", "store/store.go:9", "cmd/anon.go:14? cmd/elems.go:6 cmd/elems.go:8 cmd/elems.go:10 cmd/elems.go:11 cmd/global.go:13 cmd/global.go:14 cmd/main.go:13 cmd/main.go:17 cmd/typed.go:11 cmd/typed.go:15 " +
+		{"Close", "store/store.go:9", "cmd/elems.go:6 cmd/elems.go:8 cmd/elems.go:10 cmd/elems.go:11 cmd/global.go:13 cmd/global.go:14 cmd/main.go:13 cmd/main.go:17 cmd/typed.go:11 cmd/typed.go:15 " +
 			"cmd/typed.go:19 cmd/typed.go:20 cmd/typed.go:24? cmd/typed.go:32 store/store.go:9"},
 		// An unexported method: only its own package's x.flush, here on
 		// its receiver.
@@ -176,6 +176,11 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// local store parameter; the parameter's field declaration (line
 		// 11) is a false positive scopes would remove.
 		{"Open", "cache/cache.go:3", "cache/cache.go:3 cache/cache.go:7 cache/cache.go:11"},
+		// Through the fields of anonymous struct types (a variable's,
+		// a field's), a field promoted from an embedded struct of a
+		// pointer conversion, and parenthesized operands: U's Add, not
+		// V's.
+		{"Add", "atom/atom.go:7", "atom/atom.go:7 atom/atom.go:36 atom/atom.go:37 atom/atom.go:39 atom/atom.go:40 atom/atom.go:43"},
 	} {
 		sites, err := st.DefinitionSites(c.name)
 		if err != nil {
