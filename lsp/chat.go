@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/hooks"
+	"github.com/parleyhq/parley/agent/mentions"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/prompts"
 	"github.com/parleyhq/parley/agent/provider"
@@ -34,6 +35,8 @@ type ChatParams struct {
 	Session string       `json:"session,omitempty"`
 	Message string       `json:"message"`
 	Context *ChatContext `json:"context,omitempty"`
+	// Mentions are the @-mentions the user picked (lsp/mentions.go).
+	Mentions []mentions.Mention `json:"mentions,omitempty"`
 }
 
 // ChatContext points the agent at code the user is looking at.
@@ -73,6 +76,7 @@ type ChatEvent struct {
 	MCP        *agent.MCPReport       `json:"mcp,omitempty"`
 	StopReason string                 `json:"stopReason,omitempty"`
 	Error      string                 `json:"error,omitempty"`
+	Mentions   []mentions.Report      `json:"mentions,omitempty"`
 }
 
 // ChangeEvent is one file changed by an applied edit.
@@ -129,6 +133,9 @@ func (s *Server) chat(ctx context.Context, raw json.RawMessage) (*ChatResult, er
 		_, args, _ := prompts.Invocation(p.Message)
 		return s.runTurnWith(ctx, p.Session, p.Message, &pendingCommand{c: c, args: args, suffix: suffix})
 	}
+	if pm := mentionsOf(p); pm != nil {
+		return s.runTurnWith(ctx, p.Session, p.Message, pm)
+	}
 	msg, err := s.contextMessage(p)
 	if err != nil {
 		return nil, err
@@ -141,8 +148,14 @@ func (s *Server) runTurn(ctx context.Context, id, msg string) (*ChatResult, erro
 	return s.runTurnWith(ctx, id, msg, nil)
 }
 
-// runTurnWith runs msg, or the prompt command pc (nil: none) msg names.
-func (s *Server) runTurnWith(ctx context.Context, id, msg string, pc *pendingCommand) (*ChatResult, error) {
+// pendingMessage makes a turn's message once its agent exists: a prompt
+// command, or a message with mentions.
+type pendingMessage interface {
+	expand(ctx context.Context, s *Server, a *agent.Agent, ls *liveSession) (*agent.Agent, string, error)
+}
+
+// runTurnWith runs msg, or the message pc (nil: none) makes of it.
+func (s *Server) runTurnWith(ctx context.Context, id, msg string, pc pendingMessage) (*ChatResult, error) {
 	b, err := s.agents.agentFor()
 	if err != nil {
 		return nil, requestFailed("the agent is not configured: %v", err)
@@ -170,7 +183,7 @@ func (s *Server) runTurnWith(ctx context.Context, id, msg string, pc *pendingCom
 
 // turnLocked runs the turn while the caller holds ls.turn and returns the
 // result and the turn's "done" event, held back for the caller to send.
-func (s *Server) turnLocked(ctx context.Context, b *builtAgent, ls *liveSession, msg string, pc *pendingCommand) (*ChatResult, agent.Event, error) {
+func (s *Server) turnLocked(ctx context.Context, b *builtAgent, ls *liveSession, msg string, pc pendingMessage) (*ChatResult, agent.Event, error) {
 	a, err := s.turnAgent(ctx, b, ls, msg)
 	if err != nil {
 		return nil, agent.Event{}, err

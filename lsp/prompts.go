@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/hooks"
+	"github.com/parleyhq/parley/agent/mentions"
 	"github.com/parleyhq/parley/agent/prompts"
 )
 
@@ -92,7 +93,7 @@ func (pc *pendingCommand) expand(ctx context.Context, s *Server, a *agent.Agent,
 	if a.Env != nil && a.Env.Roots != nil {
 		dir = a.Env.Roots.Paths()[0]
 	}
-	x, err := pc.c.Expand(ctx, prompts.Options{Args: pc.args, Dir: dir, Read: prompts.ToolReader(a, ls.session)})
+	x, err := pc.c.Expand(ctx, prompts.Options{Args: pc.args, Dir: dir, Read: mentions.ToolReader(a, ls.session)})
 	if err != nil {
 		return nil, "", requestFailed("%v", err)
 	}

@@ -62,6 +62,8 @@ func (s *Server) Request(ctx context.Context, method string, params any) (any, e
 		return s.compact(ctx, rawParams(params))
 	case methodPromptCommands:
 		return s.listPromptCommands(), nil
+	case methodMentionCandidates:
+		return s.mentionCandidates(ctx, rawParams(params))
 	case methodIndexStatus:
 		return s.indexStatus(), nil
 	case methodInlineCompletion:

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/mentions"
 	"github.com/parleyhq/parley/agent/prompts"
 )
 
@@ -88,7 +89,7 @@ func (ss *session) expandCommand(ctx context.Context, a *agent.Agent, msg string
 	if !isCmd || c == nil {
 		return a, msg, false
 	}
-	x, err := c.Expand(ctx, prompts.Options{Args: args, Dir: ss.ws.Roots.Paths()[0], Read: prompts.ToolReader(a, ss.s)})
+	x, err := c.Expand(ctx, prompts.Options{Args: args, Dir: ss.ws.Roots.Paths()[0], Read: mentions.ToolReader(a, ss.s)})
 	if err != nil {
 		ss.update(ctx, sdk.UpdateAgentMessageText("parley: "+err.Error()+"\n"))
 		return a, "", true

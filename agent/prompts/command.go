@@ -1,7 +1,6 @@
 package prompts
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/parleyhq/parley/agent/config"
+	"github.com/parleyhq/parley/agent/mentions"
 )
 
 // Source says where a command came from.
@@ -343,16 +343,7 @@ func inside(root, path string) bool {
 }
 
 func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var b bytes.Buffer
-	if _, err := io.Copy(&b, io.LimitReader(f, maxFileSize+1)); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return mentions.ReadCapped(path, maxFileSize)
 }
 
 // Lookup returns the command called name, or nil.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/agent/hooks"
+	"github.com/parleyhq/parley/agent/mentions"
 )
 
 // part is a piece of a command's body: text, or a shell line found in the
@@ -128,10 +129,9 @@ func (c *Command) NeedsApproval(ap *hooks.Approvals) bool {
 // whose shell lines the user has not approved.
 var ErrNotApproved = errors.New("not approved")
 
-// Reader reads a file an @reference names: shown is the path as the
-// model sees it (one attachment per shown path), text what it gets. An
-// error means the reference stays plain text.
-type Reader func(ctx context.Context, path string) (shown, text string, err error)
+// Reader reads a file an @reference names (one attachment per shown
+// path): mentions.ToolReader or mentions.DiskReader.
+type Reader = mentions.Reader
 
 // Options are what Expand needs from the front end.
 type Options struct {

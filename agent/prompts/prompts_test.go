@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/agent/hooks"
+	"github.com/parleyhq/parley/agent/mentions"
 	"github.com/parleyhq/parley/internal/fixture"
 	"github.com/parleyhq/parley/workspace"
 )
@@ -138,7 +139,7 @@ func TestExpand(t *testing.T) {
 	}
 	ap, _ := hooks.OpenApprovals(filepath.Join(dir, "approved.json"))
 	c := &Command{Name: "go", Source: Workspace, Root: ws, Body: "Look at $1 then @docs/b.md and @out.txt, mail me@x.org.\nAll: $ARGUMENTS $9.\n!printf '%s|' \"$@\" \"$ARGUMENTS\"\n```\n@a.go stays\n```\n"}
-	o := Options{Args: `@a.go "two words" '$ARGUMENTS'`, Read: DiskReader(roots), Approvals: ap}
+	o := Options{Args: `@a.go "two words" '$ARGUMENTS'`, Read: mentions.DiskReader(roots), Approvals: ap}
 	if _, err := c.Expand(context.Background(), o); !errors.Is(err, ErrNotApproved) {
 		t.Fatalf("unapproved shell: %v", err)
 	}

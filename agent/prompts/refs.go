@@ -2,25 +2,17 @@ package prompts
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 
-	"github.com/parleyhq/parley/workspace"
+	"github.com/parleyhq/parley/agent/mentions"
 )
-
-// refRE finds "@path" at the start of a word: "a@b.c" (an address) is
-// not a reference.
-var refRE = regexp.MustCompile(`(?:^|[\s(\[{"'])@([^\s"'<>()\[\]{}` + "`" + `,;]+)`)
 
 // maxRefs bounds the files one message attaches.
 const maxRefs = 20
 
-// attach reads the files text references and appends each once.
+// attach reads the files text references (mentions.Refs: "@path" at the
+// start of a word) and appends each once.
 func (x *Expansion) attach(ctx context.Context, read Reader, text string) {
 	if read == nil {
 		return
@@ -28,8 +20,7 @@ func (x *Expansion) attach(ctx context.Context, read Reader, text string) {
 	if x.seen == nil {
 		x.seen = map[string]bool{}
 	}
-	for _, m := range refRE.FindAllStringSubmatch(text, -1) {
-		tok := m[1]
+	for _, tok := range mentions.Refs(text) {
 		if x.seen["@"+tok] || len(x.Files) >= maxRefs {
 			continue
 		}
@@ -47,7 +38,7 @@ func (x *Expansion) attach(ctx context.Context, read Reader, text string) {
 		}
 		x.seen[shown] = true
 		x.Files = append(x.Files, shown)
-		x.attachments += fmt.Sprintf("\n\n<file path=%q>\n%s\n</file>", shown, strings.TrimRight(body, "\n"))
+		x.attachments += mentions.FileBlock(shown, body)
 	}
 }
 
@@ -63,45 +54,4 @@ func readRef(ctx context.Context, read Reader, tok string) (string, string, erro
 		}
 	}
 	return "", "", err
-}
-
-// DiskReader reads @references from the disk: paths inside roots only,
-// symlinks resolved (workspace.Roots.Resolve), regular files up to
-// 256 KiB, inlined as they are. Front ends with the agent's tools use
-// ToolReader instead.
-func DiskReader(roots *workspace.Roots) Reader {
-	return func(_ context.Context, p string) (string, string, error) {
-		abs, _, rel, err := roots.Resolve(p)
-		if err != nil {
-			return "", "", err
-		}
-		fi, err := os.Stat(abs)
-		if err != nil {
-			return "", "", cleanErr(err)
-		}
-		if !fi.Mode().IsRegular() {
-			return "", "", errors.New("not a regular file")
-		}
-		data, err := readCapped(abs)
-		if err != nil {
-			return "", "", cleanErr(err)
-		}
-		if len(data) > maxFileSize {
-			return "", "", fmt.Errorf("larger than %d bytes", maxFileSize)
-		}
-		return filepath.ToSlash(rel), string(data), nil
-	}
-}
-
-// cleanErr drops the absolute path from a file error: the note names the
-// reference already.
-func cleanErr(err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return errors.New("no such file")
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -1,73 +1,12 @@
 package prompts
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/hooks"
-	"github.com/parleyhq/parley/internal/tokcount"
-	"github.com/parleyhq/parley/tools"
-	"github.com/parleyhq/parley/tools/ledger"
 )
-
-// ToolReader reads @references with a's read_file tool, as the model
-// would: judged by its permission policy (a read rule that asks asks),
-// through the turn's file view (open buffers in the editor, the
-// client's files over ACP, read deny rules), within the roots, and
-// recorded in the session's re-read ledger for the turn s is about to
-// run, so a later read_file of an unchanged file answers with a stub.
-// Without a read_file tool it falls back to DiskReader.
-func ToolReader(a *agent.Agent, s *agent.Session) Reader {
-	if a.Env == nil || a.Env.Roots == nil {
-		return nil
-	}
-	var rf tools.Tool
-	if a.Registry != nil {
-		rf, _ = a.Registry.Get("read_file")
-	}
-	if rf == nil {
-		return DiskReader(a.Env.Roots)
-	}
-	return func(ctx context.Context, p string) (string, string, error) {
-		_, _, rel, err := a.Env.Roots.Resolve(p)
-		if err != nil {
-			return "", "", err
-		}
-		in, err := json.Marshal(map[string]any{"path": p, "full": true})
-		if err != nil {
-			return "", "", err
-		}
-		call, err := rf.Prepare(a.Env, in)
-		if err != nil {
-			return "", "", err
-		}
-		// A command file could name a file the rules keep from the model
-		// or ask about: the policy judges it as the model's read.
-		if a.Policy != nil {
-			ok, why, err := a.Policy.Check(ctx, a.Approver, rf.Name(), true, call.Access())
-			if err != nil {
-				return "", "", err
-			}
-			if !ok {
-				return "", "", fmt.Errorf("not read: %s", why)
-			}
-		}
-		ctx = ledger.WithCounter(ledger.WithTurn(ctx, s.Turns+1), tokcount.For(a.Model))
-		res, err := call.Run(ctx)
-		if err != nil {
-			return "", "", fmt.Errorf("read %s: %w", p, err)
-		}
-		if res.IsError {
-			return "", "", errors.New(firstLine(res.Content))
-		}
-		return filepath.ToSlash(rel), res.Content, nil
-	}
-}
 
 // Agent returns the agent for the expansion's turn: a copy of a with the
 // command's model, and its tools narrowed to allowed-tools. a itself is

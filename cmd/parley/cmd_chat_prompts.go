@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/hooks"
+	"github.com/parleyhq/parley/agent/mentions"
 	"github.com/parleyhq/parley/agent/prompts"
 	"github.com/parleyhq/parley/agent/provider"
 )
@@ -100,7 +101,7 @@ func (app *chatApp) promptCommand(line string) bool {
 // runPromptCommand expands c and runs the turn it makes, with the
 // command's model and tools for that turn only.
 func (app *chatApp) runPromptCommand(ctx context.Context, c *prompts.Command, args string) (*agent.TurnResult, error) {
-	x, err := c.Expand(ctx, prompts.Options{Args: args, Dir: app.root, Read: prompts.ToolReader(app.agent, app.session)})
+	x, err := c.Expand(ctx, prompts.Options{Args: args, Dir: app.root, Read: mentions.ToolReader(app.agent, app.session)})
 	if err != nil {
 		return nil, err
 	}
