@@ -30,6 +30,11 @@ local api = vim.api
 --                on an overflow compaction)
 --   compacting   a parley/compact request runs (parley.compact)
 --   events       parley/event params of this state, in order (for tests and debugging)
+--   mentions     @-mentions picked for the next message (text -> Mention; parley.mentions)
+--   offered      the @-mentions the completion menu shows now
+--   mentions_at  the line under the running turn's user message (the mentions event goes there)
+--   input_buf    the chat input buffer (parley.input)
+--   prompt_uri   the file of the "parley> " prompt's context (@diagnostics of it)
 M.states = {}
 
 --- The state for a client (created on first use).
@@ -155,6 +160,8 @@ function M.on_event(_, ev, ctx)
     require('parley.compact').show(st, ev)
   elseif kind == 'hook' then
     require('parley.hooks').show(st, ev)
+  elseif kind == 'mentions' then
+    require('parley.mentions').show(st, ev)
   elseif kind == 'error' then
     st.error_seen = true
     add_event_lines(st, { '✗ error: ' .. util.first_line(ev.error, 200) })
@@ -260,8 +267,9 @@ end
 
 -- Commands -------------------------------------------------------------
 
---- Sends a message in the current session (or a new one with opts.new).
---- Returns true when the request went out.
+--- Sends a message in the current session (or a new one with opts.new),
+--- with the @-mentions picked for it (parley.mentions). Returns true when
+--- the request went out.
 function M.send(client, message, context, opts)
   opts = opts or {}
   local st = M.state(client)
@@ -280,8 +288,9 @@ function M.send(client, message, context, opts)
     table.insert(lines, '*context: ' .. label .. '*')
   end
   header(st, 'You', lines)
+  st.mentions_at = api.nvim_buf_line_count(M.buffer(st)) -- the mentions event's lines go here
   header(st, 'parley', {})
-  local params = { message = message }
+  local params = { message = message, mentions = require('parley.mentions').take(st, message) }
   if st.session then
     params.session = st.session
   end

@@ -85,6 +85,14 @@ local function add_lines(st, lines)
   end)
 end
 
+--- Inserts whole lines before line at (0-based), above what streamed
+--- since (the mentions event's lines go under the user's message).
+local function insert_lines(st, at, lines)
+  edit(st, function(buf)
+    api.nvim_buf_set_lines(buf, at, at, false, lines)
+  end)
+end
+
 --- Appends a fragment of streamed text to the last line.
 local function add_fragment(st, text)
   edit(st, function(buf)
@@ -226,6 +234,7 @@ end
 M.split_lines = split_lines
 M.add_lines = add_lines
 M.add_fragment = add_fragment
+M.insert_lines = insert_lines
 M.last_line = last_line
 M.add_event_lines = add_event_lines
 M.add_text = add_text

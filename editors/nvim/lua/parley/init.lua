@@ -36,6 +36,7 @@ local function chat_command(args, new)
     return
   end
   chat.open(chat.state(client), true)
+  chat.state(client).prompt_uri = context and context.uri -- @diagnostics at the prompt means this file
   vim.ui.input({ prompt = 'parley> ', completion = "customlist,v:lua.require'parley.prompts'.complete_input" }, function(input)
     if input and vim.trim(input) ~= '' then
       chat.send(client, input, context, {})
@@ -131,6 +132,12 @@ local function define_commands()
     { nargs = '*', bang = true, range = true, complete = prompt_complete, desc = 'parley: ask the agent (! starts a new session)' })
   cmd('ParleyNew', function(a) chat_command(a, true) end,
     { nargs = '*', range = true, complete = prompt_complete, desc = 'parley: start a new chat session' })
+  cmd('ParleyInput', function(a)
+    local client = current_client(true)
+    if client then
+      require('parley.input').open(client, chat.context(client, { line1 = a.line1, line2 = a.line2, count = a.range }))
+    end
+  end, { range = true, desc = 'parley: write a chat message in the input buffer (@ completes mentions)' })
   cmd('ParleyCommands', function()
     local c = current_client(false)
     if c then

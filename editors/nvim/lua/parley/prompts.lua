@@ -3,6 +3,7 @@
 -- config directory (the server expands it). Here: completing the names
 -- where a message is typed (:ParleyChat, :ParleyNew, the "parley> "
 -- prompt) and listing them with their descriptions (:ParleyCommands).
+-- The same completions offer @-mentions (parley.mentions) for an "@word".
 local M = {}
 
 local api = vim.api
@@ -49,16 +50,37 @@ function M.names(arglead, commands)
   return out
 end
 
---- Completion of :ParleyChat and :ParleyNew (only their first word).
+--- The @-mention completions of a line (parley.mentions), for the chat
+--- of the client completion asks; uri is the file @diagnostics means.
+local function mention_completions(line, uri)
+  local client = client_now()
+  if not client then
+    return {}
+  end
+  local st = require('parley.chat').state(client)
+  return require('parley.mentions').complete_line(line, client, st, uri)
+end
+
+--- Completion of :ParleyChat and :ParleyNew: a prompt command as the
+--- first word, an @-mention as any word.
 function M.complete(arglead, cmdline)
+  if arglead:match('^@') then
+    local buf = api.nvim_get_current_buf()
+    return mention_completions(arglead, api.nvim_buf_get_name(buf) ~= '' and vim.uri_from_bufnr(buf) or nil)
+  end
   if not cmdline:match('^%S+%s+%S*$') then
     return {}
   end
   return M.names(arglead, M.list())
 end
 
---- Completion of the "parley> " prompt (vim.ui.input's customlist).
+--- Completion of the "parley> " prompt (vim.ui.input's customlist; the
+--- whole line is arglead): a prompt command, or the @-mention being typed.
 function M.complete_input(arglead)
+  if require('parley.mentions').query_at(arglead, #arglead) then
+    local client = client_now()
+    return mention_completions(arglead, client and require('parley.chat').state(client).prompt_uri)
+  end
   return M.names(arglead, M.list())
 end
 
