@@ -4,15 +4,9 @@
 
 import type { MentionReport } from '../protocol';
 import { h } from './dom';
+import { mentionChipText } from './mentionText';
 
-/** A chip's text: "label · 1,234 tokens", or "label · error". */
-export function mentionChipText(r: MentionReport): string {
-  if (r.error) {
-    return `${r.label || r.text} · ${r.error}`;
-  }
-  const n = r.tokens ?? 0;
-  return `${r.label || r.text} · ${n.toLocaleString('en-US')} token${n === 1 ? '' : 's'}`;
-}
+export { mentionChipText } from './mentionText';
 
 /** The row of chips for reports. */
 export function renderMentionChips(reports: MentionReport[]): HTMLElement {

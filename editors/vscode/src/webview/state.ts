@@ -5,6 +5,7 @@
 
 import { type ChangeEvent, type ChatEvent, type Compaction, type HookReport, type MCPReport, type MentionReport, type SessionHistory, type SessionSummary, type ToolOutcome, type Usage, SUMMARY_HEADER } from '../protocol';
 import type { ContextInfo, ToView } from './messages';
+import { splitMentions } from './mentionText';
 
 export interface TextItem {
   kind: 'text';
@@ -373,11 +374,13 @@ export function historyTurns(h: SessionHistory, firstKey: number): Turn[] {
         .join('\n');
       if (text !== '') {
         const u = splitUserText(text);
+        const m = splitMentions(u.text);
         n++;
         cur = {
           key: key++,
           number: n,
-          user: { text: u.text, context: u.context ? { label: u.context, uri: '' } : undefined },
+          user: { text: m.text, context: u.context ? { label: u.context, uri: '' } : undefined },
+          mentions: m.mentions,
           items: [],
           done: true,
         };

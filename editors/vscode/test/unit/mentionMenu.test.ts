@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent, Mention } from '../../src/protocol';
 import { insertMention, keptMentions, mentionQuery, mentions, urlMentions } from '../../src/webview/mentionMenu';
-import { mentionChipText } from '../../src/webview/mentionChips';
+import { mentionChipText, splitMentions } from '../../src/webview/mentionText';
 import { reduceAll } from '../../src/webview/state';
 
 const file: Mention = { kind: 'file', text: '@src/net/http/server.go', path: 'src/net/http/server.go' };
@@ -71,5 +71,20 @@ describe('the mentions event', () => {
     expect(s.turns).toHaveLength(1);
     expect(s.turns[0].user?.text).toBe('explain @a.go');
     expect(s.turns[0].mentions).toEqual(reports);
+  });
+});
+
+describe('a reopened session', () => {
+  it('shows a stored message without its expanded mention blocks, the blocks as chips', () => {
+    const stored = 'explain @cart/fee.go and @changes\n\n<file path="cart/fee.go">\n1\tpackage cart\n</file>\n\n<changes label="changes">\ndiff --git a/x b/x\n</changes>';
+    expect(splitMentions(stored)).toEqual({
+      text: 'explain @cart/fee.go and @changes',
+      mentions: [
+        { kind: 'file', text: '@cart/fee.go', label: 'cart/fee.go', tokens: -1 },
+        { kind: 'changes', text: '@changes', label: 'changes', tokens: -1 },
+      ],
+    });
+    expect(mentionChipText({ kind: 'file', text: '@a.go', label: 'a.go', tokens: -1 })).toBe('a.go');
+    expect(splitMentions('just <file path="x"> talk')).toEqual({ text: 'just <file path="x"> talk' });
   });
 });
