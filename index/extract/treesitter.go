@@ -95,6 +95,9 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, err)
 	}
+	if res, ok := scan(e.spec.name, src, opts); ok {
+		return res, nil
+	}
 	c, err := e.load()
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, err)

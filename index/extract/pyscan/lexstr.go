@@ -1,0 +1,143 @@
+package pyscan
+
+// Literals and operators of the lexer.
+
+// isStrPrefix reports whether p is a string prefix (r, b, u, f and their
+// legal combinations, any case).
+func isStrPrefix(p []byte) bool {
+	if len(p) > 2 {
+		return false
+	}
+	var r, b, u, f int
+	for _, c := range p {
+		switch c | 0x20 {
+		case 'r':
+			r++
+		case 'b':
+			b++
+		case 'u':
+			u++
+		case 'f':
+			f++
+		default:
+			return false
+		}
+	}
+	if r > 1 || b > 1 || u > 1 || f > 1 {
+		return false
+	}
+	return u == 0 || len(p) == 1
+}
+
+// str lexes a string literal whose prefix starts at s and whose quote is
+// at l.pos.
+func (l *lexer) str(s int) error {
+	end, err := stringEnd(l.src, s)
+	if err != nil {
+		return err
+	}
+	l.pos = end
+	l.emit(tString, s, end)
+	return nil
+}
+
+// stringEnd returns the end of the string literal whose prefix starts at
+// s. In an f-string a quote of the literal's own kind cannot appear inside
+// a replacement field before Python 3.12, so the first unescaped closing
+// quote ends it; a backslash escapes the next byte in every kind, raw
+// included.
+func stringEnd(src []byte, s int) (int, error) {
+	i := s
+	for i < len(src) && src[i] != '\'' && src[i] != '"' {
+		i++
+	}
+	if i >= len(src) {
+		return 0, fallback("bad string")
+	}
+	q := src[i]
+	triple := i+2 < len(src) && src[i+1] == q && src[i+2] == q
+	if triple {
+		i += 3
+	} else {
+		i++
+	}
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '\\':
+			i += 2
+			continue
+		case c == q:
+			if !triple {
+				return i + 1, nil
+			}
+			if i+2 < len(src) && src[i+1] == q && src[i+2] == q {
+				return i + 3, nil
+			}
+		case (c == '\n' || c == '\r') && !triple:
+			return 0, fallback("unterminated string")
+		}
+		i++
+	}
+	return 0, fallback("unterminated string")
+}
+
+// number lexes a numeric literal; a '.' after the exponent or a first
+// '.' starts an attribute (1.5e100.__format__).
+func (l *lexer) number() {
+	src := l.src
+	s := l.pos
+	dot, exp := false, false
+	for l.pos < len(src) {
+		c := src[l.pos]
+		if c == '.' {
+			if dot || exp || isHex(src[s:l.pos]) {
+				break
+			}
+			dot = true
+		}
+		if (c == 'e' || c == 'E') && !isHex(src[s:l.pos]) {
+			exp = true
+		}
+		switch {
+		case c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '.':
+			if (c == 'e' || c == 'E') && l.pos+1 < len(src) && (src[l.pos+1] == '+' || src[l.pos+1] == '-') && !isHex(src[s:l.pos]) {
+				l.pos++
+			}
+			l.pos++
+			continue
+		}
+		break
+	}
+	l.emit(tNumber, s, l.pos)
+}
+
+func isHex(b []byte) bool { return len(b) > 1 && b[0] == '0' && (b[1]|0x20) == 'x' }
+
+// ops are Python's operators and delimiters, longest first.
+var ops = []string{
+	"**=", "//=", ">>=", "<<=", "...", "->", ":=",
+	"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+	"+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=",
+}
+
+func (l *lexer) op() error {
+	src := l.src[l.pos:]
+	for _, o := range ops {
+		if len(src) >= len(o) && string(src[:len(o)]) == o {
+			switch o {
+			case "(", "[", "{":
+				l.depth++
+			case ")", "]", "}":
+				if l.depth == 0 {
+					return fallback("unbalanced bracket")
+				}
+				l.depth--
+			}
+			l.emit(tOp, l.pos, l.pos+len(o))
+			l.pos += len(o)
+			return nil
+		}
+	}
+	return fallback("unknown character")
+}

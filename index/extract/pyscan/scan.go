@@ -1,0 +1,65 @@
+// Package pyscan extracts a Python file's index records without
+// tree-sitter: a hand-written lexer and recursive-descent parser build a
+// small tree (only the nodes the records need, typed as in
+// tree-sitter-python), over which one walk writes the symbols,
+// references, imports and TODO markers of index/extract's tree-sitter
+// walker, and a port of index/python's describer writes the resolution
+// descriptors. Go's index-time facts come from a scanner the same way
+// (index/extract/golang_scan.go); tree-sitter stays for query time.
+//
+// Contract: Scan's result equals, record for record, what
+// extract.For("python") with python.Describe produces for the same
+// source, or Scan returns an error for which IsFallback is true and the
+// caller must use the tree-sitter path. It declines syntax errors and
+// syntax whose tree-sitter records it does not replicate (see parse.go).
+// Scan is a pure function of its input, safe for concurrent use, and
+// never panics.
+package pyscan
+
+import (
+	"fmt"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+func init() { extract.RegisterScanner("python", Scan) }
+
+// Scan extracts src's records; describe adds the resolution descriptors
+// (index/python's Describe).
+func Scan(src []byte, describe bool) (res *extract.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*errFallback); ok {
+				res, err = nil, e
+				return
+			}
+			res, err = nil, fallback(fmt.Sprint("scanner panic: ", r))
+		}
+	}()
+	toks, comments, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	t := &tree{src: src, nodes: make([]node, 0, len(toks))}
+	p := &parser{t: t, toks: toks, src: src}
+	p.module()
+	res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}
+	w := &walker{t: t, src: src, comments: comments, res: res,
+		lines: lineStarts(src), vars: map[string]bool{}, names: map[string]string{}}
+	w.visit(0)
+	w.flushComments(uint32(len(src)) + 1)
+	if describe {
+		describeFile(t, w, res)
+	}
+	return res, nil
+}
+
+func lineStarts(src []byte) []uint32 {
+	out := []uint32{0}
+	for i, c := range src {
+		if c == '\n' {
+			out = append(out, uint32(i+1))
+		}
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+package extract
+
+import "sync"
+
+// A Scanner extracts a file's records without a syntax tree, as the Go
+// path does with its scanner (golang_scan.go): index/extract/pyscan is
+// Python's. describe asks for the resolution descriptors the language's
+// annotator would write (Options.Describe). A scanner returns an error
+// for a file it does not handle with certainty; the tree-sitter path
+// then extracts it. Its result must equal the tree-sitter path's,
+// descriptors included.
+type Scanner func(src []byte, describe bool) (*Result, error)
+
+var (
+	scannersMu sync.RWMutex
+	scanners   = map[string]Scanner{}
+)
+
+// RegisterScanner installs the scanner tried before tree-sitter for a
+// language (a package's init; index/indexer.go imports pyscan for it).
+func RegisterScanner(lang string, s Scanner) {
+	scannersMu.Lock()
+	defer scannersMu.Unlock()
+	scanners[lang] = s
+}
+
+func scannerFor(lang string) Scanner {
+	scannersMu.RLock()
+	defer scannersMu.RUnlock()
+	return scanners[lang]
+}
+
+// scan runs lang's scanner; ok is false when there is none or it
+// declined the file. A panic counts as declining: the scanner's contract
+// is not to, and the tree-sitter path is still right.
+func scan(lang string, src []byte, opts Options) (res *Result, ok bool) {
+	s := scannerFor(lang)
+	if s == nil {
+		return nil, false
+	}
+	defer func() {
+		if recover() != nil {
+			res, ok = nil, false
+		}
+	}()
+	res, err := s(src, opts.Describe[lang] != nil)
+	return res, err == nil && res != nil
+}

@@ -1,0 +1,224 @@
+// Command pyscancmp compares the Python scanner's records with the
+// tree-sitter extractor's on every .py file under a directory.
+//
+//	go run ./scripts/pyscancmp -dump BASE.gob DIR   # tree-sitter records
+//	go run ./scripts/pyscancmp -cmp BASE.gob DIR    # scanner against them
+//	go run ./scripts/pyscancmp -tree FILE           # tree-sitter's tree
+//
+// -cmp prints each file whose records differ (with the first
+// differences) or that the scanner declines, then the counts.
+package main
+
+import (
+	"context"
+	"encoding/gob"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/pyscan"
+	"github.com/parleyhq/parley/index/python"
+)
+
+func main() {
+	dump := flag.String("dump", "", "write tree-sitter records to this gob file")
+	cmp := flag.String("cmp", "", "compare the scanner with the records in this gob file")
+	only := flag.String("only", "", "compare only paths containing this")
+	verbose := flag.Int("v", 3, "differences printed per file")
+	tree := flag.Bool("tree", false, "print tree-sitter's tree of the file argument")
+	flag.Parse()
+	if *tree && flag.NArg() == 1 {
+		printTree(flag.Arg(0))
+		return
+	}
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: pyscancmp -dump|-cmp FILE DIR")
+		os.Exit(2)
+	}
+	dir := flag.Arg(0)
+	var files []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") && strings.Contains(p, *only) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	switch {
+	case *dump != "":
+		extract.RegisterScanner("python", nil) // tree-sitter's records
+		writeBase(*dump, files)
+	case *cmp != "":
+		compare(*cmp, files, *verbose)
+	}
+}
+
+func writeBase(out string, files []string) {
+	ex := extract.For("python")
+	opts := extract.Options{Describe: map[string]extract.Annotator{"python": python.Describe}}
+	res := make([]*extract.Result, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				src, _ := os.ReadFile(files[i])
+				o := opts
+				o.Budget = extract.BudgetFor(len(src))
+				r, err := ex.Extract(context.Background(), files[i], src, o)
+				if err != nil {
+					r = &extract.Result{Partial: "error: " + err.Error()}
+				}
+				res[i] = r
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	m := map[string]*extract.Result{}
+	for i, f := range files {
+		m[f] = res[i]
+	}
+	fh, err := os.Create(out)
+	if err != nil {
+		panic(err)
+	}
+	defer fh.Close()
+	if err := gob.NewEncoder(fh).Encode(m); err != nil {
+		panic(err)
+	}
+}
+
+func compare(base string, files []string, verbose int) {
+	fh, err := os.Open(base)
+	if err != nil {
+		panic(err)
+	}
+	m := map[string]*extract.Result{}
+	if err := gob.NewDecoder(fh).Decode(&m); err != nil {
+		panic(err)
+	}
+	fh.Close()
+	var same, fell, differ, tsPartial int
+	kinds := map[string]int{}
+	why := map[string]int{}
+	start := time.Now()
+	var bytes int
+	for _, f := range files {
+		want := m[f]
+		if want == nil {
+			continue
+		}
+		src, _ := os.ReadFile(f)
+		bytes += len(src)
+		got, err := pyscan.Scan(src, true)
+		if err != nil {
+			fell++
+			why[pyscan.Reason(err)]++
+			if want.Partial == "" {
+				fmt.Printf("FALLBACK %s: %v\n", f, err)
+			}
+			continue
+		}
+		if want.Partial != "" {
+			tsPartial++
+		}
+		d := diff(want, got)
+		if len(d) == 0 {
+			same++
+			continue
+		}
+		differ++
+		fmt.Printf("DIFF %s (ts partial %q)\n", f, want.Partial)
+		seen := map[string]bool{}
+		for i, x := range d {
+			if !seen[x.kind] {
+				kinds[x.kind]++
+				seen[x.kind] = true
+			}
+			if i < verbose {
+				fmt.Printf("   %s: %s\n", x.kind, x.msg)
+			}
+		}
+	}
+	fmt.Printf("files %d: same %d, differ %d, fallback %d (scanned where ts partial: %d); %.1f MB in %s\n",
+		len(files), same, differ, fell, tsPartial, float64(bytes)/1e6, time.Since(start))
+	fmt.Println("files differing by record kind:", kinds)
+	fmt.Println("fallback reasons:", why)
+}
+
+type delta struct{ kind, msg string }
+
+func diff(a, b *extract.Result) []delta {
+	var out []delta
+	add := func(kind, format string, args ...any) { out = append(out, delta{kind, fmt.Sprintf(format, args...)}) }
+	if a.Partial != b.Partial {
+		add("partial", "%q vs %q", a.Partial, b.Partial)
+	}
+	for i := 0; i < len(a.Symbols) || i < len(b.Symbols); i++ {
+		if i >= len(a.Symbols) || i >= len(b.Symbols) {
+			add("symbols", "count %d vs %d", len(a.Symbols), len(b.Symbols))
+			break
+		}
+		if !reflect.DeepEqual(a.Symbols[i], b.Symbols[i]) {
+			add("symbols", "\n      ts %+v\n      sc %+v", a.Symbols[i], b.Symbols[i])
+			if a.Symbols[i].Name != b.Symbols[i].Name {
+				break
+			}
+		}
+	}
+	for i := 0; i < len(a.Refs) || i < len(b.Refs); i++ {
+		if i >= len(a.Refs) || i >= len(b.Refs) {
+			add("refs", "count %d vs %d", len(a.Refs), len(b.Refs))
+			break
+		}
+		x, y := a.Refs[i], b.Refs[i]
+		if x.Name != y.Name || x.Pos != y.Pos {
+			add("refs", "ts %+v vs sc %+v", x, y)
+			break
+		}
+		if x.Call != y.Call {
+			add("refcall", "ts %+v vs sc %+v", x, y)
+		}
+		if opnd(a, x) != opnd(b, y) {
+			add("desc", "%s at %d:%d ts %q vs sc %q", x.Name, x.Pos.Line+1, x.Pos.Col, opnd(a, x), opnd(b, y))
+		}
+	}
+	if !reflect.DeepEqual(a.Imports, b.Imports) {
+		add("imports", "%v vs %v", a.Imports, b.Imports)
+	}
+	if !reflect.DeepEqual(a.Todos, b.Todos) {
+		add("todos", "%v vs %v", a.Todos, b.Todos)
+	}
+	if len(out) == 0 && !reflect.DeepEqual(a.Operands, b.Operands) {
+		add("optable", "%d vs %d entries", len(a.Operands), len(b.Operands))
+		for i := range a.Operands {
+			if i < len(b.Operands) && a.Operands[i] != b.Operands[i] {
+				add("optable", "first differs at %d: %q vs %q", i, a.Operands[i], b.Operands[i])
+				break
+			}
+		}
+	}
+	return out
+}
+
+func opnd(r *extract.Result, x extract.Ref) string {
+	if x.Operand == 0 || int(x.Operand) > len(r.Operands) {
+		return ""
+	}
+	return r.Operands[x.Operand-1]
+}
