@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/parleyhq/parley/agent/mentions"
 	"github.com/parleyhq/parley/index"
 )
 
@@ -100,6 +101,9 @@ func (s *Server) indexOnce(ctx context.Context, f *folder) {
 	}
 	s.files.clear()
 	s.rescheduleOpen(f)
+	// The @-mention picker's file list is rebuilt here rather than at the
+	// first keystroke after a run (lsp/mentions.go).
+	mentions.WarmFiles(f.store)
 }
 
 // warnOverLimit tells the user, once per folder and session, that the

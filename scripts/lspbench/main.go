@@ -4,9 +4,11 @@
 // then sends many workspace/symbol, definition and references requests
 // and buffer changes, and reads the server-side latencies from
 // parley/serverStats (client and pipe overheads excluded) and the peak
-// RSS from /proc. Run by scripts/bench.sh; prints one JSON object.
+// RSS from /proc; then it types @-mention queries a character at a time
+// and times parley/mentionCandidates client-side (-only mentions: that
+// alone). Run by scripts/bench.sh; prints one JSON object.
 //
-//	lspbench -parley bin/parley -root $(go env GOROOT)/src -data DIR [-gopls PATH]
+//	lspbench -parley bin/parley -root $(go env GOROOT)/src -data DIR [-gopls PATH] [-only mentions]
 package main
 
 import (
@@ -41,6 +43,7 @@ type result struct {
 	ParleySymbolClientP50 float64                    `json:"parleySymbolClientP50Ms"`
 	ParleySymbolClientP99 float64                    `json:"parleySymbolClientP99Ms"`
 	GoplsError            string                     `json:"goplsError,omitempty"`
+	Mentions              *mentionResult             `json:"mentionCandidates,omitempty"`
 }
 
 func main() {
@@ -49,12 +52,13 @@ func main() {
 	data := flag.String("data", "", "parley data directory (warm: indexed before)")
 	gopls := flag.String("gopls", "", "gopls binary to compare workspace/symbol with (optional)")
 	n := flag.Int("n", 300, "requests per method")
+	only := flag.String("only", "", `"mentions": time parley/mentionCandidates alone`)
 	flag.Parse()
 	if *root == "" || *data == "" {
 		fmt.Fprintln(os.Stderr, "lspbench: -root and -data are required")
 		os.Exit(2)
 	}
-	res, err := run(*bin, *root, *data, *gopls, *n)
+	res, err := run(*bin, *root, *data, *gopls, *n, *only == "mentions")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lspbench:", err)
 		os.Exit(1)
@@ -132,7 +136,7 @@ func (s *server) stop(ctx context.Context) {
 
 func ptr[T any](v T) *T { return &v }
 
-func run(bin, root, data, gopls string, n int) (*result, error) {
+func run(bin, root, data, gopls string, n int, mentionsOnly bool) (*result, error) {
 	ctx := context.Background()
 	res := &result{Requests: map[string]int{}}
 	t0 := time.Now()
@@ -155,11 +159,16 @@ func run(bin, root, data, gopls string, n int) (*result, error) {
 		return nil, err
 	}
 	wl := newWorkload(root, n)
-	client, err := wl.drive(ctx, s, res)
-	if err != nil {
+	if !mentionsOnly {
+		client, err := wl.drive(ctx, s, res)
+		if err != nil {
+			return nil, err
+		}
+		res.ParleySymbolClientP50, res.ParleySymbolClientP99 = quantile(client, 0.5), quantile(client, 0.99)
+	}
+	if res.Mentions, err = wl.driveMentions(ctx, s, n/3); err != nil {
 		return nil, err
 	}
-	res.ParleySymbolClientP50, res.ParleySymbolClientP99 = quantile(client, 0.5), quantile(client, 0.99)
 	var stats struct {
 		Methods map[string]json.RawMessage `json:"methods"`
 	}
@@ -169,7 +178,7 @@ func run(bin, root, data, gopls string, n int) (*result, error) {
 	res.Server = stats.Methods
 	res.PeakRSSMB = procstat.PeakRSS(s.cmd.Process.Pid)
 	s.stop(ctx)
-	if gopls != "" {
+	if gopls != "" && !mentionsOnly {
 		p50, p99, err := goplsSymbols(ctx, gopls, root, wl.queries)
 		if err != nil {
 			res.GoplsError = err.Error()
