@@ -36,6 +36,7 @@ type chatFlags struct {
 	session                           string
 	debug                             string
 	noWatch                           bool
+	images                            []string // --image files (cmd_chat_images.go)
 }
 
 // maxStdinMessage caps a message read from standard input.
@@ -70,6 +71,7 @@ would need approval are denied and the model is told so.`,
 	fs.StringVar(&f.debug, "debug", "", "log API requests and responses (keys redacted) to stderr, or to the file given as --debug=FILE")
 	fs.Lookup("debug").NoOptDefVal = "-"
 	fs.BoolVar(&f.noWatch, "no-watch", false, "do not watch the workspace: files changed outside the chat reach the index at the next start")
+	addImageFlag(fs, f)
 	return cmd
 }
 
@@ -115,6 +117,8 @@ type chatApp struct {
 	mapper   *repomap.Mapper // nil: no index, or repo_map_tokens is 0
 	focus    *repomap.Focus  // the current session's map; nil without a mapper
 	warned   map[string]bool // prompt command problems already shown
+
+	images []provider.Block // attached to the next message (cmd_chat_images.go)
 }
 
 func runChat(cmd *cobra.Command, g *globals, f *chatFlags, args []string) error {
@@ -128,6 +132,9 @@ func runChat(cmd *cobra.Command, g *globals, f *chatFlags, args []string) error 
 		return err
 	}
 	defer app.close()
+	if err := app.attachFiles(f.images); err != nil {
+		return err
+	}
 	if interactive {
 		return app.repl()
 	}
@@ -319,7 +326,7 @@ func (app *chatApp) buildAgent(prov provider.Provider, env *tools.Env, askUser b
 		Provider:   prov, Model: c.Model, Registry: reg, Env: env, Policy: app.gate,
 		Sink: app.out.sink, MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens,
 		ThinkingBudget: c.ThinkingBudget,
-		ContextWindow:  c.ContextWindow, CompactThreshold: c.CompactThreshold,
+		ContextWindow:  c.ContextWindow, CompactThreshold: c.CompactThreshold, Vision: c.Vision,
 	}
 	app.prompt = agent.PromptOptions{Roots: []string{app.root}, Tools: reg.Names()}
 	if app.index != nil && c.RepoMapTokens > 0 {
@@ -469,7 +476,7 @@ func (app *chatApp) once(msg string) error {
 func (app *chatApp) turn(ctx context.Context, msg string) (*agent.TurnResult, error) {
 	app.refreshTools(ctx)
 	app.focusPrompt(msg)
-	res, err := app.agent.Run(ctx, app.session, msg)
+	res, err := app.run(ctx, msg)
 	app.gate.EndTurn()
 	app.out.endTurn(res)
 	window := provider.ContextWindow(app.agent.Model, app.cfg.ContextWindow)

@@ -33,7 +33,7 @@ clears the line); Ctrl+D, quit or exit leaves.
   /delete ID     delete a saved session (ID, unique prefix, or "last")
   /new           start a new session
   /model NAME    use another model from the next message on
-  /cost          tokens of this session: the model's usage, and what re-reads saved
+` + imageHelp + `  /cost          tokens of this session: the model's usage, and what re-reads saved
   /lsp           the language servers behind diagnostics after edits, and which run
   /memory ...    long-term memories: list, search, show, edit, forget, stale, stats (/memory help)
 ` + compactHelp
@@ -151,6 +151,8 @@ func (app *chatApp) command(line string) {
 		app.compact(arg)
 	case "/memory":
 		app.memoryCommand(arg)
+	case "/image":
+		app.imageCommand(arg)
 	case "/lsp":
 		var running []lspclient.Status
 		if app.lsp != nil {

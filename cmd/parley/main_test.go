@@ -33,6 +33,8 @@ func TestScripts(t *testing.T) {
 			"waitfile": waitFile, "deadpid": deadPID,
 			// vector: a PDF written from text (vector_test.go).
 			"mkpdf": mkPDF,
+			// chat --image: a PNG of a given size (cmd_chat_images_test.go).
+			"mkpng": mkPNG,
 			// complete: config files naming $FAKELLM_URL (complete_test.go).
 			"envsubst": envSubst,
 		},
