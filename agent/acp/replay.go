@@ -37,6 +37,10 @@ func replayUpdate(ss *session, role provider.Role, b provider.Block) (sdk.Sessio
 			return sdk.UpdateUserMessageText(b.Text), true
 		}
 		return sdk.UpdateAgentMessageText(b.Text), true
+	case provider.BlockImage:
+		if role == provider.RoleUser {
+			return sdk.UpdateUserMessage(sdk.ImageBlock(b.Data, b.MediaType)), true
+		}
 	case provider.BlockThinking:
 		if b.Text == "" {
 			return sdk.SessionUpdate{}, false // redacted

@@ -188,8 +188,8 @@ func (s *Server) Initialize(_ context.Context, p sdk.InitializeRequest) (_ sdk.I
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession: true,
 			// Embedded resources and links become text of the prompt;
-			// parley's providers take no images or audio from here.
-			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
+			// images go to the model as images (images.go); no audio.
+			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true, Image: true},
 			McpCapabilities:    sdk.McpCapabilities{Http: true, Sse: true},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List: &sdk.SessionListCapabilities{},
@@ -284,10 +284,14 @@ func (s *Server) Prompt(ctx context.Context, p sdk.PromptRequest) (_ sdk.PromptR
 		return sdk.PromptResponse{}, err
 	}
 	msg := promptText(p.Prompt)
-	if msg == "" {
+	imgs, err := ss.promptImages(p.Prompt)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	if msg == "" && len(imgs) == 0 {
 		return sdk.PromptResponse{}, invalidParams("the prompt has no text")
 	}
-	return ss.prompt(ctx, msg)
+	return ss.prompt(ctx, msg, imgs)
 }
 
 // Cancel needs nothing more: the SDK cancels the context of the session's

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/permission"
+	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index/repomap"
 	"github.com/parleyhq/parley/tools"
 	"github.com/parleyhq/parley/tools/ledger"
@@ -144,7 +145,7 @@ func (ss *session) update(ctx context.Context, u sdk.SessionUpdate) {
 // prompt runs one turn. A prompt sent while another runs supersedes it:
 // the SDK cancels the running one's context, and this one waits for it to
 // end.
-func (ss *session) prompt(ctx context.Context, msg string) (sdk.PromptResponse, error) {
+func (ss *session) prompt(ctx context.Context, msg string, imgs []provider.Block) (sdk.PromptResponse, error) {
 	select {
 	case ss.turn <- struct{}{}:
 	case <-ctx.Done():
@@ -166,7 +167,7 @@ func (ss *session) prompt(ctx context.Context, msg string) (sdk.PromptResponse, 
 	if isCmd && msg == "" {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
-	res, err := a.Run(ctx, ss.s, msg)
+	res, err := a.RunInput(ctx, ss.s, agent.Input{Text: msg, Images: imgs})
 	if err != nil {
 		// The turn failed (the model API, the session store): the
 		// client shows the error; the session stays usable.
@@ -228,7 +229,7 @@ func (ss *session) agent(ctx context.Context, msg string) *agent.Agent {
 		Approver:      &approver{ss: ss},
 		Sink:          ss.sink(ctx),
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
-		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: ws.Hooks,
+		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: ws.Hooks, Vision: c.Vision,
 	}
 	if ws.Sessions != nil {
 		a.Store = ws.Sessions
