@@ -70,14 +70,14 @@ func printPromptCommands(w io.Writer, set *prompts.Set) {
 }
 
 // send runs one message: a prompt command when it names one, else the
-// message as it is.
+// message with its @-mentions' context (cmd_chat_mentions.go).
 func (app *chatApp) send(ctx context.Context, msg string) (*agent.TurnResult, error) {
 	if name, args, ok := prompts.Invocation(msg); ok {
 		if c := app.promptCommands().Lookup(name); c != nil {
 			return app.runPromptCommand(ctx, c, args)
 		}
 	}
-	return app.turn(ctx, msg)
+	return app.turn(ctx, app.withMentions(ctx, msg))
 }
 
 // promptCommand runs line as a prompt command; false when it names none.

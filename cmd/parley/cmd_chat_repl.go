@@ -23,8 +23,10 @@ import (
 )
 
 const replHelp = `Type a message and press Enter; pasted lines are sent together when you
-press Enter after the paste. Tab completes a /command. Ctrl+C interrupts the agent (at the prompt it
-clears the line); Ctrl+D, quit or exit leaves.
+press Enter after the paste. Tab completes a /command, and a path, @diagnostics or @changes after
+"@": @path/to/file, @Symbol, @diagnostics, @changes and @url:ADDR in a message put that context
+before the agent. Ctrl+C interrupts the agent (at the prompt it clears the line); Ctrl+D, quit or
+exit leaves.
 
   /help          this help
   /undo          revert the agent's last file edit in this session
@@ -47,7 +49,7 @@ func (app *chatApp) repl() error {
 		io.Writer
 	}{&ctrlCReader{r: os.Stdin}, os.Stdout}, "parley> ")
 	t.History = hist
-	t.AutoCompleteCallback = app.completeSlash
+	t.AutoCompleteCallback = app.completeInput
 	fmt.Fprintf(app.g.stderr, "parley chat · %s · %s · permission mode %s\n", app.agent.Model, app.root, app.policy.Mode())
 	fmt.Fprintf(app.g.stderr, "session %s · /help for commands, Ctrl+D to quit\n", app.session.ID)
 	defer func() { app.agent.EndSession(context.Background(), app.session, "prompt_input_exit") }()
@@ -71,7 +73,7 @@ func (app *chatApp) repl() error {
 			continue
 		}
 		ctx, stop := signalContext()
-		_, err = app.turn(ctx, line)
+		_, err = app.send(ctx, line)
 		stop()
 		if err != nil {
 			fmt.Fprintln(app.g.stderr, "parley:", err)
