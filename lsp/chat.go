@@ -37,6 +37,8 @@ type ChatParams struct {
 	Context *ChatContext `json:"context,omitempty"`
 	// Mentions are the @-mentions the user picked (lsp/mentions.go).
 	Mentions []mentions.Mention `json:"mentions,omitempty"`
+	// Images go with the message (lsp/chat_images.go).
+	Images []ChatImage `json:"images,omitempty"`
 }
 
 // ChatContext points the agent at code the user is looking at.
@@ -121,9 +123,14 @@ func (s *Server) chat(ctx context.Context, raw json.RawMessage) (*ChatResult, er
 	if err := protocol.Unmarshal(luaObjectsFor[ChatParams](raw), &p); err != nil {
 		return nil, invalidParams("%s: %v", methodChat, err)
 	}
-	if p.Message == "" {
+	if p.Message == "" && len(p.Images) == 0 {
 		return nil, invalidParams("%s: message is empty", methodChat)
 	}
+	imgs, err := s.chatImages(p.Images)
+	if err != nil {
+		return nil, err
+	}
+	ctx = withTurnImages(ctx, imgs)
 	if c := s.commandOf(p.Message); c != nil {
 		// The editor's context goes after the command's prompt.
 		suffix, err := s.contextMessage(ChatParams{Context: p.Context})
@@ -207,7 +214,7 @@ func (s *Server) turnLocked(ctx context.Context, b *builtAgent, ls *liveSession,
 		}
 		s.sendEvent(ctx, e)
 	}
-	res, runErr := a.Run(turnCtx, ls.session, msg)
+	res, runErr := a.RunInput(turnCtx, ls.session, agent.Input{Text: msg, Images: turnImages(ctx)})
 	ls.gate.EndTurn()
 	p.message = string(res.StopReason)
 	p.done()
@@ -265,7 +272,7 @@ func (s *Server) turnAgent(ctx context.Context, b *builtAgent, ls *liveSession, 
 		AutoRecall: true,
 		Provider:   b.provider, Model: c.Model, Registry: reg, Env: env, Policy: policy,
 		MaxIterations: c.MaxIterations, MaxTokens: c.MaxTokens, ThinkingBudget: c.ThinkingBudget,
-		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: b.hooks,
+		ContextWindow: c.ContextWindow, CompactThreshold: c.CompactThreshold, Hooks: b.hooks, Vision: c.Vision,
 	}
 	a.SystemPrompt = agent.SystemPrompt(agent.PromptOptions{Roots: roots.Paths(), Tools: reg.Names(), RepoMap: s.repoMap(c, ls, msg)})
 	if st := s.agents.saver(); st != nil {
