@@ -291,7 +291,7 @@ func (s *Server) Prompt(ctx context.Context, p sdk.PromptRequest) (_ sdk.PromptR
 	if msg == "" && len(imgs) == 0 {
 		return sdk.PromptResponse{}, invalidParams("the prompt has no text")
 	}
-	return ss.prompt(ctx, msg, imgs)
+	return ss.prompt(ctx, msg, imgs, fileLinks(p.Prompt))
 }
 
 // Cancel needs nothing more: the SDK cancels the context of the session's

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/mentions"
 	"github.com/parleyhq/parley/agent/permission"
 	"github.com/parleyhq/parley/agent/provider"
 	"github.com/parleyhq/parley/index/repomap"
@@ -142,10 +143,11 @@ func (ss *session) update(ctx context.Context, u sdk.SessionUpdate) {
 	}
 }
 
-// prompt runs one turn. A prompt sent while another runs supersedes it:
+// prompt runs one turn; links are file resource links read into the
+// message (mentions.go). A prompt sent while another runs supersedes it:
 // the SDK cancels the running one's context, and this one waits for it to
 // end.
-func (ss *session) prompt(ctx context.Context, msg string, imgs []provider.Block) (sdk.PromptResponse, error) {
+func (ss *session) prompt(ctx context.Context, msg string, imgs []provider.Block, links []mentions.Mention) (sdk.PromptResponse, error) {
 	select {
 	case ss.turn <- struct{}{}:
 	case <-ctx.Done():
@@ -167,6 +169,7 @@ func (ss *session) prompt(ctx context.Context, msg string, imgs []provider.Block
 	if isCmd && msg == "" {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
+	msg = ss.withLinks(ctx, a, msg, links)
 	res, err := a.RunInput(ctx, ss.s, agent.Input{Text: msg, Images: imgs})
 	if err != nil {
 		// The turn failed (the model API, the session store): the
@@ -278,7 +281,8 @@ func (ss *session) registry() *tools.Registry {
 }
 
 // promptText is the user's message: the prompt's text blocks, then the
-// content of embedded resources and the addresses of linked ones.
+// content of embedded resources and the addresses of linked ones (a
+// file inside the roots is also read in, by withLinks).
 func promptText(blocks []sdk.ContentBlock) string {
 	var parts []string
 	for _, b := range blocks {
