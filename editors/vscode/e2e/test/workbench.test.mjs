@@ -333,6 +333,24 @@ describe('the extension in code-server', () => {
     assert.match(JSON.stringify(result.content), /denied/i);
   });
 
+  step('an @-mention picked in the chat view sends the file; its chip counts the tokens', async () => {
+    await runCommand(page, 'parley: Focus on Chat View');
+    const input = chat().locator('#input');
+    await input.waitFor({ timeout: WAIT });
+    model.script([{ blocks: [{ text: 'Discount takes one off.' }] }]);
+    const ends = await turnMetas().count();
+    await input.fill('');
+    await input.pressSequentially('Explain @fee');
+    const item = chat().locator('#mention-menu .mention-item', { hasText: 'cart/fee.go' }).first();
+    await item.waitFor({ timeout: WAIT });
+    await item.click();
+    assert.equal(await input.inputValue(), 'Explain @cart/fee.go ');
+    await input.press('Enter');
+    await turnMetas().nth(ends).waitFor({ timeout: WAIT });
+    await chat().locator('.user .mention-chip', { hasText: /^cart\/fee\.go · [\d,]+ tokens?$/ }).waitFor({ timeout: WAIT });
+    assert.match(JSON.stringify(model.bodies().at(-1).messages), /Discount lowers the fee/);
+  });
+
   // ---- inline completion ----
 
   // The editor's text without the ghost text VS Code draws into its lines.
