@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import {
   type ChatContext,
   type ChatEvent,
+  type ChatImage,
   type ChatParams,
   type ChatResult,
   type CompactParams,
@@ -29,6 +30,7 @@ import type { CancelToken } from './approvals';
 import { ChatApprovals } from './chatApprovals';
 import { type ChatHost, type EditorContext, errorMessage, fileName } from './chatHost';
 import { MentionCandidates, wantsSelection, withMentions } from './chatMentions';
+import { attachUris, imageNames, withImages } from './imageMessages';
 
 export type { ChatClient, ChatHost, ChatViewPort, EditorContext } from './chatHost';
 
@@ -141,7 +143,10 @@ export class ChatController implements vscode.Disposable {
         this.approvals.replay();
         return;
       case 'send':
-        await this.send(m.text, m.includeContext, m.mentions);
+        await this.send(m.text, m.includeContext, m.mentions, m.images);
+        return;
+      case 'attachUris':
+        await attachUris(this.host, m.uris, (u) => vscode.workspace.fs.readFile(vscode.Uri.parse(u)));
         return;
       case 'stop':
         this.stop();
@@ -214,7 +219,7 @@ export class ChatController implements vscode.Disposable {
    * with its @-mentions; "@selection" sends the editor's selection as the
    * context even when the context is not included otherwise.
    */
-  async send(text: string, includeContext = this.includeContext, mentions?: Mention[]): Promise<ChatResult | undefined> {
+  async send(text: string, includeContext = this.includeContext, mentions?: Mention[], images?: ChatImage[]): Promise<ChatResult | undefined> {
     if (this.active?.doneSeen) {
       // "done" comes just before the answer; let the answer land first.
       await this.active.finished;
@@ -229,14 +234,14 @@ export class ChatController implements vscode.Disposable {
     }
     const ctx = this.pinned ?? (includeContext || wantsSelection(mentions) ? this.host.editorContext() : undefined);
     this.pinned = undefined;
-    const params: ChatParams = withMentions({ message: text }, mentions);
+    const params: ChatParams = withImages(withMentions({ message: text }, mentions), images);
     if (this.session) {
       params.session = this.session;
     }
     if (ctx) {
       params.context = ctx.context;
     }
-    this.record({ type: 'userMessage', text, context: ctx?.info });
+    this.record({ type: 'userMessage', text, context: ctx?.info, ...imageNames(images) });
     this.postContext();
     return this.run(Methods.chat, params);
   }

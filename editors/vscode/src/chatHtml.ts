@@ -61,13 +61,14 @@ export function chatHtml(o: ChatHtmlOptions): string {
 </main>
 <div id="notice" class="banner error" hidden><span id="notice-text"></span> <button id="notice-close" class="icon" aria-label="Dismiss">${ICONS.close}</button></div>
 <div id="approvals" class="approvals"></div>
-<footer class="composer">
+<footer id="composer" class="composer">
   <div id="context" class="context" hidden>
     <label title="Send the active file, selection and diagnostics with the message"><input type="checkbox" id="include-context" checked> ${ICONS.clip} <span id="context-label"></span></label>
     <button id="unpin" class="icon" title="Don't send this selection" aria-label="Remove context" hidden>${ICONS.close}</button>
   </div>
   <div id="prompt-menu" class="prompt-menu" role="listbox" aria-label="Prompt commands" hidden></div>
   <div id="mention-menu" class="prompt-menu mention-menu" role="listbox" aria-label="Mentions: files, symbols, diagnostics, changes, selection, URL" hidden></div>
+  <div id="attachments" class="attachments" role="list" aria-label="Attached images" hidden></div>
   <div class="input-row">
     <textarea id="input" rows="3" placeholder="Ask parley… (@ to mention a file or symbol, Enter to send, Shift+Enter for a new line)" aria-label="Message"></textarea>
     <button id="send" title="Send (Enter)">Send</button>

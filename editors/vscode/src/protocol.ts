@@ -33,6 +33,15 @@ export interface ChatParams {
   context?: ChatContext;
   /** The mentions picked for this message whose text is still in it (see Mention). */
   mentions?: Mention[];
+  /** Images that go with the message (pasted or dropped on the chat view). */
+  images?: ChatImage[];
+}
+
+/** An image of a parley/chat message: base64 data; the server reads it by its content. */
+export interface ChatImage {
+  mediaType: string;
+  data: string;
+  name?: string;
 }
 
 // ---- @-mentions (docs/protocol.md, "@-mentions") ----

@@ -7,6 +7,7 @@ import type { FromView, ToView } from './messages';
 import { h, icon } from './dom';
 import { turnStopText } from './hookText';
 import { renderItem } from './items';
+import { ImageAttachments, renderImageNames } from './imageAttach';
 import { drawMentions } from './mentionChips';
 import { MentionMenu } from './mentionMenu';
 import { PromptMenu } from './promptMenu';
@@ -72,6 +73,9 @@ function renderTurnShell(t: Turn): HTMLElement {
     const u = h('div', { class: 'user' }, h('div', { class: 'user-text' }, t.user.text));
     if (t.user.context) {
       u.append(h('div', { class: 'user-context', title: t.user.context.uri || t.user.context.label }, icon('clip'), t.user.context.label));
+    }
+    if (t.user.images?.length) {
+      u.append(renderImageNames(t.user.images));
     }
     el.append(u);
   }
@@ -268,16 +272,18 @@ function render(): void {
 
 let promptMenu: PromptMenu | undefined;
 let mentionMenu: MentionMenu | undefined;
+let attachments: ImageAttachments | undefined;
 
 function send(): void {
   const input = $<HTMLTextAreaElement>('input');
   const text = input.value.trim();
-  if (text === '' || state.running || state.compacting || state.server !== 'running') {
+  if ((text === '' && !attachments?.has()) || state.running || state.compacting || state.server !== 'running') {
     return;
   }
   input.value = '';
   const mentions = mentionMenu?.take(text) ?? [];
-  post({ type: 'send', text, includeContext: state.includeContext, ...(mentions.length > 0 ? { mentions } : {}) });
+  const images = attachments?.take().images ?? [];
+  post({ type: 'send', text, includeContext: state.includeContext, ...(mentions.length > 0 ? { mentions } : {}), ...(images.length > 0 ? { images } : {}) });
 }
 
 function wire(): void {
@@ -305,6 +311,7 @@ function wire(): void {
   promptMenu = menu;
   const mentionsMenu = new MentionMenu(input, $('mention-menu'), (id, query) => post({ type: 'mentionQuery', id, query }));
   mentionMenu = mentionsMenu;
+  attachments = new ImageAttachments(input, $('composer'), $('attachments'), (message) => dispatch({ type: 'notice', message }), (uris) => post({ type: 'attachUris', uris }));
   input.addEventListener('keydown', (e) => {
     if (menu.key(e) || mentionsMenu.key(e)) {
       return;
@@ -354,6 +361,10 @@ function wire(): void {
     }
     if (m.type === 'mentionCandidates') {
       mentionMenu?.setItems(m.id, m.items);
+      return;
+    }
+    if (m.type === 'attachImages') {
+      m.images.forEach((i) => attachments?.addData(i.name, i.mediaType, i.data, i.size));
       return;
     }
     if (m.type === 'promptCommands') {

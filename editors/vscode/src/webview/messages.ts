@@ -1,7 +1,7 @@
 // Messages between the extension (ChatController) and the chat webview.
 // Both sides import these types; nothing here touches the DOM or vscode.
 
-import type { ChatEvent, ChatResult, Mention, MentionItem, PromptCommand, SessionHistory, SessionSummary } from '../protocol';
+import type { ChatEvent, ChatImage, ChatResult, Mention, MentionItem, PromptCommand, SessionHistory, SessionSummary } from '../protocol';
 
 /** The editor context a message is sent with, as the view shows it. */
 export interface ContextInfo {
@@ -16,7 +16,7 @@ export interface ContextInfo {
 /** Extension → webview. */
 export type ToView =
   | { type: 'event'; event: ChatEvent }
-  | { type: 'userMessage'; text: string; context?: ContextInfo }
+  | { type: 'userMessage'; text: string; context?: ContextInfo; images?: string[] }
   | { type: 'turnStart' }
   | { type: 'turnEnd'; result?: ChatResult; cancelled?: boolean }
   | { type: 'requestError'; message: string }
@@ -34,13 +34,15 @@ export type ToView =
   | { type: 'server'; state: 'starting' | 'running' | 'stopped'; message?: string }
   | { type: 'promptCommands'; commands: PromptCommand[] }
   /** The answer to the page's mentionQuery id. */
-  | { type: 'mentionCandidates'; id: number; items: MentionItem[]; incomplete?: boolean };
+  | { type: 'mentionCandidates'; id: number; items: MentionItem[]; incomplete?: boolean }
+  /** Image files the extension read for the page to attach (imageAttach.ts). */
+  | { type: 'attachImages'; images: { name: string; mediaType: string; data: string; size: number }[] };
 
 /** Webview → extension. */
 export type FromView =
   | { type: 'ready' }
   /** mentions: the picked @-mentions whose text is still in the message. */
-  | { type: 'send'; text: string; includeContext: boolean; mentions?: Mention[] }
+  | { type: 'send'; text: string; includeContext: boolean; mentions?: Mention[]; images?: ChatImage[] }
   | { type: 'stop' }
   | { type: 'newSession' }
   | { type: 'listSessions' }
@@ -55,4 +57,6 @@ export type FromView =
   | { type: 'compact' }
   | { type: 'listPromptCommands' }
   /** Asks parley/mentionCandidates for what follows an "@"; answered by mentionCandidates with the same id. */
-  | { type: 'mentionQuery'; id: number; query: string };
+  | { type: 'mentionQuery'; id: number; query: string }
+  /** Workspace files dropped on the input, for the extension to read and answer with attachImages. */
+  | { type: 'attachUris'; uris: string[] };

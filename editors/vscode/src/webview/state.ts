@@ -59,7 +59,8 @@ export interface Turn {
   key: number;
   /** The server's turn number, once known. */
   number?: number;
-  user?: { text: string; context?: ContextInfo };
+  /** images: the names of the images sent with the message. */
+  user?: { text: string; context?: ContextInfo; images?: string[] };
   /** What the user message's @-mentions added (the mentions event). */
   mentions?: MentionReport[];
   items: Item[];
@@ -437,7 +438,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
     case 'event':
       return applyEvent(s, a.event);
     case 'userMessage': {
-      const turn: Turn = { key: s.nextKey, user: { text: a.text, context: a.context }, items: [], done: false };
+      const turn: Turn = { key: s.nextKey, user: { text: a.text, context: a.context, images: a.images }, items: [], done: false };
       // A new session is titled by its first message, as the server titles it.
       const title = s.title ?? (s.turns.length === 0 ? titleOf(a.text) : undefined);
       return { ...s, title, nextKey: s.nextKey + 1, turns: [...s.turns, turn], notice: undefined };
