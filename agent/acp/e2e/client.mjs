@@ -77,6 +77,7 @@ async function withAgent(ed, op, env = agentEnv) {
     });
     assert.equal(init.protocolVersion, 1);
     assert.equal(init.agentCapabilities.loadSession, true);
+    assert.equal(init.agentCapabilities.promptCapabilities.image, true);
     assert.equal(init.agentInfo.name, "parley");
     await op(ctx, init);
   });
@@ -192,6 +193,14 @@ await withAgent(ed5, async (ctx) => {
   const resp = await ctx.request("session/prompt", { sessionId: sess.sessionId, prompt: text("/review a.txt") });
   assert.equal(resp.stopReason, "end_turn");
   await ed5.until("the answer", (u) => agentText(u) === "reviewed");
+  // An image for a model without vision is refused before any model call.
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+  const image = { type: "image", mimeType: "image/png", data: png };
+  await assert.rejects(ctx.request("session/prompt", { sessionId: sess.sessionId, prompt: [...text("what is this?"), image] }), (e) => {
+    assert.equal(e.code, -32602, `error ${JSON.stringify(e)}`);
+    assert.match(JSON.stringify(e.data), /model fake-model does not accept images/);
+    return true;
+  });
 });
 
 // An editor without a key, against a hosted-style provider that needs one:
