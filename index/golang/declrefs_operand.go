@@ -64,6 +64,7 @@ type memberFilter struct {
 	fileVerdicts map[string][]uint8
 	ifaces       map[goType][]string // method names of interface types; nil for other types
 	defIface     []string            // def's container's methods when it is an interface
+	aliases      map[goType]bool     // declrefs_embed.go
 	isAlone      *bool
 	gen          uint64 // of the store's operand type cache when the query began
 }
@@ -245,8 +246,10 @@ func (m *memberFilter) judgeType(t goType) memberVerdict {
 		if h.Path == m.def.Path && h.Symbol.Selection.Start == m.def.Selection.Start {
 			return verdictKeep
 		}
-		if m.def.Kind == extract.KindMethod && h.Symbol.Kind == extract.KindMethod && m.corresponds(goType{name: h.Symbol.Container, dir: path.Dir(h.Path)}) {
-			return verdictKeep
+		if m.def.Kind == extract.KindMethod && h.Symbol.Kind == extract.KindMethod {
+			if u := (goType{name: h.Symbol.Container, dir: path.Dir(h.Path)}); m.corresponds(u) || m.embeddedAlias(u) {
+				return verdictKeep
+			}
 		}
 	}
 	if m.defIface != nil && m.def.Kind == extract.KindMethod && len(hits) > 0 && hits[0].Symbol.Kind == extract.KindMethod &&

@@ -180,6 +180,13 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// a field's), a field promoted from an embedded struct of a
 		// pointer conversion, and parenthesized operands: U's Add, not
 		// V's.
+		// An interface embedding two with the same method has one
+		// method object for it, the first one's (go/types): Stat's
+		// IsDir stands for both's, which corresponds to Entry's, so
+		// every call of Stat's IsDir is a reference to Entry's (gopls),
+		// and not the other way round; Other's is not.
+		{"IsDir", "embed/embed.go:4", "embed/embed.go:4 embed/embed.go:26 embed/embed.go:27 embed/embed.go:29 embed/far/far.go:6 embed/far/far.go:7"},
+		{"IsDir", "embed/embed.go:9", "embed/embed.go:9 embed/embed.go:27 embed/embed.go:29 embed/far/far.go:7"},
 		{"Add", "atom/atom.go:7", "atom/atom.go:7 atom/atom.go:36 atom/atom.go:37 atom/atom.go:39 atom/atom.go:40 atom/atom.go:43"},
 	} {
 		sites, err := st.DefinitionSites(c.name)
