@@ -90,6 +90,7 @@ fuzz:
 	$(GO) test ./agent/config -run '^$$' -fuzz FuzzParseLayer -fuzztime 30s
 	$(GO) test ./agent/hooks -run '^$$' -fuzz FuzzHookAnswer -fuzztime 30s
 	$(GO) test ./agent/ralph -run '^$$' -fuzz FuzzParse -fuzztime 30s
+	$(GO) test ./agent/mentions -run '^$$' -fuzz FuzzParse -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzRetryAfter -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzErrorBody -fuzztime 30s
 	$(GO) test ./agent/provider -run '^$$' -fuzz FuzzDebugBody -fuzztime 30s
