@@ -58,7 +58,7 @@ import (
 //
 // The schema version changes whenever any encoding or layout changes; Open
 // rebuilds a store whose version differs instead of misreading it.
-const schemaVersion = 11 // 11: Go fields of anonymous struct types (under "Type.field" or the variable), descriptors of (*T)(p) conversions and parenthesized literals; 10: Go descriptors of make([]T, n) and of calls and selectors after a type assertion; 9: TypeScript and JavaScript parameters typed by their default value; 8: TypeScript and JavaScript resolution descriptors in 'f' and 'r'; 7: Python resolution descriptors in 'f' and 'r', Go descriptors of type switch variables (per clause) and of locals declared after a case or label; 6: //go:build expression in 'p'; 5: operand descriptors in 'f' and 'r'; 4: import names in 'f', selector and import flags in 'r'; 3: container in the name index, ASCII flag in headers
+const schemaVersion = 12 // 12: C and C++ sources masked before parsing (null directives, Doxygen conditionals, `const T &f()`); 11: Go fields of anonymous struct types (under "Type.field" or the variable), descriptors of (*T)(p) conversions and parenthesized literals; 10: Go descriptors of make([]T, n) and of calls and selectors after a type assertion; 9: TypeScript and JavaScript parameters typed by their default value; 8: TypeScript and JavaScript resolution descriptors in 'f' and 'r'; 7: Python resolution descriptors in 'f' and 'r', Go descriptors of type switch variables (per clause) and of locals declared after a case or label; 6: //go:build expression in 'p'; 5: operand descriptors in 'f' and 'r'; 4: import names in 'f', selector and import flags in 'r'; 3: container in the name index, ASCII flag in headers
 
 const (
 	prefixSchema  = 0x01

@@ -55,6 +55,7 @@ func cSpec(name, grammar string) *langSpec {
 		wrappers:     "template_declaration",
 		ctorSameName: true,
 		exported:     cExported,
+		mask:         cMask,
 	}
 }
 
