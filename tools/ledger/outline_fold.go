@@ -73,8 +73,10 @@ func isValue(syms []extract.Symbol, lines []string) func(int) bool {
 // properties spanning several lines (data tables), and in every comment
 // block outside them, the lines after its summary (its first sentence, at
 // most two lines), so that long doc comments and licence headers cost a
-// line or two each. No range covers the name line of a symbol outside a
-// function body: every declaration's signature stays.
+// line or two each; each range then takes in the blank lines and the
+// comment lines without words next to it (absorbQuiet). No range covers
+// the name line of a symbol outside a function body: every
+// declaration's signature stays.
 func OutlineElisions(lang string, lines []string, syms []extract.Symbol) []Range {
 	worth := worthMarker(lines)
 	fn := bodies(lines, syms, func(i int) bool { return isFunction(syms[i]) }, worth)
@@ -83,10 +85,10 @@ func OutlineElisions(lang string, lines []string, syms []extract.Symbol) []Range
 	elided = withBraces(lines, elided)
 	folds, folded := enumFolds(syms)
 	elided = union(append(elided, folds...))
-	elided = spare(elided, nameLines(syms, folded), worth)
-	out := append(slices.Clone(elided), commentTails(lang, lines, elided, worth)...)
-	slices.SortFunc(out, func(a, b Range) int { return a.Start - b.Start })
-	return out
+	names := nameLines(syms, folded)
+	elided = spare(elided, names, worth)
+	out := append(slices.Clone(elided), spare(commentTails(lang, lines, elided, worth), names, worth)...)
+	return absorbQuiet(lang, lines, out, names)
 }
 
 // An enum of foldMin members or more shows its first foldHead members and
@@ -194,7 +196,7 @@ func spare(rs []Range, keep []int, worth func(Range) bool) []Range {
 // commentTails returns, for every comment block outside the elided
 // ranges, the lines after its summary when they are worth a marker.
 func commentTails(lang string, lines []string, elided []Range, worth func(Range) bool) []Range {
-	prefixes := commentPrefixes(lang)
+	cl := commentLines(lang, lines)
 	var out []Range
 	b := 0
 	for n := 1; n <= len(lines); n++ {
@@ -205,11 +207,11 @@ func commentTails(lang string, lines []string, elided []Range, worth func(Range)
 			n = elided[b].End
 			continue
 		}
-		if !isComment(lines[n-1], prefixes) {
+		if !inComment(cl, n) {
 			continue
 		}
 		end := n
-		for end < len(lines) && isComment(lines[end], prefixes) && (b >= len(elided) || end+1 < elided[b].Start) {
+		for end < len(lines) && inComment(cl, end+1) && (b >= len(elided) || end+1 < elided[b].Start) {
 			end++
 		}
 		keep := summaryEnd(lines, n, end)
@@ -283,7 +285,7 @@ func braceBodies(lang string, lines []string, elided []Range, worth func(Range) 
 			n = elided[b].End
 			continue
 		}
-		if !opensBody(lines[n-1]) {
+		if !opensBody(lines[n-1]) && !(allmanHeaders[lang] && strings.TrimSpace(lines[n-1]) == "{" && allmanHeader(lines, n)) {
 			continue
 		}
 		depth, end := 0, 0
