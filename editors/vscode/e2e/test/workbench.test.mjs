@@ -98,7 +98,8 @@ describe('the extension in code-server', () => {
       // lsp_timeout_ms: the TypeScript server's first answers on a busy
       // machine may take longer than the default 2 s.
       JSON.stringify(
-        { completion: { provider: 'openai-completions', model: 'fake-fim', api_url: model.completionsUrl }, lsp_timeout_ms: 15000 },
+        // vision: the fake model takes images (the pasted-image step).
+        { completion: { provider: 'openai-completions', model: 'fake-fim', api_url: model.completionsUrl }, lsp_timeout_ms: 15000, vision: { 'fake-model': true } },
         null,
         2,
       ),
@@ -349,6 +350,31 @@ describe('the extension in code-server', () => {
     await turnMetas().nth(ends).waitFor({ timeout: WAIT });
     await chat().locator('.user .mention-chip', { hasText: /^cart\/fee\.go · [\d,]+ tokens?$/ }).waitFor({ timeout: WAIT });
     assert.match(JSON.stringify(model.bodies().at(-1).messages), /Discount lowers the fee/);
+  });
+
+  step('an image pasted on the chat input shows as a chip and reaches the model as an image block', async () => {
+    await runCommand(page, 'parley: Focus on Chat View');
+    const input = chat().locator('#input');
+    await input.waitFor({ timeout: WAIT });
+    model.script([{ blocks: [{ text: 'A red dot.' }] }]);
+    const ends = await turnMetas().count();
+    // A 1x1 PNG on the clipboard, as a screenshot paste delivers it.
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    await input.evaluate((el, b64) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], 'image.png', { type: 'image/png' }));
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    }, png);
+    await chat().locator('#attachments .image-chip', { hasText: 'pasted-1.png' }).waitFor({ timeout: WAIT });
+    await input.fill('What is in the picture?');
+    await input.press('Enter');
+    await turnMetas().nth(ends).waitFor({ timeout: WAIT });
+    await chat().locator('.user .user-images', { hasText: 'pasted-1.png' }).waitFor({ timeout: WAIT });
+    const last = model.bodies().at(-1).messages.at(-1);
+    assert.deepEqual(
+      last.content.find((b) => b.type === 'image')?.source,
+      { type: 'base64', media_type: 'image/png', data: png },
+    );
   });
 
   // ---- inline completion ----
