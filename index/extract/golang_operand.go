@@ -362,6 +362,12 @@ func (o *operands) valueAt(off, idx int) string {
 		if j < len(src) && src[j] == '(' && idx == 0 {
 			return o.typeAt(j + 1)
 		}
+	case "unsafe":
+		// unsafe.Slice((*T)(p), n): a slice of T, how the runtime views
+		// memory it manages.
+		if d := o.unsafeSlice(a, i, j); d != "" && idx == 0 {
+			return d
+		}
 	case "make":
 		// make([]T, n): a slice of T (maps and channels are not
 		// described).

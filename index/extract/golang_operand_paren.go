@@ -1,6 +1,9 @@
 package extract
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Parenthesized operands: (*x).F, (*x.f).F and y.(T).F, whose "." follows
 // a ")" that closes no call.
@@ -63,7 +66,10 @@ func (o *operands) conversionDesc(k int) string {
 	if i >= k || o.src[i] != '*' {
 		return ""
 	}
-	j := skipSpace(o.src, i+1)
+	j := i
+	for j < k && o.src[j] == '*' {
+		j = skipSpace(o.src, j+1)
+	}
 	a, j := identAt(o.src, j)
 	if a == "" {
 		return ""
@@ -107,4 +113,33 @@ func (o *operands) literalDesc(i, j int) string {
 		return ""
 	}
 	return o.typeAt(i)
+}
+
+// unsafeSlice describes unsafe.Slice((*T)(p), n), the identifier a
+// ("unsafe") at i ending at j, as a slice of T; "" for anything else.
+func (o *operands) unsafeSlice(a string, i, j int) string {
+	if o.bound[a] == 0 || o.local(a, i) || j >= len(o.src) || o.src[j] != '.' {
+		return ""
+	}
+	b, k := identAt(o.src, j+1)
+	if b != "Slice" || k >= len(o.src) || o.src[k] != '(' {
+		return ""
+	}
+	lp := skipSpace(o.src, k+1)
+	if lp >= len(o.src) || o.src[lp] != '(' {
+		return ""
+	}
+	rp := skipParens(o.src, lp)
+	if rp < 0 || rp >= len(o.src) || o.src[rp] != '(' {
+		return ""
+	}
+	end := skipParens(o.src, k)
+	if end < 0 || !endsExpr(o.src, end) {
+		return ""
+	}
+	d := o.conversionDesc(rp - 1)
+	if d == "" || strings.HasPrefix(d, "[]") {
+		return ""
+	}
+	return "[]" + d
 }

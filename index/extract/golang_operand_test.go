@@ -162,6 +162,15 @@ func f(px *Expr, r Ref, dest any) {
 	g(x).M()
 	(*Int64)(nil).M()
 }`, "4:Pos Expr{}\n5:Expr Ref{}\n5:Pos Ref{}.Expr\n6:Closer import\n6:Close io.Closer{}\n7:Expr Ref{}\n7:ClosureExpr import\n8:Op ir.ClosureExpr{}\n9:M g()\n10:M Int64{}"},
+		{"unsafe.Slice of a converted pointer", `package p
+import "unsafe"
+func f(m *Map) {
+	dir := unsafe.Slice((**table)(m.dirPtr), m.dirLen)
+	for _, t := range dir {
+		t.clone()
+	}
+	unsafe.Slice(p, n)[0].M()
+}`, "4:Slice import\n4:dirPtr Map{}\n4:dirLen Map{}\n6:clone []table{}[_]\n8:Slice import\n8:M -"},
 		{"conversions to pointer types and parenthesized literals", `package p
 import "ast"
 func f(p unsafe.Pointer, fn func(int) T) {
