@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/parleyhq/parley/internal/fakellm"
 	"github.com/parleyhq/parley/internal/fixture"
@@ -27,29 +26,14 @@ func TestREPLMentions(t *testing.T) {
 	ws := filepath.Join(dir, "ws")
 	fixture.WriteTree(t, ws, mentionTree)
 	r := startREPL(t, dir, ws, url+"/v1", "--no-watch")
-	for _, st := range []struct {
-		keys   string
-		expect []string
-	}{
+	r.play(t, []replStep{
 		{"", []string{"parley> "}},
 		{"look at @pkg/s\t", []string{"@pkg/server.go "}},
 		{"and @diag\t", []string{"@diagnostics "}},
 		{"and @nts\t", []string{"@notes.txt "}},
 		{"\r", []string{"@pkg/server.go · ", " tokens", "@diagnostics · ", "@notes.txt · ", "Seen.", "parley> "}},
 		{"\x04", nil},
-	} {
-		if st.keys != "" {
-			r.scr.typeText(st.keys)
-		}
-		for _, want := range st.expect {
-			r.scr.expect(want)
-		}
-	}
-	select {
-	case <-r.exited:
-	case <-time.After(ptyTimeout):
-		t.Fatal("parley chat did not exit after Ctrl+D")
-	}
+	})
 	reqs := llm.Requests()
 	if len(reqs) != 1 || !bytes.Contains(reqs[0], []byte("look at @pkg/server.go and @diagnostics and @notes.txt")) ||
 		!bytes.Contains(reqs[0], []byte(`SERVED`)) || !bytes.Contains(reqs[0], []byte(`NOTES-BODY`)) {

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/parleyhq/parley/internal/fakellm"
 	"github.com/parleyhq/parley/internal/fixture"
@@ -26,28 +25,13 @@ func TestREPLPromptCommands(t *testing.T) {
 		".parley/commands/branch.md":        "On !`git branch --show-current`\n",
 	})
 	r := startREPL(t, dir, ws, url+"/v1", "--no-watch")
-	for _, st := range []struct {
-		keys   string
-		expect []string
-	}{
+	r.play(t, []replStep{
 		{"", []string{"parley> "}},
 		{"/help\r", []string{"/delete ID", "undo.md skipped: /undo is a built-in command", "Prompt commands", "/branch", "runs 1 shell line(s); not approved: parley commands approve", "/frontend:lint", "Lint the frontend (workspace)", "/review [focus]", "Review a change (workspace)", "parley> "}},
 		{"/undo\r", []string{"undo:", "parley> "}},
 		{"/rev\terror handling\r", []string{"▸ /review", "Reviewed.", "parley> "}},
 		{"\x04", nil},
-	} {
-		if st.keys != "" {
-			r.scr.typeText(st.keys)
-		}
-		for _, want := range st.expect {
-			r.scr.expect(want)
-		}
-	}
-	select {
-	case <-r.exited:
-	case <-time.After(ptyTimeout):
-		t.Fatal("parley chat did not exit after Ctrl+D")
-	}
+	})
 	reqs := llm.Requests()
 	if len(reqs) != 1 || !bytes.Contains(reqs[0], []byte("Review for error handling.")) {
 		t.Errorf("requests %q, want one with the expanded prompt", reqs)

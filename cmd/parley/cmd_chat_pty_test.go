@@ -357,3 +357,29 @@ text Done.
 		})
 	}
 }
+
+// replStep is what is typed at the REPL and what must then appear, in
+// order.
+type replStep struct {
+	keys   string
+	expect []string
+}
+
+// play types each step's keys and waits for what it shows, then for the
+// REPL to exit (the last step must end it, with Ctrl+D say).
+func (r *replProcess) play(t *testing.T, steps []replStep) {
+	t.Helper()
+	for _, st := range steps {
+		if st.keys != "" {
+			r.scr.typeText(st.keys)
+		}
+		for _, want := range st.expect {
+			r.scr.expect(want)
+		}
+	}
+	select {
+	case <-r.exited:
+	case <-time.After(ptyTimeout):
+		t.Fatal("parley chat did not exit")
+	}
+}
