@@ -76,7 +76,7 @@ func TestChatImageCommand(t *testing.T) {
 	}
 	want := `{"image_url":{"url":"data:image/png;base64,` + base64.StdEncoding.EncodeToString(data) + `"},"type":"image_url"}`
 	if reqs := llm.Requests(); len(reqs) != 1 || !bytes.Contains(reqs[0], []byte(want)) {
-		t.Fatalf("request lacks the image part:\n%s", reqs)
+		t.Fatalf("%d requests; the first lacks the image part %.120s…", len(reqs), want)
 	}
 	if len(app.images) != 0 {
 		t.Errorf("%d images still attached after the turn", len(app.images))
