@@ -10,33 +10,46 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/agent/mentions"
 )
 
-// withMentions returns msg with the context of its mentions appended
-// (read through the agent's tools, so the ledger and the permission
-// policy see them), and prints a line per mention.
+// withMentions returns msg with the context of its mentions appended,
+// and prints a line per mention.
 func (app *chatApp) withMentions(ctx context.Context, msg string) string {
+	return expandMentions(ctx, app.agent, app.session, msg, app.out.mention)
+}
+
+// expandMentions returns msg with the context of its mentions appended,
+// read through a's tools for the next turn of s (so the ledger and the
+// permission policy see them), and shows each with show. parley loop
+// uses it for its prompts.
+func expandMentions(ctx context.Context, a *agent.Agent, s *agent.Session, msg string, show func(mentions.Report)) string {
 	if len(mentions.Parse(msg)) == 0 {
 		return msg
 	}
-	r := &mentions.Resolver{Tools: mentions.Tools{Agent: app.agent, Session: app.session}}
+	r := &mentions.Resolver{Tools: mentions.Tools{Agent: a, Session: s}}
 	extra, reports := r.Expand(ctx, msg, nil)
 	for _, rep := range reports {
-		app.out.mention(rep)
+		show(rep)
 	}
 	return msg + extra
 }
 
-// mention prints one expanded mention: "@label · N tokens", or its error.
+// mentionLine is how an expanded mention is shown: "@label · N tokens",
+// or its error.
+func mentionLine(r mentions.Report) string {
+	if r.Error != "" {
+		return fmt.Sprintf("@%s: %s", r.Label, firstLineOf(r.Error))
+	}
+	return fmt.Sprintf("@%s · %d tokens", r.Label, r.Tokens)
+}
+
+// mention prints one expanded mention, dim.
 func (p *chatPrinter) mention(r mentions.Report) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	line := fmt.Sprintf("@%s · %d tokens", r.Label, r.Tokens)
-	if r.Error != "" {
-		line = fmt.Sprintf("@%s: %s", r.Label, firstLineOf(r.Error))
-	}
-	fmt.Fprintln(p.stderr, p.dimmed(line))
+	fmt.Fprintln(p.stderr, p.dimmed(mentionLine(r)))
 }
 
 // completeInput is the prompt's Tab: a /command at the start of the

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/mentions"
 	"github.com/parleyhq/parley/agent/ralph"
 	"github.com/parleyhq/parley/tools"
 )
@@ -207,6 +208,7 @@ func (a *inProcessAgent) RunPrompt(ctx context.Context, prompt string, out io.Wr
 		// must not include the last iteration's.
 		ag.Env.Diagnostics = tools.NewDiagnostics(a.app.lsp)
 	}
+	prompt = expandMentions(ctx, ag, s, prompt, func(r mentions.Report) { fmt.Fprintln(out, mentionLine(r)) })
 	res, err := ag.Run(ctx, s, prompt)
 	ag.EndSession(context.Background(), s, "other")
 	if err != nil {
