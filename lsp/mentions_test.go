@@ -2,6 +2,9 @@ package lsp
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -172,5 +175,42 @@ func TestChatMentionDiagnostics(t *testing.T) {
 	}
 	if reps := mentionReports(e.events(res.Session)); len(reps) != 1 || reps[0].Label != "diagnostics of a.go" || reps[0].Tokens == 0 {
 		t.Errorf("reports %+v", reps)
+	}
+}
+
+// @changes is the working tree against HEAD and the untracked files.
+func TestChatMentionChanges(t *testing.T) {
+	m := newScriptModel()
+	e := chatEditor(t, m, "", false)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", e.root, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "init")
+	writeFile(t, filepath.Join(e.root, "b.go"), strings.Replace(mustRead(t, e, "b.go"), `"bye"`, `"see you"`, 1))
+	writeFile(t, filepath.Join(e.root, "new.txt"), "new\n")
+	var s seen
+	m.script("review @changes", s.step(reply("ok")))
+	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{Message: "review @changes"}))
+	got := s.first()
+	for _, want := range []string{"<changes label=\"changes\">", `-func Farewell() string { return "bye" }`, `+func Farewell() string { return "see you" }`, "Untracked files:\n  new.txt"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the model's message lacks %q:\n%s", want, got)
+		}
+	}
+	if reps := mentionReports(e.events(res.Session)); len(reps) != 1 || reps[0].Kind != mentions.KindChanges || reps[0].Tokens == 0 {
+		t.Errorf("reports %+v", reps)
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
