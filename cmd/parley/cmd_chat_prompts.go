@@ -15,7 +15,7 @@ import (
 
 // replBuiltins are the REPL's own commands, which no prompt command file
 // may shadow.
-var replBuiltins = []string{"help", "undo", "sessions", "resume", "delete", "new", "model", "cost", "lsp", "memory", "compact", "quit", "exit"}
+var replBuiltins = []string{"help", "undo", "sessions", "resume", "delete", "new", "model", "image", "cost", "lsp", "memory", "compact", "quit", "exit"}
 
 // promptCommands reads the prompt command files again (cheap: a directory
 // or two), so a file added or edited while the chat runs counts at once.
