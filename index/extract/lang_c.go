@@ -55,7 +55,7 @@ func cSpec(name, grammar string) *langSpec {
 		wrappers:     "template_declaration",
 		ctorSameName: true,
 		exported:     cExported,
-		mask:         cMask,
+		mask:         map[string]func([]byte) []byte{"c": cMask, "cpp": cppMask}[name],
 	}
 }
 

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -41,18 +42,35 @@ import (
 // alone, and its branches' symbols are all extracted.
 //
 // And one habit of all C++: a function returning a reference or pointer
-// to a const type named by one identifier, `const T &get() const;`,
-// `const Slice* key();` (with a primitive or qualified type, `const int&`
-// or `const std::string&`, it parses): the grammar fails on it and on the
-// class around it, whose other members lose their symbols too (Boost's
-// interprocess_mutex: none of its 14 members). cMaskConst writes that
-// `const` as `class`, an elaborated type specifier of the same length,
-// `class T &get() const;`, which parses: the function's range still
-// starts where its text does, and its signature is read from the source.
+// to a type named by one identifier after a specifier, `const T &get()
+// const;`, `virtual Status* f();`, `static Node *make();` (with a
+// primitive or qualified type, `const int&` or `const std::string&`, it
+// parses): the grammar fails on it and on the class around it, whose
+// other members lose their symbols too (Boost's interprocess_mutex: none
+// of its 14 members). cMaskRefReturn blanks the "&" or "*": `const T
+// get() const;` parses, the function's range still starts where its text
+// does, and its signature is read from the source.
+//
+// And macros the grammar cannot expand, in C++ only (cMaskMacros), which
+// cost a class all its members wherever they stand: an attribute or
+// export macro between "class" and the name (`class LEVELDB_EXPORT Env`,
+// `class ABSL_ATTRIBUTE_WARN_UNUSED FixedArray`), before a declaration
+// (`FMT_API void f();`, `BOOST_INTERPROCESS_FORCEINLINE offset_ptr()`),
+// after a function's parameters (`get() BOOST_NOEXCEPT`,
+// `data() ABSL_ATTRIBUTE_LIFETIME_BOUND {`, `LOCKS_EXCLUDED(mu_);`), and
+// a line that is only a macro call without a semicolon
+// (`BOOST_COPYABLE_AND_MOVABLE(intrusive_ptr)`). A macro is a name in
+// capitals with an underscore; such names are blanked, with their
+// arguments.
 
 // cMask is src as it is parsed, or src itself when nothing is masked.
 func cMask(src []byte) []byte {
-	return cMaskConst(cMaskDirectives(src))
+	return cMaskRefReturn(cMaskDirectives(src))
+}
+
+// cppMask is cMask and cMaskMacros, for C++.
+func cppMask(src []byte) []byte {
+	return cMaskMacros(cMask(src))
 }
 
 // cMaskDirectives blanks null directives and the directives and branches
@@ -229,14 +247,15 @@ func cDirective(line []byte) string {
 	return string(t[:end])
 }
 
-// cMaskConst writes as `class` each `const` that starts the return type
-// of a function declarator, one identifier and a "&" or "*" (see cMask),
-// outside comments and literals. It returns src itself when there is
-// none.
-func cMaskConst(src []byte) []byte {
-	if !bytes.Contains(src, []byte("const")) {
-		return src
-	}
+// refSpecifiers are the specifiers after which a function returning a
+// reference or pointer to a type of one identifier does not parse.
+var refSpecifiers = []string{"const", "virtual", "static", "inline", "friend", "constexpr", "extern"}
+
+// cMaskRefReturn blanks the "&" or "*" of each function declarator
+// returning a reference or pointer to a type of one identifier after a
+// specifier (see cMask), outside comments and literals. It returns src
+// itself when there is none.
+func cMaskRefReturn(src []byte) []byte {
 	var out []byte
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; {
@@ -256,16 +275,22 @@ func cMaskConst(src []byte) []byte {
 					i++
 				}
 			}
-		case c == 'c' && bytes.HasPrefix(src[i:], []byte("const")) && (i == 0 || !cIdentByte(src[i-1])) && cConstRef(src[i+5:]):
-			if out == nil {
-				out = bytes.Clone(src)
-			}
-			copy(out[i:i+5], "class")
-			i += 4
 		case cIdentByte(c):
-			for i+1 < len(src) && cIdentByte(src[i+1]) {
-				i++
+			j := i
+			for j < len(src) && cIdentByte(src[j]) {
+				j++
 			}
+			if (i == 0 || !cIdentByte(src[i-1])) && slices.Contains(refSpecifiers, string(src[i:j])) {
+				if from, to, ok := cRefReturn(src[j:]); ok {
+					if out == nil {
+						out = bytes.Clone(src)
+					}
+					for k := j + from; k < j+to; k++ {
+						out[k] = ' '
+					}
+				}
+			}
+			i = j - 1
 		}
 	}
 	if out == nil {
@@ -274,45 +299,48 @@ func cMaskConst(src []byte) []byte {
 	return out
 }
 
-// cConstRef says whether the text after a `const` is spaces, one
+// cRefReturn says whether the text after a specifier is spaces, one
 // identifier (not a keyword: a primitive type parses), "&" or "*", and a
-// function's name and its "(" (or operator).
-func cConstRef(b []byte) bool {
+// function's name and its "(" (or operator), and returns the offsets of
+// its "&" and "*" run.
+func cRefReturn(b []byte) (from, to int, ok bool) {
 	i := 0
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 		i++
 	}
 	if i == 0 || i >= len(b) || !cIdentByte(b[i]) || b[i] >= '0' && b[i] <= '9' {
-		return false
+		return 0, 0, false
 	}
 	j := i
 	for j < len(b) && cIdentByte(b[j]) {
 		j++
 	}
 	if cKeywords[string(b[i:j])] {
-		return false
+		return 0, 0, false
 	}
 	k := j
 	for k < len(b) && (b[k] == ' ' || b[k] == '\t' || b[k] == '&' || b[k] == '*') {
 		k++
 	}
-	if k == j || !bytes.ContainsAny(b[j:k], "&*") {
-		return false
+	from = j + bytes.IndexAny(b[j:k], "&*")
+	if from < j {
+		return 0, 0, false
 	}
+	to = j + bytes.LastIndexAny(b[j:k], "&*") + 1
 	name := k
 	for k < len(b) && (cIdentByte(b[k]) || b[k] == ':' || b[k] == '~') {
 		k++
 	}
 	if k == name || b[name] >= '0' && b[name] <= '9' {
-		return false
+		return 0, 0, false
 	}
 	if string(b[name:k]) == "operator" || bytes.HasSuffix(b[name:k], []byte("::operator")) {
-		return true
+		return from, to, true
 	}
 	for k < len(b) && (b[k] == ' ' || b[k] == '\t') {
 		k++
 	}
-	return k < len(b) && b[k] == '('
+	return from, to, k < len(b) && b[k] == '('
 }
 
 // cKeywords are the words after `const` that name no class: primitive

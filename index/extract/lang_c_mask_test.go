@@ -3,6 +3,7 @@ package extract
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,9 +64,30 @@ public:
 		src:  "class mutex\n{\n   public:\n   const internal_type &internal() const\n   {  return m_mutex;   }\n   const Slice* key(int n);\n   void unlock();\n   private:\n   internal_type m_mutex;\n};\n",
 		want: []string{"mutex", "internal", "key", "unlock", "m_mutex"},
 		sig:  map[string]string{"internal": "const internal_type &internal() const", "key": "const Slice* key(int n);"},
+	}, {
+		name: "a pointer returned after a specifier",
+		src:  "class env\n{\n   public:\n   virtual Status* open(const char *name);\n   static Node *make(int n);\n   void close();\n};\n",
+		want: []string{"env", "open", "make", "close"},
+	}, {
+		name: "pure virtual functions returning a class",
+		src:  "class Env {\n public:\n  virtual ~Env();\n  virtual Status NewFile(const std::string& fname) = 0;\n  virtual Status Rename(const std::string& from,\n                        const std::string& to) = 0;\n  virtual uint64_t NowMicros() = 0;\n};\n",
+		want: []string{"Env", "NewFile", "Rename", "NowMicros"},
+		sig:  map[string]string{"NewFile": "virtual Status NewFile(const std::string& fname) = 0;"},
+	}, {
+		name: "an export macro before the class's name",
+		src:  "namespace leveldb {\nclass LEVELDB_EXPORT Env {\n public:\n  Env();\n  static Env* Default();\n};\n}\n",
+		want: []string{"Env", "Default"},
+	}, {
+		name: "attribute macros before and after a declaration",
+		src:  "class buffer {\n public:\n  FMT_API void flush();\n  BOOST_INTERPROCESS_FORCEINLINE buffer(int n) BOOST_NOEXCEPT\n    : n_(n)\n  {}\n  const_pointer data() const ABSL_ATTRIBUTE_LIFETIME_BOUND {\n    return data_;\n  }\n  void clear() LOCKS_EXCLUDED(mu_);\n private:\n  BOOST_COPYABLE_AND_MOVABLE(buffer)\n  int n_ GUARDED_BY(mu_);\n  std::mutex mu_;\n};\n",
+		want: []string{"buffer", "flush", "data", "clear", "n_", "mu_"},
+		sig:  map[string]string{"data": "const_pointer data() const ABSL_ATTRIBUTE_LIFETIME_BOUND"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if m := cppMask([]byte(tt.src)); len(m) != len(tt.src) || strings.Count(string(m), "\n") != strings.Count(tt.src, "\n") {
+				t.Fatalf("cppMask changed the offsets: %q", m)
+			}
 			res, err := For("cpp").Extract(context.Background(), "a.hpp", []byte(tt.src), Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -96,8 +118,10 @@ func TestCMaskKeeps(t *testing.T) {
 		"const char *name(int i);\nconst T *p = f(x);\nx = (const T*)f(y);\n",
 		"// const T &f() in a comment\n/* const T &g() */\ns = \"const T &h()\";\n",
 		"#if FOO_DOXYGEN || defined(BAR)\nclass a : public b\n#endif\n",
+		"#define MAX_SIZE(x) ((x) * CHAR_BIT)\nint a = sizeof(T) * CHAR_BIT;\nULONG_PTR handle;\nif (x) RETURN_IF_ERROR(y);\nint b = 0;\n",
+		"// BOOST_NOEXCEPT in a comment\ns = \"f() ABSL_MUST_USE_RESULT\";\n",
 	} {
-		if got := string(cMask([]byte(src))); got != src {
+		if got := string(cppMask([]byte(src))); got != src {
 			t.Errorf("cMask(%q)\n= %q, want it unchanged", src, got)
 		}
 	}
