@@ -248,12 +248,14 @@ export interface SessionSummary {
 }
 
 export interface SessionBlock {
-  kind: 'text' | 'thinking' | 'tool_use' | 'tool_result' | string;
+  kind: 'text' | 'thinking' | 'tool_use' | 'tool_result' | 'image' | string;
   text?: string;
   toolCallId?: string;
   toolName?: string;
   input?: unknown;
   isError?: boolean;
+  /** An image block's name (its data is not shown again). */
+  name?: string;
 }
 
 export interface SessionMessage {

@@ -373,14 +373,15 @@ export function historyTurns(h: SessionHistory, firstKey: number): Turn[] {
         .filter((b) => b.kind === 'text')
         .map((b) => b.text ?? '')
         .join('\n');
-      if (text !== '') {
+      const images = blocks.filter((b) => b.kind === 'image').map((b) => b.name || 'image');
+      if (text !== '' || images.length > 0) {
         const u = splitUserText(text);
         const m = splitMentions(u.text);
         n++;
         cur = {
           key: key++,
           number: n,
-          user: { text: m.text, context: u.context ? { label: u.context, uri: '' } : undefined },
+          user: { text: m.text, context: u.context ? { label: u.context, uri: '' } : undefined, ...(images.length > 0 ? { images } : {}) },
           mentions: m.mentions,
           items: [],
           done: true,

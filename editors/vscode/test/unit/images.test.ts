@@ -12,7 +12,7 @@ import {
   toChatImage,
 } from '../../src/webview/imageAttach';
 import type { ToView } from '../../src/webview/messages';
-import { reduceAll } from '../../src/webview/state';
+import { initialState, reduce, reduceAll } from '../../src/webview/state';
 import { turnFixture } from '../fixtures';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -108,5 +108,23 @@ describe('images in the extension', () => {
     expect(calls[0]).toEqual({ method: 'parley/chat', params: { message: 'what is this?', images: [img] } });
     const s = reduceAll(posted);
     expect(s.turns[0].user).toMatchObject({ text: 'what is this?', images: ['shot.png'] });
+  });
+
+  it('names the images of a loaded session under their messages', () => {
+    const s = reduce(initialState(), {
+      type: 'history',
+      session: {
+        id: 's1', created: '', updated: '', title: 'what is this?', turns: 2,
+        messages: [
+          { role: 'user', blocks: [{ kind: 'text', text: 'what is this?' }, { kind: 'image', name: 'shot.png' }] },
+          { role: 'assistant', blocks: [{ kind: 'text', text: 'a chart' }] },
+          { role: 'user', blocks: [{ kind: 'image' }] },
+        ],
+      },
+    });
+    expect(s.turns.map((t) => t.user)).toEqual([
+      { text: 'what is this?', context: undefined, images: ['shot.png'] },
+      { text: '', context: undefined, images: ['image'] },
+    ]);
   });
 });
