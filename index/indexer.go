@@ -12,7 +12,6 @@ import (
 	"runtime/metrics"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -68,26 +67,6 @@ func (o *Options) enabled(lang string) bool {
 		return true
 	}
 	return slices.Contains(o.EnableLanguages, lang)
-}
-
-// DefaultMaxFileSize is the size above which files are not parsed.
-const DefaultMaxFileSize = 1 << 20
-
-// goSizeFactor scales the size limit for Go files. The limit protects
-// against the tree-sitter grammars' cost on huge files; Go is parsed by
-// go/parser and a hand-written scanner, tens of times faster, and Go's
-// generated files hold code navigation needs: the compiler's rewrite
-// rules and opcode tables (cmd/compile/internal/ssa's rewriteAMD64.go,
-// 1.9 MB, and opGen.go, 3.0 MB) call methods thousands of times.
-const goSizeFactor = 8
-
-// sizeLimit is the size above which the file at rel is listed but not
-// parsed, for a run whose limit is max.
-func sizeLimit(rel string, max int64) int64 {
-	if strings.HasSuffix(rel, ".go") {
-		return goSizeFactor * max
-	}
-	return max
 }
 
 // flushEvery bounds how much indexing work a killed process can lose: the
