@@ -269,3 +269,28 @@ func FuzzPrepare(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkPrepare measures downscaling: a 2560x1600 screenshot and a
+// 4000x3000 photograph to Anthropic's 1568 px, a 1280x800 screenshot that
+// passes through. go test ./agent/images -run '^$' -bench Prepare
+func BenchmarkPrepare(b *testing.B) {
+	lim := provider.ImageLimitsFor(provider.NameAnthropic)
+	for _, tc := range []struct {
+		name   string
+		w, h   int
+		format string
+	}{
+		{"screenshot-2560x1600-png", 2560, 1600, "png"},
+		{"photo-4000x3000-jpeg", 4000, 3000, "jpeg"},
+		{"small-1280x800-png", 1280, 800, "png"},
+	} {
+		data := encode(b, gradient(tc.w, tc.h), tc.format)
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Prepare("x", data, lim); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
