@@ -19,8 +19,8 @@ func testImage() provider.Block {
 // text, are saved with the session and survive a reload.
 func TestRunInputSendsImages(t *testing.T) {
 	p := newScripted(say("a red square"))
-	st := openTestStore(t, filepath.Join(t.TempDir(), "sessions"))
-	defer st.Close()
+	dir := filepath.Join(t.TempDir(), "sessions")
+	st := openTestStore(t, dir)
 	a := &Agent{Provider: p, Model: "claude-sonnet-4-5", Store: st}
 	s := NewSession()
 	if _, err := a.RunInput(context.Background(), s, Input{Text: "what is this?", Images: []provider.Block{testImage()}}); err != nil {
@@ -30,6 +30,12 @@ func TestRunInputSendsImages(t *testing.T) {
 	if got := p.requests()[0].Messages[0].Blocks; !reflect.DeepEqual(got, want) {
 		t.Errorf("sent %+v", got)
 	}
+	// A real directory, closed and opened again.
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st = openTestStore(t, dir)
+	defer st.Close()
 	loaded, err := st.Load(s.ID)
 	if err != nil {
 		t.Fatal(err)
