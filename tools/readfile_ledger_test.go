@@ -136,7 +136,7 @@ func TestReadFileOutline(t *testing.T) {
 	ftContains(t, run(readFileTool, map[string]any{"path": "big.go"}).Content, "which showed its outline")
 
 	res := run(editFileTool, map[string]any{"path": "big.go", "old_string": "\ty := x + 3\n", "new_string": "\ty := x + 33\n"})
-	if !res.IsError || !strings.Contains(res.Content, "inside lines 31–36, which the outline you read elided; read them first (read_file start_line=31 end_line=36)") {
+	if !res.IsError || !strings.Contains(res.Content, "inside lines 31–37, which the outline you read elided; read them first (read_file start_line=31 end_line=37)") {
 		t.Fatalf("edit in an elided body: %+v", res)
 	}
 	res = run(multiEditTool, map[string]any{"path": "big.go", "edits": []map[string]any{{"old_string": "F1(x", "new_string": "G1(x"}, {"old_string": "\ty := x + 3\n", "new_string": "\ty := x + 33\n"}}})

@@ -17,19 +17,17 @@ const OutlineMinLines = 150
 // worth the model's second look.
 const outlineMinSaving = 0.25
 
-// firstPassComplete ends the Partial reason of a tree-sitter parse whose
-// error-recovery retries were cut after a first pass that reached the end
-// of the file (index/extract's partialReason): its symbols cover the
-// whole file, so the outline can use them. A file cut before that (its
-// budget exceeded) gets no outline: a missing declaration could sit in a
-// range the outline elides. If the wording changes, such files only lose
-// their outline.
-const firstPassComplete = "(first pass complete)"
-
 // outlineUsable says whether an extraction that ended with the given
-// Partial reason ("" for none) has the symbols an outline needs.
+// Partial reason ("" for none) can back an outline: any but a cancelled
+// one. A parse cut short (its iteration limit or budget reached, as
+// gotreesitter's C++ grammar does on a third of Boost.Interprocess's
+// large headers) has the symbols of the file up to the cut, and after it
+// an outline elides only what it finds by text (function bodies after a
+// function's header, the rest of long comments), never a declaration
+// outside a body: the file's later declarations stay, and the first read
+// still compresses instead of sending the whole file.
 func outlineUsable(partial string) bool {
-	return partial == "" || strings.HasSuffix(partial, firstPassComplete)
+	return partial != "parse cancelled"
 }
 
 // readOutline returns the outline a first read of the whole file may show,

@@ -63,6 +63,9 @@ func allmanHeader(lines []string, n int) bool {
 		t = skipAngles(rest)
 	}
 	open := strings.IndexByte(t, '(')
+	if before := strings.Fields(t[:max(open, 0)]); len(before) == 1 && isMacroWord(before[0]) {
+		return false // BOOST_NAMESPACE_BEGIN(detail) opens declarations
+	}
 	for _, w := range strings.FieldsFunc(t[:max(open, 0)], func(r rune) bool { return !isWordRune(r) && r != '_' }) {
 		if slices.Contains(typeKeywords, w) {
 			return false

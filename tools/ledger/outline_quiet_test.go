@@ -127,10 +127,16 @@ public:
         int value;
     };
 };
+
+BOOST_DETAIL_NAMESPACE(detail)
+{
+    class node_base;
+    int node_count;
+}
 `
 	lines := splitTestLines(src)
 	ov := RenderOutline("a.hpp", lines, OutlineElisions("cpp", lines, nil))
-	for _, l := range []string{"    explicit header(Arg1&& arg1, ArgN&&... argn)", "    unsigned version() const BOOST_NOEXCEPT", "        int key;", "        int value;"} {
+	for _, l := range []string{"    explicit header(Arg1&& arg1, ArgN&&... argn)", "    unsigned version() const BOOST_NOEXCEPT", "        int key;", "        int value;", "    class node_base;", "    int node_count;"} {
 		if !strings.Contains(ov.Text, "\t"+l+"\n") {
 			t.Errorf("%q is not in the outline:\n%s", l, ov.Text)
 		}
