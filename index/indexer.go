@@ -19,6 +19,9 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/parleyhq/parley/index/extract"
+	// Python files are extracted by a hand-written scanner, registered by
+	// its init; tree-sitter extracts only the files it declines.
+	_ "github.com/parleyhq/parley/index/extract/pyscan"
 	"github.com/parleyhq/parley/workspace"
 )
 

@@ -35,7 +35,7 @@ func scannerFor(lang string) Scanner {
 // is not to, and the tree-sitter path is still right.
 func scan(lang string, src []byte, opts Options) (res *Result, ok bool) {
 	s := scannerFor(lang)
-	if s == nil {
+	if s == nil || opts.TreeSitter {
 		return nil, false
 	}
 	defer func() {

@@ -195,6 +195,9 @@ type Options struct {
 	// Describe holds the annotators to run after the walk, by tree-sitter
 	// language name ("python"); nil runs none.
 	Describe map[string]Annotator
+	// TreeSitter skips the language's scanner (RegisterScanner), for the
+	// comparisons that check a scanner against the tree-sitter path.
+	TreeSitter bool
 }
 
 // DefaultBudget is the budget of a file of unknown size. Callers that know

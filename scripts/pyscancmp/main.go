@@ -55,7 +55,6 @@ func main() {
 	sort.Strings(files)
 	switch {
 	case *dump != "":
-		extract.RegisterScanner("python", nil) // tree-sitter's records
 		writeBase(*dump, files)
 	case *cmp != "":
 		compare(*cmp, files, *verbose)
@@ -64,7 +63,7 @@ func main() {
 
 func writeBase(out string, files []string) {
 	ex := extract.For("python")
-	opts := extract.Options{Describe: map[string]extract.Annotator{"python": python.Describe}}
+	opts := extract.Options{Describe: map[string]extract.Annotator{"python": python.Describe}, TreeSitter: true}
 	res := make([]*extract.Result, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)

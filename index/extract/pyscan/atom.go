@@ -240,10 +240,14 @@ func (p *parser) paramList(n int32, closer string, typed bool) {
 			prm = p.t.mk(typ, o.start, p.t.nodes[id].end, id)
 			if typed && p.is(":") {
 				p.next()
-				if p.is("*") {
-					p.fail("star annotation") // *args: *Ts, rare; not replicated
+				var ty int32
+				if p.is("*") { // *args: *Ts, a splat_type
+					s := p.next().start
+					e := p.bitOr()
+					ty = p.t.mk(nOther, s, p.t.nodes[e].end, e)
+				} else {
+					ty = p.test()
 				}
-				ty := p.test()
 				tp := p.span(nTypedParam, prm, ty)
 				p.t.add(tp, prm)
 				p.t.fld(tp, fType, p.t.mk(nType, p.t.nodes[ty].start, p.t.nodes[ty].end, ty))

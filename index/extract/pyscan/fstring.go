@@ -53,10 +53,14 @@ func (p *parser) fields(n int32, s, e int, raw bool) {
 				for i < e && src[i] != '}' {
 					i++
 				}
+				i++
+				continue
 			}
 			i += 2
-		case c == '{' && i+1 < e && src[i+1] == '{':
+		case c == '{' && i+1 < e && src[i+1] == '{', c == '}' && i+1 < e && src[i+1] == '}':
 			i += 2
+		case c == '}':
+			p.fail("single '}' in an f-string")
 		case c == '{':
 			i = p.field(n, i+1, e, raw)
 		default:

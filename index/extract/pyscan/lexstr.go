@@ -114,30 +114,48 @@ func (l *lexer) number() {
 
 func isHex(b []byte) bool { return len(b) > 1 && b[0] == '0' && (b[1]|0x20) == 'x' }
 
-// ops are Python's operators and delimiters, longest first.
-var ops = []string{
-	"**=", "//=", ">>=", "<<=", "...", "->", ":=",
-	"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
-	"+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=",
-}
-
+// op lexes an operator or delimiter, the longest that matches.
 func (l *lexer) op() error {
 	src := l.src[l.pos:]
-	for _, o := range ops {
-		if len(src) >= len(o) && string(src[:len(o)]) == o {
-			switch o {
-			case "(", "[", "{":
-				l.depth++
-			case ")", "]", "}":
-				if l.depth == 0 {
-					return fallback("unbalanced bracket")
-				}
-				l.depth--
-			}
-			l.emit(tOp, l.pos, l.pos+len(o))
-			l.pos += len(o)
-			return nil
+	n := 1
+	switch c := src[0]; c {
+	case '(', '[', '{':
+		l.depth++
+	case ')', ']', '}':
+		if l.depth == 0 {
+			return fallback("unbalanced bracket")
 		}
+		l.depth--
+	case ',', ';', '~':
+	case '.':
+		if len(src) >= 3 && src[1] == '.' && src[2] == '.' {
+			n = 3
+		}
+	case '-':
+		if len(src) >= 2 && (src[1] == '>' || src[1] == '=') {
+			n = 2
+		}
+	case ':', '+', '%', '@', '&', '|', '^', '=':
+		if len(src) >= 2 && src[1] == '=' {
+			n = 2
+		}
+	case '!':
+		if len(src) < 2 || src[1] != '=' {
+			return fallback("unknown character")
+		}
+		n = 2
+	case '*', '/', '<', '>':
+		// **, //, <<, >>, each maybe with '='; <= >= *= /=.
+		if len(src) >= 2 && src[1] == c {
+			n = 2
+		}
+		if len(src) > n && src[n] == '=' {
+			n++
+		}
+	default:
+		return fallback("unknown character")
 	}
-	return fallback("unknown character")
+	l.emit(tOp, l.pos, l.pos+n)
+	l.pos += n
+	return nil
 }

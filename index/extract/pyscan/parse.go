@@ -160,7 +160,11 @@ func (p *parser) statement(parent int32) {
 			}
 		case "match", "case":
 			if p.lineEndsWithColon() && !p.isAt(1, "=") && !p.isAt(1, ".") {
-				p.fail("match statement")
+				if p.text(t) == "case" {
+					p.fail("case outside a match statement")
+				}
+				p.t.add(parent, p.matchStmt())
+				return
 			}
 		case "type":
 			if p.peekAt(1).kind == tName {

@@ -40,7 +40,13 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{src: src, nodes: make([]node, 0, len(toks))}
+	t := &tree{src: src, nodes: make([]node, 0, len(toks)), rootStart: uint32(len(src))}
+	if len(toks) > 0 && toks[0].kind != tEOF {
+		t.rootStart = toks[0].start
+	}
+	if len(comments) > 0 && comments[0].start < t.rootStart {
+		t.rootStart = comments[0].start
+	}
 	p := &parser{t: t, toks: toks, src: src}
 	p.module()
 	res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}

@@ -40,11 +40,21 @@ func (t *tree) scopeOf(n int32) int32 {
 	return 0
 }
 
+// parentScope is the scope enclosing scope s (-1 for the module).
 func (t *tree) parentScope(s int32) int32 {
-	if t.typ(s) == nModule {
+	if t.typ(s) == nModule || t.sameAsRoot(s) {
 		return -1
 	}
 	return t.scopeOf(s)
+}
+
+// sameAsRoot reports whether n spans exactly what tree-sitter's module
+// node spans: index/python compares nodes by their byte ranges
+// (syntax.SameNode), so a def that starts the file and ends it, without a
+// final newline, is taken for the module, and the lookups through it
+// stop there.
+func (t *tree) sameAsRoot(n int32) bool {
+	return t.nodes[n].start == t.rootStart && t.nodes[n].end == uint32(len(t.src))
 }
 
 // bindingName reports whether identifier id is bound where it stands.
@@ -185,7 +195,7 @@ func (t *tree) lookup(n int32, name string, bs *bindings) (b, scope int32) {
 			if b := bs.binding(scope, name); b >= 0 {
 				return b, scope
 			}
-			if typ == nModule {
+			if typ == nModule || t.sameAsRoot(scope) {
 				return -1, scope
 			}
 		}

@@ -67,6 +67,7 @@ const (
 	nElif
 	nWhile
 	nExcept
+	nCaseClause
 )
 
 type field uint8
@@ -104,6 +105,9 @@ type node struct {
 type tree struct {
 	src   []byte
 	nodes []node
+	// rootStart is where tree-sitter's module node starts: at the file's
+	// first token or comment, leading blank lines being no node's.
+	rootStart uint32
 }
 
 func (t *tree) mk(typ nodeType, start, end uint32, kids ...int32) int32 {

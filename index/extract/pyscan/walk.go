@@ -127,7 +127,7 @@ func (w *walker) visit(n int32) {
 	w.flushComments(nd.start)
 	opened := false
 	switch nd.typ {
-	case nIf, nElif, nFor, nWhile, nExcept, nConditional, nForIn, nIfClause, nBoolOp:
+	case nIf, nElif, nFor, nWhile, nExcept, nConditional, nForIn, nIfClause, nBoolOp, nCaseClause:
 		if k := len(w.scopes); k > 0 && w.scopes[k-1].fn {
 			w.scopes[k-1].branches++
 		}
