@@ -17,15 +17,23 @@ import (
 )
 
 // The targets of issues 12 and 27, as the share of read_file tokens saved
-// against showing the whole file at every read, over all files.
+// against showing the whole file at every read. Issue 27's (a first read,
+// "outline", of at most 40% of the file; explore; debug) are held on the
+// held-out files (testdata/tokenbench/heldout), which the outline was not
+// tuned on; issue 12's (edit, multi-edit, unchanged) over all files. Both
+// sets' totals are reported.
 var tokenTargets = map[string]float64{
 	"explore": 0.80, "debug": 0.92, "edit": 0.85, "multi-edit": 0.60,
 	"outline": 0.60, "unchanged": 0.97,
 }
 
+// heldOutTargets are the workflows whose targets the held-out files must
+// meet (issue 27); the others' are held over all files.
+var heldOutTargets = map[string]bool{"outline": true, "explore": true, "debug": true}
+
 // maxFirstRead is issue 27's bound on a first read (an outline), as a
-// share of the file's tokens: held over all files by the "outline" target,
-// and each file above it is listed.
+// share of the file's tokens: held over the held-out files by the
+// "outline" target, and each file above it is listed.
 const maxFirstRead = 0.40
 
 // maxLedgerP99 bounds the ledger's own work per read (hashing, deciding,
@@ -285,7 +293,8 @@ func runWorkflows(b *testing.B, name string, src []byte) (benchFile, []benchEdit
 // reportTokens prints the first read's share of each file and the savings
 // per file, per language, per split and in all, with the files whose
 // first read is over maxFirstRead of them, and fails the benchmark when
-// the totals miss a target.
+// the held-out files' totals miss one of issue 27's targets or all
+// files' totals miss one of issue 12's.
 func reportTokens(b *testing.B, files []benchFile) {
 	fmt.Printf("%-8s %-26s %6s %7s %8s %8s\n", "split", "file", "tokens", "first", "explore", "debug")
 	var over []string
@@ -327,13 +336,21 @@ func reportTokens(b *testing.B, files []benchFile) {
 		}
 	}
 	_, all := group(func(benchFile) string { return "all" })
-	for _, w := range benchWorkflows {
-		g := all["all"]
-		saved := g.saved(w)
-		b.ReportMetric(100*saved, w+"-saved-%")
-		fmt.Printf("%-11s sent %7d of %7d tokens: %5.1f%% saved (target %2.0f%%)\n", w, g.sent[w], g.base[w], 100*saved, 100*tokenTargets[w])
-		if saved < tokenTargets[w] {
-			b.Errorf("%s saves %.1f%%, below the %.0f%% target", w, 100*saved, 100*tokenTargets[w])
+	_, splits := group(func(f benchFile) string { return f.split })
+	for _, set := range []struct {
+		name   string
+		g      benchFile
+		metric string
+		held   bool
+	}{{"held-out", splits["heldout"], "heldout-", true}, {"all", all["all"], "", false}} {
+		fmt.Printf("%s files:\n", set.name)
+		for _, w := range benchWorkflows {
+			saved := set.g.saved(w)
+			b.ReportMetric(100*saved, set.metric+w+"-saved-%")
+			fmt.Printf("  %-11s sent %7d of %7d tokens: %5.1f%% saved (target %2.0f%%)\n", w, set.g.sent[w], set.g.base[w], 100*saved, 100*tokenTargets[w])
+			if set.held == heldOutTargets[w] && saved < tokenTargets[w] {
+				b.Errorf("%s files: %s saves %.1f%%, below the %.0f%% target", set.name, w, 100*saved, 100*tokenTargets[w])
+			}
 		}
 	}
 }
