@@ -79,14 +79,23 @@ func isValue(syms []extract.Symbol, lines []string) func(int) bool {
 // declaration's signature stays.
 func OutlineElisions(lang string, lines []string, syms []extract.Symbol) []Range {
 	worth := worthMarker(lines)
-	fn := bodies(lines, syms, func(i int) bool { return isFunction(syms[i]) }, worth)
-	elided := union(append(fn, bodies(lines, syms, isValue(syms, lines), worth)...))
+	// A body is worth its marker with the blank lines after it, which the
+	// marker takes in (absorbQuiet): a Python property whose body is a
+	// docstring's closing quotes.
+	worthBody := func(r Range) bool {
+		for r.End < len(lines) && strings.TrimSpace(lines[r.End]) == "" {
+			r.End++
+		}
+		return worth(r)
+	}
+	fn := bodies(lines, syms, func(i int) bool { return isFunction(syms[i]) }, worthBody)
+	elided := union(append(fn, bodies(lines, syms, isValue(syms, lines), worthBody)...))
 	elided = union(append(elided, braceBodies(lang, lines, elided, worth)...))
 	elided = withBraces(lines, elided)
 	folds, folded := enumFolds(syms)
 	elided = union(append(elided, folds...))
 	names := nameLines(syms, folded)
-	elided = spare(elided, names, worth)
+	elided = spare(elided, names, worthBody)
 	out := append(slices.Clone(elided), spare(commentTails(lang, lines, elided, worth), names, worth)...)
 	return absorbQuiet(lang, lines, out, names)
 }

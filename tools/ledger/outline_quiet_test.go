@@ -158,3 +158,42 @@ func TestOutlineCommentTailsSpareNames(t *testing.T) {
 		t.Errorf("line 3 (a symbol's name line) is not in the outline:\n%s", ov.Text)
 	}
 }
+
+// A body worth its marker only with the blank line after it (a Python
+// property whose body is a docstring, its closing quotes alone on a line)
+// is elided with that line.
+func TestOutlineDocstringBody(t *testing.T) {
+	src := `class Response(metaclass=abc.ABCMeta):
+    @property
+    @abc.abstractmethod
+    def serial_number(self) -> int:
+        """
+        The serial number of the certificate.
+        """
+
+    @property
+    @abc.abstractmethod
+    def issuer_key_hash(self) -> bytes:
+        """
+        The hash of the issuer's public key.
+        """
+`
+	res, err := extract.For("python").Extract(context.Background(), "a.py", []byte(src), extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := splitTestLines(src)
+	ov := RenderOutline("a.py", lines, OutlineElisions("python", lines, res.Symbols))
+	want := ` 1	class Response(metaclass=abc.ABCMeta):
+ 2	    @property
+ 3	    @abc.abstractmethod
+ 4	    def serial_number(self) -> int:
+ 5	        """
+ 6	        The serial number of the certificate.
+	…
+ 9	    @property
+`
+	if _, got, _ := strings.Cut(ov.Text, "]\n"); !strings.HasPrefix(got, want) {
+		t.Errorf("outline:\n%s\nwant it to start:\n%s", got, want)
+	}
+}
