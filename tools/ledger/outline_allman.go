@@ -30,7 +30,11 @@ func allmanHeader(lines []string, n int) bool {
 	if p < 1 {
 		return false
 	}
-	f := strings.Fields(lines[p-1])
+	last := lines[p-1]
+	if i := strings.Index(last, "//"); i >= 0 {
+		last = last[:i] // f(x) // never throws
+	}
+	f := strings.Fields(last)
 	for len(f) > 0 && (slices.Contains(headerTail, f[len(f)-1]) || isMacroWord(f[len(f)-1])) {
 		f = f[:len(f)-1]
 	}

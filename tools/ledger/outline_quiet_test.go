@@ -121,6 +121,12 @@ public:
         return version_;
     }
 
+    header& operator=(BOOST_RV_REF(header) other) // never throws
+    {
+        this_type(other).swap(*this);
+        return *this;
+    }
+
     struct node_t : public base_t
     {
         int key;
@@ -141,7 +147,7 @@ BOOST_DETAIL_NAMESPACE(detail)
 			t.Errorf("%q is not in the outline:\n%s", l, ov.Text)
 		}
 	}
-	for _, l := range []string{"        init(arg1);", "        check(version_);"} {
+	for _, l := range []string{"        init(arg1);", "        check(version_);", "        this_type(other).swap(*this);"} {
 		if strings.Contains(ov.Text, "\t"+l+"\n") {
 			t.Errorf("%q is in the outline:\n%s", l, ov.Text)
 		}
