@@ -25,6 +25,12 @@ type describer struct {
 	idents []int32
 	table  []string
 	index  map[string]uint32
+	// Memos: a file names the same bindings over and over (self, module
+	// imports), and each answer depends only on its key.
+	bindOp  map[int32]uint32    // binding<<1|module-scope -> its "@L:C" operand
+	pos     map[int32]string    // node -> "L:C"
+	values  map[[2]int32]string // binding, depth -> bindingValue
+	lookups map[bindKey][2]int32
 }
 
 func (d *describer) intern(desc string) uint32 {
@@ -40,13 +46,30 @@ func (d *describer) intern(desc string) uint32 {
 }
 
 func (d *describer) posString(n int32, w *walker) string {
+	if s, ok := d.pos[n]; ok {
+		return s
+	}
 	p := w.pos(d.t.nodes[n].start)
-	return strconv.FormatUint(uint64(p.Line), 10) + ":" + strconv.FormatUint(uint64(p.Col), 10)
+	s := strconv.FormatUint(uint64(p.Line), 10) + ":" + strconv.FormatUint(uint64(p.Col), 10)
+	d.pos[n] = s
+	return s
+}
+
+// lookup is tree.lookup, memoized by the scope the name is used in.
+func (d *describer) lookup(n int32, name string) (b, scope int32) {
+	k := bindKey{d.t.scopeOf(n), name}
+	if r, ok := d.lookups[k]; ok {
+		return r[0], r[1]
+	}
+	b, scope = d.t.lookup(n, name, d.tab)
+	d.lookups[k] = [2]int32{b, scope}
+	return b, scope
 }
 
 // describeFile fills res's descriptors (Describe).
 func describeFile(t *tree, w *walker, res *extract.Result) {
-	d := &describer{t: t, index: map[string]uint32{}}
+	d := &describer{t: t, index: map[string]uint32{}, bindOp: map[int32]uint32{},
+		pos: map[int32]string{}, values: map[[2]int32]string{}, lookups: map[bindKey][2]int32{}}
 	d.tab = t.newBindings(func(n int32) { d.idents = append(d.idents, n) })
 	added := d.allStrings(w, res)
 	for i := range res.Refs {
@@ -59,7 +82,7 @@ func describeFile(t *tree, w *walker, res *extract.Result) {
 		if k >= len(d.idents) || t.nodes[d.idents[k]].start != off {
 			continue
 		}
-		r.Operand = d.intern(d.describe(d.idents[k], w))
+		r.Operand = d.operand(d.idents[k], w)
 	}
 	d.facts(w)
 	if added {
@@ -68,49 +91,76 @@ func describeFile(t *tree, w *walker, res *extract.Result) {
 	res.Operands = d.table
 }
 
-func (d *describer) describe(id int32, w *walker) string {
+// operand is the interned descriptor of identifier id: describe's, with
+// the common case, a bare name bound in this file, memoized.
+func (d *describer) operand(id int32, w *walker) uint32 {
+	desc, b, g := d.describe(id, w)
+	if b < 0 {
+		return d.intern(desc)
+	}
+	key := b << 1
+	if g {
+		key |= 1
+	}
+	if op, ok := d.bindOp[key]; ok {
+		return op
+	}
+	prefix := "@"
+	if g {
+		prefix = "g@"
+	}
+	op := d.intern(prefix + d.posString(b, w))
+	d.bindOp[key] = op
+	return op
+}
+
+// describe is the descriptor of identifier id, or, when id is a bare
+// name bound in this file (not by an import), that binding b and whether
+// the name was resolved at module scope (the descriptor is then
+// [g]@L:C of b, built by operand).
+func (d *describer) describe(id int32, w *walker) (string, int32, bool) {
 	t := d.t
-	name := t.text(id)
+	name := t.name(id)
 	p := t.parent(id)
 	if p >= 0 && t.typ(p) == nAttribute && t.nodes[id].field == fAttr {
 		v := d.value(t.field(p, fObject), 0, w)
 		if v == "" {
-			return "."
+			return ".", -1, false
 		}
 		desc := v + "." + name
 		if t.bindingName(p) {
 			desc = "=" + desc
 		}
-		return desc
+		return desc, -1, false
 	}
 	if p >= 0 && t.typ(p) == nKeywordArg && t.nodes[id].field == fName {
-		return ""
+		return "", -1, false
 	}
 	if st := t.enclosingImport(id); st >= 0 {
 		v := d.importPart(st, id)
 		if v != "" && t.bindingName(id) && t.typ(t.scopeOf(id)) == nModule {
 			v = "g" + v
 		}
-		return v
+		return v, -1, false
 	}
-	b, scope := t.lookup(id, name, d.tab)
+	b, scope := d.lookup(id, name)
 	g := ""
 	if scope >= 0 && t.typ(scope) == nModule {
 		g = "g"
 	}
 	switch {
 	case b < 0 && g != "":
-		return "g*"
+		return "g*", -1, false
 	case b < 0:
-		return ""
+		return "", -1, false
 	}
 	if st := t.enclosingImport(b); st >= 0 {
 		if v := d.importValue(st, b); v != "" {
-			return g + v
+			return g + v, -1, false
 		}
-		return ""
+		return "", -1, false
 	}
-	return g + "@" + d.posString(b, w)
+	return "", b, g != ""
 }
 
 func modulePath(dotted string) string {
@@ -173,8 +223,8 @@ func (d *describer) value(n int32, depth int, w *walker) string {
 	var v string
 	switch t.typ(n) {
 	case nIdent:
-		name := t.text(n)
-		b, scope := t.lookup(n, name, d.tab)
+		name := t.name(n)
+		b, scope := d.lookup(n, name)
 		switch {
 		case b >= 0:
 			v = d.bindingValue(b, depth, w)
@@ -183,7 +233,7 @@ func (d *describer) value(n int32, depth int, w *walker) string {
 		}
 	case nAttribute:
 		if o := d.value(t.field(n, fObject), depth+1, w); o != "" {
-			v = o + "." + t.text(t.field(n, fAttr))
+			v = o + "." + t.name(t.field(n, fAttr))
 		}
 	case nCall:
 		if o := d.value(t.field(n, fFunction), depth+1, w); o != "" {
@@ -199,6 +249,16 @@ func (d *describer) value(n int32, depth int, w *walker) string {
 }
 
 func (d *describer) bindingValue(b int32, depth int, w *walker) string {
+	k := [2]int32{b, int32(depth)}
+	if v, ok := d.values[k]; ok {
+		return v
+	}
+	v := d.bindingValueOf(b, depth, w)
+	d.values[k] = v
+	return v
+}
+
+func (d *describer) bindingValueOf(b int32, depth int, w *walker) string {
 	t := d.t
 	if st := t.enclosingImport(b); st >= 0 {
 		return d.importValue(st, b)

@@ -40,7 +40,7 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{src: src, nodes: make([]node, 0, len(toks)), rootStart: uint32(len(src))}
+	t := &tree{src: src, nodes: make([]node, 0, len(toks)), rootStart: uint32(len(src)), names: map[string]string{}}
 	if len(toks) > 0 && toks[0].kind != tEOF {
 		t.rootStart = toks[0].start
 	}
@@ -51,7 +51,7 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	p.module()
 	res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}
 	w := &walker{t: t, src: src, comments: comments, res: res,
-		lines: lineStarts(src), vars: map[string]bool{}, names: map[string]string{}}
+		lines: lineStarts(src), vars: map[string]bool{}}
 	w.visit(0)
 	w.flushComments(uint32(len(src)) + 1)
 	if describe {

@@ -136,7 +136,7 @@ func (t *tree) newBindings(ident func(int32)) *bindings {
 			ident(n)
 			if t.bindingName(n) {
 				s := t.scopeOf(n)
-				k := bindKey{s, t.text(n)}
+				k := bindKey{s, t.name(n)}
 				if _, ok := b.bind[k]; !ok {
 					b.bind[k] = n
 					if st := t.typ(s); st == nModule || st == nClass {

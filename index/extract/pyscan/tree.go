@@ -108,6 +108,7 @@ type tree struct {
 	// rootStart is where tree-sitter's module node starts: at the file's
 	// first token or comment, leading blank lines being no node's.
 	rootStart uint32
+	names     map[string]string
 }
 
 func (t *tree) mk(typ nodeType, start, end uint32, kids ...int32) int32 {
@@ -174,6 +175,18 @@ func (t *tree) child(n int32, i int) int32 {
 		k = t.nodes[k].next
 	}
 	return k
+}
+
+// name is identifier n's text, one string per distinct name of the file
+// (the map lookup keyed by the bytes does not allocate).
+func (t *tree) name(n int32) string {
+	b := t.src[t.nodes[n].start:t.nodes[n].end]
+	if s, ok := t.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	t.names[s] = s
+	return s
 }
 
 func (t *tree) text(n int32) string {

@@ -35,6 +35,7 @@ type walker struct {
 	t        *tree
 	src      []byte
 	lines    []uint32
+	lastLine int
 	comments []comment
 	ci       int
 	res      *extract.Result
@@ -42,11 +43,20 @@ type walker struct {
 	calls    []uint32
 	doc      docBlock
 	vars     map[string]bool
-	names    map[string]string
 }
 
+// pos converts a byte offset; lookups mostly go forward a little, so the
+// last line found is tried first.
 func (w *walker) pos(off uint32) extract.Pos {
 	ls := w.lines
+	if l := w.lastLine; l < len(ls) && ls[l] <= off {
+		for k := l; k < len(ls) && k < l+4; k++ {
+			if k+1 == len(ls) || ls[k+1] > off {
+				w.lastLine = k
+				return extract.Pos{Line: uint32(k), Col: off - ls[k]}
+			}
+		}
+	}
 	lo, hi := 0, len(ls)
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
@@ -56,20 +66,12 @@ func (w *walker) pos(off uint32) extract.Pos {
 			hi = mid
 		}
 	}
+	w.lastLine = lo
 	return extract.Pos{Line: uint32(lo), Col: off - ls[lo]}
 }
 
 func (w *walker) rangeOf(n int32) extract.Range {
 	return extract.Range{Start: w.pos(w.t.nodes[n].start), End: w.pos(w.t.nodes[n].end)}
-}
-
-func (w *walker) intern(b []byte) string {
-	if s, ok := w.names[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	w.names[s] = s
-	return s
 }
 
 // flushComments handles the comments before offset off: the walker meets
@@ -203,7 +205,7 @@ func (w *walker) ref(n int32) {
 			break
 		}
 	}
-	w.res.Refs = append(w.res.Refs, extract.Ref{Name: w.intern(w.src[s:e]), Pos: w.pos(s), Call: call})
+	w.res.Refs = append(w.res.Refs, extract.Ref{Name: w.t.name(n), Pos: w.pos(s), Call: call})
 }
 
 // define records a class, a function or a module- or class-level
@@ -231,7 +233,7 @@ func (w *walker) define(n int32) bool {
 	if name < 0 {
 		return false
 	}
-	nameText := t.text(name)
+	nameText := t.name(name)
 	var outer *scope
 	container := ""
 	if k := len(w.scopes); k > 0 {
