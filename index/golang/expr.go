@@ -100,8 +100,12 @@ func (r *goTypeResolver) isImport(fc *fileCtx, stack []ast.Node, q *ast.Ident) b
 
 // callType is the type of result idx of a call.
 func (r *goTypeResolver) callType(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, idx, depth int) (goType, bool) {
-	if h, ok := r.callee(fc, stack, c, depth); ok {
-		return r.resultType(h, idx)
+	if h, recv, ok := r.calleeRecv(fc, stack, c, depth); ok {
+		t, ok := r.resultType(h, idx)
+		if ok {
+			t = instantiate(h, recv, t)
+		}
+		return t, ok
 	}
 	switch fn := c.Fun.(type) {
 	case *ast.Ident:
@@ -175,6 +179,14 @@ func (r *goTypeResolver) resultExpr(h index.SymbolHit, idx int) (ast.Expr, *file
 // callee is the function or method the call c calls: F() in fc's
 // package, q.F() through an import, x.M() on a value of known type.
 func (r *goTypeResolver) callee(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, depth int) (index.SymbolHit, bool) {
+	h, _, ok := r.calleeRecv(fc, stack, c, depth)
+	return h, ok
+}
+
+// calleeRecv is callee with the type of the method's operand (the zero
+// goType for a function).
+func (r *goTypeResolver) calleeRecv(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, depth int) (index.SymbolHit, goType, bool) {
+	var recv goType
 	var hits []index.SymbolHit
 	kind := extract.KindFunction
 	switch fn := c.Fun.(type) {
@@ -191,14 +203,15 @@ func (r *goTypeResolver) callee(fc *fileCtx, stack []ast.Node, c *ast.CallExpr, 
 			hits, _ = r.anonMethod(fc, stack, fn, depth)
 			break
 		}
+		recv = t
 		hits, _ = r.member(t, fn.Sel.Name, depth+1)
 	}
 	for _, h := range hits {
 		if h.Symbol.Kind == kind {
-			return h, true
+			return h, recv, true
 		}
 	}
-	return index.SymbolHit{}, false
+	return index.SymbolHit{}, goType{}, false
 }
 
 // fieldType parses a stored struct field ("Addr string", "a, b *T").

@@ -187,6 +187,9 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// and not the other way round; Other's is not.
 		{"IsDir", "embed/embed.go:4", "embed/embed.go:4 embed/embed.go:26 embed/embed.go:27 embed/embed.go:29 embed/far/far.go:6 embed/far/far.go:7"},
 		{"IsDir", "embed/embed.go:9", "embed/embed.go:9 embed/embed.go:27 embed/embed.go:29 embed/far/far.go:7"},
+		// A generic type's method result typed by its type parameter
+		// is the operand's type argument: Ptr[conn].Load() is a *conn.
+		{"Close", "generic/generic.go:11", "cmd/typed.go:24? generic/generic.go:11 generic/generic.go:23 generic/generic.go:25"},
 		{"Add", "atom/atom.go:7", "atom/atom.go:7 atom/atom.go:36 atom/atom.go:37 atom/atom.go:39 atom/atom.go:40 atom/atom.go:43"},
 	} {
 		sites, err := st.DefinitionSites(c.name)

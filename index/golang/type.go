@@ -26,6 +26,8 @@ type goType struct {
 	name string
 	dir  string
 	imp  index.ImportPath
+	// arg is a generic type's first type argument (generic.go).
+	arg string
 }
 
 func (t goType) inDir(dir string) bool {
@@ -177,6 +179,17 @@ func selectorAt(f *ast.File, tf *token.File, off int) (*ast.SelectorExpr, []ast.
 
 // typeExpr turns a type expression written in fc into a goType.
 func typeExpr(fc *fileCtx, e ast.Expr) (goType, bool) {
+	t, ok := baseType(fc, e)
+	if ok {
+		if a, ok := typeArg(fc, e); ok {
+			t.arg = encodeArg(a)
+		}
+	}
+	return t, ok
+}
+
+// baseType is typeExpr without the type argument.
+func baseType(fc *fileCtx, e ast.Expr) (goType, bool) {
 	switch t := extract.TypeBase(e).(type) {
 	case *ast.Ident:
 		if t.Name == "error" {
