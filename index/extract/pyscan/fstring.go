@@ -73,58 +73,7 @@ func (p *parser) fields(n int32, s, e int, raw bool) {
 // returns the offset after its closing brace.
 func (p *parser) field(n int32, s, e int, raw bool) int {
 	src := p.src
-	depth := 0
-	i := s
-	end := -1
-scan:
-	for i < e {
-		c := src[i]
-		switch c {
-		case '\'', '"':
-			j, err := stringEnd(src[:e], i)
-			if err != nil {
-				p.fail("bad f-string")
-			}
-			i = j
-			continue
-		case '(', '[', '{':
-			depth++
-		case ')', ']':
-			depth--
-		case '}':
-			if depth == 0 {
-				end = i
-				break scan
-			}
-			depth--
-		case '!':
-			if depth == 0 && i+1 < e && src[i+1] != '=' {
-				end = i
-				break scan
-			}
-			if i+1 < e && src[i+1] == '=' {
-				i++
-			}
-		case ':':
-			if depth == 0 {
-				end = i
-				break scan
-			}
-		case '=':
-			if depth == 0 && i+1 < e && src[i+1] == '=' {
-				i++
-			} else if depth == 0 && i > s && !oneOfByte(src[i-1], "=!<>") {
-				end = i
-				break scan
-			}
-		case '#', '\\':
-			p.fail("comment or backslash in an f-string field")
-		}
-		i++
-	}
-	if end < 0 {
-		p.fail("unterminated f-string field")
-	}
+	end := p.fieldEnd(s, e)
 	toks, err := lexRange(src, s, end)
 	if err != nil {
 		panic(err)
@@ -134,7 +83,7 @@ scan:
 	if sub.peek().kind != tEOF {
 		p.fail("bad f-string field")
 	}
-	i = end
+	i := end
 	if src[i] == '=' {
 		i++
 		for i < e && (src[i] == ' ' || src[i] == '\t') {
@@ -158,6 +107,54 @@ scan:
 		p.fail("unterminated f-string field")
 	}
 	return i + 1
+}
+
+// fieldEnd is where the expression of the field starting at s ends: at
+// its '}', its conversion '!', its format spec ':' or its '=', outside
+// brackets and nested strings.
+func (p *parser) fieldEnd(s, e int) int {
+	src := p.src
+	depth := 0
+	for i := s; i < e; i++ {
+		switch c := src[i]; c {
+		case '\'', '"':
+			j, err := stringEnd(src[:e], i)
+			if err != nil {
+				p.fail("bad f-string")
+			}
+			i = j - 1
+		case '(', '[', '{':
+			depth++
+		case ')', ']':
+			depth--
+		case '}':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case '!':
+			if depth == 0 && i+1 < e && src[i+1] != '=' {
+				return i
+			}
+			if i+1 < e && src[i+1] == '=' {
+				i++
+			}
+		case ':':
+			if depth == 0 {
+				return i
+			}
+		case '=':
+			if depth == 0 && i+1 < e && src[i+1] == '=' {
+				i++
+			} else if depth == 0 && i > s && !oneOfByte(src[i-1], "=!<>") {
+				return i
+			}
+		case '#', '\\':
+			p.fail("comment or backslash in an f-string field")
+		}
+	}
+	p.fail("unterminated f-string field")
+	return -1
 }
 
 func oneOfByte(b byte, set string) bool {
