@@ -104,3 +104,9 @@ func skipAngles(s string) string {
 	}
 	return s
 }
+
+// oneLineBody says whether a trimmed line is a whole body, "{ return x; }".
+func oneLineBody(t string) bool {
+	t = strings.TrimSuffix(t, ";")
+	return len(t) > 2 && t[0] == '{' && t[len(t)-1] == '}' && braceDelta(t) == 0
+}

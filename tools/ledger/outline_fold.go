@@ -294,6 +294,13 @@ func braceBodies(lang string, lines []string, elided []Range, worth func(Range) 
 			n = elided[b].End
 			continue
 		}
+		if t := strings.TrimSpace(lines[n-1]); allmanHeaders[lang] && oneLineBody(t) && allmanHeader(lines, n) {
+			// {  return m_ptr;  } under its function's header.
+			if r := (Range{n, n}); worth(r) {
+				out = append(out, r)
+			}
+			continue
+		}
 		if !opensBody(lines[n-1]) && !(allmanHeaders[lang] && strings.TrimSpace(lines[n-1]) == "{" && allmanHeader(lines, n)) {
 			continue
 		}

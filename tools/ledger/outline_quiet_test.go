@@ -127,6 +127,9 @@ public:
         return *this;
     }
 
+    pointer &get() BOOST_NOEXCEPT
+    {  return m_ptr_holder.get_and_check_pointer();  }
+
     struct node_t : public base_t
     {
         int key;
@@ -142,12 +145,12 @@ BOOST_DETAIL_NAMESPACE(detail)
 `
 	lines := splitTestLines(src)
 	ov := RenderOutline("a.hpp", lines, OutlineElisions("cpp", lines, nil))
-	for _, l := range []string{"    explicit header(Arg1&& arg1, ArgN&&... argn)", "    unsigned version() const BOOST_NOEXCEPT", "        int key;", "        int value;", "    class node_base;", "    int node_count;"} {
+	for _, l := range []string{"    explicit header(Arg1&& arg1, ArgN&&... argn)", "    unsigned version() const BOOST_NOEXCEPT", "    pointer &get() BOOST_NOEXCEPT", "        int key;", "        int value;", "    class node_base;", "    int node_count;"} {
 		if !strings.Contains(ov.Text, "\t"+l+"\n") {
 			t.Errorf("%q is not in the outline:\n%s", l, ov.Text)
 		}
 	}
-	for _, l := range []string{"        init(arg1);", "        check(version_);", "        this_type(other).swap(*this);"} {
+	for _, l := range []string{"        init(arg1);", "        check(version_);", "        this_type(other).swap(*this);", "    {  return m_ptr_holder.get_and_check_pointer();  }"} {
 		if strings.Contains(ov.Text, "\t"+l+"\n") {
 			t.Errorf("%q is in the outline:\n%s", l, ov.Text)
 		}
