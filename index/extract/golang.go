@@ -412,18 +412,8 @@ func (g *goWalker) nodeText(n ast.Node) string {
 // "var" or "Type.field", so that x.f.g can be typed through them
 // (index/golang): the runtime keeps many of its atomics in such structs.
 func anonStruct(e ast.Expr) *ast.StructType {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.StructType:
-			return t
-		default:
-			return nil
-		}
-	}
+	st, _ := TypeBase(e).(*ast.StructType)
+	return st
 }
 
 func embeddedName(e ast.Expr) *ast.Ident {
