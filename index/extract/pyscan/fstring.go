@@ -187,7 +187,9 @@ func lexRange(src []byte, s, e int) ([]tok, error) {
 			}
 			l.emit(tName, st, l.pos)
 		case c >= '0' && c <= '9' || c == '.' && l.pos+1 < e && src[l.pos+1] >= '0' && src[l.pos+1] <= '9':
-			l.number()
+			if l.number(); l.err != nil {
+				return nil, l.err
+			}
 		case c == '\'' || c == '"':
 			if err := l.str(l.pos); err != nil {
 				return nil, err

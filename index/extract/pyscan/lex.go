@@ -95,7 +95,8 @@ type lexer struct {
 	toks     []tok
 	comments []comment
 	indents  []int
-	depth    int // bracket nesting
+	depth    int   // bracket nesting
+	err      error // set by number
 }
 
 // lex tokenizes src completely.
@@ -169,7 +170,9 @@ func (l *lexer) run() error {
 			}
 			l.emit(tName, s, l.pos)
 		case c >= '0' && c <= '9' || c == '.' && l.pos+1 < len(src) && src[l.pos+1] >= '0' && src[l.pos+1] <= '9':
-			l.number()
+			if l.number(); l.err != nil {
+				return l.err
+			}
 		case c == '\'' || c == '"':
 			if err := l.str(l.pos); err != nil {
 				return err

@@ -1,5 +1,7 @@
 package pyscan
 
+import "bytes"
+
 // Literals and operators of the lexer.
 
 // isStrPrefix reports whether p is a string prefix (r, b, u, f and their
@@ -110,6 +112,80 @@ func (l *lexer) number() {
 		break
 	}
 	l.emit(tNumber, s, l.pos)
+	if !validNumber(src[s:l.pos]) {
+		// tree-sitter reads 1.5e as 1.5 and a name e; Python rejects it.
+		l.err = &errFallback{why: "invalid number", line: 1 + bytes.Count(src[:s], []byte("\n"))}
+	}
+}
+
+// validNumber reports whether b is a Python numeric literal.
+func validNumber(b []byte) bool {
+	if len(b) > 2 && b[0] == '0' {
+		digits := b[2:]
+		if digits[0] == '_' { // 0x_ff
+			digits = digits[1:]
+		}
+		switch b[1] | 0x20 {
+		case 'x':
+			return digitsIn(digits, "0123456789abcdefABCDEF")
+		case 'o':
+			return digitsIn(digits, "01234567")
+		case 'b':
+			return digitsIn(digits, "01")
+		}
+	}
+	if n := len(b); n > 0 && b[n-1]|0x20 == 'j' {
+		b = b[:n-1]
+	}
+	mant, exp := b, []byte(nil)
+	for i, c := range b {
+		if c|0x20 == 'e' {
+			mant, exp = b[:i], b[i+1:]
+			if len(exp) > 0 && (exp[0] == '+' || exp[0] == '-') {
+				exp = exp[1:]
+			}
+			if !digitsIn(exp, "0123456789") {
+				return false
+			}
+			break
+		}
+	}
+	intPart, frac, dot := mant, []byte(nil), false
+	for i, c := range mant {
+		if c == '.' {
+			intPart, frac, dot = mant[:i], mant[i+1:], true
+			break
+		}
+	}
+	switch {
+	case !dot:
+		return digitsIn(intPart, "0123456789")
+	case len(intPart) == 0:
+		return digitsIn(frac, "0123456789")
+	case len(frac) == 0:
+		return digitsIn(intPart, "0123456789")
+	}
+	return digitsIn(intPart, "0123456789") && digitsIn(frac, "0123456789")
+}
+
+// digitsIn reports whether b is digits of set, single underscores allowed
+// between them.
+func digitsIn(b []byte, set string) bool {
+	if len(b) == 0 || b[0] == '_' || b[len(b)-1] == '_' {
+		return false
+	}
+	for i, c := range b {
+		if c == '_' {
+			if b[i-1] == '_' {
+				return false
+			}
+			continue
+		}
+		if !oneOfByte(c, set) {
+			return false
+		}
+	}
+	return true
 }
 
 func isHex(b []byte) bool { return len(b) > 1 && b[0] == '0' && (b[1]|0x20) == 'x' }
