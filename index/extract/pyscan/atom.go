@@ -45,7 +45,7 @@ func (p *parser) compFor(n int32) {
 		}
 		p.expect("for")
 		c := p.t.mk(nForIn, s, s)
-		p.t.fld(c, fLeft, p.pattern(p.targetList()))
+		p.t.fld(c, fLeft, p.pattern(p.assignable(p.targetList(), true)))
 		p.expect("in")
 		p.t.fld(c, fRight, p.orTest())
 		p.fixEnd(c)

@@ -305,7 +305,7 @@ func (p *parser) primary() int32 {
 			e = n
 		case p.is("["):
 			p.next()
-			n := p.t.mk(nOther, p.t.nodes[e].start, 0)
+			n := p.t.mk(nSubscript, p.t.nodes[e].start, 0)
 			p.t.add(n, e)
 			for !p.is("]") {
 				p.t.add(n, p.subscriptItem())

@@ -320,7 +320,7 @@ func (p *parser) whileStmt() int32 {
 func (p *parser) forStmt(start uint32) int32 {
 	p.expect("for")
 	n := p.t.mk(nFor, start, start)
-	p.t.fld(n, fLeft, p.pattern(p.targetList()))
+	p.t.fld(n, fLeft, p.pattern(p.assignable(p.targetList(), true)))
 	p.expect("in")
 	p.t.fld(n, fRight, p.exprList(true))
 	p.t.fld(n, fBody, p.block())

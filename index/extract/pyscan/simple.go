@@ -83,7 +83,7 @@ func (p *parser) exprStmt() int32 {
 		}
 		right := v
 		for k := len(targets) - 1; k >= 0; k-- {
-			l := p.pattern(targets[k])
+			l := p.pattern(p.assignable(targets[k], true))
 			a := p.t.mk(nAssignment, p.t.nodes[l].start, p.t.nodes[right].end)
 			p.t.fld(a, fLeft, l)
 			p.t.fld(a, fRight, right)
@@ -91,6 +91,7 @@ func (p *parser) exprStmt() int32 {
 		}
 		return right
 	case p.is(":"):
+		p.assignable(e, false)
 		p.next()
 		ty := p.test()
 		a := p.t.mk(nAssignment, p.t.nodes[e].start, p.t.nodes[ty].end)
@@ -103,6 +104,7 @@ func (p *parser) exprStmt() int32 {
 		p.fixEnd(a)
 		return a
 	case t.kind == tOp && augOps[p.text(t)]:
+		p.assignable(e, false)
 		p.next()
 		r := p.yieldOrList()
 		a := p.t.mk(nAugAssignment, p.t.nodes[e].start, p.t.nodes[r].end)
@@ -111,6 +113,32 @@ func (p *parser) exprStmt() int32 {
 		return a
 	}
 	return e
+}
+
+// assignable checks that n can be assigned to (Python rejects `lambda: d, z
+// = 1`, which tree-sitter reads otherwise); star allows unpacking
+// targets (tuples, lists, *x), which augmented and annotated
+// assignments do not take.
+func (p *parser) assignable(n int32, star bool) int32 {
+	switch p.t.typ(n) {
+	case nIdent, nAttribute, nSubscript:
+		return n
+	case nTuple, nList, nExprList, nListSplat, nParenthesized:
+		if !star && p.t.typ(n) != nParenthesized {
+			break
+		}
+		if p.t.typ(n) == nListSplat || p.t.typ(n) == nParenthesized {
+			if k := p.t.nodes[n].first; k < 0 || p.t.nodes[k].next >= 0 {
+				break
+			}
+		}
+		for k := p.t.nodes[n].first; k >= 0; k = p.t.nodes[k].next {
+			p.assignable(k, star)
+		}
+		return n
+	}
+	p.fail("invalid assignment target")
+	return -1
 }
 
 // pattern retypes an expression used as an assignment or loop target the

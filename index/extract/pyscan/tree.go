@@ -68,6 +68,7 @@ const (
 	nWhile
 	nExcept
 	nCaseClause
+	nSubscript
 )
 
 type field uint8
