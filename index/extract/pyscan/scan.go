@@ -17,6 +17,7 @@
 package pyscan
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/parleyhq/parley/index/extract"
@@ -36,6 +37,10 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 			res, err = nil, fallback(fmt.Sprint("scanner panic: ", r))
 		}
 	}()
+	if bytes.IndexByte(src, 0) >= 0 {
+		// Python rejects it; tree-sitter's lexer stops a token there.
+		return nil, fallback("NUL byte")
+	}
 	toks, comments, err := lex(src)
 	if err != nil {
 		return nil, err
