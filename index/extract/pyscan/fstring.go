@@ -179,6 +179,9 @@ func lexRange(src []byte, s, e int) ([]tok, error) {
 			for l.pos < e && isNameByte(src[l.pos]) {
 				l.pos++
 			}
+			if !validName(src[st:l.pos]) {
+				return nil, fallback("invalid identifier")
+			}
 			if l.pos < e && (src[l.pos] == '\'' || src[l.pos] == '"') && isStrPrefix(src[st:l.pos]) {
 				if err := l.str(st); err != nil {
 					return nil, err

@@ -39,6 +39,8 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	}()
 	if bytes.IndexByte(src, 0) >= 0 {
 		// Python rejects it; tree-sitter's lexer stops a token there.
+		// (Invalid UTF-8 in a name declines the file too, in the lexer;
+		// in strings and comments it is a declared encoding's.)
 		return nil, fallback("NUL byte")
 	}
 	toks, comments, err := lex(src)
