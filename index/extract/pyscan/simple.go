@@ -68,15 +68,26 @@ func (p *parser) atStmtEnd() bool {
 var augOps = map[string]bool{"+=": true, "-=": true, "*=": true, "/=": true, "//=": true, "%=": true,
 	"**=": true, ">>=": true, "<<=": true, "&=": true, "|=": true, "^=": true, "@=": true}
 
-func (p *parser) exprStmt() int32 {
+// value parses a statement's expression or an assignment's value: a
+// starred expression must be an element of a list (x = *a is an error
+// that tree-sitter reads across lines).
+func (p *parser) value() int32 {
 	e := p.yieldOrList()
+	if p.t.typ(e) == nListSplat {
+		p.fail("starred expression outside a list")
+	}
+	return e
+}
+
+func (p *parser) exprStmt() int32 {
+	e := p.value()
 	switch t := p.peek(); {
 	case p.is("="):
 		targets := []int32{e}
 		var v int32
 		for p.is("=") {
 			p.next()
-			v = p.yieldOrList()
+			v = p.value()
 			if p.is("=") {
 				targets = append(targets, v)
 			}
@@ -99,14 +110,14 @@ func (p *parser) exprStmt() int32 {
 		p.t.fld(a, fType, p.t.mk(nType, p.t.nodes[ty].start, p.t.nodes[ty].end, ty))
 		if p.is("=") {
 			p.next()
-			p.t.fld(a, fRight, p.yieldOrList())
+			p.t.fld(a, fRight, p.value())
 		}
 		p.fixEnd(a)
 		return a
 	case t.kind == tOp && augOps[p.text(t)]:
 		p.assignable(e, false)
 		p.next()
-		r := p.yieldOrList()
+		r := p.value()
 		a := p.t.mk(nAugAssignment, p.t.nodes[e].start, p.t.nodes[r].end)
 		p.t.fld(a, fLeft, e)
 		p.t.fld(a, fRight, r)
