@@ -51,6 +51,10 @@ func (p *parser) caseClause() int32 {
 	c := p.t.mk(nCaseClause, start, start)
 	pat := p.t.mk(nOther, p.peek().start, p.peek().start)
 	depth := 0
+	// operand is set after a name, literal or closing bracket: two in a
+	// row are a syntax error (tree-sitter recovers without a mark), but
+	// adjacent strings, which concatenate.
+	operand, lastString := false, false
 	for {
 		t := p.peek()
 		if t.kind == tNewline || t.kind == tEOF || t.kind == tIndent || t.kind == tDedent || t.kind == tComment {
@@ -60,21 +64,34 @@ func (p *parser) caseClause() int32 {
 			break
 		}
 		p.i++
-		switch t.kind {
-		case tOp:
+		isOperand := t.kind != tOp
+		switch {
+		case t.kind == tOp:
 			switch p.src[t.start] {
 			case '(', '[', '{':
 				depth++
 			case ')', ']', '}':
 				depth--
+				isOperand = true
 			}
-		case tString:
+		case t.kind == tString:
 			if isFString(p.src, t) {
 				p.fail("f-string in a pattern")
 			}
+		case p.text(t) == "as":
+			isOperand = false
+		}
+		if isOperand && operand && !(t.kind == tString && lastString) && t.kind != tOp {
+			p.fail("bad case pattern")
+		}
+		operand, lastString = isOperand, t.kind == tString
+		switch t.kind {
 		case tName:
 			name := p.text(t)
 			if keywords[name] {
+				if name != "None" && name != "True" && name != "False" && name != "as" {
+					p.fail("keyword in a case pattern")
+				}
 				continue
 			}
 			dotted := p.isAt(0, ".") || p.i >= 2 && p.toks[p.i-2].kind == tOp && p.text(p.toks[p.i-2]) == "."
