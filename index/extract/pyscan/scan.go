@@ -43,6 +43,11 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 		// in strings and comments it is a declared encoding's.)
 		return nil, fallback("NUL byte")
 	}
+	if loneCR(src) {
+		// Python ends a line at a lone carriage return, tree-sitter's
+		// comments and strings do not.
+		return nil, fallback("carriage return without a line feed")
+	}
 	toks, comments, err := lex(src)
 	if err != nil {
 		return nil, err
@@ -65,6 +70,20 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 		describeFile(t, w, res)
 	}
 	return res, nil
+}
+
+func loneCR(src []byte) bool {
+	for i := bytes.IndexByte(src, '\r'); i >= 0; {
+		if i+1 >= len(src) || src[i+1] != '\n' {
+			return true
+		}
+		j := bytes.IndexByte(src[i+1:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 func lineStarts(src []byte) []uint32 {
