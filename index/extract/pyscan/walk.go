@@ -234,6 +234,9 @@ func (w *walker) define(n int32) bool {
 		return false
 	}
 	nameText := t.name(name)
+	if len(nameText) > 4*maxRefName {
+		return false // define's cap on a definition's name
+	}
 	var outer *scope
 	container := ""
 	if k := len(w.scopes); k > 0 {
