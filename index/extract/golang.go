@@ -466,7 +466,8 @@ func (g *goWalker) refs() {
 	}
 	ops := newOperands(g.src, g.toks, g.funcs, bound)
 	refs := make([]Ref, 0, len(g.toks.idents))
-	for _, id := range g.toks.idents {
+	keys := g.toks.keys
+	for i, id := range g.toks.idents {
 		call := id.paren && !g.decls[id.off]
 		r := Ref{Name: id.name, Pos: g.lines.posOff(id.off), Call: call, Sel: id.sel}
 		if id.qual >= 0 {
@@ -479,6 +480,12 @@ func (g *goWalker) refs() {
 		}
 		if id.sel && id.qual < 0 {
 			r.Operand = ops.indexed(id.off)
+		}
+		for len(keys) > 0 && int(keys[0][0]) < i {
+			keys = keys[1:]
+		}
+		if len(keys) > 0 && int(keys[0][0]) == i {
+			r.Operand = ops.keyOf(keys[0][1])
 		}
 		refs = append(refs, r)
 	}

@@ -287,3 +287,48 @@ func TestGoOperandValueMemo(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", g, w)
 	}
 }
+
+// TestGoLiteralKeys checks which composite literal keys get their
+// literal's type: T{F: v}, &pkg.T{..., F: v} and keys on their own lines
+// do; map, slice and anonymous literals, labels, switch cases, and
+// blocks of headers and bodies whose last token is a name do not.
+func TestGoLiteralKeys(t *testing.T) {
+	src := `package p
+import "exithook"
+func f(ok bool) T {
+	exithook.Add(exithook.Hook{F: g, RunOnFailure: true})
+	x := &T{
+		A: 1,
+		// a comment
+		B: "b,{",
+	}
+	m := map[string]T{k: T{C: 1}}
+	s := []T{{D: 1}}
+	if ok {
+	L:
+		goto L
+	}
+	switch ok {
+	case a, b:
+	}
+	for _, v := range xs {
+	E:
+	}
+	go func() {
+	G:
+	}()
+	return T{H: s[i:j]}
+}
+`
+	r := extractGo("p.go", []byte(src), true)
+	var got []string
+	for _, ref := range r.Refs {
+		if !ref.Sel && ref.Operand > 0 {
+			got = append(got, fmt.Sprintf("%d:%s %s", ref.Pos.Line+1, ref.Name, r.Operands[ref.Operand-1]))
+		}
+	}
+	want := "4:F exithook.Hook{}\n4:RunOnFailure exithook.Hook{}\n6:A T{}\n8:B T{}\n10:C T{}\n25:H T{}"
+	if g := strings.Join(got, "\n"); g != want {
+		t.Errorf("got\n%s\nwant\n%s", g, want)
+	}
+}

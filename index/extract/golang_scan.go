@@ -22,7 +22,8 @@ type goTokens struct {
 	branches []int    // offsets of complexity tokens
 	bodies   [][2]int // [lbrace, rbrace] offsets of top-level func bodies
 	comments []goComment
-	defs     []goDef // local declarations, in source order
+	defs     []goDef    // local declarations, in source order
+	keys     [][2]int32 // composite literal keys (golang_keys.go)
 	// lines are the offsets of every line start. They come from the scan,
 	// which always reads the whole input, unlike the parser, which gives up
 	// early on broken files.
@@ -102,11 +103,12 @@ func scanGo(src []byte) *goTokens {
 	dotQual := -1   // after a ".": the identifier before it, if any
 	dotCall := false
 	names := newInterner(len(src))
+	var keys keyScan
 	for {
 		tok, off, end := l.next()
 		switch tok {
 		case tEOF:
-			t.lines, t.defs = l.lines, d.defs
+			t.lines, t.defs, t.keys = l.lines, d.defs, keys.keys
 			names.release()
 			return t
 		case tComment:
@@ -122,6 +124,7 @@ func scanGo(src []byte) *goTokens {
 				}
 				t.idents = append(t.idents, id)
 				prevIdent = len(t.idents) - 1
+				keys.ident(prev)
 				d.step(tok, off, end, prevIdent, prev)
 				prev = tok
 				continue
@@ -156,6 +159,7 @@ func scanGo(src []byte) *goTokens {
 			}
 		}
 		d.step(tok, off, end, -1, prev)
+		keys.step(tok, src, off, end, len(parens)+len(brackets), prevIdent, prev)
 		if body, ok := b.step(tok, off); ok {
 			t.bodies = append(t.bodies, body)
 		}

@@ -135,7 +135,9 @@ func (f *refFilter) keepGo(p string, o index.Occurrence) (keep, uncertain bool) 
 	case !f.def.Exported && path.Dir(p) != f.dir:
 		// An unexported member is only reachable from its own package.
 		return false, false
-	case o.Sel:
+	case o.Sel, o.Operand > 0 && f.def.Kind == extract.KindField:
+		// x.F, or the key F of a literal T{F: v} whose type the
+		// extractor wrote down (index/extract/golang_keys.go).
 		switch f.memberFilter().verdict(p, o.Operand) {
 		case verdictKeep:
 			return true, false

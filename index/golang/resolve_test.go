@@ -162,10 +162,10 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// promoted from its embedded base.
 		{"Area", "shapes/embed.go:12", "shapes/elems.go:10? shapes/embed.go:12 shapes/embed.go:16 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:9"},
 		// Fields: Square's Name on sq and promoted on n, not Circle's;
-		// the composite-literal key Side is uncertain (keys are not
-		// typed).
+		// the composite-literal key Side is typed by its literal
+		// (Square{Side: 2}).
 		{"Name", "shapes/shapes.go:7", "shapes/shapes.go:7 shapes/use.go:11 shapes/use.go:11"},
-		{"Side", "shapes/shapes.go:7", "shapes/shapes.go:7 shapes/shapes.go:9 shapes/shapes.go:9 shapes/use.go:4?"},
+		{"Side", "shapes/shapes.go:7", "shapes/shapes.go:7 shapes/shapes.go:9 shapes/shapes.go:9 shapes/use.go:4"},
 		// gopls's answers on promo.go: T implements I with N promoted
 		// from base, so i.M calls T's M; W implements I with both
 		// methods promoted, so w.N calls I's N.
@@ -190,6 +190,8 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// A generic type's method result typed by its type parameter
 		// is the operand's type argument: Ptr[conn].Load() is a *conn.
 		{"Close", "generic/generic.go:11", "cmd/typed.go:24? generic/generic.go:11 generic/generic.go:23 generic/generic.go:25"},
+		// A literal's key is its type's field: A{F: 1}, not B{F: 2}.
+		{"F", "keys/keys.go:3", "keys/keys.go:3 keys/keys.go:7"},
 		{"Add", "atom/atom.go:7", "atom/atom.go:7 atom/atom.go:36 atom/atom.go:37 atom/atom.go:39 atom/atom.go:40 atom/atom.go:43"},
 	} {
 		sites, err := st.DefinitionSites(c.name)
