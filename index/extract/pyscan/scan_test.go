@@ -228,4 +228,6 @@ func knownMisparse(src []byte) bool {
 	return strings.Contains(string(src), "type(") || starredAttr.Match(src)
 }
 
-var starredAttr = regexp.MustCompile(`,\s*\*\s*[\w.]+\.`)
+// starredAttr matches a starred primary with a trailer after a comma
+// (, *self.b  , *c(d)), which tree-sitter reads as (*self).b, (*c)(d).
+var starredAttr = regexp.MustCompile(`,\s*\*\s*[\w.]+[.(\[]`)
