@@ -307,6 +307,9 @@ func (p *parser) primary() int32 {
 			p.next()
 			n := p.t.mk(nSubscript, p.t.nodes[e].start, 0)
 			p.t.add(n, e)
+			if p.is("]") {
+				p.fail("empty subscript")
+			}
 			for !p.is("]") {
 				p.t.add(n, p.subscriptItem())
 				if !p.is(",") {
