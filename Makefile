@@ -17,7 +17,9 @@ run: build
 	./$(BIN) index $(WS)
 
 # The packages with concurrent code (stores, servers, watchers, MCP sessions),
-# tested again under the race detector. (gotreesitter's experimental forest
+# tested again under the race detector, which makes parsing 5-10x slower:
+# index/extract's corpus tests took 4-10 minutes under it on 2 loaded cores,
+# around go test's default 10-minute timeout per package, hence 20. (gotreesitter's experimental forest
 # path, whose package-level diagnostic string raced between concurrent parses,
 # is off in every parley process: index/extract/forest.go.)
 RACE_PKGS := ./workspace/... ./index/... ./lsp/... ./agent/... ./memory/... ./tools/mcpclient/... ./tools/mcpserve/...
@@ -27,7 +29,7 @@ RACE_PKGS := ./workspace/... ./index/... ./lsp/... ./agent/... ./memory/... ./to
 test:
 	$(GO) vet ./...
 	$(GO) run ./scripts/gotest -count=1 ./...
-	$(GO) run ./scripts/gotest -race -count=1 $(RACE_PKGS)
+	$(GO) run ./scripts/gotest -race -count=1 -timeout 20m $(RACE_PKGS)
 
 # Heavy: indexes GOROOT/src, the Python standard library and a JavaScript
 # tree with parley and universal-ctags and prints ratios. Not part of test.
