@@ -100,7 +100,8 @@ type Server struct {
 	// query-time resolution (navigation_py.go).
 	testHookResolve func()
 	// testHookWarm, when set by a test, gets the files each warming of an
-	// opened document left in the tree cache (warm.go).
+	// opened document left in the tree cache (warm.go), once the warming
+	// has freed the folder's resolution slot.
 	testHookWarm func(warmed []string)
 	// testHookApply, when set by a test, runs before an agent edit is
 	// checked and sent.

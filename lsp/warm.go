@@ -38,6 +38,14 @@ func (s *Server) warm(f *folder, rel string) {
 	f.wg.Add(1)
 	s.wg.Add(1)
 	go func() {
+		var warmed []string
+		defer func() {
+			// Told once the slot is free again: a request right after
+			// it must not find the warming still holding the slot.
+			if hook := s.testHookWarm; hook != nil && warmed != nil {
+				hook(warmed)
+			}
+		}()
 		defer s.wg.Done()
 		defer f.wg.Done()
 		defer f.slot.release()
@@ -46,20 +54,17 @@ func (s *Server) warm(f *folder, rel string) {
 		if err != nil {
 			return
 		}
-		s.warmOne(f, rel, t.content)
+		warmed = s.warmOne(f, rel, t.content)
 	}()
 }
 
 // warmOne warms one document; a resolver bug on it must not take the
 // server down.
-func (s *Server) warmOne(f *folder, rel string, content []byte) {
+func (s *Server) warmOne(f *folder, rel string, content []byte) (warmed []string) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Errorf("warming %s panicked: %v\n%s", rel, p, debug.Stack())
 		}
 	}()
-	warm := nav.WarmSyntax(f.store, rel, content, s.pyReader(&doc{f: f}))
-	if hook := s.testHookWarm; hook != nil && warm != nil {
-		hook(warm)
-	}
+	return nav.WarmSyntax(f.store, rel, content, s.pyReader(&doc{f: f}))
 }
