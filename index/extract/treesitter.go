@@ -352,6 +352,25 @@ func (w *tsWalker) intern(b []byte) string {
 	return s
 }
 
+// PopCallee pops the pending callee starts (innermost last) up to s and
+// reports whether s is one: an identifier starting where a call's callee
+// starts is called. Pending callees are resolved in document order;
+// entries before s belong to callees that were not identifiers and are
+// dropped. The tree-sitter walker and Python's scanner share it.
+func PopCallee(calls []uint32, s uint32) ([]uint32, bool) {
+	for len(calls) > 0 {
+		top := calls[len(calls)-1]
+		if top > s {
+			break
+		}
+		calls = calls[:len(calls)-1]
+		if top == s {
+			return calls, true
+		}
+	}
+	return calls, false
+}
+
 func (w *tsWalker) ref(n *ts.Node) {
 	if n.IsMissing() {
 		return
@@ -360,20 +379,8 @@ func (w *tsWalker) ref(n *ts.Node) {
 	if e <= s || e-s > maxRefName || int(e) > len(w.src) || !nameStart(w.src[s]) {
 		return
 	}
-	call := false
-	// Pending callees are resolved in document order; entries before s
-	// belong to callees that were not identifiers and are dropped.
-	for len(w.calls) > 0 {
-		top := w.calls[len(w.calls)-1]
-		if top > s {
-			break
-		}
-		w.calls = w.calls[:len(w.calls)-1]
-		if top == s {
-			call = true
-			break
-		}
-	}
+	var call bool
+	w.calls, call = PopCallee(w.calls, s)
 	w.res.Refs = append(w.res.Refs, Ref{Name: w.intern(w.src[s:e]), Pos: w.pos(s, n.StartPoint().Row), Call: call})
 }
 

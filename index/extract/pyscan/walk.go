@@ -193,18 +193,8 @@ func (w *walker) ref(n int32) {
 	if e <= s || e-s > maxRefName {
 		return
 	}
-	call := false
-	for len(w.calls) > 0 {
-		top := w.calls[len(w.calls)-1]
-		if top > s {
-			break
-		}
-		w.calls = w.calls[:len(w.calls)-1]
-		if top == s {
-			call = true
-			break
-		}
-	}
+	var call bool
+	w.calls, call = extract.PopCallee(w.calls, s)
 	w.res.Refs = append(w.res.Refs, extract.Ref{Name: w.t.name(n), Pos: w.pos(s), Call: call})
 }
 
