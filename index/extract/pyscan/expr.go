@@ -160,24 +160,17 @@ func (p *parser) lambda() int32 {
 	return n
 }
 
-func (p *parser) orTest() int32 {
-	e := p.andTest()
-	for p.is("or") {
-		p.next()
-		r := p.andTest()
-		n := p.span(nBoolOp, e, r)
-		p.t.fld(n, fLeft, e)
-		p.t.fld(n, fRight, r)
-		e = n
-	}
-	return e
-}
+func (p *parser) orTest() int32 { return p.boolOp("or", p.andTest) }
 
-func (p *parser) andTest() int32 {
-	e := p.notTest()
-	for p.is("and") {
+func (p *parser) andTest() int32 { return p.boolOp("and", p.notTest) }
+
+// boolOp parses operands joined by the keyword op ("or", "and"), left
+// associative.
+func (p *parser) boolOp(op string, operand func() int32) int32 {
+	e := operand()
+	for p.is(op) {
 		p.next()
-		r := p.notTest()
+		r := operand()
 		n := p.span(nBoolOp, e, r)
 		p.t.fld(n, fLeft, e)
 		p.t.fld(n, fRight, r)
