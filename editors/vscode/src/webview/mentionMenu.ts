@@ -8,7 +8,7 @@
 // MentionMenu binds them to the page. Keys are the "/" menu's (menuKey).
 
 import type { Mention, MentionItem } from '../protocol';
-import { menuKey } from './promptMenu';
+import { menuKeydown } from './promptMenu';
 
 /** The "@word" being typed: where its "@" is and what follows it. */
 export interface MentionQuery {
@@ -171,21 +171,17 @@ export class MentionMenu {
     if (!this.open || e.isComposing) {
       return false;
     }
-    const r = menuKey(e.key, this.selected, this.items.length);
-    if (r === null || (e.key === 'Enter' && e.shiftKey)) {
-      return false;
-    }
-    e.preventDefault();
-    if (r === 'accept') {
-      this.accept(this.selected);
-    } else if (r === 'close') {
-      this.closedFor = this.input.value;
-      this.close();
-    } else {
-      this.selected = r.selected;
-      this.render(this.items);
-    }
-    return true;
+    return menuKeydown(e, this.selected, this.items.length, {
+      accept: () => this.accept(this.selected),
+      close: () => {
+        this.closedFor = this.input.value;
+        this.close();
+      },
+      select: (i) => {
+        this.selected = i;
+        this.render(this.items);
+      },
+    });
   }
 
   /** The mentions to send with message (see keptMentions); forgets the picks. */

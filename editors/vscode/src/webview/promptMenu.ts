@@ -48,6 +48,28 @@ export function menuKey(key: string, selected: number, n: number): { selected: n
   return null;
 }
 
+/** menuKeydown applies a keydown to a menu of n items (menuKey); true when the menu took it. */
+export function menuKeydown(
+  e: KeyboardEvent,
+  selected: number,
+  n: number,
+  on: { accept(): void; close(): void; select(i: number): void },
+): boolean {
+  const r = menuKey(e.key, selected, n);
+  if (r === null || (e.key === 'Enter' && e.shiftKey)) {
+    return false;
+  }
+  e.preventDefault();
+  if (r === 'accept') {
+    on.accept();
+  } else if (r === 'close') {
+    on.close();
+  } else {
+    on.select(r.selected);
+  }
+  return true;
+}
+
 /** PromptMenu shows matchCommands' result under the input and takes its keys. */
 export class PromptMenu {
   private commands: PromptCommand[] = [];
@@ -85,21 +107,17 @@ export class PromptMenu {
     if (!this.open || e.isComposing) {
       return false;
     }
-    const r = menuKey(e.key, this.selected, this.shown.length);
-    if (r === null || (e.key === 'Enter' && e.shiftKey)) {
-      return false;
-    }
-    e.preventDefault();
-    if (r === 'accept') {
-      this.accept(this.selected);
-    } else if (r === 'close') {
-      this.closedFor = this.input.value;
-      this.render([]);
-    } else {
-      this.selected = r.selected;
-      this.render(this.shown);
-    }
-    return true;
+    return menuKeydown(e, this.selected, this.shown.length, {
+      accept: () => this.accept(this.selected),
+      close: () => {
+        this.closedFor = this.input.value;
+        this.render([]);
+      },
+      select: (i) => {
+        this.selected = i;
+        this.render(this.shown);
+      },
+    });
   }
 
   private update(): void {
