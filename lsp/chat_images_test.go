@@ -1,12 +1,9 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"image"
-	"image/png"
 	"strings"
 	"sync"
 	"testing"
@@ -14,16 +11,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/parleyhq/parley/agent/provider"
+	"github.com/parleyhq/parley/internal/fixture"
 )
-
-func pngBase64(t *testing.T, w, h int) string {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes())
-}
 
 // parley/chat's images reach the model as image blocks after the text,
 // downscaled to the API's limit, and are stored with the session.
@@ -40,7 +29,7 @@ func TestChatImages(t *testing.T) {
 	})
 	res := awaitChat(t, e.chatCall(context.Background(), ChatParams{
 		Message: "what is this?",
-		Images:  []ChatImage{{MediaType: "image/png", Data: pngBase64(t, 3000, 1000), Name: "shot.png"}},
+		Images:  []ChatImage{{MediaType: "image/png", Data: fixture.PNGBase64(t, 3000, 1000), Name: "shot.png"}},
 	}))
 	if res.Text != "a dark rectangle" {
 		t.Fatalf("result %+v", res)
@@ -75,7 +64,7 @@ func TestChatImageRefusals(t *testing.T) {
 		img  ChatImage
 		want string
 	}{
-		{ChatImage{MediaType: "image/png", Data: pngBase64(t, 4, 4)}, "model gpt-3.5-turbo does not accept images"},
+		{ChatImage{MediaType: "image/png", Data: fixture.PNGBase64(t, 4, 4)}, "model gpt-3.5-turbo does not accept images"},
 		{ChatImage{MediaType: "image/png", Data: base64.StdEncoding.EncodeToString([]byte("hello")), Name: "x.png"}, "image x.png: not an image parley can read"},
 	} {
 		err := e.call(methodChat, ChatParams{Message: "look", Images: []ChatImage{tc.img}}, nil)

@@ -3,7 +3,6 @@ package acp_test
 import (
 	"bytes"
 	"encoding/base64"
-	"image"
 	"image/png"
 	"strings"
 	"testing"
@@ -12,16 +11,8 @@ import (
 
 	"github.com/parleyhq/parley/agent/acp"
 	"github.com/parleyhq/parley/agent/config"
+	shared "github.com/parleyhq/parley/internal/fixture"
 )
-
-func pngBase64(t *testing.T, w, h int) string {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes())
-}
 
 // TestPromptImages: parley advertises images; an image block reaches the
 // model as an image part (downscaled to the API's limit), is kept with
@@ -43,7 +34,7 @@ func TestPromptImages(t *testing.T) {
 		t.Fatalf("initialize: %+v, %v", init.AgentCapabilities.PromptCapabilities, err)
 	}
 	sess := f.newSession(t, ctx, conn)
-	prompt := []sdk.ContentBlock{sdk.TextBlock("what is this?"), sdk.ImageBlock(pngBase64(t, 3000, 1000), "image/png")}
+	prompt := []sdk.ContentBlock{sdk.TextBlock("what is this?"), sdk.ImageBlock(shared.PNGBase64(t, 3000, 1000), "image/png")}
 	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: prompt}); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +42,7 @@ func TestPromptImages(t *testing.T) {
 	if !strings.Contains(req, `"url":"data:image/png;base64,`) || !strings.Contains(req, `"type":"image_url"`) {
 		t.Fatalf("the request has no image part: %.400s", lastMessage(f.llm.Requests()[0]))
 	}
-	if strings.Contains(req, pngBase64(t, 3000, 1000)) {
+	if strings.Contains(req, shared.PNGBase64(t, 3000, 1000)) {
 		t.Error("the 3000 px image was sent without being downscaled")
 	}
 
@@ -87,7 +78,7 @@ func TestPromptImageRefusals(t *testing.T) {
 		block sdk.ContentBlock
 		want  string
 	}{
-		{sdk.ImageBlock(pngBase64(t, 4, 4), "image/png"), "model fake-model does not accept images"},
+		{sdk.ImageBlock(shared.PNGBase64(t, 4, 4), "image/png"), "model fake-model does not accept images"},
 		{sdk.ImageBlock(base64.StdEncoding.EncodeToString([]byte("hello")), "image/png"), "not an image parley can read"},
 		{sdk.ImageBlock("", "image/png"), "an image block without data"},
 	} {
