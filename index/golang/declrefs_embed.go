@@ -2,6 +2,7 @@ package golang
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/index/extract"
@@ -81,7 +82,7 @@ func (m *memberFilter) findAliases() map[goType]bool {
 			if e == self {
 				break
 			}
-			if ms := m.interfaceMethods(e); containsString(ms, m.def.Name) {
+			if ms := m.interfaceMethods(e); slices.Contains(ms, m.def.Name) {
 				out[e] = true
 				break
 			}
@@ -108,13 +109,4 @@ func (m *memberFilter) embeddedType(r *goTypeResolver, p, sig string) goType {
 		t.dir = path.Dir(p)
 	}
 	return goType{name: t.name, dir: t.dir}
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
