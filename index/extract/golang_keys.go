@@ -36,7 +36,8 @@ func (k *keyScan) step(tok lexTok, src []byte, off, end, depth, prevIdent int, p
 	case tFunc:
 		k.funcs = append(k.funcs, depth)
 	case tBranch:
-		if w := string(src[off:end]); w == "if" || w == "for" {
+		// string(w) == "if" compares without allocating (the scan's hot path).
+		if w := src[off:end]; string(w) == "if" || string(w) == "for" {
 			k.header, k.headerDepth = true, depth
 		}
 	case tSwitch:
