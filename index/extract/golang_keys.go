@@ -71,3 +71,18 @@ func (k *keyScan) step(tok lexTok, src []byte, off, end, depth, prevIdent int, p
 		}
 	}
 }
+
+// keyOf is the table index of the descriptor of the composite literal
+// whose type ends with identifier typ (T{, pkg.T{: golang_keys.go), or 0.
+func (o *operands) keyOf(typ int32) uint32 {
+	id := o.idents[typ]
+	start := id.off
+	if id.sel && id.qual >= 0 {
+		start = o.idents[id.qual].off
+	}
+	d := o.typeAt(start)
+	if d == "" {
+		return 0
+	}
+	return o.add(d)
+}
