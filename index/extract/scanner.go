@@ -24,7 +24,8 @@ func RegisterScanner(lang string, s Scanner) {
 	scanners[lang] = s
 }
 
-func scannerFor(lang string) Scanner {
+// ScannerFor returns lang's registered scanner, or nil.
+func ScannerFor(lang string) Scanner {
 	scannersMu.RLock()
 	defer scannersMu.RUnlock()
 	return scanners[lang]
@@ -34,7 +35,7 @@ func scannerFor(lang string) Scanner {
 // declined the file. A panic counts as declining: the scanner's contract
 // is not to, and the tree-sitter path is still right.
 func scan(lang string, src []byte, opts Options) (res *Result, ok bool) {
-	s := scannerFor(lang)
+	s := ScannerFor(lang)
 	if s == nil || opts.TreeSitter {
 		return nil, false
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/parleyhq/parley/index/extract"
 )
 
-// printTree prints gotreesitter's Python tree of a file: node types,
+// printTree prints gotreesitter's tree of a file in -lang: node types,
 // fields, 0-based row:column ranges and the text of leaves.
 func printTree(path string) {
 	src, err := os.ReadFile(path)
@@ -20,7 +20,7 @@ func printTree(path string) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	t, err := extract.ParseTree(context.Background(), "python", src, 10*time.Second)
+	t, err := extract.ParseTree(context.Background(), lang, src, 10*time.Second)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

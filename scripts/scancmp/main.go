@@ -1,11 +1,14 @@
-// Command pyscancmp compares the Python scanner's records with the
-// tree-sitter extractor's on every .py file under a directory.
+// Command scancmp compares a language's hand-written scanner (one
+// registered with extract.RegisterScanner) with the tree-sitter
+// extractor's records on every file of that language under a directory.
 //
-//	go run ./scripts/pyscancmp -dump BASE.gob DIR   # tree-sitter records
-//	go run ./scripts/pyscancmp -cmp BASE.gob DIR    # scanner against them
-//	go run ./scripts/pyscancmp -tree FILE           # tree-sitter's tree
+//	go run ./scripts/scancmp -lang python -dump BASE.gob DIR  # tree-sitter records
+//	go run ./scripts/scancmp -lang python -cmp BASE.gob DIR   # scanner against them
+//	go run ./scripts/scancmp -lang python -tree FILE          # tree-sitter's tree
 //
-// -cmp prints each file whose records differ (with the first
+// Files are those workspace.DetectLanguage gives -lang; descriptors are
+// written by nav.Describers' annotator for the language, as the index
+// does. -cmp prints each file whose records differ (with the first
 // differences) or that the scanner declines, then the counts.
 package main
 
@@ -24,9 +27,10 @@ import (
 	"sync"
 	"time"
 
+	_ "github.com/parleyhq/parley/index" // registers the scanners
 	"github.com/parleyhq/parley/index/extract"
-	"github.com/parleyhq/parley/index/extract/pyscan"
-	"github.com/parleyhq/parley/index/python"
+	"github.com/parleyhq/parley/index/nav"
+	"github.com/parleyhq/parley/workspace"
 )
 
 func main() {
@@ -35,19 +39,20 @@ func main() {
 	only := flag.String("only", "", "compare only paths containing this")
 	verbose := flag.Int("v", 3, "differences printed per file")
 	tree := flag.Bool("tree", false, "print tree-sitter's tree of the file argument")
+	flag.StringVar(&lang, "lang", "python", "language, as workspace.DetectLanguage names it")
 	flag.Parse()
 	if *tree && flag.NArg() == 1 {
 		printTree(flag.Arg(0))
 		return
 	}
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: pyscancmp -dump|-cmp FILE DIR")
+		fmt.Fprintln(os.Stderr, "usage: scancmp -lang LANG -dump|-cmp FILE DIR")
 		os.Exit(2)
 	}
 	dir := flag.Arg(0)
 	var files []string
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") && strings.Contains(p, *only) {
+		if err == nil && !d.IsDir() && workspace.DetectLanguage(filepath.ToSlash(p), nil) == lang && strings.Contains(p, *only) {
 			files = append(files, p)
 		}
 		return nil
@@ -61,9 +66,16 @@ func main() {
 	}
 }
 
+// lang is the -lang flag: the language compared.
+var lang string
+
 func writeBase(out string, files []string) {
-	ex := extract.For("python")
-	opts := extract.Options{Describe: map[string]extract.Annotator{"python": python.Describe}, TreeSitter: true}
+	ex := extract.For(lang)
+	if ex == nil {
+		fmt.Fprintln(os.Stderr, "no extractor for", lang)
+		os.Exit(2)
+	}
+	opts := extract.Options{Describe: nav.Describers(), TreeSitter: true}
 	res := make([]*extract.Result, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -112,6 +124,12 @@ func compare(base string, files []string, verbose int) {
 		panic(err)
 	}
 	fh.Close()
+	scan := extract.ScannerFor(lang)
+	if scan == nil {
+		fmt.Fprintln(os.Stderr, "no scanner for", lang)
+		os.Exit(2)
+	}
+	_, describe := nav.Describers()[lang]
 	var same, fell, differ, tsPartial int
 	kinds := map[string]int{}
 	why := map[string]int{}
@@ -124,10 +142,10 @@ func compare(base string, files []string, verbose int) {
 		}
 		src, _ := os.ReadFile(f)
 		bytes += len(src)
-		got, err := pyscan.Scan(src, true)
+		got, err := scan(src, describe)
 		if err != nil {
 			fell++
-			why[pyscan.Reason(err)]++
+			why[reason(err)]++
 			if want.Partial == "" {
 				fmt.Printf("FALLBACK %s: %v\n", f, err)
 			}
@@ -220,4 +238,16 @@ func opnd(r *extract.Result, x extract.Ref) string {
 		return ""
 	}
 	return r.Operands[x.Operand-1]
+}
+
+// reason is a scanner's error without its line, for counting:
+// scanners write "pkg: line N: why" or "pkg: why".
+func reason(err error) string {
+	msg := err.Error()
+	if _, rest, ok := strings.Cut(msg, ": line "); ok {
+		if _, why, ok := strings.Cut(rest, ": "); ok {
+			return why
+		}
+	}
+	return msg
 }
