@@ -147,7 +147,7 @@ func (o *operands) computeIdent(qi int32, call bool) string {
 	if !id.sel {
 		if call {
 			if o.local(id.name, id.off) {
-				return "" // a func-typed local
+				return o.closureResult(id.name, id.off, 0) // a func-typed local
 			}
 			if id.name == "new" {
 				// new(T).F
@@ -412,7 +412,20 @@ func (o *operands) chainAt(a string, i, j, idx int) (desc string, called bool, s
 			}
 			if desc == "" {
 				if o.local(a, i) {
-					return "", false, j, "", true
+					// mk(...) of a local function literal: its result
+					// type, result idx when the chain ends here.
+					n := 0
+					if endsExpr(src, end) {
+						n = idx
+					}
+					if desc = o.closureResult(a, i, n); desc == "" {
+						return "", false, j, "", true
+					}
+					if endsExpr(src, end) {
+						return "", false, end, desc, true
+					}
+					j = end
+					continue
 				}
 				desc = a
 			}

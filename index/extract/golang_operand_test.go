@@ -198,6 +198,20 @@ func f() {
 	x.p.M()
 	x.q.M()
 }`, "3:LSym obj\n4:M obj.LSym{}\n10:T pkg\n12:i -\n12:Store Int64{}\n13:p -\n13:M pkg.T{}\n14:q -\n14:M -"},
+		{"calls of local function literals", `package p
+func f() {
+	mk := func(name string, k Kind) *loader.SymbolBuilder {
+		return nil
+	}
+	two := func() (T, error) { return T{}, nil }
+	named := func() (t T, err error) { return }
+	x := mk("a", 1)
+	x.AddBytes()
+	y, err := two()
+	y.M(); err.Error()
+	named().M()
+	mk("b", 2).f.M()
+}`, "3:SymbolBuilder loader\n9:AddBytes loader.SymbolBuilder{}\n11:M T{}\n11:Error error{}\n12:M -\n13:f loader.SymbolBuilder{}\n13:M loader.SymbolBuilder{}.f"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {

@@ -13,7 +13,7 @@ import (
 
 // maxTypeDepth bounds the recursion through declarations and embedded
 // fields.
-const maxTypeDepth = 6
+const maxTypeDepth = 12
 
 // exprType infers the type of e, written in fc; stack is the path of
 // nodes enclosing e when fc is the file being edited (nil otherwise).
@@ -112,6 +112,9 @@ func (r *goTypeResolver) callType(fc *fileCtx, stack []ast.Node, c *ast.CallExpr
 		if fn.Name == "new" && len(c.Args) == 1 {
 			return typeExpr(fc, c.Args[0])
 		}
+		if b, ok := localDecl(stack, fn); ok {
+			return localCallType(fc, b, idx)
+		}
 		return r.typeNamed(fn.Name, goType{dir: fc.dir})
 	case *ast.SelectorExpr:
 		if q, ok := fn.X.(*ast.Ident); ok && r.isImport(fc, stack, q) {
@@ -120,6 +123,32 @@ func (r *goTypeResolver) callType(fc *fileCtx, stack []ast.Node, c *ast.CallExpr
 	case *ast.ParenExpr, *ast.StarExpr, *ast.IndexExpr:
 		// conversions to pointer or generic types: (*T)(x), T[int](x)
 		return typeExpr(fc, fn.(ast.Expr))
+	}
+	return goType{}, false
+}
+
+// localCallType is the type of result idx of a call of a local function
+// value b: a function literal (mk := func(...) *T {...}) or a variable
+// or parameter of a func type.
+func localCallType(fc *fileCtx, b binding, idx int) (goType, bool) {
+	var ft *ast.FuncType
+	switch {
+	case b.typ != nil:
+		ft, _ = b.typ.(*ast.FuncType)
+	case b.idx == 0:
+		if lit, ok := b.val.(*ast.FuncLit); ok {
+			ft = lit.Type
+		}
+	}
+	if ft == nil || ft.Results == nil {
+		return goType{}, false
+	}
+	for _, f := range ft.Results.List {
+		n := max(len(f.Names), 1)
+		if idx < n {
+			return typeExpr(fc, f.Type)
+		}
+		idx -= n
 	}
 	return goType{}, false
 }

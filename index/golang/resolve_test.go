@@ -192,6 +192,10 @@ func TestDeclReferencesFixture(t *testing.T) {
 		{"Close", "generic/generic.go:11", "cmd/typed.go:24? generic/generic.go:11 generic/generic.go:23 generic/generic.go:25"},
 		// A literal's key is its type's field: A{F: 1}, not B{F: 2}.
 		{"F", "keys/keys.go:3", "keys/keys.go:3 keys/keys.go:7"},
+		// A local function literal's call has its result type; a chain
+		// of five calls and selectors is still followed.
+		{"AddBytes", "closure/closure.go:5", "closure/closure.go:5 closure/closure.go:16 closure/closure.go:17"},
+		{"Get", "closure/chain.go:5", "closure/chain.go:5 closure/chain.go:21"},
 		{"Add", "atom/atom.go:7", "atom/atom.go:7 atom/atom.go:36 atom/atom.go:37 atom/atom.go:39 atom/atom.go:40 atom/atom.go:43"},
 	} {
 		sites, err := st.DefinitionSites(c.name)
