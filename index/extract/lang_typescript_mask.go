@@ -243,3 +243,7 @@ func tsLiteralEnd(src []byte, i int) int {
 func tsIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
 }
+
+// TSMask is src as the TypeScript and TSX extractors parse it (tsMask),
+// for scanners that must read the same syntax: index/extract/tsscan.
+func TSMask(src []byte) []byte { return tsMask(src) }

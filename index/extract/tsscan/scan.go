@@ -1,0 +1,267 @@
+// Package tsscan extracts a TypeScript or JavaScript file's index records
+// without tree-sitter: a lexer driven by a recursive-descent parser that
+// builds no tree and writes, as it goes, the symbols, references (with
+// call flags), imports and TODO markers that index/extract's generic
+// walker writes from the masked tree-sitter tree (lang_javascript.go,
+// lang_typescript_mask.go).
+//
+// Contract: ScanTypeScript's and ScanJavaScript's records equal, record
+// for record, what extract.For("typescript") and extract.For("javascript")
+// produce for the same source, or they return an error and the caller
+// must use the tree-sitter path. They decline syntax errors, JSX, and
+// syntax whose tree-sitter records they do not replicate. They are pure
+// functions of their input, safe for concurrent use, and never panic.
+//
+// Not yet wired in (index/indexer.go does not import the package): the
+// resolution descriptors of index/typescript (Result.Operands,
+// Ref.Operand) are not written yet, and the index would lose them.
+package tsscan
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// errFallback declines a file; it travels as a panic inside the parser
+// and becomes Scan's error.
+type errFallback struct{ msg string }
+
+func (e *errFallback) Error() string { return "tsscan: " + e.msg }
+
+func fail(msg string) { panic(&errFallback{msg}) }
+
+// IsFallback reports whether err is the scanner declining a file.
+func IsFallback(err error) bool {
+	var e *errFallback
+	return errors.As(err, &e)
+}
+
+func init() {
+	extract.RegisterScanner("typescript", ScanTypeScript)
+	extract.RegisterScanner("javascript", ScanJavaScript)
+}
+
+// ScanTypeScript extracts a TypeScript file's records. describe is
+// accepted for the extract.Scanner signature; descriptors are not
+// written (see the package doc).
+func ScanTypeScript(src []byte, describe bool) (*extract.Result, error) {
+	return scan(src, true)
+}
+
+// ScanJavaScript extracts a JavaScript file's records.
+func ScanJavaScript(src []byte, describe bool) (*extract.Result, error) {
+	return scan(src, false)
+}
+
+func scan(src []byte, ts bool) (res *extract.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*errFallback); ok {
+				res, err = nil, e
+				return
+			}
+			res, err = nil, &errFallback{fmt.Sprint("scanner panic: ", r)}
+		}
+	}()
+	if bytes.IndexByte(src, 0) >= 0 {
+		return nil, &errFallback{"NUL byte"}
+	}
+	if i := bytes.IndexByte(src, '\r'); i >= 0 {
+		// Lines, columns and comment ends with carriage returns are not
+		// checked against tree-sitter's yet.
+		return nil, &errFallback{"carriage return"}
+	}
+	p := &parser{ts: ts, src: src}
+	p.l.src = src
+	if ts {
+		p.l.src = extract.TSMask(src)
+	}
+	p.res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}
+	p.lines = lineStarts(src)
+	p.names = map[string]string{}
+	p.program()
+	p.flushComments(len(src) + 1)
+	p.finish()
+	return p.res, nil
+}
+
+// parser is the scanner's state: the token stream, the open definition
+// scopes, and the records written so far.
+type parser struct {
+	ts    bool
+	src   []byte
+	l     lexer
+	tok   token // the current token
+	prev  int   // end of the token before tok
+	res   *extract.Result
+	lines []uint32
+	names map[string]string
+	// scopes are the open definitions, innermost last (the walker's
+	// walkScope).
+	scopes []scope
+	// calls holds the start of each call's callee name (the walker's
+	// pending callees); refs starting there are calls.
+	calls []uint32
+	// ncomment is how many of l.comments have been handled.
+	ncomment int
+	doc      docBlock
+	exports  []string
+	depth    int // recursion depth
+	noIn     int // > 0 in a for statement's head: "in" is not an operator
+}
+
+type scopeKind uint8
+
+const (
+	scopeNone scopeKind = iota
+	scopeType
+	scopeFunc
+	scopeNS
+)
+
+type scope struct {
+	sym      int32
+	qual     string
+	kind     scopeKind
+	branches int
+}
+
+// docBlock is the run of whole-line comments just seen (the walker's).
+type docBlock struct {
+	valid      bool
+	start, end int
+	endLine    uint32
+}
+
+func lineStarts(src []byte) []uint32 {
+	out := []uint32{0}
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return out
+		}
+		off += i + 1
+		out = append(out, uint32(off))
+	}
+}
+
+func (p *parser) pos(off int) extract.Pos {
+	ls := p.lines
+	i := sort.Search(len(ls), func(i int) bool { return ls[i] > uint32(off) }) - 1
+	return extract.Pos{Line: uint32(i), Col: uint32(off) - ls[i]}
+}
+
+func (p *parser) line(off int) uint32 { return p.pos(off).Line }
+
+func (p *parser) rng(s, e int) extract.Range { return extract.Range{Start: p.pos(s), End: p.pos(e)} }
+
+func (p *parser) intern(b []byte) string {
+	if s, ok := p.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	p.names[s] = s
+	return s
+}
+
+// maxRefName is the walker's bound on a reference's length.
+const maxRefName = 128
+
+// ref records the name token t as a reference.
+func (p *parser) ref(t token) {
+	if t.end-t.start > maxRefName || t.end <= t.start || !nameStart(p.src[t.start]) {
+		return
+	}
+	p.res.Refs = append(p.res.Refs, extract.Ref{Name: p.intern(p.src[t.start:t.end]), Pos: p.pos(t.start)})
+}
+
+// callee marks the reference starting at off, if one does, as called.
+func (p *parser) callee(off int) { p.calls = append(p.calls, uint32(off)) }
+
+// branch counts a decision point towards the innermost function.
+func (p *parser) branch() {
+	if k := len(p.scopes); k > 0 && p.scopes[k-1].kind == scopeFunc {
+		p.scopes[k-1].branches++
+	}
+}
+
+// flushComments handles the comments that start before off, as the walker
+// visits them before a node starting at off.
+func (p *parser) flushComments(off int) {
+	for p.ncomment < len(p.l.comments) && p.l.comments[p.ncomment].start < off {
+		c := p.l.comments[p.ncomment]
+		p.ncomment++
+		p.comment(c)
+	}
+}
+
+func (p *parser) comment(c comment) {
+	raw := p.src[c.start:c.end]
+	start := p.line(c.start)
+	if bytes.Contains(raw, []byte("TODO")) || bytes.Contains(raw, []byte("FIXME")) ||
+		bytes.Contains(raw, []byte("HACK")) || bytes.Contains(raw, []byte("XXX")) {
+		p.res.Todos = extract.ScanTodos(string(raw), start, p.res.Todos)
+	}
+	if !startsLine(p.src, c.start) {
+		p.doc.valid = false
+		return
+	}
+	end := p.line(c.end)
+	if p.doc.valid && start <= p.doc.endLine+1 {
+		p.doc.end, p.doc.endLine = c.end, end
+		return
+	}
+	p.doc = docBlock{valid: true, start: c.start, end: c.end, endLine: end}
+}
+
+func startsLine(src []byte, off int) bool {
+	for i := off - 1; i >= 0; i-- {
+		switch src[i] {
+		case '\n':
+			return true
+		case ' ', '\t', '\r', '\f':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// finish marks calls and the names a separate export statement exports.
+func (p *parser) finish() {
+	if len(p.calls) > 0 {
+		sort.Slice(p.calls, func(i, j int) bool { return p.calls[i] < p.calls[j] })
+		k := 0
+		for i := range p.res.Refs {
+			r := &p.res.Refs[i]
+			off := p.lines[r.Pos.Line] + r.Pos.Col
+			for k < len(p.calls) && p.calls[k] < off {
+				k++
+			}
+			if k < len(p.calls) && p.calls[k] == off {
+				r.Call = true
+			}
+		}
+	}
+	if len(p.exports) == 0 {
+		return
+	}
+	names := make(map[string]bool, len(p.exports))
+	for _, n := range p.exports {
+		names[n] = true
+	}
+	for i := range p.res.Symbols {
+		if s := &p.res.Symbols[i]; s.Parent < 0 && names[s.Name] {
+			s.Exported = true
+		}
+	}
+}
+
+// nameStart is the walker's: names of references start so.
+func nameStart(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_' || b == '$' || b == '@' || b == '#' || b >= 0x80
+}

@@ -1,0 +1,474 @@
+package tsscan
+
+import "github.com/parleyhq/parley/index/extract"
+
+// TypeScript types: only their references and the symbols of object
+// types' members (property_signature, method_signature) matter.
+
+// predefined are predefined_type's words and the literal types, which are
+// not references.
+var predefined = map[string]bool{
+	"any": true, "number": true, "boolean": true, "string": true, "symbol": true, "void": true,
+	"unknown": true, "never": true, "object": true, "undefined": true, "null": true,
+	"true": true, "false": true, "this": true,
+}
+
+func (p *parser) typ() {
+	p.enter()
+	defer p.leave()
+	p.union()
+	if p.is("extends") && !p.tok.nl {
+		p.next()
+		p.union()
+		p.expect("?")
+		p.typ()
+		p.expect(":")
+		p.typ()
+	}
+}
+
+func (p *parser) union() {
+	if p.is("|") || p.is("&") {
+		p.next()
+	}
+	p.typeOperand()
+	for p.is("|") || p.is("&") {
+		p.next()
+		p.typeOperand()
+	}
+}
+
+func (p *parser) typeOperand() {
+	p.enter()
+	defer p.leave()
+	switch {
+	case p.is("keyof") || p.is("unique") || p.is("readonly"):
+		if t := p.peek(); t.kind == tName || p.tokIs(t, "(") || p.tokIs(t, "[") || p.tokIs(t, "{") {
+			p.next()
+			p.typeOperand()
+			return
+		}
+	case p.is("infer"):
+		p.next()
+		p.ref(p.tok)
+		p.next()
+		if p.is("extends") && p.constraintAhead() {
+			p.next()
+			p.typeOperand()
+		}
+		return
+	case p.is("new") || p.is("abstract"):
+		p.eat("abstract")
+		p.expect("new")
+		p.signature()
+		return
+	case p.is("<"):
+		p.typeParams()
+		p.params()
+		p.expect("=>")
+		p.returnType()
+		return
+	case p.is("(") && p.functionTypeAhead():
+		p.params()
+		p.expect("=>")
+		p.returnType()
+		return
+	}
+	p.typePrimary()
+	for p.is("[") && !p.tok.nl {
+		p.next()
+		if !p.is("]") {
+			p.typ()
+		}
+		p.expect("]")
+	}
+}
+
+// constraintAhead reports whether infer X extends C is a constraint, not
+// a conditional type's extends: tree-sitter reads the constraint when no
+// ? follows it... which it cannot know; constraints are rare, so no.
+func (p *parser) constraintAhead() bool { return false }
+
+func (p *parser) functionTypeAhead() bool {
+	st, tok, prev := p.l.save(), p.tok, p.prev
+	defer func() { p.l.restore(st); p.tok, p.prev = tok, prev }()
+	p.skipGroup()
+	return p.is("=>")
+}
+
+func (p *parser) typePrimary() {
+	t := p.tok
+	switch t.kind {
+	case tString, tNum:
+		p.next()
+		return
+	case tTemplate, tTplHead:
+		p.templateType()
+		return
+	case tName:
+		w := p.text()
+		if w == "typeof" {
+			p.next()
+			if p.is("import") {
+				p.next()
+				p.expect("(")
+				p.next()
+				p.expect(")")
+			} else {
+				p.ref(p.tok)
+				p.next()
+			}
+			for p.eat(".") {
+				p.ref(p.tok)
+				p.next()
+			}
+			if p.is("<") && !p.tok.nl {
+				p.typeArgs()
+			}
+			return
+		}
+		if w == "import" {
+			p.next()
+			p.expect("(")
+			p.next()
+			p.expect(")")
+		} else {
+			if !predefined[w] {
+				p.ref(t)
+			}
+			p.next()
+		}
+		for p.eat(".") {
+			p.ref(p.tok)
+			p.next()
+		}
+		if p.is("<") {
+			p.typeArgs()
+		}
+		return
+	}
+	switch {
+	case p.is("-"):
+		p.next()
+		p.next()
+	case p.is("{"):
+		p.objectType()
+	case p.is("["):
+		p.tuple()
+	case p.is("("):
+		p.next()
+		p.typ()
+		p.expect(")")
+	default:
+		p.failHere("expected a type")
+	}
+}
+
+func (p *parser) templateType() {
+	if p.tok.kind == tTemplate {
+		p.next()
+		return
+	}
+	for {
+		p.next()
+		p.typ()
+		if !p.is("}") {
+			p.failHere("expected } in template type")
+		}
+		p.tok = p.l.templateRest(p.tok)
+		if p.tok.kind == tTplTail {
+			p.next()
+			return
+		}
+	}
+}
+
+// labelAhead reports whether name ? : (an optional tuple member's label)
+// is at the current token.
+func (p *parser) labelAhead() bool {
+	st, tok, prev := p.l.save(), p.tok, p.prev
+	defer func() { p.l.restore(st); p.tok, p.prev = tok, prev }()
+	p.next()
+	p.next()
+	return p.is(":")
+}
+
+func (p *parser) tuple() {
+	p.expect("[")
+	for !p.is("]") {
+		p.eat("...")
+		if p.isName() {
+			if t := p.peek(); p.tokIs(t, ":") || p.tokIs(t, "?") && p.labelAhead() {
+				p.ref(p.tok)
+				p.next()
+				p.eat("?")
+				p.expect(":")
+			}
+		}
+		p.typ()
+		p.eat("?")
+		if !p.eat(",") {
+			break
+		}
+	}
+	p.expect("]")
+}
+
+// returnType parses a return type, type predicates included.
+func (p *parser) returnType() {
+	if p.is("asserts") {
+		if t := p.peek(); t.kind == tName && !t.nl {
+			p.next()
+			if !p.is("this") {
+				p.ref(p.tok)
+			}
+			p.next()
+			if p.eat("is") {
+				p.typ()
+			}
+			return
+		}
+	}
+	if p.isName() {
+		if t := p.peek(); p.tokIs(t, "is") && !t.nl {
+			if !p.is("this") {
+				p.ref(p.tok)
+			}
+			p.next()
+			p.next()
+			p.typ()
+			return
+		}
+	}
+	p.typ()
+}
+
+// typeParams parses < T extends C = D, … >.
+func (p *parser) typeParams() {
+	p.expect("<")
+	for !p.closeAngle() {
+		for (p.is("const") || p.is("in") || p.is("out")) && p.peek().kind == tName {
+			p.next()
+		}
+		p.ref(p.tok)
+		p.next()
+		if p.eat("extends") {
+			p.typ()
+		}
+		if p.eat("=") {
+			p.typ()
+		}
+		if !p.eat(",") {
+			if !p.closeAngle() {
+				p.failHere("expected >")
+			}
+			break
+		}
+	}
+	p.eatAngle()
+}
+
+// typeArgs parses < T, … >.
+func (p *parser) typeArgs() {
+	p.expect("<")
+	for !p.closeAngle() {
+		p.typ()
+		if !p.eat(",") {
+			break
+		}
+	}
+	if !p.closeAngle() {
+		p.failHere("expected >")
+	}
+	p.eatAngle()
+}
+
+// closeAngle reports whether the current token starts with '>'.
+func (p *parser) closeAngle() bool {
+	return p.tok.kind == tPunct && p.l.src[p.tok.start] == '>'
+}
+
+// eatAngle consumes one '>' of the current token (>> closes two lists).
+func (p *parser) eatAngle() {
+	if p.tok.end-p.tok.start == 1 {
+		p.next()
+		return
+	}
+	p.prev = p.tok.start + 1
+	p.tok.start++
+	p.tok.nl = false
+}
+
+// typeArgsCallAhead reports whether the '<' at the current token opens
+// type arguments of a call, f<T>(x) or f<T>`…`. Where the arguments read
+// as an expression too, tree-sitter's ambiguity resolution prefers the
+// comparisons f < T > (x) when the arguments hold a comma at the top or
+// the parenthesized group is followed by an access or call: so does the
+// scanner.
+func (p *parser) typeArgsCallAhead() bool {
+	st, tok, prev := p.l.save(), p.tok, p.prev
+	defer func() { p.l.restore(st); p.tok, p.prev = tok, prev }()
+	depth := 0
+	exprLike, comma := true, false
+	for p.tok.kind != tEOF {
+		switch {
+		case p.is("<"):
+			depth++
+			if depth > 1 {
+				exprLike = false
+			}
+		case p.closeAngle():
+			depth -= p.tok.end - p.tok.start
+			if p.is(">=") || p.is(">>=") {
+				return false
+			}
+		case p.is("["):
+			if p.tokIs(p.peek(), "]") {
+				exprLike = false
+			}
+			p.skipGroup()
+			continue
+		case p.is("(") || p.is("{"):
+			exprLike = false
+			p.skipGroup()
+			continue
+		case p.is(";") || p.is(")") || p.is("]") || p.is("}") || p.is("&&") || p.is("||") || p.is("=") || p.is("!") ||
+			p.is("+") || p.is("-") || p.is("*") || p.is("/") || p.tok.kind == tNum && depth == 0:
+			return false
+		case p.is(","):
+			comma = comma || depth == 1
+		case p.is(".") || p.is("|") || p.is("&"):
+		case p.isName():
+			if reserved[p.text()] || p.is("keyof") || p.is("typeof") || p.is("infer") {
+				exprLike = false
+			}
+		default:
+			exprLike = false
+		}
+		p.advance()
+		if depth <= 0 {
+			break
+		}
+	}
+	if depth > 0 {
+		return false
+	}
+	if p.tok.kind == tTemplate || p.tok.kind == tTplHead {
+		return true
+	}
+	if !p.is("(") {
+		return false
+	}
+	if exprLike && comma {
+		return false
+	}
+	p.skipGroup()
+	return !exprLike || !(p.is(".") || p.is("?.") || p.is("(") || p.is("["))
+}
+
+// objectType parses { members } of an object type or interface body.
+func (p *parser) objectType() {
+	p.enter()
+	defer p.leave()
+	p.expect("{")
+	for !p.is("}") {
+		if p.tok.kind == tEOF {
+			p.failHere("unclosed object type")
+		}
+		p.typeMember()
+		if !p.eat(";") && !p.eat(",") && !p.tok.nl && !p.is("}") {
+			p.failHere("expected ; in object type")
+		}
+	}
+	p.next()
+}
+
+// typeMember parses one member of an object type.
+func (p *parser) typeMember() {
+	start := p.tok.start
+	switch {
+	case p.is("(") || p.is("<"):
+		p.signature() // call signature
+		return
+	case p.is("new") && (p.tokIs(p.peek(), "(") || p.tokIs(p.peek(), "<")):
+		p.next()
+		p.signature()
+		return
+	}
+	if p.is("-") || p.is("+") {
+		p.next()
+	}
+	private := false
+	for p.isName() && (p.is("readonly") || p.is("get") || p.is("set") || p.is("public") || p.is("private") || p.is("protected") || p.is("static")) {
+		t := p.peek()
+		if !modifierFollows(p, t) || p.tokIs(t, "{") {
+			break
+		}
+		if p.is("private") {
+			private = true
+		}
+		p.next()
+	}
+	if p.is("-") || p.is("+") {
+		p.next()
+	}
+	if p.is("[") && p.mappedOrIndexAhead() {
+		p.mappedOrIndex()
+		return
+	}
+	name := p.tok
+	nameEnd := name.end
+	if p.is("[") {
+		nameEnd = p.computedEnd()
+	}
+	kind := extract.KindProperty
+	if p.methodAfterName() {
+		kind = extract.KindMethod
+	}
+	id, _ := p.define(defSite{node: start, decl: start, sig: start, wrapper: -1, nameStart: name.start, nameEnd: nameEnd,
+		kind: kind, private: private})
+	p.propertyName()
+	p.eat("?")
+	if kind == extract.KindMethod {
+		p.signature()
+	} else if p.eat(":") {
+		p.typ()
+	}
+	p.endDef(id, p.prev)
+}
+
+// mappedOrIndexAhead: [name: (an index signature) or [name in (a mapped
+// type) at the current '['.
+func (p *parser) mappedOrIndexAhead() bool {
+	st, tok, prev := p.l.save(), p.tok, p.prev
+	defer func() { p.l.restore(st); p.tok, p.prev = tok, prev }()
+	p.next()
+	if !p.isName() {
+		return false
+	}
+	p.next()
+	return p.is(":") || p.is("in")
+}
+
+func (p *parser) mappedOrIndex() {
+	p.expect("[")
+	p.ref(p.tok)
+	p.next()
+	if p.eat("in") {
+		p.typ()
+		if p.eat("as") {
+			p.typ()
+		}
+	} else {
+		p.expect(":")
+		p.typ()
+	}
+	p.expect("]")
+	if p.is("-") || p.is("+") {
+		p.next()
+	}
+	p.eat("?")
+	if p.eat(":") {
+		p.typ()
+	}
+}
