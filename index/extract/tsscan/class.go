@@ -205,6 +205,7 @@ func (p *parser) memberEnd() {
 		return
 	}
 	if p.tok.nl || p.is("}") {
+		p.asi()
 		return
 	}
 	p.failHere("expected ; after member")

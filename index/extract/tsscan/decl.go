@@ -9,6 +9,7 @@ import "github.com/parleyhq/parley/index/extract"
 func (p *parser) lexical(w wrap) []int32 {
 	ids := p.lexicalDeclarators(w)
 	p.semi()
+	p.bareName = false
 	return ids
 }
 
@@ -82,6 +83,7 @@ func (p *parser) declaratorRest() {
 			p.typ()
 		}
 	}
+	p.bareName = !p.is("=")
 	if p.eat("=") {
 		p.assign()
 	}

@@ -121,7 +121,9 @@ func (p *parser) unary() {
 		p.next()
 		p.unary()
 		return
-	case p.is("await") && p.awaitOperator():
+	case p.is("await") && p.awaitOperator() && (p.ts || !p.tokIs(p.peek(), "(")):
+		// tree-sitter-javascript mostly reads await (x) as a call of a
+		// function named await.
 		p.next()
 		p.unary()
 		return
@@ -195,8 +197,8 @@ func (p *parser) chain(start, callee int, fn string, calls bool) {
 			p.call(start, callee, fn)
 			callee, fn = start, ""
 		case p.tok.kind == tTemplate || p.tok.kind == tTplHead:
-			p.callee(callee)
 			p.template()
+			p.called(start, callee)
 			callee, fn = start, ""
 		case p.ts && p.is("!") && !p.tok.nl:
 			p.next()
@@ -214,12 +216,13 @@ func (p *parser) chain(start, callee int, fn string, calls bool) {
 // callee; fn is "require" or "import" for those calls, whose literal
 // first argument is an import.
 func (p *parser) call(start, callee int, fn string) {
-	p.callee(callee)
+	defer p.called(start, callee)
 	p.enter()
 	defer p.leave()
 	open := p.tok.end
 	p.expect("(")
-	if (fn == "require" || fn == "import") && p.tok.kind == tString && len(p.l.comments) == p.ncommentsBefore(open) {
+	if (fn == "require" || fn == "import") && p.tok.kind == tString && len(p.l.comments) == p.ncommentsBefore(open) &&
+		(p.tokIs(p.peek(), ")") || p.tokIs(p.peek(), ",")) {
 		path := strings.TrimSpace(unquote(string(p.src[p.tok.start:p.tok.end])))
 		if path != "" {
 			p.res.Imports = append(p.res.Imports, extract.Import{Path: path, Line: p.line(start)})

@@ -109,7 +109,7 @@ func (p *parser) specifiers(export bool) []string {
 		if name.kind != tName && name.kind != tString {
 			p.failHere("expected a specifier")
 		}
-		if name.kind == tName {
+		if name.kind == tName && !p.is("default") {
 			p.ref(name)
 			if export {
 				names = append(names, string(p.src[name.start:name.end]))
@@ -119,7 +119,7 @@ func (p *parser) specifiers(export bool) []string {
 		}
 		p.next()
 		if p.eat("as") {
-			if p.tok.kind == tName {
+			if p.tok.kind == tName && !p.is("default") {
 				p.ref(p.tok)
 			}
 			p.next()

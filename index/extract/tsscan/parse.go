@@ -8,7 +8,7 @@ package tsscan
 const maxDepth = 400
 
 func (p *parser) next() {
-	p.prev = p.tok.end
+	p.prev, p.prevKind = p.tok.end, p.tok.kind
 	p.tok = p.l.next()
 }
 
@@ -74,6 +74,7 @@ func (p *parser) semi() {
 		return
 	}
 	if p.tok.nl || p.is("}") || p.tok.kind == tEOF {
+		p.asi()
 		return
 	}
 	p.failHere("expected ;")
@@ -368,4 +369,26 @@ var reserved = map[string]bool{
 	"in": true, "instanceof": true, "new": true, "return": true, "super": true, "switch": true,
 	"this": true, "throw": true, "try": true, "typeof": true, "var": true, "void": true,
 	"while": true, "with": true, "null": true, "true": true, "false": true, "enum": true,
+}
+
+// asi ends a statement without ';': tree-sitter's automatic semicolon
+// comes after the comments on the statement's last line, which the
+// statement's node then covers, unless it ends in a declarator without
+// a value (let x // comment) or, mostly, a regular expression with
+// flags.
+func (p *parser) asi() {
+	if p.tok.kind == tEOF && !p.tok.nl || p.bareName || p.prevKind == tRegex && p.src[p.prev-1] != '/' {
+		return
+	}
+	line := p.line(p.prev)
+	for i := len(p.l.comments) - 1; i >= 0; i-- {
+		c := p.l.comments[i]
+		if c.start < p.prev {
+			break
+		}
+		if c.start < p.tok.start && p.line(c.start) == line {
+			p.prev = c.end
+			return
+		}
+	}
 }

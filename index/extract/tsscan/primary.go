@@ -106,6 +106,7 @@ func (p *parser) primaryPunct() {
 
 // newExpr parses new C(args), new C, new.target.
 func (p *parser) newExpr() {
+	newStart := p.tok.start
 	p.next()
 	if p.eat(".") {
 		p.next() // new.target
@@ -123,7 +124,6 @@ func (p *parser) newExpr() {
 	if p.ts && p.is("<") {
 		p.typeArgs()
 	}
-	p.callee(callee)
 	if p.is("(") {
 		p.expect("(")
 		for !p.is(")") {
@@ -135,6 +135,7 @@ func (p *parser) newExpr() {
 		}
 		p.expect(")")
 	}
+	p.called(newStart, callee)
 }
 
 // memberChain parses member accesses without calls (new's constructor).

@@ -83,6 +83,13 @@ func scan(src []byte, ts bool) (res *extract.Result, err error) {
 	p.res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}
 	p.lines = lineStarts(src)
 	p.names = map[string]string{}
+	if bytes.HasPrefix(src, []byte("#!")) {
+		// hash_bang_line: neither a comment nor code.
+		p.l.pos = bytes.IndexByte(src, '\n')
+		if p.l.pos < 0 {
+			p.l.pos = len(src)
+		}
+	}
 	p.program()
 	p.flushComments(len(src) + 1)
 	p.finish()
@@ -92,25 +99,29 @@ func scan(src []byte, ts bool) (res *extract.Result, err error) {
 // parser is the scanner's state: the token stream, the open definition
 // scopes, and the records written so far.
 type parser struct {
-	ts    bool
-	src   []byte
-	l     lexer
-	tok   token // the current token
-	prev  int   // end of the token before tok
-	res   *extract.Result
-	lines []uint32
-	names map[string]string
+	ts   bool
+	src  []byte
+	l    lexer
+	tok  token // the current token
+	prev int   // end of the token before tok
+	// prevKind is that token's kind.
+	prevKind tokKind
+	res      *extract.Result
+	lines    []uint32
+	names    map[string]string
 	// scopes are the open definitions, innermost last (the walker's
 	// walkScope).
 	scopes []scope
-	// calls holds the start of each call's callee name (the walker's
-	// pending callees); refs starting there are calls.
-	calls []uint32
+	// calls are the calls read so far, in the order they end.
+	calls []callRec
 	// ncomment is how many of l.comments have been handled.
 	ncomment int
 	doc      docBlock
 	exports  []string
 	depth    int // recursion depth
+	// bareName: the declaration just read ends in a declarator without
+	// a value.
+	bareName bool
 	noIn     int // > 0 in a for statement's head: "in" is not an operator
 }
 
@@ -179,8 +190,15 @@ func (p *parser) ref(t token) {
 	p.res.Refs = append(p.res.Refs, extract.Ref{Name: p.intern(p.src[t.start:t.end]), Pos: p.pos(t.start)})
 }
 
-// callee marks the reference starting at off, if one does, as called.
-func (p *parser) callee(off int) { p.calls = append(p.calls, uint32(off)) }
+// callRec is one call (call_expression, new_expression): its span and
+// where its callee's name starts.
+type callRec struct{ start, end, callee uint32 }
+
+// called records a call spanning start to the token just read whose
+// callee name starts at callee.
+func (p *parser) called(start, callee int) {
+	p.calls = append(p.calls, callRec{uint32(start), uint32(p.prev), uint32(callee)})
+}
 
 // branch counts a decision point towards the innermost function.
 func (p *parser) branch() {
@@ -232,19 +250,28 @@ func startsLine(src []byte, off int) bool {
 }
 
 // finish marks calls and the names a separate export statement exports.
+// Calls are replayed as the walker meets them, in pre-order (by start,
+// outer first), pushing their callee starts on the stack that
+// extract.PopCallee pops at each reference.
 func (p *parser) finish() {
 	if len(p.calls) > 0 {
-		sort.Slice(p.calls, func(i, j int) bool { return p.calls[i] < p.calls[j] })
+		calls := p.calls
+		sort.Slice(calls, func(i, j int) bool {
+			if calls[i].start != calls[j].start {
+				return calls[i].start < calls[j].start
+			}
+			return calls[i].end > calls[j].end
+		})
+		var stack []uint32
 		k := 0
 		for i := range p.res.Refs {
 			r := &p.res.Refs[i]
 			off := p.lines[r.Pos.Line] + r.Pos.Col
-			for k < len(p.calls) && p.calls[k] < off {
+			for k < len(calls) && calls[k].start <= off {
+				stack = append(stack, calls[k].callee)
 				k++
 			}
-			if k < len(p.calls) && p.calls[k] == off {
-				r.Call = true
-			}
+			stack, r.Call = extract.PopCallee(stack, off)
 		}
 	}
 	if len(p.exports) == 0 {
