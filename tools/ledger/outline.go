@@ -160,6 +160,13 @@ func RenderOutline(shown string, lines []string, elided []Range) OutlineView {
 	next := 1
 	keep := func(to int) {
 		for n := next; n <= to; n++ {
+			if strings.TrimSpace(lines[n-1]) == "" {
+				// A blank line goes without its number, which cost two
+				// tokens of the three it took: a class of documented
+				// members keeps one between each member and the next.
+				b.WriteByte('\n')
+				continue
+			}
 			fmt.Fprintf(&b, "%*d\t%s\n", width, n, lines[n-1])
 		}
 		if to >= next {

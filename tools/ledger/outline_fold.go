@@ -91,6 +91,14 @@ func OutlineElisions(lang string, lines []string, syms []extract.Symbol) []Range
 	fn := bodies(lines, syms, func(i int) bool { return isFunction(syms[i]) }, worthBody)
 	elided := union(append(fn, bodies(lines, syms, isValue(syms, lines), worthBody)...))
 	elided = union(append(elided, braceBodies(lang, lines, elided, worth)...))
+	if lang == "cpp" {
+		for _, r := range cppBodies(lines) {
+			if worth(r) {
+				elided = append(elided, r)
+			}
+		}
+		elided = union(elided)
+	}
 	elided = withBraces(lines, elided)
 	folds, folded := enumFolds(syms)
 	elided = union(append(elided, folds...))
