@@ -7,8 +7,8 @@ import "github.com/parleyhq/parley/index/extract"
 // class parses a class declaration (decl) or expression whose first
 // token (a decorator, abstract or class) starts at start.
 func (p *parser) class(w wrap, start int, decl bool) {
-	p.eat("abstract")
 	sig := p.tok.start
+	p.eat("abstract")
 	p.expect("class")
 	id, opened := int32(-1), false
 	if p.isName() && !p.is("extends") && !p.is("implements") && !p.is("{") {

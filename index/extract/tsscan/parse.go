@@ -8,7 +8,7 @@ package tsscan
 const maxDepth = 400
 
 func (p *parser) next() {
-	p.prev, p.prevKind = p.tok.end, p.tok.kind
+	p.prev = p.tok.end
 	p.tok = p.l.next()
 }
 
@@ -372,23 +372,29 @@ var reserved = map[string]bool{
 }
 
 // asi ends a statement without ';': tree-sitter's automatic semicolon
-// comes after the comments on the statement's last line, which the
+// comes after the line comments on the statement's last line, which the
 // statement's node then covers, unless it ends in a declarator without
-// a value (let x // comment) or, mostly, a regular expression with
-// flags.
+// a value (let x // comment) or a block comment comes before the next
+// token.
 func (p *parser) asi() {
-	if p.tok.kind == tEOF && !p.tok.nl || p.bareName || p.prevKind == tRegex && p.src[p.prev-1] != '/' {
+	if p.tok.kind == tEOF && !p.tok.nl || p.bareName {
 		return
 	}
 	line := p.line(p.prev)
-	for i := len(p.l.comments) - 1; i >= 0; i-- {
+	end := -1
+	for i := p.ncommentsBefore(p.prev); i < len(p.l.comments); i++ {
 		c := p.l.comments[i]
-		if c.start < p.prev {
+		if c.start >= p.tok.start {
 			break
 		}
-		if c.start < p.tok.start && p.line(c.start) == line {
-			p.prev = c.end
+		if p.src[c.start+1] == '*' {
 			return
 		}
+		if p.line(c.start) == line {
+			end = c.end
+		}
+	}
+	if end >= 0 {
+		p.prev = end
 	}
 }

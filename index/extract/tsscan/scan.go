@@ -99,16 +99,14 @@ func scan(src []byte, ts bool) (res *extract.Result, err error) {
 // parser is the scanner's state: the token stream, the open definition
 // scopes, and the records written so far.
 type parser struct {
-	ts   bool
-	src  []byte
-	l    lexer
-	tok  token // the current token
-	prev int   // end of the token before tok
-	// prevKind is that token's kind.
-	prevKind tokKind
-	res      *extract.Result
-	lines    []uint32
-	names    map[string]string
+	ts    bool
+	src   []byte
+	l     lexer
+	tok   token // the current token
+	prev  int   // end of the token before tok
+	res   *extract.Result
+	lines []uint32
+	names map[string]string
 	// scopes are the open definitions, innermost last (the walker's
 	// walkScope).
 	scopes []scope

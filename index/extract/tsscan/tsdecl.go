@@ -160,8 +160,8 @@ func (p *parser) namespace(w wrap) {
 		// declare module "x"; has no body and makes no scope.
 		id, _ := p.define(defSite{node: start, decl: start, sig: start, wrapper: w.start, wrapSig: w.firstTok,
 			exported: w.export, nameStart: name.start, nameEnd: nameEnd, kind: extract.KindNamespace})
+		p.endDef(id, nameEnd)
 		p.semi()
-		p.endDef(id, p.prev)
 		return
 	}
 	id, opened := p.define(defSite{node: start, decl: start, sig: start, wrapper: w.start, wrapSig: w.firstTok,

@@ -60,7 +60,12 @@ func (p *parser) typeOperand() {
 	case p.is("new") || p.is("abstract"):
 		p.eat("abstract")
 		p.expect("new")
-		p.signature()
+		if p.is("<") {
+			p.typeParams()
+		}
+		p.params()
+		p.expect("=>")
+		p.returnType()
 		return
 	case p.is("<"):
 		p.typeParams()

@@ -1,0 +1,202 @@
+package tsscan_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/tsscan"
+)
+
+// The scanner writes no descriptors yet (see the package doc), so the
+// comparisons are with the tree-sitter path without describers.
+
+func scanner(lang string) func([]byte, bool) (*extract.Result, error) {
+	if lang == "typescript" {
+		return tsscan.ScanTypeScript
+	}
+	return tsscan.ScanJavaScript
+}
+
+// treeSitter is the tree-sitter path's result for src: what the scanner
+// must reproduce.
+func treeSitter(t testing.TB, lang string, src []byte) *extract.Result {
+	t.Helper()
+	opts := extract.Options{Budget: extract.BudgetFor(len(src)) * 4, TreeSitter: true}
+	res, err := extract.For(lang).Extract(context.Background(), "t", src, opts)
+	if err != nil {
+		t.Fatalf("tree-sitter: %v", err)
+	}
+	return res
+}
+
+// hasSyntaxError reports whether tree-sitter's (masked) tree of src has
+// an error.
+func hasSyntaxError(t testing.TB, lang string, src []byte) bool {
+	t.Helper()
+	tree, err := extract.ParseTree(context.Background(), lang, src, extract.BudgetFor(len(src))*4)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	defer tree.Release()
+	return tree.Root().HasError()
+}
+
+// diff describes the differences between two results.
+func diff(want, got *extract.Result) string {
+	var b strings.Builder
+	if want.Partial != got.Partial {
+		fmt.Fprintf(&b, "partial %q vs %q\n", want.Partial, got.Partial)
+	}
+	if !reflect.DeepEqual(want.Symbols, got.Symbols) {
+		fmt.Fprintf(&b, "symbols\n  tree-sitter %+v\n  scanner     %+v\n", want.Symbols, got.Symbols)
+	}
+	if !reflect.DeepEqual(want.Refs, got.Refs) {
+		fmt.Fprintf(&b, "refs\n  tree-sitter %+v\n  scanner     %+v\n", want.Refs, got.Refs)
+	}
+	if !reflect.DeepEqual(want.Imports, got.Imports) {
+		fmt.Fprintf(&b, "imports\n  tree-sitter %+v\n  scanner     %+v\n", want.Imports, got.Imports)
+	}
+	if !reflect.DeepEqual(want.Todos, got.Todos) {
+		fmt.Fprintf(&b, "todos\n  tree-sitter %+v\n  scanner     %+v\n", want.Todos, got.Todos)
+	}
+	return b.String()
+}
+
+// tricky is syntax whose records the scanner must get exactly as the
+// tree-sitter path does, or decline (fallback).
+var tricky = []struct {
+	name, lang, src string
+	fallback        bool
+}{
+	{name: "templates", lang: "javascript", src: "const a = `x${b + `y${c(d)}z`}w${{e: f}.e}`\nfoo`t${g}`\nh.i`j`\n"},
+	{name: "regex or division", lang: "javascript", src: "let a = b / c / d\nlet e = /[/(]+/g.test(f) ? g : /x\\/y/\nif (h) /re/.exec(i)\nj = k(l) / 2\n"},
+	{name: "automatic semicolons", lang: "javascript", src: "let a = 1 // trailing\nlet b // no value\nconst r = /x/g // flags\nreturn\nfunction f() {\n  return\n  g()\n}\nx\n++y\n"},
+	{name: "comments and docs", lang: "javascript", src: "// TODO: one\n// Doc of f.\nfunction f() {}\n/** Block doc. */\nclass C {\n  // Doc of m. FIXME(me): later\n  m() {}\n  /* trailing */ n() {}\n}\nx() // HACK here\n"},
+	{name: "calls", lang: "javascript", src: "a.b(c)?.()\nd?.e(f)\nnew G.H(i)\nnew J\nk()()\nl[m]()\n(n)(o)\np.q.r(s.t())\nawait (u)\n"},
+	{name: "classes", lang: "javascript", src: "export default class A extends B.C {\n  static #p = 1\n  _q = 2\n  static { init() }\n  get r() { return 1 }\n  set r(v) {}\n  static async *s() {}\n  constructor() { super() }\n  'str'() {}\n  [Symbol.iterator]() {}\n  @dec t() {}\n}\nconst D = class E { m() {} }\n"},
+	{name: "declarators", lang: "javascript", src: "const f = () => { if (a && b || c) {} }, g = function () {}, h = 1\nvar i, [j, k] = l, {m, n: o = 2} = p\nlet q = class {}\nfor (let r = 0; r < 2; r++) {}\nfor (const s of t) {}\nfunction u() { const v = 1; const w = async x => x ?? y }\n"},
+	{name: "objects", lang: "javascript", src: "const o = {\n  a, b: c, [d]: e, ...f,\n  g() {}, get h() { return 1 }, set h(v) {}, async i() {}, *j() {},\n  'k': 1, 2: 3, constructor() {},\n}\n"},
+	{name: "imports and exports", lang: "javascript", src: "import a, { b as c, default as d } from './m'\nimport * as e from \"n\"\nimport 'side'\nexport { f, g as default }\nexport * from './o'\nexport * as h from './p'\nconst i = require('q'), j = require('r' + s)\nimport('t').then(u)\nfunction f() {}\nconst g = 1\n"},
+	{name: "complexity", lang: "javascript", src: "function f(a) {\n  switch (a) {\n  case 1: break\n  default: break\n  }\n  try { g() } catch (e) {} finally {}\n  do {} while (a)\n  while (a) {}\n  for (const k in a) {}\n  return a ? 1 : a?.b ?? 2\n}\n"},
+	{name: "labels and keywords as names", lang: "javascript", src: "outer: for (;;) { break outer }\na.default = b.new\nconst { of, get, set, async } = c\nlet d = async\nyield_ = 1\n"},
+	{name: "hash-bang", lang: "javascript", src: "#!/usr/bin/env node\nconst a = require('b')\n"},
+	{name: "JSX", lang: "javascript", src: "const a = <div>{b}</div>\n", fallback: true},
+	{name: "carriage returns", lang: "javascript", src: "const a = 1\r\nconst b = 2\r\n", fallback: true},
+
+	{name: "types", lang: "typescript", src: "type A<T extends B = C> = { readonly [K in keyof T]?: T[K] } | D.E<F[]> & [g: G, h?: H, ...I[]]\ntype J = (k: K, ...l: L[]) => asserts k is M\ntype N = new () => O\ntype P = `p${Q}` | typeof r.s | keyof typeof t | unique symbol\ntype U<V> = V extends (infer W)[] ? W : never\n"},
+	{name: "interfaces and enums", lang: "typescript", src: "export interface A<T> extends B, C<T> {\n  a: string\n  b?(x: number): void\n  readonly c: T;\n  _d: D\n  [key: string]: unknown\n  (call: E): F\n  new (g: G): H\n}\nenum I { J, K = 2, 'L' = 3, 'M' }\nexport const enum N { O = 1 << 2 }\n"},
+	{name: "classes", lang: "typescript", src: "abstract class A<T> extends B<T> implements C, D<T> {\n  private x: number = 0\n  protected readonly y?: string\n  declare z: Z\n  @dec() w!: W\n  constructor(private p: P, public q = 1) { super() }\n  abstract m(): void;\n  n(a: string): void;\n  n(a: any) {}\n  @dec o<U>(u: U): U { return u }\n  get v(): V { return this.x }\n  static #s = 1\n}\n"},
+	{name: "functions and overloads", lang: "typescript", src: "export function f(a: string): string;\nexport function f(a: number): number;\nexport function f(a: any): any { return a }\ndeclare function g(x: { y: Y }): void\nconst h = <T,>(t: T): T => t\nconst i = async (j: J = 0, k = 'k') => j\nfunction l(this: M, n = true, o = null) {}\n"},
+	{name: "generic calls", lang: "typescript", src: "f<T>(a)\nf<T, U>(a)\nf<T>(a, b).c()\nreturn1 = g<H[]>(i)\nnew Map<string, number>()\nj = k as L<M>\nn = <O>p\nq!.r!(s)\nt satisfies U\n"},
+	{name: "namespaces and ambient", lang: "typescript", src: "namespace A.B {\n  export const c = 1\n  function d() {}\n}\ndeclare module 'e' {\n  export function f(): void\n}\ndeclare module 'g';\ndeclare global { interface Window { h: H } }\nexport declare const i: I\nimport j = require('k')\nimport l = m.n\nexport = o\nexport as namespace P\n"},
+	{name: "imports", lang: "typescript", src: "import type { A } from './a'\nimport { type B, C } from './b'\nexport type { D } from './d'\nimport e, * as f from 'f'\nimport g from './g.json' with { type: 'json' }\n"},
+	{name: "masked heritage and defaults", lang: "typescript", src: "class A extends B<C> { m() {} }\nclass D<E> extends F.G<E[], H> { n(o = true, p = 'x') {} }\nfunction q(r = undefined, s: number = 1) {}\n"},
+}
+
+func TestScanMatchesTreeSitter(t *testing.T) {
+	for _, tc := range tricky {
+		t.Run(tc.lang+"/"+tc.name, func(t *testing.T) {
+			src := []byte(tc.src)
+			got, err := scanner(tc.lang)(src, false)
+			if tc.fallback {
+				if err == nil || !tsscan.IsFallback(err) {
+					t.Fatalf("want a fallback, got %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Scan: %v", err)
+			}
+			if hasSyntaxError(t, tc.lang, src) {
+				t.Fatalf("tree-sitter reads the test input with errors")
+			}
+			if d := diff(treeSitter(t, tc.lang, src), got); d != "" {
+				t.Errorf("records differ:\n%s", d)
+			}
+		})
+	}
+}
+
+// TestScanFixtures compares the scanner with tree-sitter on index/extract's
+// golden fixtures.
+func TestScanFixtures(t *testing.T) {
+	for _, fx := range []struct{ file, lang string }{{"javascript.txtar", "javascript"}, {"typescript.txtar", "typescript"}} {
+		data, err := os.ReadFile("../testdata/" + fx.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range txtar.Parse(data).Files {
+			if !strings.HasSuffix(f.Name, ".js") && !strings.HasSuffix(f.Name, ".ts") {
+				continue
+			}
+			got, err := scanner(fx.lang)(f.Data, false)
+			if err != nil {
+				t.Fatalf("%s: %v", f.Name, err)
+			}
+			if d := diff(treeSitter(t, fx.lang, f.Data), got); d != "" {
+				t.Errorf("%s: records differ:\n%s", f.Name, d)
+			}
+		}
+	}
+}
+
+// TestScanWhereTreeSitterIsWrong pins the records where the scanner is
+// right and tree-sitter is not.
+func TestScanWhereTreeSitterIsWrong(t *testing.T) {
+	// tree-sitter-typescript reads a || !f!(x) as (a || !f)!(x): a call
+	// of a. f is the one called.
+	src := []byte("if (a || !f!(x)) {}\n")
+	calls := func(r *extract.Result) map[string]bool {
+		m := map[string]bool{}
+		for _, ref := range r.Refs {
+			m[ref.Name] = m[ref.Name] || ref.Call
+		}
+		return m
+	}
+	got, err := tsscan.ScanTypeScript(src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := calls(got); !c["f"] || c["a"] {
+		t.Errorf("scanner calls %v, want f called and a not", c)
+	}
+	if c := calls(treeSitter(t, "typescript", src)); !c["a"] || c["f"] {
+		t.Errorf("tree-sitter calls %v: no longer a call of a, compare the records again", c)
+	}
+}
+
+func FuzzScan(f *testing.F) {
+	for _, tc := range tricky {
+		f.Add(tc.lang == "typescript", []byte(tc.src))
+	}
+	f.Fuzz(func(t *testing.T, ts bool, src []byte) {
+		lang := "javascript"
+		if ts {
+			lang = "typescript"
+		}
+		got, err := scanner(lang)(src, false)
+		if err != nil {
+			if !tsscan.IsFallback(err) {
+				t.Fatalf("Scan: %v", err)
+			}
+			return
+		}
+		if len(src) > 1<<14 || hasSyntaxError(t, lang, src) {
+			return
+		}
+		want := treeSitter(t, lang, src)
+		if want.Partial != "" {
+			return
+		}
+		if d := diff(want, got); d != "" {
+			t.Errorf("records differ on %q:\n%s", src, d)
+		}
+	})
+}
