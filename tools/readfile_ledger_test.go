@@ -128,7 +128,7 @@ func TestReadFileOutline(t *testing.T) {
 		return res
 	}
 	out := run(readFileTool, map[string]any{"path": "big.go"}).Content
-	ftContains(t, out, "[outline of big.go (", "  4\timport \"fmt\"\n", "  7\ttype T struct {\n", "  8\t\tA int\n",
+	ftContains(t, out, "[outline of big.go (", "\n4\timport \"fmt\"\n", "\n7\ttype T struct {\n", "\n8\t\tA int\n",
 		"// F17 does 17.\n", "func F17(x int) int {\n\t…\n")
 	if strings.Contains(out, "y *= 2") {
 		t.Errorf("the outline shows a body:\n%s", out)

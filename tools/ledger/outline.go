@@ -153,7 +153,6 @@ func closes(line string) bool {
 // RenderOutline numbers the lines of a file with the elided ranges
 // replaced by one marker line each.
 func RenderOutline(shown string, lines []string, elided []Range) OutlineView {
-	width := len(fmt.Sprint(len(lines)))
 	var b strings.Builder
 	fmt.Fprintf(&b, "[outline of %s (%d lines): function bodies, long values and the rest of long comments are elided, a line \"…\" stands for the lines between the numbers around it; read_file with start_line/end_line or get_symbol shows them, full: true the whole file]\n", shown, len(lines))
 	var kept []Range
@@ -167,7 +166,9 @@ func RenderOutline(shown string, lines []string, elided []Range) OutlineView {
 				b.WriteByte('\n')
 				continue
 			}
-			fmt.Fprintf(&b, "%*d\t%s\n", width, n, lines[n-1])
+			// Numbers are not padded to one width: the spaces cost a
+			// token on most lines of a file of a few hundred.
+			fmt.Fprintf(&b, "%d\t%s\n", n, lines[n-1])
 		}
 		if to >= next {
 			kept = append(kept, Range{next, to})

@@ -162,16 +162,17 @@ func TestCppBodiesCppOnly(t *testing.T) {
 	}
 }
 
-// An outline shows a blank line it keeps without its number: two of the
-// three tokens it cost.
-func TestRenderOutlineBlankLines(t *testing.T) {
-	lines := []string{"int a;", "", "int b;", "  ", "int c;"}
+// An outline shows a blank line it keeps without its number (two of the
+// three tokens it cost), and its numbers unpadded (the padding cost a
+// token on most lines).
+func TestRenderOutlineNumbers(t *testing.T) {
+	lines := []string{"int a;", "", "int b;", "  ", "int c;", "int d;", "int e;", "int f;", "int g;", "int h;"}
 	ov := RenderOutline("a.h", lines, nil)
-	want := "1\tint a;\n\n3\tint b;\n\n5\tint c;\n"
+	want := "1\tint a;\n\n3\tint b;\n\n5\tint c;\n6\tint d;\n7\tint e;\n8\tint f;\n9\tint g;\n10\tint h;\n"
 	if _, text, _ := strings.Cut(ov.Text, "\n"); text != want {
 		t.Errorf("outline text = %q, want %q", text, want)
 	}
-	if len(ov.Kept) != 1 || ov.Kept[0] != (Range{1, 5}) {
+	if len(ov.Kept) != 1 || ov.Kept[0] != (Range{1, 10}) {
 		t.Errorf("kept = %v, want the whole file", ov.Kept)
 	}
 }
