@@ -232,6 +232,12 @@ func (g *goWalker) funcDecl(d *ast.FuncDecl) {
 			for _, field := range l.List {
 				for _, n := range field.Names {
 					f.params[n.Name] = typeDesc(field.Type)
+					if ft, ok := field.Type.(*ast.FuncType); ok && ft.Results != nil && len(ft.Results.List) == 1 && len(ft.Results.List[0].Names) <= 1 {
+						if f.results == nil {
+							f.results = map[string]string{}
+						}
+						f.results[n.Name] = typeDesc(ft.Results.List[0].Type)
+					}
 				}
 			}
 		}

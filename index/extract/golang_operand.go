@@ -13,6 +13,9 @@ import (
 type goFunc struct {
 	lb, rb int
 	params map[string]string
+	// results describes what a call of a func-typed parameter returns
+	// (hash func() Hash: hash() is a "Hash{}").
+	results map[string]string
 }
 
 // operands writes the operand descriptors of one file (see
@@ -91,6 +94,13 @@ func (o *operands) indexedDesc(off int) string {
 		return ""
 	}
 	lb := matchBracket(o.src, j-1)
+	levels := 1
+	for lb > 1 && o.src[lb-1] == ']' { // x[i][j].F
+		if lb = matchBracket(o.src, lb-1); lb < 0 {
+			return ""
+		}
+		levels++
+	}
 	if lb < 1 {
 		return ""
 	}
@@ -103,7 +113,7 @@ func (o *operands) indexedDesc(off int) string {
 	if d == "" {
 		return ""
 	}
-	return d + "[_]"
+	return d + strings.Repeat("[_]", levels)
 }
 
 // local reports whether name at off is a local variable or parameter
@@ -256,7 +266,13 @@ func (o *operands) nameDesc(name string, off int) string {
 func typeDesc(e ast.Expr) string {
 	switch t := TypeBase(e).(type) {
 	case *ast.ArrayType:
-		if d := typeDesc(t.Elt); d != "" && !strings.HasPrefix(d, "[]") {
+		if d := typeDesc(t.Elt); d != "" {
+			return "[]" + d
+		}
+	case *ast.MapType:
+		// A map's values are described as a slice's elements: m[k] and
+		// range m's value are "[]V{}[_]" (a map has no members itself).
+		if d := typeDesc(t.Value); d != "" {
 			return "[]" + d
 		}
 	case *ast.Ident:
@@ -286,13 +302,22 @@ func (o *operands) typeAt(off int) string {
 		i++
 	}
 	if i+1 < len(o.src) && o.src[i] == '[' && o.src[i+1] == ']' {
-		if d := o.typeAt(i + 2); d != "" && !strings.HasPrefix(d, "[]") {
-			return "[]" + d // var x []T
+		if d := o.typeAt(i + 2); d != "" {
+			return "[]" + d // var x []T, [][]T
 		}
 		return ""
 	}
 	a, j := identAt(o.src, i)
 	if a == "" {
+		return ""
+	}
+	if a == "map" && j < len(o.src) && o.src[j] == '[' {
+		// var m map[K]V: its values, as typeDesc describes them.
+		if end := skipBrackets(o.src, j); end > 0 {
+			if d := o.typeAt(end); d != "" {
+				return "[]" + d
+			}
+		}
 		return ""
 	}
 	if j < len(o.src) && o.src[j] == '.' {
@@ -352,7 +377,7 @@ func (o *operands) valueAt(off, idx int) string {
 			}
 			return ""
 		}
-		if d := o.valueAt(j, 0); d != "" && !strings.HasSuffix(d, "[_]") {
+		if d := o.valueAt(j, 0); d != "" {
 			return d + "[_]"
 		}
 		return ""
@@ -369,8 +394,8 @@ func (o *operands) valueAt(off, idx int) string {
 			return d
 		}
 	case "make":
-		// make([]T, n): a slice of T (maps and channels are not
-		// described).
+		// make([]T, n): a slice of T; make(map[K]V) as typeAt
+		// describes maps (channels are not described).
 		if j < len(src) && src[j] == '(' && idx == 0 && !o.local(a, i) {
 			if d := o.typeAt(j + 1); strings.HasPrefix(d, "[]") {
 				return d

@@ -1,13 +1,20 @@
 package extract
 
 // closureResult describes result idx of a call of the local function
-// value a declared as a function literal (mk := func(n string) *T {...};
-// x := mk("a")): the type written in the literal's result list. A local
-// that is not a literal, a result list with names or an idx past its end
-// are not described.
+// value a: one declared as a function literal (mk := func(n string) *T
+// {...}; x := mk("a")), a function literal's parameter of a func type
+// (func(h func() T) {...}), or a func-typed parameter of the enclosing
+// function. Other locals, a result list with names and an idx
+// past its end are not described.
 func (o *operands) closureResult(a string, off, idx int) string {
 	k := o.def(a, off)
-	if k < 0 || o.defs[k].typ || o.defs[k].idx != 0 {
+	if k < 0 {
+		if f := o.funcAt(off); f != nil && idx == 0 {
+			return f.results[a]
+		}
+		return ""
+	}
+	if o.defs[k].idx != 0 {
 		return ""
 	}
 	src := o.src

@@ -42,7 +42,7 @@ func f(w http.ResponseWriter, n int) {
 	err.Error()
 	h := w.(*H).Get().Inner
 	h.M()
-}`, "3:ResponseWriter import\n5:M []T{}[_]\n7:M -\n8:Hijacker import\n8:Hijack http.Hijacker{}\n9:Close http.Hijacker{}.Hijack()\n10:Error http.Hijacker{}.Hijack()[2]\n11:Get H{}\n11:Inner H{}.Get()\n12:M H{}.Get().Inner"},
+}`, "3:ResponseWriter import\n5:M []T{}[_]\n7:M []T{}[_]\n8:Hijacker import\n8:Hijack http.Hijacker{}\n9:Close http.Hijacker{}.Hijack()\n10:Error http.Hijacker{}.Hijack()[2]\n11:Get H{}\n11:Inner H{}.Get()\n12:M H{}.Get().Inner"},
 		{"shadowing and scopes", `package p
 import "net/url"
 func f(x T) {
@@ -87,7 +87,7 @@ func (p *Block) f(m map[string]T, ns Nodes) {
 	p.Succs[0].b.Kind()
 	new(big.Int).Exp()
 	new(T).M()
-}`, "3:Succs Block{}\n3:Block Block{}.Succs[_]\n4:Succs Block{}\n4:Block Block{}.Succs[_]\n5:M -\n6:M Nodes{}[_]\n7:M G()\n10:M []Block{}[_]\n10:M -\n12:Succs Block{}\n12:Succs Block{}\n13:M Block{}.Succs[_]\n14:Succs Block{}\n14:b Block{}.Succs[_]\n14:Kind Block{}.Succs[_].b\n15:Int big\n15:Exp big.Int{}\n16:M T{}"},
+}`, "3:Succs Block{}\n3:Block Block{}.Succs[_]\n4:Succs Block{}\n4:Block Block{}.Succs[_]\n5:M []T{}[_]\n6:M Nodes{}[_]\n7:M G()\n10:M []Block{}[_]\n10:M -\n12:Succs Block{}\n12:Succs Block{}\n13:M Block{}.Succs[_]\n14:Succs Block{}\n14:b Block{}.Succs[_]\n14:Kind Block{}.Succs[_].b\n15:Int big\n15:Exp big.Int{}\n16:M T{}"},
 		{"var group", `package p
 func f() {
 	var (
@@ -212,6 +212,25 @@ func f() {
 	named().M()
 	mk("b", 2).f.M()
 }`, "3:SymbolBuilder loader\n9:AddBytes loader.SymbolBuilder{}\n11:M T{}\n11:Error error{}\n12:M -\n13:f loader.SymbolBuilder{}\n13:M loader.SymbolBuilder{}.f"},
+		{"calls of func-typed parameters and variables", `package p
+func f(hash func() fips.Hash, two func() (T, error)) {
+	size := hash().Size()
+	each(func(h func() T) { h().M() })
+	two().M()
+}`, "2:Hash fips\n3:Size fips.Hash{}\n4:M T{}\n5:M -"},
+		{"nested slices and maps", `package p
+func f(stack [][]*ast.Ident, files map[string]*ast.File, n int) {
+	for _, id := range stack[n] {
+		id.Pos()
+	}
+	for _, file := range files {
+		for _, id := range file.Unresolved {
+			id.Pos()
+		}
+	}
+	var byName map[string][]T
+	byName["a"][0].M()
+}`, "2:Ident ast\n2:File ast\n4:Pos [][]ast.Ident{}[_][_]\n7:Unresolved []ast.File{}[_]\n8:Pos []ast.File{}[_].Unresolved[_]\n12:M [][]T{}[_][_]"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {

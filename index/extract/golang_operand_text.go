@@ -176,7 +176,14 @@ func matchOpen(src []byte, i int, open, close byte) int {
 				return i
 			}
 		case '"', '\'', '`':
-			return -1
+			// m["a"]: back to the literal's opening quote, the first
+			// one not escaped (a raw string has no escapes).
+			q := src[i]
+			for i--; i >= 0 && src[i] != '\n' && (src[i] != q || q != '`' && i > 0 && src[i-1] == '\\'); i-- {
+			}
+			if i < 0 || src[i] != q {
+				return -1
+			}
 		}
 	}
 	return -1

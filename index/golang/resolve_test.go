@@ -146,21 +146,21 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// Square and reached through the Shape interface (sh, and the
 		// range variable over []Shape); Circle's c.Area is not it.
 		// Through the alias Figure = Square too. Elements: b.Rows[0] is a
-		// Circle, sqs[1] a Square (Squares is []Square); a map element
-		// indexed by a string literal is not read (uncertain).
+		// Circle, sqs[1] a Square (Squares is []Square), all["x"] a Square
+		// (a map's value, its key a string literal).
 		// An interface method's result (Maker.Make) is typed like a
 		// function's; so are the elements of a call's result and of a
 		// package-level variable initialized by a composite literal. A type switch's variable has, in a clause listing
 		// one type, that type (switch.go:6 is a Circle), and in one
 		// listing several the switched value's (a Shape).
-		{"Area", "shapes/shapes.go:9", "shapes/alias.go:5 shapes/elems.go:9 shapes/elems.go:10? shapes/iface.go:9 shapes/results.go:9 shapes/results.go:10 shapes/shapes.go:9 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
-		{"Area", "shapes/shapes.go:13", "shapes/elems.go:8 shapes/elems.go:10? shapes/shapes.go:13 shapes/switch.go:6 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		{"Area", "shapes/shapes.go:9", "shapes/alias.go:5 shapes/elems.go:9 shapes/elems.go:10 shapes/iface.go:9 shapes/results.go:9 shapes/results.go:10 shapes/shapes.go:9 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		{"Area", "shapes/shapes.go:13", "shapes/elems.go:8 shapes/shapes.go:13 shapes/switch.go:6 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
 		// The interface method: every implementation's call, and the
 		// interface's own.
-		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/elems.go:8 shapes/elems.go:9 shapes/elems.go:10? shapes/embed.go:16 shapes/iface.go:9 shapes/results.go:9 shapes/results.go:10 shapes/shapes.go:4 shapes/switch.go:6 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
+		{"Area", "shapes/shapes.go:4", "shapes/alias.go:5 shapes/elems.go:8 shapes/elems.go:9 shapes/elems.go:10 shapes/embed.go:16 shapes/iface.go:9 shapes/results.go:9 shapes/results.go:10 shapes/shapes.go:4 shapes/switch.go:6 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:7 shapes/use.go:9"},
 		// An interface method: Tile implements Polygon with the Area
 		// promoted from its embedded base.
-		{"Area", "shapes/embed.go:12", "shapes/elems.go:10? shapes/embed.go:12 shapes/embed.go:16 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:9"},
+		{"Area", "shapes/embed.go:12", "shapes/embed.go:12 shapes/embed.go:16 shapes/switch.go:8 shapes/use.go:7 shapes/use.go:9"},
 		// Fields: Square's Name on sq and promoted on n, not Circle's;
 		// the composite-literal key Side is typed by its literal
 		// (Square{Side: 2}).
@@ -192,9 +192,10 @@ func TestDeclReferencesFixture(t *testing.T) {
 		{"Close", "generic/generic.go:11", "cmd/typed.go:24? generic/generic.go:11 generic/generic.go:23 generic/generic.go:25"},
 		// A literal's key is its type's field: A{F: 1}, not B{F: 2}.
 		{"F", "keys/keys.go:3", "keys/keys.go:3 keys/keys.go:7"},
-		// A local function literal's call has its result type; a chain
+		// A local function literal's call has its result type, and so
+		// has a func-typed parameter's; a chain
 		// of five calls and selectors is still followed.
-		{"AddBytes", "closure/closure.go:5", "closure/closure.go:5 closure/closure.go:16 closure/closure.go:17"},
+		{"AddBytes", "closure/closure.go:5", "closure/closure.go:5 closure/closure.go:16 closure/closure.go:17 closure/closure.go:21"},
 		{"Get", "closure/chain.go:5", "closure/chain.go:5 closure/chain.go:21"},
 		{"Add", "atom/atom.go:7", "atom/atom.go:7 atom/atom.go:36 atom/atom.go:37 atom/atom.go:39 atom/atom.go:40 atom/atom.go:43"},
 	} {
