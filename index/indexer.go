@@ -19,8 +19,10 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/parleyhq/parley/index/extract"
-	// Python files are extracted by a hand-written scanner, registered by
-	// its init; tree-sitter extracts only the files it declines.
+	// Python and Java files are extracted by hand-written scanners,
+	// registered by their inits; tree-sitter extracts only the files
+	// they decline.
+	_ "github.com/parleyhq/parley/index/extract/javascan"
 	_ "github.com/parleyhq/parley/index/extract/pyscan"
 	"github.com/parleyhq/parley/workspace"
 )
