@@ -22,9 +22,18 @@ func SignatureAt(src []byte, off int) string {
 	if end < 0 {
 		end = len(src) - off
 	}
-	line := strings.TrimSpace(string(src[off : off+end]))
-	line = strings.TrimSuffix(line, "{")
-	return capString(strings.TrimSpace(line), maxSignature)
+	// Trimmed as bytes, so that only the capped part of a minified
+	// file's line is copied.
+	line := bytes.TrimSpace(src[off : off+end])
+	line = bytes.TrimSpace(bytes.TrimSuffix(line, []byte("{")))
+	if len(line) <= maxSignature {
+		return string(line)
+	}
+	cut := maxSignature
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return string(line[:cut]) + "…"
 }
 
 // capString shortens s to at most n bytes on a rune boundary, marking the cut.
