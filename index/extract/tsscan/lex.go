@@ -186,6 +186,60 @@ func (l *lexer) number() {
 			l.pos++
 		}
 	}
+	if !validNumber(src[s:l.pos]) {
+		// 1.a, 00A: tree-sitter splits them where JavaScript has no
+		// token at all.
+		fail("malformed number")
+	}
+}
+
+// validNumber reports whether b is one numeric literal: decimal with an
+// optional fraction, exponent or BigInt n, or 0x, 0o, 0b digits.
+func validNumber(b []byte) bool {
+	digits := func(i int, ok func(byte) bool) int {
+		for i < len(b) && (ok(b[i]) || b[i] == '_') {
+			i++
+		}
+		return i
+	}
+	dec := func(c byte) bool { return '0' <= c && c <= '9' }
+	if len(b) > 2 && b[0] == '0' {
+		var ok func(byte) bool
+		switch b[1] {
+		case 'x', 'X':
+			ok = func(c byte) bool { return dec(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+		case 'o', 'O':
+			ok = func(c byte) bool { return '0' <= c && c <= '7' }
+		case 'b', 'B':
+			ok = func(c byte) bool { return c == '0' || c == '1' }
+		}
+		if ok != nil {
+			i := digits(2, ok)
+			if i < len(b) && b[i] == 'n' {
+				i++
+			}
+			return i == len(b) && i > 2
+		}
+	}
+	i := digits(0, dec)
+	if i < len(b) && b[i] == 'n' {
+		return i+1 == len(b) && i > 0
+	}
+	if i < len(b) && b[i] == '.' {
+		i = digits(i+1, dec)
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(i, dec)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	return i == len(b)
 }
 
 func (l *lexer) str(q byte) {

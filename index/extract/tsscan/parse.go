@@ -377,7 +377,7 @@ var reserved = map[string]bool{
 // a value (let x // comment) or a block comment comes before the next
 // token.
 func (p *parser) asi() {
-	if p.tok.kind == tEOF && !p.tok.nl || p.bareName {
+	if p.bareName {
 		return
 	}
 	line := p.line(p.prev)
