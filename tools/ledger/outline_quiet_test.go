@@ -41,12 +41,12 @@ func TestOutlineQuietLines(t *testing.T) {
 	}
 	lines := splitTestLines(src)
 	ov := RenderOutline("A.cs", lines, OutlineElisions("csharp", lines, res.Symbols))
-	want := ` 1	public class Settings
- 2	{
- 3	    /// <summary>
- 4	    /// Gets or sets how null values are handled.
+	want := `1	public class Settings
+2	{
+3	    /// <summary>
+4	    /// Gets or sets how null values are handled.
 	…
- 6	    public NullValueHandling NullValueHandling
+6	    public NullValueHandling NullValueHandling
 	…
 13	    /// Gets or sets how default values are handled.
 	…
@@ -193,14 +193,14 @@ func TestOutlineDocstringBody(t *testing.T) {
 	}
 	lines := splitTestLines(src)
 	ov := RenderOutline("a.py", lines, OutlineElisions("python", lines, res.Symbols))
-	want := ` 1	class Response(metaclass=abc.ABCMeta):
- 2	    @property
- 3	    @abc.abstractmethod
- 4	    def serial_number(self) -> int:
- 5	        """
- 6	        The serial number of the certificate.
+	want := `1	class Response(metaclass=abc.ABCMeta):
+2	    @property
+3	    @abc.abstractmethod
+4	    def serial_number(self) -> int:
+5	        """
+6	        The serial number of the certificate.
 	…
- 9	    @property
+9	    @property
 `
 	if _, got, _ := strings.Cut(ov.Text, "]\n"); !strings.HasPrefix(got, want) {
 		t.Errorf("outline:\n%s\nwant it to start:\n%s", got, want)
