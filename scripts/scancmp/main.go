@@ -6,6 +6,10 @@
 //	go run ./scripts/scancmp -lang python -cmp BASE.gob DIR   # scanner against them
 //	go run ./scripts/scancmp -lang python -tree FILE          # tree-sitter's tree
 //
+// -nodesc leaves descriptors out of both sides, for a scanner that does
+// not write them yet (index/extract/tsscan, which this command registers
+// itself since the index does not import it).
+//
 // Files are those workspace.DetectLanguage gives -lang; descriptors are
 // written by nav.Describers' annotator for the language, as the index
 // does. -cmp prints each file whose records differ (with the first
@@ -28,6 +32,7 @@ import (
 	"time"
 
 	_ "github.com/parleyhq/parley/index" // registers the scanners
+	_ "github.com/parleyhq/parley/index/extract/tsscan"
 	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/workspace"
@@ -39,6 +44,7 @@ func main() {
 	only := flag.String("only", "", "compare only paths containing this")
 	verbose := flag.Int("v", 3, "differences printed per file")
 	tree := flag.Bool("tree", false, "print tree-sitter's tree of the file argument")
+	flag.BoolVar(&noDesc, "nodesc", false, "compare without descriptors")
 	flag.StringVar(&lang, "lang", "python", "language, as workspace.DetectLanguage names it")
 	flag.Parse()
 	if *tree && flag.NArg() == 1 {
@@ -69,6 +75,9 @@ func main() {
 // lang is the -lang flag: the language compared.
 var lang string
 
+// noDesc is the -nodesc flag.
+var noDesc bool
+
 func writeBase(out string, files []string) {
 	ex := extract.For(lang)
 	if ex == nil {
@@ -76,6 +85,10 @@ func writeBase(out string, files []string) {
 		os.Exit(2)
 	}
 	opts := extract.Options{Describe: nav.Describers(), TreeSitter: true}
+	if noDesc {
+		opts.Describe = nil
+	}
+	start := time.Now()
 	res := make([]*extract.Result, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -100,6 +113,7 @@ func writeBase(out string, files []string) {
 	}
 	close(next)
 	wg.Wait()
+	fmt.Printf("files %d: tree-sitter path in %s\n", len(files), time.Since(start))
 	m := map[string]*extract.Result{}
 	for i, f := range files {
 		m[f] = res[i]
@@ -130,6 +144,7 @@ func compare(base string, files []string, verbose int) {
 		os.Exit(2)
 	}
 	_, describe := nav.Describers()[lang]
+	describe = describe && !noDesc
 	var same, fell, differ, tsPartial int
 	kinds := map[string]int{}
 	why := map[string]int{}
