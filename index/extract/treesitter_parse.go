@@ -288,3 +288,11 @@ func (e *tsExtractor) abandon(done <-chan parseResult) parseResult {
 	}()
 	return parseResult{err: errAbandoned}
 }
+
+// LiftReparseCut removes the reparse cut (softBudgetFor) for the rest of
+// the process, so that a parse runs only under Options.Budget: for tests
+// that compare a scanner with tree-sitter's best tree. Not safe to call
+// while files are being extracted.
+func LiftReparseCut() {
+	softBudgetFor = func(int) time.Duration { return 1 << 62 }
+}
