@@ -224,24 +224,7 @@ func (g *goWalker) funcDecl(d *ast.FuncDecl) {
 	if d.Body != nil {
 		lb, rb := g.lines.offset(d.Body.Lbrace), g.lines.offset(d.Body.Rbrace)
 		s.Complexity = countBranches(g.toks.branches, lb, rb)
-		f := goFunc{lb: lb, rb: rb, params: map[string]string{}}
-		for _, l := range []*ast.FieldList{d.Recv, d.Type.Params, d.Type.Results} {
-			if l == nil {
-				continue
-			}
-			for _, field := range l.List {
-				for _, n := range field.Names {
-					f.params[n.Name] = typeDesc(field.Type)
-					if ft, ok := field.Type.(*ast.FuncType); ok && ft.Results != nil && len(ft.Results.List) == 1 && len(ft.Results.List[0].Names) <= 1 {
-						if f.results == nil {
-							f.results = map[string]string{}
-						}
-						f.results[n.Name] = typeDesc(ft.Results.List[0].Type)
-					}
-				}
-			}
-		}
-		g.funcs = append(g.funcs, f)
+		g.funcs = append(g.funcs, funcParams(d, lb, rb))
 	}
 	g.decls[g.lines.offset(d.Name.Pos())] = true
 	g.add(s)

@@ -262,20 +262,27 @@ func (o *operands) nameDesc(name string, off int) string {
 
 // typeDesc describes a value of the type written as e: "T{}", "q.T{}",
 // "[]T{}" for a slice or array of T (whose elements x[i] and range
-// values are then described).
-func typeDesc(e ast.Expr) string {
+// values are then described), and the same for a map of T values.
+func typeDesc(e ast.Expr) string { return typeDescIn(e, nil) }
+
+// typeDescIn is typeDesc where the type parameters in tparams stand for
+// the descriptors of their constraints ("" when it has no methods).
+func typeDescIn(e ast.Expr, tparams map[string]string) string {
 	switch t := TypeBase(e).(type) {
 	case *ast.ArrayType:
-		if d := typeDesc(t.Elt); d != "" {
+		if d := typeDescIn(t.Elt, tparams); d != "" {
 			return "[]" + d
 		}
 	case *ast.MapType:
 		// A map's values are described as a slice's elements: m[k] and
 		// range m's value are "[]V{}[_]" (a map has no members itself).
-		if d := typeDesc(t.Value); d != "" {
+		if d := typeDescIn(t.Value, tparams); d != "" {
 			return "[]" + d
 		}
 	case *ast.Ident:
+		if c, ok := tparams[t.Name]; ok {
+			return c
+		}
 		if t.Name == "error" || !goPredeclaredType[t.Name] {
 			return t.Name + "{}"
 		}
@@ -292,7 +299,7 @@ var goPredeclaredType = map[string]bool{
 	"float32": true, "float64": true, "int": true, "int8": true, "int16": true,
 	"int32": true, "int64": true, "rune": true, "string": true, "uint": true,
 	"uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
-	"any": true,
+	"any": true, "comparable": true,
 }
 
 // typeAt describes a value of the type written at off (var x T).

@@ -218,6 +218,17 @@ func f(hash func() fips.Hash, two func() (T, error)) {
 	each(func(h func() T) { h().M() })
 	two().M()
 }`, "2:Hash fips\n3:Size fips.Hash{}\n4:M T{}\n5:M -"},
+		{"type parameters and function values", `package p
+func g[H hash.Hash, K comparable](h H, mk func() H, k K, hs []H) {
+	h.Size()
+	mk().Size()
+	k.M()
+	hs[0].Size()
+	newHash := sha256.New
+	newHash().Size()
+	sum := h.Sum
+	sum().M()
+}`, "2:Hash hash\n3:Size hash.Hash{}\n4:Size hash.Hash{}\n5:M -\n6:Size []hash.Hash{}[_]\n7:New sha256\n8:Size sha256.New()\n9:Sum hash.Hash{}\n10:M hash.Hash{}.Sum()"},
 		{"nested slices and maps", `package p
 func f(stack [][]*ast.Ident, files map[string]*ast.File, n int) {
 	for _, id := range stack[n] {

@@ -195,7 +195,7 @@ func (r *goTypeResolver) identType(fc *fileCtx, stack []ast.Node, id *ast.Ident,
 	}
 	switch {
 	case b.typ != nil:
-		return typeExpr(fc, b.typ)
+		return typeExpr(fc, constraintOf(stack, b.typ))
 	case b.rng != nil:
 		te, tfc, ok := r.bufTypeExpr(fc, stack, b.rng, depth+1)
 		if !ok {
@@ -214,4 +214,28 @@ func (r *goTypeResolver) identType(fc *fileCtx, stack []ast.Node, id *ast.Ident,
 		}
 	}
 	return goType{}, false
+}
+
+// constraintOf is te, or the constraint of the type parameter te names
+// in an enclosing generic function (func F[H hash.Hash](h H): h's
+// methods are hash.Hash's, as gopls answers).
+func constraintOf(stack []ast.Node, te ast.Expr) ast.Expr {
+	id, ok := te.(*ast.Ident)
+	if !ok {
+		return te
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		fd, ok := stack[i].(*ast.FuncDecl)
+		if !ok || fd.Type.TypeParams == nil {
+			continue
+		}
+		for _, f := range fd.Type.TypeParams.List {
+			for _, n := range f.Names {
+				if n.Name == id.Name {
+					return f.Type
+				}
+			}
+		}
+	}
+	return te
 }
