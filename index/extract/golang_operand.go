@@ -369,8 +369,18 @@ func (o *operands) valueAt(off, idx int) string {
 		}
 		return ""
 	}
+	if i+1 < len(src) && src[i] == '[' && src[i+1] == ']' && idx == 0 {
+		// []T{...}, []T(x): a slice of T.
+		return o.typeAt(i)
+	}
 	a, j := identAt(src, i)
 	switch a {
+	case "map":
+		// map[K]V{...}: its values, as typeAt describes a map.
+		if idx == 0 && j < len(src) && src[j] == '[' {
+			return o.typeAt(i)
+		}
+		return ""
 	case "range":
 		// for _, v := range xs: v is an element of xs (the key or
 		// index, idx 0, is not described).
@@ -388,7 +398,7 @@ func (o *operands) valueAt(off, idx int) string {
 			return d + "[_]"
 		}
 		return ""
-	case "", "func", "map", "chan", "struct":
+	case "", "func", "chan", "struct":
 		return ""
 	case "new":
 		if j < len(src) && src[j] == '(' && idx == 0 {

@@ -241,7 +241,15 @@ func f(stack [][]*ast.Ident, files map[string]*ast.File, n int) {
 	}
 	var byName map[string][]T
 	byName["a"][0].M()
-}`, "2:Ident ast\n2:File ast\n4:Pos [][]ast.Ident{}[_][_]\n7:Unresolved []ast.File{}[_]\n8:Pos []ast.File{}[_].Unresolved[_]\n12:M [][]T{}[_][_]"},
+	vs := []*Value{
+		A(),
+	}
+	for _, v := range vs {
+		v.String()
+	}
+	ms := map[string]Value{}
+	ms["a"].String()
+}`, "2:Ident ast\n2:File ast\n4:Pos [][]ast.Ident{}[_][_]\n7:Unresolved []ast.File{}[_]\n8:Pos []ast.File{}[_].Unresolved[_]\n12:M [][]T{}[_][_]\n17:String []Value{}[_]\n20:String []Value{}[_]"},
 		{"package-level and calls", `package p
 var global = T{}
 func f() {
