@@ -138,6 +138,11 @@ func (s *scanner) fields(d *decl) {
 		}
 		if s.isOp(s.i, ',') {
 			s.i++
+			if !s.declaratorAhead() {
+				// The initializer's comma was not a declarator's: a <
+				// read as less-than began type arguments (Map<K, V>::new).
+				s.fail("unexpected comma in a field declaration")
+			}
 			continue
 		}
 		if !s.isOp(s.i, ';') {
@@ -150,6 +155,12 @@ func (s *scanner) fields(d *decl) {
 		s.i++
 		return
 	}
+}
+
+// declaratorAhead reports whether a variable declarator starts at the
+// current token: a name followed by =, [, a comma or ;.
+func (s *scanner) declaratorAhead() bool {
+	return s.isIdent(s.i) && (s.isOp(s.i+1, '=') || s.isOp(s.i+1, '[') || s.isOp(s.i+1, ',') || s.isOp(s.i+1, ';'))
 }
 
 // enumBody parses an enum's constants, then its other members.

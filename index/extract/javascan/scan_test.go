@@ -107,6 +107,8 @@ var tricky = []struct {
 	{name: "unicode escape in a name", src: "class A { int \\u0061bc = 1; }\n", fallback: true},
 	{name: "syntax error", src: "class A { void f( { }\n", fallback: true},
 	{name: "unterminated comment", src: "class A {} /* x\n", fallback: true},
+	{name: "generic method reference in a field initializer", src: "class A { Supplier<Map<K, V>> s = HashMap<K, V>::new, t; }\n", fallback: true},
+	{name: "CRLF and form feeds", src: "package p;\r\n// Doc of A.\r\nclass A {\r\n\f  /** f */\r\n  void f() { g(); } // TODO: x\r\n}\r\n"},
 	{name: "module declaration", src: "module a.b { requires c; }\n", fallback: true},
 }
 
