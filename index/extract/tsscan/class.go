@@ -92,7 +92,7 @@ func (p *parser) member(obj bool) {
 			break
 		}
 		t := p.peek()
-		if !modifierFollows(p, t) || t.nl && w == "async" || p.tokIs(t, "{") && w != "static" {
+		if !modifierFollows(p, t) || t.nl || p.tokIs(t, "{") && w != "static" {
 			break
 		}
 		switch w {

@@ -179,10 +179,12 @@ func (p *parser) function(w wrap, decl bool) {
 		p.next()
 	}
 	p.signature()
-	if !p.is("{") {
-		p.failHere("expected function body")
+	if !p.is("{") && p.ts {
+		// export default function (x: T): R; an anonymous overload.
+		p.semi()
+	} else {
+		p.block()
 	}
-	p.block()
 	if opened {
 		p.closeScope()
 	}

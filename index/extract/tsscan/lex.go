@@ -65,7 +65,7 @@ func (l *lexer) skip() (nl bool) {
 			l.pos++
 		case c == '/' && l.pos+1 < len(src) && src[l.pos+1] == '/':
 			s := l.pos
-			for l.pos < len(src) && src[l.pos] != '\n' {
+			for l.pos < len(src) && src[l.pos] != '\n' && src[l.pos] != '\r' {
 				l.pos++
 			}
 			l.comments = append(l.comments, comment{s, l.pos})

@@ -171,8 +171,8 @@ func (p *parser) keywordStatement(w wrap) bool {
 		}
 		p.endDefs(p.lexical(w))
 	case "let":
-		if t := p.peek(); t.kind != tName && !p.tokIs(t, "[") && !p.tokIs(t, "{") {
-			return false
+		if t := p.peek(); t.nl || t.kind != tName && !p.tokIs(t, "[") && !p.tokIs(t, "{") {
+			return false // let as a name; tree-sitter reads let\nx so too
 		}
 		p.endDefs(p.lexical(w))
 	case "function":
@@ -377,7 +377,9 @@ var reserved = map[string]bool{
 // a value (let x // comment) or a block comment comes before the next
 // token.
 func (p *parser) asi() {
-	if p.bareName {
+	bare := p.bareName
+	p.bareName = false
+	if bare && (p.tok.kind != tEOF || p.tok.nl) {
 		return
 	}
 	line := p.line(p.prev)

@@ -50,7 +50,7 @@ func (p *parser) primary() (callee int, fn string) {
 	case "import":
 		p.next()
 		if p.eat(".") {
-			p.next() // import.meta
+			p.metaProperty("meta")
 			return
 		}
 		return callee, "import"
@@ -109,7 +109,7 @@ func (p *parser) newExpr() {
 	newStart := p.tok.start
 	p.next()
 	if p.eat(".") {
-		p.next() // new.target
+		p.metaProperty("target")
 		return
 	}
 	start := p.tok.start
@@ -218,4 +218,16 @@ func (p *parser) objectMethodAhead() bool {
 		return false
 	}
 	return p.methodAfterName()
+}
+
+// metaProperty reads the name after new. or import.: meta_property's
+// word, or (new.x) a name tree-sitter reads as a reference.
+func (p *parser) metaProperty(word string) {
+	if p.tok.kind != tName {
+		p.failHere("expected a name")
+	}
+	if !p.is(word) {
+		p.ref(p.tok)
+	}
+	p.next()
 }

@@ -70,10 +70,9 @@ func scan(src []byte, ts bool) (res *extract.Result, err error) {
 	if bytes.IndexByte(src, 0) >= 0 {
 		return nil, &errFallback{"NUL byte"}
 	}
-	if i := bytes.IndexByte(src, '\r'); i >= 0 {
-		// Lines, columns and comment ends with carriage returns are not
-		// checked against tree-sitter's yet.
-		return nil, &errFallback{"carriage return"}
+	if loneCR(src) {
+		// A line break to JavaScript, not to the walker's line count.
+		return nil, &errFallback{"carriage return without a line feed"}
 	}
 	p := &parser{ts: ts, src: src}
 	p.l.src = src
@@ -289,4 +288,18 @@ func (p *parser) finish() {
 // nameStart is the walker's: names of references start so.
 func nameStart(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_' || b == '$' || b == '@' || b == '#' || b >= 0x80
+}
+
+func loneCR(src []byte) bool {
+	for i := bytes.IndexByte(src, '\r'); i >= 0; {
+		if i+1 >= len(src) || src[i+1] != '\n' {
+			return true
+		}
+		j := bytes.IndexByte(src[i+1:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }

@@ -88,7 +88,9 @@ var tricky = []struct {
 	{name: "labels and keywords as names", lang: "javascript", src: "outer: for (;;) { break outer }\na.default = b.new\nconst { of, get, set, async } = c\nlet d = async\nyield_ = 1\n"},
 	{name: "hash-bang", lang: "javascript", src: "#!/usr/bin/env node\nconst a = require('b')\n"},
 	{name: "JSX", lang: "javascript", src: "const a = <div>{b}</div>\n", fallback: true},
-	{name: "carriage returns", lang: "javascript", src: "const a = 1\r\nconst b = 2\r\n", fallback: true},
+	{name: "carriage returns", lang: "javascript", src: "const a = 1 // one\r\n/* two\r\n */\r\nconst b = `x\r\ny`\r\n"},
+	{name: "lone carriage return", lang: "javascript", src: "const a = 1\rconst b = 2\n", fallback: true},
+	{name: "let and new as names", lang: "javascript", src: "let\nA\nx = new.target\ny = new.z\n"},
 
 	{name: "types", lang: "typescript", src: "type A<T extends B = C> = { readonly [K in keyof T]?: T[K] } | D.E<F[]> & [g: G, h?: H, ...I[]]\ntype J = (k: K, ...l: L[]) => asserts k is M\ntype N = new () => O\ntype P = `p${Q}` | typeof r.s | keyof typeof t | unique symbol\ntype U<V> = V extends (infer W)[] ? W : never\n"},
 	{name: "interfaces and enums", lang: "typescript", src: "export interface A<T> extends B, C<T> {\n  a: string\n  b?(x: number): void\n  readonly c: T;\n  _d: D\n  [key: string]: unknown\n  (call: E): F\n  new (g: G): H\n}\nenum I { J, K = 2, 'L' = 3, 'M' }\nexport const enum N { O = 1 << 2 }\n"},
@@ -96,6 +98,8 @@ var tricky = []struct {
 	{name: "functions and overloads", lang: "typescript", src: "export function f(a: string): string;\nexport function f(a: number): number;\nexport function f(a: any): any { return a }\ndeclare function g(x: { y: Y }): void\nconst h = <T,>(t: T): T => t\nconst i = async (j: J = 0, k = 'k') => j\nfunction l(this: M, n = true, o = null) {}\n"},
 	{name: "generic calls", lang: "typescript", src: "f<T>(a)\nf<T, U>(a)\nf<T>(a, b).c()\nreturn1 = g<H[]>(i)\nnew Map<string, number>()\nj = k as L<M>\nn = <O>p\nq!.r!(s)\nt satisfies U\n"},
 	{name: "namespaces and ambient", lang: "typescript", src: "namespace A.B {\n  export const c = 1\n  function d() {}\n}\ndeclare module 'e' {\n  export function f(): void\n}\ndeclare module 'g';\ndeclare global { interface Window { h: H } }\nexport declare const i: I\nimport j = require('k')\nimport l = m.n\nexport = o\nexport as namespace P\n"},
+	{name: "import types", lang: "typescript", src: "let b: import('z').U\n", fallback: true},
+	{name: "anonymous overload", lang: "typescript", src: "export default function (f: F): void;\n"},
 	{name: "imports", lang: "typescript", src: "import type { A } from './a'\nimport { type B, C } from './b'\nexport type { D } from './d'\nimport e, * as f from 'f'\nimport g from './g.json' with { type: 'json' }\n"},
 	{name: "masked heritage and defaults", lang: "typescript", src: "class A extends B<C> { m() {} }\nclass D<E> extends F.G<E[], H> { n(o = true, p = 'x') {} }\nfunction q(r = undefined, s: number = 1) {}\n"},
 }

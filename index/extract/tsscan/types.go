@@ -115,10 +115,7 @@ func (p *parser) typePrimary() {
 		if w == "typeof" {
 			p.next()
 			if p.is("import") {
-				p.next()
-				p.expect("(")
-				p.next()
-				p.expect(")")
+				fail("import type") // tree-sitter reads it with errors
 			} else {
 				p.ref(p.tok)
 				p.next()
@@ -133,10 +130,7 @@ func (p *parser) typePrimary() {
 			return
 		}
 		if w == "import" {
-			p.next()
-			p.expect("(")
-			p.next()
-			p.expect(")")
+			fail("import type") // tree-sitter reads it with errors
 		} else {
 			if !predefined[w] {
 				p.ref(t)
