@@ -386,6 +386,10 @@ func (s *scanner) pattern() {
 			s.i++
 		}
 	}
+	if s.identIs(s.i, "_") && (s.isOp(s.i+1, ',') || s.isOp(s.i+1, ')')) {
+		s.i++ // a record pattern's bare _ component: an underscore_pattern
+		return
+	}
 	s.typeRef()
 	if s.isOp(s.i, '(') {
 		close := int(s.toks[s.i].match)
@@ -400,7 +404,8 @@ func (s *scanner) pattern() {
 		s.i = close + 1
 	}
 	if s.isIdent(s.i) && !s.identIs(s.i, "when") {
-		s.ref(s.i, false)
+		// A type pattern's name is an identifier, _ too.
+		s.addRef(s.i, false)
 		s.i++
 	}
 }

@@ -96,6 +96,16 @@ func (s *scanner) ref(k int, call bool) int {
 		// identifier; a lambda's parameter _ is one.
 		return -1
 	}
+	return s.addRef(k, call)
+}
+
+// addRef records identifier token k as a reference without ref's rule
+// for _.
+func (s *scanner) addRef(k int, call bool) int {
+	t := s.toks[k]
+	if t.end-t.start > maxRefName {
+		return -1
+	}
 	s.res.Refs = append(s.res.Refs, extract.Ref{Name: s.intern(s.src[t.start:t.end]), Pos: s.pos(t.start), Call: call})
 	return len(s.res.Refs) - 1
 }

@@ -98,6 +98,7 @@ var tricky = []struct {
 	{name: "patterns", src: "class A {\n    boolean f(Object o) {\n        if (o instanceof Point(int px, var py) && px > 0) return true;\n        if (o instanceof final String s && !s.isEmpty()) return false;\n        return switch (o) { case Box<?>(Point(var a, var b)) -> a == b; case Foo f when f.ok() -> true; default -> o instanceof List<?> l ? l.isEmpty() : false; };\n    }\n}\n"},
 	{name: "loops and branches", src: "class A {\n    void f() {\n        do { x(); } while (c);\n        do x(); while (d);\n        label: for (var e : list) { break label; }\n        while (a) { try { g(); } catch (E | F e) { h(); } catch (G _) { } finally { } }\n        int t = a ? b ? 1 : 2 : 3;\n        Map<? extends K, ? super V> m = null;\n        assert a : \"msg\";\n    }\n}\n"},
 	{name: "lambdas and underscores", src: "class A {\n    void f() {\n        m.compute(k, (_, v) -> v + 1);\n        xs.forEach(_ -> {});\n        g((a, b) -> { return a < b; });\n        Function<Integer, Integer> h = x -> x * 2;\n    }\n}\n"},
+	{name: "underscores", src: "class U {\n    void f(Object o, Object[] a) {\n        switch (o) { case Foo _ -> g(); case Point(var _, _) -> h(); default -> {} }\n        if (o instanceof A.B _ || o instanceof C<?> _ || o instanceof D[] _) {}\n        Foo _ = x;\n        for (var _ : a) {}\n        try { } catch (E _) { }\n        m.compute(k, (_, v) -> v);\n    }\n}\n"},
 	{name: "literals", src: "class A {\n    String t = \"\"\"\n        text \"\" \\\"\"\" block { ( \n        \"\"\";\n    char c = '\\u0041', d = '\\'', e = '{';\n    double x = 1.5e-3, y = 0x1.8p1, z = 5.;\n    long l = 1_000L;\n    String s = \"a // not a comment /* \" + \"\\\"\";\n}\n"},
 	{name: "non-ASCII name", src: "class A { int \u00e9t\u00e9 = 1; }\n", fallback: true},
 	{name: "number without a leading digit", src: "class A { double z = .5; void f() { g(.75f, 1); } }\n", tsError: true},
@@ -170,6 +171,12 @@ func fixtures(t testing.TB) [][]byte {
 //     variable's name elsewhere; gotreesitter's Java grammar reads it as
 //     the keyword after a cast or an if's condition, an error tree that
 //     drops the reference (JDK: Calendar.java, DelayScheduler.java);
+//   - a yield statement after an if's condition, when its expression
+//     starts with a parenthesis, is read as a call of a method yield
+//     (jdk.compiler's Flow.java);
+//   - type patterns binding _ whose type is qualified, generic or an
+//     array, and primitive array patterns, are error trees in a switch
+//     label, which lose cases from the method's complexity;
 //   - a file over the parse budget (the JDK's CharacterData*.java
 //     tables) is stored partial, with no records at all, where the
 //     scanner reads it whole; given all the time it needs, tree-sitter's
@@ -193,6 +200,36 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		t.Errorf("tree-sitter now parses when as a name after a cast and an if: compare the paths again")
 	}
 
+	// A yield statement after an if's condition, whose expression starts
+	// with a parenthesis, is read as a call of a method yield, without
+	// an error mark (jdk.compiler's Flow.java).
+	src = []byte("class A {\n    int f(Object o, boolean c) {\n        return switch (o) {\n            case String s -> {\n                if (c)\n                    yield ((String) o).length();\n                yield 0;\n            }\n            default -> 1;\n        };\n    }\n}\n")
+	if got, err = javascan.Scan(src, false); err != nil {
+		t.Fatal(err)
+	}
+	if r := refNamed(got, "yield"); r != nil {
+		t.Errorf("scanner: a yield statement recorded as a reference: %+v", r)
+	}
+	if r := refNamed(treeSitter(t, src, 0), "yield"); r == nil || !r.Call {
+		t.Errorf("tree-sitter now reads yield ((String) o) after an if as a statement: compare the paths again")
+	}
+
+	// Type patterns binding _ whose type is qualified, generic or an
+	// array, and primitive array patterns, are error trees in a switch
+	// label (jdk.internal's AnnotationReader, SignaturesImpl,
+	// ParserVerifier, foreign/Utils): each case counts towards the
+	// method's complexity and _ is a name as in case Foo _.
+	src = []byte("class A {\n    int f(Object o) {\n        return switch (o) { case A.B _ -> 1; case C<?> _ -> 2; case byte[] _ -> 3; default -> 4; };\n    }\n}\n")
+	if got, err = javascan.Scan(src, false); err != nil {
+		t.Fatal(err)
+	}
+	if cx := got.Symbols[1].Complexity; cx != 4 {
+		t.Errorf("scanner: complexity %d, want 4 (three cases)", cx)
+	}
+	if !hasSyntaxError(t, src) {
+		t.Errorf("tree-sitter now parses qualified, generic and array type patterns in a switch: compare the paths again")
+	}
+
 	src = bigTable(20000)
 	got, err = javascan.Scan(src, false)
 	if err != nil {
@@ -206,6 +243,15 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 	if d := diff(whole, got); d != "" {
 		t.Errorf("records differ from tree-sitter's given the time:\n%s", d)
 	}
+}
+
+func refNamed(res *extract.Result, name string) *extract.Ref {
+	for i := range res.Refs {
+		if res.Refs[i].Name == name {
+			return &res.Refs[i]
+		}
+	}
+	return nil
 }
 
 // bigTable is a class holding a table of n numbers, as the JDK's
