@@ -56,6 +56,7 @@ func cSpec(name, grammar string) *langSpec {
 		ctorSameName: true,
 		exported:     cExported,
 		mask:         map[string]func([]byte) []byte{"c": cMask, "cpp": cppMask}[name],
+		finish:       map[string]func(*tsWalker){"cpp": cppDropHoisted}[name],
 	}
 }
 
