@@ -129,7 +129,7 @@ func TestReadFileOutline(t *testing.T) {
 	}
 	out := run(readFileTool, map[string]any{"path": "big.go"}).Content
 	ftContains(t, out, "[outline of big.go (", "\n4\timport \"fmt\"\n", "\n7\ttype T struct {\n", "\n8\t\tA int\n",
-		"// F17 does 17.\n", "func F17(x int) int {\n\t…\n")
+		"// F17 does 17.\n", "func F17(x int) int {\n…\n")
 	if strings.Contains(out, "y *= 2") {
 		t.Errorf("the outline shows a body:\n%s", out)
 	}

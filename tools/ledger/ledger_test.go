@@ -197,7 +197,7 @@ func TestLedgerOutline(t *testing.T) {
 	}
 	r := req(v1, 1, 100)
 	a := l.Read(r)
-	if a.Kind != Outline || !strings.Contains(a.Text, "\n10\tline 10\n\t…\n41\tline 41\n") || strings.Contains(a.Text, "line 20\n") {
+	if a.Kind != Outline || !strings.Contains(a.Text, "\n10\tline 10\n…\n41\tline 41\n") || strings.Contains(a.Text, "line 20\n") {
 		t.Fatalf("first read: %v\n%s", a.Kind, a.Text)
 	}
 	if err := l.Record(r, a, Range{}, Tokens{}); err != nil {

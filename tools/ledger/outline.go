@@ -177,8 +177,9 @@ func RenderOutline(shown string, lines []string, elided []Range) OutlineView {
 	for _, e := range elided {
 		keep(e.Start - 1)
 		// The numbers of the lines around a marker say which lines it
-		// stands for: with them a marker cost 8 tokens, without 2.
-		b.WriteString("\t…\n")
+		// stands for: with them a marker cost 8 tokens, without 2; and
+		// without the tab that kept its column, 1.
+		b.WriteString("…\n")
 		next = e.End + 1
 	}
 	keep(len(lines))

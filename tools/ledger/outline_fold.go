@@ -7,10 +7,10 @@ import (
 	"github.com/parleyhq/parley/index/extract"
 )
 
-// markerTokens is about what a marker line costs ("\t…\n" is 2 tokens in
-// o200k; the numbers of the lines around it say which lines it stands
-// for): a range is elided only when its lines cost more, so a lone blank
-// line or "*/" stays.
+// markerTokens is about what a marker line costs ("…\n" is 1 token in
+// o200k, and the model reads the numbers of the lines around it to know
+// which lines it stands for): a range is elided only when its lines cost
+// more, so a lone blank line or "*/" stays.
 const markerTokens = 3
 
 // lineTokens estimates what a numbered line costs: its number, tab,

@@ -210,7 +210,7 @@ export interface Issue {
 func TestOutlineMarkerIsBare(t *testing.T) {
 	lines := strings.Split("a\nb\nc\nd\ne", "\n")
 	ov := RenderOutline("f", lines, []Range{{2, 4}})
-	want := "1\ta\n\t…\n5\te\n"
+	want := "1\ta\n…\n5\te\n"
 	if !strings.HasSuffix(ov.Text, want) {
 		t.Errorf("got %q, want it to end %q", ov.Text, want)
 	}
