@@ -152,16 +152,15 @@ func (e *emitter) branch(n int) {
 
 // def is a definition being recorded (the walker's defSite).
 type def struct {
-	kind      extract.SymbolKind
-	scope     uint8
-	start     uint32 // the node's start
-	line      uint32
-	name      tok
-	nameEnd   uint32 // impl names can span several tokens
-	nameText  string
-	pub       bool // a visibility_modifier child
-	private   bool // membersPrivate
-	hasParent bool
+	kind     extract.SymbolKind
+	scope    uint8
+	start    uint32 // the node's start
+	line     uint32
+	name     tok
+	nameEnd  uint32 // impl names can span several tokens
+	nameText string
+	pub      bool // a visibility_modifier child
+	private  bool // membersPrivate
 }
 
 // define records d when the node is visited; it returns the symbol's

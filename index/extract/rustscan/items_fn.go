@@ -152,7 +152,6 @@ func (p *parser) constItem(start int, pub bool, kind extract.SymbolKind) {
 
 func (p *parser) typeItem(start int, pub bool) {
 	p.i++
-	name := *p.t()
 	// an associated type without "=" is not a symbol: scan for it.
 	if !p.typeItemHasEq() {
 		p.name()
@@ -182,7 +181,6 @@ func (p *parser) typeItem(start int, pub bool) {
 	p.whereClause()
 	p.expectP(';')
 	p.end(sym, false, p.prevEnd())
-	_ = name
 }
 
 func (p *parser) typeItemHasEq() bool {

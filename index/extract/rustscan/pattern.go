@@ -103,7 +103,7 @@ func (p *parser) simplePattern() bool {
 	case p.isName() && !p.isOp2At(1, "::") && !p.isPAt(1, '(') && !p.isPAt(1, '{') && !(p.isPAt(1, '!') && !p.isOp2At(1, "!=")):
 		p.name()
 		if p.eatP('@') {
-			p.rangePatternNoAlt()
+			p.rangePattern()
 		}
 		return true
 	}
@@ -122,10 +122,6 @@ func (p *parser) simplePattern() bool {
 		return false
 	}
 	return true
-}
-
-func (p *parser) rangePatternNoAlt() {
-	p.rangePattern()
 }
 
 func (p *parser) patternList(close byte) {
