@@ -290,7 +290,11 @@ func (p *parser) hasBodyAhead() bool {
 	for p.tok.kind != tEOF {
 		switch {
 		case p.is("{") && !first:
-			return !p.typeContinues()
+			if !p.typeContinues() {
+				return true
+			}
+			p.skipBalanced()
+			continue
 		case p.is("(") || p.is("[") || p.is("{"):
 			p.skipBalanced()
 			first = false
@@ -325,7 +329,8 @@ func (p *parser) typeContinues() bool {
 	case '|', '&', '>', ':', '(', ',', '<', '?':
 		return !(b[i] == '>' && i > 0 && b[i-1] != '=')
 	}
-	return false
+	// x is { … }: a type predicate's object type.
+	return i >= 2 && b[i] == 's' && b[i-1] == 'i' && !identByte(b[i-2])
 }
 
 // skipBalanced skips a bracketed group starting at the current token.

@@ -109,7 +109,9 @@ func (p *parser) specifiers(export bool) []string {
 		if name.kind != tName && name.kind != tString {
 			p.failHere("expected a specifier")
 		}
-		if name.kind == tName && !p.is("default") {
+		if name.kind == tName && (p.ts || !p.is("default")) {
+			// default is a name in TypeScript's specifiers, a keyword in
+			// JavaScript's.
 			p.ref(name)
 			if export {
 				names = append(names, string(p.src[name.start:name.end]))
@@ -119,7 +121,7 @@ func (p *parser) specifiers(export bool) []string {
 		}
 		p.next()
 		if p.eat("as") {
-			if p.tok.kind == tName && !p.is("default") {
+			if p.tok.kind == tName && (p.ts || !p.is("default")) {
 				p.ref(p.tok)
 			}
 			p.next()

@@ -375,11 +375,12 @@ var reserved = map[string]bool{
 // comes after the line comments on the statement's last line, which the
 // statement's node then covers, unless it ends in a declarator without
 // a value (let x // comment) or a block comment comes before the next
-// token.
+// token in JavaScript; tree-sitter-typescript's scanner has no such
+// exceptions.
 func (p *parser) asi() {
 	bare := p.bareName
 	p.bareName = false
-	if bare && (p.tok.kind != tEOF || p.tok.nl) {
+	if bare && (p.tok.kind != tEOF || p.tok.nl) && !p.ts {
 		return
 	}
 	line := p.line(p.prev)
@@ -389,7 +390,7 @@ func (p *parser) asi() {
 		if c.start >= p.tok.start {
 			break
 		}
-		if p.src[c.start+1] == '*' {
+		if p.src[c.start+1] == '*' && !p.ts {
 			return
 		}
 		if p.line(c.start) == line {

@@ -397,7 +397,7 @@ func (p *parser) typeMember() {
 	if p.is("-") || p.is("+") {
 		p.next()
 	}
-	private := false
+	private, readonly := false, false
 	for p.isName() && (p.is("readonly") || p.is("get") || p.is("set") || p.is("public") || p.is("private") || p.is("protected") || p.is("static")) {
 		t := p.peek()
 		if !modifierFollows(p, t) || p.tokIs(t, "{") {
@@ -406,6 +406,7 @@ func (p *parser) typeMember() {
 		if p.is("private") {
 			private = true
 		}
+		readonly = readonly || p.is("readonly")
 		p.next()
 	}
 	if p.is("-") || p.is("+") {
@@ -423,6 +424,11 @@ func (p *parser) typeMember() {
 	kind := extract.KindProperty
 	if p.methodAfterName() {
 		kind = extract.KindMethod
+	} else if name.kind == tString && nameEnd-name.start >= 2 && readonly {
+		// After readonly, tree-sitter names a property signature by its
+		// string's content.
+		name.start++
+		nameEnd--
 	}
 	id, _ := p.define(defSite{node: start, decl: start, sig: start, wrapper: -1, nameStart: name.start, nameEnd: nameEnd,
 		kind: kind, private: private})
