@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/index/extract/tsscan"
