@@ -168,21 +168,22 @@ func (p *parser) chain(start, callee int, fn string, calls bool) {
 	for {
 		switch {
 		case p.is(".") || p.is("?."):
+			optional := p.is("?.")
 			p.next()
 			switch {
 			case p.tok.kind == tName || p.tok.kind == tPrivate:
 				callee = p.tok.start
 				p.ref(p.tok)
 				p.next()
-			case p.is("(") && calls:
+			case p.is("(") && calls && optional:
 				p.call(start, callee, "")
 				callee = start
-			case p.is("["):
+			case p.is("[") && optional:
 				p.next()
 				p.expression()
 				p.expect("]")
 				callee = start
-			case p.is("<") && calls:
+			case p.is("<") && calls && optional:
 				p.typeArgs()
 			default:
 				p.failHere("expected a property name")

@@ -176,9 +176,12 @@ func (p *parser) keywordStatement(w wrap) bool {
 		}
 		p.endDefs(p.lexical(w))
 	case "function":
+		if !p.functionNamedAhead() {
+			return false // an expression statement, as tree-sitter reads it
+		}
 		p.function(w, true)
 	case "async":
-		if t := p.peek(); !p.tokIs(t, "function") || t.nl {
+		if t := p.peek(); !p.tokIs(t, "function") || t.nl || !p.functionNamedAhead() {
 			return false
 		}
 		p.function(w, true)

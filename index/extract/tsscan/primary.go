@@ -17,6 +17,9 @@ func (p *parser) primary() (callee int, fn string) {
 	switch t.kind {
 	case tNum, tString, tRegex:
 		p.next()
+		if p.tok.kind == tPunct && assignOps[p.text()] {
+			fail("assignment to a literal")
+		}
 		return
 	case tTemplate, tTplHead:
 		p.template()
@@ -95,6 +98,9 @@ func (p *parser) primaryPunct() {
 	case p.is("/") || p.is("/="):
 		p.tok = p.l.regex(p.tok)
 		p.next()
+		if p.tok.kind == tPunct && assignOps[p.text()] {
+			fail("assignment to a literal")
+		}
 	case p.is("<"):
 		p.failHere("JSX")
 	case p.is("@"):
