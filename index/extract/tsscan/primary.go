@@ -53,8 +53,9 @@ func (p *parser) primary() (callee int, fn string) {
 	case "import":
 		p.next()
 		if p.eat(".") {
+			callee = p.tok.start
 			p.metaProperty("meta")
-			return
+			return callee, ""
 		}
 		return callee, "import"
 	case "require":
