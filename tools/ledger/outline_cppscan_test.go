@@ -176,3 +176,30 @@ func TestRenderOutlineNumbers(t *testing.T) {
 		t.Errorf("kept = %v, want the whole file", ov.Kept)
 	}
 }
+
+// A doc comment's summary is its first sentence after its markup: fmt's
+// "\rst" line is no summary, and the lines without words before the
+// summary ("/**", "\rst") go into a marker when they cost more.
+func TestCommentSummaryAfterMarkup(t *testing.T) {
+	src := `struct text_style {
+  int foreground_color;
+};
+/**
+  \rst
+  Returns an argument that will be formatted using ANSI escape sequences.
+  It is to be used in a formatting function.
+
+  **Example**::
+
+    fmt::print("Elapsed time: {0:.2f} seconds", fmt::styled(1.23, fg(red)));
+  \endrst
+ */
+int styled(int value, int style);
+`
+	lines := splitTestLines(src)
+	ov := RenderOutline("a.hpp", lines, OutlineElisions("cpp", lines, nil))
+	want := "1\tstruct text_style {\n2\t  int foreground_color;\n3\t};\n…\n6\t  Returns an argument that will be formatted using ANSI escape sequences.\n…\n14\tint styled(int value, int style);\n"
+	if _, text, _ := strings.Cut(ov.Text, "\n"); text != want {
+		t.Errorf("outline text =\n%s\nwant\n%s", text, want)
+	}
+}

@@ -235,6 +235,15 @@ func commentTails(lang string, lines []string, elided []Range, worth func(Range)
 		if r := (Range{keep + 1, end}); r.End >= r.Start && worth(r) {
 			out = append(out, r)
 		}
+		// The lines without words before the summary ("/**" and "\rst",
+		// "/// <summary>"), when they cost more than a marker.
+		head := n
+		for head < keep && !hasWords(lines[head-1]) {
+			head++
+		}
+		if r := (Range{n, head - 1}); head > n && head <= keep && hasWords(lines[head-1]) && worth(r) {
+			out = append(out, r)
+		}
 		n = end
 	}
 	return out
@@ -256,8 +265,12 @@ func summaryEnd(lines []string, start, end int) int {
 	return keep
 }
 
-// hasWords says whether a comment line has words outside markup tags.
+// hasWords says whether a comment line has words outside markup tags
+// and documentation commands alone on their line (markupOnly).
 func hasWords(line string) bool {
+	if markupOnly(line) {
+		return false
+	}
 	for {
 		i := strings.IndexByte(line, '<')
 		j := strings.IndexByte(line[max(i, 0):], '>')
@@ -267,6 +280,17 @@ func hasWords(line string) bool {
 		line = line[:i] + " " + line[i+j+1:]
 	}
 	return strings.ContainsFunc(line, isWordRune)
+}
+
+// markupOnly says whether a comment line holds only a documentation
+// command, such as fmt's "\rst" and "\endrst" around each doc comment
+// or Boost's "//!\file": an outline took "\rst" for the summary of
+// every such comment and kept it with the sentence after it.
+func markupOnly(line string) bool {
+	t := strings.TrimLeft(strings.TrimSpace(line), "/*!#")
+	t = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t), "*/"))
+	f := strings.Fields(t)
+	return len(f) == 1 && len(f[0]) > 1 && (f[0][0] == '\\' || f[0][0] == '@')
 }
 
 func isWordRune(r rune) bool {

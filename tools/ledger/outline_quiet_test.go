@@ -43,7 +43,7 @@ func TestOutlineQuietLines(t *testing.T) {
 	ov := RenderOutline("A.cs", lines, OutlineElisions("csharp", lines, res.Symbols))
 	want := `1	public class Settings
 2	{
-3	    /// <summary>
+…
 4	    /// Gets or sets how null values are handled.
 …
 6	    public NullValueHandling NullValueHandling
