@@ -365,8 +365,11 @@ func (s *scanner) patternAhead() bool {
 		for s.isOp(k, '[') && s.isOp(k+1, ']') {
 			k += 2
 		}
-		if s.isIdent(k) || s.isOp(k, '(') {
+		if s.isIdent(k) {
 			return true
+		}
+		if s.isOp(k, '(') {
+			return s.recordComponents(k)
 		}
 		if !s.isOp(k, '.') {
 			return false
@@ -374,6 +377,65 @@ func (s *scanner) patternAhead() bool {
 		k++
 	}
 	return false
+}
+
+// recordComponents reports whether the parentheses at token open hold a
+// record pattern's components, not a method call's arguments: each is a
+// pattern (a type and a name, a nested record pattern, or _), and there
+// is at least one, as tree-sitter-java decides between the two.
+func (s *scanner) recordComponents(open int) bool {
+	close := int(s.toks[open].match)
+	k := open + 1
+	if k == close {
+		return false
+	}
+	for {
+		end := k
+		for end < close && !s.isOp(end, ',') {
+			if t := s.toks[end]; t.kind == tOp && (t.op == '(' || t.op == '[' || t.op == '{') {
+				end = int(t.match)
+			}
+			end++
+		}
+		if !s.componentPattern(k, end) {
+			return false
+		}
+		if end == close {
+			return true
+		}
+		k = end + 1
+	}
+}
+
+// componentPattern reports whether tokens [k, end) are one pattern.
+func (s *scanner) componentPattern(k, end int) bool {
+	if s.identIs(k, "_") && k+1 == end || s.isKw(k, kwFinal) || s.isOp(k, '@') {
+		return true
+	}
+	if t := s.toks[k]; t.kind == tKw && isPrimitive(t.kw) {
+		k++
+	} else {
+		depth, start := 0, k
+		for k < end && (s.isIdent(k) || s.isOp(k, '.') || s.isOp(k, '<') || s.isOp(k, '>') || s.isOp(k, '?') ||
+			depth > 0 && (s.isOp(k, ',') || s.toks[k].kind == tKw)) {
+			switch {
+			case s.isOp(k, '<'):
+				depth++
+			case s.isOp(k, '>'):
+				depth--
+			case depth == 0 && s.isIdent(k) && k > start && (s.isIdent(k-1) || s.isOp(k-1, '>')):
+				return true // a type then a name
+			}
+			k++
+		}
+		if s.isOp(k, '(') && k < end {
+			return s.recordComponents(k)
+		}
+	}
+	for s.isOp(k, '[') && s.isOp(k+1, ']') {
+		k += 2
+	}
+	return k < end && s.isIdent(k)
 }
 
 // pattern reads a type, type pattern or record pattern (after instanceof

@@ -1,7 +1,7 @@
 package javascan
 
 import (
-	"strings"
+	"bytes"
 
 	"github.com/parleyhq/parley/index/extract"
 )
@@ -149,10 +149,11 @@ func (s *scanner) comment(c comment) {
 	s.doc = docBlock{valid: true, start: c.start, end: c.end, endLine: endLine}
 }
 
+// hasTag reports whether a comment may hold a marker (ScanTodos
+// decides), so that only those comments are copied out of the source.
 func hasTag(b []byte) bool {
-	str := string(b) // no copy: the compiler keeps this conversion in place
-	return strings.Contains(str, "TODO") || strings.Contains(str, "FIXME") ||
-		strings.Contains(str, "HACK") || strings.Contains(str, "XXX")
+	return bytes.Contains(b, []byte("TODO")) || bytes.Contains(b, []byte("FIXME")) ||
+		bytes.Contains(b, []byte("HACK")) || bytes.Contains(b, []byte("XXX"))
 }
 
 func startsLine(src []byte, off int) bool {
