@@ -19,11 +19,12 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/parleyhq/parley/index/extract"
-	// Python and Java files are extracted by hand-written scanners,
-	// registered by their inits; tree-sitter extracts only the files
-	// they decline.
+	// Python, Java and Rust files are extracted by hand-written
+	// scanners, registered by their inits; tree-sitter extracts only the
+	// files they decline.
 	_ "github.com/parleyhq/parley/index/extract/javascan"
 	_ "github.com/parleyhq/parley/index/extract/pyscan"
+	_ "github.com/parleyhq/parley/index/extract/rustscan"
 	"github.com/parleyhq/parley/workspace"
 )
 

@@ -129,11 +129,11 @@ func (p *parser) implItem(start int) {
 		fail("const impl")
 	}
 	neg := p.eatP('!')
-	first := p.typ()
+	first := p.implType()
 	trait := false
 	if p.eatKw(kwFor) {
 		trait = true
-		first = p.typ()
+		first = p.implType()
 	} else if neg {
 		fail("negative impl without a trait")
 	}
@@ -292,4 +292,21 @@ func (p *parser) pathKeyword() {
 		p.failHere("keyword inside a path")
 	}
 	p.i++
+}
+
+// implType reads an impl's trait or type; a bare trait object with more
+// bounds (Expected + 'a) is a bounded_type, named by its whole text.
+func (p *parser) implType() *tnode {
+	n := p.typ()
+	if !p.isP('+') {
+		return n
+	}
+	for p.eatP('+') {
+		if p.at(tLifetime) {
+			p.lifetime()
+		} else {
+			p.typePath()
+		}
+	}
+	return &tnode{start: n.start, end: p.prevEnd()}
 }
