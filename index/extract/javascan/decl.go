@@ -252,6 +252,11 @@ func (s *scanner) typeDecl(m mods) bool {
 	case s.isKw(kw, kwEnum):
 		d.kind = extract.KindEnum
 	case s.isOp(kw, '@') && s.isKw(kw+1, kwInterface):
+		if s.toks[kw].end != s.toks[kw+1].start {
+			// tree-sitter's @interface is one token; @ interface is an
+			// annotation named interface to it.
+			s.fail("@ and interface apart")
+		}
 		d.kind, body = extract.KindInterface, bodyAnnotation
 		s.i++
 	case s.identIs(kw, "record") && s.isIdent(kw+1) && (s.isOp(kw+2, '(') || s.isOp(kw+2, '<')):
