@@ -313,7 +313,8 @@ func (l *lexer) regex(t token) token {
 		case c == ']':
 			class = false
 		case c == '/' && !class:
-			for l.pos < len(src) && identByte(src[l.pos]) {
+			// Flags: tree-sitter's regex_flags are lower-case letters.
+			for l.pos < len(src) && 'a' <= src[l.pos] && src[l.pos] <= 'z' {
 				l.pos++
 			}
 			t.kind, t.end = tRegex, l.pos

@@ -43,6 +43,7 @@ func (p *parser) importStatement() {
 		}
 		p.eat(",")
 	}
+	clause := p.prev > start+len("import")
 	switch {
 	case p.eat("*"):
 		p.expect("as")
@@ -50,6 +51,10 @@ func (p *parser) importStatement() {
 		p.next()
 	case p.is("{"):
 		p.specifiers(false)
+	default:
+		if !clause {
+			p.failHere("import without a clause")
+		}
 	}
 	p.expect("from")
 	if p.tok.kind != tString {

@@ -401,6 +401,10 @@ func (p *parser) asi() {
 		}
 	}
 	if end >= 0 {
+		if bare && p.tok.kind == tEOF {
+			// let A// and let A0// end differently in tree-sitter's tree.
+			fail("declarator without a value before a comment at the end")
+		}
 		p.prev = end
 	}
 }

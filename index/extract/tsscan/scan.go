@@ -90,6 +90,7 @@ func scan(src []byte, ts bool) (res *extract.Result, err error) {
 		}
 	}
 	p.program()
+	p.eofComments()
 	p.flushComments(len(src) + 1)
 	p.finish()
 	return p.res, nil
@@ -302,4 +303,21 @@ func loneCR(src []byte) bool {
 		i += 1 + j
 	}
 	return false
+}
+
+// eofComments extends the nodes that end with the last token over the
+// comments after it when no line break follows that token: tree-sitter
+// ends them at the end of the file then.
+func (p *parser) eofComments() {
+	last := p.prev
+	n := len(p.l.comments)
+	if n == 0 || p.l.comments[n-1].start < last || bytes.IndexByte(p.src[last:], '\n') >= 0 {
+		return
+	}
+	end, at := p.pos(p.l.comments[n-1].end), p.pos(last)
+	for i := range p.res.Symbols {
+		if r := &p.res.Symbols[i].Range; r.End == at {
+			r.End = end
+		}
+	}
 }
