@@ -20,6 +20,11 @@ type CppSpans struct {
 	// Macros are the lines continuing a #define: its name and parameters
 	// stay.
 	Macros []LineSpan
+	// Values are the lines after the "=" that ends a declaration's line
+	// at declaration level, to its ";": a constant's or alias's value
+	// over several lines (`static constexpr bool value =`), a data
+	// table's rows.
+	Values []LineSpan
 	// DocOnly are the branches of conditionals on a Doxygen macro that no
 	// build compiles: declarations repeated for the documentation, which
 	// cMask blanks before parsing.
@@ -67,6 +72,7 @@ type cppScan struct {
 	cont   bool            // the last line was a directive ending in "\"
 	conds  []cppCond       // the open conditionals
 	define int             // the line of a #define continued on the next lines
+	value  int             // the line ending in the "=" of a declaration whose value follows
 	init   int             // the line opening a constructor's initializer list
 }
 
@@ -157,6 +163,10 @@ func (s *cppScan) line(n int, line string) {
 		case c == ';' && s.declLevel():
 			s.header.Reset()
 			s.init = 0
+			if s.value > 0 && n > s.value {
+				s.spans.Values = append(s.spans.Values, LineSpan{s.value + 1, n})
+			}
+			s.value = 0
 			continue
 		}
 		if s.declLevel() {
@@ -164,8 +174,22 @@ func (s *cppScan) line(n int, line string) {
 		}
 	}
 	if s.declLevel() {
+		if s.value == 0 && endsAssign(s.header.String()) {
+			s.value = n
+		}
 		s.header.WriteByte(' ')
 	}
+}
+
+// endsAssign says whether a declaration so far ends with the "=" before
+// its value (not "==", "<=", ">=", "!=" nor `operator=`).
+func endsAssign(h string) bool {
+	h = strings.TrimSpace(h)
+	if !strings.HasSuffix(h, "=") {
+		return false
+	}
+	h = strings.TrimSpace(h[:len(h)-1])
+	return h != "" && !strings.ContainsAny(h[len(h)-1:], "=!<>") && !strings.HasSuffix(h, "operator")
 }
 
 // directive follows the conditionals: every branch is scanned from the
@@ -248,8 +272,10 @@ func (s *cppScan) open(n int) {
 		switch cppHeaderKind(s.header.String()) {
 		case "scope":
 			f.scope = true
+			s.value = 0
 		case "body":
 			f.body = true
+			s.value = 0
 			if s.init > 0 {
 				f.line = s.init - 1 // the initializer list goes with the body
 			}
@@ -272,6 +298,9 @@ func (s *cppScan) close(n int, first bool) {
 	if s.declLevel() {
 		s.header.Reset()
 		s.init = 0
+	}
+	if f.scope || f.body {
+		s.value = 0
 	}
 	if !f.body {
 		return

@@ -23,7 +23,7 @@ func FuzzScanCpp(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		lines := strings.Split(src, "\n")
 		sp := ScanCpp(lines)
-		for _, list := range [][]LineSpan{sp.Bodies, sp.Macros, sp.DocOnly} {
+		for _, list := range [][]LineSpan{sp.Bodies, sp.Macros, sp.Values, sp.DocOnly} {
 			for _, r := range list {
 				if r.Start < 1 || r.End > len(lines) {
 					t.Fatalf("span %v outside lines 1-%d", r, len(lines))

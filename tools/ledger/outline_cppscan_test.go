@@ -11,8 +11,9 @@ import (
 // their own, bodies alone on a line under their header, in both branches
 // of a conditional, and a function returning a struct; the members of
 // classes, namespaces, enums and data tables are no bodies. A #define's
-// continuation lines go like a body, and so does the branch of a
-// Doxygen conditional that no build compiles.
+// continuation lines go like a body, and so do the value after a "="
+// ending a declaration's line and the branch of a Doxygen conditional
+// that no build compiles.
 func TestCppBodies(t *testing.T) {
 	src := `#ifndef PARLEY_TEST_H_
 #define PARLEY_TEST_H_
@@ -61,6 +62,10 @@ class PARLEY_API file_handle : public handle_base {
  private:
   int fd_;
   int flags_;
+
+  static constexpr bool is_seekable_handle =
+      has_seek<file_handle>::value &&
+      !is_pipe<file_handle>::value;
 };
 
 enum class open_mode {
@@ -118,6 +123,7 @@ class handle_base {
 		"    int key_of_the_entry;",
 		"    int value_of_the_entry;",
 		"  int fd_;",
+		"  static constexpr bool is_seekable_handle =",
 		"  read_only_mode = 1,",
 		"  write_only_mode = 2,",
 		"  0, 1, 2, 3, 4, 5, 6, 7,",
@@ -141,6 +147,7 @@ class handle_base {
 		"  return _close(fd) + windows_adjustment(fd);",
 		"  return close(fd) + posix_adjustment(fd);",
 		"  int documented_only_member() const;",
+		"      has_seek<file_handle>::value &&",
 	} {
 		if strings.Contains(ov.Text, "\t"+l+"\n") {
 			t.Errorf("%q is in the outline:\n%s", l, ov.Text)
