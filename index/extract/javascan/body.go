@@ -291,7 +291,7 @@ func (s *scanner) newExpr() {
 		if !s.isIdent(s.i) {
 			s.fail("expected a type after new")
 		}
-		r := s.ref(s.i, false)
+		r := s.addRef(s.i, false)
 		if callee == -1 {
 			callee = r
 		}

@@ -132,7 +132,7 @@ func (s *scanner) qualifiedName() {
 		if !s.isIdent(s.i) {
 			s.fail("expected a name")
 		}
-		s.ref(s.i, false)
+		s.addRef(s.i, false)
 		s.i++
 		if !s.isOp(s.i, '.') || !s.isIdent(s.i+1) {
 			return
@@ -305,7 +305,7 @@ func (s *scanner) header() {
 			s.fail("type without a body")
 		case t.kind == tIdent:
 			if !s.identIs(s.i, "permits") {
-				s.ref(s.i, false)
+				s.addRef(s.i, false)
 			}
 			s.i++
 		case t.kind == tOp && t.op == '@':

@@ -218,7 +218,7 @@ func (s *scanner) typeRef() {
 			if !s.isIdent(s.i) {
 				s.fail("expected a type")
 			}
-			s.ref(s.i, false)
+			s.addRef(s.i, false)
 			s.i++
 			if s.isOp(s.i, '<') {
 				s.typeArgs()
@@ -266,7 +266,7 @@ func (s *scanner) typeArgs() {
 				return
 			}
 		case t.kind == tIdent:
-			s.ref(s.i, false)
+			s.addRef(s.i, false)
 			s.i++
 		case t.kind == tOp && t.op == '@':
 			s.annotation()

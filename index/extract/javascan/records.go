@@ -100,7 +100,8 @@ func (s *scanner) ref(k int, call bool) int {
 }
 
 // addRef records identifier token k as a reference without ref's rule
-// for _.
+// for _: names in types and qualified names, where _ is an identifier
+// to tree-sitter.
 func (s *scanner) addRef(k int, call bool) int {
 	t := s.toks[k]
 	if t.end-t.start > maxRefName {
