@@ -204,6 +204,13 @@ func arenaString(b []byte) string {
 func (t *nameTable) refresh(s *Store, id uint32) error {
 	for _, e := range t.byFile[id] {
 		ent := &t.entries[e]
+		if len(ent.posts) == 0 {
+			// Freed earlier in this loop: a file declaring a name
+			// twice with another between lists its entry twice (add
+			// skips only a repeat of the last one), and freeing it
+			// twice would hand it to two new names.
+			continue
+		}
 		posts := ent.posts[:0]
 		for _, p := range ent.posts {
 			if p.id != id {

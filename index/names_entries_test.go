@@ -68,3 +68,57 @@ func TestNameEntriesResident(t *testing.T) {
 	}
 	check("after PutContent")
 }
+
+// TestNameTableRepeatedName: a file declaring one name twice with another
+// between (methods of two types) lists that name's entry twice once its
+// postings were refreshed; the next refresh must free the entry once. Freed twice, the entry went to two
+// new names at once, and a lookup of the first answered the second's
+// symbol (go-to-definition of NewCallExpr in the editor decoded
+// ShouldCheckPtr after cmd/compile/internal/ir/expr.go was opened).
+func TestNameTableRepeatedName(t *testing.T) {
+	root := t.TempDir()
+	src := "package a\n\ntype A struct{}\n\nfunc (A) Only() {}\n\nfunc Between() {}\n\ntype B struct{}\n\nfunc (B) Only() {}\n"
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := openTestStore(t, t.TempDir())
+	defer st.Close()
+	mustIndex(t, st, root)
+	if _, err := st.SearchNames("", 1); err != nil {
+		t.Fatal(err)
+	}
+	// The first write refreshes the file's postings in symbol order
+	// (Only, Between, Only); the second empties Only's entry, and new
+	// names then take free entries, in this file and another.
+	next := "package a\n\nfunc First() {}\n\nfunc Second() {}\n\nfunc Between() {}\n"
+	for _, w := range []struct{ path, text string }{{"a.go", src}, {"a.go", next}, {"b.go", "package a\n\nfunc Other() {}\n\nfunc More() {}\n"}} {
+		if err := st.PutContent(context.Background(), w.path, []byte(w.text), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.NameEntries("Only"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"First", "Second", "Between", "Only", "Other", "More"} {
+		es, err := st.NameEntries(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, err := st.SymbolsOf(es)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if name == "Only" {
+			want = 0
+		}
+		if len(hits) != want {
+			t.Errorf("%s: %d hits, want %d", name, len(hits), want)
+		}
+		for _, h := range hits {
+			if h.Symbol.Name != name {
+				t.Errorf("NameEntries(%q) decoded %q", name, h.Symbol.Name)
+			}
+		}
+	}
+}
