@@ -27,6 +27,9 @@ func (p *parser) primary() (callee int, fn string) {
 	case tPrivate:
 		p.ref(t) // #x in obj
 		p.next()
+		if !p.is("in") {
+			p.failHere("private name outside #x in")
+		}
 		return
 	case tEOF:
 		p.failHere("expected an expression")
@@ -48,8 +51,7 @@ func (p *parser) primary() (callee int, fn string) {
 		p.class(noWrap, t.start, false)
 		return
 	case "new":
-		p.newExpr()
-		return
+		return p.newExpr(), ""
 	case "import":
 		p.next()
 		if p.eat(".") {
@@ -111,13 +113,15 @@ func (p *parser) primaryPunct() {
 	}
 }
 
-// newExpr parses new C(args), new C, new.target.
-func (p *parser) newExpr() {
+// newExpr parses new C(args), new C, new.target; it returns where a call
+// of it would have its callee name (new.x(): x, as tree-sitter reads it).
+func (p *parser) newExpr() int {
 	newStart := p.tok.start
 	p.next()
 	if p.eat(".") {
+		name := p.tok.start
 		p.metaProperty("target")
-		return
+		return name
 	}
 	start := p.tok.start
 	var callee int
@@ -143,6 +147,7 @@ func (p *parser) newExpr() {
 		p.expect(")")
 	}
 	p.called(newStart, callee)
+	return newStart
 }
 
 // memberChain parses member accesses without calls (new's constructor).
