@@ -69,6 +69,7 @@ lint:
 fuzz:
 	$(GO) test ./index/extract -run '^$$' -fuzz FuzzExtract -fuzztime 60s
 	$(GO) test ./index/extract -run '^$$' -fuzz FuzzTSMask -fuzztime 30s
+	$(GO) test ./index/extract -run '^$$' -fuzz FuzzScanCpp -fuzztime 30s
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzIgnorePattern -fuzztime 30s
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzLines -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzDecode -fuzztime 30s
