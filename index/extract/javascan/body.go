@@ -34,6 +34,11 @@ func (s *scanner) scan(end int, stop uint8) {
 			break
 		}
 		mod := t.kind == tKw && (t.kw == kwFinal || t.kw == kwAbstract || t.kw == kwStatic || t.kw == kwStrictfp)
+		if mod && !s.canFollowModifier(s.i+1) || t.kind == tKw && s.isOp(s.i+1, '=') {
+			// tree-sitter reads a keyword where only a name fits (x =
+			// final = 1) as a name, without an error mark.
+			s.fail("keyword where a name stands")
+		}
 		if t.kind == tOp && t.op == '@' && !s.isKw(s.i+1, kwInterface) || mod {
 			if !pending.any {
 				pending.any, pending.start = true, t.start
@@ -68,6 +73,14 @@ func (s *scanner) scan(end int, stop uint8) {
 		}
 	}
 	s.depth--
+}
+
+// canFollowModifier reports whether token k can follow a modifier: a
+// type, a name, an annotation, another modifier or a type declaration.
+func (s *scanner) canFollowModifier(k int) bool {
+	t := s.toks[k]
+	return t.kind == tIdent || t.kind == tOp && t.op == '@' ||
+		t.kind == tKw && (isPrimitive(t.kw) || isModifier(t.kw) || t.kw == kwClass || t.kw == kwInterface || t.kw == kwEnum)
 }
 
 func (s *scanner) stops(t tok, stop uint8) bool {
