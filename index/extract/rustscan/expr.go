@@ -429,13 +429,14 @@ func (p *parser) pathExpr() (uint32, bool) {
 // exprPath reads a path: a::b, ::a, <T as Tr>::f, Vec::<T>::new, self;
 // it returns the start of its last segment.
 func (p *parser) exprPath() uint32 {
+	lead := true
 	if p.isP('<') {
 		p.qualified()
 		p.expectOp("::")
 	} else {
-		p.eatOp("::")
+		lead = p.eatOp("::")
 	}
-	for first := true; ; first = false {
+	for first := !lead; ; first = false {
 		seg := p.t()
 		last := seg.start
 		switch {

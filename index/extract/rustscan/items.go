@@ -194,8 +194,8 @@ func (p *parser) useTree() (pathEnd uint32, list bool) {
 	if p.isP('*') {
 		fail("bare glob use")
 	}
-	p.eatOp("::")
-	for first := true; ; first = false {
+	lead := p.eatOp("::")
+	for first := !lead; ; first = false {
 		switch {
 		case p.isKw(kwSelf) || p.isKw(kwSuper) || p.isKw(kwCrate):
 			if !first {

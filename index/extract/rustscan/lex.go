@@ -278,11 +278,7 @@ func (lx *lexer) number() {
 	src, start := lx.src, lx.i
 	prev := lx.afterFieldDot()
 	if src[start] == '0' && start+1 < len(src) && (src[start+1] == 'x' || src[start+1] == 'o' || src[start+1] == 'b') {
-		lx.i += 2
-		for lx.i < len(src) && (isIdentByte(src[lx.i])) {
-			lx.i++
-		}
-		lx.add(tNum, start)
+		lx.radix(src[start+1])
 		return
 	}
 	lx.digits()
@@ -317,7 +313,7 @@ func (lx *lexer) number() {
 		for lx.i < len(src) && isIdentByte(src[lx.i]) {
 			lx.i++
 		}
-		if keyword(src[s:lx.i]) != kwPrim {
+		if keyword(src[s:lx.i]) != kwPrim || src[s] == 'b' || src[s] == 's' || src[s] == 'c' {
 			// tree-sitter splits 1u256 into a number and a name
 			fail("number suffix %q", src[s:lx.i])
 		}
@@ -396,4 +392,34 @@ func (lx *lexer) afterFieldDot() bool {
 		return false
 	}
 	return n < 2 || lx.toks[n-2].kind != tPunct || lx.src[lx.toks[n-2].start] != '.' || lx.toks[n-2].end != lx.toks[n-1].start
+}
+
+// radix lexes 0x, 0o and 0b literals; a digit out of the base, or a
+// suffix that is no type, declines the file (tree-sitter splits them).
+func (lx *lexer) radix(base byte) {
+	src, start := lx.src, lx.i
+	lx.i += 2
+	for lx.i < len(src) {
+		c := src[lx.i]
+		ok := c == '_' || c >= '0' && c <= '1' ||
+			base != 'b' && c >= '2' && c <= '7' ||
+			base == 'x' && (c >= '8' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')
+		if !ok {
+			break
+		}
+		lx.i++
+	}
+	if lx.i == start+2 {
+		fail("radix literal without digits")
+	}
+	if lx.i < len(src) && (isIdentByte(src[lx.i])) {
+		s := lx.i
+		for lx.i < len(src) && isIdentByte(src[lx.i]) {
+			lx.i++
+		}
+		if k := keyword(src[s:lx.i]); k != kwPrim || src[s] == 'f' || src[s] == 'b' || src[s] == 's' || src[s] == 'c' {
+			fail("radix literal suffix %q", src[s:lx.i])
+		}
+	}
+	lx.add(tNum, start)
 }

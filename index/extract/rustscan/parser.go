@@ -20,6 +20,8 @@ type parser struct {
 	// macroRulesDepth > 0 inside a macro_rules definition, where $x is a
 	// metavariable (elsewhere tree-sitter reads $ and a name).
 	macroRulesDepth int
+	// underRef is set while the type a & or * refers to is read.
+	underRef bool
 }
 
 func newParser(src []byte, toks []tok, comments []comment) *parser {

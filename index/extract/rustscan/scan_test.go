@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	ts "github.com/odvcencio/gotreesitter"
+	"github.com/rogpeppe/go-internal/txtar"
+
 	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/index/extract/rustscan"
 )
@@ -25,7 +28,9 @@ func treeSitter(t testing.TB, src []byte, budget time.Duration) *extract.Result 
 	return res
 }
 
-// hasSyntaxError reports whether tree-sitter's tree of src has an error.
+// hasSyntaxError reports whether tree-sitter's tree of src has an error
+// or a node its error recovery inserted (MISSING), which HasError does
+// not count.
 func hasSyntaxError(t testing.TB, src []byte) bool {
 	t.Helper()
 	tree, err := extract.ParseTree(context.Background(), "rust", src, extract.BudgetFor(len(src))*4)
@@ -33,7 +38,23 @@ func hasSyntaxError(t testing.TB, src []byte) bool {
 		t.Fatalf("parse: %v", err)
 	}
 	defer tree.Release()
-	return tree.Root().HasError()
+	if tree.Root().HasError() {
+		return true
+	}
+	stack := []*ts.Node{tree.Root()}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.IsMissing() {
+			return true
+		}
+		for i := 0; i < n.ChildCount(); i++ {
+			if c := n.Child(i); c != nil {
+				stack = append(stack, c)
+			}
+		}
+	}
+	return false
 }
 
 // diff describes the first differences between two results.
@@ -88,6 +109,8 @@ var tricky = []struct {
 	{name: "nested functions and complexity", src: "fn outer(x: u8) -> u8 { fn inner(y: u8) -> u8 { if y > 0 { 1 } else { 0 } } struct L { f: u8 } impl L { fn m(&self) -> bool { self.f > 0 && true } } match x { 0 => inner(x), _ => x } }\n"},
 	{name: "todos", src: "// TODO: one\n/* FIXME(me): two\n   XXX three */\n/// HACK four\nfn f() {}\n"},
 	{name: "crlf", src: "/// Doc.\r\nfn f() {\r\n    // TODO: x\r\n    g();\r\n}\r\n"},
+	{name: "modifiers and visibility", src: "pub(in crate::a) fn f() {}\npub(super) const fn g() {}\nasync unsafe fn h() {}\npub unsafe extern \"C\" fn i(cb: extern \"C\" fn(u8) -> u8) {}\nimpl X { pub(crate) async fn j(&'a mut self, v: Vec<Vec<u8>>) -> Option<Box<dyn Fn() -> Vec<u8>>> { None } }\n"},
+	{name: "statement attributes", src: "fn f() {\n    #![allow(unused)]\n    #[cfg(x)]\n    let a = 1;\n    #[rustfmt::skip]\n    g(a);\n    let v = [#[cfg(y)] 1, 2];\n    match a { #[cfg(z)] 1 => {} _ => {} }\n}\n"},
 	{name: "use a::self", src: "use a::self;\nuse b::{self as c};\nuse super::super::d;\nfn f() { super::super::g(); }\n"},
 	{name: "try as a path", src: "fn f() { try::g(); }\n", fallback: true},
 	{name: "number with an unknown suffix", src: "fn f() { let x = 1u256; }\n", fallback: true},
@@ -116,6 +139,32 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 				t.Errorf("records differ from the tree-sitter path's:\n%s", d)
 			}
 		})
+	}
+}
+
+// TestScanFixtures compares the scanner with tree-sitter on
+// index/extract's golden fixture for Rust.
+func TestScanFixtures(t *testing.T) {
+	data, err := os.ReadFile("../testdata/rust.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range txtar.Parse(data).Files {
+		if !strings.HasSuffix(f.Name, ".rs") {
+			continue
+		}
+		n++
+		got, err := rustscan.Scan(f.Data, false)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		if d := diff(treeSitter(t, f.Data, time.Minute), got); d != "" {
+			t.Errorf("%s: records differ:\n%s", f.Name, d)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no .rs file in rust.txtar")
 	}
 }
 

@@ -24,7 +24,7 @@ func (p *parser) generics() {
 			p.expectP(':')
 			p.typ()
 			if p.eatP('=') {
-				p.genericArg()
+				p.constDefault()
 			}
 		default:
 			p.name()
@@ -44,8 +44,8 @@ func (p *parser) generics() {
 }
 
 // bounds reads trait_bounds after the colon: A + ?Sized + 'a + for<'b> F.
-func (p *parser) bounds() {
-	for {
+func (p *parser) bounds() int {
+	for n := 1; ; n++ {
 		switch {
 		case p.at(tLifetime):
 			p.lifetime()
@@ -65,12 +65,12 @@ func (p *parser) bounds() {
 		case p.isKw(kwUse) || p.isKw(kwAsync) || p.isKw(kwConst):
 			fail("use, async or const bound")
 		case p.isP('{') || p.isP(',') || p.isP(';') || p.isP('>') || p.isP('=') || p.isP(')'):
-			return // empty bound list
+			return n - 1 // empty bound list
 		default:
 			p.typePath()
 		}
 		if !p.eatP('+') {
-			return
+			return n
 		}
 	}
 }
@@ -117,6 +117,8 @@ func (p *parser) typ() *tnode {
 	defer p.leave()
 	t := p.t()
 	start := t.start
+	underRef := p.underRef
+	p.underRef = false
 	switch {
 	case p.isP('&'):
 		p.i++
@@ -124,6 +126,7 @@ func (p *parser) typ() *tnode {
 			p.lifetime()
 		}
 		p.eatKw(kwMut)
+		p.underRef = true
 		in := p.typ()
 		return &tnode{start: start, end: p.prevEnd(), inner: in}
 	case p.isP('*'):
@@ -131,6 +134,7 @@ func (p *parser) typ() *tnode {
 		if !p.eatKw(kwConst) && !p.eatKw(kwMut) {
 			p.failHere("pointer without const or mut")
 		}
+		p.underRef = true
 		in := p.typ()
 		return &tnode{start: start, end: p.prevEnd(), inner: in}
 	case p.isP('('):
@@ -154,12 +158,13 @@ func (p *parser) typ() *tnode {
 	case p.isKw(kwUnderscore):
 		p.ref(t.start, t.end, t.line) // tree-sitter types the _ type as an identifier
 		p.i++
-	case p.isKw(kwDyn) && p.dynStart():
+	case p.isKw(kwDyn) && p.dynStart(), p.isKw(kwImpl):
 		p.i++
-		p.bounds()
-	case p.isKw(kwImpl):
-		p.i++
-		p.bounds()
+		if p.bounds() > 1 && underRef {
+			// &dyn A + B: tree-sitter bounds the reference, rustc
+			// rejects it.
+			fail("bounds after a reference's dyn or impl")
+		}
 	case p.isKw(kwFn) || p.isKw(kwUnsafe) || p.isKw(kwExtern):
 		p.fnPointer()
 	case p.isKw(kwFor):
@@ -213,7 +218,7 @@ func (p *parser) typePath() *tnode {
 	} else {
 		scoped = p.eatOp("::")
 	}
-	for first := true; ; first = false {
+	for first := !scoped; ; first = false {
 		seg := p.t()
 		switch {
 		case seg.kind == tIdent && (seg.kw == kwSelf || seg.kw == kwSuper || seg.kw == kwCrate):
@@ -321,5 +326,24 @@ func (p *parser) typeBounds() {
 		} else {
 			p.typePath()
 		}
+	}
+}
+
+// constDefault reads a const parameter's default: a block, a literal or
+// a name (an identifier even when it spells a primitive type).
+func (p *parser) constDefault() {
+	t := p.t()
+	switch {
+	case p.isP('{'):
+		p.block()
+	case t.kind == tNum || t.kind == tStr || t.kind == tChar || p.isKw(kwTrue) || p.isKw(kwFalse):
+		p.i++
+	case p.isP('-') && p.peek(1).kind == tNum:
+		p.i += 2
+	case t.kind == tIdent && !strict(t.kw):
+		p.ref(t.start, t.end, t.line)
+		p.i++
+	default:
+		p.failHere("const parameter default")
 	}
 }
