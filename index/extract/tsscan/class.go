@@ -174,12 +174,18 @@ func (p *parser) memberDef(start, sig int, private, accessor, obj bool) {
 		p.signature()
 		if p.is("{") {
 			p.block()
+		} else if !p.ts || opened {
+			p.failHere("expected a method body")
 		}
 		if opened {
 			p.closeScope()
 		}
 		p.endDef(id, p.prev)
 		if !obj && !opened {
+			if p.is("}") && !p.tok.nl {
+				// m() } reads otherwise in tree-sitter.
+				p.failHere("method signature before }")
+			}
 			p.memberEnd()
 		}
 		return

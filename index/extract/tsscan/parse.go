@@ -151,6 +151,9 @@ func (p *parser) statement(w wrap) {
 	if t := p.peek(); p.tokIs(t, ":") && !reserved[p.text()] {
 		p.next() // a label: statement_identifier, not a reference
 		p.next()
+		if p.is("class") || p.is("let") || p.is("const") {
+			p.failHere("labelled declaration")
+		}
 		p.statement(noWrap)
 		return
 	}
