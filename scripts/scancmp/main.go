@@ -32,8 +32,8 @@ import (
 	"time"
 
 	_ "github.com/parleyhq/parley/index" // registers the scanners
-	_ "github.com/parleyhq/parley/index/extract/tsscan"
 	"github.com/parleyhq/parley/index/extract"
+	_ "github.com/parleyhq/parley/index/extract/tsscan"
 	"github.com/parleyhq/parley/index/nav"
 	"github.com/parleyhq/parley/workspace"
 )
