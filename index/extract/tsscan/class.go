@@ -145,6 +145,9 @@ func (p *parser) memberDef(start, sig int, private, accessor, obj bool) {
 	name := p.tok
 	nameEnd := name.end
 	isComputed := p.is("[")
+	if name.kind == tString && name.end-name.start == 2 {
+		p.failHere("member named by an empty string") // no symbol in tree-sitter's walk
+	}
 	d := defSite{node: start, decl: start, sig: sig, wrapper: -1, nameStart: name.start, private: private}
 	method := p.methodAfterName()
 	switch {
@@ -232,7 +235,7 @@ func (p *parser) computedEnd() int {
 				return p.tok.end
 			}
 		}
-		p.next()
+		p.advance()
 	}
 	p.failHere("unclosed computed name")
 	return 0
@@ -246,10 +249,10 @@ func (p *parser) methodAfterName() bool {
 	if p.is("[") {
 		end := p.computedEnd()
 		for p.tok.end != end {
-			p.next()
+			p.advance()
 		}
 	}
-	p.next()
+	p.advance()
 	p.eat("?")
 	return p.is("(") || p.ts && p.is("<")
 }
@@ -262,7 +265,7 @@ func (p *parser) methodAhead() bool {
 		if p.methodAfterName() {
 			return true
 		}
-		p.next()
+		p.advance()
 	}
 	return p.is("[") && p.methodAfterName()
 }
@@ -282,13 +285,13 @@ func (p *parser) hasBodyAhead() bool {
 			p.skipAngles()
 			continue
 		}
-		p.next()
+		p.advance()
 	}
 	p.skipBalanced()
 	if !p.is(":") {
 		return p.is("{")
 	}
-	p.next()
+	p.advance()
 	// A return type: '{' after a complete type starts the body. Types
 	// end at a line break after a complete token or at '{' at depth 0
 	// unless the type itself starts with '{'.
@@ -315,7 +318,7 @@ func (p *parser) hasBodyAhead() bool {
 			return p.is("{")
 		}
 		first = false
-		p.next()
+		p.advance()
 	}
 	return false
 }
@@ -349,7 +352,7 @@ func (p *parser) skipBalanced() {
 		case p.is(")") || p.is("]") || p.is("}"):
 			depth--
 		}
-		p.next()
+		p.advance()
 		if depth <= 0 {
 			return
 		}
@@ -373,7 +376,7 @@ func (p *parser) skipAngles() {
 			p.skipBalanced()
 			continue
 		}
-		p.next()
+		p.advance()
 		if depth <= 0 {
 			return
 		}

@@ -145,7 +145,7 @@ func (p *parser) skipTo(s string) bool {
 		case depth == 0 && (p.is(";") || p.is(",")):
 			return false
 		}
-		p.next()
+		p.advance()
 	}
 	return false
 }

@@ -100,6 +100,7 @@ var tricky = []struct {
 	{name: "namespaces and ambient", lang: "typescript", src: "namespace A.B {\n  export const c = 1\n  function d() {}\n}\ndeclare module 'e' {\n  export function f(): void\n}\ndeclare module 'g';\ndeclare global { interface Window { h: H } }\nexport declare const i: I\nimport j = require('k')\nimport l = m.n\nexport = o\nexport as namespace P\n"},
 	{name: "automatic semicolons", lang: "typescript", src: "let a = 1 // c\n/** d */\nlet b // c\nlet c = 2 /* c */\ntype A = any // c\n\n/**\n * d\n */\nlet e = 2\n"},
 	{name: "import types", lang: "typescript", src: "let b: import('z').U\n", fallback: true},
+	{name: "infer constraints and template types", lang: "typescript", src: "type A<T> = T extends (...args: infer P extends readonly unknown[]) => infer R ? [P, R] : never\ntype B<K> = K extends `${infer N extends number}` ? N : `%${keyof C}%`\nconst d: `x${E}` = f\n"},
 	{name: "type predicates", lang: "typescript", src: "function f(x: any): x is { a: A } { return true }\ndeclare function g(y: Y): y is {\n  b: B;\n};\n"},
 	{name: "anonymous overload", lang: "typescript", src: "export default function (f: F): void;\n"},
 	{name: "imports", lang: "typescript", src: "import type { A } from './a'\nimport { type B, C } from './b'\nexport type { D } from './d'\nimport e, * as f from 'f'\nimport g from './g.json' with { type: 'json' }\n"},

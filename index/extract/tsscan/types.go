@@ -89,10 +89,45 @@ func (p *parser) typeOperand() {
 	}
 }
 
-// constraintAhead reports whether infer X extends C is a constraint, not
-// a conditional type's extends: tree-sitter reads the constraint when no
-// ? follows it... which it cannot know; constraints are rare, so no.
-func (p *parser) constraintAhead() bool { return false }
+// constraintAhead reports whether the extends after infer X is a
+// constraint (infer X extends C), not a conditional type's: no ? follows
+// the type after it.
+func (p *parser) constraintAhead() bool {
+	snap := p.snapshot()
+	defer p.restore(snap)
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(*errFallback); !ok {
+				panic(r)
+			}
+		}
+	}()
+	p.next()
+	p.typeOperand()
+	return !p.is("?")
+}
+
+// snapshot is the parser's state, for a trial parse that restore undoes.
+type snapshot struct {
+	lex                                     lexState
+	tok                                     token
+	prev, refs, syms, calls, imports, todos int
+	ncomment, depth                         int
+	doc                                     docBlock
+}
+
+func (p *parser) snapshot() snapshot {
+	return snapshot{p.l.save(), p.tok, p.prev, len(p.res.Refs), len(p.res.Symbols), len(p.calls),
+		len(p.res.Imports), len(p.res.Todos), p.ncomment, p.depth, p.doc}
+}
+
+func (p *parser) restore(s snapshot) {
+	p.l.restore(s.lex)
+	p.tok, p.prev = s.tok, s.prev
+	p.res.Refs, p.res.Symbols, p.calls = p.res.Refs[:s.refs], p.res.Symbols[:s.syms], p.calls[:s.calls]
+	p.res.Imports, p.res.Todos = p.res.Imports[:s.imports], p.res.Todos[:s.todos]
+	p.ncomment, p.depth, p.doc = s.ncomment, s.depth, s.doc
+}
 
 func (p *parser) functionTypeAhead() bool {
 	st, tok, prev := p.l.save(), p.tok, p.prev
