@@ -119,6 +119,15 @@ func (s *scanner) ident(m mods) {
 			return
 		}
 	}
+	if n := s.toks[k+1]; n.kind == tKw {
+		switch n.kw {
+		case kwInstanceof, kwExtends, kwImplements, kwSuper, kwThis, kwThrows:
+		default:
+			// tree-sitter reads a keyword after a name (T true;) as a
+			// name, without an error mark.
+			s.fail("keyword after a name")
+		}
+	}
 	s.ref(k, s.isOp(k+1, '('))
 	s.i++
 }
