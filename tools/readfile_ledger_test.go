@@ -35,7 +35,7 @@ func TestReadFileLedger(t *testing.T) {
 	}
 	a := map[string]any{"path": "a.txt"}
 	ftContains(t, read(a), "1\tline 1\n", "60\tline 60\n")
-	if got := read(a); got != "[a.txt unchanged since your read at turn 1 (lines 1–60); pass full: true to see it again]\n" {
+	if got := read(a); got != "[a.txt unchanged since your read at turn 1 (lines 1–60); full: true shows it]\n" {
 		t.Errorf("unchanged re-read = %q", got)
 	}
 	ftContains(t, read(map[string]any{"path": "a.txt", "full": true}), "60\tline 60\n")
@@ -133,7 +133,7 @@ func TestReadFileOutline(t *testing.T) {
 	if strings.Contains(out, "y *= 2") {
 		t.Errorf("the outline shows a body:\n%s", out)
 	}
-	ftContains(t, run(readFileTool, map[string]any{"path": "big.go"}).Content, "which showed its outline")
+	ftContains(t, run(readFileTool, map[string]any{"path": "big.go"}).Content, "your outline read")
 
 	res := run(editFileTool, map[string]any{"path": "big.go", "old_string": "\ty := x + 3\n", "new_string": "\ty := x + 33\n"})
 	if !res.IsError || !strings.Contains(res.Content, "inside lines 31–37, which the outline you read elided; read them first (read_file start_line=31 end_line=37)") {

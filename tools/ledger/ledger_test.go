@@ -203,7 +203,7 @@ func TestLedgerOutline(t *testing.T) {
 	if err := l.Record(r, a, Range{}, Tokens{}); err != nil {
 		t.Fatal(err)
 	}
-	if a := l.Read(r); a.Kind != Unchanged || !strings.Contains(a.Text, "which showed its outline") {
+	if a := l.Read(r); a.Kind != Unchanged || !strings.Contains(a.Text, "your outline read") {
 		t.Fatalf("re-read: %v %s", a.Kind, a.Text)
 	}
 	if gap, ok := l.Elided("/w/a.go", []byte(v1), 20, 21); !ok || gap != (Range{11, 40}) {

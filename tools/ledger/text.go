@@ -84,15 +84,18 @@ func since(f *file) string {
 	return s
 }
 
+// The stubs stay short (a session re-reads the same files many times):
+// read_file's description says once what they mean and that full: true,
+// a line range or get_symbol show the text.
 func stub(r Request, f *file, whole bool) string {
 	if whole {
-		return fmt.Sprintf("[%s unchanged since %s (lines 1–%d); pass full: true to see it again]\n", r.Shown, since(f), f.lines)
+		return fmt.Sprintf("[%s unchanged since %s (lines 1–%d); full: true shows it]\n", r.Shown, since(f), f.lines)
 	}
-	return fmt.Sprintf("[%s lines %d–%d unchanged since %s; pass full: true to see them again]\n", r.Shown, r.Start, r.End, since(f))
+	return fmt.Sprintf("[%s lines %d–%d unchanged since %s; full: true shows them]\n", r.Shown, r.Start, r.End, since(f))
 }
 
 func outlineStub(r Request, f *file) string {
-	return fmt.Sprintf("[%s unchanged since %s, which showed its outline (%d lines, bodies elided); read a line range or use get_symbol for a body, or pass full: true for the whole file]\n", r.Shown, since(f), f.lines)
+	return fmt.Sprintf("[%s unchanged since %s (%d lines); full: true shows it]\n", r.Shown, strings.Replace(since(f), "your read", "your outline read", 1), f.lines)
 }
 
 // mapSeen carries the seen ranges of old over to new through the line
