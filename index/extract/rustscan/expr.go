@@ -172,15 +172,12 @@ func (p *parser) startsExpr() bool {
 		switch p.src[t.start] {
 		case ':':
 			return p.isOp("::")
-		case ';', ',', ')', ']', '}', '=', '.', '?', '>':
-			return false
 		case '{':
 			return !p.noStruct
+		case '(', '[', '-', '*', '&', '|', '<', '!', '#':
+			return true
 		}
-		if _, n := p.binop(); n > 0 && !p.isP('-') && !p.isP('*') && !p.isP('&') && !p.isP('|') && !p.isP('<') && !p.isP('!') {
-			return false
-		}
-		return true
+		return false
 	}
 	return true
 }

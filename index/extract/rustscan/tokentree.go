@@ -65,6 +65,10 @@ func (p *parser) tokens(pattern bool) {
 					if pattern && p.isPAt(1, ':') && p.peek(2).kind == tIdent {
 						p.i += 2
 					}
+				} else if b := p.byteAt(p.peek(1)); p.macroRulesDepth > 0 && b != ')' && b != ']' && b != '}' {
+					// a lone $ ([$] matches a dollar) is a token; before
+					// anything else tree-sitter's reading is not replicated
+					p.failHere("$ before neither a name nor a repetition")
 				}
 			}
 		}
