@@ -131,6 +131,8 @@ func (p *parser) statement(w wrap) {
 	defer p.leave()
 	if p.tok.kind != tName {
 		switch {
+		case p.is("{") && p.labelInBlockAhead():
+			p.exprStatement() // tree-sitter reads {a: 0} as an object
 		case p.is("{"):
 			p.block()
 		case p.is(";"):
@@ -410,4 +412,16 @@ func (p *parser) asi() {
 		}
 		p.prev = end
 	}
+}
+
+// labelInBlockAhead reports { name : at the current token.
+func (p *parser) labelInBlockAhead() bool {
+	st, tok, prev := p.l.save(), p.tok, p.prev
+	defer func() { p.l.restore(st); p.tok, p.prev = tok, prev }()
+	p.next()
+	if !p.isName() {
+		return false
+	}
+	p.next()
+	return p.is(":")
 }
