@@ -107,7 +107,8 @@ func (p *parser) simplePattern() bool {
 		}
 		return true
 	}
-	p.exprPath()
+	refs, start := len(p.res.Refs), p.t().start
+	name := p.exprPath()
 	switch {
 	case p.isP('('):
 		p.i++
@@ -117,6 +118,7 @@ func (p *parser) simplePattern() bool {
 		p.structPattern()
 		return false
 	case p.isP('!') && !p.isOp("!="):
+		p.call(refs, start, name) // a macro pattern is a macro_invocation
 		p.i++
 		p.tokenTree()
 		return false

@@ -111,6 +111,7 @@ var tricky = []struct {
 	{name: "crlf", src: "/// Doc.\r\nfn f() {\r\n    // TODO: x\r\n    g();\r\n}\r\n"},
 	{name: "modifiers and visibility", src: "pub(in crate::a) fn f() {}\npub(super) const fn g() {}\nasync unsafe fn h() {}\npub unsafe extern \"C\" fn i(cb: extern \"C\" fn(u8) -> u8) {}\nimpl X { pub(crate) async fn j(&'a mut self, v: Vec<Vec<u8>>) -> Option<Box<dyn Fn() -> Vec<u8>>> { None } }\n"},
 	{name: "statement attributes", src: "fn f() {\n    #![allow(unused)]\n    #[cfg(x)]\n    let a = 1;\n    #[rustfmt::skip]\n    g(a);\n    let v = [#[cfg(y)] 1, 2];\n    match a { #[cfg(z)] 1 => {} _ => {} }\n}\n"},
+	{name: "macro patterns", src: "fn f() { let m![x] = y; match z { n!() => {} _ => {} } }\n"},
 	{name: "use a::self", src: "use a::self;\nuse b::{self as c};\nuse super::super::d;\nfn f() { super::super::g(); }\n"},
 	{name: "try as a path", src: "fn f() { try::g(); }\n", fallback: true},
 	{name: "number with an unknown suffix", src: "fn f() { let x = 1u256; }\n", fallback: true},
