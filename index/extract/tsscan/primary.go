@@ -51,7 +51,12 @@ func (p *parser) primary() (callee int, fn string) {
 		p.class(noWrap, t.start, false)
 		return
 	case "new":
-		return p.newExpr(), ""
+		if !p.peek().nl {
+			return p.newExpr(), ""
+		}
+		// tree-sitter reads new before a line break as a name at the
+		// end of a file without a final line break, else as new.
+		p.failHere("new before a line break")
 	case "import":
 		p.next()
 		if p.eat(".") {
@@ -124,6 +129,9 @@ func (p *parser) newExpr() int {
 		return name
 	}
 	start := p.tok.start
+	if k := p.tok.kind; k == tNum || k == tString || k == tTemplate || k == tTplHead {
+		p.failHere("new of a literal") // tree-sitter reads new as a name then
+	}
 	var callee int
 	if p.is("new") {
 		p.newExpr()
