@@ -129,7 +129,7 @@ func (p *parser) newExpr() int {
 		return name
 	}
 	start := p.tok.start
-	if k := p.tok.kind; k == tNum || k == tString || k == tTemplate || k == tTplHead {
+	if k := p.tok.kind; k == tNum || k == tString || k == tTemplate || k == tTplHead || p.is("await") {
 		p.failHere("new of a literal") // tree-sitter reads new as a name then
 	}
 	var callee int
