@@ -27,13 +27,12 @@ func TestGoReferencesScope(t *testing.T) {
 	}
 	// Square.Area: its calls on sq, on the alias Figure, through the
 	// embedding Named, the Shape interface (sh, and it ranging over
-	// []Shape) and on an element of Squares; not Circle's c.Area or
-	// b.Rows[0].Area, and not all["x"].Area, whose operand's type is not
-	// read while Circle also has an Area. Also on an interface method's
-	// result (iface.go), elements of a call's result and of a variable
-	// (results.go), and a type switch's clause listing several types
+	// []Shape), on an element of Squares and on all["x"], a value of a
+	// map of *Square; not Circle's c.Area or b.Rows[0].Area. Also on an
+	// interface method's result (iface.go), elements of a call's result
+	// and of a variable (results.go), and a type switch's clause listing several types
 	// (switch.go:7, a Shape), not its *Circle clause.
-	want := []string{"shapes/alias.go:4:40-44", "shapes/elems.go:8:8-12", "shapes/iface.go:8:10-14", "shapes/results.go:8:8-12", "shapes/results.go:9:9-13", "shapes/shapes.go:8:16-20", "shapes/switch.go:7:11-15", "shapes/use.go:6:13-17", "shapes/use.go:6:35-39", "shapes/use.go:6:47-51", "shapes/use.go:8:14-18"}
+	want := []string{"shapes/alias.go:4:40-44", "shapes/elems.go:8:8-12", "shapes/elems.go:9:10-14", "shapes/iface.go:8:10-14", "shapes/results.go:8:8-12", "shapes/results.go:9:9-13", "shapes/shapes.go:8:16-20", "shapes/switch.go:7:11-15", "shapes/use.go:6:13-17", "shapes/use.go:6:35-39", "shapes/use.go:6:47-51", "shapes/use.go:8:14-18"}
 	if got := refs("shapes/shapes.go", pos(8, 17)); !slices.Equal(got, want) {
 		t.Errorf("references to Square.Area:\n got %v\nwant %v", got, want)
 	}

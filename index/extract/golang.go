@@ -258,6 +258,7 @@ func TypeBase(e ast.Expr) ast.Expr {
 }
 
 func (g *goWalker) genDecl(d *ast.GenDecl) {
+	var implied ast.Expr // the type a constant spec without values repeats
 	for _, spec := range d.Specs {
 		switch sp := spec.(type) {
 		case *ast.TypeSpec:
@@ -271,6 +272,14 @@ func (g *goWalker) genDecl(d *ast.GenDecl) {
 			if doc == nil && len(d.Specs) == 1 {
 				doc = d.Doc
 			}
+			sig := SignatureAt(g.src, g.lines.offset(specStart(d, sp)))
+			if d.Tok == token.CONST {
+				if len(sp.Values) > 0 {
+					implied = sp.Type // nil: the group's constants are untyped
+				} else if sp.Type == nil && implied != nil {
+					sig = g.impliedSig(sig, d, sp, implied)
+				}
+			}
 			for _, name := range sp.Names {
 				if name.Name == "_" {
 					continue
@@ -278,7 +287,7 @@ func (g *goWalker) genDecl(d *ast.GenDecl) {
 				idx := g.add(Symbol{
 					Name: name.Name, Kind: kind, Parent: -1,
 					Range: g.specRange(d, sp), Selection: g.rng(name),
-					Signature: SignatureAt(g.src, g.lines.offset(specStart(d, sp))),
+					Signature: sig,
 					Doc:       docOf(doc), Exported: name.IsExported(),
 				})
 				if st := anonStruct(sp.Type); st != nil {
@@ -287,6 +296,30 @@ func (g *goWalker) genDecl(d *ast.GenDecl) {
 			}
 		}
 	}
+}
+
+// impliedSig writes into the signature of a constant spec that repeats
+// its group's type (`_Break` after `_ token = iota`) that type after its
+// names ("_Break token // break"): the type resolver reads a constant's
+// type from its signature, and a method call on it (token.ADD.String())
+// is then a reference to the type's method, as gopls finds it.
+func (g *goWalker) impliedSig(sig string, d *ast.GenDecl, sp *ast.ValueSpec, typ ast.Expr) string {
+	start := g.lines.offset(specStart(d, sp))
+	namesEnd := g.lines.offset(sp.Names[len(sp.Names)-1].End())
+	ts, te := g.lines.offset(typ.Pos()), g.lines.offset(typ.End())
+	if start < 0 || namesEnd < start || ts < 0 || te < ts || te > len(g.src) {
+		return sig
+	}
+	lead := strings.TrimSpace(string(g.src[start:namesEnd]))
+	rest, ok := strings.CutPrefix(sig, lead)
+	if !ok || strings.ContainsAny(lead, "\n") {
+		return sig
+	}
+	out := lead + " " + string(g.src[ts:te])
+	if rest = strings.TrimSpace(rest); rest != "" {
+		out += " " + rest
+	}
+	return capString(out, maxSignature)
 }
 
 // specStart makes an unparenthesised declaration's range include its

@@ -197,6 +197,8 @@ func TestDeclReferencesFixture(t *testing.T) {
 		// of five calls and selectors is still followed.
 		{"AddBytes", "closure/closure.go:5", "closure/closure.go:5 closure/closure.go:16 closure/closure.go:17 closure/closure.go:21"},
 		{"Get", "closure/chain.go:5", "closure/chain.go:5 closure/chain.go:21"},
+		// Constants of an iota group have the type of its first spec.
+		{"String", "closure/consts.go:5", "closure/consts.go:5 closure/consts.go:15 closure/consts.go:15"},
 		// A value typed by a type parameter has its constraint's methods.
 		{"Size", "closure/generic.go:3", "closure/generic.go:3 closure/generic.go:10 closure/generic.go:10"},
 		{"Add", "atom/atom.go:7", "atom/atom.go:7 atom/atom.go:36 atom/atom.go:37 atom/atom.go:39 atom/atom.go:40 atom/atom.go:43"},
