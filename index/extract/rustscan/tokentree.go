@@ -189,14 +189,23 @@ func (p *parser) attribute(outer bool) {
 	}
 }
 
-// separator skips the separator of a $(...) repetition: one token before
-// the +, * or ?, lexed by tree-sitter as an anonymous token.
+// separator skips the separator of a $(...) repetition, which
+// tree-sitter lexes as one anonymous token: whatever comes before the
+// +, * or ? (",", "::", "else"). Separators of more than three tokens or
+// holding a bracket decline inside macro_rules.
 func (p *parser) separator() {
-	if p.isPAt(2, '+') || p.isPAt(2, '*') || p.isPAt(2, '?') {
-		if n := p.peek(1); n.kind != tPunct || !(p.isPAt(1, '+') || p.isPAt(1, '*') || p.isPAt(1, '?')) {
-			if b := p.byteAt(n); b != '(' && b != '[' && b != '{' && b != ')' && b != ']' && b != '}' {
-				p.i++
-			}
+	op := func(k int) bool { return p.isPAt(k, '+') || p.isPAt(k, '*') || p.isPAt(k, '?') }
+	for k := 1; k <= 4; k++ {
+		if op(k) {
+			p.i += k - 1
+			return
 		}
+		b := p.byteAt(p.peek(k))
+		if b == '(' || b == '[' || b == '{' || b == ')' || b == ']' || b == '}' || p.peek(k).kind == tEOF {
+			break
+		}
+	}
+	if p.macroRulesDepth > 0 {
+		p.failHere("repetition separator")
 	}
 }
