@@ -19,9 +19,10 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/parleyhq/parley/index/extract"
-	// Python, Java and Rust files are extracted by hand-written
+	// C, Python, Java and Rust files are extracted by hand-written
 	// scanners, registered by their inits; tree-sitter extracts only the
 	// files they decline.
+	_ "github.com/parleyhq/parley/index/extract/cscan"
 	_ "github.com/parleyhq/parley/index/extract/javascan"
 	_ "github.com/parleyhq/parley/index/extract/pyscan"
 	_ "github.com/parleyhq/parley/index/extract/rustscan"

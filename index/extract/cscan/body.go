@@ -1,0 +1,208 @@
+package cscan
+
+import "github.com/parleyhq/parley/index/extract"
+
+// bodyState is where a function body's reading stands; a conditional's
+// branches must each leave it as they found it.
+type bodyState struct {
+	depth  int // braces
+	parens int
+}
+
+// function records a function definition whose declarator was read and
+// reads its body.
+func (p *parser) function(first, name tok, static bool) {
+	sym, opened := p.define(&def{kind: extract.KindFunction, scope: scopeFunc, node: first.start,
+		decl: first.start, declLine: first.line, name: name, static: static})
+	p.i++ // {
+	b := bodyState{depth: 1}
+	var dos []int // brace depths of open do statements
+	end := p.body(&b, &dos)
+	p.end(sym, opened, end)
+}
+
+// body reads a function body's tokens after its "{" to the matching "}",
+// whose end it returns.
+func (p *parser) body(b *bodyState, dos *[]int) uint32 {
+	for {
+		t := p.peek()
+		switch t.kind {
+		case 0:
+			fail("unclosed function body")
+		case tDir:
+			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
+				fail("#%s without #if in a body", t.dir)
+			}
+			p.bodyDirective(b)
+			continue
+		case tIdent:
+			p.bodyWord(t, dos, b)
+		case tPunct:
+			if p.bodyPunct(t, b, dos) {
+				p.i++
+				return t.end
+			}
+		}
+		p.i++
+	}
+}
+
+// bodyUntilDirective reads a conditional's branch in a body: tokens up
+// to its #else, #elif or #endif.
+func (p *parser) bodyUntilDirective(b *bodyState) {
+	var dos []int
+	for {
+		t := p.peek()
+		switch t.kind {
+		case 0:
+			fail("unterminated #if in a body")
+		case tDir:
+			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
+				if len(dos) > 0 {
+					fail("do split by a conditional")
+				}
+				return
+			}
+			p.bodyDirective(b)
+			continue
+		case tIdent:
+			p.bodyWord(t, &dos, b)
+		case tPunct:
+			if p.bodyPunct(t, b, &dos) {
+				fail("a conditional's branch closes the function")
+			}
+		}
+		p.i++
+	}
+}
+
+// bodyDirective handles a directive at a statement boundary of a body.
+func (p *parser) bodyDirective(b *bodyState) {
+	prev := p.at(-1)
+	if b.parens != 0 || !(prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) {
+		fail("directive inside a statement at %d", p.peek().start)
+	}
+	p.directive(ctxTop, b)
+}
+
+// bodyPunct handles punctuation; it reports the function's closing "}".
+func (p *parser) bodyPunct(t tok, b *bodyState, dos *[]int) bool {
+	switch p.src[t.start] {
+	case '{':
+		if t.end-t.start == 1 {
+			b.depth++
+		}
+	case '}':
+		b.depth--
+		if k := len(*dos); k > 0 && (*dos)[k-1] == b.depth {
+			if p.text(p.at(1)) != "while" {
+				fail("do without while")
+			}
+			*dos = (*dos)[:k-1]
+			p.i++ // the do's while is no while statement
+		}
+		return b.depth == 0
+	case '(':
+		prev := p.at(-1)
+		if p.is(prev, "]") || p.is(prev, ")") && p.closedCall {
+			// x.f(a)(b), a[i](x): which name the walker marks called
+			// depends on the pending callees' order.
+			fail("call of a call or subscript at %d", t.start)
+		}
+		p.callParens = append(p.callParens, p.word(prev) == wIdent)
+		b.parens++
+	case ')':
+		b.parens--
+		if k := len(p.callParens); k > 0 {
+			p.closedCall = p.callParens[k-1]
+			p.callParens = p.callParens[:k-1]
+		}
+	}
+	if p.is(t, "&&") || p.is(t, "||") || p.is(t, "?") {
+		p.branch()
+	}
+	return false
+}
+
+// bodyWord handles a word in a body.
+func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
+	next, prev := p.at(1), p.at(-1)
+	switch p.word(t) {
+	case wIdent:
+		if p.is(next, ":") && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) {
+			return // a label
+		}
+		call := p.is(next, "(")
+		if call && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) && p.declaratorArgs() {
+			fail("a call or a declaration at %d", t.start) // unsetenv(arg[0]); is a declaration to tree-sitter
+		}
+		if call && p.is(p.at(2), "(") && p.is(p.at(3), "(") && p.word(p.at(4)) == wTag {
+			fail("a cast to a tag type first in a call's arguments at %d", t.start) // an error tree in tipc_config.h
+		}
+		if call {
+			if w := p.word(prev); w == wIdent || w == wPrim || w == wSized || w == wQual || w == wStatic ||
+				p.is(prev, "*") && isTypeWord(p.word(p.at(-2))) {
+				fail("a declarator or macro before ( at %d", t.start)
+			}
+		}
+		p.ref(t, call)
+	case wPrim, wSized, wQual:
+		if p.is(next, "(") && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}") || isTypeWord(p.word(prev))) {
+			fail("a declarator in parentheses at %d", next.start) // int(f()); declares f
+		}
+	case wBranch, wCase:
+		p.branch()
+	case wDo:
+		p.branch()
+		if !p.is(next, "{") {
+			fail("do without a block")
+		}
+		*dos = append(*dos, b.depth)
+	case wGoto:
+		if next.kind != tIdent {
+			fail("computed goto")
+		}
+		p.i++ // a label, no reference
+	case wTag:
+		if p.is(next, "{") || next.kind == tIdent && p.is(p.at(2), "{") {
+			fail("a type defined in a function")
+		}
+	case wTypedef, wDecline:
+		fail("%q in a body at %d", p.text(t), t.start)
+	}
+}
+
+func isTypeWord(w uint8) bool { return w == wIdent || w == wPrim || w == wSized || w == wQual }
+
+// declaratorArgs reports whether the parentheses at p.i+1 hold what
+// reads as a declarator with a pointer or array (f(*p); f(a[0]);) and
+// end the statement, or start like one: tree-sitter reads
+// assert(v[u-1] >= 0); as a declaration of v too (zstd's
+// fse_compress.c).
+func (p *parser) declaratorArgs() bool {
+	if p.is(p.at(2), "*") || p.at(2).kind == tIdent && p.is(p.at(3), "[") {
+		return true
+	}
+	depth, shaped, other := 0, false, false
+	for k := 1; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.kind == 0 || t.kind == tDir:
+			return false
+		case p.is(t, "("):
+			depth++
+		case p.is(t, ")"):
+			depth--
+			if depth == 0 {
+				// F(x) y; reads as a declaration too.
+				next := p.at(k + 1)
+				return shaped && !other && p.is(next, ";") || next.kind == tIdent || p.is(next, "{")
+			}
+		case p.is(t, "*") || p.is(t, "[") || p.is(t, "]"):
+			shaped = true
+		case t.kind == tIdent && p.word(t) == wIdent, t.kind == tNum:
+		default:
+			other = true
+		}
+	}
+}

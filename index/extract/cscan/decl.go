@@ -1,0 +1,342 @@
+package cscan
+
+import "github.com/parleyhq/parley/index/extract"
+
+// specs is what a declaration's specifiers hold.
+type specs struct {
+	static  bool
+	typ     bool  // a type was read
+	sized   bool  // the type is unsigned/long... so far
+	tag     uint8 // 's' struct or union, 'e' enum, 0 other
+	defines bool  // a struct, union or enum body
+	onlyID  bool  // the type is one identifier
+}
+
+// declaration parses one declaration, type definition or function
+// definition at p.i.
+func (p *parser) declaration(ctx int) {
+	first := p.peek()
+	if p.word(first) == wTypedef {
+		p.typedef(ctx)
+		return
+	}
+	if ctx == ctxTop && p.word(first) == wIdent && p.macroStatement(first) {
+		return
+	}
+	sp := p.specifiers()
+	if !sp.typ {
+		fail("declaration without a type at %d", first.start)
+	}
+	if t := p.peek(); p.is(t, ";") {
+		p.i++
+		return
+	}
+	if ctx == ctxField && p.is(p.peek(), ":") {
+		p.i++ // an unnamed bit-field
+		p.expr(";")
+		p.expect(";")
+		return
+	}
+	var syms []int32
+	for n := 0; ; n++ {
+		start := p.peek()
+		if sp.onlyID && n == 0 && p.is(start, "(") && !p.is(p.at(1), "*") {
+			fail("a macro call or a declarator in parentheses at %d", start.start)
+		}
+		name, isFunc := p.declarator(false)
+		if name.kind == 0 {
+			fail("declarator without a name at %d", start.start)
+		}
+		if p.attributes() != 0 && p.is(p.peek(), "=") {
+			fail("attribute before an initializer") // tree-sitter ends the declaration there
+		}
+		if n == 0 && isFunc && ctx == ctxTop && p.is(p.peek(), "{") {
+			if sp.defines {
+				fail("function returning a type it defines")
+			}
+			p.function(first, name, sp.static)
+			return
+		}
+		kind := extract.KindVariable
+		switch {
+		case isFunc:
+			kind = extract.KindFunction
+		case ctx == ctxField:
+			kind = extract.KindField
+		}
+		sym, _ := p.define(&def{kind: kind, node: start.start, decl: first.start, declLine: first.line,
+			name: name, static: sp.static, topOnly: true})
+		syms = append(syms, sym)
+		switch t := p.peek(); {
+		case p.is(t, "=") && ctx == ctxTop:
+			p.i++
+			p.expr(",;")
+		case p.is(t, ":") && ctx == ctxField:
+			p.i++
+			p.expr(",;")
+		}
+		p.attributes()
+		t := p.peek()
+		p.i++
+		if p.is(t, ";") {
+			for _, s := range syms {
+				p.end(s, false, t.end)
+			}
+			return
+		}
+		if !p.is(t, ",") {
+			fail("unexpected %q after a declarator at %d", p.text(t), t.start)
+		}
+	}
+}
+
+// typedef parses a type definition: its symbol is recorded before the
+// type it names, and opens the scope the type's own symbols are in.
+func (p *parser) typedef(ctx int) {
+	first := p.peek()
+	mark, dry := p.i, p.dry
+	p.dry = true
+	p.i++
+	sp := p.specifiers()
+	name, _ := p.declarator(false)
+	p.i, p.dry = mark+1, dry
+	if name.kind == 0 || !sp.typ || p.word(name) != wIdent {
+		fail("typedef without a name at %d", first.start)
+	}
+	kind := extract.KindClass
+	switch sp.tag {
+	case 's':
+		kind = extract.KindStruct
+	case 'e':
+		kind = extract.KindEnum
+	}
+	sym, opened := p.define(&def{kind: kind, scope: scopeType, node: first.start, decl: first.start,
+		declLine: first.line, name: name})
+	p.specifiers()
+	for {
+		if n, _ := p.declarator(false); n.kind == 0 {
+			fail("typedef declarator without a name")
+		}
+		p.attributes()
+		t := p.peek()
+		p.i++
+		if p.is(t, ";") {
+			p.end(sym, opened, t.end)
+			return
+		}
+		if !p.is(t, ",") {
+			fail("unexpected %q in a typedef", p.text(t))
+		}
+	}
+}
+
+// specifiers reads storage classes, qualifiers, attributes and the type.
+func (p *parser) specifiers() specs {
+	var sp specs
+	for {
+		t := p.peek()
+		switch p.word(t) {
+		case wQual:
+			p.i++
+		case wStatic:
+			sp.static = true
+			p.i++
+		case wPrim:
+			if sp.typ && !sp.sized {
+				fail("two types at %d", t.start)
+			}
+			sp.typ, sp.sized, sp.onlyID = true, false, false
+			p.i++
+		case wSized:
+			if sp.typ && !sp.sized {
+				fail("a size after a type at %d", t.start)
+			}
+			sp.typ, sp.sized = true, true
+			p.i++
+		case wTag:
+			if sp.typ {
+				fail("two types at %d", t.start)
+			}
+			sp.typ = true
+			p.tagSpec(&sp)
+		case wAttr:
+			if sp.onlyID {
+				fail("attribute after a type name at %d", t.start)
+			}
+			p.attribute()
+		case wIdent:
+			if sp.typ {
+				return sp
+			}
+			sp.typ, sp.onlyID = true, true
+			p.ref(t, false)
+			p.i++
+		case 255:
+			return sp
+		default:
+			fail("%q in specifiers at %d", p.text(t), t.start)
+		}
+	}
+}
+
+// tagSpec parses a struct, union or enum specifier, with its body if it
+// has one.
+func (p *parser) tagSpec(sp *specs) {
+	kw := p.peek()
+	p.i++
+	sp.tag = 's'
+	kind := extract.KindStruct
+	if p.text(kw) == "enum" {
+		sp.tag, kind = 'e', extract.KindEnum
+	}
+	if p.word(p.peek()) == wAttr {
+		if sp.tag == 'e' {
+			fail("attribute after enum") // an error tree
+		}
+		p.attributes()
+	}
+	var name tok
+	if t := p.peek(); t.kind == tIdent {
+		if p.word(t) != wIdent {
+			fail("%q as a tag name", p.text(t))
+		}
+		name = t
+		p.i++
+	}
+	if !p.is(p.peek(), "{") {
+		if name.kind == 0 {
+			fail("tag without a name or body")
+		}
+		p.ref(name, false)
+		return
+	}
+	sp.defines = true
+	sym, opened := int32(-1), false
+	if name.kind != 0 {
+		sym, opened = p.define(&def{kind: kind, scope: scopeType, node: kw.start, decl: kw.start,
+			declLine: kw.line, name: name})
+		p.ref(name, false)
+	}
+	p.i++
+	if sp.tag == 'e' {
+		p.enumBody()
+	} else {
+		p.items(ctxField)
+	}
+	end := p.expect("}").end
+	if sp.tag == 'e' && p.word(p.peek()) == wAttr {
+		// tree-sitter reads the attribute into the enum or into the
+		// declaration around it, as its parse goes (ch11.h's
+		// hub_led_mode, a one-line copy of it).
+		fail("attribute after an enum's body")
+	}
+	if e := p.attributes(); e != 0 {
+		end = e
+	}
+	p.end(sym, opened, end)
+}
+
+// enumBody parses enumerators to the closing "}".
+func (p *parser) enumBody() {
+	for {
+		t := p.peek()
+		if p.is(t, "}") {
+			return
+		}
+		if t.kind != tIdent || p.word(t) != wIdent {
+			fail("unexpected %q in an enum", p.text(t))
+		}
+		sym, _ := p.define(&def{kind: extract.KindEnumMember, node: t.start, decl: t.start, declLine: t.line, name: t})
+		p.ref(t, false)
+		p.i++
+		end := t.end
+		if p.is(p.peek(), "=") {
+			p.i++
+			end = p.expr(",}")
+		}
+		p.end(sym, false, end)
+		if p.is(p.peek(), ",") {
+			p.i++
+		}
+	}
+}
+
+// attributes reads __attribute__((...)) lists; it returns the end of
+// the last, 0 for none.
+func (p *parser) attributes() uint32 {
+	var end uint32
+	for p.word(p.peek()) == wAttr {
+		end = p.attribute()
+	}
+	return end
+}
+
+func (p *parser) attribute() uint32 {
+	p.i++
+	if !p.is(p.peek(), "(") || !p.is(p.at(1), "(") {
+		fail("attribute without ((")
+	}
+	p.i++
+	for k, depth := 0, 0; depth >= 0; k++ {
+		t := p.at(k)
+		switch {
+		case t.kind == 0 || t.kind == tDir:
+			fail("unclosed attribute")
+		case t.kind == tIdent && p.word(t) != wIdent:
+			fail("keyword %q in an attribute", p.text(t)) // __attribute__((const)): an error tree
+		case p.is(t, "("):
+			depth++
+		case p.is(t, ")"):
+			depth--
+		}
+	}
+	p.expr(")")
+	return p.expect(")").end
+}
+
+// macroStatement reads what tree-sitter-c reads as an expression
+// statement at the top level: a macro call with a semicolon
+// (DEFINE_TYPE(x);), or a name alone on its line before a declaration
+// or directive (X11's _XFUNCPROTOBEGIN), whose missing ";" tree-sitter
+// supplies.
+func (p *parser) macroStatement(name tok) bool {
+	next := p.at(1)
+	if next.line > name.line {
+		switch w := p.word(next); {
+		case next.kind == tDir, w == wTypedef:
+			// Before a specifier, tree-sitter reads the name as the
+			// declaration's type instead.
+			p.ref(name, false)
+			p.i++
+			return true
+		}
+		return false
+	}
+	if !p.is(next, "(") {
+		return false
+	}
+	depth := 0
+	for k := 1; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.kind == 0 || t.kind == tDir || t.kind == tEOL:
+			return false
+		case t.kind == tIdent && p.word(t) != wIdent && p.word(t) != wExpr:
+			return false // a type among the arguments
+		case p.is(t, "(") || p.is(t, "[") || p.is(t, "{"):
+			depth++
+		case p.is(t, ")") || p.is(t, "]") || p.is(t, "}"):
+			depth--
+		}
+		if depth == 0 {
+			if !p.is(p.at(k+1), ";") {
+				return false
+			}
+			p.ref(name, true)
+			p.i++
+			p.expr(";")
+			p.i++
+			return true
+		}
+	}
+}

@@ -1,0 +1,74 @@
+// Package cscan extracts a C file's index records without tree-sitter:
+// a hand-written lexer and a parser that builds no tree but writes, in
+// the tree-sitter walker's order, the records index/extract's generic
+// walker writes from tree-sitter-c's tree under lang_c.go's table:
+// symbols (functions and prototypes, structs, unions, enums and their
+// enumerators, typedefs, fields, file-level variables, #define macros),
+// identifier references with their call flags, #include imports, TODO
+// markers, doc lines and complexity. C has no index-time descriptors.
+//
+// Declarations are parsed; function bodies are read as tokens, since
+// what the walker records there (references, calls, branches, #define
+// macros) needs no statement structure: every identifier, type and
+// field name is a reference, a name followed by "(" is a callee, and
+// the branch keywords and operators count once each.
+//
+// Contract: Scan's result equals, record for record, what
+// extract.For("c") produces for the same source, or Scan returns an
+// error (*errFallback) and the caller uses the tree-sitter path. It
+// declines what tree-sitter-c reads as an error tree or whose records
+// it does not replicate with certainty: macros used as specifiers or
+// attributes (glibc's __THROW), GNU and MSVC extensions other than
+// __attribute__, conditionals that split a declaration, a file cMask
+// would change, and so on (errFallback says which). Scan is a pure
+// function of its input, safe for concurrent use, and never panics.
+package cscan
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+func init() { extract.RegisterScanner("c", Scan) }
+
+// errFallback declines a file: the tree-sitter path extracts it.
+type errFallback struct{ why string }
+
+func (e *errFallback) Error() string { return "cscan: " + e.why }
+
+func fail(format string, args ...any) {
+	panic(&errFallback{fmt.Sprintf(format, args...)})
+}
+
+// Scan extracts src's records. C has no descriptors, so describe is
+// ignored.
+func Scan(src []byte, describe bool) (res *extract.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*errFallback); ok {
+				res, err = nil, e
+				return
+			}
+			res, err = nil, &errFallback{fmt.Sprint("scanner panic: ", r)}
+		}
+	}()
+	if bytes.IndexByte(src, 0) >= 0 || bytes.IndexByte(src, '\r') >= 0 {
+		return nil, &errFallback{"NUL byte or carriage return"}
+	}
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		return nil, &errFallback{"byte order mark"}
+	}
+	if extract.CMasks(src) {
+		return nil, &errFallback{"masked before tree-sitter parses it"}
+	}
+	toks, comments := lex(src)
+	p := newParser(src, toks, comments)
+	p.items(ctxTop)
+	if p.i < len(p.toks) {
+		fail("unmatched %s", p.text(p.toks[p.i]))
+	}
+	p.e.flushComments(uint32(len(src)) + 1)
+	return p.e.res, nil
+}

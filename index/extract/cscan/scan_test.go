@@ -1,0 +1,168 @@
+package cscan_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/cscan"
+)
+
+// treeSitter is the tree-sitter path's result for src: what the scanner
+// must reproduce.
+func treeSitter(t testing.TB, src []byte) *extract.Result {
+	t.Helper()
+	res, err := extract.For("c").Extract(context.Background(), "t.c", src, extract.Options{Budget: time.Minute, TreeSitter: true})
+	if err != nil {
+		t.Fatalf("tree-sitter: %v", err)
+	}
+	return res
+}
+
+// hasSyntaxError reports whether tree-sitter's tree of src has an error.
+func hasSyntaxError(t testing.TB, src []byte) bool {
+	t.Helper()
+	tree, err := extract.ParseTree(context.Background(), "c", src, time.Minute)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	defer tree.Release()
+	return tree.Root().HasError()
+}
+
+// diff describes the first differences between two results.
+func diff(want, got *extract.Result) string {
+	var b strings.Builder
+	if want.Partial != got.Partial {
+		fmt.Fprintf(&b, "partial %q vs %q\n", want.Partial, got.Partial)
+	}
+	first(&b, "symbols", want.Symbols, got.Symbols)
+	first(&b, "refs", want.Refs, got.Refs)
+	first(&b, "imports", want.Imports, got.Imports)
+	first(&b, "todos", want.Todos, got.Todos)
+	return b.String()
+}
+
+func first[T any](b *strings.Builder, kind string, want, got []T) {
+	for i := 0; i < len(want) || i < len(got); i++ {
+		if i >= len(want) || i >= len(got) {
+			fmt.Fprintf(b, "%s: %d in tree-sitter's vs %d in the scanner's\n", kind, len(want), len(got))
+			return
+		}
+		if !reflect.DeepEqual(want[i], got[i]) {
+			fmt.Fprintf(b, "%s[%d]:\n  tree-sitter %+v\n  scanner     %+v\n", kind, i, want[i], got[i])
+			return
+		}
+	}
+}
+
+// tricky is C whose records the scanner must get exactly as the
+// tree-sitter path does, or decline (fallback). mayErr marks input that
+// tree-sitter reads with an error node but whose records the scanner
+// still replicates (headers' macros).
+var tricky = []struct {
+	name, src        string
+	fallback, mayErr bool
+}{
+	{name: "directives", src: "#ifndef A_H\n#define A_H 1 /* trailing */\n#include <stdio.h>\n#include \"local.h\"\n# define MAX(a, b) ((a) > (b) ? (a) : (b)) // max\n#define EMPTY\n#define LONG \\\n  2\n#if defined(X) && Y > 2 || Z(3)\nextern int f(int, char *p);\n#elif defined W\nstatic int g;\n#else\nint h;\n#endif\n#undef EMPTY\n#pragma once\n#endif\n"},
+	{name: "typedefs and structs", src: "/* doc for T */\ntypedef struct S { int a, *b; struct { char c; } in; void (*fp)(int x); unsigned bits : 3; } T;\ntypedef struct { int x; } Anon;\ntypedef enum { RED, GREEN = 2 } Color;\ntypedef unsigned long int ulong, *pulong;\ntypedef int (*handler)(struct S *, void *);\nstruct S;\nstruct P *q(void);\nunion U { int i; float f; } u;\nstruct fp { void (*fp)(void); };\n"},
+	{name: "enums and variables", src: "enum E { A = 1, B = A << 2, C, };\nenum { ANON };\nstatic const char *names[] = { \"a\", [B] = \"b\" };\nint x = f(1) + sizeof(int), y[10][N];\nextern int x;\nsize_t n; uint32_t u; long long ll; unsigned u2; _Bool b;\n"},
+	{name: "functions", src: "// Sum adds.\nstatic inline int sum(int n, const int *v) {\n  int s = 0;\n  for (int i = 0; i < n; i++) { if (v[i] > 0 && v[i] < 9 || !v[i]) s += v[i]; else continue; }\n  while (n--) s++;\n  do { s--; } while (s > 10);\n  switch (s) { case 1: case 2: return g(s); default: break; }\n  return s ? p->fn(s) : q.m(s, h(1));\n}\nvoid k(void) { out: goto out; (*fp)(1); ((void (*)(void))p)(); }\nchar *str(void) { return (char *)0; }\n"},
+	{name: "function body directives", src: "int f(int a) {\n#ifdef DEBUG\n  log(a);\n#else\n  a++;\n#endif\n#define LOCAL 3\n  return a + LOCAL;\n}\n"},
+	{name: "attributes", src: "struct __attribute__((packed)) P { int a __attribute__((aligned(8))); } __attribute__((aligned(4)));\nint f(int x) __attribute__((cold, format(printf, 1, 2)));\n"},
+	{name: "attribute after an enum's body", src: "enum E {\n\tA = 0,\n\tB\n} __attribute__ ((packed));\n", fallback: true},
+	{name: "attribute after enum", src: "enum __attribute__((packed)) E { X };\n", fallback: true},
+	{name: "keyword in an attribute", src: "int f(int) __attribute__((const));\n", fallback: true},
+	{name: "extern C", src: "#ifndef H\n#define H\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\nint f(int a);\nstruct S { int x; };\n\n#ifdef __cplusplus\n}\n#endif\n#endif\n", mayErr: true},
+	{name: "macro statements", src: "DEFINE_TYPE(Z3_symbol);\n_XFUNCPROTOBEGIN\n\ntypedef struct _C { int m; } C;\n", mayErr: true},
+	{name: "todos and docs", src: "/* TODO: one */\n/** Doc\n * more */\nint a;\n\n/// first\n/// second\nint b; // FIXME trailing\nint /* inner */ c;\n"},
+	{name: "glibc macro", src: "extern int r (int __x) __THROW;\n", fallback: true},
+	{name: "stringizing macro", src: "#define A(x) #x\n", fallback: true},
+	{name: "null directive", src: "#\nint a;\n", fallback: true},
+	{name: "defined in ternary", src: "#if defined A ? B : defined C\nint a;\n#endif\n", fallback: true},
+	{name: "NULL macro", src: "#ifndef NULL\n#define NULL 0\n#endif\n", fallback: true},
+	{name: "split declaration", src: "#ifdef X\nint f(int a)\n#else\nint f(long a)\n#endif\n{ return 0; }\n", fallback: true},
+	{name: "attribute before initializer", src: "static int a[] __attribute__((unused)) = { 1 };\n", fallback: true},
+	{name: "function returning a function", src: "W* VG_(copy) (W* w);\n", fallback: true},
+	{name: "call or declaration", src: "void f(char **arg) {\n\tg();\n\tunsetenv(arg[0]);\n}\n", fallback: true},
+	{name: "call or declaration 2", src: "void f(void) {\n\tif (x) {} else {\n\t\tassert(c[u-1] >= 0);\n\t}\n}\n", fallback: true},
+	{name: "call of a call", src: "void f(void) { x.f(a)(b); }\n", fallback: true},
+	{name: "include in a struct", src: "struct S {\n# include <x.h>\n};\n", fallback: true},
+}
+
+func TestScanMatchesTreeSitter(t *testing.T) {
+	for _, tc := range tricky {
+		t.Run(tc.name, func(t *testing.T) {
+			src := []byte(tc.src)
+			got, err := cscan.Scan(src, false)
+			if tc.fallback {
+				if err == nil {
+					t.Fatalf("Scan accepted %q; want a fallback", tc.src)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Scan: %v", err)
+			}
+			if !tc.mayErr && hasSyntaxError(t, src) {
+				t.Fatalf("tree-sitter finds a syntax error in the case itself")
+			}
+			if d := diff(treeSitter(t, src), got); d != "" {
+				t.Errorf("records differ from the tree-sitter path's:\n%s", d)
+			}
+		})
+	}
+}
+
+// TestScanRecords pins a few records directly, so that a change to
+// both paths at once still shows.
+func TestScanRecords(t *testing.T) {
+	src := []byte("typedef struct S { int a; } T;\nint f(int n) { if (n && g(n)) return 1; return n ? 2 : 3; }\n")
+	got, err := cscan.Scan(src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var syms []string
+	for _, s := range got.Symbols {
+		syms = append(syms, fmt.Sprintf("%s %s %s %d", s.Kind, s.Container, s.Name, s.Complexity))
+	}
+	want := []string{"struct  T 0", "struct T S 0", "field T.S a 0", "function  f 4"}
+	if !reflect.DeepEqual(syms, want) {
+		t.Errorf("symbols %q, want %q", syms, want)
+	}
+	for _, r := range got.Refs {
+		if (r.Name == "g") != r.Call {
+			t.Errorf("ref %s call=%v", r.Name, r.Call)
+		}
+	}
+}
+
+func FuzzScan(f *testing.F) {
+	for _, tc := range tricky {
+		f.Add([]byte(tc.src))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 4096 {
+			return
+		}
+		got, err := cscan.Scan(src, false)
+		if err != nil {
+			var fb interface{ Error() string }
+			if !errors.As(err, &fb) {
+				t.Fatalf("Scan: unexpected error type %T", err)
+			}
+			return
+		}
+		if hasSyntaxError(t, src) {
+			return
+		}
+		if d := diff(treeSitter(t, src), got); d != "" {
+			t.Errorf("records differ on %q:\n%s", src, d)
+		}
+	})
+}
