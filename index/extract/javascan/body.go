@@ -264,6 +264,10 @@ func (s *scanner) op(t tok, m mods) {
 	case '?':
 		if !s.wildcard(k) {
 			s.branch()
+		} else if s.keywordAfterType(k) {
+			// List<?> true;: tree-sitter reads the keyword as a name,
+			// without an error mark.
+			s.fail("keyword after a type")
 		}
 	case '.', opColons:
 		if s.isOp(k+1, '<') { // explicit type arguments: a.<T>f(), A::<T>f
@@ -291,6 +295,31 @@ func (s *scanner) wildcard(k int) bool {
 		return !s.isOp(k+2, '.') && !s.isOp(k+2, opColons)
 	}
 	return false
+}
+
+// keywordAfterType reports whether the type whose type arguments hold
+// the wildcard at token k is followed by a keyword that cannot follow a
+// type.
+func (s *scanner) keywordAfterType(k int) bool {
+	depth := 0
+	for ; k < len(s.toks)-1; k++ {
+		switch {
+		case s.isOp(k, '<'):
+			depth++
+		case s.isOp(k, '>'):
+			depth--
+		case s.isOp(k, ';') || s.isOp(k, '{') || s.isOp(k, '}'):
+			return false
+		}
+		if depth < 0 {
+			break
+		}
+	}
+	for k++; s.isOp(k, '>') || s.isOp(k, '[') || s.isOp(k, ']'); k++ {
+	}
+	t := s.toks[k]
+	return t.kind == tKw && t.kw != kwInstanceof && t.kw != kwExtends && t.kw != kwImplements &&
+		t.kw != kwSuper && t.kw != kwThis && t.kw != kwThrows
 }
 
 // newExpr reads an object or array creation from new: the type, whose
