@@ -41,7 +41,9 @@ func (p *parser) importStatement() {
 			p.importRequire(start)
 			return
 		}
-		p.eat(",")
+		if p.eat(",") && !p.is("*") && !p.is("{") {
+			p.failHere("expected * or { after ,")
+		}
 	}
 	clause := p.prev > start+len("import")
 	switch {
