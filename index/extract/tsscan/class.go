@@ -145,10 +145,10 @@ func (p *parser) memberDef(start, sig int, private, accessor, obj bool) {
 	name := p.tok
 	nameEnd := name.end
 	isComputed := p.is("[")
-	if name.kind == tString && name.end-name.start == 2 {
-		p.failHere("member named by an empty string") // no symbol in tree-sitter's walk
-	}
 	d := defSite{node: start, decl: start, sig: sig, wrapper: -1, nameStart: name.start, private: private}
+	if name.kind == tString && name.end-name.start == 2 {
+		p.failHere("member named by an empty string")
+	}
 	method := p.methodAfterName()
 	switch {
 	case method && p.hasBodyAhead():

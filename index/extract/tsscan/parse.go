@@ -191,6 +191,10 @@ func (p *parser) keywordStatement(w wrap) bool {
 		}
 		p.function(w, true)
 	case "class":
+		if t := p.peek(); p.tokIs(t, "{") || p.tokIs(t, "extends") {
+			// Invalid; tree-sitter reads its members oddly.
+			p.failHere("anonymous class statement")
+		}
 		p.class(w, p.tok.start, true)
 	case "if":
 		p.branch()
