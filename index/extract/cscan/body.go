@@ -104,7 +104,7 @@ func (p *parser) bodyPunct(t tok, b *bodyState, dos *[]int) bool {
 		return b.depth == 0
 	case '(':
 		prev := p.at(-1)
-		if p.is(prev, "]") || p.is(prev, ")") && p.closedCall {
+		if p.is(prev, "]") || p.is(prev, ")") && p.closedCall || p.is(prev, "++") || p.is(prev, "--") {
 			// x.f(a)(b), a[i](x): which name the walker marks called
 			// depends on the pending callees' order.
 			fail("call of a call or subscript at %d", t.start)
@@ -118,10 +118,24 @@ func (p *parser) bodyPunct(t tok, b *bodyState, dos *[]int) bool {
 			p.callParens = p.callParens[:k-1]
 		}
 	}
-	if p.is(t, "&&") || p.is(t, "||") || p.is(t, "?") {
+	p.operator(t)
+	return false
+}
+
+// operator counts a branching operator: "?", and "&&" or "||" after an
+// operand (a unary && takes a label's address).
+func (p *parser) operator(t tok) {
+	switch {
+	case p.is(t, "?"):
+		p.branch()
+	case p.is(t, "&&") || p.is(t, "||"):
+		prev := p.at(-1)
+		if !(prev.kind == tIdent || prev.kind == tNum || prev.kind == tStr || p.is(prev, ")") || p.is(prev, "]") ||
+			p.is(prev, "++") || p.is(prev, "--")) {
+			fail("unary %s at %d", p.text(t), t.start)
+		}
 		p.branch()
 	}
-	return false
 }
 
 // bodyWord handles a word in a body.
@@ -129,7 +143,8 @@ func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
 	next, prev := p.at(1), p.at(-1)
 	switch p.word(t) {
 	case wIdent:
-		if p.is(next, ":") && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) {
+		if p.is(next, ":") && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}") ||
+			p.is(prev, ":") || p.text(prev) == "else") {
 			return // a label
 		}
 		call := p.is(next, "(")

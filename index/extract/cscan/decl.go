@@ -153,6 +153,9 @@ func (p *parser) specifiers() specs {
 			}
 			sp.typ, sp.sized = true, true
 			p.i++
+			if p.is(p.peek(), "(") {
+				fail("a size before ( at %d", t.start) // unsigned long(A): tree-sitter names long
+			}
 		case wTag:
 			if sp.typ {
 				fail("two types at %d", t.start)

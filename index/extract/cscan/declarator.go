@@ -101,7 +101,7 @@ func (p *parser) expr(stops string) uint32 {
 			switch c {
 			case '(', '[', '{':
 				if c == '(' {
-					if prev := p.at(-1); p.is(prev, ")") || p.is(prev, "]") {
+					if prev := p.at(-1); p.is(prev, ")") || p.is(prev, "]") || p.is(prev, "++") || p.is(prev, "--") {
 						fail("call of a call or subscript at %d", t.start)
 					}
 				}
@@ -112,9 +112,7 @@ func (p *parser) expr(stops string) uint32 {
 					fail("unbalanced %q at %d", c, t.start)
 				}
 			}
-			if p.is(t, "&&") || p.is(t, "||") || p.is(t, "?") {
-				p.branch()
-			}
+			p.operator(t)
 		}
 		end = t.end
 		p.i++
