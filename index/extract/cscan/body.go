@@ -147,6 +147,9 @@ func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
 			p.is(prev, ":") || p.text(prev) == "else") {
 			return // a label
 		}
+		if p.is(next, "{") {
+			fail("a name before { at %d", t.start) // tree-sitter reads a function definition
+		}
 		call := p.is(next, "(")
 		if call && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) && p.declaratorArgs() {
 			fail("a call or a declaration at %d", t.start) // unsetenv(arg[0]); is a declaration to tree-sitter

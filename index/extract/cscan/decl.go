@@ -145,6 +145,9 @@ func (p *parser) specifiers() specs {
 			if sp.typ && !sp.sized {
 				fail("two types at %d", t.start)
 			}
+			if sp.sized && p.is(p.at(1), "(") {
+				fail("a sized type before ( at %d", t.start) // long int(A): tree-sitter names int
+			}
 			sp.typ, sp.sized, sp.onlyID = true, false, false
 			p.i++
 		case wSized:
@@ -317,6 +320,9 @@ func (p *parser) macroStatement(name tok) bool {
 	}
 	if !p.is(next, "(") {
 		return false
+	}
+	if p.declaratorArgs() {
+		fail("a call or a declaration at %d", name.start) // A(B[]); declares, A(*B); calls
 	}
 	depth := 0
 	for k := 1; ; k++ {
