@@ -5,23 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/index/extract/cscan"
+	"github.com/parleyhq/parley/index/extract/internal/scantest"
 )
 
 // treeSitter is the tree-sitter path's result for src: what the scanner
 // must reproduce.
 func treeSitter(t testing.TB, src []byte) *extract.Result {
 	t.Helper()
-	res, err := extract.For("c").Extract(context.Background(), "t.c", src, extract.Options{Budget: time.Minute, TreeSitter: true})
-	if err != nil {
-		t.Fatalf("tree-sitter: %v", err)
-	}
-	return res
+	return scantest.TreeSitter(t, "c", "t.c", src, time.Minute)
 }
 
 // hasSyntaxError reports whether tree-sitter's tree of src has an error.
@@ -33,32 +29,6 @@ func hasSyntaxError(t testing.TB, src []byte) bool {
 	}
 	defer tree.Release()
 	return tree.Root().HasError()
-}
-
-// diff describes the first differences between two results.
-func diff(want, got *extract.Result) string {
-	var b strings.Builder
-	if want.Partial != got.Partial {
-		fmt.Fprintf(&b, "partial %q vs %q\n", want.Partial, got.Partial)
-	}
-	first(&b, "symbols", want.Symbols, got.Symbols)
-	first(&b, "refs", want.Refs, got.Refs)
-	first(&b, "imports", want.Imports, got.Imports)
-	first(&b, "todos", want.Todos, got.Todos)
-	return b.String()
-}
-
-func first[T any](b *strings.Builder, kind string, want, got []T) {
-	for i := 0; i < len(want) || i < len(got); i++ {
-		if i >= len(want) || i >= len(got) {
-			fmt.Fprintf(b, "%s: %d in tree-sitter's vs %d in the scanner's\n", kind, len(want), len(got))
-			return
-		}
-		if !reflect.DeepEqual(want[i], got[i]) {
-			fmt.Fprintf(b, "%s[%d]:\n  tree-sitter %+v\n  scanner     %+v\n", kind, i, want[i], got[i])
-			return
-		}
-	}
 }
 
 // tricky is C whose records the scanner must get exactly as the
@@ -112,7 +82,7 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 			if !tc.mayErr && hasSyntaxError(t, src) {
 				t.Fatalf("tree-sitter finds a syntax error in the case itself")
 			}
-			if d := diff(treeSitter(t, src), got); d != "" {
+			if d := scantest.Diff(treeSitter(t, src), got); d != "" {
 				t.Errorf("records differ from the tree-sitter path's:\n%s", d)
 			}
 		})
@@ -161,7 +131,7 @@ func FuzzScan(f *testing.F) {
 		if hasSyntaxError(t, src) {
 			return
 		}
-		if d := diff(treeSitter(t, src), got); d != "" {
+		if d := scantest.Diff(treeSitter(t, src), got); d != "" {
 			t.Errorf("records differ on %q:\n%s", src, d)
 		}
 	})

@@ -3,9 +3,7 @@ package rustscan_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/internal/scantest"
 	"github.com/parleyhq/parley/index/extract/rustscan"
 )
 
@@ -21,11 +20,7 @@ import (
 // parse budget: what the scanner must reproduce.
 func treeSitter(t testing.TB, src []byte, budget time.Duration) *extract.Result {
 	t.Helper()
-	res, err := extract.For("rust").Extract(context.Background(), "t.rs", src, extract.Options{Budget: budget, TreeSitter: true})
-	if err != nil {
-		t.Fatalf("tree-sitter: %v", err)
-	}
-	return res
+	return scantest.TreeSitter(t, "rust", "t.rs", src, budget)
 }
 
 // hasSyntaxError reports whether tree-sitter's tree of src has an error
@@ -62,33 +57,6 @@ func syntaxErrorWithin(t testing.TB, src []byte, budget time.Duration) bool {
 		}
 	}
 	return false
-}
-
-// diff describes the first differences between two results.
-func diff(want, got *extract.Result) string {
-	var b strings.Builder
-	if want.Partial != got.Partial {
-		fmt.Fprintf(&b, "partial %q vs %q\n", want.Partial, got.Partial)
-	}
-	first(&b, "symbols", want.Symbols, got.Symbols)
-	first(&b, "refs", want.Refs, got.Refs)
-	first(&b, "imports", want.Imports, got.Imports)
-	first(&b, "todos", want.Todos, got.Todos)
-	return b.String()
-}
-
-// first writes the first element where two record lists differ.
-func first[T any](b *strings.Builder, kind string, want, got []T) {
-	for i := 0; i < len(want) || i < len(got); i++ {
-		if i >= len(want) || i >= len(got) {
-			fmt.Fprintf(b, "%s: %d in tree-sitter's vs %d in the scanner's\n", kind, len(want), len(got))
-			return
-		}
-		if !reflect.DeepEqual(want[i], got[i]) {
-			fmt.Fprintf(b, "%s[%d]:\n  tree-sitter %+v\n  scanner     %+v\n", kind, i, want[i], got[i])
-			return
-		}
-	}
 }
 
 // tricky is Rust syntax whose records the scanner must get exactly as the
@@ -143,7 +111,7 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 			if hasSyntaxError(t, src) {
 				t.Fatalf("tree-sitter finds a syntax error in the case itself")
 			}
-			if d := diff(treeSitter(t, src, time.Minute), got); d != "" {
+			if d := scantest.Diff(treeSitter(t, src, time.Minute), got); d != "" {
 				t.Errorf("records differ from the tree-sitter path's:\n%s", d)
 			}
 		})
@@ -167,7 +135,7 @@ func TestScanFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
-		if d := diff(treeSitter(t, f.Data, time.Minute), got); d != "" {
+		if d := scantest.Diff(treeSitter(t, f.Data, time.Minute), got); d != "" {
 			t.Errorf("%s: records differ:\n%s", f.Name, d)
 		}
 	}
@@ -213,7 +181,7 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		if !hasSyntaxError(t, src) {
 			t.Errorf("tree-sitter now parses %q without an error: compare the paths again", tc.src)
 		}
-		if diff(treeSitter(t, src, time.Minute), got) == "" {
+		if scantest.Diff(treeSitter(t, src, time.Minute), got) == "" {
 			t.Errorf("tree-sitter's records of %q now equal the scanner's: drop the case", tc.src)
 		}
 	}
@@ -289,7 +257,7 @@ func FuzzScan(f *testing.F) {
 		if hasSyntaxError(t, src) {
 			return
 		}
-		if d := diff(treeSitter(t, src, time.Minute), got); d != "" {
+		if d := scantest.Diff(treeSitter(t, src, time.Minute), got); d != "" {
 			t.Errorf("records differ on %q:\n%s", src, d)
 		}
 	})
