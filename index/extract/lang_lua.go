@@ -43,10 +43,10 @@ func luaQualified(w *tsWalker, d *defSite) {
 	for i := 0; i < 8; i++ {
 		switch {
 		case w.c.typeIs(d.nameNode, "dot_index_expression"):
-			d.container = joinQual(textOf(w.src, w.c.field(d.nameNode, "table")), d.container)
+			d.container = JoinQual(textOf(w.src, w.c.field(d.nameNode, "table")), d.container)
 			d.nameNode = w.c.field(d.nameNode, "field")
 		case w.c.typeIs(d.nameNode, "method_index_expression"):
-			d.container = joinQual(textOf(w.src, w.c.field(d.nameNode, "table")), d.container)
+			d.container = JoinQual(textOf(w.src, w.c.field(d.nameNode, "table")), d.container)
 			d.nameNode = w.c.field(d.nameNode, "method")
 			d.kind = KindMethod
 		default:

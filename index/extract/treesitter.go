@@ -466,7 +466,7 @@ func (w *tsWalker) comment(n *ts.Node) {
 	if hasTodoTag(raw) {
 		w.res.Todos = ScanTodos(string(raw), start, w.res.Todos)
 	}
-	if !startsLine(w.src, int(s)) {
+	if !StartsLine(w.src, int(s)) {
 		// A trailing comment documents the code before it.
 		w.doc.valid = false
 		return
@@ -478,8 +478,9 @@ func (w *tsWalker) comment(n *ts.Node) {
 	w.doc = docBlock{valid: true, start: s, end: e, endLine: endLine(n)}
 }
 
-// startsLine reports whether only blanks precede offset on its line.
-func startsLine(src []byte, off int) bool {
+// StartsLine reports whether only blanks precede offset on its line (a
+// comment there may document what follows; the scanners share it).
+func StartsLine(src []byte, off int) bool {
 	for i := off - 1; i >= 0; i-- {
 		switch src[i] {
 		case '\n':

@@ -50,7 +50,9 @@ func (w *tsWalker) define(n, parent *ts.Node, idx int, rules []*defC) bool {
 	return false
 }
 
-func joinQual(a, b string) string {
+// JoinQual joins a container's qualified name and a member's, either
+// possibly empty.
+func JoinQual(a, b string) string {
 	switch {
 	case a == "":
 		return b
@@ -60,7 +62,8 @@ func joinQual(a, b string) string {
 	return a + "." + b
 }
 
-func lastSegment(q string) string {
+// LastSegment is a qualified name's last part.
+func LastSegment(q string) string {
 	if i := strings.LastIndexByte(q, '.'); i >= 0 {
 		return q[i+1:]
 	}
@@ -84,13 +87,13 @@ func (w *tsWalker) record(d *defSite) bool {
 	if outer != nil {
 		base = outer.qual
 	}
-	container := joinQual(base, d.container)
+	container := JoinQual(base, d.container)
 	if d.kind == 0 {
 		sk := d.scope
 		if sk == scopeNone {
 			sk = scopeType
 		}
-		w.scopes = append(w.scopes, walkScope{sym: -1, qual: joinQual(container, d.name), kind: sk, access: !d.membersPrivate})
+		w.scopes = append(w.scopes, walkScope{sym: -1, qual: JoinQual(container, d.name), kind: sk, access: !d.membersPrivate})
 		return !d.sticky
 	}
 	kind := w.adjustKind(d.kind, d.name, container, outer)
@@ -125,7 +128,7 @@ func (w *tsWalker) record(d *defSite) bool {
 	if d.scope == scopeNone {
 		return false
 	}
-	w.scopes = append(w.scopes, walkScope{sym: idx, qual: joinQual(container, d.name), kind: d.scope, access: !d.membersPrivate})
+	w.scopes = append(w.scopes, walkScope{sym: idx, qual: JoinQual(container, d.name), kind: d.scope, access: !d.membersPrivate})
 	return true
 }
 
@@ -148,7 +151,7 @@ func (w *tsWalker) adjustKind(kind SymbolKind, name, container string, outer *wa
 		}
 	}
 	if kind == KindMethod {
-		if w.c.ctors[name] || w.c.spec.ctorSameName && container != "" && name == lastSegment(container) {
+		if w.c.ctors[name] || w.c.spec.ctorSameName && container != "" && name == LastSegment(container) {
 			return KindConstructor
 		}
 	}

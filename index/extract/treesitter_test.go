@@ -105,7 +105,7 @@ func TestExportedRules(t *testing.T) {
 			}
 			got := map[string]bool{}
 			for _, s := range mustExtract(t, tt.lang, tt.src).Symbols {
-				got[joinQual(s.Container, s.Name)] = s.Exported
+				got[JoinQual(s.Container, s.Name)] = s.Exported
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("exported =\n %v\nwant\n %v", got, tt.want)

@@ -97,7 +97,7 @@ func (e *emitter) comment(c comment) {
 		bytes.Contains(raw, []byte("HACK")) || bytes.Contains(raw, []byte("XXX")) {
 		e.res.Todos = extract.ScanTodos(string(raw), c.line, e.res.Todos)
 	}
-	if !startsLine(e.src, int(c.start)) {
+	if !extract.StartsLine(e.src, int(c.start)) {
 		e.doc.valid = false
 		return
 	}
@@ -106,19 +106,6 @@ func (e *emitter) comment(c comment) {
 		return
 	}
 	e.doc = doc{valid: true, start: c.start, end: c.end, endLine: c.endLine}
-}
-
-func startsLine(src []byte, off int) bool {
-	for i := off - 1; i >= 0; i-- {
-		switch src[i] {
-		case '\n':
-			return true
-		case ' ', '\t', '\r', '\f':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // branch counts a decision point towards the innermost function.
@@ -157,7 +144,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 	switch {
 	case kind == extract.KindFunction && inType:
 		kind = extract.KindMethod
-		if name == lastSegment(base) {
+		if name == extract.LastSegment(base) {
 			kind = extract.KindConstructor
 		}
 	case kind == extract.KindVariable && inType:
@@ -189,7 +176,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 	if d.scope == scopeNone {
 		return sym, false
 	}
-	e.scopes = append(e.scopes, scope{sym: sym, qual: joinQual(base, name), kind: d.scope})
+	e.scopes = append(e.scopes, scope{sym: sym, qual: extract.JoinQual(base, name), kind: d.scope})
 	return sym, true
 }
 
@@ -245,21 +232,4 @@ func (e *emitter) parentSym() int32 {
 		}
 	}
 	return -1
-}
-
-func joinQual(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "." + b
-}
-
-func lastSegment(q string) string {
-	if i := bytes.LastIndexByte([]byte(q), '.'); i >= 0 {
-		return q[i+1:]
-	}
-	return q
 }

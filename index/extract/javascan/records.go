@@ -138,7 +138,7 @@ func (s *scanner) comment(c comment) {
 	if hasTag(raw) {
 		s.res.Todos = extract.ScanTodos(string(raw), line, s.res.Todos)
 	}
-	if !startsLine(s.src, int(c.start)) {
+	if !extract.StartsLine(s.src, int(c.start)) {
 		s.doc.valid = false // a trailing comment documents the code before it
 		return
 	}
@@ -155,19 +155,6 @@ func (s *scanner) comment(c comment) {
 func hasTag(b []byte) bool {
 	return bytes.Contains(b, []byte("TODO")) || bytes.Contains(b, []byte("FIXME")) ||
 		bytes.Contains(b, []byte("HACK")) || bytes.Contains(b, []byte("XXX"))
-}
-
-func startsLine(src []byte, off int) bool {
-	for i := off - 1; i >= 0; i-- {
-		switch src[i] {
-		case '\n':
-			return true
-		case ' ', '\t', '\r', '\f':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func (s *scanner) inFunc() bool {

@@ -90,7 +90,7 @@ func (w *walker) comment(c comment) {
 		bytes.Contains(raw, []byte("HACK")) || bytes.Contains(raw, []byte("XXX")) {
 		w.res.Todos = extract.ScanTodos(string(raw), line, w.res.Todos)
 	}
-	if !startsLine(w.src, int(c.start)) {
+	if !extract.StartsLine(w.src, int(c.start)) {
 		w.doc.valid = false
 		return
 	}
@@ -99,19 +99,6 @@ func (w *walker) comment(c comment) {
 		return
 	}
 	w.doc = docBlock{valid: true, start: c.start, end: c.end, endLine: line}
-}
-
-func startsLine(src []byte, off int) bool {
-	for i := off - 1; i >= 0; i-- {
-		switch src[i] {
-		case '\n':
-			return true
-		case ' ', '\t', '\r', '\f':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func (w *walker) inFunc() bool {

@@ -111,7 +111,7 @@ func (e *emitter) comment(c comment) {
 		bytes.Contains(raw, []byte("HACK")) || bytes.Contains(raw, []byte("XXX")) {
 		e.res.Todos = extract.ScanTodos(string(raw), c.line, e.res.Todos)
 	}
-	if !startsLine(e.src, int(c.start)) {
+	if !extract.StartsLine(e.src, int(c.start)) {
 		e.doc.valid = false
 		return
 	}
@@ -120,19 +120,6 @@ func (e *emitter) comment(c comment) {
 		return
 	}
 	e.doc = doc{valid: true, start: c.start, end: c.end, endLine: c.endLine}
-}
-
-func startsLine(src []byte, off int) bool {
-	for i := off - 1; i >= 0; i-- {
-		switch src[i] {
-		case '\n':
-			return true
-		case ' ', '\t', '\r', '\f':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // attribute is the walker's docSkip visit of an attribute_item.
@@ -178,7 +165,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 		name = e.intern(e.src[d.name.start:d.name.end])
 	}
 	if d.kind == 0 {
-		e.scopes = append(e.scopes, scope{sym: -1, qual: joinQual(base, name), kind: scopeType, access: !d.private})
+		e.scopes = append(e.scopes, scope{sym: -1, qual: extract.JoinQual(base, name), kind: scopeType, access: !d.private})
 		return -1, true
 	}
 	kind := d.kind
@@ -210,7 +197,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 	if d.scope == scopeNone {
 		return sym, false
 	}
-	e.scopes = append(e.scopes, scope{sym: sym, qual: joinQual(base, name), kind: d.scope, access: !d.private})
+	e.scopes = append(e.scopes, scope{sym: sym, qual: extract.JoinQual(base, name), kind: d.scope, access: !d.private})
 	return sym, true
 }
 
@@ -266,16 +253,6 @@ func (e *emitter) parentSym() int32 {
 		}
 	}
 	return -1
-}
-
-func joinQual(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "." + b
 }
 
 // addImport records an import path as written, whitespace removed.

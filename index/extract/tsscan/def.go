@@ -104,7 +104,7 @@ func (p *parser) define(d defSite) (int32, bool) {
 	if d.scope == scopeNone {
 		return idx, false
 	}
-	p.scopes = append(p.scopes, scope{sym: idx, qual: joinQual(base, name), kind: d.scope})
+	p.scopes = append(p.scopes, scope{sym: idx, qual: extract.JoinQual(base, name), kind: d.scope})
 	return idx, true
 }
 
@@ -160,16 +160,6 @@ func (p *parser) docFor(first int) string {
 	}
 	p.doc.valid = false
 	return doc
-}
-
-func joinQual(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "." + b
 }
 
 func unquote(s string) string {

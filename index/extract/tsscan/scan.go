@@ -222,7 +222,7 @@ func (p *parser) comment(c comment) {
 		bytes.Contains(raw, []byte("HACK")) || bytes.Contains(raw, []byte("XXX")) {
 		p.res.Todos = extract.ScanTodos(string(raw), start, p.res.Todos)
 	}
-	if !startsLine(p.src, c.start) {
+	if !extract.StartsLine(p.src, c.start) {
 		p.doc.valid = false
 		return
 	}
@@ -232,19 +232,6 @@ func (p *parser) comment(c comment) {
 		return
 	}
 	p.doc = docBlock{valid: true, start: c.start, end: c.end, endLine: end}
-}
-
-func startsLine(src []byte, off int) bool {
-	for i := off - 1; i >= 0; i-- {
-		switch src[i] {
-		case '\n':
-			return true
-		case ' ', '\t', '\r', '\f':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // finish marks calls and the names a separate export statement exports.
