@@ -15,12 +15,18 @@
 // except where tree-sitter's record is wrong (scan_test.go shows each
 // case: files tree-sitter cuts partial by budget), or Scan returns an
 // error for which IsFallback is true and the caller must use the
-// tree-sitter path. It declines syntax it does not expect (syntax errors
-// among them) and a few constructs whose tree-sitter records it does not
-// replicate (unicode escapes outside literals, non-ASCII identifiers it
-// cannot classify, do statements with compound single-statement bodies,
-// conditionals in case labels). Scan is a pure function of its input,
-// safe for concurrent use, and never panics.
+// tree-sitter path. It declines syntax it does not expect in the
+// declaration structure, unbalanced brackets and unterminated literals,
+// invalid code tree-sitter reads without an error mark its own way (a
+// keyword where a name stands), and a few constructs whose tree-sitter
+// records it does not replicate (unicode escapes and non-ASCII letters
+// outside literals, do statements with compound single-statement
+// bodies, conditionals in case labels, module declarations). Inside
+// bodies it checks only what the records depend on, so some invalid
+// bodies are scanned where tree-sitter would build an error tree; the
+// equivalence holds for code tree-sitter parses without errors. Scan is
+// a pure function of its input, safe for concurrent use, and never
+// panics.
 package javascan
 
 import (
