@@ -70,6 +70,11 @@ fuzz:
 	$(GO) test ./index/extract -run '^$$' -fuzz FuzzExtract -fuzztime 60s
 	$(GO) test ./index/extract -run '^$$' -fuzz FuzzTSMask -fuzztime 30s
 	$(GO) test ./index/extract -run '^$$' -fuzz FuzzScanCpp -fuzztime 30s
+	$(GO) test ./index/extract/pyscan -run '^$$' -fuzz FuzzScan -fuzztime 30s
+	$(GO) test ./index/extract/javascan -run '^$$' -fuzz FuzzScan -fuzztime 30s
+	$(GO) test ./index/extract/rustscan -run '^$$' -fuzz FuzzScan -fuzztime 30s
+	$(GO) test ./index/extract/cscan -run '^$$' -fuzz FuzzScan -fuzztime 30s
+	$(GO) test ./index/extract/tsscan -run '^$$' -fuzz FuzzScan -fuzztime 30s
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzIgnorePattern -fuzztime 30s
 	$(GO) test ./workspace -run '^$$' -fuzz FuzzLines -fuzztime 30s
 	$(GO) test ./index -run '^$$' -fuzz FuzzDecode -fuzztime 30s
