@@ -3,7 +3,6 @@ package extract
 import (
 	"go/ast"
 	"strconv"
-	"strings"
 )
 
 // closureResult describes result idx of a call of the local function
@@ -55,8 +54,8 @@ func (o *operands) closureResult(a string, off, idx int) string {
 			return ""
 		}
 	}
-	if w, k := identAt(src, skipSpace(src, at)); w != "" {
-		if n := skipSpace(src, k); n < len(src) && src[n] != ',' && src[n] != ')' && src[n] != '.' && src[n] != '[' {
+	if w, e := identAt(src, skipSpace(src, at)); w != "" {
+		if n := skipSpace(src, e); n < len(src) && src[n] != ',' && src[n] != ')' && src[n] != '.' && src[n] != '[' {
 			return "" // a named result: "(x *T, err error)"
 		}
 	}
@@ -103,13 +102,13 @@ func funcParams(d *ast.FuncDecl, lb, rb int) goFunc {
 // funcValueResult describes result idx of a call of local k bound to a
 // function or method value (hash := sha256.New; hash()): the call of
 // what its value's descriptor names. A value that is not a name or a
-// selector chain (a literal, a call, an element) is not described.
+// selector chain (a literal "T{}", a call, an element) is not described.
 func (o *operands) funcValueResult(k, idx int) string {
 	if o.defs[k].typ {
 		return ""
 	}
 	v := o.defValue(k)
-	if v == "" || !isIdentByte(v[len(v)-1]) || strings.HasSuffix(v, "{}") {
+	if v == "" || !isIdentByte(v[len(v)-1]) {
 		return ""
 	}
 	if idx > 0 {
