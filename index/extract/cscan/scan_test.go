@@ -1,7 +1,6 @@
 package cscan_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -17,18 +16,13 @@ import (
 // must reproduce.
 func treeSitter(t testing.TB, src []byte) *extract.Result {
 	t.Helper()
-	return scantest.TreeSitter(t, "c", "t.c", src, time.Minute)
+	return scantest.TreeSitter(t, "c", "t.c", src, extract.Options{Budget: time.Minute})
 }
 
 // hasSyntaxError reports whether tree-sitter's tree of src has an error.
 func hasSyntaxError(t testing.TB, src []byte) bool {
 	t.Helper()
-	tree, err := extract.ParseTree(context.Background(), "c", src, time.Minute)
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	defer tree.Release()
-	return tree.Root().HasError()
+	return scantest.HasSyntaxError(t, "c", src, time.Minute)
 }
 
 // tricky is C whose records the scanner must get exactly as the

@@ -1,7 +1,6 @@
 package javascan_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/internal/scantest"
 	"github.com/parleyhq/parley/index/extract/javascan"
 )
 
@@ -22,22 +22,13 @@ func treeSitter(t testing.TB, src []byte, budget time.Duration) *extract.Result 
 	if budget == 0 {
 		budget = extract.BudgetFor(len(src)) * 4
 	}
-	res, err := extract.For("java").Extract(context.Background(), "T.java", src, extract.Options{Budget: budget, TreeSitter: true})
-	if err != nil {
-		t.Fatalf("tree-sitter: %v", err)
-	}
-	return res
+	return scantest.TreeSitter(t, "java", "T.java", src, extract.Options{Budget: budget})
 }
 
 // hasSyntaxError reports whether tree-sitter's tree of src has an error.
 func hasSyntaxError(t testing.TB, src []byte) bool {
 	t.Helper()
-	tree, err := extract.ParseTree(context.Background(), "java", src, extract.BudgetFor(len(src))*4)
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	defer tree.Release()
-	return tree.Root().HasError()
+	return scantest.HasSyntaxError(t, "java", src, extract.BudgetFor(len(src))*4)
 }
 
 // diff describes the differences between two results.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/internal/scantest"
 	"github.com/parleyhq/parley/index/extract/pyscan"
 	"github.com/parleyhq/parley/index/python"
 )
@@ -17,24 +18,14 @@ import (
 // included: what the scanner must reproduce.
 func treeSitter(t testing.TB, src []byte) *extract.Result {
 	t.Helper()
-	opts := extract.Options{Budget: extract.BudgetFor(len(src)) * 4, TreeSitter: true,
-		Describe: map[string]extract.Annotator{"python": python.Describe}}
-	res, err := extract.For("python").Extract(context.Background(), "t.py", src, opts)
-	if err != nil {
-		t.Fatalf("tree-sitter: %v", err)
-	}
-	return res
+	return scantest.TreeSitter(t, "python", "t.py", src, extract.Options{Budget: extract.BudgetFor(len(src)) * 4,
+		Describe: map[string]extract.Annotator{"python": python.Describe}})
 }
 
 // hasSyntaxError reports whether tree-sitter's tree of src has an error.
 func hasSyntaxError(t testing.TB, src []byte) bool {
 	t.Helper()
-	tree, err := extract.ParseTree(context.Background(), "python", src, extract.BudgetFor(len(src))*4)
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	defer tree.Release()
-	return tree.Root().HasError()
+	return scantest.HasSyntaxError(t, "python", src, extract.BudgetFor(len(src))*4)
 }
 
 // diff describes the first differences between two results.

@@ -20,7 +20,7 @@ import (
 // parse budget: what the scanner must reproduce.
 func treeSitter(t testing.TB, src []byte, budget time.Duration) *extract.Result {
 	t.Helper()
-	return scantest.TreeSitter(t, "rust", "t.rs", src, budget)
+	return scantest.TreeSitter(t, "rust", "t.rs", src, extract.Options{Budget: budget})
 }
 
 // hasSyntaxError reports whether tree-sitter's tree of src has an error

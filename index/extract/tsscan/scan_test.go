@@ -1,7 +1,6 @@
 package tsscan_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/internal/scantest"
 	"github.com/parleyhq/parley/index/extract/tsscan"
 )
 
@@ -28,24 +28,14 @@ func scanner(lang string) func([]byte, bool) (*extract.Result, error) {
 // must reproduce.
 func treeSitter(t testing.TB, lang string, src []byte) *extract.Result {
 	t.Helper()
-	opts := extract.Options{Budget: extract.BudgetFor(len(src)) * 4, TreeSitter: true}
-	res, err := extract.For(lang).Extract(context.Background(), "t", src, opts)
-	if err != nil {
-		t.Fatalf("tree-sitter: %v", err)
-	}
-	return res
+	return scantest.TreeSitter(t, lang, "t", src, extract.Options{Budget: extract.BudgetFor(len(src)) * 4})
 }
 
 // hasSyntaxError reports whether tree-sitter's (masked) tree of src has
 // an error.
 func hasSyntaxError(t testing.TB, lang string, src []byte) bool {
 	t.Helper()
-	tree, err := extract.ParseTree(context.Background(), lang, src, extract.BudgetFor(len(src))*4)
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	defer tree.Release()
-	return tree.Root().HasError()
+	return scantest.HasSyntaxError(t, lang, src, extract.BudgetFor(len(src))*4)
 }
 
 // diff describes the differences between two results.

@@ -1,7 +1,7 @@
 // Package scantest holds what the tests of the hand-written scanners
 // (index/extract/*scan) share: the tree-sitter path's records of a
-// source, which a scanner must reproduce, and a description of the first
-// differences between two results. It is imported by tests only.
+// source, which a scanner must reproduce, whether its tree has an error,
+// and a description of the first differences between two results. It is imported by tests only.
 package scantest
 
 import (
@@ -16,14 +16,27 @@ import (
 )
 
 // TreeSitter is the tree-sitter path's result for src, a file named name
-// in lang, with the given parse budget.
-func TreeSitter(t testing.TB, lang, name string, src []byte, budget time.Duration) *extract.Result {
+// in lang, extracted with opts (TreeSitter set: no scanner).
+func TreeSitter(t testing.TB, lang, name string, src []byte, opts extract.Options) *extract.Result {
 	t.Helper()
-	res, err := extract.For(lang).Extract(context.Background(), name, src, extract.Options{Budget: budget, TreeSitter: true})
+	opts.TreeSitter = true
+	res, err := extract.For(lang).Extract(context.Background(), name, src, opts)
 	if err != nil {
 		t.Fatalf("tree-sitter: %v", err)
 	}
 	return res
+}
+
+// HasSyntaxError reports whether tree-sitter's tree of src in lang, parsed
+// within budget, has an error node.
+func HasSyntaxError(t testing.TB, lang string, src []byte, budget time.Duration) bool {
+	t.Helper()
+	tree, err := extract.ParseTree(context.Background(), lang, src, budget)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	defer tree.Release()
+	return tree.Root().HasError()
 }
 
 // Diff describes the first difference of each kind of record between the
