@@ -1,8 +1,6 @@
 package cscan
 
 import (
-	"bytes"
-
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -12,32 +10,19 @@ import (
 // be visited.
 
 const (
-	scopeNone uint8 = iota
-	scopeType
-	scopeFunc
+	scopeNone = extract.ScopeNone
+	scopeType = extract.ScopeType
+	scopeFunc = extract.ScopeFunc
 )
-
-type scope struct {
-	sym      int32
-	qual     string
-	kind     uint8
-	branches int
-}
-
-type doc struct {
-	valid      bool
-	start, end uint32
-	endLine    uint32
-}
 
 type emitter struct {
 	src      []byte
 	lines    []uint32
 	res      *extract.Result
-	scopes   []scope
+	scopes   extract.Scopes
 	comments []comment
 	nextCom  int
-	doc      doc
+	doc      extract.ScanDoc
 	names    map[string]string
 	vars     map[varKey]bool
 }
@@ -92,33 +77,16 @@ func (e *emitter) flushComments(off uint32) {
 }
 
 func (e *emitter) comment(c comment) {
-	raw := e.src[c.start:c.end]
-	if bytes.Contains(raw, []byte("TODO")) || bytes.Contains(raw, []byte("FIXME")) ||
-		bytes.Contains(raw, []byte("HACK")) || bytes.Contains(raw, []byte("XXX")) {
-		e.res.Todos = extract.ScanTodos(string(raw), c.line, e.res.Todos)
-	}
-	if !extract.StartsLine(e.src, int(c.start)) {
-		e.doc.valid = false
-		return
-	}
-	if e.doc.valid && c.line <= e.doc.endLine+1 {
-		e.doc.end, e.doc.endLine = c.end, c.endLine
-		return
-	}
-	e.doc = doc{valid: true, start: c.start, end: c.end, endLine: c.endLine}
+	e.doc.Comment(e.src, c.start, c.end, c.line, c.endLine, e.res)
 }
 
 // branch counts a decision point towards the innermost function.
-func (e *emitter) branch() {
-	if k := len(e.scopes); k > 0 && e.scopes[k-1].kind == scopeFunc {
-		e.scopes[k-1].branches++
-	}
-}
+func (e *emitter) branch() { e.scopes.Branch(1) }
 
 // def is a definition being recorded (the walker's defSite).
 type def struct {
 	kind      extract.SymbolKind
-	scope     uint8
+	scope     extract.ScopeKind
 	node      uint32 // the visited node's start
 	decl      uint32 // the declaration's start (range, doc, signature)
 	declLine  uint32
@@ -133,14 +101,14 @@ type def struct {
 // caller closes with end once the node's extent is known.
 func (e *emitter) define(d *def) (sym int32, opened bool) {
 	e.flushComments(d.node)
-	outer := e.inner()
+	outer := e.scopes.Inner()
 	base := ""
 	if outer != nil {
-		base = outer.qual
+		base = outer.Qual
 	}
 	name := e.intern(e.src[d.name.start:d.name.end])
 	kind := d.kind
-	inType := outer != nil && outer.kind == scopeType
+	inType := outer != nil && outer.Kind == scopeType
 	switch {
 	case kind == extract.KindFunction && inType:
 		kind = extract.KindMethod
@@ -150,7 +118,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 	case kind == extract.KindVariable && inType:
 		kind = extract.KindField
 	}
-	parent := e.parentSym()
+	parent := e.scopes.ParentSym()
 	if d.topOnly && (kind == extract.KindVariable || kind == extract.KindField) {
 		k := varKey{parent, name}
 		if e.vars[k] {
@@ -168,7 +136,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 		Signature: extract.SignatureAt(e.src, int(d.decl)),
 		Doc:       e.docFor(d),
 	}
-	if !e.inFunc() {
+	if !e.scopes.InFunc() {
 		s.Exported = inType || !d.static
 	}
 	sym = int32(len(e.res.Symbols))
@@ -176,7 +144,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 	if d.scope == scopeNone {
 		return sym, false
 	}
-	e.scopes = append(e.scopes, scope{sym: sym, qual: extract.JoinQual(base, name), kind: d.scope})
+	e.scopes = append(e.scopes, extract.Scope{Sym: sym, Qual: extract.JoinQual(base, name), Kind: d.scope})
 	return sym, true
 }
 
@@ -185,51 +153,9 @@ func (e *emitter) end(sym int32, opened bool, end uint32) {
 	if sym >= 0 {
 		e.res.Symbols[sym].Range.End = e.posOf(end)
 	}
-	if !opened {
-		return
-	}
-	k := len(e.scopes) - 1
-	sc := e.scopes[k]
-	e.scopes = e.scopes[:k]
-	if sc.kind == scopeFunc && sc.sym >= 0 {
-		cx := 1 + sc.branches
-		if cx > 0xffff {
-			cx = 0xffff
-		}
-		e.res.Symbols[sc.sym].Complexity = uint16(cx)
+	if opened {
+		e.scopes.Close(e.res.Symbols)
 	}
 }
 
-func (e *emitter) docFor(d *def) string {
-	out := ""
-	if e.doc.valid && (e.doc.endLine+1 == d.declLine || e.doc.endLine == d.declLine && e.doc.end <= d.decl) {
-		out = extract.DocLine(string(e.src[e.doc.start:e.doc.end]))
-	}
-	e.doc.valid = false
-	return out
-}
-
-func (e *emitter) inner() *scope {
-	if k := len(e.scopes); k > 0 {
-		return &e.scopes[k-1]
-	}
-	return nil
-}
-
-func (e *emitter) inFunc() bool {
-	for i := len(e.scopes) - 1; i >= 0; i-- {
-		if e.scopes[i].kind == scopeFunc {
-			return true
-		}
-	}
-	return false
-}
-
-func (e *emitter) parentSym() int32 {
-	for i := len(e.scopes) - 1; i >= 0; i-- {
-		if e.scopes[i].sym >= 0 {
-			return e.scopes[i].sym
-		}
-	}
-	return -1
-}
+func (e *emitter) docFor(d *def) string { return e.doc.For(e.src, d.declLine, d.decl) }

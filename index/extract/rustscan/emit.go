@@ -1,7 +1,6 @@
 package rustscan
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/parleyhq/parley/index/extract"
@@ -13,19 +12,11 @@ import (
 
 // Scope kinds, as the walker's.
 const (
-	scopeNone uint8 = iota
-	scopeType
-	scopeFunc
-	scopeNS
+	scopeNone = extract.ScopeNone
+	scopeType = extract.ScopeType
+	scopeFunc = extract.ScopeFunc
+	scopeNS   = extract.ScopeNS
 )
-
-type scope struct {
-	sym      int32
-	qual     string
-	kind     uint8
-	branches int
-	access   bool
-}
 
 // callAt is a call node: when visited (before the ref with index at),
 // the walker pushes the start of its callee's name.
@@ -36,22 +27,15 @@ type callAt struct {
 	seq    int
 }
 
-// doc is the walker's docBlock.
-type doc struct {
-	valid      bool
-	start, end uint32
-	endLine    uint32
-}
-
 type emitter struct {
 	src      []byte
 	lines    []uint32
 	res      *extract.Result
-	scopes   []scope
+	scopes   extract.Scopes
 	calls    []callAt
 	comments []comment
 	nextCom  int
-	doc      doc
+	doc      extract.ScanDoc
 	names    map[string]string
 }
 
@@ -106,41 +90,24 @@ func (e *emitter) flushComments(off uint32) {
 }
 
 func (e *emitter) comment(c comment) {
-	raw := e.src[c.start:c.end]
-	if bytes.Contains(raw, []byte("TODO")) || bytes.Contains(raw, []byte("FIXME")) ||
-		bytes.Contains(raw, []byte("HACK")) || bytes.Contains(raw, []byte("XXX")) {
-		e.res.Todos = extract.ScanTodos(string(raw), c.line, e.res.Todos)
-	}
-	if !extract.StartsLine(e.src, int(c.start)) {
-		e.doc.valid = false
-		return
-	}
-	if e.doc.valid && c.line <= e.doc.endLine+1 {
-		e.doc.end, e.doc.endLine = c.end, c.endLine
-		return
-	}
-	e.doc = doc{valid: true, start: c.start, end: c.end, endLine: c.endLine}
+	e.doc.Comment(e.src, c.start, c.end, c.line, c.endLine, e.res)
 }
 
 // attribute is the walker's docSkip visit of an attribute_item.
 func (e *emitter) attribute(start uint32, line, endLine uint32) {
 	e.flushComments(start)
-	if e.doc.valid && line <= e.doc.endLine+1 {
-		e.doc.endLine = endLine
+	if e.doc.Valid && line <= e.doc.EndLine+1 {
+		e.doc.EndLine = endLine
 	}
 }
 
 // branch counts a decision point towards the innermost function.
-func (e *emitter) branch(n int) {
-	if k := len(e.scopes); k > 0 && e.scopes[k-1].kind == scopeFunc {
-		e.scopes[k-1].branches += n
-	}
-}
+func (e *emitter) branch(n int) { e.scopes.Branch(n) }
 
 // def is a definition being recorded (the walker's defSite).
 type def struct {
 	kind     extract.SymbolKind
-	scope    uint8
+	scope    extract.ScopeKind
 	start    uint32 // the node's start
 	line     uint32
 	name     tok
@@ -155,24 +122,24 @@ type def struct {
 // caller closes with end once the node's extent is known.
 func (e *emitter) define(d *def) (sym int32, opened bool) {
 	e.flushComments(d.start)
-	outer := e.inner()
+	outer := e.scopes.Inner()
 	base := ""
 	if outer != nil {
-		base = outer.qual
+		base = outer.Qual
 	}
 	name := d.nameText
 	if name == "" {
 		name = e.intern(e.src[d.name.start:d.name.end])
 	}
 	if d.kind == 0 {
-		e.scopes = append(e.scopes, scope{sym: -1, qual: extract.JoinQual(base, name), kind: scopeType, access: !d.private})
+		e.scopes = append(e.scopes, extract.Scope{Sym: -1, Qual: extract.JoinQual(base, name), Kind: scopeType, Access: !d.private})
 		return -1, true
 	}
 	kind := d.kind
-	if kind == extract.KindFunction && outer != nil && outer.kind == scopeType {
+	if kind == extract.KindFunction && outer != nil && outer.Kind == scopeType {
 		kind = extract.KindMethod
 	}
-	if kind == extract.KindVariable && outer != nil && outer.kind == scopeType {
+	if kind == extract.KindVariable && outer != nil && outer.Kind == scopeType {
 		kind = extract.KindField
 	}
 	nameEnd := d.nameEnd
@@ -183,21 +150,21 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 		Name:      name,
 		Kind:      kind,
 		Container: base,
-		Parent:    e.parentSym(),
+		Parent:    e.scopes.ParentSym(),
 		Range:     extract.Range{Start: e.pos(d.start, d.line)},
 		Selection: extract.Range{Start: e.pos(d.name.start, d.name.line), End: e.posOf(nameEnd)},
 		Signature: extract.SignatureAt(e.src, int(d.start)),
 		Doc:       e.docFor(d),
 	}
-	if !e.inFunc() {
-		s.Exported = d.pub || outer != nil && outer.access
+	if !e.scopes.InFunc() {
+		s.Exported = d.pub || outer != nil && outer.Access
 	}
 	sym = int32(len(e.res.Symbols))
 	e.res.Symbols = append(e.res.Symbols, s)
 	if d.scope == scopeNone {
 		return sym, false
 	}
-	e.scopes = append(e.scopes, scope{sym: sym, qual: extract.JoinQual(base, name), kind: d.scope, access: !d.private})
+	e.scopes = append(e.scopes, extract.Scope{Sym: sym, Qual: extract.JoinQual(base, name), Kind: d.scope, Access: !d.private})
 	return sym, true
 }
 
@@ -206,54 +173,12 @@ func (e *emitter) end(sym int32, opened bool, end uint32) {
 	if sym >= 0 {
 		e.res.Symbols[sym].Range.End = e.posOf(end)
 	}
-	if !opened {
-		return
-	}
-	k := len(e.scopes) - 1
-	sc := e.scopes[k]
-	e.scopes = e.scopes[:k]
-	if sc.kind == scopeFunc && sc.sym >= 0 {
-		cx := 1 + sc.branches
-		if cx > 0xffff {
-			cx = 0xffff
-		}
-		e.res.Symbols[sc.sym].Complexity = uint16(cx)
+	if opened {
+		e.scopes.Close(e.res.Symbols)
 	}
 }
 
-func (e *emitter) docFor(d *def) string {
-	out := ""
-	if e.doc.valid && (e.doc.endLine+1 == d.line || e.doc.endLine == d.line && e.doc.end <= d.start) {
-		out = extract.DocLine(string(e.src[e.doc.start:e.doc.end]))
-	}
-	e.doc.valid = false
-	return out
-}
-
-func (e *emitter) inner() *scope {
-	if k := len(e.scopes); k > 0 {
-		return &e.scopes[k-1]
-	}
-	return nil
-}
-
-func (e *emitter) inFunc() bool {
-	for i := len(e.scopes) - 1; i >= 0; i-- {
-		if e.scopes[i].kind == scopeFunc {
-			return true
-		}
-	}
-	return false
-}
-
-func (e *emitter) parentSym() int32 {
-	for i := len(e.scopes) - 1; i >= 0; i-- {
-		if e.scopes[i].sym >= 0 {
-			return e.scopes[i].sym
-		}
-	}
-	return -1
-}
+func (e *emitter) docFor(d *def) string { return e.doc.For(e.src, d.line, d.start) }
 
 // addImport records an import path as written, whitespace removed.
 func (e *emitter) addImport(path []byte, line uint32) {

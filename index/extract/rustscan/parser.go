@@ -324,7 +324,7 @@ func (p *parser) isName1() bool {
 // startOf gives the node start and line of the token at index i.
 func (p *parser) startOf(i int) (uint32, uint32) { return p.toks[i].start, p.toks[i].line }
 
-func (p *parser) newDef(start int, kind extract.SymbolKind, sc uint8, pub bool) *def {
+func (p *parser) newDef(start int, kind extract.SymbolKind, sc extract.ScopeKind, pub bool) *def {
 	s, l := p.startOf(start)
 	return &def{kind: kind, scope: sc, start: s, line: l, pub: pub}
 }
