@@ -1,13 +1,13 @@
 package extract
 
-import "bytes"
-
-// CMasks reports whether cMask changes src, for index/extract/cscan,
-// which declines such files rather than replicate the masked parse.
-func CMasks(src []byte) bool {
+// CMask is src as tree-sitter-c parses it (cMask: null directives and
+// conditionals splitting a declaration blanked, every offset kept), or
+// src itself when nothing is masked. index/extract/cscan reads the
+// masked bytes so that it sees what tree-sitter sees, and the original
+// for names, signatures and docs, as the walker does.
+func CMask(src []byte) []byte {
 	if len(src) == 0 {
-		return false
+		return src
 	}
-	m := cMask(src)
-	return &m[0] != &src[0] && !bytes.Equal(m, src)
+	return cMask(src)
 }

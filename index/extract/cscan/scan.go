@@ -19,9 +19,9 @@
 // declines what tree-sitter-c reads as an error tree or whose records
 // it does not replicate with certainty: macros used as specifiers or
 // attributes (glibc's __THROW), GNU and MSVC extensions other than
-// __attribute__, conditionals that split a declaration, a file cMask
-// would change, and so on (errFallback says which). Scan is a pure
-// function of its input, safe for concurrent use, and never panics.
+// __attribute__, and so on (errFallback says which). A file cMask changes
+// is read masked, as tree-sitter reads it. Scan is a pure function of its
+// input, safe for concurrent use, and never panics.
 package cscan
 
 import (
@@ -60,11 +60,13 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		return nil, &errFallback{"byte order mark"}
 	}
-	if extract.CMasks(src) {
-		return nil, &errFallback{"masked before tree-sitter parses it"}
-	}
-	toks, comments := lex(src)
-	p := newParser(src, toks, comments)
+	// Tree-sitter parses the masked bytes and the walker reads names,
+	// signatures and docs from the original: so do the lexer and parser
+	// (masked) and the emitter (original). Masking keeps every offset.
+	masked := extract.CMask(src)
+	toks, comments := lex(masked)
+	p := newParser(masked, toks, comments)
+	p.e.src = src
 	p.items(ctxTop)
 	if p.i < len(p.toks) {
 		fail("unmatched %s", p.text(p.toks[p.i]))
