@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,19 +39,28 @@ type tsExtractor struct {
 // goroutine-safe. ts.NewParser derives a dozen tables from the grammar each
 // time (bash ~15 ms, C++ ~30 ms), and a sync.Pool alone drops idle parsers
 // at every collection: a cold index of GOROOT/src built 15 parsers for its
-// 5 tree-sitter languages (6 for bash's handful of scripts). So one idle
-// parser per grammar is kept across collections (its memory stays with the
-// grammar's own tables, which are never freed either), and the run builds
-// 9; more, needed only while several files of a language parse at once, go
-// to the sync.Pool.
+// 5 tree-sitter languages (6 for bash's handful of scripts). So idle
+// parsers are kept across collections (their memory stays with the
+// grammar's own tables, which are never freed either), one per worker up
+// to len(keep), and the run builds 9; more go to the sync.Pool. One kept
+// parser was not enough where one language fills every worker: a cold
+// index of Boost's headers (C++, 2 workers) built a parser about every
+// other collection, 0.64 s of its 13.2 s of CPU.
 type parserPool struct {
-	keep  atomic.Pointer[ts.Parser]
+	keep  [4]atomic.Pointer[ts.Parser]
 	extra sync.Pool // *ts.Parser
 }
 
+// kept is how many of keep are used: one per worker (GOMAXPROCS).
+func (pp *parserPool) kept() []atomic.Pointer[ts.Parser] {
+	return pp.keep[:min(len(pp.keep), max(1, runtime.GOMAXPROCS(0)))]
+}
+
 func (pp *parserPool) get(lang *ts.Language) *ts.Parser {
-	if p := pp.keep.Swap(nil); p != nil {
-		return p
+	for i := range pp.kept() {
+		if p := pp.keep[i].Swap(nil); p != nil {
+			return p
+		}
 	}
 	if p, ok := pp.extra.Get().(*ts.Parser); ok {
 		return p
@@ -59,9 +69,12 @@ func (pp *parserPool) get(lang *ts.Language) *ts.Parser {
 }
 
 func (pp *parserPool) put(p *ts.Parser) {
-	if !pp.keep.CompareAndSwap(nil, p) {
-		pp.extra.Put(p)
+	for i := range pp.kept() {
+		if pp.keep[i].CompareAndSwap(nil, p) {
+			return
+		}
 	}
+	pp.extra.Put(p)
 }
 
 func registerTS(spec *langSpec) { register(spec.name, &tsExtractor{spec: spec}) }
