@@ -43,6 +43,7 @@ func (p *parser) declaration(ctx int) {
 		if sp.onlyID && n == 0 && p.is(start, "(") && !p.is(p.at(1), "*") {
 			fail("a macro call or a declarator in parentheses at %d", start.start)
 		}
+		p.declTop = ctx == ctxTop
 		name, isFunc := p.declarator(false)
 		if name.kind == 0 {
 			fail("declarator without a name at %d", start.start)
@@ -307,16 +308,20 @@ func (p *parser) attribute() uint32 {
 // supplies.
 func (p *parser) macroStatement(name tok) bool {
 	next := p.at(1)
-	if next.line > name.line {
+	if next.line > name.line || next.kind == 0 {
 		switch w := p.word(next); {
-		case next.kind == tDir, w == wTypedef:
-			// Before a specifier, tree-sitter reads the name as the
-			// declaration's type instead.
-			p.ref(name, false)
-			p.i++
-			return true
+		case next.kind == tDir, next.kind == 0, w == wTypedef:
+		case macroName(p.src[name.start:name.end]) && (w == wQual || w == wStatic || w == wPrim || w == wSized || w == wTag):
+			// glibc's __BEGIN_DECLS, X11's _XFUNCPROTOBEGIN: tree-sitter
+			// reads the name as the next declaration's type and builds
+			// an error tree (TestScanBeatsTreeSitter); the scanner reads
+			// it as the macro it is, an expression statement.
+		default:
+			return false
 		}
-		return false
+		p.ref(name, false)
+		p.i++
+		return true
 	}
 	if !p.is(next, "(") {
 		return false
@@ -348,4 +353,15 @@ func (p *parser) macroStatement(name tok) bool {
 			return true
 		}
 	}
+}
+
+// macroName reports whether a name is spelled as a macro: capitals,
+// digits and underscores.
+func macroName(b []byte) bool {
+	for _, c := range b {
+		if c >= 'a' && c <= 'z' {
+			return false
+		}
+	}
+	return true
 }

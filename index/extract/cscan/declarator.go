@@ -4,6 +4,8 @@ package cscan
 // no name) and returns its name, if any, and whether a parameter list
 // is on the way to it, as cName follows it.
 func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
+	top := p.declTop
+	p.declTop = false
 	for p.is(p.peek(), "*") {
 		p.i++
 		for {
@@ -46,8 +48,79 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 		case p.is(t, "("):
 			p.params()
 			isFunc = true
+			if top {
+				p.macroAttributes()
+			}
 		default:
 			return name, isFunc
+		}
+	}
+}
+
+// macroAttributes reads the macros tree-sitter-c's function_declarator
+// takes after the parameters (glibc's `__THROW __wur __nonnull ((1))`):
+// names, and calls whose arguments are preprocessor expressions; each
+// name is a reference and a call's name is called. They must end the
+// declarator (";" or "," next): a name there could also start the
+// parameter declarations of an old-style definition.
+//
+// Tree-sitter reads them so only when the declarator is a pointer's
+// (`char *f (void) __THROW;`); on a plain function declarator (`int f
+// (void) __THROW;`) it builds an error node and drops the function's
+// symbol, which the scanner records (TestScanBeatsTreeSitter).
+func (p *parser) macroAttributes() {
+	n, calls := 0, false
+	for ; ; n++ {
+		t := p.peek()
+		if p.word(t) != wIdent {
+			break
+		}
+		call := p.is(p.at(1), "(")
+		calls = calls || call
+		p.ref(t, call)
+		p.i++
+		if call {
+			p.i++
+			p.macroArgs()
+		}
+	}
+	switch next := p.peek(); {
+	case n == 0 || p.is(next, ";") || p.is(next, ","):
+	case p.word(next) == wAttr && !calls:
+	default:
+		// After a call, an __attribute__ is an error in tree-sitter's
+		// tree (the call read as a declarator's parameters).
+		fail("macros after a function declarator before %q at %d", p.text(next), next.start)
+	}
+}
+
+// macroArgs reads a macro call's arguments after its "(" to the matching
+// ")": preprocessor expressions, whose names are references (called
+// before "("), keywords declined.
+func (p *parser) macroArgs() {
+	for depth := 0; ; p.i++ {
+		t := p.peek()
+		switch {
+		case t.kind == 0 || t.kind == tDir || t.kind == tEOL:
+			fail("unclosed macro call")
+		case t.kind == tIdent:
+			if p.word(t) != wIdent {
+				fail("%q in a macro's arguments at %d", p.text(t), t.start)
+			}
+			p.ref(t, p.is(p.at(1), "("))
+		case p.is(t, "("):
+			depth++
+		case p.is(t, ")"):
+			if depth == 0 {
+				p.i++
+				return
+			}
+			depth--
+		case depth > 0 && p.is(t, ","), p.is(t, "["), p.is(t, "{"), p.is(t, "]"), p.is(t, "}"):
+			// __attr_access ((__read_only__, 1, 2)): a preprocessor
+			// expression has no comma operator, and tree-sitter's tree
+			// has an error after it.
+			fail("%q in a macro's arguments at %d", p.text(t), t.start)
 		}
 	}
 }

@@ -16,6 +16,9 @@ type parser struct {
 	i    int
 	e    *emitter
 	dry  bool // a look-ahead: nothing is recorded
+	// declTop: the next declarator is a top-level declaration's, where
+	// macros may follow a function declarator's parameters.
+	declTop bool
 	// In a body: whether each open "(" is a call's, and whether the
 	// last ")" closed one.
 	callParens []bool
