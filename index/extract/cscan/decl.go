@@ -175,7 +175,9 @@ func (p *parser) specifiers() specs {
 			if sp.typ {
 				return sp
 			}
-			sp.typ, sp.onlyID = true, true
+			if !p.specifierMacro() {
+				sp.typ, sp.onlyID = true, true
+			}
 			p.ref(t, false)
 			p.i++
 		case 255:
@@ -184,6 +186,31 @@ func (p *parser) specifiers() specs {
 			fail("%q in specifiers at %d", p.text(t), t.start)
 		}
 	}
+}
+
+// specifierMacro reports whether the name at p.i, where a declaration's
+// type may be, is a macro before the type (X11's `_Xconst char *`,
+// OpenSSL's `OSSL_DEPRECATEDIN_3_0 const BIO_METHOD *f(void);`, `extern
+// _X_EXPORT int`): a primitive, sized or tag type after it, past
+// qualifiers, or, for a name spelled as a macro, a type name followed
+// by a declarator. Tree-sitter reads it as the type and the real one as
+// an error; its records are unchanged when the error stays in the
+// declaration, and garbage when its recovery reaches further
+// (TestScanWhereTreeSitterIsWrong). The scanner reads it as a reference
+// in the specifiers, as __attribute__ is read.
+func (p *parser) specifierMacro() bool {
+	k := 1
+	for w := p.word(p.at(k)); w == wQual || w == wStatic; w = p.word(p.at(k)) {
+		k++
+	}
+	switch p.word(p.at(k)) {
+	case wPrim, wSized, wTag:
+		return true
+	case wIdent:
+		next := p.at(k + 1)
+		return macroName(p.src[p.peek().start:p.peek().end]) && (p.is(next, "*") || p.word(next) == wIdent)
+	}
+	return false
 }
 
 // tagSpec parses a struct, union or enum specifier, with its body if it
