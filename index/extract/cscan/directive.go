@@ -79,9 +79,10 @@ func (l *lexer) define() {
 	l.opaque()
 }
 
-// opaque skips a directive's opaque argument to its line break. A
-// comment after the argument is a comment node; one inside it is
-// declined (tree-sitter's preproc_arg rules for it are not replicated).
+// opaque skips a directive's opaque argument to its line break. The
+// comment that ends the line is a comment node; any before it, even
+// one spanning lines, is in tree-sitter's preproc_arg, no comment (no
+// TODO, no doc).
 func (l *lexer) opaque() {
 	for {
 		l.skipBlanks()
@@ -93,7 +94,8 @@ func (l *lexer) opaque() {
 		if c == '/' && l.i+1 < len(l.src) && (l.src[l.i+1] == '/' || l.src[l.i+1] == '*') {
 			l.token(true)
 			if !l.atEOL() {
-				fail("comment inside a directive's argument")
+				// Not the line's last: part of the argument's text.
+				l.comments = l.comments[:len(l.comments)-1]
 			}
 			continue
 		}
