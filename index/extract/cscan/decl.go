@@ -175,6 +175,17 @@ func (p *parser) specifiers() specs {
 			if sp.typ {
 				return sp
 			}
+			if n := p.macroType(); n > 0 {
+				sp.typ = true
+				p.ref(t, false)
+				for k := 2; k < n; k++ {
+					if p.word(p.at(k)) == wIdent {
+						p.ref(p.at(k), false)
+					}
+				}
+				p.i += n
+				break
+			}
 			if !p.specifierMacro() {
 				sp.typ, sp.onlyID = true, true
 			}
@@ -199,18 +210,77 @@ func (p *parser) specifiers() specs {
 // (TestScanWhereTreeSitterIsWrong). The scanner reads it as a reference
 // in the specifiers, as __attribute__ is read.
 func (p *parser) specifierMacro() bool {
-	k := 1
+	for k := p.skipQuals(1); ; {
+		switch t := p.at(k); p.word(t) {
+		case wPrim, wSized, wTag:
+			return true
+		case wIdent:
+			next := p.at(p.skipQuals(k + 1))
+			if p.is(next, "*") || next.kind == tIdent && p.word(next) == wIdent {
+				return p.macroAt(0) // t is the type
+			}
+			if !p.macroAt(k) {
+				return false
+			}
+			k = p.skipQuals(k + 1) // EXTERN CONST86 char *, SQLITE_API SQLITE_EXTERN const
+		default:
+			return false
+		}
+	}
+}
+
+// skipQuals returns the offset from p.i of the first token at or after
+// offset k that is not a qualifier or storage class.
+func (p *parser) skipQuals(k int) int {
 	for w := p.word(p.at(k)); w == wQual || w == wStatic; w = p.word(p.at(k)) {
 		k++
 	}
-	switch p.word(p.at(k)) {
-	case wPrim, wSized, wTag:
-		return true
-	case wIdent:
-		next := p.at(k + 1)
-		return macroName(p.src[p.peek().start:p.peek().end]) && (p.is(next, "*") || p.word(next) == wIdent)
+	return k
+}
+
+// macroAt reports whether the token at offset k is a name spelled as a
+// macro.
+func (p *parser) macroAt(k int) bool {
+	t := p.at(k)
+	return t.kind == tIdent && macroName(p.src[t.start:t.end])
+}
+
+// macroType returns the length of a macro type specifier at p.i, 0 if
+// there is none: tree-sitter-c's macro_type_specifier, a name and a type
+// in parentheses (OpenSSL's `STACK_OF(X509) *`, glibc's `ElfW(Addr)
+// r_brk;`) before a declarator, whose names are references.
+func (p *parser) macroType() int {
+	if !p.is(p.at(1), "(") {
+		return 0
 	}
-	return false
+	k := p.skipQuals(2)
+	switch p.word(p.at(k)) {
+	case wTag:
+		if p.word(p.at(k+1)) != wIdent || p.at(k+1).kind != tIdent {
+			return 0
+		}
+		k += 2
+	case wIdent:
+		if p.at(k).kind != tIdent {
+			return 0
+		}
+		k++
+	case wPrim, wSized:
+		for w := p.word(p.at(k)); w == wPrim || w == wSized; w = p.word(p.at(k)) {
+			k++
+		}
+	default:
+		return 0
+	}
+	for k = p.skipQuals(k); p.is(p.at(k), "*"); k = p.skipQuals(k + 1) {
+	}
+	if !p.is(p.at(k), ")") {
+		return 0
+	}
+	if next := p.at(k + 1); !p.is(next, "*") && (next.kind != tIdent || p.word(next) != wIdent) {
+		return 0
+	}
+	return k + 1
 }
 
 // tagSpec parses a struct, union or enum specifier, with its body if it
