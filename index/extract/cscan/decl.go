@@ -20,7 +20,7 @@ func (p *parser) declaration(ctx int) {
 		p.typedef(ctx)
 		return
 	}
-	if ctx == ctxTop && p.word(first) == wIdent && p.macroStatement(first) {
+	if ctx == ctxTop && p.word(first) == wIdent && p.macroType() == 0 && p.macroStatement(first) {
 		return
 	}
 	sp := p.specifiers()
@@ -277,8 +277,8 @@ func (p *parser) macroType() int {
 	if !p.is(p.at(k), ")") {
 		return 0
 	}
-	if next := p.at(k + 1); !p.is(next, "*") && (next.kind != tIdent || p.word(next) != wIdent) {
-		return 0
+	if next := p.at(k + 1); next.line != p.at(k).line || !p.is(next, "*") && (next.kind != tIdent || p.word(next) != wIdent) {
+		return 0 // a line of macro calls without semicolons
 	}
 	return k + 1
 }

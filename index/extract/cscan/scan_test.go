@@ -52,6 +52,7 @@ var tricky = []struct {
 	{name: "attribute after a macro call and a name", src: "extern int *a (int *p) __nonnull ((1)) __THROW __attribute__ ((cold));\n", fallback: true},
 	{name: "export macros before the type", src: "int a;\nOSSL_DEPRECATEDIN_3_0 void BF_encrypt(BF_LONG *data, const BF_KEY *key);\nOSSL_DEPRECATEDIN_3_0 const char *AES_options(void);\nGMK_EXPORT void gmk_free (char *str);\nextern _X_EXPORT int RegisterFPEFunctions (int x);\n", mayErr: true},
 	{name: "macro types", src: "STACK_OF(CONF_VALUE) *_CONF_get(const CONF *conf, int x);\nstruct s { LHASH_OF(CONF_VALUE) *data; ElfW(Addr) r_brk; T(struct u *) p; int n; };\nint a;\n"},
+	{name: "Python's API macros", src: "PyAPI_FUNC(PyObject *) PyEval_EvalCode(PyObject *, PyObject *);\nPyAPI_DATA(PyTypeObject) PyBool_Type;\nPyAPI_FUNC(int) PyCodec_Register(\n       PyObject *search_function\n   );\n"},
 	{name: "macro call with two arguments in a struct", src: "struct s { __DECLARE_FLEX_ARRAY(struct b, bufs); };\n", fallback: true},
 	{name: "glibc macro in a struct", src: "struct S { int (*cb) (int) __THROW; };\n", fallback: true},
 	{name: "glibc macro on a variable", src: "extern int v __attribute_deprecated__;\n", fallback: true},
