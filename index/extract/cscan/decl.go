@@ -340,12 +340,23 @@ func (p *parser) tagSpec(sp *specs) {
 	p.end(sym, opened, end)
 }
 
-// enumBody parses enumerators to the closing "}".
+// enumBody parses enumerators to the closing "}" (or, in a
+// conditional's branch, to its #else, #elif or #endif). A #define there
+// is recorded as anywhere else: tree-sitter-c reads a preproc_call
+// instead, without the macro's symbol, and drops the next enumerator
+// into an error (TestScanWhereTreeSitterIsWrong).
 func (p *parser) enumBody() {
 	for {
 		t := p.peek()
 		if p.is(t, "}") {
 			return
+		}
+		if t.kind == tDir {
+			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
+				return
+			}
+			p.directive(ctxEnum, nil)
+			continue
 		}
 		if t.kind != tIdent || p.word(t) != wIdent {
 			fail("unexpected %q in an enum", p.text(t))

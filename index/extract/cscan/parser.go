@@ -8,6 +8,7 @@ import (
 const (
 	ctxTop   = iota // the file
 	ctxField        // a struct or union body
+	ctxEnum         // an enum body
 )
 
 type parser struct {
@@ -124,8 +125,8 @@ func (p *parser) directive(ctx int, b *bodyState) {
 	case "define":
 		p.macro(t)
 	case "include":
-		if ctx == ctxField {
-			fail("#include in a struct") // tree-sitter drops it
+		if ctx != ctxTop {
+			fail("#include in a struct or enum") // tree-sitter drops it
 		}
 		path := p.peek()
 		p.i++
@@ -158,6 +159,8 @@ func (p *parser) conditional(ctx int, b *bodyState) {
 			if *b != at {
 				fail("a conditional's branch splits a statement")
 			}
+		} else if ctx == ctxEnum {
+			p.enumBody()
 		} else {
 			p.items(ctx)
 		}
