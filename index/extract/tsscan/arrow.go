@@ -61,24 +61,29 @@ func (p *parser) arrowAhead() bool {
 }
 
 // arrow parses an arrow function.
-func (p *parser) arrow() {
+func (p *parser) arrow() int32 {
 	p.enter()
 	defer p.leave()
+	fn := p.newFn(fnLiteral)
+	defer p.openScope(sArrow, p.tok.start)()
+	defer p.noExportWalk()()
 	if p.is("async") && !p.tokIs(p.peek(), "=>") {
 		p.next()
 	}
 	if p.isName() {
-		p.ref(p.tok)
+		b := p.refBind(p.tok, bArrowParam)
+		p.r.binds[b].fn = fn
 		p.next()
 	} else {
-		p.signature()
+		p.signature(fn)
 	}
 	p.expect("=>")
 	if p.is("{") {
 		p.block()
-		return
+	} else {
+		p.assign()
 	}
-	p.assign()
+	return p.r.expr(expr{kind: xFunc, a: fn})
 }
 
 // advance moves to the next token in lookahead scans, reading regular

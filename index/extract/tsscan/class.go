@@ -11,28 +11,43 @@ func (p *parser) class(w wrap, start int, decl bool) {
 	p.eat("abstract")
 	p.expect("class")
 	id, opened := int32(-1), false
+	obj := p.newObj(-1)
+	p.r.classes = append(p.r.classes, obj)
 	if p.isName() && !p.is("extends") && !p.is("implements") && !p.is("{") {
 		name := p.tok
 		id, opened = p.define(defSite{node: start, decl: start, sig: sig, wrapper: w.start, wrapSig: w.firstTok,
 			exported: w.export, nameStart: name.start, nameEnd: name.end, kind: extract.KindClass, scope: scopeType})
-		p.ref(name)
+		if decl {
+			p.declName(name)
+			p.bindType(name, bOther)
+		} else {
+			p.ref(name)
+		}
+		p.r.objs[obj].name, p.r.objs[obj].off = string(p.src[name.start:name.end]), int32(name.start)
 		p.next()
 	}
+	p.expTop = false
+	defer p.enterThis(-1, obj)()
 	if p.ts && p.is("<") {
 		p.typeParams()
 	}
 	if p.eat("extends") {
-		p.heritage()
+		x := p.heritage()
+		if x > 0 && p.r.exprs[x].kind == xCall {
+			x = p.r.exprs[x].a
+		}
+		p.r.objs[obj].ext = x
+		p.r.objs[obj].supers = append(p.r.objs[obj].supers, heritage{x: x})
 	}
 	if p.ts && p.eat("implements") {
 		for {
-			p.typ()
+			p.r.objs[obj].supers = append(p.r.objs[obj].supers, heritage{typ: p.typ()})
 			if !p.eat(",") {
 				break
 			}
 		}
 	}
-	p.classBody()
+	p.classBody(obj)
 	if opened {
 		p.closeScope()
 	}
@@ -42,16 +57,19 @@ func (p *parser) class(w wrap, start int, decl bool) {
 // heritage parses the extends clause's expression. TypeScript's type
 // arguments there reach the parser as call parentheses when the mask
 // rewrote them (extract.TSMask), and are then a call.
-func (p *parser) heritage() {
-	p.postfixOnly()
+func (p *parser) heritage() int32 {
+	x := p.postfixOnly()
 	if p.ts && p.is("<") {
 		p.typeArgs()
 	}
+	return x
 }
 
-func (p *parser) classBody() {
+func (p *parser) classBody(obj int32) {
 	p.enter()
 	defer p.leave()
+	defer p.openScope(sClassBody, p.tok.start)()
+	defer p.inCont(p.newCont())()
 	p.expect("{")
 	for !p.is("}") {
 		if p.tok.kind == tEOF {
@@ -60,14 +78,15 @@ func (p *parser) classBody() {
 		if p.eat(";") {
 			continue
 		}
-		p.member(false)
+		p.member(obj)
 	}
 	p.next()
 }
 
 // member parses one class member (or, with obj, one object literal
 // member that is a method).
-func (p *parser) member(obj bool) {
+func (p *parser) member(cls int32) {
+	obj := cls < 0
 	start := p.tok.start
 	if !obj && !p.ts {
 		for p.is("@") {
@@ -111,11 +130,11 @@ func (p *parser) member(obj bool) {
 	}
 	p.eat("*")
 	if p.is("[") && p.ts && !obj && p.indexSignatureAhead() {
-		p.indexSignature()
+		p.indexSignature(cls)
 		p.memberEnd()
 		return
 	}
-	p.memberDef(start, sig, private, accessor, obj)
+	p.memberDef(start, sig, private, accessor, cls)
 }
 
 // isModifier reports whether w may modify a class member.
@@ -141,7 +160,8 @@ func modifierFollows(p *parser, t token) bool {
 
 // memberDef parses a member from its name: a method, a method signature
 // or a field.
-func (p *parser) memberDef(start, sig int, private, accessor, obj bool) {
+func (p *parser) memberDef(start, sig int, private, accessor bool, cls int32) {
+	obj := cls < 0
 	name := p.tok
 	nameEnd := name.end
 	isComputed := p.is("[")
@@ -150,8 +170,9 @@ func (p *parser) memberDef(start, sig int, private, accessor, obj bool) {
 		p.failHere("member named by an empty string")
 	}
 	method := p.methodAfterName()
+	hasBody := method && p.hasBodyAhead()
 	switch {
-	case method && p.hasBodyAhead():
+	case hasBody:
 		d.kind, d.scope = extract.KindMethod, scopeFunc
 		if accessor {
 			d.kind = extract.KindProperty
@@ -169,16 +190,37 @@ func (p *parser) memberDef(start, sig int, private, accessor, obj bool) {
 	}
 	d.nameEnd = nameEnd
 	id, opened := p.define(d)
-	p.propertyName()
+	m := member{name: string(p.src[name.start:nameEnd]), off: int32(name.start), ctor: -1}
+	p.memberName()
 	if method {
 		if p.ts {
 			p.eat("?")
 		}
-		p.signature()
-		if p.is("{") {
+		fn := p.sigFnAt(m.name, m.off)
+		if hasBody {
+			// method_definition: a scope; this is no plain function's.
+			leave := p.openScope(sMethod, start)
+			tf := p.thisFn
+			p.thisFn = -1
+			p.signature(fn)
+			if !p.is("{") {
+				p.failHere("expected a method body")
+			}
 			p.block()
-		} else if !p.ts || opened {
-			p.failHere("expected a method body")
+			p.thisFn = tf
+			leave()
+			if m.name == "constructor" {
+				m.ctor = fn
+			}
+		} else {
+			m.method = true // method_signature's type is not read
+			p.signature(fn)
+			if p.is("{") || !p.ts || opened {
+				p.failHere("expected a method body")
+			}
+		}
+		if cls >= 0 {
+			p.r.objs[cls].members = append(p.r.objs[cls].members, m)
 		}
 		if opened {
 			p.closeScope()
@@ -198,11 +240,14 @@ func (p *parser) memberDef(start, sig int, private, accessor, obj bool) {
 			p.eat("!")
 		}
 		if p.eat(":") {
-			p.typ()
+			m.typ = p.typ()
 		}
 	}
 	if p.eat("=") {
 		p.assign()
+	}
+	if cls >= 0 {
+		p.r.objs[cls].members = append(p.r.objs[cls].members, m)
 	}
 	p.endDef(id, p.prev)
 	p.memberEnd()
@@ -396,14 +441,16 @@ func (p *parser) indexSignatureAhead() bool {
 }
 
 // indexSignature parses [name: type]: type.
-func (p *parser) indexSignature() {
+func (p *parser) indexSignature(cls int32) {
 	p.expect("[")
+	m := member{name: p.text(), off: int32(p.tok.start), ctor: -1}
 	p.ref(p.tok)
 	p.next()
 	p.expect(":")
 	p.typ()
 	p.expect("]")
 	if p.eat(":") {
-		p.typ()
+		m.typ = p.typ()
 	}
+	p.r.objs[cls].members = append(p.r.objs[cls].members, m)
 }

@@ -25,11 +25,16 @@ func (p *parser) lexicalDeclarators(w wrap) []int32 {
 	decl := p.tok.start
 	isConst := p.is("const")
 	p.next()
+	p.expTop = false
 	var ids []int32
 	for {
 		if !p.isName() {
-			p.pattern()
-			p.declaratorRest()
+			var short []int32
+			p.pattern(&short)
+			_, val := p.declaratorRest()
+			for _, b := range short {
+				p.r.binds[b].kind, p.r.binds[b].val = bDestructured, val
+			}
 		} else if id := p.declarator(decl, isConst, w); id >= 0 {
 			ids = append(ids, id)
 		}
@@ -65,9 +70,9 @@ func (p *parser) declarator(decl int, isConst bool, w wrap) int32 {
 	if d.kind != 0 {
 		id, opened = p.define(d)
 	}
-	p.ref(name)
+	b := p.refBind(name, bVar)
 	p.next()
-	p.declaratorRest()
+	p.r.binds[b].typ, p.r.binds[b].val = p.declaratorRest()
 	if opened {
 		p.closeScope()
 	}
@@ -76,17 +81,18 @@ func (p *parser) declarator(decl int, isConst bool, w wrap) int32 {
 
 // declaratorRest parses what follows a declarator's name: TypeScript's
 // definite assignment and annotation, and the value.
-func (p *parser) declaratorRest() {
+func (p *parser) declaratorRest() (typ, val int32) {
 	if p.ts {
 		p.eat("!")
 		if p.eat(":") {
-			p.typ()
+			typ = p.typ()
 		}
 	}
 	p.bareName = !p.is("=")
 	if p.eat("=") {
-		p.assign()
+		val = p.assign()
 	}
+	return typ, val
 }
 
 type valKind uint8
@@ -152,62 +158,93 @@ func (p *parser) skipTo(s string) bool {
 
 // function parses a function declaration (decl) or expression from its
 // async or function keyword.
-func (p *parser) function(w wrap, decl bool) {
+func (p *parser) function(w wrap, decl bool) int32 {
 	start := p.tok.start
 	p.eat("async")
 	p.expect("function")
-	p.eat("*")
+	gen := p.eat("*")
 	id, opened := int32(-1), false
+	fn := int32(-1)
+	var leave func()
 	if p.isName() && !p.is("(") {
 		name := p.tok
 		if decl && p.ts && !p.hasBodyAhead() {
 			// An overload: function_signature, no body, no scope.
 			id, _ = p.define(defSite{node: start, decl: start, sig: start, wrapper: w.start, wrapSig: w.firstTok,
 				exported: w.export, nameStart: name.start, nameEnd: name.end, kind: extract.KindFunction})
-			p.ref(name)
+			fn = p.sigFn(name)
+			p.declName(name)
+			p.refBind(name, bOther)
 			p.next()
-			p.signature()
+			p.signature(fn)
 			p.semi()
 			p.endDef(id, p.prev)
-			return
+			return 0
 		}
 		if decl {
 			id, opened = p.define(defSite{node: start, decl: start, sig: start, wrapper: w.start, wrapSig: w.firstTok,
 				exported: w.export, nameStart: name.start, nameEnd: name.end, kind: extract.KindFunction, scope: scopeFunc})
+			if gen {
+				fn = p.newFn(fnOther) // generator_function_declaration: no signature facts
+			} else {
+				fn = p.sigFn(name)
+			}
+			p.declName(name)
+			p.refBind(name, bOther)
+			leave = p.openScope(sFunc, start)
+		} else {
+			fn = p.newFn(fnLiteral)
+			leave = p.openScope(sFunc, start)
+			p.ref(name)
 		}
-		p.ref(name)
 		p.next()
 	}
-	p.signature()
+	p.expTop = false
+	if fn < 0 {
+		fn = p.newFn(fnLiteral)
+		leave = p.openScope(sFunc, start)
+	}
+	defer p.enterThis(fn, -1)()
+	if !decl {
+		defer p.noExportWalk()()
+	}
+	p.signature(fn)
 	if !p.is("{") && p.ts {
 		// export default function (x: T): R; an anonymous overload.
 		p.semi()
 	} else {
 		p.block()
 	}
+	leave()
 	if opened {
 		p.closeScope()
 	}
 	p.endDef(id, p.prev)
+	if decl {
+		return 0
+	}
+	return p.r.expr(expr{kind: xFunc, a: fn})
 }
 
 // signature parses type parameters, parameters and return type.
-func (p *parser) signature() {
+func (p *parser) signature(fn int32) {
 	if p.ts && p.is("<") {
 		p.typeParams()
 	}
-	p.params()
+	p.params(fn)
 	if p.ts && p.eat(":") {
-		p.returnType()
+		p.r.fns[fn].ret = p.returnType()
 	}
 }
 
-// params parses ( parameters ).
-func (p *parser) params() {
+// params parses ( parameters ) of the function fn.
+func (p *parser) params(fn int32) {
 	p.enter()
 	p.expect("(")
-	for !p.is(")") {
-		p.param()
+	for i := int32(0); !p.is(")"); {
+		if p.param(fn, i) {
+			i++
+		}
 		if !p.eat(",") {
 			break
 		}
@@ -218,29 +255,61 @@ func (p *parser) params() {
 
 // param is one parameter: decorators, modifiers, a pattern, ?, a type and
 // a default.
-func (p *parser) param() {
+// param is one parameter of fn, the i-th of tsParams; it reports whether
+// it is one of those (not this).
+func (p *parser) param(fn, i int32) bool {
 	for p.is("@") {
 		p.decorator()
 	}
+	prop := false
 	if p.ts {
-		for p.tsModifier() {
+		for {
+			w := p.text()
+			if !p.tsModifier() {
+				break
+			}
+			prop = prop || w != "readonly"
 		}
 	}
-	p.eat("...")
+	rest := p.eat("...")
 	if p.ts && p.is("this") {
 		p.next()
-	} else {
-		p.pattern()
-	}
-	if p.ts {
-		p.eat("?")
 		if p.eat(":") {
 			p.typ()
 		}
+		if p.eat("=") {
+			p.assign()
+		}
+		return false
 	}
-	if p.eat("=") {
-		p.assign()
+	nameTok := p.tok
+	b := p.pattern(nil)
+	prm := param{prop: prop}
+	if p.ts {
+		p.eat("?")
+		if p.eat(":") {
+			prm.typ = p.typ()
+		}
 	}
+	var def int32
+	hasDef := p.eat("=")
+	if hasDef {
+		def = p.assign()
+	}
+	if b >= 0 && !rest {
+		bd := &p.r.binds[b]
+		switch {
+		case p.ts:
+			bd.kind, bd.typ, bd.val, bd.fn, bd.param = bParam, prm.typ, def, fn, i
+			prm.name, prm.off = bd.name, int32(nameTok.start)
+		case hasDef:
+			bd.kind, bd.val = bJSDefault, def
+		}
+	}
+	if p.ts && fn >= 0 {
+		p.r.fns[fn].params = append(p.r.fns[fn].params, prm)
+	}
+	return true
 }
 
 // tsModifier skips a parameter's accessibility or readonly modifier.
@@ -256,7 +325,10 @@ func (p *parser) tsModifier() bool {
 }
 
 // pattern parses a binding pattern: a name, [ ... ] or { ... }.
-func (p *parser) pattern() {
+// pattern parses a binding pattern and returns the binding of a plain
+// name, -1 else; short, when not nil, collects the shorthand names of a
+// top-level object pattern.
+func (p *parser) pattern(short *[]int32) int32 {
 	p.enter()
 	defer p.leave()
 	switch {
@@ -264,8 +336,9 @@ func (p *parser) pattern() {
 		if reserved[p.text()] {
 			p.failHere("reserved word as a name")
 		}
-		p.ref(p.tok)
+		b := p.refBind(p.tok, bOther)
 		p.next()
+		return b
 	case p.is("["):
 		p.next()
 		for !p.is("]") {
@@ -273,7 +346,7 @@ func (p *parser) pattern() {
 				continue
 			}
 			p.eat("...")
-			p.pattern()
+			p.pattern(nil)
 			if p.eat("=") {
 				p.assign()
 			}
@@ -283,24 +356,35 @@ func (p *parser) pattern() {
 		}
 		p.expect("]")
 	case p.is("{"):
-		p.objectPattern()
+		p.objectPattern(short)
 	default:
 		p.failHere("expected a name or pattern")
 	}
+	return -1
 }
 
-func (p *parser) objectPattern() {
+func (p *parser) objectPattern(short *[]int32) {
 	p.next()
 	for !p.is("}") {
 		if p.eat("...") {
-			p.pattern()
+			p.pattern(nil)
 		} else {
 			key := p.tok
+			nref := len(p.r.refs)
 			p.propertyName()
 			if p.eat(":") {
-				p.pattern()
+				if len(p.r.refs) > nref && key.kind == tName {
+					p.r.refs[nref] = refCtx{} // pair_pattern's key: a property_identifier
+				}
+				p.pattern(nil)
 			} else if key.kind != tName {
 				p.failHere("expected :")
+			} else if len(p.r.refs) > nref {
+				p.r.refs[nref].binding = true
+				b := p.bind(key, bOther)
+				if short != nil && !p.is("=") {
+					*short = append(*short, b)
+				}
 			}
 			if p.eat("=") {
 				p.assign()

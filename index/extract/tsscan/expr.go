@@ -12,11 +12,14 @@ import (
 // through member accesses), decision points (&&, ||, ??, ?:) and the
 // definitions expressions hold (classes, object literal methods).
 
-func (p *parser) expression() {
-	p.assign()
+// expression returns its value's record (tree.go), 0 for a sequence.
+func (p *parser) expression() int32 {
+	x := p.assign()
 	for p.eat(",") {
 		p.assign()
+		x = 0
 	}
+	return x
 }
 
 var assignOps = map[string]bool{
@@ -26,12 +29,11 @@ var assignOps = map[string]bool{
 
 // assign parses an assignment expression: an arrow function, a yield, or
 // a conditional expression with an optional assignment.
-func (p *parser) assign() {
+func (p *parser) assign() int32 {
 	p.enter()
 	defer p.leave()
 	if p.arrowAhead() {
-		p.arrow()
-		return
+		return p.arrow()
 	}
 	if p.is("yield") {
 		p.next()
@@ -39,12 +41,33 @@ func (p *parser) assign() {
 		if !p.tok.nl && p.startsExpr() {
 			p.assign()
 		}
-		return
+		return 0
 	}
-	p.conditional()
+	x := p.conditional()
 	if p.tok.kind == tPunct && assignOps[p.text()] {
+		if p.is("=") {
+			p.thisAssignment(x)
+			p.assignPattern(x)
+		}
 		p.next()
 		p.assign()
+		return 0
+	}
+	return x
+}
+
+// thisAssignment records this.NAME = … for the function or class that
+// collects them (tsEachThisAssignment).
+func (p *parser) thisAssignment(x int32) {
+	e := &p.r.exprs[x]
+	if x <= 0 || e.kind != xMember || p.r.exprs[e.a].kind != xThis || p.thisTo < 0 || p.src[e.off] == '#' {
+		return
+	}
+	m := member{name: e.name, off: e.off}
+	if p.thisCls {
+		p.r.objs[p.thisTo].this = append(p.r.objs[p.thisTo].this, m)
+	} else {
+		p.r.fns[p.thisTo].this = append(p.r.fns[p.thisTo].this, m)
 	}
 }
 
@@ -63,8 +86,8 @@ func (p *parser) startsExpr() bool {
 	return !p.is("in") && !p.is("of") && !p.is("instanceof")
 }
 
-func (p *parser) conditional() {
-	p.binary()
+func (p *parser) conditional() int32 {
+	x := p.binary()
 	if p.is("?") {
 		p.branch()
 		p.next()
@@ -74,7 +97,9 @@ func (p *parser) conditional() {
 		p.noIn = saved
 		p.expect(":")
 		p.assign()
+		return 0
 	}
+	return x
 }
 
 var binaryOps = map[string]bool{
@@ -83,60 +108,78 @@ var binaryOps = map[string]bool{
 	">>>": true, "+": true, "-": true, "*": true, "/": true, "%": true, "**": true,
 }
 
-func (p *parser) binary() {
-	p.unary()
+func (p *parser) binary() int32 {
+	saved := p.holeOK
+	defer func() { p.holeOK = saved }()
+	p.holeOK = false
+	b := binChain{xs: []int32{p.unary()}}
 	for {
 		switch {
 		case p.tok.kind == tPunct && binaryOps[p.text()]:
 			if p.is("&&") || p.is("||") || p.is("??") {
 				p.branch()
 			}
+			op := p.text()
 			p.next()
-			p.unary()
+			p.holeOK = p.ts
+			x := p.unary()
+			p.holeOK = false
+			if p.hole > 0 {
+				// a - b!.c is (a - b)!.c to tree-sitter: the non-null
+				// expression takes the operators read so far.
+				b.add(op, p.holeInner)
+				p.r.exprs[p.hole].a = b.build(p.r)
+				b, p.hole = binChain{xs: []int32{x}}, 0
+				continue
+			}
+			b.add(op, x)
 		case p.is("instanceof"), p.is("in") && p.noIn == 0:
 			p.next()
-			p.unary()
+			b.add("in", p.unary())
 		case p.ts && (p.is("as") || p.is("satisfies")) && !p.tok.nl:
 			p.next()
+			var t int32
 			if p.is("const") {
 				p.next()
 			} else {
-				p.typ()
+				t = p.typ()
 			}
+			b.add("as", t)
 		default:
-			return
+			return b.build(p.r)
 		}
 	}
 }
 
-func (p *parser) unary() {
+func (p *parser) unary() int32 {
 	p.enter()
 	defer p.leave()
 	switch {
 	case p.tok.kind == tPunct && (p.is("!") || p.is("~") || p.is("+") || p.is("-") || p.is("++") || p.is("--")):
 		p.next()
 		p.unary()
-		return
+		return 0
 	case p.is("typeof") || p.is("void") || p.is("delete"):
 		p.next()
 		p.unary()
-		return
+		return 0
 	case p.is("await") && p.awaitOperator() && (p.ts || !p.tokIs(p.peek(), "(")):
 		// tree-sitter-javascript mostly reads await (x) as a call of a
 		// function named await.
 		p.next()
-		p.unary()
-		return
+		return p.r.expr(expr{kind: xWrap, a: p.unary()})
 	case p.ts && p.is("<"):
 		// A type assertion <T>x (generic arrows are assign's).
 		p.typeArgs()
 		p.unary()
-		return
+		return 0
 	}
-	p.postfixOnly()
+	x := p.postfixOnly()
 	if (p.is("++") || p.is("--")) && !p.tok.nl {
 		p.next()
+		return 0
 	}
+	return x
 }
 
 // awaitOperator reports whether the await at the current token applies
@@ -155,16 +198,16 @@ func (p *parser) awaitOperator() bool {
 
 // postfixOnly parses a primary expression and its member accesses,
 // calls, subscripts and tagged templates.
-func (p *parser) postfixOnly() {
+func (p *parser) postfixOnly() int32 {
 	start := p.tok.start
-	callee, fn := p.primary()
-	p.chain(start, callee, fn, true)
+	callee, fn, x := p.primary()
+	return p.chain(start, callee, fn, x, true)
 }
 
 // chain parses the accesses and (with calls) calls after a primary
 // expression that started at start; callee is where a call's callee name
 // would start, fn the identifier a require/import call is named by.
-func (p *parser) chain(start, callee int, fn string, calls bool) {
+func (p *parser) chain(start, callee int, fn string, x int32, calls bool) int32 {
 	for {
 		switch {
 		case p.is(".") || p.is("?."):
@@ -173,16 +216,17 @@ func (p *parser) chain(start, callee int, fn string, calls bool) {
 			switch {
 			case p.tok.kind == tName || p.tok.kind == tPrivate:
 				callee = p.tok.start
-				p.ref(p.tok)
+				x = p.property(x)
 				p.next()
 			case p.is("(") && calls && optional:
-				p.call(start, callee, "")
+				p.call(start, callee, "", x, false)
 				callee = start
+				x = p.r.expr(expr{kind: xCall, a: x})
 			case p.is("[") && optional:
 				p.next()
 				p.expression()
 				p.expect("]")
-				callee = start
+				callee, x = start, 0
 			case p.is("<") && calls && optional:
 				p.typeArgs()
 			default:
@@ -193,30 +237,49 @@ func (p *parser) chain(start, callee int, fn string, calls bool) {
 			p.next()
 			p.expression()
 			p.expect("]")
-			callee, fn = start, ""
+			callee, fn, x = start, "", 0
 		case p.is("(") && calls:
-			p.call(start, callee, fn)
+			p.call(start, callee, fn, x, false)
 			callee, fn = start, ""
+			x = p.r.expr(expr{kind: xCall, a: x})
 		case p.tok.kind == tTemplate || p.tok.kind == tTplHead:
 			p.template()
 			p.called(start, callee)
 			callee, fn = start, ""
+			x = p.r.expr(expr{kind: xCall, a: x})
 		case p.ts && p.is("!") && !p.tok.nl:
 			p.next()
 			callee, fn = start, ""
+			inner := x
+			x = p.r.expr(expr{kind: xWrap, a: x})
+			if p.holeOK {
+				p.hole, p.holeInner, p.holeOK = x, inner, false
+			}
 		case p.ts && p.is("<") && p.typeArgsCallAhead():
 			p.typeArgs()
 			fn = ""
 		default:
-			return
+			return x
 		}
 	}
+}
+
+// property reads the property name of x.name (the current token) and
+// returns the member expression.
+func (p *parser) property(x int32) int32 {
+	t := p.tok
+	c := refCtx{kind: rMember, obj: x}
+	if !p.ts && p.thisFn >= 0 && x > 0 && p.r.exprs[x].kind == xThis {
+		c.kind, c.fn = rThis, p.thisFn
+	}
+	p.refAs(t, c)
+	return p.r.expr(expr{kind: xMember, a: x, off: int32(t.start), name: string(p.src[t.start:t.end])})
 }
 
 // call parses ( arguments ) of a call whose callee name starts at
 // callee; fn is "require" or "import" for those calls, whose literal
 // first argument is an import.
-func (p *parser) call(start, callee int, fn string) {
+func (p *parser) call(start, callee int, fn string, x int32, isNew bool) {
 	defer p.called(start, callee)
 	p.enter()
 	defer p.leave()
@@ -229,9 +292,18 @@ func (p *parser) call(start, callee int, fn string) {
 			p.res.Imports = append(p.res.Imports, extract.Import{Path: path, Line: p.line(start)})
 		}
 	}
-	for !p.is(")") {
-		p.eat("...")
-		p.assign()
+	p.args(x, isNew)
+}
+
+// args parses arguments to their ')': a function literal passed is
+// recorded with its callee (x) and index, for contextual types.
+func (p *parser) args(x int32, isNew bool) {
+	for i := int32(0); !p.is(")"); i++ {
+		spread := p.eat("...")
+		if a := p.assign(); !spread && a > 0 && p.r.exprs[a].kind == xFunc {
+			f := &p.r.fns[p.r.exprs[a].a]
+			f.callee, f.isNew, f.arg = x, isNew, i
+		}
 		if !p.eat(",") {
 			break
 		}

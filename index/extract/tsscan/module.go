@@ -34,8 +34,15 @@ func (p *parser) importStatement() {
 			p.next()
 		}
 	}
+	var binds []int32
+	var specs []int32
 	if p.isName() && !p.is("from") || p.isName() && p.tokIs(p.peek(), "from") {
-		p.ref(p.tok)
+		name := p.tok
+		if t := p.peek(); p.ts && p.tokIs(t, "=") {
+			p.ref(name) // import_require_clause: no binding
+		} else {
+			binds = append(binds, p.refBind(name, bDefault))
+		}
 		p.next()
 		if p.ts && p.eat("=") {
 			p.importRequire(start)
@@ -49,10 +56,10 @@ func (p *parser) importStatement() {
 	switch {
 	case p.eat("*"):
 		p.expect("as")
-		p.ref(p.tok)
+		binds = append(binds, p.refBind(p.tok, bNamespace))
 		p.next()
 	case p.is("{"):
-		p.specifiers(false)
+		_, specs, binds = p.specifiers(false, binds)
 	default:
 		if !clause {
 			p.failHere("import without a clause")
@@ -62,10 +69,22 @@ func (p *parser) importStatement() {
 	if p.tok.kind != tString {
 		p.failHere("expected a module string")
 	}
+	mod := p.moduleHead(p.tok)
+	for _, b := range binds {
+		p.r.binds[b].mod = mod
+	}
+	for _, s := range specs {
+		p.r.specs[s].mod = mod
+	}
 	p.addImport(p.tok, start)
 	p.next()
 	p.attributes()
 	p.semi()
+}
+
+// moduleHead is the module head of the string token t (tsStringValue).
+func (p *parser) moduleHead(t token) string {
+	return moduleHead(strings.Trim(string(p.src[t.start:t.end]), "'\"`"))
 }
 
 // importRequire parses the rest of import x = require("m") or
@@ -103,9 +122,12 @@ func (p *parser) attributes() {
 // specifiers parses { a, b as c, type d }; export adds local names to
 // the exports markExports flags, when no from clause follows (the caller
 // drops them otherwise).
-func (p *parser) specifiers(export bool) []string {
+// It returns the specifiers' records too (their module is the caller's
+// to fill in) and, for an import, appends each one's binding to binds.
+func (p *parser) specifiers(export bool, binds []int32) ([]string, []int32, []int32) {
 	p.expect("{")
 	var names []string
+	var specs []int32
 	for !p.is("}") {
 		if p.ts && p.is("type") {
 			if t := p.peek(); t.kind == tName || t.kind == tString {
@@ -116,10 +138,15 @@ func (p *parser) specifiers(export bool) []string {
 		if name.kind != tName && name.kind != tString {
 			p.failHere("expected a specifier")
 		}
+		p.r.specs = append(p.r.specs, specRec{name: string(p.src[name.start:name.end]), nameAt: int32(name.start),
+			export: export, scope: p.sc})
+		sp := int32(len(p.r.specs) - 1)
+		specs = append(specs, sp)
+		local := name
 		if name.kind == tName && (p.ts || !p.is("default")) {
 			// default is a name in TypeScript's specifiers, a keyword in
 			// JavaScript's.
-			p.ref(name)
+			p.refAs(name, refCtx{kind: rSpec, fn: sp})
 			if export {
 				names = append(names, string(p.src[name.start:name.end]))
 			}
@@ -128,17 +155,24 @@ func (p *parser) specifiers(export bool) []string {
 		}
 		p.next()
 		if p.eat("as") {
+			local = p.tok
 			if p.tok.kind == tName && (p.ts || !p.is("default")) {
-				p.ref(p.tok)
+				p.refAs(p.tok, refCtx{kind: rSpec, fn: sp})
 			}
 			p.next()
+		}
+		p.alias = append(p.alias, string(p.src[local.start:local.end]))
+		if !export {
+			b := p.bind(local, bImportSpec)
+			p.r.binds[b].spec = p.r.specs[sp].name
+			binds = append(binds, b)
 		}
 		if !p.eat(",") {
 			break
 		}
 	}
 	p.expect("}")
-	return names
+	return names, specs, binds
 }
 
 func (p *parser) exportStatement() { p.exportFrom(p.tok.start) }
@@ -148,33 +182,57 @@ func (p *parser) exportStatement() { p.exportFrom(p.tok.start) }
 func (p *parser) exportFrom(start int) {
 	w := wrap{start: start, export: true, firstTok: p.tok.start}
 	p.next()
+	e := p.exportRec()
+	defer p.exportDone(e)()
 	switch {
 	case p.is("default"):
 		p.next()
+		e.kind, e.name = exDecl, "default"
 		switch {
 		case p.is("function") || p.is("async") && p.tokIs(p.peek(), "function"):
-			p.function(w, p.functionNamedAhead())
+			if named := p.functionNamedAhead(); named {
+				p.expTop = true
+				p.function(w, named)
+			} else {
+				e.kind, e.val = exValue, p.function(w, named)
+			}
 		case p.is("class") || p.is("abstract") && p.tokIs(p.peek(), "class"):
+			p.expTop = true
 			p.class(w, p.tok.start, true)
 		case p.ts && p.is("interface"):
+			p.expTop = true
 			p.tsStatement(w)
 		default:
-			p.assign()
+			e.kind = exValue
+			e.val = p.assign()
 			p.semi()
+		}
+		if e.kind == exDecl && e.nameOff < 0 {
+			e.kind, e.val = exValue, 0 // an anonymous class: its value is unknown
 		}
 	case p.is("*"):
 		p.next()
+		e.kind = exStar
 		if p.eat("as") {
 			if p.tok.kind == tName {
 				p.ref(p.tok)
 			}
 			p.next()
+			e.kind = exNone
 		}
+		e.mod = p.moduleHead(p.peek())
 		p.exportSource(start)
 	case p.is("{") || p.ts && p.is("type") && p.tokIs(p.peek(), "{"):
 		p.eat("type")
-		names := p.specifiers(true)
+		e.kind = exClause
+		p.alias = p.alias[:0]
+		names, specs, _ := p.specifiers(true, nil)
+		e.specs, e.alias = specs, append([]string(nil), p.alias...)
 		if p.is("from") {
+			mod := p.moduleHead(p.peek())
+			for _, s := range specs {
+				p.r.specs[s].mod = mod
+			}
 			p.exportSource(start)
 			return
 		}
@@ -197,6 +255,8 @@ func (p *parser) exportFrom(start int) {
 		p.expect("=")
 		p.importRequire(start)
 	default:
+		e.kind = exDecl
+		p.expTop = true
 		p.statement(w)
 	}
 }

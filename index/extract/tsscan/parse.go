@@ -113,6 +113,8 @@ func (p *parser) program() {
 // block parses { statements }.
 func (p *parser) block() {
 	p.enter()
+	leave := p.openScope(sBlock, p.tok.start)
+	defer p.inCont(p.newCont())()
 	p.expect("{")
 	for !p.is("}") {
 		if p.tok.kind == tEOF {
@@ -121,6 +123,7 @@ func (p *parser) block() {
 		p.statement(noWrap)
 	}
 	p.next()
+	leave()
 	p.leave()
 }
 
@@ -262,6 +265,7 @@ func (p *parser) parenExpr() {
 
 func (p *parser) forStatement() {
 	p.branch()
+	defer p.openScope(sFor, p.tok.start)()
 	p.next()
 	p.eat("await")
 	p.expect("(")
@@ -272,8 +276,14 @@ func (p *parser) forStatement() {
 		semiDone = p.forDeclaration()
 	default:
 		p.noIn++
-		p.expression()
+		nref := len(p.r.refs)
+		x := p.expression()
 		p.noIn--
+		if x > 0 && p.r.exprs[x].kind == xIdent && (p.is("of") || p.is("in")) && len(p.r.refs) == nref+1 {
+			// for (x of …): x is for_in_statement's left, a binding.
+			p.r.refs[nref].binding = true
+			p.bind(token{start: int(p.r.exprs[x].off), end: int(p.r.exprs[x].off) + len(p.r.exprs[x].name)}, bOther)
+		}
 	}
 	if !semiDone && (p.eat("of") || p.eat("in")) {
 		p.assign()
@@ -311,14 +321,14 @@ func (p *parser) forDeclaration() bool {
 	p.tok, p.prev = tok, prev
 	if p.tokIs(afterName, "of") || p.tokIs(afterName, "in") {
 		p.next()
-		p.ref(p.tok)
+		p.refBind(p.tok, bOther)
 		p.next()
 		return false
 	}
 	if afterName.kind == tEOF {
 		// A destructuring pattern: of/in decides after the pattern.
 		p.next()
-		p.pattern()
+		p.pattern(nil)
 		if p.is("of") || p.is("in") {
 			return false
 		}
@@ -333,6 +343,7 @@ func (p *parser) forDeclaration() bool {
 }
 
 func (p *parser) switchStatement() {
+	defer p.inCont(p.cont)()
 	p.next()
 	p.parenExpr()
 	p.expect("{")
@@ -344,6 +355,7 @@ func (p *parser) switchStatement() {
 			p.expect("default")
 		}
 		p.expect(":")
+		p.cont = p.newCont()
 		for !p.is("case") && !p.is("default") && !p.is("}") {
 			if p.tok.kind == tEOF {
 				p.failHere("unclosed switch")
@@ -359,14 +371,16 @@ func (p *parser) tryStatement() {
 	p.block()
 	if p.eat("catch") {
 		p.branch()
+		leave := p.openScope(sCatch, p.prev-len("catch"))
 		if p.eat("(") {
-			p.pattern()
+			p.pattern(nil)
 			if p.ts && p.eat(":") {
 				p.typ()
 			}
 			p.expect(")")
 		}
 		p.block()
+		leave()
 	}
 	if p.eat("finally") {
 		p.block()

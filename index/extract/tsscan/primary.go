@@ -9,7 +9,7 @@ var notRefs = map[string]bool{"this": true, "super": true, "null": true, "true":
 // primary parses a primary expression and returns where a call of it
 // would have its callee name, and "require" or "import" when it is that
 // identifier.
-func (p *parser) primary() (callee int, fn string) {
+func (p *parser) primary() (callee int, fn string, x int32) {
 	p.enter()
 	defer p.leave()
 	t := p.tok
@@ -34,17 +34,17 @@ func (p *parser) primary() (callee int, fn string) {
 	case tEOF:
 		p.failHere("expected an expression")
 	case tPunct:
-		p.primaryPunct()
+		x = p.primaryPunct()
 		return
 	}
 	w := p.text()
 	switch w {
 	case "function":
-		p.function(noWrap, false)
+		x = p.function(noWrap, false)
 		return
 	case "async":
 		if nt := p.peek(); p.tokIs(nt, "function") && !nt.nl {
-			p.function(noWrap, false)
+			x = p.function(noWrap, false)
 			return
 		}
 	case "class":
@@ -52,7 +52,8 @@ func (p *parser) primary() (callee int, fn string) {
 		return
 	case "new":
 		if !p.peek().nl {
-			return p.newExpr(), ""
+			c, x := p.newExpr()
+			return c, "", x
 		}
 		// tree-sitter reads new before a line break as a name at the
 		// end of a file without a final line break, else as new.
@@ -62,13 +63,20 @@ func (p *parser) primary() (callee int, fn string) {
 		if p.eat(".") {
 			callee = p.tok.start
 			p.metaProperty("meta")
-			return callee, ""
+			return callee, "", 0
 		}
-		return callee, "import"
+		return callee, "import", 0
 	case "require":
 		p.ref(t)
 		p.next()
-		return callee, "require"
+		return callee, "require", p.identExpr(t)
+	case "this", "super":
+		p.next()
+		k := xThis
+		if w == "super" {
+			k = xSuper
+		}
+		return callee, "", p.r.expr(expr{kind: k, a: p.cls})
 	}
 	if notRefs[w] {
 		p.next()
@@ -79,15 +87,21 @@ func (p *parser) primary() (callee int, fn string) {
 	}
 	p.ref(t)
 	p.next()
-	return
+	return callee, "", p.identExpr(t)
 }
 
-func (p *parser) primaryPunct() {
+// identExpr is the expression record of the identifier t.
+func (p *parser) identExpr(t token) int32 {
+	return p.r.expr(expr{kind: xIdent, off: int32(t.start), scope: p.sc, name: string(p.src[t.start:t.end])})
+}
+
+func (p *parser) primaryPunct() int32 {
 	switch {
 	case p.is("("):
 		p.next()
-		p.expression()
+		x := p.expression()
 		p.expect(")")
+		return p.r.expr(expr{kind: xWrap, a: x})
 	case p.is("["):
 		p.next()
 		for !p.is("]") {
@@ -102,7 +116,7 @@ func (p *parser) primaryPunct() {
 		}
 		p.expect("]")
 	case p.is("{"):
-		p.object()
+		return p.object()
 	case p.is("/") || p.is("/="):
 		p.tok = p.l.regex(p.tok)
 		p.next()
@@ -116,50 +130,45 @@ func (p *parser) primaryPunct() {
 	default:
 		p.failHere("expected an expression")
 	}
+	return 0
 }
 
 // newExpr parses new C(args), new C, new.target; it returns where a call
 // of it would have its callee name (new.x(): x, as tree-sitter reads it).
-func (p *parser) newExpr() int {
+func (p *parser) newExpr() (int, int32) {
 	newStart := p.tok.start
 	p.next()
 	if p.eat(".") {
 		name := p.tok.start
 		p.metaProperty("target")
-		return name
+		return name, 0
 	}
 	start := p.tok.start
 	if k := p.tok.kind; k == tNum || k == tString || k == tTemplate || k == tTplHead || p.is("await") {
 		p.failHere("new of a literal") // tree-sitter reads new as a name then
 	}
 	var callee int
+	var x int32
 	if p.is("new") {
-		p.newExpr()
+		_, x = p.newExpr()
 		callee = start
 	} else {
-		callee, _ = p.primary()
-		callee = p.memberChain(start, callee)
+		callee, _, x = p.primary()
+		callee, x = p.memberChain(start, callee, x)
 	}
 	if p.ts && p.is("<") {
 		p.typeArgs()
 	}
 	if p.is("(") {
 		p.expect("(")
-		for !p.is(")") {
-			p.eat("...")
-			p.assign()
-			if !p.eat(",") {
-				break
-			}
-		}
-		p.expect(")")
+		p.args(x, true)
 	}
 	p.called(newStart, callee)
-	return newStart
+	return newStart, p.r.expr(expr{kind: xNew, a: x})
 }
 
 // memberChain parses member accesses without calls (new's constructor).
-func (p *parser) memberChain(start, callee int) int {
+func (p *parser) memberChain(start, callee int, x int32) (int, int32) {
 	for {
 		switch {
 		case p.is("."):
@@ -168,41 +177,56 @@ func (p *parser) memberChain(start, callee int) int {
 			if p.tok.kind != tName && p.tok.kind != tPrivate {
 				p.failHere("expected a property name")
 			}
-			p.ref(p.tok)
+			x = p.property(x)
 			p.next()
 		case p.is("["):
 			p.next()
 			p.expression()
 			p.expect("]")
-			callee = start
+			callee, x = start, 0
 		default:
-			return callee
+			return callee, x
 		}
 	}
 }
 
 // object parses an object literal (or pattern: the references are the
 // same).
-func (p *parser) object() {
+// It returns an xObject expression whose shorthand names (nested objects'
+// included) an assignment turns into bindings (assignPattern).
+func (p *parser) object() int32 {
 	p.enter()
 	defer p.leave()
+	defer p.inCont(p.newCont())()
+	var short []int32 // ref indexes
 	p.expect("{")
 	for !p.is("}") {
 		switch {
 		case p.eat("..."):
 			p.assign()
 		case p.objectMethodAhead():
-			p.member(true)
+			p.member(-1)
 		default:
 			key := p.tok
+			nref := len(p.r.refs)
 			p.propertyName()
 			switch {
 			case p.eat(":"):
-				p.assign()
+				if len(p.r.refs) > nref && key.kind == tName {
+					p.r.refs[nref] = refCtx{} // pair's key: a property_identifier
+				}
+				if v := p.assign(); v > 0 && p.r.exprs[v].kind == xObject {
+					short = append(short, p.r.shorts[p.r.exprs[v].a]...)
+				}
 			case key.kind != tName:
 				p.failHere("expected : in object")
-			case p.eat("="):
-				p.assign()
+			default:
+				if len(p.r.refs) > nref {
+					short = append(short, int32(nref))
+				}
+				if p.eat("=") {
+					p.assign()
+				}
 			}
 		}
 		if !p.eat(",") {
@@ -210,6 +234,24 @@ func (p *parser) object() {
 		}
 	}
 	p.expect("}")
+	p.r.shorts = append(p.r.shorts, short)
+	return p.r.expr(expr{kind: xObject, a: int32(len(p.r.shorts) - 1)})
+}
+
+// assignPattern makes the shorthand names of the object literal x, the
+// left of an assignment, bindings: tree-sitter reads the object as an
+// object_pattern, and the describer takes a
+// shorthand_property_identifier_pattern for a declared name.
+func (p *parser) assignPattern(x int32) {
+	if x <= 0 || p.r.exprs[x].kind != xObject {
+		return
+	}
+	for _, i := range p.r.shorts[p.r.exprs[x].a] {
+		r := p.res.Refs[i]
+		p.r.refs[i].binding = true
+		off := int(p.offOf(r.Pos))
+		p.bind(token{start: off, end: off + len(r.Name)}, bOther)
+	}
 }
 
 // objectMethodAhead reports whether the object member at the current

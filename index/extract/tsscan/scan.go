@@ -49,15 +49,15 @@ func init() {
 // accepted for the extract.Scanner signature; descriptors are not
 // written (see the package doc).
 func ScanTypeScript(src []byte, describe bool) (*extract.Result, error) {
-	return scan(src, true)
+	return scan(src, true, describe)
 }
 
 // ScanJavaScript extracts a JavaScript file's records.
 func ScanJavaScript(src []byte, describe bool) (*extract.Result, error) {
-	return scan(src, false)
+	return scan(src, false, describe)
 }
 
-func scan(src []byte, ts bool) (res *extract.Result, err error) {
+func scan(src []byte, ts, describe bool) (res *extract.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(*errFallback); ok {
@@ -82,6 +82,8 @@ func scan(src []byte, ts bool) (res *extract.Result, err error) {
 	p.res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}
 	p.lines = lineStarts(src)
 	p.names = map[string]string{}
+	p.r = newRec()
+	p.cls, p.thisFn, p.thisTo, p.r.nextCont = -1, -1, -1, 1
 	if bytes.HasPrefix(src, []byte("#!")) {
 		// hash_bang_line: neither a comment nor code.
 		p.l.pos = bytes.IndexByte(src, '\n')
@@ -93,6 +95,9 @@ func scan(src []byte, ts bool) (res *extract.Result, err error) {
 	p.eofComments()
 	p.flushComments(len(src) + 1)
 	p.finish()
+	if describe {
+		p.describe()
+	}
 	return p.res, nil
 }
 
@@ -121,6 +126,24 @@ type parser struct {
 	// a value.
 	bareName bool
 	noIn     int // > 0 in a for statement's head: "in" is not an operator
+
+	// The records the descriptors are computed from (tree.go).
+	r      *rec
+	sc     int32 // the current scope
+	cls    int32 // tsEnclosingClass: the class this and super see, -1 none
+	thisFn int32 // tsThisFunction: the plain function this is, -1 none
+	// thisTo collects this.x = … assignments: a function (fn id) or, with
+	// thisCls, a class (obj id); -1 none.
+	thisTo  int32
+	thisCls bool
+	cont    int32    // the statement or member list signatures are in
+	expDecl *[]int32 // an exported declaration's binding names, nil else
+	expTop  bool     // the next declaration is an export statement's
+	expCur  *exportRec
+	alias   []string // the exported names of an export clause's specifiers
+	// A non-null ! in a binary operator's right operand (binary).
+	holeOK          bool
+	hole, holeInner int32
 }
 
 type scopeKind uint8
@@ -180,12 +203,27 @@ func (p *parser) intern(b []byte) string {
 // maxRefName is the walker's bound on a reference's length.
 const maxRefName = 128
 
-// ref records the name token t as a reference.
-func (p *parser) ref(t token) {
+// ref records the name token t as a reference, an identifier looked up
+// in the current scope unless the caller says otherwise (refAs); it
+// returns its index, -1 for none.
+func (p *parser) ref(t token) int {
 	if t.end-t.start > maxRefName || t.end <= t.start || !nameStart(p.src[t.start]) {
-		return
+		return -1
 	}
 	p.res.Refs = append(p.res.Refs, extract.Ref{Name: p.intern(p.src[t.start:t.end]), Pos: p.pos(t.start)})
+	c := refCtx{kind: rLookup, scope: p.sc}
+	if t.kind == tPrivate {
+		c.kind = rNone
+	}
+	p.r.refs = append(p.r.refs, c)
+	return len(p.res.Refs) - 1
+}
+
+// refAs records t as a reference described as c.
+func (p *parser) refAs(t token, c refCtx) {
+	if i := p.ref(t); i >= 0 && p.r.refs[i].kind != rNone {
+		p.r.refs[i] = c
+	}
 }
 
 // callRec is one call (call_expression, new_expression): its span and

@@ -61,20 +61,25 @@ func (p *parser) interfaceDecl(w wrap) {
 	name := p.tok
 	id, opened := p.define(defSite{node: start, decl: start, sig: start, wrapper: w.start, wrapSig: w.firstTok,
 		exported: w.export, nameStart: name.start, nameEnd: name.end, kind: extract.KindInterface, scope: scopeType})
-	p.ref(name)
+	obj := p.newObj(name.start)
+	p.r.objs[obj].name = string(p.src[name.start:name.end])
+	p.r.classes = append(p.r.classes, obj)
+	p.declName(name)
+	p.bindType(name, bOther)
 	p.next()
+	defer p.enterThis(-1, obj)()
 	if p.is("<") {
 		p.typeParams()
 	}
 	if p.eat("extends") {
 		for {
-			p.typ()
+			p.r.objs[obj].supers = append(p.r.objs[obj].supers, heritage{typ: p.typ()})
 			if !p.eat(",") {
 				break
 			}
 		}
 	}
-	p.objectType()
+	p.objectType(obj)
 	if opened {
 		p.closeScope()
 	}
@@ -87,13 +92,15 @@ func (p *parser) typeAlias(w wrap) {
 	name := p.tok
 	id, _ := p.define(defSite{node: start, decl: start, sig: start, wrapper: w.start, wrapSig: w.firstTok,
 		exported: w.export, nameStart: name.start, nameEnd: name.end, kind: extract.KindClass})
-	p.ref(name)
+	p.declName(name)
+	b := p.bindType(name, bTypeAlias)
 	p.next()
 	if p.is("<") {
 		p.typeParams()
 	}
 	p.expect("=")
-	p.typ()
+	t := p.typ()
+	p.r.binds[b].typ = t
 	p.semi()
 	p.endDef(id, p.prev)
 }
@@ -104,7 +111,8 @@ func (p *parser) enumDecl(w wrap, start int) {
 	name := p.tok
 	id, opened := p.define(defSite{node: start, decl: start, sig: start, wrapper: w.start, wrapSig: w.firstTok,
 		exported: w.export, nameStart: name.start, nameEnd: name.end, kind: extract.KindEnum, scope: scopeType})
-	p.ref(name)
+	p.declName(name)
+	p.refBind(name, bOther)
 	p.next()
 	p.expect("{")
 	for !p.is("}") {
@@ -117,7 +125,7 @@ func (p *parser) enumDecl(w wrap, start int) {
 			mid, _ := p.define(defSite{node: m.start, decl: m.start, sig: m.start, wrapper: -1, nameStart: m.start,
 				nameEnd: m.end, kind: extract.KindEnumMember})
 			if m.kind == tName {
-				p.ref(m)
+				p.refAs(m, refCtx{}) // property_identifier
 			}
 			p.next()
 			if p.eat("=") {
@@ -147,15 +155,21 @@ func (p *parser) namespace(w wrap) {
 	if name.kind == tString {
 		p.next()
 	} else {
+		nref := len(p.r.refs)
 		p.ref(name)
 		p.next()
 		for p.is(".") {
 			p.next()
-			p.ref(p.tok)
+			p.refAs(p.tok, refCtx{}) // nested_identifier's property
 			nameEnd = p.tok.end
 			p.next()
 		}
+		if nameEnd == name.end && len(p.r.refs) > nref {
+			p.r.refs[nref].binding = true
+		}
 	}
+	p.declName(token{start: name.start, end: nameEnd})
+	p.bind(token{start: name.start, end: nameEnd}, bOther)
 	if !p.is("{") {
 		// declare module "x"; has no body and makes no scope.
 		id, _ := p.define(defSite{node: start, decl: start, sig: start, wrapper: w.start, wrapSig: w.firstTok,
@@ -176,6 +190,8 @@ func (p *parser) namespace(w wrap) {
 // declare parses an ambient declaration.
 func (p *parser) declare() {
 	w := wrap{start: p.tok.start, firstTok: p.tok.start}
+	p.expTop = false
+	defer p.inCont(p.newCont())()
 	p.next()
 	switch {
 	case p.is("global"):

@@ -13,10 +13,12 @@ var predefined = map[string]bool{
 	"true": true, "false": true, "this": true,
 }
 
-func (p *parser) typ() {
+// typ parses a type and returns its record (tree.go): tyOtherID for the
+// types no rule reads.
+func (p *parser) typ() int32 {
 	p.enter()
 	defer p.leave()
-	p.union()
+	t := p.union()
 	if p.is("extends") && !p.tok.nl {
 		p.next()
 		p.union()
@@ -24,29 +26,47 @@ func (p *parser) typ() {
 		p.typ()
 		p.expect(":")
 		p.typ()
+		return tyOtherID
 	}
+	return t
 }
 
-func (p *parser) union() {
+// union parses A | B & C: unions of intersections, left-nested as
+// tree-sitter's union_type.
+func (p *parser) union() int32 {
 	if p.is("|") || p.is("&") {
 		p.next()
 	}
-	p.typeOperand()
-	for p.is("|") || p.is("&") {
+	t := p.intersection()
+	for p.is("|") {
 		p.next()
-		p.typeOperand()
+		t = p.r.typ(typeRec{kind: tyUnion, a: t, b: p.intersection()})
 	}
+	return t
 }
 
-func (p *parser) typeOperand() {
+func (p *parser) intersection() int32 {
+	t := p.typeOperand()
+	for p.is("&") {
+		p.next()
+		p.typeOperand()
+		t = tyOtherID
+	}
+	return t
+}
+
+func (p *parser) typeOperand() int32 {
 	p.enter()
 	defer p.leave()
 	switch {
 	case p.is("keyof") || p.is("unique") || p.is("readonly"):
 		if t := p.peek(); t.kind == tName || p.tokIs(t, "(") || p.tokIs(t, "[") || p.tokIs(t, "{") {
+			ro := p.is("readonly")
 			p.next()
-			p.typeOperand()
-			return
+			if t := p.typeOperand(); ro {
+				return t // readonly_type: unwrapped
+			}
+			return tyOtherID
 		}
 	case p.is("infer"):
 		p.next()
@@ -56,37 +76,37 @@ func (p *parser) typeOperand() {
 			p.next()
 			p.typeOperand()
 		}
-		return
+		return tyOtherID
 	case p.is("new") || p.is("abstract"):
 		p.eat("abstract")
 		p.expect("new")
 		if p.is("<") {
 			p.typeParams()
 		}
-		p.params()
+		p.params(p.newFn(fnOther))
 		p.expect("=>")
 		p.returnType()
-		return
-	case p.is("<"):
-		p.typeParams()
-		p.params()
+		return tyOtherID
+	case p.is("<"), p.is("(") && p.functionTypeAhead():
+		fn := p.newFn(fnType)
+		if p.is("<") {
+			p.typeParams()
+		}
+		p.params(fn)
 		p.expect("=>")
-		p.returnType()
-		return
-	case p.is("(") && p.functionTypeAhead():
-		p.params()
-		p.expect("=>")
-		p.returnType()
-		return
+		p.r.fns[fn].ret = p.returnType()
+		return p.r.typ(typeRec{kind: tyFunc, a: fn})
 	}
-	p.typePrimary()
+	t := p.typePrimary()
 	for p.is("[") && !p.tok.nl {
 		p.next()
 		if !p.is("]") {
 			p.typ()
 		}
 		p.expect("]")
+		t = tyOtherID
 	}
+	return t
 }
 
 // constraintAhead reports whether the extends after infer X is a
@@ -114,11 +134,14 @@ type snapshot struct {
 	prev, refs, syms, calls, imports, todos int
 	ncomment, depth                         int
 	doc                                     docBlock
+	rl                                      [8]int
 }
 
 func (p *parser) snapshot() snapshot {
+	r := p.r
 	return snapshot{p.l.save(), p.tok, p.prev, len(p.res.Refs), len(p.res.Symbols), len(p.calls),
-		len(p.res.Imports), len(p.res.Todos), p.ncomment, p.depth, p.doc}
+		len(p.res.Imports), len(p.res.Todos), p.ncomment, p.depth, p.doc,
+		[8]int{len(r.refs), len(r.binds), len(r.exprs), len(r.types), len(r.objs), len(r.fns), len(r.scopes), len(r.sigs)}}
 }
 
 func (p *parser) restore(s snapshot) {
@@ -127,6 +150,9 @@ func (p *parser) restore(s snapshot) {
 	p.res.Refs, p.res.Symbols, p.calls = p.res.Refs[:s.refs], p.res.Symbols[:s.syms], p.calls[:s.calls]
 	p.res.Imports, p.res.Todos = p.res.Imports[:s.imports], p.res.Todos[:s.todos]
 	p.ncomment, p.depth, p.doc = s.ncomment, s.depth, s.doc
+	r := p.r
+	r.refs, r.binds, r.exprs, r.types = r.refs[:s.rl[0]], r.binds[:s.rl[1]], r.exprs[:s.rl[2]], r.types[:s.rl[3]]
+	r.objs, r.fns, r.scopes, r.sigs = r.objs[:s.rl[4]], r.fns[:s.rl[5]], r.scopes[:s.rl[6]], r.sigs[:s.rl[7]]
 }
 
 func (p *parser) functionTypeAhead() bool {
@@ -136,66 +162,94 @@ func (p *parser) functionTypeAhead() bool {
 	return p.is("=>")
 }
 
-func (p *parser) typePrimary() {
+func (p *parser) typePrimary() int32 {
 	t := p.tok
 	switch t.kind {
 	case tString, tNum:
 		p.next()
-		return
+		return tyLiteralID
 	case tTemplate, tTplHead:
 		p.templateType()
-		return
+		return tyOtherID
 	case tName:
 		w := p.text()
 		if w == "typeof" {
 			p.next()
 			if p.is("import") {
 				fail("import type") // tree-sitter reads it with errors
-			} else {
-				p.ref(p.tok)
-				p.next()
 			}
+			x := p.identExpr(p.tok)
+			p.ref(p.tok)
+			p.next()
 			for p.eat(".") {
-				p.ref(p.tok)
+				x = p.property(x)
 				p.next()
 			}
 			if p.is("<") && !p.tok.nl {
 				p.typeArgs()
 			}
-			return
+			return tyOtherID
 		}
 		if w == "import" {
 			fail("import type") // tree-sitter reads it with errors
-		} else {
-			if !predefined[w] {
-				p.ref(t)
-			}
-			p.next()
 		}
-		for p.eat(".") {
-			p.ref(p.tok)
-			p.next()
-		}
+		ty := p.typeName(t, w)
 		if p.is("<") {
 			p.typeArgs()
+			ty = p.r.typ(typeRec{kind: tyGeneric, a: ty})
 		}
-		return
+		return ty
 	}
 	switch {
 	case p.is("-"):
 		p.next()
 		p.next()
+		return tyLiteralID
 	case p.is("{"):
-		p.objectType()
+		return p.objectType(-1)
 	case p.is("["):
 		p.tuple()
 	case p.is("("):
 		p.next()
-		p.typ()
+		ty := p.typ()
 		p.expect(")")
+		return ty
 	default:
 		p.failHere("expected a type")
 	}
+	return tyOtherID
+}
+
+// typeName reads a type's name: a predefined or literal word, a
+// type_identifier, or a nested_type_identifier A.B (whose module, past
+// two names, is a nested_identifier no value is read of).
+func (p *parser) typeName(t token, w string) int32 {
+	if predefined[w] {
+		p.next()
+		switch w {
+		case "undefined", "null", "true", "false":
+			return tyLiteralID
+		}
+		return tyOtherID
+	}
+	p.ref(t)
+	p.next()
+	if !p.is(".") {
+		return p.r.typ(typeRec{kind: tyName, off: int32(t.start), scope: p.sc, name: w})
+	}
+	mod := p.identExpr(t)
+	for p.eat(".") {
+		nt := p.tok
+		if !p.tokIs(p.peek(), ".") {
+			p.refAs(nt, refCtx{kind: rNested, obj: mod})
+			p.next()
+			return p.r.typ(typeRec{kind: tyNested, a: mod, name: string(p.src[nt.start:nt.end])})
+		}
+		p.refAs(nt, refCtx{}) // a nested_identifier's property
+		mod = 0
+		p.next()
+	}
+	return tyOtherID
 }
 
 func (p *parser) templateType() {
@@ -249,7 +303,7 @@ func (p *parser) tuple() {
 }
 
 // returnType parses a return type, type predicates included.
-func (p *parser) returnType() {
+func (p *parser) returnType() int32 {
 	if p.is("asserts") {
 		if t := p.peek(); t.kind == tName && !t.nl {
 			p.next()
@@ -260,7 +314,7 @@ func (p *parser) returnType() {
 			if p.eat("is") {
 				p.typ()
 			}
-			return
+			return tyOtherID
 		}
 	}
 	if p.isName() {
@@ -271,10 +325,10 @@ func (p *parser) returnType() {
 			p.next()
 			p.next()
 			p.typ()
-			return
+			return tyOtherID
 		}
 	}
-	p.typ()
+	return p.typ()
 }
 
 // typeParams parses < T extends C = D, … >.
@@ -401,32 +455,41 @@ func (p *parser) typeArgsCallAhead() bool {
 }
 
 // objectType parses { members } of an object type or interface body.
-func (p *parser) objectType() {
+// objectType returns the type record of an object type; an interface's
+// body passes its record as obj.
+func (p *parser) objectType(obj int32) int32 {
 	p.enter()
 	defer p.leave()
+	ty := tyOtherID
+	if obj < 0 {
+		obj = p.newObj(p.tok.start)
+		ty = p.r.typ(typeRec{kind: tyObject, a: obj})
+	}
+	defer p.inCont(p.newCont())()
 	p.expect("{")
 	for !p.is("}") {
 		if p.tok.kind == tEOF {
 			p.failHere("unclosed object type")
 		}
-		p.typeMember()
+		p.typeMember(obj)
 		if !p.eat(";") && !p.eat(",") && !p.tok.nl && !p.is("}") {
 			p.failHere("expected ; in object type")
 		}
 	}
 	p.next()
+	return ty
 }
 
 // typeMember parses one member of an object type.
-func (p *parser) typeMember() {
+func (p *parser) typeMember(obj int32) {
 	start := p.tok.start
 	switch {
 	case p.is("(") || p.is("<"):
-		p.signature() // call signature
+		p.signature(p.newFn(fnOther)) // call signature
 		return
 	case p.is("new") && (p.tokIs(p.peek(), "(") || p.tokIs(p.peek(), "<")):
 		p.next()
-		p.signature()
+		p.signature(p.newFn(fnOther))
 		return
 	}
 	if p.is("-") || p.is("+") {
@@ -448,7 +511,7 @@ func (p *parser) typeMember() {
 		p.next()
 	}
 	if p.is("[") && p.mappedOrIndexAhead() {
-		p.mappedOrIndex()
+		p.mappedOrIndex(obj)
 		return
 	}
 	name := p.tok
@@ -467,13 +530,17 @@ func (p *parser) typeMember() {
 	}
 	id, _ := p.define(defSite{node: start, decl: start, sig: start, wrapper: -1, nameStart: name.start, nameEnd: nameEnd,
 		kind: kind, private: private})
-	p.propertyName()
+	m := member{name: string(p.src[p.tok.start:nameEnd]), off: int32(p.tok.start), ctor: -1}
+	p.memberName()
 	p.eat("?")
 	if kind == extract.KindMethod {
-		p.signature()
+		m.method = true
+		fn := p.sigFnAt(m.name, m.off)
+		p.signature(fn)
 	} else if p.eat(":") {
-		p.typ()
+		m.typ = p.typ()
 	}
+	p.r.objs[obj].members = append(p.r.objs[obj].members, m)
 	p.endDef(id, p.prev)
 }
 
@@ -490,10 +557,12 @@ func (p *parser) mappedOrIndexAhead() bool {
 	return p.is(":") || p.is("in")
 }
 
-func (p *parser) mappedOrIndex() {
+func (p *parser) mappedOrIndex(obj int32) {
 	p.expect("[")
+	name := p.tok
 	p.ref(p.tok)
 	p.next()
+	index := !p.is("in")
 	if p.eat("in") {
 		p.typ()
 		if p.eat("as") {
@@ -508,7 +577,11 @@ func (p *parser) mappedOrIndex() {
 		p.next()
 	}
 	p.eat("?")
+	m := member{name: string(p.src[name.start:name.end]), off: int32(name.start), ctor: -1}
 	if p.eat(":") {
-		p.typ()
+		m.typ = p.typ()
+	}
+	if index && obj >= 0 {
+		p.r.objs[obj].members = append(p.r.objs[obj].members, m)
 	}
 }
