@@ -434,33 +434,55 @@ func (p *parser) macroStatement(name tok) bool {
 	if !p.is(next, "(") {
 		return false
 	}
-	if p.declaratorArgs() {
-		fail("a call or a declaration at %d", name.start) // A(B[]); declares, A(*B); calls
-	}
-	depth := 0
+	depth, typed, comma := 0, false, false
 	for k := 1; ; k++ {
 		t := p.at(k)
 		switch {
 		case t.kind == 0 || t.kind == tDir || t.kind == tEOL:
 			return false
 		case t.kind == tIdent && p.word(t) != wIdent && p.word(t) != wExpr:
-			return false // a type among the arguments
+			typed = true // a type among the arguments
 		case p.is(t, "(") || p.is(t, "[") || p.is(t, "{"):
 			depth++
 		case p.is(t, ")") || p.is(t, "]") || p.is(t, "}"):
 			depth--
+		case depth == 1 && p.is(t, ","):
+			comma = true
 		}
 		if depth == 0 {
-			if !p.is(p.at(k+1), ";") {
-				return false
+			if (!comma || p.at(k+1).line == t.line) && p.declaratorArgs() {
+				fail("a call or a declaration at %d", name.start) // A(B[]); declares, A(*B); calls
 			}
-			p.ref(name, true)
-			p.i++
-			p.expr(";")
-			p.i++
-			return true
+			return p.macroCall(name, k, typed, comma)
 		}
 	}
+}
+
+// macroCall reads a top-level macro call whose ")" is at offset k as an
+// expression statement: with a semicolon (DEFINE_TYPE(x);), or, with
+// two arguments or more, without one, ending its line (OpenSSL's
+// SKM_DEFINE_STACK_OF_INTERNAL(X, X, X), glibc's __LDBL_REDIR1_DECL (a,
+// b)), as tree-sitter reads it, a ";" missing. With a type among the
+// arguments (SKM_DEFINE_STACK_OF_INTERNAL(void, void, void)),
+// tree-sitter's tree is an error, often to the end of the file; the
+// scanner reads the call the same way, the types no references
+// (TestScanWhereTreeSitterIsWrong).
+func (p *parser) macroCall(name tok, k int, typed, comma bool) bool {
+	semi := p.is(p.at(k+1), ";")
+	switch {
+	case semi && !typed:
+	case !semi && comma && p.at(k+1).line > p.at(k).line:
+	default:
+		return false
+	}
+	p.ref(name, true)
+	p.i += 2
+	p.expr(")")
+	p.i++
+	if semi {
+		p.i++
+	}
+	return true
 }
 
 // macroName reports whether a name is spelled as a macro: capitals,
