@@ -191,7 +191,14 @@ func (p *parser) memberDef(start, sig int, private, accessor bool, cls int32) {
 	d.nameEnd = nameEnd
 	id, opened := p.define(d)
 	m := member{name: string(p.src[name.start:nameEnd]), off: int32(name.start), ctor: -1}
-	p.memberName()
+	if !method && !p.ts && p.tok.kind == tName {
+		// JavaScript's field_definition names its property_identifier
+		// "property", not "name": no rule reads it.
+		p.refAs(p.tok, refCtx{})
+		p.next()
+	} else {
+		p.memberName()
+	}
 	if method {
 		if p.ts {
 			p.eat("?")

@@ -193,20 +193,22 @@ func (p *parser) function(w wrap, decl bool) int32 {
 			p.refBind(name, bOther)
 			leave = p.openScope(sFunc, start)
 		} else {
-			fn = p.newFn(fnLiteral)
-			leave = p.openScope(sFunc, start)
+			fn, leave = p.functionExpr(gen, start)
 			p.ref(name)
 		}
 		p.next()
 	}
 	p.expTop = false
 	if fn < 0 {
-		fn = p.newFn(fnLiteral)
-		leave = p.openScope(sFunc, start)
+		fn, leave = p.functionExpr(gen, start)
 	}
+	cls := p.cls
 	defer p.enterThis(fn, -1)()
-	if !decl {
+	if !decl && !gen {
 		defer p.noExportWalk()()
+	}
+	if !decl && gen {
+		p.cls = cls // tsEnclosingClass does not stop at a generator_function
 	}
 	p.signature(fn)
 	if !p.is("{") && p.ts {
@@ -220,10 +222,19 @@ func (p *parser) function(w wrap, decl bool) int32 {
 		p.closeScope()
 	}
 	p.endDef(id, p.prev)
-	if decl {
+	if decl || gen {
 		return 0
 	}
 	return p.r.expr(expr{kind: xFunc, a: fn})
+}
+
+// functionExpr records a function expression; a generator_function is
+// no scope to the describer (tsScopeTypes), nor a function literal.
+func (p *parser) functionExpr(gen bool, start int) (int32, func()) {
+	if gen {
+		return p.newFn(fnOther), func() {}
+	}
+	return p.newFn(fnLiteral), p.openScope(sFunc, start)
 }
 
 // signature parses type parameters, parameters and return type.
