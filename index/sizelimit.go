@@ -21,3 +21,12 @@ func sizeLimit(rel string, max int64) int64 {
 	}
 	return max
 }
+
+// Unparsed reports whether a run with the default limits lists the file
+// at rel with content src without extracting it: too large, or minified
+// (tools that replay the indexer's work, such as scripts/idxscale, skip
+// what it skips).
+func Unparsed(rel string, src []byte) bool {
+	_, min := minified(src)
+	return min || int64(len(src)) > sizeLimit(rel, DefaultMaxFileSize)
+}
