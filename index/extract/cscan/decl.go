@@ -23,6 +23,14 @@ func (p *parser) declaration(ctx int) {
 	if ctx == ctxTop && p.word(first) == wIdent && p.macroType() == 0 && p.macroStatement(first) {
 		return
 	}
+	if next := p.at(1); ctx == ctxField && p.word(first) == wIdent && next.line > first.line && next.kind == tIdent {
+		// Python's PyObject_HEAD alone on its line, fields to come:
+		// tree-sitter reads it as the next field's type, the field's
+		// range and signature starting there.
+		p.ref(first, false)
+		p.i++
+		return
+	}
 	sp := p.specifiers()
 	if !sp.typ {
 		fail("declaration without a type at %d", first.start)
@@ -254,12 +262,14 @@ func (p *parser) macroType() int {
 		return 0
 	}
 	k := p.skipQuals(2)
+	typey := k > 2 // a type, not a name alone: YAML_DECLARE(const char *)
 	switch p.word(p.at(k)) {
 	case wTag:
 		if p.word(p.at(k+1)) != wIdent || p.at(k+1).kind != tIdent {
 			return 0
 		}
 		k += 2
+		typey = true
 	case wIdent:
 		if p.at(k).kind != tIdent {
 			return 0
@@ -272,12 +282,16 @@ func (p *parser) macroType() int {
 	default:
 		return 0
 	}
+	if p.word(p.at(k-1)) != wIdent {
+		typey = true
+	}
 	for k = p.skipQuals(k); p.is(p.at(k), "*"); k = p.skipQuals(k + 1) {
+		typey = true
 	}
 	if !p.is(p.at(k), ")") {
 		return 0
 	}
-	if next := p.at(k + 1); next.line != p.at(k).line || !p.is(next, "*") && (next.kind != tIdent || p.word(next) != wIdent) {
+	if next := p.at(k + 1); next.line != p.at(k).line && !typey || !p.is(next, "*") && (next.kind != tIdent || p.word(next) != wIdent) {
 		return 0 // a line of macro calls without semicolons
 	}
 	return k + 1
@@ -419,7 +433,8 @@ func (p *parser) macroStatement(name tok) bool {
 	if next.line > name.line || next.kind == 0 {
 		switch w := p.word(next); {
 		case next.kind == tDir, next.kind == 0, w == wTypedef:
-		case macroName(p.src[name.start:name.end]) && (w == wQual || w == wStatic || w == wPrim || w == wSized || w == wTag):
+		case macroName(p.src[name.start:name.end]) && (w == wQual || w == wStatic || w == wPrim || w == wSized || w == wTag ||
+			w == wIdent && next.kind == tIdent && (p.is(p.at(2), "*") || p.at(2).kind == tIdent && p.word(p.at(2)) == wIdent)):
 			// glibc's __BEGIN_DECLS, X11's _XFUNCPROTOBEGIN: tree-sitter
 			// reads the name as the next declaration's type and builds
 			// an error tree (TestScanBeatsTreeSitter); the scanner reads
@@ -450,28 +465,33 @@ func (p *parser) macroStatement(name tok) bool {
 			comma = true
 		}
 		if depth == 0 {
-			if (!comma || p.at(k+1).line == t.line) && p.declaratorArgs() {
+			lineEnd := p.at(k+1).kind == 0 || p.at(k+1).line > t.line
+			call := lineEnd && (comma || p.macroAt(0))
+			if !call && p.declaratorArgs() {
 				fail("a call or a declaration at %d", name.start) // A(B[]); declares, A(*B); calls
 			}
-			return p.macroCall(name, k, typed, comma)
+			return p.macroCall(name, k, typed, call)
 		}
 	}
 }
 
 // macroCall reads a top-level macro call whose ")" is at offset k as an
-// expression statement: with a semicolon (DEFINE_TYPE(x);), or, with
-// two arguments or more, without one, ending its line (OpenSSL's
-// SKM_DEFINE_STACK_OF_INTERNAL(X, X, X), glibc's __LDBL_REDIR1_DECL (a,
-// b)), as tree-sitter reads it, a ";" missing. With a type among the
+// expression statement: with a semicolon (DEFINE_TYPE(x);), or, when
+// lineCall, without one, ending its line: with two arguments or more
+// (OpenSSL's SKM_DEFINE_STACK_OF_INTERNAL(X, X, X), glibc's
+// __LDBL_REDIR1_DECL (a, b)), as tree-sitter reads it, a ";" missing,
+// or of a name spelled as a macro (DECLARE_ASN1_ITEM(X),
+// __LDBL_REDIR_DECL (f)), which tree-sitter reads as a declaration of X
+// (TestScanWhereTreeSitterIsWrong). With a type among the
 // arguments (SKM_DEFINE_STACK_OF_INTERNAL(void, void, void)),
 // tree-sitter's tree is an error, often to the end of the file; the
 // scanner reads the call the same way, the types no references
 // (TestScanWhereTreeSitterIsWrong).
-func (p *parser) macroCall(name tok, k int, typed, comma bool) bool {
+func (p *parser) macroCall(name tok, k int, typed, lineCall bool) bool {
 	semi := p.is(p.at(k+1), ";")
 	switch {
 	case semi && !typed:
-	case !semi && comma && p.at(k+1).line > p.at(k).line:
+	case !semi && lineCall:
 	default:
 		return false
 	}
@@ -486,8 +506,11 @@ func (p *parser) macroCall(name tok, k int, typed, comma bool) bool {
 }
 
 // macroName reports whether a name is spelled as a macro: capitals,
-// digits and underscores.
+// digits and underscores, or two underscores first.
 func macroName(b []byte) bool {
+	if len(b) > 2 && b[0] == '_' && b[1] == '_' {
+		return true // __owur, __wur, __gthrw
+	}
 	for _, c := range b {
 		if c >= 'a' && c <= 'z' {
 			return false

@@ -56,7 +56,8 @@ var tricky = []struct {
 	{name: "conditionals in an enum", src: "enum E { A = 1,\n#if X\n  B,\n#elif defined Y\n  B2,\n#else\n  B3,\n#endif\n  C };\n", mayErr: true},
 	{name: "include in an enum", src: "enum E {\n#include <x.h>\n};\n", fallback: true},
 	{name: "macro calls without semicolons", src: "int a;\n#define D 2\nSKM_DEFINE(X509_ALGOR, X509_ALGOR, f(X509_ALGOR))\n#define sk_num(sk) OPENSSL_sk_num(sk)\nint b;\nDECLARE_PEM_rw(X509, X509)\nDECLARE_PEM_rw(X509_AUX, X509)\nint c;\n", mayErr: true},
-	{name: "macro call with one argument without a semicolon", src: "DECLARE_ASN1_ITEM(DHparams)\n#define D 2\n", fallback: true},
+	{name: "macro call with one argument, a semicolon", src: "DECLARE_ASN1_ITEM(DHparams);\nF(x) y;\n"},
+	{name: "macro types before the declarator's line", src: "YAML_DECLARE(const char *)\nyaml_get_version_string(void);\nPyAPI_FUNC(PyObject *)\n_PyObject_Get(PyObject *, int);\n"},
 	{name: "macro call with two arguments in a struct", src: "struct s { __DECLARE_FLEX_ARRAY(struct b, bufs); };\n", fallback: true},
 	{name: "glibc macro in a struct", src: "struct S { int (*cb) (int) __THROW; };\n", fallback: true},
 	{name: "glibc macro on a variable", src: "extern int v __attribute_deprecated__;\n", fallback: true},
@@ -117,7 +118,10 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // parameters variables; two macros make a variable of the second); the
 // scanner reads it as a reference. And a #define in an enum, which
 // tree-sitter reads as a preproc_call, no symbol, and the enumerator
-// after it as an error.
+// after it as an error; a macro call alone on its line, without a
+// semicolon (DECLARE_ASN1_ITEM(X)), which tree-sitter reads as a
+// declaration of X, or worse; and a macro alone on its line in a struct
+// (PyObject_HEAD), which tree-sitter reads as the next field's type.
 func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 	cases := []struct {
 		src   string
@@ -142,9 +146,15 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"SKM_DEFINE(X509, void, char)\n#define sk_num(sk) f(sk)\nint b;\n",
 			[]string{"function  sk_num #define sk_num(sk) f(sk)", "variable  b int b;"},
 			[]string{"SKM_DEFINE true", "X509 false", "sk_num false", "sk false", "b false"}},
-		{"_XFUNCPROTOBEGIN\n\nextern void XtFree (char *p);\n",
-			[]string{"function  XtFree extern void XtFree (char *p);"},
-			[]string{"_XFUNCPROTOBEGIN false", "XtFree false", "p false"}},
+		{"DECLARE_ASN1_ITEM(DHparams)\n#define D 2\n__isctype_f (alnum)\n__isctype_f (alpha)\n",
+			[]string{"constant  D #define D 2"},
+			[]string{"DECLARE_ASN1_ITEM true", "DHparams false", "D false", "__isctype_f true", "alnum false", "__isctype_f true", "alpha false"}},
+		{"typedef struct {\n    PyObject_HEAD\n    PyObject *im_func;\n} PyMethodObject;\n",
+			[]string{"struct  PyMethodObject typedef struct", "field PyMethodObject im_func PyObject *im_func;"},
+			[]string{"PyObject_HEAD false", "PyObject false", "im_func false", "PyMethodObject false"}},
+		{"_XFUNCPROTOBEGIN\n\nextern void XtFree (char *p);\n_XFUNCPROTOEND\nFcBool\nXftNameUnparse (XftPattern *pat);\n",
+			[]string{"function  XtFree extern void XtFree (char *p);", "function  XftNameUnparse FcBool"},
+			[]string{"_XFUNCPROTOBEGIN false", "XtFree false", "p false", "_XFUNCPROTOEND false", "FcBool false", "XftNameUnparse false", "XftPattern false", "pat false"}},
 	}
 	for _, tc := range cases {
 		src := []byte(tc.src)
