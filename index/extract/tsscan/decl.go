@@ -200,7 +200,13 @@ func (p *parser) function(w wrap, decl bool) int32 {
 	}
 	p.expTop = false
 	if fn < 0 {
-		fn, leave = p.functionExpr(gen, start)
+		if p.ts && !p.hasBodyAhead() {
+			// export default function (x: T): R; is a function_signature:
+			// no scope.
+			fn, leave = p.newFn(fnOther), func() {}
+		} else {
+			fn, leave = p.functionExpr(gen, start)
+		}
 	}
 	cls := p.cls
 	defer p.enterThis(fn, -1)()

@@ -12,10 +12,16 @@ import (
 	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/index/extract/internal/scantest"
 	"github.com/parleyhq/parley/index/extract/tsscan"
+	"github.com/parleyhq/parley/index/typescript"
 )
 
-// The scanner writes no descriptors yet (see the package doc), so the
-// comparisons are with the tree-sitter path without describers.
+// The comparisons are with the tree-sitter path with index/typescript's
+// describers: descriptors (Result.Operands, Ref.Operand) included.
+
+var describers = map[string]extract.Annotator{
+	"typescript": typescript.DescribeTypeScript,
+	"javascript": typescript.DescribeJavaScript,
+}
 
 func scanner(lang string) func([]byte, bool) (*extract.Result, error) {
 	if lang == "typescript" {
@@ -28,7 +34,8 @@ func scanner(lang string) func([]byte, bool) (*extract.Result, error) {
 // must reproduce.
 func treeSitter(t testing.TB, lang string, src []byte) *extract.Result {
 	t.Helper()
-	return scantest.TreeSitter(t, lang, "t", src, extract.Options{Budget: extract.BudgetFor(len(src)) * 4})
+	return scantest.TreeSitter(t, lang, "t", src, extract.Options{Budget: extract.BudgetFor(len(src)) * 4,
+		Describe: describers})
 }
 
 // hasSyntaxError reports whether tree-sitter's (masked) tree of src has
@@ -49,6 +56,9 @@ func diff(want, got *extract.Result) string {
 	}
 	if !reflect.DeepEqual(want.Refs, got.Refs) {
 		fmt.Fprintf(&b, "refs\n  tree-sitter %+v\n  scanner     %+v\n", want.Refs, got.Refs)
+	}
+	if !reflect.DeepEqual(want.Operands, got.Operands) {
+		fmt.Fprintf(&b, "descriptors\n  tree-sitter %q\n  scanner     %q\n", want.Operands, got.Operands)
 	}
 	if !reflect.DeepEqual(want.Imports, got.Imports) {
 		fmt.Fprintf(&b, "imports\n  tree-sitter %+v\n  scanner     %+v\n", want.Imports, got.Imports)
@@ -95,6 +105,17 @@ var tricky = []struct {
 	{name: "type predicates", lang: "typescript", src: "function f(x: any): x is { a: A } { return true }\ndeclare function g(y: Y): y is {\n  b: B;\n};\n"},
 	{name: "anonymous overload", lang: "typescript", src: "export default function (f: F): void;\n"},
 	{name: "imports", lang: "typescript", src: "import type { A } from './a'\nimport { type B, C } from './b'\nexport type { D } from './d'\nimport e, * as f from 'f'\nimport g from './g.json' with { type: 'json' }\n"},
+	// Descriptors: scopes and bindings, values, facts, exports, links.
+	{name: "this fields", lang: "javascript", src: "function F(a) {\n  this.a = a\n  this.b = () => this.a\n  const o = { m() { this.c = 1 } }\n  this.a.x()\n}\nclass C extends D {\n  constructor() { super(); this.d = 1; this.d = 2 }\n  m() { return this.d + super.e() }\n  n = function () { this.f = 1 }\n}\n"},
+	{name: "generator expressions", lang: "javascript", src: "export const walk = function* (path) {\n  yield path\n}\nconst g = function* h(x) { this.y = x; return h }\n"},
+	{name: "contextual callbacks", lang: "javascript", src: "import { f } from './f'\nf(x => x.a, function (y, z = w) { return y.b })\nnew G((u) => u.c, async v => v.d)\n"},
+	{name: "exports", lang: "javascript", src: "export const a = 1, { b, c: [d] } = e, f = (g) => g\nexport function h(i) {}\nexport default class { m(n) {} }\nexport { a as j, k }\nexport * from './l'\nexport * as m from './m'\nlet k = 2\nconst { o } = require('p')\n"},
+	{name: "destructuring assignments", lang: "javascript", src: "let a, b\nif (x) {\n  ({ a, b: { c }, d = 1 } = y.z())\n  ;[a, b] = w\n}\nfor (e of f) {}\nfor (const { g } of h) g.i()\n"},
+	{name: "doc links", lang: "javascript", src: "import { A } from './a'\n/** See {@link A} and {@linkcode B}, {@linkplain C.d} */\nfunction B() {\n  // {@link x}\n  let x\n}\nclass C {\n  /** {@link B} */\n  m() {}\n}\n"},
+	{name: "values", lang: "typescript", src: "import * as ns from './ns'\nimport def, { Named as N } from './m'\nconst a = new ns.K().m()!.n\nconst b = (def || N) ?? a\nconst c = x as unknown as N.T<U>\nconst d = e - f!.g()\nconst h = i + j ?? k!.l\nconst { m, n: o } = await p<Q>(r)\nlet s: Array<T> | undefined = t satisfies V\n"},
+	{name: "classes and types", lang: "typescript", src: "export class A<T> extends B.C<T> implements D, E.F<T> {\n  x: G = 1\n  f?: (a: H) => I\n  constructor(private readonly p: P, public q: Q, readonly r: R, override s: S) { super() }\n  m(cb: (e: J, k: K) => void): L { return this.x.y }\n  m(cb?: any): any {}\n  [key: string]: unknown\n}\ninterface M extends N<O> { o: { p: P; q(r: R): S }; t: null | U; [k: number]: V }\ntype W = { w: X } | Y\n"},
+	{name: "signatures and overloads", lang: "typescript", src: "export function f(a: A): B;\nexport function f(a: (c: C) => D): E;\nexport function f(a: any): any {}\ndeclare function g(h: (i: I) => void): J\nconst k = (l: L): M => l\nconst n: (o: O) => P = q\nfunction* r(s: S): T {}\nnamespace U { export function f(v: V): W {} }\nf((c) => c.d)\nnew X((y: Y, z) => z)\n"},
+	{name: "exports and scopes", lang: "typescript", src: "export default x\nexport { y as z } from './y'\nexport const enum E { A }\nexport namespace N.O { export const p = 1 }\nexport declare function q(r: R): void\nexport type { S } from './s'\nexport abstract class T { abstract u(v: V): W;\n}\nconst x = 1\ntry {} catch (err) { err.message }\nfor (const [a, b] of c) a.d(b)\nlabel: { const e = 1 }\n"},
 	{name: "masked heritage and defaults", lang: "typescript", src: "class A extends B<C> { m() {} }\nclass D<E> extends F.G<E[], H> { n(o = true, p = 'x') {} }\nfunction q(r = undefined, s: number = 1) {}\n"},
 }
 
@@ -102,7 +123,7 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 	for _, tc := range tricky {
 		t.Run(tc.lang+"/"+tc.name, func(t *testing.T) {
 			src := []byte(tc.src)
-			got, err := scanner(tc.lang)(src, false)
+			got, err := scanner(tc.lang)(src, true)
 			if tc.fallback {
 				if err == nil || !tsscan.IsFallback(err) {
 					t.Fatalf("want a fallback, got %v", err)
@@ -134,7 +155,7 @@ func TestScanFixtures(t *testing.T) {
 			if !strings.HasSuffix(f.Name, ".js") && !strings.HasSuffix(f.Name, ".ts") {
 				continue
 			}
-			got, err := scanner(fx.lang)(f.Data, false)
+			got, err := scanner(fx.lang)(f.Data, true)
 			if err != nil {
 				t.Fatalf("%s: %v", f.Name, err)
 			}
@@ -158,7 +179,7 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		}
 		return m
 	}
-	got, err := tsscan.ScanTypeScript(src, false)
+	got, err := tsscan.ScanTypeScript(src, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +200,7 @@ func FuzzScan(f *testing.F) {
 		if ts {
 			lang = "typescript"
 		}
-		got, err := scanner(lang)(src, false)
+		got, err := scanner(lang)(src, true)
 		if err != nil {
 			if !tsscan.IsFallback(err) {
 				t.Fatalf("Scan: %v", err)
@@ -197,4 +218,23 @@ func FuzzScan(f *testing.F) {
 			t.Errorf("records differ on %q:\n%s", src, d)
 		}
 	})
+}
+
+// TestScanWithoutDescribe checks that without descriptors the records are
+// the tree-sitter path's without describers: no table, no operands.
+func TestScanWithoutDescribe(t *testing.T) {
+	src := []byte("import { a } from './a'\nconst b = a.c()\n/** {@link b} */\nfunction d(e) { return e.f }\n")
+	for _, lang := range []string{"javascript", "typescript"} {
+		got, err := scanner(lang)(src, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := scantest.TreeSitter(t, lang, "t", src, extract.Options{Budget: extract.BudgetFor(len(src)) * 4})
+		if d := diff(want, got); d != "" {
+			t.Errorf("%s: records differ:\n%s", lang, d)
+		}
+		if len(got.Operands) > 0 {
+			t.Errorf("%s: descriptors without describe: %q", lang, got.Operands)
+		}
+	}
 }
