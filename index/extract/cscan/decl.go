@@ -154,7 +154,7 @@ func (p *parser) specifiers() specs {
 			if sp.typ && !sp.sized {
 				fail("two types at %d", t.start)
 			}
-			if sp.sized && p.is(p.at(1), "(") {
+			if sp.sized && p.is(p.at(1), "(") && !p.is(p.at(2), "*") {
 				fail("a sized type before ( at %d", t.start) // long int(A): tree-sitter names int
 			}
 			sp.typ, sp.sized, sp.onlyID = true, false, false
@@ -165,7 +165,7 @@ func (p *parser) specifiers() specs {
 			}
 			sp.typ, sp.sized = true, true
 			p.i++
-			if p.is(p.peek(), "(") {
+			if p.is(p.peek(), "(") && !p.is(p.at(1), "*") {
 				fail("a size before ( at %d", t.start) // unsigned long(A): tree-sitter names long
 			}
 		case wTag:

@@ -58,6 +58,7 @@ var tricky = []struct {
 	{name: "macro calls without semicolons", src: "int a;\n#define D 2\nSKM_DEFINE(X509_ALGOR, X509_ALGOR, f(X509_ALGOR))\n#define sk_num(sk) OPENSSL_sk_num(sk)\nint b;\nDECLARE_PEM_rw(X509, X509)\nDECLARE_PEM_rw(X509_AUX, X509)\nint c;\n", mayErr: true},
 	{name: "macro call with one argument, a semicolon", src: "DECLARE_ASN1_ITEM(DHparams);\nF(x) y;\n"},
 	{name: "macro types before the declarator's line", src: "YAML_DECLARE(const char *)\nyaml_get_version_string(void);\nPyAPI_FUNC(PyObject *)\n_PyObject_Get(PyObject *, int);\n"},
+	{name: "sized types before a function pointer", src: "typedef unsigned long (*fn)(unsigned long v);\nint f(unsigned long (*h)(const char *), int x);\nstruct s { unsigned long (*g) (void); long int (*k)(void); };\n"},
 	{name: "macro call with two arguments in a struct", src: "struct s { __DECLARE_FLEX_ARRAY(struct b, bufs); };\n", fallback: true},
 	{name: "glibc macro in a struct", src: "struct S { int (*cb) (int) __THROW; };\n", fallback: true},
 	{name: "glibc macro on a variable", src: "extern int v __attribute_deprecated__;\n", fallback: true},
