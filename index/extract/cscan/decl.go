@@ -23,7 +23,8 @@ func (p *parser) declaration(ctx int) {
 	if ctx == ctxTop && p.word(first) == wIdent && p.macroType() == 0 && p.macroStatement(first) {
 		return
 	}
-	if next := p.at(1); ctx == ctxField && p.word(first) == wIdent && next.line > first.line && next.kind == tIdent {
+	if next := p.at(1); ctx == ctxField && p.word(first) == wIdent && next.line > first.line &&
+		(next.kind == tIdent || next.kind == tDir || p.is(next, "}")) {
 		// Python's PyObject_HEAD alone on its line, fields to come:
 		// tree-sitter reads it as the next field's type, the field's
 		// range and signature starting there.
@@ -180,6 +181,13 @@ func (p *parser) specifiers() specs {
 			}
 			p.attribute()
 		case wIdent:
+			if next := p.at(1); sp.sized && next.kind == tIdent && p.word(next) == wIdent {
+				// unsigned SQLITE_INT64_TYPE x;: the size's type
+				sp.sized = false
+				p.ref(t, false)
+				p.i++
+				break
+			}
 			if sp.typ {
 				return sp
 			}
@@ -224,7 +232,7 @@ func (p *parser) specifierMacro() bool {
 			return true
 		case wIdent:
 			next := p.at(p.skipQuals(k + 1))
-			if p.is(next, "*") || next.kind == tIdent && p.word(next) == wIdent {
+			if p.is(next, "*") || next.kind == tIdent && p.word(next) == wIdent || p.macroTypeAt(k) > 0 {
 				return p.macroAt(0) // t is the type
 			}
 			if !p.macroAt(k) {
@@ -257,12 +265,15 @@ func (p *parser) macroAt(k int) bool {
 // there is none: tree-sitter-c's macro_type_specifier, a name and a type
 // in parentheses (OpenSSL's `STACK_OF(X509) *`, glibc's `ElfW(Addr)
 // r_brk;`) before a declarator, whose names are references.
-func (p *parser) macroType() int {
-	if !p.is(p.at(1), "(") {
+func (p *parser) macroType() int { return p.macroTypeAt(0) }
+
+// macroTypeAt is macroType for the name at offset b.
+func (p *parser) macroTypeAt(b int) int {
+	if !p.is(p.at(b+1), "(") || p.word(p.at(b)) != wIdent || p.at(b).kind != tIdent {
 		return 0
 	}
-	k := p.skipQuals(2)
-	typey := k > 2 // a type, not a name alone: YAML_DECLARE(const char *)
+	k := p.skipQuals(b + 2)
+	typey := k > b+2 // a type, not a name alone: YAML_DECLARE(const char *)
 	switch p.word(p.at(k)) {
 	case wTag:
 		if p.word(p.at(k+1)) != wIdent || p.at(k+1).kind != tIdent {
@@ -294,7 +305,7 @@ func (p *parser) macroType() int {
 	if next := p.at(k + 1); next.line != p.at(k).line && !typey || !p.is(next, "*") && (next.kind != tIdent || p.word(next) != wIdent) {
 		return 0 // a line of macro calls without semicolons
 	}
-	return k + 1
+	return k + 1 - b
 }
 
 // tagSpec parses a struct, union or enum specifier, with its body if it

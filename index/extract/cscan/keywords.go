@@ -53,7 +53,7 @@ var words = map[string]uint8{
 	"__uptr": wDecline, "__sptr": wDecline, "__forceinline": wDecline, "_Complex": wDecline,
 	"__complex__": wDecline, "_Imaginary": wDecline, "__try": wDecline, "__except": wDecline,
 	"__finally": wDecline, "__leave": wDecline, "_Nonnull": wDecline, "_Nullable": wDecline,
-	"__volatile__": wDecline, "__volatile": wDecline, "__const": wDecline, "__signed__": wDecline,
+	"__volatile__": wDecline, "__volatile": wDecline, "__const": wDecline,
 	"defined": wDecline, "__builtin_offsetof": wDecline, "__builtin_va_arg": wDecline,
 	"_Float16": wDecline, "_Float32": wDecline, "_Float64": wDecline, "_Float128": wDecline,
 	"__int8": wDecline, "__int16": wDecline, "__int32": wDecline, "__int64": wDecline,
