@@ -188,6 +188,13 @@ func (p *parser) specifiers() specs {
 				p.i++
 				break
 			}
+			if sp.typ && p.macroAt(0) && p.is(p.at(1), "*") {
+				// void __user *p: a qualifier macro, read by tree-sitter
+				// into an error with the same records
+				p.ref(t, false)
+				p.i++
+				break
+			}
 			if sp.typ {
 				return sp
 			}
@@ -302,7 +309,7 @@ func (p *parser) macroTypeAt(b int) int {
 	if !p.is(p.at(k), ")") {
 		return 0
 	}
-	if next := p.at(k + 1); next.line != p.at(k).line && !typey || !p.is(next, "*") && (next.kind != tIdent || p.word(next) != wIdent) {
+	if next := p.at(k + 1); next.line != p.at(k).line && !typey && !p.is(next, "*") || !p.is(next, "*") && (next.kind != tIdent || p.word(next) != wIdent) {
 		return 0 // a line of macro calls without semicolons
 	}
 	return k + 1 - b

@@ -10,7 +10,9 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 		p.i++
 		for {
 			w := p.word(p.peek())
-			if w != wQual {
+			if w == wIdent && p.macroAt(0) && p.is(p.at(1), "*") {
+				p.ref(p.peek(), false) // char *CONST86 *f: a qualifier macro
+			} else if w != wQual {
 				break
 			}
 			p.i++

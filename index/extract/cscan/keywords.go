@@ -56,7 +56,8 @@ var words = map[string]uint8{
 	"__volatile__": wDecline, "__volatile": wDecline, "__const": wDecline,
 	"defined": wDecline, "__builtin_offsetof": wDecline, "__builtin_va_arg": wDecline,
 	"_Float16": wDecline, "_Float32": wDecline, "_Float64": wDecline, "_Float128": wDecline,
-	"__int8": wDecline, "__int16": wDecline, "__int32": wDecline, "__int64": wDecline,
+	// __int8 ... __int64: type names to tree-sitter-c, as anything else
+	// not listed.
 	"__auto_type": wDecline, "__label__": wDecline, "char8_t": wIdent, "__thread_local": wDecline,
 	"_Noreturn_": wDecline, "__restrict_arr": wIdent, "__null": wDecline,
 }

@@ -60,6 +60,11 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		return nil, &errFallback{"byte order mark"}
 	}
+	if spacedContinuation(src) {
+		// tree-sitter-c continues a directive's line there too; the
+		// lexer does not.
+		return nil, &errFallback{"a backslash before blanks and a line break"}
+	}
 	// Tree-sitter parses the masked bytes and the walker reads names,
 	// signatures and docs from the original: so do the lexer and parser
 	// (masked) and the emitter (original). Masking keeps every offset.
@@ -73,4 +78,24 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	}
 	p.e.flushComments(uint32(len(src)) + 1)
 	return p.e.res, nil
+}
+
+// spacedContinuation reports whether a backslash is followed by blanks
+// and a line break somewhere in src.
+func spacedContinuation(src []byte) bool {
+	for i := bytes.IndexByte(src, '\\'); i >= 0; {
+		j := i + 1
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		if j > i+1 && j < len(src) && src[j] == '\n' {
+			return true
+		}
+		k := bytes.IndexByte(src[i+1:], '\\')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
 }
