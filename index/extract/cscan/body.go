@@ -147,6 +147,9 @@ func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
 			p.is(prev, ":") || p.text(prev) == "else") {
 			return // a label
 		}
+		if p.is(next, ":") && p.is(prev, ")") {
+			fail("a label or a cast's operand before : at %d", t.start) // for (;;) L: or c ? (T) x : y
+		}
 		if p.is(next, "{") {
 			fail("a name before { at %d", t.start) // tree-sitter reads a function definition
 		}
