@@ -104,6 +104,9 @@ func (p *parser) declaration(ctx int) {
 // type it names, and opens the scope the type's own symbols are in.
 func (p *parser) typedef(ctx int) {
 	first := p.peek()
+	if p.primitiveTypedef() {
+		return
+	}
 	mark, dry := p.i, p.dry
 	p.dry = true
 	p.i++
@@ -138,6 +141,39 @@ func (p *parser) typedef(ctx int) {
 			fail("unexpected %q in a typedef", p.text(t))
 		}
 	}
+}
+
+// primitiveTypedef reads a type definition naming a type tree-sitter-c
+// has as a primitive (typedef __ssize_t ssize_t;, typedef unsigned long
+// wchar_t;): a primitive_type declarator, which is no reference. The
+// type before it must be names and keywords only.
+func (p *parser) primitiveTypedef() bool {
+	k := 1
+	for ; k < 8 && !p.is(p.at(k), ";"); k++ {
+		if w := p.word(p.at(k)); w != wIdent && w != wPrim && w != wSized && w != wQual {
+			return false
+		}
+	}
+	name := p.at(k - 1)
+	if !p.is(p.at(k), ";") || k < 3 || p.word(name) != wPrim {
+		return false
+	}
+	switch p.text(name) {
+	case "int", "char", "float", "double", "void", "bool", "_Bool", "__int128":
+		return false // typedef unsigned int;: a type, no name
+	}
+	first := p.peek()
+	sym, opened := p.define(&def{kind: extract.KindClass, scope: scopeType, node: first.start, decl: first.start,
+		declLine: first.line, name: name})
+	for j := 1; j < k-1; j++ {
+		if p.word(p.at(j)) == wIdent {
+			p.ref(p.at(j), false)
+		}
+	}
+	end := p.at(k).end
+	p.i += k + 1
+	p.end(sym, opened, end)
+	return true
 }
 
 // specifiers reads storage classes, qualifiers, attributes and the type.

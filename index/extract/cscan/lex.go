@@ -1,5 +1,7 @@
 package cscan
 
+import "bytes"
+
 // The lexer turns a C file into tokens and comments. Preprocessor
 // directives are lexed by line: a directive token (kind tDir, the
 // directive's name in dir) starts at its "#", the tokens tree-sitter-c
@@ -119,6 +121,14 @@ func (l *lexer) token(inDir bool) bool {
 		}
 		if e < len(src) && src[e] == '\'' {
 			fail("digit separator")
+		}
+		hex := bytes.IndexAny(src[s:e], "xX") >= 0
+		for i, c := range src[s:e] {
+			if c >= 'g' && c <= 'z' && c != 'l' && c != 'p' && c != 'u' && c != 'x' ||
+				c >= 'G' && c <= 'Z' && c != 'L' && c != 'P' && c != 'U' && c != 'X' || c == '_' ||
+				c == '.' && !hex && s+i+1 < e && isIdentStart(src[s+i+1]) && !bytes.ContainsRune([]byte("eEfFlL"), rune(src[s+i+1])) {
+				fail("number %q", src[s:e]) // tree-sitter's number ends before such a letter
+			}
 		}
 		l.add(tNum, s, e)
 	case c == '"' || c == '\'':

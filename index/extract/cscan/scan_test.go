@@ -63,6 +63,7 @@ var tricky = []struct {
 	{name: "a macro before a macro type", src: "int a;\n__owur STACK_OF(X509_NAME) *SSL_load(const char *file);\n", mayErr: true},
 	{name: "MSVC's sized ints", src: "typedef __int64 sqlite_int64;\ntypedef unsigned __int64 sqlite_uint64;\nint f(__int32 x) { __int64 y = x; return (__int8)y; }\n"},
 	{name: "qualifier macros", src: "typedef struct vki_sigaltstack {\n\tvoid __user *ss_sp;\n\tint ss_flags;\n} vki_stack_t;\nEXTERN const char *CONST86 * Tcl_FSFileAttrStrings(Tcl_Obj *pathPtr);\nint a;\n", mayErr: true},
+	{name: "typedefs of primitive type names", src: "typedef __ssize_t ssize_t;\ntypedef __int8_t int8_t;\ntypedef unsigned long wchar_t;\ntypedef const int intptr_t;\nint a;\n"},
 	{name: "macro call with two arguments in a struct", src: "struct s { __DECLARE_FLEX_ARRAY(struct b, bufs); };\n", fallback: true},
 	{name: "glibc macro in a struct", src: "struct S { int (*cb) (int) __THROW; };\n", fallback: true},
 	{name: "glibc macro on a variable", src: "extern int v __attribute_deprecated__;\n", fallback: true},
