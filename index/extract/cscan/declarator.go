@@ -140,7 +140,7 @@ func (p *parser) params() {
 		} else {
 			sp := p.specifiers()
 			if !sp.typ || sp.defines {
-				fail("parameter without a type, or defining one")
+				fail("parameter without a type, or defining one at %d", p.peek().start)
 			}
 			p.declarator(true)
 			p.attributes()

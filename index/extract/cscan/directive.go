@@ -72,11 +72,44 @@ func (l *lexer) define() {
 			}
 		}
 	}
+	end := l.toks[len(l.toks)-1].end
 	l.skipBlanks()
 	if l.i < len(l.src) && l.src[l.i] == '#' {
-		fail("macro value starting with #") // tree-sitter reads a directive there
+		l.hashValue(end)
+		return
 	}
 	l.opaque()
+}
+
+// hashValue reads a macro value starting with "#" (#define S(x) #x):
+// tree-sitter ends the #define at its name or parameters, whose end is
+// end, and reads the rest as another directive (a preproc_call named
+// "#x"), which records nothing. A comment there, or a "#" not before a
+// name, is declined.
+func (l *lexer) hashValue(end uint32) {
+	j := l.i + 1
+	for j < len(l.src) && (l.src[j] == ' ' || l.src[j] == '\t') {
+		j++
+	}
+	if j >= len(l.src) || !isIdentStart(l.src[j]) {
+		fail("macro value starting with # but no name")
+	}
+	for ; l.i < len(l.src) && l.src[l.i] != '\n'; l.i++ {
+		switch c := l.src[l.i]; {
+		case c == '/' && l.i+1 < len(l.src) && (l.src[l.i+1] == '/' || l.src[l.i+1] == '*'):
+			fail("comment in a macro value starting with #")
+		case c == '\\' && l.i+1 < len(l.src) && l.src[l.i+1] == '\n':
+			l.i++
+			l.line++
+		case c == '"' || c == '\'':
+			mark := len(l.toks)
+			l.token(true)
+			l.toks = l.toks[:mark]
+			l.i--
+		}
+	}
+	l.eol()
+	l.toks[len(l.toks)-1].start = end // the #define's end
 }
 
 // opaque skips a directive's opaque argument to its line break. The
@@ -93,8 +126,13 @@ func (l *lexer) opaque() {
 		c := l.src[l.i]
 		if c == '/' && l.i+1 < len(l.src) && (l.src[l.i+1] == '/' || l.src[l.i+1] == '*') {
 			l.token(true)
-			if !l.atEOL() {
-				// Not the line's last: part of the argument's text.
+			j := l.i
+			for j < len(l.src) && (l.src[j] == ' ' || l.src[j] == '\t') {
+				j++
+			}
+			if j < len(l.src) && l.src[j] != '\n' {
+				// Not the line's last (a line continued counts as
+				// more): part of the argument's text.
 				l.comments = l.comments[:len(l.comments)-1]
 			}
 			continue
