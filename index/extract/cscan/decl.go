@@ -519,8 +519,12 @@ func (p *parser) macroStatement(name tok) bool {
 			comma = true
 		}
 		if depth == 0 {
-			lineEnd := p.at(k+1).kind == 0 || p.at(k+1).line > t.line
-			call := lineEnd && (comma || p.macroAt(0))
+			next := p.at(k + 1)
+			lineEnd := next.kind == 0 || next.line > t.line
+			// One argument: before a directive or the end of the file
+			// only; before more code tree-sitter may read a
+			// declaration.
+			call := lineEnd && (comma || p.macroAt(0) && (next.kind == 0 || next.kind == tDir))
 			if !call && p.declaratorArgs() {
 				fail("a call or a declaration at %d", name.start) // A(B[]); declares, A(*B); calls
 			}

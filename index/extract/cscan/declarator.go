@@ -22,6 +22,15 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 		}
 	}
 	t := p.peek()
+	if next := p.at(1); t.kind == tIdent && p.word(t) == wIdent && p.macroAt(0) && next.kind == tIdent && p.word(next) == wIdent {
+		// void Z3_API f(void), int ZEXPORT f: a calling convention
+		// macro; tree-sitter reads it as the declarator, an error
+		// after it, and sometimes a variable of it
+		// (TestScanWhereTreeSitterIsWrong).
+		p.ref(t, false)
+		p.i++
+		t = next
+	}
 	switch {
 	case t.kind == tIdent:
 		if p.word(t) != wIdent {
