@@ -1,0 +1,199 @@
+package cscan
+
+// The macros headers use where C has none: macros before a type, macro
+// types, macro calls and names as statements, read as tree-sitter-c
+// reads them where its tree is sound, or right where it is not
+// (TestScanWhereTreeSitterIsWrong).
+
+// specifierMacro reports whether the name at p.i, where a declaration's
+// type may be, is a macro before the type (X11's `_Xconst char *`,
+// OpenSSL's `OSSL_DEPRECATEDIN_3_0 const BIO_METHOD *f(void);`, `extern
+// _X_EXPORT int`): a primitive, sized or tag type after it, past
+// qualifiers, or, for a name spelled as a macro, a type name followed
+// by a declarator. Tree-sitter reads it as the type and the real one as
+// an error; its records are unchanged when the error stays in the
+// declaration, and garbage when its recovery reaches further
+// (TestScanWhereTreeSitterIsWrong). The scanner reads it as a reference
+// in the specifiers, as __attribute__ is read.
+func (p *parser) specifierMacro() bool {
+	for k := p.skipQuals(1); ; {
+		switch t := p.at(k); p.word(t) {
+		case wPrim, wSized, wTag:
+			return true
+		case wIdent:
+			next := p.at(p.skipQuals(k + 1))
+			if p.is(next, "*") || next.kind == tIdent && p.word(next) == wIdent || p.macroTypeAt(k) > 0 {
+				return p.macroAt(0) // t is the type
+			}
+			if !p.macroAt(k) {
+				return false
+			}
+			k = p.skipQuals(k + 1) // EXTERN CONST86 char *, SQLITE_API SQLITE_EXTERN const
+		default:
+			return false
+		}
+	}
+}
+
+// skipQuals returns the offset from p.i of the first token at or after
+// offset k that is not a qualifier or storage class.
+func (p *parser) skipQuals(k int) int {
+	for w := p.word(p.at(k)); w == wQual || w == wStatic; w = p.word(p.at(k)) {
+		k++
+	}
+	return k
+}
+
+// macroAt reports whether the token at offset k is a name spelled as a
+// macro.
+func (p *parser) macroAt(k int) bool {
+	t := p.at(k)
+	return t.kind == tIdent && macroName(p.src[t.start:t.end])
+}
+
+// macroType returns the length of a macro type specifier at p.i, 0 if
+// there is none: tree-sitter-c's macro_type_specifier, a name and a type
+// in parentheses (OpenSSL's `STACK_OF(X509) *`, glibc's `ElfW(Addr)
+// r_brk;`) before a declarator, whose names are references.
+func (p *parser) macroType() int { return p.macroTypeAt(0) }
+
+// macroTypeAt is macroType for the name at offset b.
+func (p *parser) macroTypeAt(b int) int {
+	if !p.is(p.at(b+1), "(") || p.word(p.at(b)) != wIdent || p.at(b).kind != tIdent {
+		return 0
+	}
+	k := p.skipQuals(b + 2)
+	typey := k > b+2 // a type, not a name alone: YAML_DECLARE(const char *)
+	switch p.word(p.at(k)) {
+	case wTag:
+		if p.word(p.at(k+1)) != wIdent || p.at(k+1).kind != tIdent {
+			return 0
+		}
+		k += 2
+		typey = true
+	case wIdent:
+		if p.at(k).kind != tIdent {
+			return 0
+		}
+		k++
+	case wPrim, wSized:
+		for w := p.word(p.at(k)); w == wPrim || w == wSized; w = p.word(p.at(k)) {
+			k++
+		}
+	default:
+		return 0
+	}
+	if p.word(p.at(k-1)) != wIdent {
+		typey = true
+	}
+	for k = p.skipQuals(k); p.is(p.at(k), "*"); k = p.skipQuals(k + 1) {
+		typey = true
+	}
+	if !p.is(p.at(k), ")") {
+		return 0
+	}
+	if next := p.at(k + 1); next.line != p.at(k).line && !typey && !p.is(next, "*") || !p.is(next, "*") && (next.kind != tIdent || p.word(next) != wIdent) {
+		return 0 // a line of macro calls without semicolons
+	}
+	return k + 1 - b
+}
+
+// macroStatement reads what tree-sitter-c reads as an expression
+// statement at the top level: a macro call with a semicolon
+// (DEFINE_TYPE(x);), or a name alone on its line before a declaration
+// or directive (X11's _XFUNCPROTOBEGIN), whose missing ";" tree-sitter
+// supplies.
+func (p *parser) macroStatement(name tok) bool {
+	next := p.at(1)
+	if next.line > name.line || next.kind == 0 {
+		switch w := p.word(next); {
+		case next.kind == tDir, next.kind == 0, w == wTypedef:
+		case macroName(p.src[name.start:name.end]) && (w == wQual || w == wStatic || w == wPrim || w == wSized || w == wTag ||
+			w == wIdent && next.kind == tIdent && (p.is(p.at(2), "*") || p.at(2).kind == tIdent && p.word(p.at(2)) == wIdent)):
+			// glibc's __BEGIN_DECLS, X11's _XFUNCPROTOBEGIN: tree-sitter
+			// reads the name as the next declaration's type and builds
+			// an error tree (TestScanBeatsTreeSitter); the scanner reads
+			// it as the macro it is, an expression statement.
+		default:
+			return false
+		}
+		p.ref(name, false)
+		p.i++
+		return true
+	}
+	if !p.is(next, "(") {
+		return false
+	}
+	depth, typed, comma := 0, false, false
+	for k := 1; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.kind == 0 || t.kind == tDir || t.kind == tEOL:
+			return false
+		case t.kind == tIdent && p.word(t) != wIdent && p.word(t) != wExpr:
+			typed = true // a type among the arguments
+		case p.is(t, "(") || p.is(t, "[") || p.is(t, "{"):
+			depth++
+		case p.is(t, ")") || p.is(t, "]") || p.is(t, "}"):
+			depth--
+		case depth == 1 && p.is(t, ","):
+			comma = true
+		}
+		if depth == 0 {
+			next := p.at(k + 1)
+			lineEnd := next.kind == 0 || next.line > t.line
+			// One argument: before a directive or the end of the file
+			// only; before more code tree-sitter may read a
+			// declaration.
+			call := lineEnd && (comma || p.macroAt(0) && (next.kind == 0 || next.kind == tDir))
+			if !call && p.declaratorArgs() {
+				fail("a call or a declaration at %d", name.start) // A(B[]); declares, A(*B); calls
+			}
+			return p.macroCall(name, k, typed, call)
+		}
+	}
+}
+
+// macroCall reads a top-level macro call whose ")" is at offset k as an
+// expression statement: with a semicolon (DEFINE_TYPE(x);), or, when
+// lineCall, without one, ending its line: with two arguments or more
+// (OpenSSL's SKM_DEFINE_STACK_OF_INTERNAL(X, X, X), glibc's
+// __LDBL_REDIR1_DECL (a, b)), as tree-sitter reads it, a ";" missing,
+// or of a name spelled as a macro (DECLARE_ASN1_ITEM(X),
+// __LDBL_REDIR_DECL (f)), which tree-sitter reads as a declaration of X
+// (TestScanWhereTreeSitterIsWrong). With a type among the
+// arguments (SKM_DEFINE_STACK_OF_INTERNAL(void, void, void)),
+// tree-sitter's tree is an error, often to the end of the file; the
+// scanner reads the call the same way, the types no references
+// (TestScanWhereTreeSitterIsWrong).
+func (p *parser) macroCall(name tok, k int, typed, lineCall bool) bool {
+	semi := p.is(p.at(k+1), ";")
+	switch {
+	case semi && !typed:
+	case !semi && lineCall:
+	default:
+		return false
+	}
+	p.ref(name, true)
+	p.i += 2
+	p.expr(")")
+	p.i++
+	if semi {
+		p.i++
+	}
+	return true
+}
+
+// macroName reports whether a name is spelled as a macro: capitals,
+// digits and underscores, or two underscores first.
+func macroName(b []byte) bool {
+	if len(b) > 2 && b[0] == '_' && b[1] == '_' {
+		return true // __owur, __wur, __gthrw
+	}
+	for _, c := range b {
+		if c >= 'a' && c <= 'z' {
+			return false
+		}
+	}
+	return true
+}
