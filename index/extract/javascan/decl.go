@@ -243,7 +243,7 @@ func (s *scanner) group() {
 // starts here.
 func (s *scanner) typeDecl(m mods) bool {
 	kw := s.i
-	d := decl{kind: extract.KindClass, scopeKind: scopeType, private: m.private}
+	d := decl{kind: extract.KindClass, scopeKind: extract.ScopeType, private: m.private}
 	body := bodyClass
 	switch {
 	case s.isKw(kw, kwClass):

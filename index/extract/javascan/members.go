@@ -39,7 +39,7 @@ func (s *scanner) member(body bodyKind) {
 	if s.typeDecl(m) {
 		return
 	}
-	d := decl{private: m.private, scopeKind: scopeFunc, start: s.toks[s.i].start, sig: s.toks[s.i].start}
+	d := decl{private: m.private, scopeKind: extract.ScopeFunc, start: s.toks[s.i].start, sig: s.toks[s.i].start}
 	if m.any {
 		d.start = m.start
 	}
@@ -71,7 +71,7 @@ func (s *scanner) member(body bodyKind) {
 			s.method(&d, body)
 			return
 		}
-		d.kind, d.scopeKind = extract.KindField, scopeNone
+		d.kind, d.scopeKind = extract.KindField, extract.ScopeNone
 		if body == bodyInterface || body == bodyAnnotation {
 			d.kind = extract.KindConstant
 		} else if m.static && m.final {

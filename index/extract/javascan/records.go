@@ -1,8 +1,6 @@
 package javascan
 
 import (
-	"bytes"
-
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -16,19 +14,6 @@ const (
 	maxDefName = 4 * maxRefName // define's cap on a definition's name
 )
 
-type scope struct {
-	sym      int32
-	qual     string
-	fn       bool // a method body (scopeFunc); else a type body
-	branches int
-}
-
-type docBlock struct {
-	valid      bool
-	start, end uint32
-	endLine    uint32
-}
-
 // scanner is one file's lexer output, parse position and records.
 type scanner struct {
 	src      []byte
@@ -39,8 +24,8 @@ type scanner struct {
 	lines    []uint32
 	lastLine int
 	res      *extract.Result
-	scopes   []scope
-	doc      docBlock
+	scopes   extract.Scopes
+	doc      extract.ScanDoc
 	names    map[string]string
 	depth    int   // recursion depth of type declarations and bodies
 	doWhiles []int // the while tokens that end pending do statements
@@ -133,46 +118,12 @@ func (s *scanner) flushComments(off uint32) {
 // comment is the walker's comment: TODO markers, and the run of
 // whole-line comments that may document the next definition.
 func (s *scanner) comment(c comment) {
-	raw := s.src[c.start:c.end]
-	line := s.pos(c.start).Line
-	if hasTag(raw) {
-		s.res.Todos = extract.ScanTodos(string(raw), line, s.res.Todos)
-	}
-	if !extract.StartsLine(s.src, int(c.start)) {
-		s.doc.valid = false // a trailing comment documents the code before it
-		return
-	}
-	endLine := s.pos(c.end - 1).Line
-	if s.doc.valid && line <= s.doc.endLine+1 {
-		s.doc.end, s.doc.endLine = c.end, endLine
-		return
-	}
-	s.doc = docBlock{valid: true, start: c.start, end: c.end, endLine: endLine}
-}
-
-// hasTag reports whether a comment may hold a marker (ScanTodos
-// decides), so that only those comments are copied out of the source.
-func hasTag(b []byte) bool {
-	return bytes.Contains(b, []byte("TODO")) || bytes.Contains(b, []byte("FIXME")) ||
-		bytes.Contains(b, []byte("HACK")) || bytes.Contains(b, []byte("XXX"))
-}
-
-func (s *scanner) inFunc() bool {
-	for i := len(s.scopes) - 1; i >= 0; i-- {
-		if s.scopes[i].fn {
-			return true
-		}
-	}
-	return false
+	s.doc.Comment(s.src, c.start, c.end, s.pos(c.start).Line, s.pos(c.end-1).Line, s.res)
 }
 
 // branch counts a decision point towards the innermost scope when it is
 // a method's (the walker's branch).
-func (s *scanner) branch() {
-	if k := len(s.scopes); k > 0 && s.scopes[k-1].fn {
-		s.scopes[k-1].branches++
-	}
-}
+func (s *scanner) branch() { s.scopes.Branch(1) }
 
 // decl is one definition the parser found: a declaration's extent and
 // the facts its Symbol needs.
@@ -182,14 +133,8 @@ type decl struct {
 	sig       uint32 // the first byte not in an annotation
 	name      int    // the name's token
 	private   bool
-	scopeKind int8 // 0 none, 1 type, 2 function
+	scopeKind extract.ScopeKind
 }
-
-const (
-	scopeNone int8 = iota
-	scopeType
-	scopeFunc
-)
 
 // define records d's symbol with its range still open (end fixes it) and
 // opens its scope; it returns the symbol's index, or -1 when the name is
@@ -204,27 +149,23 @@ func (s *scanner) define(d *decl, nodeStart uint32) int32 {
 	s.flushComments(nodeStart)
 	name := s.intern(s.src[nt.start:nt.end])
 	container, parent := "", int32(-1)
-	if k := len(s.scopes); k > 0 {
-		container, parent = s.scopes[k-1].qual, s.scopes[k-1].sym
+	if sc := s.scopes.Inner(); sc != nil {
+		container, parent = sc.Qual, sc.Sym
 	}
 	sym := extract.Symbol{
 		Name: name, Kind: d.kind, Container: container, Parent: parent,
 		Range:     extract.Range{Start: s.pos(d.start)},
 		Selection: s.rng(nt.start, nt.end),
 		Signature: extract.SignatureAt(s.src, int(d.sig)),
-		Doc:       s.docFor(d.start),
+		Doc:       s.doc.For(s.src, s.pos(d.start).Line, d.start),
 	}
-	if !s.inFunc() {
+	if !s.scopes.InFunc() {
 		sym.Exported = !d.private
 	}
 	idx := int32(len(s.res.Symbols))
 	s.res.Symbols = append(s.res.Symbols, sym)
-	if d.scopeKind != scopeNone {
-		qual := name
-		if container != "" {
-			qual = container + "." + name
-		}
-		s.scopes = append(s.scopes, scope{sym: idx, qual: qual, fn: d.scopeKind == scopeFunc})
+	if d.scopeKind != extract.ScopeNone {
+		s.scopes = append(s.scopes, extract.Scope{Sym: idx, Qual: extract.JoinQual(container, name), Kind: d.scopeKind})
 	}
 	return idx
 }
@@ -235,25 +176,7 @@ func (s *scanner) end(idx int32, d *decl, end uint32) {
 		return
 	}
 	s.res.Symbols[idx].Range.End = s.pos(end)
-	if d.scopeKind == scopeNone {
-		return
+	if d.scopeKind != extract.ScopeNone {
+		s.scopes.Close(s.res.Symbols)
 	}
-	k := len(s.scopes) - 1
-	sc := s.scopes[k]
-	s.scopes = s.scopes[:k]
-	if sc.fn {
-		s.res.Symbols[idx].Complexity = uint16(min(1+sc.branches, 0xffff))
-	}
-}
-
-// docFor is the walker's docFor: the comment block ending on the line
-// before the declaration, or on its line before it; it is consumed.
-func (s *scanner) docFor(start uint32) string {
-	line := s.pos(start).Line
-	doc := ""
-	if s.doc.valid && (s.doc.endLine+1 == line || s.doc.endLine == line && s.doc.end <= start) {
-		doc = extract.DocLine(string(s.src[s.doc.start:s.doc.end]))
-	}
-	s.doc.valid = false
-	return doc
 }

@@ -1,7 +1,6 @@
 package pyscan
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
@@ -18,19 +17,6 @@ import (
 
 const maxRefName = 128
 
-type scope struct {
-	sym      int32
-	qual     string
-	fn       bool // a function body (scopeFunc); else a class body
-	branches int
-}
-
-type docBlock struct {
-	valid      bool
-	start, end uint32
-	endLine    uint32
-}
-
 type walker struct {
 	t        *tree
 	src      []byte
@@ -39,9 +25,9 @@ type walker struct {
 	comments []comment
 	ci       int
 	res      *extract.Result
-	scopes   []scope
+	scopes   extract.Scopes
 	calls    []uint32
-	doc      docBlock
+	doc      extract.ScanDoc
 	vars     map[string]bool
 }
 
@@ -83,31 +69,10 @@ func (w *walker) flushComments(off uint32) {
 	}
 }
 
+// comment is the walker's: a Python comment is one line.
 func (w *walker) comment(c comment) {
-	raw := w.src[c.start:c.end]
 	line := w.pos(c.start).Line
-	if bytes.Contains(raw, []byte("TODO")) || bytes.Contains(raw, []byte("FIXME")) ||
-		bytes.Contains(raw, []byte("HACK")) || bytes.Contains(raw, []byte("XXX")) {
-		w.res.Todos = extract.ScanTodos(string(raw), line, w.res.Todos)
-	}
-	if !extract.StartsLine(w.src, int(c.start)) {
-		w.doc.valid = false
-		return
-	}
-	if w.doc.valid && line <= w.doc.endLine+1 {
-		w.doc.end, w.doc.endLine = c.end, line
-		return
-	}
-	w.doc = docBlock{valid: true, start: c.start, end: c.end, endLine: line}
-}
-
-func (w *walker) inFunc() bool {
-	for i := len(w.scopes) - 1; i >= 0; i-- {
-		if w.scopes[i].fn {
-			return true
-		}
-	}
-	return false
+	w.doc.Comment(w.src, c.start, c.end, line, line, w.res)
 }
 
 // visit walks n and its subtree.
@@ -117,9 +82,7 @@ func (w *walker) visit(n int32) {
 	opened := false
 	switch nd.typ {
 	case nIf, nElif, nFor, nWhile, nExcept, nConditional, nForIn, nIfClause, nBoolOp, nCaseClause:
-		if k := len(w.scopes); k > 0 && w.scopes[k-1].fn {
-			w.scopes[k-1].branches++
-		}
+		w.scopes.Branch(1)
 	case nImport:
 		for k := nd.first; k >= 0; k = w.t.nodes[k].next {
 			if w.t.nodes[k].field != fName {
@@ -198,7 +161,7 @@ func (w *walker) define(n int32) bool {
 	case nFunction:
 		kind, name = extract.KindFunction, t.field(n, fName)
 	default:
-		if w.inFunc() {
+		if w.scopes.InFunc() {
 			return false
 		}
 		name = t.field(n, fLeft)
@@ -214,13 +177,12 @@ func (w *walker) define(n int32) bool {
 	if len(nameText) > 4*maxRefName {
 		return false // define's cap on a definition's name
 	}
-	var outer *scope
+	outer := w.scopes.Inner()
 	container := ""
-	if k := len(w.scopes); k > 0 {
-		outer = &w.scopes[k-1]
-		container = outer.qual
+	if outer != nil {
+		container = outer.Qual
 	}
-	inType := outer != nil && !outer.fn
+	inType := outer != nil && outer.Kind != extract.ScopeFunc
 	switch kind {
 	case extract.KindFunction:
 		if inType {
@@ -238,7 +200,7 @@ func (w *walker) define(n int32) bool {
 	}
 	parent := int32(-1)
 	if outer != nil {
-		parent = outer.sym
+		parent = outer.Sym
 	}
 	if nd.typ == nAssignment {
 		key := strconv.Itoa(int(parent)) + "\x00" + nameText
@@ -253,7 +215,7 @@ func (w *walker) define(n int32) bool {
 		Signature: extract.SignatureAt(w.src, int(nd.start)),
 		Doc:       w.docFor(n),
 	}
-	if !w.inFunc() {
+	if !w.scopes.InFunc() {
 		sym.Exported = underscoreExported(nameText)
 	}
 	idx := int32(len(w.res.Symbols))
@@ -261,29 +223,15 @@ func (w *walker) define(n int32) bool {
 	if nd.typ == nAssignment {
 		return false
 	}
-	w.scopes = append(w.scopes, scope{sym: idx, qual: joinQual(container, nameText), fn: nd.typ == nFunction})
+	kindOf := extract.ScopeType
+	if nd.typ == nFunction {
+		kindOf = extract.ScopeFunc
+	}
+	w.scopes = append(w.scopes, extract.Scope{Sym: idx, Qual: extract.JoinQual(container, nameText), Kind: kindOf})
 	return true
 }
 
-func joinQual(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "." + b
-}
-
-func (w *walker) closeScope() {
-	k := len(w.scopes) - 1
-	sc := w.scopes[k]
-	w.scopes = w.scopes[:k]
-	if sc.fn {
-		cx := 1 + sc.branches
-		if cx > 0xffff {
-			cx = 0xffff
-		}
-		w.res.Symbols[sc.sym].Complexity = uint16(cx)
-	}
-}
+func (w *walker) closeScope() { w.scopes.Close(w.res.Symbols) }
 
 // docFor is treesitter_def.go docFor: the comment block ending on the
 // line before the definition (or its decorators), then the docstring.
@@ -293,13 +241,8 @@ func (w *walker) docFor(n int32) string {
 		first = p
 	}
 	fs := w.t.nodes[first].start
-	line := w.pos(fs).Line
-	doc := ""
-	if w.doc.valid && (w.doc.endLine+1 == line || w.doc.endLine == line && w.doc.end <= fs) {
-		doc = extract.DocLine(string(w.src[w.doc.start:w.doc.end]))
-		doc = strings.TrimSpace(strings.TrimLeft(doc, "#"))
-	}
-	w.doc.valid = false
+	doc := w.doc.For(w.src, w.pos(fs).Line, fs)
+	doc = strings.TrimSpace(strings.TrimLeft(doc, "#"))
 	if typ := w.t.typ(n); typ == nFunction || typ == nClass {
 		if s := w.docstring(n); s != "" {
 			doc = s
