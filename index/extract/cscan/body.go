@@ -89,6 +89,11 @@ func (p *parser) bodyDirective(b *bodyState) {
 func (p *parser) bodyPunct(t tok, b *bodyState, dos *[]int) bool {
 	switch p.src[t.start] {
 	case '{':
+		if p.is(p.at(-1), ")") && (p.word(p.closedAfter) == wIdent || p.is(p.closedAfter, "*")) {
+			// f(x) {, i*(a) {: tree-sitter may read a function
+			// definition (a macro loop, or a declarator).
+			fail("a parenthesis after a name before { at %d", t.start)
+		}
 		if t.end-t.start == 1 {
 			b.depth++
 		}
@@ -110,12 +115,15 @@ func (p *parser) bodyPunct(t tok, b *bodyState, dos *[]int) bool {
 			fail("call of a call or subscript at %d", t.start)
 		}
 		p.callParens = append(p.callParens, p.word(prev) == wIdent)
+		p.parenAfter = append(p.parenAfter, prev)
 		b.parens++
 	case ')':
 		b.parens--
 		if k := len(p.callParens); k > 0 {
 			p.closedCall = p.callParens[k-1]
 			p.callParens = p.callParens[:k-1]
+			p.closedAfter = p.parenAfter[k-1]
+			p.parenAfter = p.parenAfter[:k-1]
 		}
 	}
 	p.operator(t)

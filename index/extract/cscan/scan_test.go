@@ -134,7 +134,8 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // (PyObject_HEAD), which tree-sitter reads as the next field's type;
 // the #define of a keyword (#define bool _Bool), an error tree without
 // the macro's symbol; and a calling convention macro after a type name
-// (Z3_bool Z3_API f(void)), a variable named after the macro.
+// (Z3_bool Z3_API f(void)), a variable named after the macro; and a
+// keyword named in a condition (#ifndef offsetof).
 func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 	cases := []struct {
 		src   string
@@ -174,6 +175,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"int a;\nvoid Z3_API Z3_global_param_set(Z3_string param_id, Z3_string param_value);\nZ3_bool Z3_API Z3_get(Z3_string id);\nint b;\n",
 			[]string{"variable  a int a;", "function  Z3_global_param_set void Z3_API Z3_global_param_set(Z3_string param_id, Z3_string param_value);", "function  Z3_get Z3_bool Z3_API Z3_get(Z3_string id);", "variable  b int b;"},
 			[]string{"a false", "Z3_API false", "Z3_global_param_set false", "Z3_string false", "param_id false", "Z3_string false", "param_value false", "Z3_bool false", "Z3_API false", "Z3_get false", "Z3_string false", "id false", "b false"}},
+		{"#ifdef intptr_t\nint a;\n#endif\n#if defined(__declspec) && !defined(offsetof)\nint b;\n#endif\n",
+			[]string{"variable  a int a;", "variable  b int b;"},
+			[]string{"intptr_t false", "a false", "__declspec false", "offsetof false", "b false"}},
 		{"_XFUNCPROTOBEGIN\n\nextern void XtFree (char *p);\n_XFUNCPROTOEND\nFcBool\nXftNameUnparse (XftPattern *pat);\n",
 			[]string{"function  XtFree extern void XtFree (char *p);", "function  XftNameUnparse FcBool"},
 			[]string{"_XFUNCPROTOBEGIN false", "XtFree false", "p false", "_XFUNCPROTOEND false", "FcBool false", "XftNameUnparse false", "XftPattern false", "pat false"}},
