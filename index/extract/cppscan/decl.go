@@ -1,0 +1,330 @@
+package cppscan
+
+import (
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// tmpl is a template_declaration wrapping the declaration that follows
+// (the walker's defSite.wrapper): where its "template" starts.
+type tmpl struct {
+	ok         bool
+	start      uint32
+	line       uint32
+	paramsOpen int // token index of its "<"
+}
+
+// declaration parses one declaration at p.i, at the level of the file,
+// a namespace or a class.
+func (p *parser) declaration(ctx int) {
+	var w tmpl
+	if t := p.peek(); p.word(t) == wTemplate {
+		if !p.is(p.at(1), "<") {
+			fail("explicit instantiation at %d", t.start)
+		}
+		w = tmpl{ok: true, start: t.start, line: t.line}
+		p.i++
+		p.templateParams()
+		if p.word(p.peek()) == wTemplate {
+			fail("nested template at %d", p.peek().start)
+		}
+	}
+	t := p.peek()
+	switch p.word(t) {
+	case wNamespace:
+		if w.ok {
+			fail("template namespace")
+		}
+		p.namespace()
+	case wUsing:
+		p.using(w)
+	case wTypedef:
+		if w.ok {
+			fail("template typedef")
+		}
+		p.typedef()
+	case wFriend:
+		p.friend()
+	case wExpr, wStmt, wBranch, wCase, wDefault, wDo, wGoto, wDecline, wNew, wVirtSpec, wAccess, wNoexcept:
+		fail("%q at the level of declarations at %d", p.text(t), t.start)
+	default:
+		p.general(ctx, w)
+	}
+}
+
+// templateParams reads a template parameter list from its "<": its
+// names are references, its default values expressions.
+func (p *parser) templateParams() {
+	p.expect("<")
+	for {
+		t := p.peek()
+		switch {
+		case t.kind == 0 || t.kind == tDir:
+			fail("unclosed template parameters")
+		case p.is(t, ">"):
+			p.i++
+			return
+		case p.is(t, "<"):
+			p.i++
+			p.angle()
+		case p.is(t, "("):
+			fail("parentheses in template parameters at %d", t.start)
+		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";"):
+			fail("template parameters at %d", t.start)
+		case t.kind == tIdent:
+			switch p.word(t) {
+			case wIdent:
+				p.ref(t, false)
+			case wTemplate, wTag, wTypename, wPrim, wSized, wSpec:
+			default:
+				fail("%q in template parameters", p.text(t))
+			}
+			p.i++
+		case p.is(t, ",") || p.is(t, "*") || p.is(t, "&") || p.is(t, "&&") || p.is(t, "::") || p.is(t, "...") ||
+			p.is(t, "=") || t.kind == tNum:
+			p.i++
+		default:
+			fail("%q in template parameters at %d", p.text(t), t.start)
+		}
+	}
+}
+
+// angle reads template arguments after their "<" to the matching ">":
+// names are references, and expressions in parentheses are read as
+// expressions (decltype(f()) calls f).
+func (p *parser) angle() {
+	for {
+		t := p.peek()
+		switch {
+		case t.kind == 0 || t.kind == tDir:
+			fail("unclosed template arguments")
+		case p.is(t, ">"):
+			p.i++
+			return
+		case p.is(t, "<"):
+			prev := p.at(-1)
+			if !p.isName(prev) {
+				fail("< in template arguments at %d", t.start)
+			}
+			p.i++
+			p.angle()
+		case p.is(t, "(") || p.is(t, "["):
+			close := map[byte]string{'(': ")", '[': "]"}[p.m[t.start]]
+			p.i++
+			p.expr(close)
+			p.expect(close)
+		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";") || p.is(t, "&&") || p.is(t, "||") || p.is(t, "?"):
+			fail("%s in template arguments at %d", p.text(t), t.start)
+		case t.kind == tIdent:
+			p.twoNames(t)
+			p.argWord(t)
+		default:
+			p.i++
+		}
+	}
+}
+
+// twoNames declines a name right after a name or a number in a type.
+func (p *parser) twoNames(t tok) {
+	if prev := p.at(-1); p.isName(t) && (p.isName(prev) || prev.kind == tNum) {
+		fail("two names in a type at %d", t.start)
+	}
+}
+
+// argWord reads a word in template arguments or a type.
+func (p *parser) argWord(t tok) {
+	switch p.word(t) {
+	case wIdent:
+		p.ref(t, p.is(p.at(1), "(") && p.literalArgs())
+	case wPrim, wSized, wSpec, wTypename, wTag, wEnum:
+	case wExpr:
+		if s := p.text(t); s != "true" && s != "false" && s != "nullptr" {
+			fail("%q in a type at %d", s, t.start)
+		}
+	case wDecltype, wNoexcept:
+		if !p.is(p.at(1), "(") {
+			fail("decltype without (")
+		}
+		p.i += 2
+		p.expr(")")
+		p.expect(")")
+		return
+	case wTemplate:
+		if !p.is(p.at(-1), "::") {
+			fail("template in a type at %d", t.start)
+		}
+	default:
+		fail("%q in a type at %d", p.text(t), t.start)
+	}
+	p.i++
+}
+
+// namespace reads a namespace definition.
+func (p *parser) namespace() {
+	kw := p.peek()
+	name := p.at(1)
+	if p.is(name, "{") {
+		p.i += 2
+		p.items(ctxNS)
+		p.expect("}")
+		return
+	}
+	if !p.isName(name) || !p.is(p.at(2), "{") {
+		fail("namespace form at %d", kw.start)
+	}
+	sym, opened := p.define(&def{kind: extract.KindNamespace, scope: extract.ScopeNS, node: kw.start,
+		decl: kw.start, declLine: kw.line, first: kw.start, firstLine: kw.line, sig: kw.start,
+		name: name, nameEnd: name.end})
+	p.ref(name, false)
+	p.i += 3
+	p.items(ctxNS)
+	end := p.expect("}")
+	p.end(sym, opened, end.end)
+}
+
+// using reads a using directive, declaration or alias.
+func (p *parser) using(w tmpl) {
+	kw := p.peek()
+	p.i++
+	if p.word(p.peek()) == wNamespace {
+		if w.ok {
+			fail("template using namespace")
+		}
+		p.i++
+		p.typeUntil(";")
+		p.expect(";")
+		return
+	}
+	name := p.peek()
+	if p.isName(name) && p.is(p.at(1), "=") {
+		first, firstLine, sig := kw.start, kw.line, kw.start
+		if w.ok {
+			first, firstLine = w.start, w.line
+			if w.line == kw.line {
+				sig = w.start
+			}
+		}
+		sym, opened := p.define(&def{kind: extract.KindClass, node: kw.start, decl: kw.start, declLine: kw.line,
+			first: first, firstLine: firstLine, sig: sig, name: name, nameEnd: name.end})
+		p.ref(name, false)
+		p.i += 2
+		p.typeUntil(";")
+		end := p.expect(";")
+		p.end(sym, opened, end.end)
+		return
+	}
+	if w.ok {
+		fail("template using declaration")
+	}
+	p.typeUntil(";")
+	p.expect(";")
+}
+
+// typeUntil reads a type's tokens up to the punctuation stop at depth 0.
+func (p *parser) typeUntil(stop string) {
+	for {
+		t := p.peek()
+		switch {
+		case t.kind == 0 || t.kind == tDir:
+			fail("unterminated type at %d", t.start)
+		case p.is(t, stop):
+			return
+		case p.is(t, "<"):
+			p.i++
+			p.angle()
+		case t.kind == tIdent:
+			p.twoNames(t)
+			p.argWord(t)
+		case p.is(t, "::") || p.is(t, "*") || p.is(t, "&") || p.is(t, "&&") || p.is(t, ","):
+			p.i++
+		default:
+			fail("%q in a type at %d", p.text(t), t.start)
+		}
+	}
+}
+
+// friend reads a friend declaration of a class.
+func (p *parser) friend() {
+	p.i++
+	if w := p.word(p.peek()); w == wTag || w == wTypename {
+		p.i++
+	}
+	p.typeUntil(";")
+	p.expect(";")
+}
+
+// typedef records a type definition, named after its first declarator
+// and typed as the struct, union or enum it names; the symbol is the
+// container of what the type's body defines, so it comes first (a
+// look-ahead finds its name).
+func (p *parser) typedef() {
+	kw := p.peek()
+	save := p.i
+	p.dry = true
+	p.i++
+	s := specs{start: p.peek()}
+	p.specifiers(&s, ctxNS, tmpl{})
+	if !s.typed {
+		fail("typedef without a type at %d", kw.start)
+	}
+	name := p.typedefDeclarator()
+	p.dry, p.i = false, save
+	d := def{kind: extract.KindClass, scope: extract.ScopeType, name: name, nameEnd: name.end}
+	for k := 1; ; k++ {
+		t := p.at(k)
+		if w := p.word(t); w == wTag {
+			if p.text(t) != "class" {
+				d.kind = extract.KindStruct
+			}
+		} else if w == wEnum {
+			d.kind = extract.KindEnum
+		} else if w == wSpec || w == wTypename {
+			continue
+		}
+		break
+	}
+	defAt(&d, kw, tmpl{})
+	sym, opened := p.define(&d)
+	p.i++
+	s = specs{start: p.peek()}
+	p.specifiers(&s, ctxNS, tmpl{})
+	for {
+		p.typedefDeclarator()
+		if !p.is(p.peek(), ",") {
+			break
+		}
+		p.i++
+	}
+	end := p.expect(";")
+	p.end(sym, opened, end.end)
+}
+
+// typedefDeclarator reads a typedef's declarator and returns its name.
+func (p *parser) typedefDeclarator() tok {
+	for p.is(p.peek(), "*") || p.is(p.peek(), "&") || p.is(p.peek(), "&&") || p.word(p.peek()) == wSpec {
+		p.i++
+	}
+	name := p.peek()
+	if !p.isName(name) {
+		fail("typedef declarator at %d", name.start)
+	}
+	p.ref(name, false)
+	p.i++
+	for p.is(p.peek(), "[") {
+		p.i++
+		p.expr("]")
+		p.expect("]")
+	}
+	return name
+}
+
+// literalArgs reports whether the parentheses after the name at p.i
+// hold a literal, so that name(...) in a type or template arguments is
+// a call (encoded_size(16)); names alone there read as a function type
+// (R(A)) or, as tree-sitter's parse goes, a call: declined.
+func (p *parser) literalArgs() bool {
+	if !p.is(p.at(2), ")") && (p.at(2).kind == tNum || p.at(2).kind == tStr) && p.is(p.at(3), ")") {
+		return true
+	}
+	fail("a function type or a call in a type at %d", p.peek().start)
+	return false
+}

@@ -1,0 +1,348 @@
+package cppscan
+
+import (
+	"strings"
+
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// dname is a declarator's name: its tokens, the scopes before it.
+type dname struct {
+	name      tok
+	end       uint32
+	container string
+	special   bool // ~A or operator: a name a type may be missing before
+}
+
+// declarator reads one declarator of a declaration and what follows it
+// (an initializer, a body); it reports whether the declaration ended.
+func (p *parser) declarator(ctx int, w tmpl, s *specs) bool {
+	dstart := p.peek()
+	for {
+		t := p.peek()
+		if p.is(t, "*") || p.is(t, "&") || p.is(t, "&&") || p.word(t) == wSpec {
+			p.i++
+			continue
+		}
+		break
+	}
+	if p.is(p.peek(), "(") {
+		fail("parenthesized declarator at %d", p.peek().start)
+	}
+	n := p.declName()
+	isFunc := p.is(p.peek(), "(")
+	if !s.typed && !n.special && !(isFunc && ctx == ctxClass && p.ctorOf(n)) && n.container == "" {
+		fail("declarator without a type at %d", n.name.start)
+	}
+	if isFunc && s.body {
+		fail("a function returning a type it defines at %d", n.name.start)
+	}
+	if isFunc {
+		p.params()
+		p.funcSuffix()
+	}
+	for p.is(p.peek(), "[") {
+		p.i++
+		p.expr("]")
+		p.expect("]")
+	}
+	if isFunc && p.defaulted() && ctx != ctxClass && n.container == "" {
+		fail("= default outside a class at %d", n.name.start)
+	}
+	if isFunc && (p.is(p.peek(), "{") || p.is(p.peek(), ":") || p.defaulted()) {
+		p.definition(s, w, n)
+		return true
+	}
+	d := def{kind: extract.KindVariable, name: n.name, nameEnd: n.end, container: n.container,
+		static: s.static, topOnly: true}
+	defAt(&d, s.start, w)
+	d.node = dstart.start
+	switch {
+	case isFunc:
+		d.kind = extract.KindFunction
+		if n.container != "" {
+			d.kind = extract.KindMethod
+		}
+	case ctx == ctxClass && !w.ok:
+		d.kind = extract.KindField // a field_declaration's, in an anonymous struct too
+	}
+	sym, opened := p.define(&d)
+	switch t := p.peek(); {
+	case p.is(t, "=") && isFunc:
+		fail("a function with an initializer at %d", t.start)
+	case p.is(t, "="):
+		p.i++
+		p.exprUntil(",", ";")
+	case p.is(t, "{") && !isFunc:
+		p.i++
+		p.expr("}")
+		p.expect("}")
+		if !p.is(p.peek(), ";") && !p.is(p.peek(), ",") {
+			fail("braces after a declarator at %d", t.start) // tree-sitter reads a function
+		}
+	case p.is(t, ":") && !isFunc && ctx == ctxClass:
+		p.i++
+		p.exprUntil(",", ";")
+	}
+	p.pending = append(p.pending, pend{sym, opened})
+	switch t := p.peek(); {
+	case p.is(t, ","):
+		p.i++
+		return false
+	case p.is(t, ";"):
+		p.i++
+		for _, q := range p.pending {
+			p.end(q.sym, q.opened, t.end)
+		}
+		p.pending = p.pending[:0]
+		return true
+	default:
+		fail("%q after a declarator at %d", p.text(t), t.start)
+	}
+	return true
+}
+
+// pend is a declarator's symbol whose range ends with its declaration.
+type pend struct {
+	sym    int32
+	opened bool
+}
+
+// ctorOf reports whether n names the class being defined.
+func (p *parser) ctorOf(n dname) bool {
+	if p.dry {
+		return true
+	}
+	sc := p.e.scopes.Inner()
+	if sc == nil || sc.Kind != extract.ScopeType {
+		return false
+	}
+	// A specialization's scope is named foo<T, false>.
+	last, name := extract.LastSegment(sc.Qual), p.text(n.name)
+	return last == name || strings.HasPrefix(last, name+"<")
+}
+
+// declName reads a declarator's (qualified) name: its scopes' names,
+// a destructor's, an operator.
+func (p *parser) declName() dname {
+	var scopes []string
+	for {
+		t := p.peek()
+		switch {
+		case p.is(t, "~"):
+			n := p.at(1)
+			if !p.isName(n) {
+				fail("destructor name at %d", t.start)
+			}
+			p.ref(n, false)
+			p.i += 2
+			return dname{name: t, end: n.end, container: strings.Join(scopes, "."), special: true}
+		case p.word(t) == wOperator:
+			return p.operatorName(t, scopes)
+		case p.isName(t):
+			p.ref(t, false)
+			p.i++
+			if p.is(p.peek(), "<") {
+				p.i++
+				p.angle()
+				if !p.is(p.peek(), "::") && !p.is(p.peek(), "(") {
+					fail("template arguments after a declarator at %d", t.start)
+				}
+			}
+			if !p.is(p.peek(), "::") {
+				return dname{name: t, end: t.end, container: strings.Join(scopes, ".")}
+			}
+			scopes = append(scopes, p.text(t))
+			p.i++
+			if p.word(p.peek()) == wTemplate {
+				fail("template after :: at %d", t.start)
+			}
+		default:
+			fail("declarator name %q at %d", p.text(t), t.start)
+		}
+	}
+}
+
+// operatorName reads operator==, operator(), operator[], operator new.
+func (p *parser) operatorName(kw tok, scopes []string) dname {
+	p.i++
+	t := p.peek()
+	switch {
+	case p.is(t, "(") && p.is(p.at(1), ")"), p.is(t, "[") && p.is(p.at(1), "]"):
+		p.i += 2
+	case p.is(t, ">") && p.is(p.at(1), ">") && p.at(1).start == t.end:
+		p.i += 2
+		if p.is(p.peek(), "=") && p.peek().start == t.end+1 {
+			p.i++
+		}
+	case p.is(t, ">") && p.is(p.at(1), "=") && p.at(1).start == t.end:
+		p.i += 2
+	case t.kind == tPunct && !p.is(t, "(") && !p.is(t, "::"):
+		p.i++
+	default:
+		fail("operator form at %d", kw.start)
+	}
+	if !p.is(p.peek(), "(") {
+		fail("operator without parameters at %d", kw.start)
+	}
+	return dname{name: kw, end: p.at(-1).end, container: strings.Join(scopes, "."), special: true}
+}
+
+// params reads a parameter list from its "(": names are references,
+// default values expressions.
+func (p *parser) params() {
+	p.expect("(")
+	for {
+		t := p.peek()
+		switch {
+		case t.kind == 0 || t.kind == tDir:
+			fail("unclosed parameters")
+		case p.is(t, ")"):
+			p.i++
+			return
+		case p.is(t, "="):
+			p.i++
+			p.exprUntil(",", ")")
+		case p.is(t, "<"):
+			p.i++
+			p.angle()
+		case p.is(t, "("):
+			fail("parentheses in parameters at %d", t.start)
+		case p.is(t, "["):
+			if p.is(p.at(1), "[") {
+				fail("attribute in parameters at %d", t.start)
+			}
+			p.i++
+			p.expr("]")
+			p.expect("]")
+		case t.kind == tIdent:
+			p.argWord(t)
+		case p.is(t, ",") || p.is(t, "*") || p.is(t, "&") || p.is(t, "&&") || p.is(t, "::") || p.is(t, "..."):
+			p.i++
+		default:
+			fail("%q in parameters at %d", p.text(t), t.start)
+		}
+	}
+}
+
+// funcSuffix reads what may follow a function's parameters: qualifiers,
+// noexcept, a trailing return type, = 0, = default, = delete.
+func (p *parser) funcSuffix() {
+	for {
+		t := p.peek()
+		switch {
+		case p.word(t) == wSpec || p.word(t) == wVirtSpec || p.is(t, "&") || p.is(t, "&&"):
+			p.i++
+		case p.word(t) == wNoexcept:
+			p.i++
+			if p.is(p.peek(), "(") {
+				p.i++
+				p.expr(")")
+				p.expect(")")
+			}
+		case p.word(t) == wExpr && p.text(t) == "throw":
+			p.i++
+			p.expect("(")
+			p.typeUntil(")")
+			p.expect(")")
+		case p.is(t, "->"):
+			p.i++
+			p.trailingType()
+		case p.is(t, "=") && p.text(p.at(1)) == "0":
+			p.i += 2
+		default:
+			return
+		}
+	}
+}
+
+// trailingType reads a trailing return type up to ; { or =.
+func (p *parser) trailingType() {
+	for {
+		t := p.peek()
+		switch {
+		case p.is(t, ";") || p.is(t, "{") || p.is(t, "=") || p.is(t, ","):
+			return
+		case p.word(t) == wVirtSpec:
+			return
+		case p.is(t, "<"):
+			p.i++
+			p.angle()
+		case t.kind == tIdent:
+			p.twoNames(t)
+			p.argWord(t)
+		case p.is(t, "::") || p.is(t, "*") || p.is(t, "&") || p.is(t, "&&"):
+			p.i++
+		default:
+			fail("%q in a trailing return type at %d", p.text(t), t.start)
+		}
+	}
+}
+
+// definition records a function definition and reads its constructor
+// initializers and body.
+func (p *parser) definition(s *specs, w tmpl, n dname) {
+	if p.inFunc() {
+		fail("function defined in a function")
+	}
+	d := def{kind: extract.KindFunction, scope: extract.ScopeFunc, name: n.name, nameEnd: n.end,
+		container: n.container, static: s.static}
+	if n.container != "" {
+		d.kind = extract.KindMethod
+	}
+	defAt(&d, s.start, w)
+	sym, opened := p.define(&d)
+	if p.defaulted() {
+		p.i += 2
+		end := p.expect(";")
+		p.end(sym, opened, end.end)
+		return
+	}
+	if p.is(p.peek(), ":") {
+		p.i++
+		p.initializers()
+	}
+	p.expect("{")
+	end := p.body()
+	p.end(sym, opened, end)
+}
+
+func (p *parser) inFunc() bool { return !p.dry && p.e.scopes.InFunc() }
+
+// initializers reads a constructor's member initializers up to its
+// body: field_initializer names are references, never callees.
+func (p *parser) initializers() {
+	for {
+		t := p.peek()
+		if !p.isName(t) {
+			fail("member initializer at %d", t.start)
+		}
+		p.typeName()
+		switch {
+		case p.is(p.peek(), "("):
+			p.i++
+			p.expr(")")
+			p.expect(")")
+		case p.is(p.peek(), "{"):
+			p.i++
+			p.expr("}")
+			p.expect("}")
+		default:
+			fail("member initializer at %d", t.start)
+		}
+		if p.is(p.peek(), "...") {
+			p.i++
+		}
+		if !p.is(p.peek(), ",") {
+			return
+		}
+		p.i++
+	}
+}
+
+// defaulted reports "= default;" or "= delete;" at p.i: tree-sitter
+// reads a function definition.
+func (p *parser) defaulted() bool {
+	w := p.text(p.at(1))
+	return p.is(p.peek(), "=") && (w == "default" || w == "delete") && p.is(p.at(2), ";")
+}

@@ -1,0 +1,344 @@
+package cppscan
+
+import (
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// specs is what a declaration's specifiers held.
+type specs struct {
+	start    tok  // the declaration's first token
+	static   bool // a "static" specifier
+	typed    bool // a type was read
+	named    bool // by a name, a tag or decltype
+	prim     bool // a primitive type was read
+	body     bool // a class or enum body was read
+	tag      tagKind
+	ctorName tok // a name read as a type that may be a constructor's
+}
+
+type tagKind uint8
+
+const (
+	tagNone tagKind = iota
+	tagStruct
+	tagEnum
+)
+
+// general parses a declaration or definition with specifiers and
+// declarators: functions, methods, constructors, fields, variables.
+func (p *parser) general(ctx int, w tmpl) {
+	s := specs{start: p.peek()}
+	p.specifiers(&s, ctx, w)
+	if p.is(p.peek(), ";") {
+		p.i++
+		return
+	}
+	for {
+		done := p.declarator(ctx, w, &s)
+		if done {
+			return
+		}
+	}
+}
+
+// specifiers reads a declaration's specifiers and type, stopping at its
+// first declarator.
+func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
+	for {
+		t := p.peek()
+		switch p.word(t) {
+		case wSpec:
+			p.i++
+		case wStatic:
+			s.static = true
+			p.i++
+		case wPrim, wSized:
+			if s.typed && (s.named || p.word(t) == wPrim && s.prim) {
+				fail("two types at %d", t.start)
+			}
+			s.typed, s.prim = true, s.prim || p.word(t) == wPrim
+			p.i++
+		case wTypename:
+			p.i++
+		case wTag, wEnum:
+			if s.typed {
+				fail("two types at %d", t.start)
+			}
+			s.typed, s.named = true, true
+			s.body = p.tagSpecifier(ctx, w)
+		case wDecltype:
+			if s.typed {
+				fail("two types at %d", t.start)
+			}
+			s.typed, s.named = true, true
+			p.argWord(t)
+		case wIdent:
+			if s.typed {
+				return
+			}
+			if p.is(p.at(1), "(") {
+				// A constructor (in a class) or a declarator with no
+				// type: the caller decides.
+				return
+			}
+			if p.qualifiedCtor() {
+				return
+			}
+			s.typed, s.named = true, true
+			p.typeName()
+		default:
+			if p.is(t, "::") && !s.typed {
+				fail("global qualifier at %d", t.start)
+			}
+			return
+		}
+	}
+}
+
+// qualifiedCtor reports whether the name at p.i is A::A( or A<T>::~A(,
+// an out-of-class constructor or destructor, or A::operator.
+func (p *parser) qualifiedCtor() bool {
+	var segs []tok
+	k := 0
+	for {
+		t := p.at(k)
+		if !p.isName(t) {
+			return false
+		}
+		segs = append(segs, t)
+		k++
+		if p.is(p.at(k), "<") {
+			k = p.skipAngle(k + 1)
+			if k < 0 {
+				return false
+			}
+		}
+		if !p.is(p.at(k), "::") {
+			return false
+		}
+		k++
+		n := p.at(k)
+		if p.is(n, "~") || p.word(n) == wOperator {
+			return true
+		}
+		if p.isName(n) && p.is(p.at(k+1), "(") {
+			return p.text(n) == p.text(segs[len(segs)-1])
+		}
+	}
+}
+
+// skipAngle returns the index after the ">" matching a "<" before
+// p.i+k, or -1.
+func (p *parser) skipAngle(k int) int {
+	depth := 1
+	for ; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.kind == 0 || t.kind == tDir || p.is(t, ";") || p.is(t, "{") || p.is(t, "}"):
+			return -1
+		case p.is(t, "<"):
+			depth++
+		case p.is(t, ">"):
+			depth--
+			if depth == 0 {
+				return k + 1
+			}
+		}
+	}
+}
+
+// typeName reads a (qualified, templated) type name: references.
+func (p *parser) typeName() {
+	for {
+		t := p.peek()
+		if w := p.word(t); (w == wPrim || w == wSized) && p.is(p.at(-1), "::") {
+			p.i++ // std::size_t: a primitive type, no reference
+			return
+		}
+		if !p.isName(t) {
+			fail("type name at %d", t.start)
+		}
+		p.ref(t, false)
+		p.i++
+		if p.is(p.peek(), "<") {
+			p.i++
+			p.angle()
+		}
+		if !p.is(p.peek(), "::") {
+			return
+		}
+		p.i++
+		if p.word(p.peek()) == wTemplate {
+			p.i++
+		}
+	}
+}
+
+// tagSpecifier reads class, struct, union or enum: a definition with a
+// body, or a name.
+func (p *parser) tagSpecifier(ctx int, w tmpl) bool {
+	kw := p.peek()
+	isEnum := p.word(kw) == wEnum
+	p.i++
+	if isEnum && p.word(p.peek()) == wTag {
+		p.i++ // enum class
+	}
+	name := p.peek()
+	var nameEnd uint32
+	if p.isName(name) {
+		p.ref(name, false)
+		p.i++
+		nameEnd = name.end
+		if p.is(p.peek(), "<") {
+			p.i++
+			p.angle()
+			nameEnd = p.at(-1).end
+		}
+		if p.is(p.peek(), "::") {
+			fail("qualified class name at %d", name.start)
+		}
+	} else {
+		name = tok{}
+	}
+	if p.word(p.peek()) == wVirtSpec {
+		p.i++
+	}
+	if p.is(p.peek(), ":") {
+		p.i++
+		if isEnum {
+			p.enumBase()
+		} else {
+			p.bases()
+		}
+	}
+	if !p.is(p.peek(), "{") {
+		if name.kind == 0 {
+			fail("tag without a name or body at %d", kw.start)
+		}
+		return false
+	}
+	if isEnum {
+		p.enumBody(kw, name, nameEnd, w)
+	} else {
+		p.classBody(kw, name, nameEnd, w)
+	}
+	return true
+}
+
+// bases reads a base clause up to the class body's "{".
+func (p *parser) bases() {
+	for {
+		t := p.peek()
+		switch {
+		case p.is(t, "{"):
+			return
+		case p.word(t) == wAccess || p.word(t) == wSpec:
+			p.i++
+		case p.is(t, ","):
+			p.i++
+		case p.isName(t) || p.is(t, "::"):
+			if p.is(t, "::") {
+				fail("global qualifier in bases")
+			}
+			p.typeName()
+			if p.is(p.peek(), "...") {
+				p.i++
+			}
+		default:
+			fail("%q in a base clause at %d", p.text(t), t.start)
+		}
+	}
+}
+
+// defAt fills the parts of a def the walker takes from the declaration
+// node and its template wrapper.
+func defAt(d *def, decl tok, w tmpl) {
+	d.node, d.decl, d.declLine = decl.start, decl.start, decl.line
+	d.first, d.firstLine, d.sig = decl.start, decl.line, decl.start
+	if w.ok {
+		d.first, d.firstLine = w.start, w.line
+		if w.line == decl.line {
+			d.sig = w.start
+		}
+	}
+}
+
+// classBody records a class, struct or union with a body and reads its
+// members.
+func (p *parser) classBody(kw, name tok, nameEnd uint32, w tmpl) {
+	var sym int32 = -1
+	opened := false
+	if name.kind != 0 {
+		d := def{kind: extract.KindStruct, scope: extract.ScopeType, name: name, nameEnd: nameEnd, raw: true}
+		if p.text(kw) == "class" {
+			d.kind, d.private = extract.KindClass, true
+		}
+		defAt(&d, kw, w)
+		sym, opened = p.define(&d)
+	}
+	p.i++ // {
+	p.items(ctxClass)
+	end := p.expect("}")
+	p.end(sym, opened, end.end)
+}
+
+// enumBody records an enum with a body and its enumerators.
+func (p *parser) enumBody(kw, name tok, nameEnd uint32, w tmpl) {
+	var sym int32 = -1
+	opened := false
+	if name.kind != 0 {
+		d := def{kind: extract.KindEnum, scope: extract.ScopeType, name: name, nameEnd: nameEnd}
+		defAt(&d, kw, w)
+		sym, opened = p.define(&d)
+	}
+	p.i++ // {
+	for {
+		t := p.peek()
+		if p.is(t, "}") {
+			break
+		}
+		if t.kind == tDir {
+			fail("directive in an enum at %d", t.start)
+		}
+		if !p.isName(t) {
+			fail("enumerator %q at %d", p.text(t), t.start)
+		}
+		d := def{kind: extract.KindEnumMember, name: t, nameEnd: t.end}
+		defAt(&d, t, tmpl{})
+		esym, eopened := p.define(&d)
+		p.ref(t, false)
+		p.i++
+		end := t.end
+		if p.is(p.peek(), "=") {
+			p.i++
+			p.exprUntil(",", "}")
+			end = p.at(-1).end
+		}
+		p.end(esym, eopened, end)
+		if p.is(p.peek(), ",") {
+			p.i++
+		}
+	}
+	end := p.expect("}")
+	p.end(sym, opened, end.end)
+}
+
+// enumBase reads an enum's underlying type up to its body or ";".
+func (p *parser) enumBase() {
+	for {
+		t := p.peek()
+		switch w := p.word(t); {
+		case p.is(t, "{") || p.is(t, ";"):
+			return
+		case w == wPrim || w == wSized:
+			p.i++
+		case p.isName(t):
+			p.typeName()
+			if !p.is(p.peek(), "{") && !p.is(p.peek(), ";") {
+				fail("enum type at %d", t.start)
+			}
+		default:
+			fail("%q in an enum's type at %d", p.text(t), t.start)
+		}
+	}
+}

@@ -1,0 +1,290 @@
+package cppscan
+
+import (
+	"github.com/parleyhq/parley/index/extract"
+)
+
+// Contexts items are parsed in.
+const (
+	ctxTop   = iota // the file
+	ctxNS           // a namespace body
+	ctxClass        // a class, struct or union body
+)
+
+type parser struct {
+	src  []byte // the original: names, signatures, docs
+	m    []byte // as tree-sitter reads it (CppMask)
+	toks []tok
+	i    int
+	e    *emitter
+	dry  bool // a look-ahead: nothing is recorded
+	// The declarators' symbols of the declaration being read, whose
+	// ranges end at its ";".
+	pending []pend
+}
+
+func newParser(src, masked []byte, toks []tok, comments []comment) *parser {
+	lines := make([]uint32, 1, len(src)/30+2)
+	for i, c := range src {
+		if c == '\n' {
+			lines = append(lines, uint32(i+1))
+		}
+	}
+	e := &emitter{src: src, lines: lines, res: &extract.Result{}, comments: comments,
+		names: map[string]string{}, vars: map[varKey]bool{}}
+	e.res.Refs = make([]extract.Ref, 0, len(src)/16+8)
+	return &parser{src: src, m: masked, toks: toks, e: e}
+}
+
+func (p *parser) peek() tok { return p.at(0) }
+
+func (p *parser) at(k int) tok {
+	if p.i+k < len(p.toks) && p.i+k >= 0 {
+		return p.toks[p.i+k]
+	}
+	return tok{}
+}
+
+func (p *parser) text(t tok) string { return string(p.m[t.start:t.end]) }
+
+// is reports whether t is the punctuation s.
+func (p *parser) is(t tok, s string) bool {
+	return t.kind == tPunct && int(t.end-t.start) == len(s) && string(p.m[t.start:t.end]) == s
+}
+
+func (p *parser) expect(s string) tok {
+	t := p.peek()
+	if !p.is(t, s) {
+		fail("expected %q at %d, got %q", s, t.start, p.text(t))
+	}
+	p.i++
+	return t
+}
+
+func (p *parser) ref(t tok, call bool) {
+	if !p.dry {
+		p.e.ref(t, call)
+	}
+}
+
+func (p *parser) define(d *def) (int32, bool) {
+	if p.dry {
+		return -1, false
+	}
+	return p.e.define(d)
+}
+
+func (p *parser) end(sym int32, opened bool, end uint32) {
+	if !p.dry {
+		p.e.end(sym, opened, end)
+	}
+}
+
+func (p *parser) branch() {
+	if !p.dry {
+		p.e.branch()
+	}
+}
+
+// items parses declarations and directives up to the end of the file,
+// a body's "}" or an #else, #elif or #endif.
+func (p *parser) items(ctx int) {
+	for {
+		t := p.peek()
+		switch {
+		case t.kind == 0:
+			if ctx != ctxTop {
+				fail("unclosed body")
+			}
+			return
+		case t.kind == tDir:
+			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
+				return
+			}
+			p.directive(ctx, nil)
+		case p.is(t, "}"):
+			if ctx == ctxTop {
+				fail("unmatched } at %d", t.start)
+			}
+			return
+		case p.is(t, ";"):
+			p.i++
+		case ctx == ctxClass && p.word(t) == wAccess && p.is(p.at(1), ":"):
+			p.access(t)
+		default:
+			p.declaration(ctx)
+		}
+	}
+}
+
+// access applies a public:, protected: or private: label (cppAccess).
+func (p *parser) access(t tok) {
+	p.i += 2
+	if !p.dry {
+		if sc := p.e.scopes.Inner(); sc != nil && sc.Kind == extract.ScopeType {
+			sc.Access = p.text(t) != "private"
+		}
+	}
+}
+
+// directive handles a directive at p.i; in a function body, b carries
+// the body's state, which each branch must leave as it found it.
+func (p *parser) directive(ctx int, b *bodyState) {
+	t := p.peek()
+	p.i++
+	switch t.dir {
+	case "define":
+		p.macro(t)
+	case "include":
+		if ctx == ctxClass || b != nil {
+			fail("#include in a body")
+		}
+		path := p.peek()
+		p.i++
+		if !p.dry {
+			s := p.src[path.start+1 : path.end-1]
+			if s := trimSpace(string(s)); s != "" {
+				p.e.res.Imports = append(p.e.res.Imports, extract.Import{Path: s, Line: t.line})
+			}
+		}
+		p.eol()
+	case "if", "ifdef", "ifndef":
+		p.condition(t.dir)
+		p.conditional(ctx, b)
+	case "else", "elif", "endif":
+		fail("#%s without #if", t.dir)
+	default:
+		p.eol()
+	}
+}
+
+// conditional parses the branches of an #if after its condition.
+func (p *parser) conditional(ctx int, b *bodyState) {
+	var at bodyState
+	if b != nil {
+		at = *b
+	}
+	for {
+		if b != nil {
+			p.bodyUntilDirective(b)
+			if *b != at {
+				fail("a conditional's branch splits a statement")
+			}
+		} else {
+			p.items(ctx)
+		}
+		t := p.peek()
+		if t.kind != tDir {
+			fail("unterminated #if at %d", t.start)
+		}
+		p.i++
+		switch t.dir {
+		case "endif":
+			p.eol()
+			return
+		case "else":
+			p.eol()
+		case "elif":
+			p.condition("if")
+		}
+	}
+}
+
+func (p *parser) eol() {
+	if t := p.peek(); t.kind != tEOL {
+		fail("directive text at %d", t.start)
+	}
+	p.i++
+}
+
+// macro records a #define: a constant, or a function with parameters.
+func (p *parser) macro(hash tok) {
+	name := p.peek()
+	if p.word(name) != wIdent {
+		fail("#define of %q", p.text(name)) // NULL, true...: tree-sitter's literals
+	}
+	p.i++
+	kind := extract.KindConstant
+	if t := p.peek(); p.is(t, "(") && t.start == name.end {
+		kind = extract.KindFunction
+	}
+	sym, opened := p.define(&def{kind: kind, node: hash.start, decl: hash.start, declLine: hash.line,
+		first: hash.start, firstLine: hash.line, sig: hash.start, name: name, nameEnd: name.end})
+	p.ref(name, false)
+	if kind == extract.KindFunction {
+		for p.i++; ; p.i++ {
+			t := p.peek()
+			if t.kind == tIdent {
+				p.ref(t, false)
+			} else if p.is(t, ")") {
+				p.i++
+				break
+			}
+		}
+	}
+	t := p.peek()
+	p.eol()
+	p.end(sym, opened, t.start)
+}
+
+// condition reads an #if, #elif, #ifdef or #ifndef condition to the
+// line's end: names are references, defined is an operator, a name
+// before "(" is called.
+func (p *parser) condition(dir string) {
+	var ternary, defined bool
+	switch first := p.peek(); {
+	case first.kind == tEOL:
+		fail("#%s without a condition", dir) // tree-sitter reads the next line's
+	case dir != "if" && (first.kind != tIdent || p.at(1).kind != tEOL):
+		fail("#%s not followed by one name", dir)
+	}
+	for {
+		t := p.peek()
+		switch {
+		case t.kind == tEOL:
+			p.i++
+			if ternary && defined {
+				fail("defined in a conditional expression") // tree-sitter reads a name there
+			}
+			return
+		case t.kind == tIdent:
+			s := p.text(t)
+			if s == "defined" {
+				defined = true
+				break
+			}
+			switch w := words[s]; {
+			case w == wIdent:
+			case w == wDecline || w == wTypedef:
+				fail("%s in a condition", s)
+			default:
+				if dir != "if" || !(s == "true" || s == "false") {
+					fail("%s in a condition", s)
+				}
+				p.i++
+				continue
+			}
+			if p.is(p.at(1), "(") && p.is(p.at(2), "<") {
+				fail("__has_include(<...>)")
+			}
+			p.ref(t, dir == "if" && p.is(p.at(1), "("))
+		case p.is(t, "?"):
+			ternary = true
+			p.branch()
+		case p.is(t, "&&") || p.is(t, "||"):
+			p.branch()
+		}
+		p.i++
+	}
+}
+
+func trimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	return s[i:j]
+}

@@ -1,0 +1,166 @@
+package cppscan_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/cppscan"
+	"github.com/parleyhq/parley/index/extract/internal/scantest"
+)
+
+// treeSitter is the tree-sitter path's result for src: what the scanner
+// must reproduce.
+func treeSitter(t testing.TB, src []byte) *extract.Result {
+	t.Helper()
+	return scantest.TreeSitter(t, "cpp", "t.hpp", src, extract.Options{Budget: time.Minute})
+}
+
+// hasSyntaxError reports whether tree-sitter's tree of src has an error.
+func hasSyntaxError(t testing.TB, src []byte) bool {
+	t.Helper()
+	return scantest.HasSyntaxError(t, "cpp", src, time.Minute)
+}
+
+// tricky is C++ whose records the scanner must get exactly as the
+// tree-sitter path does (tree-sitter reads it without an error), or
+// decline (fallback).
+var tricky = []struct {
+	name, src string
+	fallback  bool
+}{
+	{name: "guards and includes", src: "#ifndef A_HPP\n#define A_HPP\n\n#if defined(_MSC_VER) && (_MSC_VER >= 1200)\n# pragma once\n#endif\n\n#include <boost/asio/detail/config.hpp>\n#include \"local.hpp\"\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n\n#endif // A_HPP\n"},
+	{name: "namespaces and a class", src: "namespace boost {\nnamespace asio {\n\n/// A socket.\nclass socket\n{\npublic:\n  /// The type.\n  typedef int native_type;\n  using other = std::vector<T>;\n  socket() : fd_(0) {}\n  ~socket();\n  explicit socket(int fd);\n  int get() const { return fd_ && ok(fd_) ? 1 : 2; }\n  bool operator==(const socket& o) const { return fd_ == o.fd_; }\n  virtual void f() = 0;\nprivate:\n  int fd_;\n  static const int n = 3;\n};\n\n} // namespace asio\n} // namespace boost\n"},
+	{name: "templates", src: "namespace boost {\ntemplate <typename T, int N = 3>\nstruct holder : base<T>\n{\n  T value;\n};\n\ntemplate <typename T>\nvoid holder<T>::set(const T& v)\n{\n  value = std::move(v);\n  for (int i = 0; i < N; ++i) { if (i > 2) break; }\n}\n\ntemplate <typename T> using alias = holder<T>;\n}\n"},
+	{name: "enums", src: "enum color { red, green = 2, blue = green + 1 };\nenum class mode : int { a = 1, b };\nenum { anon };\n"},
+	{name: "struct and variables", src: "struct point { int x, y; };\nstatic int counter = f(1);\nextern const char* name;\nint a[3], *b;\ntypedef struct point point_t;\n"},
+	{name: "out of class definitions", src: "namespace n {\nfoo::foo(int a) : a_(a), b_(g(a)) { while (a--) { h(a); } }\nfoo::~foo() { }\nint foo::get() const { try { return x; } catch (...) { return 0; } }\nbool foo::operator<(const foo& o) const { return a_ < o.a_; }\n}\n"},
+	{name: "bodies", src: "void f(int n) {\n  switch (n) { case 1: case 2: g(); break; default: break; }\n  do { n--; } while (n > 0);\n  auto l = [&](int x) { return x + n; };\n  x.y.z(1);\n  p->q(2);\n  a::b::c(3);\n  return static_cast<int>(n);\n}\n"},
+	{name: "deleted and defaulted", src: "class c {\npublic:\n  c() = default;\n  c(const c&) = delete;\n  c& operator=(const c&) = delete;\n};\n"},
+	{name: "docs and todos", src: "// TODO: one\n/** Doc\n * more */\nint a;\n\n/// first\n/// second\nint b; // FIXME trailing\n"},
+	{name: "access labels", src: "struct s {\n  int pub;\nprivate:\n  int priv;\nprotected:\n  void prot();\n};\nclass k {\n  int priv;\npublic:\n  int pub;\n};\n"},
+	{name: "a macro call in a class", src: "class c {\n  BOOST_ASIO_DEFINE_HANDLER_PTR(op);\n};\n", fallback: true},
+	{name: "a function pointer", src: "void (*fp)(int);\n", fallback: true},
+	{name: "a call or a declaration", src: "void f() { a::b(c::d); }\n", fallback: true},
+	{name: "conversion operator", src: "struct s { operator bool() const; };\n", fallback: true},
+	{name: "raw string", src: "const char* s = R\"(x)\";\n", fallback: true},
+}
+
+func TestScanMatchesTreeSitter(t *testing.T) {
+	for _, tc := range tricky {
+		t.Run(tc.name, func(t *testing.T) {
+			src := []byte(tc.src)
+			got, err := cppscan.Scan(src, false)
+			if tc.fallback {
+				if err == nil {
+					t.Fatalf("Scan accepted %q; want a fallback", tc.src)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Scan: %v", err)
+			}
+			if hasSyntaxError(t, src) {
+				t.Fatalf("tree-sitter finds a syntax error in the case itself")
+			}
+			if d := scantest.Diff(treeSitter(t, src), got); d != "" {
+				t.Errorf("records differ from the tree-sitter path's:\n%s", d)
+			}
+		})
+	}
+}
+
+// TestScanWhereTreeSitterIsWrong holds C++ that tree-sitter reads into
+// an error tree with wrong records, where the scanner's are right: a
+// qualified primitive type (std::size_t, in most of Boost) is an error
+// to gotreesitter's grammar, and the function around it loses its
+// container or the namespace its symbol; an #include after an error
+// near the end of a file is lost.
+func TestScanWhereTreeSitterIsWrong(t *testing.T) {
+	cases := []struct {
+		src   string
+		syms  []string // kind container name
+		calls []string // references, with call flags
+	}{
+		{"namespace boost {\nstd::size_t f(std::size_t n);\n}\n",
+			[]string{"namespace  boost", "function boost f"},
+			[]string{"boost false", "std false", "f false", "std false", "n false"}},
+		{"namespace n {\nclass c {\n  std::size_t size() const { return size_; }\n  std::size_t size_;\n};\n}\n",
+			[]string{"namespace  n", "class n c", "method n.c size", "field n.c size_"},
+			[]string{"n false", "c false", "std false", "size false", "size_ false", "std false", "size_ false"}},
+	}
+	for _, tc := range cases {
+		src := []byte(tc.src)
+		got, err := cppscan.Scan(src, false)
+		if err != nil {
+			t.Fatalf("Scan(%q): %v", tc.src, err)
+		}
+		var syms, refs []string
+		for _, s := range got.Symbols {
+			syms = append(syms, fmt.Sprintf("%s %s %s", s.Kind, s.Container, s.Name))
+		}
+		for _, r := range got.Refs {
+			refs = append(refs, fmt.Sprintf("%s %v", r.Name, r.Call))
+		}
+		if !reflect.DeepEqual(syms, tc.syms) || !reflect.DeepEqual(refs, tc.calls) {
+			t.Errorf("Scan(%q):\nsymbols %q\nwant    %q\nrefs %q\nwant %q", tc.src, syms, tc.syms, refs, tc.calls)
+		}
+		if !hasSyntaxError(t, src) {
+			t.Errorf("tree-sitter now parses %q without an error: compare the paths again", tc.src)
+		}
+		if scantest.Diff(treeSitter(t, src), got) == "" {
+			t.Errorf("tree-sitter's records of %q now equal the scanner's: drop the case", tc.src)
+		}
+	}
+}
+
+// TestScanRecords pins a few records directly, so that a change to
+// both paths at once still shows.
+func TestScanRecords(t *testing.T) {
+	src := []byte("namespace n {\nclass c {\npublic:\n  c();\n  int f(int a) { if (a && g(a)) return 1; return a ? 2 : 3; }\nprivate:\n  int x_;\n};\n}\n")
+	got, err := cppscan.Scan(src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var syms []string
+	for _, s := range got.Symbols {
+		syms = append(syms, fmt.Sprintf("%s %s %s %d %v", s.Kind, s.Container, s.Name, s.Complexity, s.Exported))
+	}
+	want := []string{"namespace  n 0 true", "class n c 0 true", "constructor n.c c 0 true", "method n.c f 4 true", "field n.c x_ 0 false"}
+	if !reflect.DeepEqual(syms, want) {
+		t.Errorf("symbols %q, want %q", syms, want)
+	}
+	for _, r := range got.Refs {
+		if (r.Name == "g") != r.Call {
+			t.Errorf("ref %s call=%v", r.Name, r.Call)
+		}
+	}
+}
+
+func FuzzScan(f *testing.F) {
+	for _, tc := range tricky {
+		f.Add([]byte(tc.src))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 4096 {
+			return
+		}
+		got, err := cppscan.Scan(src, false)
+		if err != nil {
+			var fb interface{ Error() string }
+			if !errors.As(err, &fb) {
+				t.Fatalf("Scan: unexpected error type %T", err)
+			}
+			return
+		}
+		if hasSyntaxError(t, src) {
+			return
+		}
+		if d := scantest.Diff(treeSitter(t, src), got); d != "" {
+			t.Errorf("records differ on %q:\n%s", src, d)
+		}
+	})
+}

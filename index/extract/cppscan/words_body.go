@@ -1,0 +1,304 @@
+package cppscan
+
+// word1 reads a word of an expression or body at p.i and moves past it
+// (and past template arguments after a name).
+func (p *parser) word1(t tok, r *reader) {
+	next, prev := p.at(1), p.at(-1)
+	switch p.word(t) {
+	case wIdent:
+		p.name(t, r)
+		return
+	case wPrim, wSized, wSpec:
+		if !r.inBody && p.is(prev, "=") && !p.is(next, "(") && !p.is(next, "{") {
+			fail("a type as a value at %d", t.start)
+		}
+		if p.is(next, "(") && (!r.inBody || p.stmtStart(-1) || isTypeWord(p.word(prev))) {
+			fail("a declarator in parentheses at %d", next.start) // int(f()); declares f
+		}
+	case wBranch, wCase:
+		p.branch()
+	case wDo:
+		if !r.inBody || !p.is(next, "{") {
+			fail("do without a block")
+		}
+		p.branch()
+		r.dos = append(r.dos, r.b.depth)
+	case wGoto:
+		if next.kind != tIdent {
+			fail("computed goto")
+		}
+		p.i++ // a label, no reference
+	case wTag, wEnum:
+		if p.is(next, "{") || next.kind == tIdent && (p.is(p.at(2), "{") || p.is(p.at(2), ":")) {
+			fail("a type defined in a function")
+		}
+	case wNew:
+		p.i++
+		if p.is(p.peek(), "(") {
+			fail("placement new at %d", t.start)
+		}
+		for p.word(p.peek()) == wSpec || p.word(p.peek()) == wTypename {
+			p.i++
+		}
+		if w := p.word(p.peek()); w == wPrim || w == wSized {
+			p.i++
+			return
+		}
+		if p.is(p.peek(), "::") {
+			p.i++
+		}
+		p.typeName()
+		r.closeArg = -1
+		return
+	case wTemplate:
+		if !(p.is(prev, ".") || p.is(prev, "->")) || !p.isName(next) {
+			fail("template in an expression at %d", t.start)
+		}
+		p.i++
+		p.ref(next, false) // a dependent name: no callee
+		p.i++
+		if p.is(p.peek(), "<") {
+			p.i++
+			p.angle()
+			r.closeArg = p.i
+		}
+		return
+	case wUsing, wTypedef:
+		if !r.inBody || r.b.parens != 0 || !p.stmtStart(-1) {
+			fail("%s inside an expression at %d", p.text(t), t.start)
+		}
+		if p.word(t) == wTypedef {
+			p.typedef()
+		} else {
+			p.using(tmpl{})
+		}
+		return
+	case wDecltype, wNoexcept, wExpr, wStmt, wDefault, wTypename, wStatic:
+	default:
+		fail("%q in an expression at %d", p.text(t), t.start)
+	}
+	p.i++
+}
+
+func isTypeWord(w uint8) bool { return w == wIdent || w == wPrim || w == wSized || w == wSpec }
+
+// stmtStart reports whether the token at p.i+k ends a statement, so
+// that the next one starts one.
+func (p *parser) stmtStart(k int) bool {
+	prev := p.at(k)
+	return prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")
+}
+
+// name reads a name in an expression: a label, a reference, a callee.
+func (p *parser) name(t tok, r *reader) {
+	next, prev := p.at(1), p.at(-1)
+	if r.inBody && p.is(next, ":") && (p.stmtStart(-1) || p.is(prev, ":") || p.text(prev) == "else") {
+		p.i++ // a label: no reference
+		return
+	}
+	if r.inBody && p.is(next, "{") && !p.braceInit() {
+		fail("a name before a block at %d", t.start) // tree-sitter reads a function definition
+	}
+	call, targs := p.is(next, "("), 0
+	if p.is(next, "<") {
+		if targs = p.templateArgsAt(1); targs > 0 {
+			call = p.is(p.at(targs), "(")
+			if call && (p.isName(prev) || p.word(prev) == wPrim || p.word(prev) == wSized) {
+				fail("a declarator or macro before template arguments at %d", t.start)
+			}
+		}
+	}
+	if call {
+		call = p.callAt(t, r, targs)
+	}
+	p.ref(t, call)
+	p.i++
+	if targs > 0 {
+		p.i++
+		p.angle()
+		r.closeArg = p.i
+	}
+}
+
+// callAt decides whether the name at p.i before "(" (after template
+// arguments when targs > 0) is called: false when a type before it
+// makes it a declarator, declined where tree-sitter's reading varies.
+func (p *parser) callAt(t tok, r *reader, targs int) bool {
+	if r.inBody && p.stmtStart(p.chainStart()) && (targs > 0 || p.declaratorArgs()) {
+		if targs > 0 {
+			return true
+		}
+		fail("a call or a declaration at %d", t.start) // f(*p); declares p to tree-sitter
+	}
+	c := p.chainStart()
+	prev := p.at(c)
+	switch w := p.word(prev); {
+	case w == wIdent || w == wPrim || w == wSized || w == wSpec || p.is(prev, ">") && p.i+c+1 == r.closeArg:
+		// T x(a): a declarator, when a type starts the statement.
+		if !r.inBody || c != -1 || targs > 0 || p.is(prev, ">") || !p.typeBefore(r) || !p.exprArgs() {
+			fail("a declarator or macro before ( at %d", t.start)
+		}
+		return false
+	case (p.is(prev, "*") || p.is(prev, "&")) && r.inBody:
+		pp := p.at(c - 1)
+		if w := p.word(pp); w == wIdent || w == wPrim || w == wSized || w == wSpec || p.is(pp, ">") {
+			fail("a declarator or a product before ( at %d", t.start)
+		}
+	}
+	return true
+}
+
+// templateArgsAt reports whether the "<" at p.i+k opens template
+// arguments: it has a matching ">" with only what template arguments
+// hold between; it returns the index (relative to p.i) after that ">",
+// or 0.
+func (p *parser) templateArgsAt(k int) int {
+	depth := 0
+	for ; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.kind == 0 || t.kind == tDir || t.kind == tEOL:
+			return 0
+		case p.is(t, "<"):
+			depth++
+		case p.is(t, ">"):
+			depth--
+			if depth == 0 {
+				return k + 1
+			}
+		case p.is(t, ";") || p.is(t, "{") || p.is(t, "}") || p.is(t, "&&") || p.is(t, "||") ||
+			p.is(t, "?") || p.is(t, "=") || p.is(t, "(") || p.is(t, ")") || p.is(t, "[") || p.is(t, "]") ||
+			p.is(t, "<<") || p.is(t, "==") || p.is(t, "!=") || p.is(t, "<=") || p.is(t, "+") || p.is(t, "-") ||
+			p.is(t, "!") || p.is(t, "/") || p.is(t, "%") || p.is(t, "|") || p.is(t, "^") || p.is(t, ".") || p.is(t, "->"):
+			return 0
+		case t.kind == tStr:
+			return 0
+		}
+	}
+}
+
+// declaratorArgs reports whether the parentheses at p.i+1 hold what
+// reads as a declarator with a pointer or array (f(*p); f(a[0]);):
+// tree-sitter reads such a statement as a declaration.
+func (p *parser) declaratorArgs() bool {
+	if p.is(p.at(2), "*") || p.is(p.at(2), "&") || p.at(2).kind == tIdent && p.is(p.at(3), "[") {
+		return true
+	}
+	depth, shaped, other := 0, false, false
+	for k := 1; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.kind == 0 || t.kind == tDir:
+			return false
+		case p.is(t, "("):
+			depth++
+		case p.is(t, ")"):
+			depth--
+			if depth == 0 {
+				next := p.at(k + 1)
+				return shaped && !other && p.is(next, ";") || next.kind == tIdent || p.is(next, "{")
+			}
+		case p.is(t, "*") || p.is(t, "[") || p.is(t, "]") || p.is(t, "::"):
+			shaped = true
+		case t.kind == tIdent && p.word(t) == wIdent, t.kind == tNum:
+		default:
+			other = true
+		}
+	}
+}
+
+// chainStart returns the offset (relative to p.i, negative) of the
+// token before the qualified name a::b::c ending at p.i.
+func (p *parser) chainStart() int {
+	k := -1
+	for p.is(p.at(k), "::") {
+		if !p.isName(p.at(k - 1)) {
+			return k - 1 // ::a::f, global
+		}
+		k -= 2
+	}
+	return k
+}
+
+// typeBefore reports whether the tokens before the name at p.i, back
+// to the statement's start, read as a type (a::b<c>, const T, int):
+// then name(...) declares name.
+func (p *parser) typeBefore(r *reader) bool {
+	k := -1
+	typed := false
+	for ; ; k-- {
+		t := p.at(k)
+		switch w := p.word(t); {
+		case p.i+k < 0:
+			return false
+		case p.is(t, ">"):
+			depth := 0
+			for ; p.i+k >= 0; k-- {
+				if p.is(p.at(k), ">") {
+					depth++
+				} else if p.is(p.at(k), "<") {
+					depth--
+					if depth == 0 {
+						break
+					}
+				} else if tt := p.at(k); tt.kind == tDir || p.is(tt, ";") || p.is(tt, "{") || p.is(tt, "}") {
+					return false
+				}
+			}
+		case w == wIdent || w == wPrim || w == wSized:
+			typed = true
+		case w == wSpec || w == wStatic || w == wTypename || p.is(t, "::"):
+		case p.stmtStart(k):
+			return typed
+		default:
+			return false
+		}
+	}
+}
+
+// exprArgs reports whether the parentheses at p.i+1 hold what only an
+// expression holds (a literal, a member access, arithmetic): then
+// T x(...) initializes x; with names alone tree-sitter may read a
+// function declaration (error_code ec(e, f());).
+func (p *parser) exprArgs() bool {
+	depth := 0
+	for k := 1; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.kind == 0 || t.kind == tDir:
+			return false
+		case p.is(t, "("):
+			depth++
+		case p.is(t, ")"):
+			depth--
+			if depth == 0 {
+				return false
+			}
+		case depth == 1 && (t.kind == tNum || t.kind == tStr || p.is(t, ".") || p.is(t, "->") || p.is(t, "+") ||
+			p.is(t, "-") || p.is(t, "/") || p.is(t, "%") || p.is(t, "!") || p.is(t, "==") || p.is(t, "!=")):
+			return true
+		}
+	}
+}
+
+// braceInit reports whether the braces after the name at p.i close
+// before ";" or ",": x{...}; initializes x, while tree-sitter reads
+// T x{...} without them as a function definition.
+func (p *parser) braceInit() bool {
+	depth := 0
+	for k := 1; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.kind == 0 || t.kind == tDir:
+			return false
+		case p.is(t, "{"):
+			depth++
+		case p.is(t, "}"):
+			depth--
+			if depth == 0 {
+				n := p.at(k + 1)
+				return p.is(n, ";") || p.is(n, ",") || p.is(n, ")")
+			}
+		}
+	}
+}
