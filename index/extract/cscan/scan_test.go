@@ -135,7 +135,10 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // the #define of a keyword (#define bool _Bool), an error tree without
 // the macro's symbol; and a calling convention macro after a type name
 // (Z3_bool Z3_API f(void)), a variable named after the macro; and a
-// keyword named in a condition (#ifndef offsetof).
+// keyword named in a condition (#ifndef offsetof). And an attribute
+// after a variable's declarator (int x __attribute__((unused));), where
+// gotreesitter ends the declaration, supplying a ";", and starts the
+// next one at the attribute.
 func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 	cases := []struct {
 		src   string
@@ -178,6 +181,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"#ifdef intptr_t\nint a;\n#endif\n#if defined(__declspec) && !defined(offsetof)\nint b;\n#endif\n",
 			[]string{"variable  a int a;", "variable  b int b;"},
 			[]string{"intptr_t false", "a false", "__declspec false", "offsetof false", "b false"}},
+		{"int x __attribute__((unused));\nint b;\n",
+			[]string{"variable  x int x __attribute__((unused));", "variable  b int b;"},
+			[]string{"x false", "unused false", "b false"}},
 		{"_XFUNCPROTOBEGIN\n\nextern void XtFree (char *p);\n_XFUNCPROTOEND\nFcBool\nXftNameUnparse (XftPattern *pat);\n",
 			[]string{"function  XtFree extern void XtFree (char *p);", "function  XftNameUnparse FcBool"},
 			[]string{"_XFUNCPROTOBEGIN false", "XtFree false", "p false", "_XFUNCPROTOEND false", "FcBool false", "XftNameUnparse false", "XftPattern false", "pat false"}},
