@@ -167,8 +167,16 @@ func (p *parser) punct(t tok, r *reader) {
 		}
 	case '(', '[':
 		prev := p.at(-1)
-		if p.m[t.start] == '(' && (p.is(prev, ")") || p.is(prev, "]") && !p.lambdaAt() || p.is(prev, "++") || p.is(prev, "--")) {
-			fail("call of a call or subscript at %d", t.start)
+		// A call of a call's result (f(a)(b), x.f(a)(b)) or of a
+		// parenthesized expression ((*this)(x)) changes no flag: the
+		// outer callee's start is the inner callee's, or an earlier
+		// name the walker pops unmarked, or a "(". A subscript's start
+		// (a[i](x)) is a name the walker marks: declined.
+		if p.m[t.start] == '(' && (p.is(prev, "]") && !p.lambdaAt() || p.is(prev, "++") || p.is(prev, "--")) {
+			fail("call of a subscript at %d", t.start)
+		}
+		if p.m[t.start] == '(' && p.is(prev, ")") && p.is(p.at(p.openOf(-1)-1), ">") {
+			fail("call of a template's temporary at %d", t.start) // T<a>()(x): T is no callee to tree-sitter
 		}
 		if p.m[t.start] == '[' && p.is(p.at(1), "[") {
 			fail("attribute at %d", t.start)
@@ -265,4 +273,22 @@ func (p *parser) controlParens() bool {
 // operand reports whether t is a literal or a name.
 func operand(p *parser, t tok) bool {
 	return t.kind == tNum || t.kind == tStr || p.isName(t)
+}
+
+// openOf returns the offset (relative to p.i) of the "(" matching the
+// ")" at offset k, or 0.
+func (p *parser) openOf(k int) int {
+	depth := 0
+	for ; p.i+k >= 0; k-- {
+		switch t := p.at(k); {
+		case p.is(t, ")"):
+			depth++
+		case p.is(t, "("):
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return 0
 }
