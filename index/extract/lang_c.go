@@ -153,8 +153,8 @@ func cTypedef(w *tsWalker, d *defSite) bool {
 }
 
 func cExported(w *tsWalker, d *defSite) bool {
-	if sc := w.innerScope(); sc != nil && sc.kind == scopeType {
-		return sc.access
+	if sc := w.innerScope(); sc != nil && sc.Kind == scopeType {
+		return sc.Access
 	}
 	return !w.modifierText(d.decl, "", "static")
 }
@@ -163,10 +163,10 @@ func cExported(w *tsWalker, d *defSite) bool {
 // follow in the class body.
 func cppAccess(w *tsWalker, n *ts.Node) {
 	sc := w.innerScope()
-	if sc == nil || sc.kind != scopeType || !w.c.typeIs(w.ancestor(1), "field_declaration_list") {
+	if sc == nil || sc.Kind != scopeType || !w.c.typeIs(w.ancestor(1), "field_declaration_list") {
 		return
 	}
-	sc.access = strings.TrimSpace(textOf(w.src, n)) != "private"
+	sc.Access = strings.TrimSpace(textOf(w.src, n)) != "private"
 }
 
 // cInclude records #include "x.h" as x.h and <stdio.h> as stdio.h.

@@ -93,10 +93,10 @@ func csExported(w *tsWalker, d *defSite) bool {
 		return true
 	}
 	sc := w.innerScope()
-	if sc == nil || sc.kind == scopeNS {
+	if sc == nil || sc.Kind == scopeNS {
 		return true // top-level types default to internal
 	}
-	return sc.sym >= 0 && w.res.Symbols[sc.sym].Kind == KindInterface
+	return sc.Sym >= 0 && w.res.Symbols[sc.Sym].Kind == KindInterface
 }
 
 // csUsing records the namespace of using X; using static X; using A = X;

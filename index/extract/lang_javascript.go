@@ -98,7 +98,7 @@ func jsDeclarator(w *tsWalker, d *defSite) bool {
 	if w.inFunc() {
 		return false
 	}
-	if sc := w.innerScope(); sc != nil && sc.kind == scopeType {
+	if sc := w.innerScope(); sc != nil && sc.Kind == scopeType {
 		return false
 	}
 	if kw := w.c.field(d.decl, "kind"); kw != nil && textOf(w.src, kw) == "const" {
@@ -115,7 +115,7 @@ func jsExported(w *tsWalker, d *defSite) bool {
 		return true
 	}
 	sc := w.innerScope()
-	if sc == nil || sc.kind != scopeType {
+	if sc == nil || sc.Kind != scopeType {
 		return false
 	}
 	// Class and interface members: public unless marked private by name

@@ -47,7 +47,7 @@ func init() {
 				return true
 			}
 			sc := w.innerScope()
-			return sc != nil && sc.access
+			return sc != nil && sc.Access
 		},
 	})
 }

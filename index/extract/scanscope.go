@@ -1,11 +1,9 @@
 package extract
 
-import "bytes"
-
-// What the hand-written scanners (index/extract/*scan) share with the
-// tree-sitter walker's bookkeeping: the stack of open declarations and
-// the doc comment block, as walkScope and docBlock keep them. A scanner
-// owns its values; nothing here is safe for concurrent use.
+// The bookkeeping the tree-sitter walker and the hand-written scanners
+// (index/extract/*scan) share, so that their records follow one rule: the
+// stack of open declarations and the doc comment block. Each walker or
+// scanner owns its values; nothing here is safe for concurrent use.
 
 // ScopeKind says what a scanner's definition opens (scopeKind).
 type ScopeKind = scopeKind
@@ -25,7 +23,7 @@ type Scope struct {
 	Qual     string // container name for definitions inside
 	Kind     ScopeKind
 	Branches int  // decision points seen in a function scope
-	Access   bool // its members are visible outside (Rust: not private)
+	Access   bool // its members are visible outside (Rust: not private; C++: public so far)
 }
 
 // Scopes is the stack of open scopes, innermost last.
@@ -91,13 +89,11 @@ type ScanDoc struct {
 // its TODOs are appended to res, and it starts or extends the doc block
 // when it begins its line.
 func (d *ScanDoc) Comment(src []byte, start, end, line, endLine uint32, res *Result) {
-	raw := src[start:end]
-	if bytes.Contains(raw, []byte("TODO")) || bytes.Contains(raw, []byte("FIXME")) ||
-		bytes.Contains(raw, []byte("HACK")) || bytes.Contains(raw, []byte("XXX")) {
+	if raw := src[start:end]; hasTodoTag(raw) {
 		res.Todos = ScanTodos(string(raw), line, res.Todos)
 	}
 	if !StartsLine(src, int(start)) {
-		d.Valid = false
+		d.Valid = false // a trailing comment documents the code before it
 		return
 	}
 	if d.Valid && line <= d.EndLine+1 {
@@ -108,13 +104,19 @@ func (d *ScanDoc) Comment(src []byte, start, end, line, endLine uint32, res *Res
 }
 
 // For is the doc of a declaration starting at offset decl on line
-// declLine: the block when it ends on the line before, or on that line
-// before decl. The block is used up either way.
+// declLine (Take), as DocLine reads it.
 func (d *ScanDoc) For(src []byte, declLine, decl uint32) string {
-	out := ""
-	if d.Valid && (d.EndLine+1 == declLine || d.EndLine == declLine && d.End <= decl) {
-		out = DocLine(string(src[d.Start:d.End]))
+	if start, end, ok := d.Take(declLine, decl); ok {
+		return DocLine(string(src[start:end]))
 	}
+	return ""
+}
+
+// Take returns the block's byte range when it documents a declaration
+// starting at offset decl on line declLine: it ends on the line before,
+// or on that line before decl. The block is used up either way.
+func (d *ScanDoc) Take(declLine, decl uint32) (start, end uint32, ok bool) {
+	ok = d.Valid && (d.EndLine+1 == declLine || d.EndLine == declLine && d.End <= decl)
 	d.Valid = false
-	return out
+	return d.Start, d.End, ok
 }

@@ -194,33 +194,17 @@ type walkFrame struct {
 	scope bool // the node opened a scope that closes with it
 }
 
-// walkScope is an open definition (or pseudo scope) enclosing the walk.
-type walkScope struct {
-	sym      int32  // index into Result.Symbols, -1 for pseudo scopes
-	qual     string // container name for definitions inside
-	kind     scopeKind
-	branches int
-	access   bool // C++: members are currently public
-}
-
-// docBlock is the run of line comments (or one block comment) just seen.
-type docBlock struct {
-	valid      bool
-	start, end uint32 // byte range of the whole run
-	endLine    uint32
-}
-
 type tsWalker struct {
 	ctx      context.Context
 	c        *compiled
 	src      []byte
 	res      *Result
 	stack    []walkFrame
-	scopes   []walkScope
+	scopes   Scopes   // Scope.Access: C++ members are currently public
 	calls    []uint32 // start bytes of pending callee names, innermost last
 	names    map[string]string
 	vars     map[string]struct{}
-	doc      docBlock
+	doc      ScanDoc
 	deadline time.Time
 	visited  int
 	gotPkg   bool
@@ -251,7 +235,7 @@ func putWalker(w *tsWalker) {
 	w.vars, w.exports = nil, w.exports[:0]
 	w.ctx, w.c, w.src, w.res, w.err = nil, nil, nil, nil, nil
 	w.stack, w.scopes, w.calls = w.stack[:0], w.scopes[:0], w.calls[:0]
-	w.doc, w.visited, w.gotPkg = docBlock{}, 0, false
+	w.doc, w.visited, w.gotPkg = ScanDoc{}, 0, false
 	walkerPool.Put(w)
 }
 
@@ -317,8 +301,8 @@ func (w *tsWalker) visit(n, parent *ts.Node, idx int) (descend, opened bool) {
 	if si.branch && w.decides(n, parent) {
 		w.branch()
 	}
-	if si.docSkip && w.doc.valid && n.StartPoint().Row <= w.doc.endLine+1 {
-		w.doc.endLine = endLine(n)
+	if si.docSkip && w.doc.Valid && n.StartPoint().Row <= w.doc.EndLine+1 {
+		w.doc.EndLine = endLine(n)
 	}
 	if si.hook != nil {
 		si.hook(w, n)
@@ -454,9 +438,7 @@ func (w *tsWalker) decides(n, parent *ts.Node) bool {
 
 // branch counts a decision point towards the innermost function.
 func (w *tsWalker) branch() {
-	if k := len(w.scopes); k > 0 && w.scopes[k-1].kind == scopeFunc {
-		w.scopes[k-1].branches++
-	}
+	w.scopes.Branch(1)
 }
 
 // endLine is the last line a node covers; line comments that swallow their
@@ -474,21 +456,7 @@ func (w *tsWalker) comment(n *ts.Node) {
 	if e <= s || int(e) > len(w.src) {
 		return
 	}
-	raw := w.src[s:e]
-	start := n.StartPoint().Row
-	if hasTodoTag(raw) {
-		w.res.Todos = ScanTodos(string(raw), start, w.res.Todos)
-	}
-	if !StartsLine(w.src, int(s)) {
-		// A trailing comment documents the code before it.
-		w.doc.valid = false
-		return
-	}
-	if w.doc.valid && start <= w.doc.endLine+1 {
-		w.doc.end, w.doc.endLine = e, endLine(n)
-		return
-	}
-	w.doc = docBlock{valid: true, start: s, end: e, endLine: endLine(n)}
+	w.doc.Comment(w.src, s, e, n.StartPoint().Row, endLine(n), w.res)
 }
 
 // StartsLine reports whether only blanks precede offset on its line (a
@@ -538,36 +506,14 @@ func (w *tsWalker) ancestor(k int) *ts.Node {
 }
 
 // inFunc reports whether the walk is inside a function body.
-func (w *tsWalker) inFunc() bool {
-	for i := len(w.scopes) - 1; i >= 0; i-- {
-		if w.scopes[i].kind == scopeFunc {
-			return true
-		}
-	}
-	return false
-}
+func (w *tsWalker) inFunc() bool { return w.scopes.InFunc() }
 
 // innerScope returns the innermost open scope, or nil at top level.
-func (w *tsWalker) innerScope() *walkScope {
-	if k := len(w.scopes); k > 0 {
-		return &w.scopes[k-1]
-	}
-	return nil
-}
+func (w *tsWalker) innerScope() *Scope { return w.scopes.Inner() }
 
 func (w *tsWalker) closeScope() {
-	k := len(w.scopes) - 1
-	if k < 0 {
-		return
-	}
-	sc := w.scopes[k]
-	w.scopes = w.scopes[:k]
-	if sc.kind == scopeFunc && sc.sym >= 0 {
-		cx := 1 + sc.branches
-		if cx > 0xffff {
-			cx = 0xffff
-		}
-		w.res.Symbols[sc.sym].Complexity = uint16(cx)
+	if len(w.scopes) > 0 {
+		w.scopes.Close(w.res.Symbols)
 	}
 }
 

@@ -73,19 +73,14 @@ func LastSegment(q string) string {
 // parentSym is the innermost enclosing real symbol (pseudo scopes such as
 // Rust impl blocks are not symbols).
 func (w *tsWalker) parentSym() int32 {
-	for i := len(w.scopes) - 1; i >= 0; i-- {
-		if w.scopes[i].sym >= 0 {
-			return w.scopes[i].sym
-		}
-	}
-	return -1
+	return w.scopes.ParentSym()
 }
 
 func (w *tsWalker) record(d *defSite) bool {
 	outer := w.innerScope()
 	base := ""
 	if outer != nil {
-		base = outer.qual
+		base = outer.Qual
 	}
 	container := JoinQual(base, d.container)
 	if d.kind == 0 {
@@ -93,7 +88,7 @@ func (w *tsWalker) record(d *defSite) bool {
 		if sk == scopeNone {
 			sk = scopeType
 		}
-		w.scopes = append(w.scopes, walkScope{sym: -1, qual: JoinQual(container, d.name), kind: sk, access: !d.membersPrivate})
+		w.scopes = append(w.scopes, Scope{Sym: -1, Qual: JoinQual(container, d.name), Kind: sk, Access: !d.membersPrivate})
 		return !d.sticky
 	}
 	kind := w.adjustKind(d.kind, d.name, container, outer)
@@ -128,15 +123,15 @@ func (w *tsWalker) record(d *defSite) bool {
 	if d.scope == scopeNone {
 		return false
 	}
-	w.scopes = append(w.scopes, walkScope{sym: idx, qual: JoinQual(container, d.name), kind: d.scope, access: !d.membersPrivate})
+	w.scopes = append(w.scopes, Scope{Sym: idx, Qual: JoinQual(container, d.name), Kind: d.scope, Access: !d.membersPrivate})
 	return true
 }
 
 // adjustKind applies the rules shared by all languages: functions in class
 // bodies are methods, methods named like constructors are constructors, and
 // variables in class bodies are fields.
-func (w *tsWalker) adjustKind(kind SymbolKind, name, container string, outer *walkScope) SymbolKind {
-	inType := outer != nil && outer.kind == scopeType
+func (w *tsWalker) adjustKind(kind SymbolKind, name, container string, outer *Scope) SymbolKind {
+	inType := outer != nil && outer.Kind == scopeType
 	switch kind {
 	case KindFunction:
 		if inType {
@@ -225,12 +220,10 @@ func (w *tsWalker) docFor(d *defSite) string {
 	if d.wrapper != nil {
 		first = d.wrapper
 	}
-	line := first.StartPoint().Row
 	doc := ""
-	if w.doc.valid && (w.doc.endLine+1 == line || w.doc.endLine == line && w.doc.end <= first.StartByte()) {
-		doc = w.cleanDoc(string(w.src[w.doc.start:w.doc.end]))
+	if start, end, ok := w.doc.Take(first.StartPoint().Row, first.StartByte()); ok {
+		doc = w.cleanDoc(string(w.src[start:end]))
 	}
-	w.doc.valid = false
 	if w.c.spec.docstring {
 		if s := w.docstring(d.node); s != "" {
 			doc = s
