@@ -51,6 +51,9 @@ func (p *parser) class(w wrap, start int, decl bool) {
 	if opened {
 		p.closeScope()
 	}
+	if decl {
+		p.declEnd(w.export)
+	}
 	p.endDef(id, p.prev)
 }
 

@@ -227,6 +227,9 @@ func (p *parser) function(w wrap, decl bool) int32 {
 	if opened {
 		p.closeScope()
 	}
+	if decl {
+		p.declEnd(w.export)
+	}
 	p.endDef(id, p.prev)
 	if decl || gen {
 		return 0

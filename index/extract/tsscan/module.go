@@ -102,6 +102,11 @@ func (p *parser) importRequire(start int) {
 		p.semi()
 		return
 	}
+	if p.tok.kind != tName {
+		// tree-sitter-typescript's tree then has a stray import token
+		// and no error.
+		p.failHere("import = of no name")
+	}
 	p.ref(p.tok)
 	p.next()
 	for p.eat(".") {
@@ -255,10 +260,20 @@ func (p *parser) exportFrom(start int) {
 		p.expect("=")
 		p.importRequire(start)
 	default:
+		if !exportable[p.text()] {
+			p.failHere("export of no declaration")
+		}
 		e.kind = exDecl
 		p.expTop = true
 		p.statement(w)
 	}
+}
+
+// exportable are the words a declaration after export starts with.
+var exportable = map[string]bool{
+	"var": true, "let": true, "const": true, "function": true, "async": true, "class": true, "abstract": true,
+	"interface": true, "type": true, "enum": true, "namespace": true, "module": true, "declare": true, "@": true,
+	"import": true, "global": true,
 }
 
 func (p *parser) exportSource(start int) {

@@ -443,3 +443,35 @@ func (p *parser) labelInBlockAhead() bool {
 	p.next()
 	return p.is(":")
 }
+
+// declEnd ends a function or class declaration: tree-sitter's grammars
+// give those an optional automatic semicolon, which covers the comments
+// on the declaration's last line (in TypeScript as asi's does; in
+// JavaScript only for the program's own declarations, not exported ones).
+func (p *parser) declEnd(exported bool) {
+	if !p.tok.nl && !p.is("}") && p.tok.kind != tEOF {
+		return
+	}
+	line := p.line(p.prev)
+	end := -1
+	for i := p.ncommentsBefore(p.prev); i < len(p.l.comments); i++ {
+		c := p.l.comments[i]
+		if c.start >= p.tok.start || p.line(c.start) != line {
+			break
+		}
+		if p.src[c.start+1] == '*' {
+			// Where tree-sitter's semicolon then ends varies with the
+			// language, the declaration and the comments after.
+			fail("block comment after a declaration on its line")
+		}
+		end = c.end
+	}
+	if end < 0 || !p.ts && (p.sc != 0 || exported) {
+		return
+	}
+	if p.ts {
+		p.asi()
+		return
+	}
+	p.prev = end
+}
