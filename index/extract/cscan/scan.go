@@ -14,14 +14,21 @@
 // the branch keywords and operators count once each.
 //
 // Contract: Scan's result equals, record for record, what
-// extract.For("c") produces for the same source, or Scan returns an
-// error (*errFallback) and the caller uses the tree-sitter path. It
-// declines what tree-sitter-c reads as an error tree or whose records
-// it does not replicate with certainty: macros used as specifiers or
-// attributes (glibc's __THROW), GNU and MSVC extensions other than
-// __attribute__, and so on (errFallback says which). A file cMask changes
-// is read masked, as tree-sitter reads it. Scan is a pure function of its
-// input, safe for concurrent use, and never panics.
+// extract.For("c") produces for the same source wherever tree-sitter's
+// tree has no error, or Scan returns an error (*errFallback) and the
+// caller uses the tree-sitter path. Where gotreesitter builds an error
+// tree around the macros headers use (glibc's __THROW after a plain
+// function declarator, __BEGIN_DECLS alone on a line, a #define in an
+// enum, a macro before a type or a declarator, the #define of a
+// keyword), its records are wrong (functions lost or named after a
+// macro, ranges starting at the macro) and Scan's follow the compiler's
+// reading instead, the macros references; TestScanWhereTreeSitterIsWrong
+// holds each such construct. Scan declines what it does not read with
+// certainty: GNU and MSVC extensions other than __attribute__,
+// statements tree-sitter may read as declarations, and so on
+// (errFallback says which). A file cMask changes is read masked, as
+// tree-sitter reads it. Scan is a pure function of its input, safe for
+// concurrent use, and never panics.
 package cscan
 
 import (
