@@ -260,7 +260,7 @@ func (p *parser) exportFrom(start int) {
 		p.expect("=")
 		p.importRequire(start)
 	default:
-		if !exportable[p.text()] {
+		if !exportable[p.text()] || (p.is("function") || p.is("async")) && !p.functionNamedAhead() {
 			p.failHere("export of no declaration")
 		}
 		e.kind = exDecl

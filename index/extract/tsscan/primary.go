@@ -289,7 +289,9 @@ func (p *parser) metaProperty(word string) {
 		p.failHere("expected a name")
 	}
 	if !p.is(word) {
-		p.ref(p.tok)
+		// new.x and import.x: names to tree-sitter, whose descriptors
+		// read them in ways no rule here follows.
+		p.failHere("meta property other than " + word)
 	}
 	p.next()
 }

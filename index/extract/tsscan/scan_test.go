@@ -91,7 +91,8 @@ var tricky = []struct {
 	{name: "JSX", lang: "javascript", src: "const a = <div>{b}</div>\n", fallback: true},
 	{name: "carriage returns", lang: "javascript", src: "const a = 1 // one\r\n/* two\r\n */\r\nconst b = `x\r\ny`\r\n"},
 	{name: "lone carriage return", lang: "javascript", src: "const a = 1\rconst b = 2\n", fallback: true},
-	{name: "let and new as names", lang: "javascript", src: "let\nA\nx = new.target\ny = new.z\n"},
+	{name: "let and new as names", lang: "javascript", src: "let\nA\nx = new.target\n"},
+	{name: "meta properties that are names", lang: "javascript", src: "y = new.z\nimport.m.A\n", fallback: true},
 
 	{name: "types", lang: "typescript", src: "type A<T extends B = C> = { readonly [K in keyof T]?: T[K] } | D.E<F[]> & [g: G, h?: H, ...I[]]\ntype J = (k: K, ...l: L[]) => asserts k is M\ntype N = new () => O\ntype P = `p${Q}` | typeof r.s | keyof typeof t | unique symbol\ntype U<V> = V extends (infer W)[] ? W : never\n"},
 	{name: "interfaces and enums", lang: "typescript", src: "export interface A<T> extends B, C<T> {\n  a: string\n  b?(x: number): void\n  readonly c: T;\n  _d: D\n  [key: string]: unknown\n  (call: E): F\n  new (g: G): H\n}\nenum I { J, K = 2, 'L' = 3, 'M' }\nexport const enum N { O = 1 << 2 }\n"},

@@ -199,6 +199,10 @@ func (p *parser) declare() {
 		p.block()
 	case p.is("function") || p.is("async"):
 		p.function(w, true)
+	case !exportable[p.text()] || p.is("@") || p.is("import"):
+		// tree-sitter-typescript then builds a tree with stray tokens
+		// and no error.
+		p.failHere("declare before no declaration")
 	default:
 		p.statement(w)
 	}
