@@ -59,6 +59,7 @@ func (p *parser) exprUntil(stops ...string) {
 		if r.b.depth == 0 && r.b.parens == 0 {
 			for _, s := range stops {
 				if p.is(t, s) {
+					p.endsOperand()
 					return
 				}
 			}
@@ -76,6 +77,9 @@ func (p *parser) expr(close string) {
 			fail("unterminated expression at %d", t.start)
 		}
 		if r.b.depth == 0 && r.b.parens == 0 && p.is(t, close) {
+			if prev := p.at(-1); !p.is(prev, "(") && !p.is(prev, "[") && !p.is(prev, "{") && !p.is(prev, ",") {
+				p.endsOperand()
+			}
 			return
 		}
 		if r.b.depth == 0 && p.is(t, ";") {
@@ -127,6 +131,9 @@ func (p *parser) bodyDirective(r *reader) {
 // token reads one token of an expression or body.
 func (p *parser) token(r *reader) {
 	t := p.peek()
+	if !r.inBody && operand(p, t) && p.is(p.at(-1), ")") && !p.castBefore() {
+		fail("an operand after parentheses at %d", t.start)
+	}
 	if prev := p.at(-1); !r.inBody && (operand(p, t) || isTypeWord(p.word(t)) || p.is(t, "!") || p.is(t, "~")) &&
 		operand(p, prev) && !(t.kind == tStr && prev.kind == tStr) {
 		fail("two operands at %d", t.start)
@@ -291,4 +298,33 @@ func (p *parser) openOf(k int) int {
 		}
 	}
 	return 0
+}
+
+// endsOperand declines an expression that ends with an operator.
+func (p *parser) endsOperand() {
+	prev := p.at(-1)
+	switch {
+	case operand(p, prev), prev.kind == tStr, p.word(prev) == wExpr && p.text(prev) != "delete" &&
+		p.text(prev) != "throw" && p.text(prev) != "sizeof" && p.text(prev) != "alignof":
+	case p.is(prev, ")") || p.is(prev, "]") || p.is(prev, "}") || p.is(prev, ">") || p.is(prev, "++") || p.is(prev, "--") || p.is(prev, "..."):
+	default:
+		fail("expression ending in %q at %d", p.text(prev), prev.start)
+	}
+}
+
+// castBefore reports whether the parentheses before p.i hold a type
+// alone, a cast's.
+func (p *parser) castBefore() bool {
+	open := p.openOf(-1)
+	if open >= 0 {
+		return false
+	}
+	for k := open + 1; k < -1; k++ {
+		t := p.at(k)
+		if !(isTypeWord(p.word(t)) || p.word(t) == wTypename || p.is(t, "::") || p.is(t, "*") || p.is(t, "&") ||
+			p.is(t, "<") || p.is(t, ">") || p.is(t, ",")) {
+			return false
+		}
+	}
+	return open < -2
 }

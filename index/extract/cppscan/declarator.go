@@ -31,8 +31,11 @@ func (p *parser) declarator(ctx int, w tmpl, s *specs) bool {
 	}
 	n := p.declName()
 	isFunc := p.is(p.peek(), "(")
-	if !s.typed && !n.special && !(isFunc && ctx == ctxClass && p.ctorOf(n)) && n.container == "" {
+	if !s.typed && !n.special && !(isFunc && ctx == ctxClass && (p.ctorOf(n) || p.macroMember())) && n.container == "" {
 		fail("declarator without a type at %d", n.name.start)
+	}
+	if n.special && !isFunc {
+		fail("destructor or operator without parameters at %d", n.name.start)
 	}
 	if isFunc && s.body {
 		fail("a function returning a type it defines at %d", n.name.start)
@@ -345,4 +348,25 @@ func (p *parser) initializers() {
 func (p *parser) defaulted() bool {
 	w := p.text(p.at(1))
 	return p.is(p.peek(), "=") && (w == "default" || w == "delete") && p.is(p.at(2), ";")
+}
+
+// macroMember reports a name without a type before "(" in a class body
+// whose parentheses end the declaration (BOOST_ASIO_DEFINE_HANDLER_PTR(op);):
+// tree-sitter reads a method's prototype, the macro its name.
+func (p *parser) macroMember() bool {
+	depth := 0
+	for k := 0; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.kind == 0 || t.kind == tDir:
+			return false
+		case p.is(t, "("):
+			depth++
+		case p.is(t, ")"):
+			depth--
+			if depth == 0 {
+				return p.is(p.at(k+1), ";")
+			}
+		}
+	}
 }

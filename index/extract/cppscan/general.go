@@ -33,6 +33,11 @@ func (p *parser) general(ctx int, w tmpl) {
 		p.i++
 		return
 	}
+	if w.ok && s.body {
+		// The class is then no template_declaration's child: its
+		// signature and doc would not start at "template".
+		fail("a template class with declarators at %d", s.start.start)
+	}
 	for {
 		done := p.declarator(ctx, w, &s)
 		if done {

@@ -119,6 +119,9 @@ func (l *lexer) token(inDir bool) bool {
 			(src[e] == '+' || src[e] == '-') && (src[e-1] == 'e' || src[e-1] == 'E' || src[e-1] == 'p' || src[e-1] == 'P')) {
 			e++
 		}
+		if !plainNumber(src[s:e]) {
+			fail("number %q", src[s:e]) // tree-sitter's lexer may split it
+		}
 		if e < len(src) && src[e] == '\'' {
 			fail("digit separator")
 		}
@@ -213,4 +216,26 @@ func (l *lexer) eol() {
 	l.line++
 	l.i++
 	l.toks = append(l.toks, tok{kind: tEOL, start: uint32(l.i), end: uint32(l.i), line: l.line})
+}
+
+// plainNumber reports a number literal whose reading is certain:
+// decimal or hexadecimal digits, a fraction and exponent, and the
+// suffixes u, l and f.
+func plainNumber(b []byte) bool {
+	hex := len(b) > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X')
+	if hex {
+		b = b[2:]
+	}
+	for i, c := range b {
+		switch {
+		case c >= '0' && c <= '9', c == '.':
+		case hex && (c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'):
+		case !hex && (c == 'e' || c == 'E'):
+		case (c == '+' || c == '-') && i > 0 && (b[i-1] == 'e' || b[i-1] == 'E'):
+		case c == 'u' || c == 'U' || c == 'l' || c == 'L' || !hex && (c == 'f' || c == 'F'):
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -268,6 +268,8 @@ func (p *parser) condition(dir string) {
 				fail("__has_include(<...>)")
 			}
 			p.ref(t, dir == "if" && p.is(p.at(1), "("))
+		case t.kind == tStr || p.is(t, "##") || p.is(t, "#"):
+			fail("%s in a condition", p.text(t))
 		case p.is(t, "?"):
 			ternary = true
 			p.branch()

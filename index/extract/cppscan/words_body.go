@@ -132,16 +132,22 @@ func (p *parser) callAt(t tok, r *reader, targs int) bool {
 	}
 	c := p.chainStart()
 	prev := p.at(c)
+	if r.inBody && r.b.parens == 0 && p.is(prev, ",") && p.inBlock() {
+		fail("a second declarator or a comma operand before ( at %d", t.start)
+	}
 	switch w := p.word(prev); {
 	case w == wIdent || w == wPrim || w == wSized || w == wSpec || p.is(prev, ">") && p.i+c+1 == r.closeArg:
 		// T x(a): a declarator, when a type starts the statement.
-		if !r.inBody || c != -1 || targs > 0 || p.is(prev, ">") || !p.typeBefore(r) || !p.exprArgs() {
+		if !r.inBody || c != -1 || targs > 0 || p.is(prev, ">") || !p.typeBefore(r) || !p.exprArgs() && !p.flatArgs() {
 			fail("a declarator or macro before ( at %d", t.start)
 		}
 		return false
 	case (p.is(prev, "*") || p.is(prev, "&")) && r.inBody:
-		pp := p.at(c - 1)
-		if w := p.word(pp); w == wIdent || w == wPrim || w == wSized || w == wSpec || p.is(pp, ">") {
+		k := c - 1
+		for p.is(p.at(k), "*") || p.is(p.at(k), "&") || p.is(p.at(k), "&&") || p.word(p.at(k)) == wSpec {
+			k--
+		}
+		if pp := p.at(k); isTypeWord(p.word(pp)) || p.is(pp, ">") {
 			fail("a declarator or a product before ( at %d", t.start)
 		}
 	}
@@ -301,4 +307,38 @@ func (p *parser) braceInit() bool {
 			}
 		}
 	}
+}
+
+// flatArgs reports whether the parentheses at p.i+1 hold no brackets:
+// T x(a, &b); reads the same whether tree-sitter takes an initializer
+// or a function declarator (no callee either way).
+func (p *parser) flatArgs() bool {
+	for k := 2; ; k++ {
+		t := p.at(k)
+		switch {
+		case p.is(t, ")"):
+			return p.is(p.at(k+1), ";")
+		case t.kind == 0 || t.kind == tDir || p.is(t, "(") || p.is(t, "{") || p.is(t, "[") || p.is(t, "<") || p.is(t, ";"):
+			return false
+		}
+	}
+}
+
+// inBlock reports whether the innermost "{" open before p.i starts a
+// block, not an initializer list.
+func (p *parser) inBlock() bool {
+	depth := 0
+	for k := -1; p.i+k >= 0; k-- {
+		switch t := p.at(k); {
+		case p.is(t, "}"):
+			depth++
+		case p.is(t, "{"):
+			if depth == 0 {
+				prev := p.at(k - 1)
+				return prev.kind == tEOL || p.is(prev, ")") || p.stmtStart(k-1) || p.word(prev) == wStmt || p.word(prev) == wDo
+			}
+			depth--
+		}
+	}
+	return true
 }
