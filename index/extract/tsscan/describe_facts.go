@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -285,7 +284,7 @@ func (d *describer) docLinks() bool {
 				j++
 			}
 			e := j
-			for e < len(text) && index.IsIdentByte(text[e]) {
+			for e < len(text) && linkByte(text[e]) {
 				e++
 			}
 			i = e
@@ -319,4 +318,10 @@ func (d *describer) scopeAt(off int32) int32 {
 		}
 	}
 	return best
+}
+
+// linkByte is index.IsIdentByte, which docLinks of index/typescript reads
+// a link's name with (index imports this package: no import back).
+func linkByte(c byte) bool {
+	return c == '_' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
 }
