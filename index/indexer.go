@@ -23,6 +23,7 @@ import (
 	// scanners, registered by their inits; tree-sitter extracts only the
 	// files they decline.
 	_ "github.com/parleyhq/parley/index/extract/cscan"
+	_ "github.com/parleyhq/parley/index/extract/cppscan"
 	_ "github.com/parleyhq/parley/index/extract/javascan"
 	_ "github.com/parleyhq/parley/index/extract/pyscan"
 	_ "github.com/parleyhq/parley/index/extract/rustscan"
