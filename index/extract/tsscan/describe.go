@@ -33,6 +33,7 @@ type describer struct {
 	objects []int32 // object types described as classes
 	exp     map[string]bool
 	pos     map[int32]string
+	heads   []string // bindingRef's memo, by binding
 }
 
 type bindKey struct {
@@ -69,7 +70,7 @@ func (d *describer) posKey(off int32) string {
 func (p *parser) describe() {
 	r := p.r
 	d := &describer{p: p, r: r, index: map[string]uint32{}, bind: map[bindKey]int32{}, exp: map[string]bool{},
-		pos: map[int32]string{}}
+		pos: map[int32]string{}, heads: make([]string, len(r.binds))}
 	for i, b := range r.binds {
 		k := bindKey{b.scope, b.name}
 		if _, ok := d.bind[k]; !ok {
@@ -158,7 +159,18 @@ func suffix(v, step string) string {
 	return v + step
 }
 
+// bindingRef is the head of binding b, memoised: a file names the same
+// bindings over and over.
 func (d *describer) bindingRef(b int32) string {
+	if s := d.heads[b]; s != "" {
+		return s
+	}
+	s := d.head(b)
+	d.heads[b] = s
+	return s
+}
+
+func (d *describer) head(b int32) string {
 	bd := &d.r.binds[b]
 	switch bd.kind {
 	case bImportSpec:

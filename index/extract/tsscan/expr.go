@@ -112,7 +112,11 @@ func (p *parser) binary() int32 {
 	saved := p.holeOK
 	defer func() { p.holeOK = saved }()
 	p.holeOK = false
-	b := binChain{xs: []int32{p.unary()}}
+	x0 := p.unary()
+	if !p.binaryOpAhead() {
+		return x0 // most operands stand alone: no chain to build
+	}
+	b := binChain{xs: []int32{x0}}
 	for {
 		switch {
 		case p.tok.kind == tPunct && binaryOps[p.text()]:
@@ -273,7 +277,7 @@ func (p *parser) property(x int32) int32 {
 		c.kind, c.fn = rThis, p.thisFn
 	}
 	p.refAs(t, c)
-	return p.r.expr(expr{kind: xMember, a: x, off: int32(t.start), name: string(p.src[t.start:t.end])})
+	return p.r.expr(expr{kind: xMember, a: x, off: int32(t.start), name: p.intern(p.src[t.start:t.end])})
 }
 
 // call parses ( arguments ) of a call whose callee name starts at
@@ -340,4 +344,11 @@ func (p *parser) template() {
 			return
 		}
 	}
+}
+
+// binaryOpAhead reports whether the current token continues a binary
+// expression (binary's cases).
+func (p *parser) binaryOpAhead() bool {
+	return p.tok.kind == tPunct && binaryOps[p.text()] || p.is("instanceof") || p.is("in") && p.noIn == 0 ||
+		p.ts && (p.is("as") || p.is("satisfies")) && !p.tok.nl
 }

@@ -92,7 +92,7 @@ func (p *parser) primary() (callee int, fn string, x int32) {
 
 // identExpr is the expression record of the identifier t.
 func (p *parser) identExpr(t token) int32 {
-	return p.r.expr(expr{kind: xIdent, off: int32(t.start), scope: p.sc, name: string(p.src[t.start:t.end])})
+	return p.r.expr(expr{kind: xIdent, off: int32(t.start), scope: p.sc, name: p.intern(p.src[t.start:t.end])})
 }
 
 func (p *parser) primaryPunct() int32 {

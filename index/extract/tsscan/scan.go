@@ -82,7 +82,7 @@ func scan(src []byte, ts, describe bool) (res *extract.Result, err error) {
 	p.res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}
 	p.lines = lineStarts(src)
 	p.names = map[string]string{}
-	p.r = newRec()
+	p.r = newRec(len(src))
 	p.cls, p.thisFn, p.thisTo, p.r.nextCont = -1, -1, -1, 1
 	if bytes.HasPrefix(src, []byte("#!")) {
 		// hash_bang_line: neither a comment nor code.

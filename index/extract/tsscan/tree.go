@@ -236,8 +236,11 @@ func (r *rec) typ(t typeRec) int32 {
 	return int32(len(r.types) - 1)
 }
 
-func newRec() *rec {
-	r := &rec{}
+func newRec(size int) *rec {
+	// Sized as Result.Refs is: about one reference in 16 bytes, and as
+	// many expressions.
+	n := size/16 + 8
+	r := &rec{refs: make([]refCtx, 0, n), exprs: make([]expr, 0, n), binds: make([]binding, 0, n/4)}
 	r.exprs = append(r.exprs, expr{}) // 0: unknown
 	r.types = append(r.types, typeRec{}, typeRec{kind: tyOther}, typeRec{kind: tyLiteral})
 	r.scopes = append(r.scopes, scopeRec{parent: -1, kind: sProgram, end: 1 << 30})
@@ -259,7 +262,7 @@ func (p *parser) openScope(k sKind, start int) func() {
 // bind records a binding identifier token t of kind k; the returned
 // index lets the caller fill in its value.
 func (p *parser) bind(t token, k bKind) int32 {
-	p.r.binds = append(p.r.binds, binding{name: string(p.src[t.start:t.end]), off: int32(t.start), scope: p.sc,
+	p.r.binds = append(p.r.binds, binding{name: p.intern(p.src[t.start:t.end]), off: int32(t.start), scope: p.sc,
 		kind: k, fn: -1, param: -1})
 	b := int32(len(p.r.binds) - 1)
 	if p.expDecl != nil {
