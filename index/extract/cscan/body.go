@@ -162,6 +162,9 @@ func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
 			fail("a name before { at %d", t.start) // tree-sitter reads a function definition
 		}
 		call := p.is(next, "(")
+		if call && p.sizeofOperand() {
+			fail("sizeof (a call or a macro type) at %d", t.start)
+		}
 		if call && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) && p.declaratorArgs() {
 			fail("a call or a declaration at %d", t.start) // unsetenv(arg[0]); is a declaration to tree-sitter
 		}

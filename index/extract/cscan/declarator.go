@@ -207,7 +207,11 @@ func (p *parser) expr(stops string) uint32 {
 func (p *parser) exprWord(t tok) {
 	switch p.word(t) {
 	case wIdent:
-		p.ref(t, p.is(p.at(1), "("))
+		call := p.is(p.at(1), "(")
+		if call && p.sizeofOperand() {
+			fail("sizeof (a call or a macro type) at %d", t.start)
+		}
+		p.ref(t, call)
 	case wPrim, wSized, wQual, wExpr, wTag:
 	default:
 		fail("%q in an expression at %d", p.text(t), t.start)
@@ -221,4 +225,11 @@ func containsByte(s string, c byte) bool {
 		}
 	}
 	return false
+}
+
+// sizeofOperand reports whether the name at p.i comes right after
+// "sizeof (": a call there (sizeof (htobe16 (i))) is a macro type to
+// tree-sitter, its name no callee.
+func (p *parser) sizeofOperand() bool {
+	return p.is(p.at(-1), "(") && p.text(p.at(-2)) == "sizeof"
 }

@@ -66,6 +66,8 @@ var tricky = []struct {
 	{name: "qualifier macros", src: "typedef struct vki_sigaltstack {\n\tvoid __user *ss_sp;\n\tint ss_flags;\n} vki_stack_t;\nEXTERN const char *CONST86 * Tcl_FSFileAttrStrings(Tcl_Obj *pathPtr);\nint a;\n", mayErr: true},
 	{name: "typedefs of primitive type names", src: "typedef __ssize_t ssize_t;\ntypedef __int8_t int8_t;\ntypedef unsigned long wchar_t;\ntypedef const int intptr_t;\nint a;\n"},
 	{name: "calling convention macro", src: "int a;\nvoid Z3_API Z3_global_param_set(Z3_string param_id, Z3_string param_value);\nint b;\n", mayErr: true},
+	{name: "sizeof a call", src: "size_t s0 = sizeof (htobe16 (i));\n", fallback: true},
+	{name: "sizeof a call in a body", src: "int f(void) { return sizeof (g (1)); }\n", fallback: true},
 	{name: "macro call with two arguments in a struct", src: "struct s { __DECLARE_FLEX_ARRAY(struct b, bufs); };\n", fallback: true},
 	{name: "glibc macro in a struct", src: "struct S { int (*cb) (int) __THROW; };\n", fallback: true},
 	{name: "glibc macro on a variable", src: "extern int v __attribute_deprecated__;\n", fallback: true},
