@@ -94,6 +94,18 @@ func (l *lexer) hashValue(end uint32) {
 	if j >= len(l.src) || !isIdentStart(l.src[j]) {
 		fail("macro value starting with # but no name")
 	}
+	k := j
+	for k < len(l.src) && isIdentPart(l.src[k]) {
+		k++
+	}
+	switch name := string(l.src[j:k]); {
+	case uint32(l.i) == end:
+		fail("macro value starting with # right after the name")
+	case name == "define" || name == "undef" || name == "include" || name == "if" || name == "ifdef" ||
+		name == "ifndef" || name == "elif" || name == "else" || name == "endif" || name == "pragma" ||
+		name == "error" || name == "warning" || name == "line" || name == "elifdef" || name == "elifndef":
+		fail("macro value starting with #%s", name) // tree-sitter reads that directive
+	}
 	for ; l.i < len(l.src) && l.src[l.i] != '\n'; l.i++ {
 		switch c := l.src[l.i]; {
 		case c == '/' && l.i+1 < len(l.src) && (l.src[l.i+1] == '/' || l.src[l.i+1] == '*'):
