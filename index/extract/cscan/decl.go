@@ -23,13 +23,7 @@ func (p *parser) declaration(ctx int) {
 	if ctx == ctxTop && p.word(first) == wIdent && p.macroType() == 0 && p.macroStatement(first) {
 		return
 	}
-	if next := p.at(1); ctx == ctxField && p.word(first) == wIdent && next.line > first.line &&
-		(next.kind == tIdent || next.kind == tDir || p.is(next, "}")) {
-		// Python's PyObject_HEAD alone on its line, fields to come:
-		// tree-sitter reads it as the next field's type, the field's
-		// range and signature starting there.
-		p.ref(first, false)
-		p.i++
+	if ctx == ctxField && p.fieldMacro(first) {
 		return
 	}
 	sp := p.specifiers()
@@ -98,6 +92,20 @@ func (p *parser) declaration(ctx int) {
 			fail("unexpected %q after a declarator at %d", p.text(t), t.start)
 		}
 	}
+}
+
+// fieldMacro reads a name alone on its line in a struct (Python's
+// PyObject_HEAD), fields, a directive or the "}" to come: tree-sitter
+// reads it as the next field's type, the field's range and signature
+// starting there (TestScanWhereTreeSitterIsWrong).
+func (p *parser) fieldMacro(name tok) bool {
+	next := p.at(1)
+	if p.word(name) != wIdent || next.line <= name.line || next.kind != tIdent && next.kind != tDir && !p.is(next, "}") {
+		return false
+	}
+	p.ref(name, false)
+	p.i++
+	return true
 }
 
 // typedef parses a type definition: its symbol is recorded before the

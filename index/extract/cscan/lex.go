@@ -114,23 +114,7 @@ func (l *lexer) token(inDir bool) bool {
 		}
 		l.add(tIdent, s, e)
 	case c >= '0' && c <= '9' || c == '.' && s+1 < len(src) && src[s+1] >= '0' && src[s+1] <= '9':
-		e := s + 1
-		for e < len(src) && (isIdentPart(src[e]) || src[e] == '.' ||
-			(src[e] == '+' || src[e] == '-') && (src[e-1] == 'e' || src[e-1] == 'E' || src[e-1] == 'p' || src[e-1] == 'P')) {
-			e++
-		}
-		if e < len(src) && src[e] == '\'' {
-			fail("digit separator")
-		}
-		hex := bytes.IndexAny(src[s:e], "xX") >= 0
-		for i, c := range src[s:e] {
-			if c >= 'g' && c <= 'z' && c != 'l' && c != 'p' && c != 'u' && c != 'x' ||
-				c >= 'G' && c <= 'Z' && c != 'L' && c != 'P' && c != 'U' && c != 'X' || c == '_' ||
-				c == '.' && !hex && s+i+1 < e && isIdentStart(src[s+i+1]) && !bytes.ContainsRune([]byte("eEfFlL"), rune(src[s+i+1])) {
-				fail("number %q", src[s:e]) // tree-sitter's number ends before such a letter
-			}
-		}
-		l.add(tNum, s, e)
+		l.number(s)
 	case c == '"' || c == '\'':
 		e := s + 1
 		for ; e < len(src) && src[e] != c; e++ {
@@ -221,4 +205,26 @@ func (l *lexer) eol() {
 	l.line++
 	l.i++
 	l.toks = append(l.toks, tok{kind: tEOL, start: uint32(l.i), end: uint32(l.i), line: l.line})
+}
+
+// number lexes a number at s.
+func (l *lexer) number(s int) {
+	src := l.src
+	e := s + 1
+	for e < len(src) && (isIdentPart(src[e]) || src[e] == '.' ||
+		(src[e] == '+' || src[e] == '-') && (src[e-1] == 'e' || src[e-1] == 'E' || src[e-1] == 'p' || src[e-1] == 'P')) {
+		e++
+	}
+	if e < len(src) && src[e] == '\'' {
+		fail("digit separator")
+	}
+	hex := bytes.IndexAny(src[s:e], "xX") >= 0
+	for i, c := range src[s:e] {
+		if c >= 'g' && c <= 'z' && c != 'l' && c != 'p' && c != 'u' && c != 'x' ||
+			c >= 'G' && c <= 'Z' && c != 'L' && c != 'P' && c != 'U' && c != 'X' || c == '_' ||
+			c == '.' && !hex && s+i+1 < e && isIdentStart(src[s+i+1]) && !bytes.ContainsRune([]byte("eEfFlL"), rune(src[s+i+1])) {
+			fail("number %q", src[s:e]) // tree-sitter's number ends before such a letter
+		}
+	}
+	l.add(tNum, s, e)
 }
