@@ -35,6 +35,9 @@ func (p *parser) body() uint32 {
 			if len(r.dos) > 0 {
 				fail("open do at the end of a body")
 			}
+			if prev := p.at(-1); !p.stmtStart(-1) && !p.is(prev, ":") {
+				fail("a statement without ; at %d", t.start)
+			}
 			p.i++
 			return t.end
 		}
@@ -59,7 +62,7 @@ func (p *parser) exprUntil(stops ...string) {
 		if r.b.depth == 0 && r.b.parens == 0 {
 			for _, s := range stops {
 				if p.is(t, s) {
-					p.endsOperand()
+					p.endsOperand(r)
 					return
 				}
 			}
@@ -78,7 +81,7 @@ func (p *parser) expr(close string) {
 		}
 		if r.b.depth == 0 && r.b.parens == 0 && p.is(t, close) {
 			if prev := p.at(-1); !p.is(prev, "(") && !p.is(prev, "[") && !p.is(prev, "{") && !p.is(prev, ",") {
-				p.endsOperand()
+				p.endsOperand(r)
 			}
 			return
 		}
@@ -131,8 +134,8 @@ func (p *parser) bodyDirective(r *reader) {
 // token reads one token of an expression or body.
 func (p *parser) token(r *reader) {
 	t := p.peek()
-	if !r.inBody && operand(p, t) && p.is(p.at(-1), ")") && !p.castBefore() {
-		fail("an operand after parentheses at %d", t.start)
+	if !r.inBody && operand(p, t) && (p.is(p.at(-1), ")") && !p.castBefore() || p.i == r.closeArg) {
+		fail("an operand after parentheses or template arguments at %d", t.start)
 	}
 	if prev := p.at(-1); !r.inBody && (operand(p, t) || isTypeWord(p.word(t)) || p.is(t, "!") || p.is(t, "~")) &&
 		operand(p, prev) && !(t.kind == tStr && prev.kind == tStr) {
@@ -198,6 +201,10 @@ func (p *parser) punct(t tok, r *reader) {
 		if !r.inBody && p.is(t, "<") {
 			fail("a comparison or template arguments at %d", t.start)
 		}
+	case ':', '-', '.':
+		if p.is(t, "::") && p.is(p.at(1), "*") || p.is(t, "->*") || p.is(t, ".*") {
+			fail("a member pointer at %d", t.start)
+		}
 	case '?':
 		p.branch()
 	case '&', '|':
@@ -234,6 +241,8 @@ func (p *parser) lambdaAt() bool {
 func (p *parser) logical(t tok, r *reader) {
 	prev := p.at(-1)
 	switch w := p.word(prev); {
+	case !r.inBody && p.i-1 == r.closeArg-1 && p.is(prev, ">"):
+		// v<T> || w in an initializer: an operator.
 	case w == wSpec || w == wPrim || w == wSized || p.i-1 == r.closeArg-1 && p.is(prev, ">"):
 		if p.is(t, "||") {
 			fail("|| after a type at %d", t.start)
@@ -301,9 +310,11 @@ func (p *parser) openOf(k int) int {
 }
 
 // endsOperand declines an expression that ends with an operator.
-func (p *parser) endsOperand() {
+func (p *parser) endsOperand(r *reader) {
 	prev := p.at(-1)
 	switch {
+	case p.is(prev, ">") && p.i != r.closeArg:
+		fail("expression ending in > at %d", prev.start)
 	case operand(p, prev), prev.kind == tStr, p.word(prev) == wExpr && p.text(prev) != "delete" &&
 		p.text(prev) != "throw" && p.text(prev) != "sizeof" && p.text(prev) != "alignof":
 	case p.is(prev, ")") || p.is(prev, "]") || p.is(prev, "}") || p.is(prev, ">") || p.is(prev, "++") || p.is(prev, "--") || p.is(prev, "..."):

@@ -43,7 +43,16 @@ func (p *parser) declaration(ctx int) {
 		}
 		p.typedef()
 	case wFriend:
-		p.friend()
+		p.friend(ctx)
+	case wAssert:
+		if w.ok {
+			fail("template static_assert")
+		}
+		p.i++
+		p.expect("(")
+		p.expr(")")
+		p.expect(")")
+		p.expect(";")
 	case wExpr, wStmt, wBranch, wCase, wDefault, wDo, wGoto, wDecline, wNew, wVirtSpec, wAccess, wNoexcept:
 		fail("%q at the level of declarations at %d", p.text(t), t.start)
 	default:
@@ -242,14 +251,21 @@ func (p *parser) typeUntil(stop string) {
 	}
 }
 
-// friend reads a friend declaration of a class.
-func (p *parser) friend() {
+// friend reads a friend declaration of a class: a class named, or a
+// function declared or defined (a symbol of the class, as tree-sitter's
+// declaration or function_definition under friend_declaration).
+func (p *parser) friend(ctx int) {
 	p.i++
 	if w := p.word(p.peek()); w == wTag || w == wTypename {
 		p.i++
+		p.typeUntil(";")
+		p.expect(";")
+		return
 	}
-	p.typeUntil(";")
-	p.expect(";")
+	if ctx != ctxClass {
+		fail("friend outside a class")
+	}
+	p.general(ctxNS, tmpl{})
 }
 
 // typedef records a type definition, named after its first declarator

@@ -70,6 +70,13 @@ func (p *parser) declarator(ctx int, w tmpl, s *specs) bool {
 		d.kind = extract.KindField // a field_declaration's, in an anonymous struct too
 	}
 	sym, opened := p.define(&d)
+	return p.declaratorEnd(ctx, isFunc, pend{sym, opened})
+}
+
+// declaratorEnd reads a declarator's initializer or bit width and what
+// ends it: "," (it reports false) or the declaration's ";", where the
+// ranges of its declarators' symbols end.
+func (p *parser) declaratorEnd(ctx int, isFunc bool, q pend) bool {
 	switch t := p.peek(); {
 	case p.is(t, "=") && isFunc:
 		fail("a function with an initializer at %d", t.start)
@@ -87,7 +94,7 @@ func (p *parser) declarator(ctx int, w tmpl, s *specs) bool {
 		p.i++
 		p.exprUntil(",", ";")
 	}
-	p.pending = append(p.pending, pend{sym, opened})
+	p.pending = append(p.pending, q)
 	switch t := p.peek(); {
 	case p.is(t, ","):
 		p.i++
@@ -220,6 +227,8 @@ func (p *parser) params() {
 			p.expect("]")
 		case t.kind == tIdent:
 			p.argWord(t)
+		case (p.is(t, "*") || p.is(t, "&") || p.is(t, "&&")) && (p.is(p.at(-1), "(") || p.is(p.at(-1), ",")):
+			fail("an operand or a parameter at %d", t.start) // T x(&y); initializes x
 		case p.is(t, ",") || p.is(t, "*") || p.is(t, "&") || p.is(t, "&&") || p.is(t, "::") || p.is(t, "..."):
 			p.i++
 		default:

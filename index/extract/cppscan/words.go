@@ -30,6 +30,7 @@ const (
 	wDecltype
 	wVirtSpec // override, final
 	wNoexcept
+	wAssert // static_assert
 	wDecline
 )
 
@@ -57,7 +58,7 @@ var words = map[string]uint8{
 	// Not replicated: extensions, attributes, coroutines, concepts and
 	// keywords whose nodes differ.
 	"__attribute__": wDecline, "__attribute": wDecline, "__declspec": wDecline, "alignas": wDecline,
-	"_Alignas": wDecline, "_Alignof": wDecline, "__alignof__": wDecline, "static_assert": wDecline,
+	"_Alignas": wDecline, "_Alignof": wDecline, "__alignof__": wDecline, "static_assert": wAssert,
 	"_Static_assert": wDecline, "asm": wDecline, "__asm__": wDecline, "__asm": wDecline,
 	"__extension__": wDecline, "typeof": wDecline, "__typeof__": wDecline, "__typeof": wDecline,
 	"__cdecl": wDecline, "__stdcall": wDecline, "__fastcall": wDecline, "__thiscall": wDecline,

@@ -73,7 +73,7 @@ func (p *parser) word1(t tok, r *reader) {
 			p.using(tmpl{})
 		}
 		return
-	case wDecltype, wNoexcept, wExpr, wStmt, wDefault, wTypename, wStatic:
+	case wDecltype, wNoexcept, wExpr, wStmt, wDefault, wTypename, wStatic, wAssert:
 	default:
 		fail("%q in an expression at %d", p.text(t), t.start)
 	}
@@ -92,7 +92,8 @@ func (p *parser) stmtStart(k int) bool {
 // name reads a name in an expression: a label, a reference, a callee.
 func (p *parser) name(t tok, r *reader) {
 	next, prev := p.at(1), p.at(-1)
-	if r.inBody && p.is(next, ":") && (p.stmtStart(-1) || p.is(prev, ":") || p.text(prev) == "else") {
+	if r.inBody && p.is(next, ":") && (p.stmtStart(-1) || p.is(prev, ":") || p.text(prev) == "else" || p.text(prev) == "do" ||
+		p.is(prev, ")") && p.controlParens()) {
 		p.i++ // a label: no reference
 		return
 	}
