@@ -65,8 +65,8 @@ func (p *parser) arrow() int32 {
 	p.enter()
 	defer p.leave()
 	fn := p.newFn(fnLiteral)
-	defer p.openScope(sArrow, p.tok.start)()
-	defer p.noExportWalk()()
+	outer, exp := p.enterScope(sArrow, p.tok.start), p.expDecl
+	p.expDecl = nil // the exported declaration's walk stops here
 	if p.is("async") && !p.tokIs(p.peek(), "=>") {
 		p.next()
 	}
@@ -83,6 +83,8 @@ func (p *parser) arrow() int32 {
 	} else {
 		p.assign()
 	}
+	p.leaveScope(outer)
+	p.expDecl = exp
 	return p.r.expr(expr{kind: xFunc, a: fn})
 }
 

@@ -34,6 +34,7 @@ type describer struct {
 	exp     map[string]bool
 	pos     map[int32]string
 	heads   []string // bindingRef's memo, by binding
+	buf     []byte
 }
 
 type bindKey struct {
@@ -53,15 +54,13 @@ func (d *describer) intern(desc string) uint32 {
 	return uint32(len(d.table))
 }
 
-// at is "@L:C" of the byte offset off.
-func (d *describer) at(off int32) string { return "@" + d.posKey(off) }
-
-func (d *describer) posKey(off int32) string {
+// at is "@L:C" of the byte offset off, memoised.
+func (d *describer) at(off int32) string {
 	if s, ok := d.pos[off]; ok {
 		return s
 	}
 	ps := d.p.pos(int(off))
-	s := strconv.FormatUint(uint64(ps.Line), 10) + ":" + strconv.FormatUint(uint64(ps.Col), 10)
+	s := "@" + strconv.FormatUint(uint64(ps.Line), 10) + ":" + strconv.FormatUint(uint64(ps.Col), 10)
 	d.pos[off] = s
 	return s
 }
@@ -82,7 +81,7 @@ func (p *parser) describe() {
 	added := d.docLinks()
 	for i := range res.Refs {
 		if i < len(r.refs) {
-			res.Refs[i].Operand = d.intern(d.describe(r.refs[i], res.Refs[i].Name, p.offOf(res.Refs[i].Pos)))
+			res.Refs[i].Operand = d.describeRef(r.refs[i], res.Refs[i].Name, p.offOf(res.Refs[i].Pos))
 		}
 	}
 	d.facts()
@@ -106,6 +105,26 @@ func (d *describer) lookup(scope int32, name string) int32 {
 		}
 	}
 	return -1
+}
+
+// describeRef interns the descriptor of a reference; a property access,
+// the most frequent, is built in a buffer and looked up first.
+func (d *describer) describeRef(c refCtx, name string, off int32) uint32 {
+	if c.kind != rMember && c.kind != rNested {
+		return d.intern(d.describe(c, name, off))
+	}
+	v := d.value(c.obj, 0)
+	if v == "" {
+		return d.intern(".")
+	}
+	d.buf = append(append(append(append(d.buf[:0], '.'), v...), '.'), name...)
+	if len(d.buf) > descMax {
+		return 0
+	}
+	if i, ok := d.index[string(d.buf)]; ok {
+		return i
+	}
+	return d.intern(string(d.buf))
 }
 
 func (d *describer) describe(c refCtx, name string, off int32) string {

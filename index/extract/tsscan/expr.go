@@ -108,6 +108,16 @@ var binaryOps = map[string]bool{
 	">>>": true, "+": true, "-": true, "*": true, "/": true, "%": true, "**": true,
 }
 
+// binaryOpNames are binaryOps' own strings, which the chain keeps
+// without allocating one per operator.
+var binaryOpNames = func() map[string]string {
+	m := map[string]string{}
+	for op := range binaryOps {
+		m[op] = op
+	}
+	return m
+}()
+
 func (p *parser) binary() int32 {
 	saved := p.holeOK
 	defer func() { p.holeOK = saved }()
@@ -116,14 +126,15 @@ func (p *parser) binary() int32 {
 	if !p.binaryOpAhead() {
 		return x0 // most operands stand alone: no chain to build
 	}
-	b := binChain{xs: []int32{x0}}
+	var b binChain
+	b.start(x0)
 	for {
 		switch {
 		case p.tok.kind == tPunct && binaryOps[p.text()]:
 			if p.is("&&") || p.is("||") || p.is("??") {
 				p.branch()
 			}
-			op := p.text()
+			op := binaryOpNames[string(p.l.src[p.tok.start:p.tok.end])]
 			p.next()
 			p.holeOK = p.ts
 			x := p.unary()
@@ -133,7 +144,8 @@ func (p *parser) binary() int32 {
 				// expression takes the operators read so far.
 				b.add(op, p.holeInner)
 				p.r.exprs[p.hole].a = b.build(p.r)
-				b, p.hole = binChain{xs: []int32{x}}, 0
+				b.start(x)
+				p.hole = 0
 				continue
 			}
 			b.add(op, x)

@@ -113,8 +113,8 @@ func (p *parser) program() {
 // block parses { statements }.
 func (p *parser) block() {
 	p.enter()
-	leave := p.openScope(sBlock, p.tok.start)
-	defer p.inCont(p.newCont())()
+	outer, cont := p.enterScope(sBlock, p.tok.start), p.cont
+	p.cont = p.newCont()
 	p.expect("{")
 	for !p.is("}") {
 		if p.tok.kind == tEOF {
@@ -123,7 +123,8 @@ func (p *parser) block() {
 		p.statement(noWrap)
 	}
 	p.next()
-	leave()
+	p.cont = cont
+	p.leaveScope(outer)
 	p.leave()
 }
 

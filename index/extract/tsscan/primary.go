@@ -197,7 +197,8 @@ func (p *parser) memberChain(start, callee int, x int32) (int, int32) {
 func (p *parser) object() int32 {
 	p.enter()
 	defer p.leave()
-	defer p.inCont(p.newCont())()
+	cont := p.cont
+	p.cont = p.newCont()
 	var short []int32 // ref indexes
 	p.expect("{")
 	for !p.is("}") {
@@ -234,6 +235,7 @@ func (p *parser) object() int32 {
 		}
 	}
 	p.expect("}")
+	p.cont = cont
 	p.r.shorts = append(p.r.shorts, short)
 	return p.r.expr(expr{kind: xObject, a: int32(len(p.r.shorts) - 1)})
 }

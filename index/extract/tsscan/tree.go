@@ -250,13 +250,22 @@ func newRec(size int) *rec {
 // openScope enters a scope node of kind k starting at start; closeScope
 // (the returned function's) leaves it at the token just read.
 func (p *parser) openScope(k sKind, start int) func() {
+	outer := p.enterScope(k, start)
+	return func() { p.leaveScope(outer) }
+}
+
+// enterScope is openScope without a closure, for the frequent scopes: it
+// returns the scope leaveScope returns to.
+func (p *parser) enterScope(k sKind, start int) int32 {
 	outer := p.sc
 	p.r.scopes = append(p.r.scopes, scopeRec{parent: outer, kind: k, start: int32(start)})
 	p.sc = int32(len(p.r.scopes) - 1)
-	return func() {
-		p.r.scopes[p.sc].end = int32(p.prev)
-		p.sc = outer
-	}
+	return outer
+}
+
+func (p *parser) leaveScope(outer int32) {
+	p.r.scopes[p.sc].end = int32(p.prev)
+	p.sc = outer
 }
 
 // bind records a binding identifier token t of kind k; the returned
@@ -287,8 +296,14 @@ func (p *parser) newCont() int32 {
 // tree tree-sitter's precedences give, for the operators value reads
 // (|| and ??, as): the others are opaque.
 type binChain struct {
-	xs  []int32
-	ops []string
+	xs   []int32
+	ops  []string
+	xbuf [8]int32 // most chains are short: no allocation
+	obuf [8]string
+}
+
+func (b *binChain) start(x int32) {
+	b.xs, b.ops = append(b.xbuf[:0], x), b.obuf[:0]
 }
 
 func (b *binChain) add(op string, x int32) {
