@@ -206,29 +206,7 @@ func (p *parser) memberDef(start, sig int, private, accessor bool, cls int32) {
 		if p.ts {
 			p.eat("?")
 		}
-		fn := p.sigFnAt(m.name, m.off)
-		if hasBody {
-			// method_definition: a scope; this is no plain function's.
-			leave := p.openScope(sMethod, start)
-			tf := p.thisFn
-			p.thisFn = -1
-			p.signature(fn)
-			if !p.is("{") {
-				p.failHere("expected a method body")
-			}
-			p.block()
-			p.thisFn = tf
-			leave()
-			if m.name == "constructor" {
-				m.ctor = fn
-			}
-		} else {
-			m.method = true // method_signature's type is not read
-			p.signature(fn)
-			if p.is("{") || !p.ts || opened {
-				p.failHere("expected a method body")
-			}
-		}
+		p.method(&m, start, hasBody, opened)
 		if cls >= 0 {
 			p.r.objs[cls].members = append(p.r.objs[cls].members, m)
 		}
@@ -261,6 +239,33 @@ func (p *parser) memberDef(start, sig int, private, accessor bool, cls int32) {
 	}
 	p.endDef(id, p.prev)
 	p.memberEnd()
+}
+
+// method parses a method's signature and body (with hasBody) after its
+// name, recording it in m.
+func (p *parser) method(m *member, start int, hasBody, opened bool) {
+	fn := p.sigFnAt(m.name, m.off)
+	if !hasBody {
+		m.method = true // method_signature's type is not read
+		p.signature(fn)
+		if p.is("{") || !p.ts || opened {
+			p.failHere("expected a method body")
+		}
+		return
+	}
+	// method_definition: a scope; this is no plain function's.
+	outer, tf := p.enterScope(sMethod, start), p.thisFn
+	p.thisFn = -1
+	p.signature(fn)
+	if !p.is("{") {
+		p.failHere("expected a method body")
+	}
+	p.block()
+	p.thisFn = tf
+	p.leaveScope(outer)
+	if m.name == "constructor" {
+		m.ctor = fn
+	}
 }
 
 // memberEnd is the ';' or line break after a field or signature.

@@ -191,30 +191,7 @@ func (p *parser) exportFrom(start int) {
 	defer p.exportDone(e)()
 	switch {
 	case p.is("default"):
-		p.next()
-		e.kind, e.name = exDecl, "default"
-		switch {
-		case p.is("function") || p.is("async") && p.tokIs(p.peek(), "function"):
-			if named := p.functionNamedAhead(); named {
-				p.expTop = true
-				p.function(w, named)
-			} else {
-				e.kind, e.val = exValue, p.function(w, named)
-			}
-		case p.is("class") || p.is("abstract") && p.tokIs(p.peek(), "class"):
-			p.expTop = true
-			p.class(w, p.tok.start, true)
-		case p.ts && p.is("interface"):
-			p.expTop = true
-			p.tsStatement(w)
-		default:
-			e.kind = exValue
-			e.val = p.assign()
-			p.semi()
-		}
-		if e.kind == exDecl && e.nameOff < 0 {
-			e.kind, e.val = exValue, 0 // an anonymous class: its value is unknown
-		}
+		p.exportDefault(w, e)
 	case p.is("*"):
 		p.next()
 		e.kind = exStar
@@ -296,4 +273,32 @@ func (p *parser) functionNamedAhead() bool {
 	p.next()
 	p.eat("*")
 	return p.isName()
+}
+
+// exportDefault parses export default's declaration or value, into e.
+func (p *parser) exportDefault(w wrap, e *exportRec) {
+	p.next()
+	e.kind, e.name = exDecl, "default"
+	switch {
+	case p.is("function") || p.is("async") && p.tokIs(p.peek(), "function"):
+		if named := p.functionNamedAhead(); named {
+			p.expTop = true
+			p.function(w, named)
+		} else {
+			e.kind, e.val = exValue, p.function(w, named)
+		}
+	case p.is("class") || p.is("abstract") && p.tokIs(p.peek(), "class"):
+		p.expTop = true
+		p.class(w, p.tok.start, true)
+	case p.ts && p.is("interface"):
+		p.expTop = true
+		p.tsStatement(w)
+	default:
+		e.kind = exValue
+		e.val = p.assign()
+		p.semi()
+	}
+	if e.kind == exDecl && e.nameOff < 0 {
+		e.kind, e.val = exValue, 0 // an anonymous class: its value is unknown
+	}
 }
