@@ -106,8 +106,10 @@ func (l *lexer) hashValue(end uint32) {
 		name == "error" || name == "warning" || name == "line" || name == "elifdef" || name == "elifndef":
 		fail("macro value starting with #%s", name) // tree-sitter reads that directive
 	}
-	for ; l.i < len(l.src) && l.src[l.i] != '\n'; l.i++ {
+	for first := l.i; l.i < len(l.src) && l.src[l.i] != '\n'; l.i++ {
 		switch c := l.src[l.i]; {
+		case c == '#' && l.i > first:
+			fail("another # in a macro value starting with #") // #x#define y: tree-sitter reads a directive
 		case c == '/' && l.i+1 < len(l.src) && (l.src[l.i+1] == '/' || l.src[l.i+1] == '*'):
 			fail("comment in a macro value starting with #")
 		case c == '\\' && l.i+1 < len(l.src) && l.src[l.i+1] == '\n':
