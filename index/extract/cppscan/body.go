@@ -134,7 +134,7 @@ func (p *parser) bodyDirective(r *reader) {
 // token reads one token of an expression or body.
 func (p *parser) token(r *reader) {
 	t := p.peek()
-	if !r.inBody && operand(p, t) && (p.is(p.at(-1), ")") && !p.castBefore() || p.i == r.closeArg) {
+	if !r.inBody && (operand(p, t) || isTypeWord(p.word(t))) && (p.is(p.at(-1), ")") && !p.castBefore() || p.i == r.closeArg) {
 		fail("an operand after parentheses or template arguments at %d", t.start)
 	}
 	if prev := p.at(-1); !r.inBody && (operand(p, t) || isTypeWord(p.word(t)) || p.is(t, "!") || p.is(t, "~")) &&
@@ -182,7 +182,8 @@ func (p *parser) punct(t tok, r *reader) {
 		// outer callee's start is the inner callee's, or an earlier
 		// name the walker pops unmarked, or a "(". A subscript's start
 		// (a[i](x)) is a name the walker marks: declined.
-		if p.m[t.start] == '(' && (p.is(prev, "]") && !p.lambdaAt() || p.is(prev, "++") || p.is(prev, "--")) {
+		if p.m[t.start] == '(' && (p.is(prev, "]") && !p.lambdaAt() || p.is(prev, "++") || p.is(prev, "--") ||
+			prev.kind == tNum || prev.kind == tStr) {
 			fail("call of a subscript at %d", t.start)
 		}
 		if p.m[t.start] == '(' && p.is(prev, ")") && p.is(p.at(p.openOf(-1)-1), ">") {

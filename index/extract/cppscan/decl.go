@@ -89,7 +89,7 @@ func (p *parser) templateParams() {
 			}
 			p.i++
 		case p.is(t, ",") || p.is(t, "*") || p.is(t, "&") || p.is(t, "&&") || p.is(t, "::") || p.is(t, "...") ||
-			p.is(t, "=") || t.kind == tNum:
+			p.is(t, "=") || t.kind == tNum && p.is(p.at(-1), "="):
 			p.i++
 		default:
 			fail("%q in template parameters at %d", p.text(t), t.start)
@@ -121,6 +121,8 @@ func (p *parser) angle() {
 			p.i++
 			p.expr(close)
 			p.expect(close)
+		case p.is(t, "&&") && (p.is(p.at(1), ">") || p.is(p.at(1), ",") || p.is(p.at(1), "...")):
+			p.i++ // T&&, a reference type
 		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";") || p.is(t, "&&") || p.is(t, "||") || p.is(t, "?"):
 			fail("%s in template arguments at %d", p.text(t), t.start)
 		case t.kind == tIdent:

@@ -30,6 +30,9 @@ func (p *parser) general(ctx int, w tmpl) {
 	s := specs{start: p.peek()}
 	p.specifiers(&s, ctx, w)
 	if p.is(p.peek(), ";") {
+		if s.tag == tagNone {
+			fail("a declaration without a declarator at %d", s.start.start)
+		}
 		p.i++
 		return
 	}
@@ -69,7 +72,7 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 			if s.typed {
 				fail("two types at %d", t.start)
 			}
-			s.typed, s.named = true, true
+			s.typed, s.named, s.tag = true, true, tagStruct
 			s.body = p.tagSpecifier(ctx, w)
 		case wDecltype:
 			if s.typed {
@@ -199,8 +202,22 @@ func (p *parser) tagSpecifier(ctx int, w tmpl) bool {
 			p.angle()
 			nameEnd = p.at(-1).end
 		}
-		if p.is(p.peek(), "::") {
-			fail("qualified class name at %d", name.start)
+		for p.is(p.peek(), "::") {
+			// traits::query_member<T> { ... }: the name is the
+			// qualified text, as tree-sitter's name field holds it.
+			p.i++
+			seg := p.peek()
+			if !p.isName(seg) {
+				fail("qualified class name at %d", name.start)
+			}
+			p.ref(seg, false)
+			p.i++
+			nameEnd = seg.end
+			if p.is(p.peek(), "<") {
+				p.i++
+				p.angle()
+				nameEnd = p.at(-1).end
+			}
 		}
 	} else {
 		name = tok{}

@@ -173,6 +173,8 @@ func (p *parser) templateArgsAt(k int) int {
 			if depth == 0 {
 				return k + 1
 			}
+		case p.is(t, "&&") && (p.is(p.at(k+1), ">") || p.is(p.at(k+1), ",") || p.is(p.at(k+1), "...")):
+			// T&&, a reference type
 		case p.is(t, ";") || p.is(t, "{") || p.is(t, "}") || p.is(t, "&&") || p.is(t, "||") ||
 			p.is(t, "?") || p.is(t, "=") || p.is(t, "(") || p.is(t, ")") || p.is(t, "[") || p.is(t, "]") ||
 			p.is(t, "<<") || p.is(t, "==") || p.is(t, "!=") || p.is(t, "<=") || p.is(t, "+") || p.is(t, "-") ||
