@@ -58,6 +58,11 @@ import (
 // JSDoc links ({@link name}) are added to the file's occurrences, with
 // the descriptor of name where the comment stands: tsserver counts them
 // as references, and the index does not record comments otherwise.
+//
+// At index time the scanner index/extract/tsscan writes these
+// descriptors without a tree, restating these rules over its parser's
+// records (its describe.go): a change here is to be made there too; its
+// tests (TestScanMatchesTreeSitter, FuzzScan) compare the two.
 
 // DescribeTypeScript is the describer (extract.Annotator) of TypeScript
 // and TSX files.

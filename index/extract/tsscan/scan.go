@@ -3,18 +3,21 @@
 // builds no tree and writes, as it goes, the symbols, references (with
 // call flags), imports and TODO markers that index/extract's generic
 // walker writes from the masked tree-sitter tree (lang_javascript.go,
-// lang_typescript_mask.go).
+// lang_typescript_mask.go), and keeps what index/typescript's describer
+// reads of that tree (scopes, bindings, the expressions and types values
+// are read from, classes, signatures, exports: tree.go), from which it
+// writes the same resolution descriptors (describe.go).
 //
 // Contract: ScanTypeScript's and ScanJavaScript's records equal, record
 // for record, what extract.For("typescript") and extract.For("javascript")
-// produce for the same source, or they return an error and the caller
-// must use the tree-sitter path. They decline syntax errors, JSX, and
-// syntax whose tree-sitter records they do not replicate. They are pure
-// functions of their input, safe for concurrent use, and never panic.
-//
-// Not yet wired in (index/indexer.go does not import the package): the
-// resolution descriptors of index/typescript (Result.Operands,
-// Ref.Operand) are not written yet, and the index would lose them.
+// produce for the same source, descriptors included when describe is set
+// (index/typescript's DescribeTypeScript and DescribeJavaScript: the
+// table, Result.Operands, in the same order, and each Ref.Operand), or
+// they return an error and the caller must use the tree-sitter path.
+// They decline syntax errors, JSX, and syntax whose tree-sitter records
+// they do not replicate. They are pure functions of their input, safe
+// for concurrent use, and never panic. index/indexer.go imports the
+// package, whose init registers both scanners; TSX is not registered.
 package tsscan
 
 import (
@@ -45,9 +48,8 @@ func init() {
 	extract.RegisterScanner("javascript", ScanJavaScript)
 }
 
-// ScanTypeScript extracts a TypeScript file's records. describe is
-// accepted for the extract.Scanner signature; descriptors are not
-// written (see the package doc).
+// ScanTypeScript extracts a TypeScript file's records; with describe,
+// its resolution descriptors too.
 func ScanTypeScript(src []byte, describe bool) (*extract.Result, error) {
 	return scan(src, true, describe)
 }
