@@ -136,6 +136,9 @@ func (p *parser) macroStatement(name tok) bool {
 			depth++
 		case p.is(t, ")") || p.is(t, "]") || p.is(t, "}"):
 			depth--
+			if depth > 0 && p.at(k+1).kind == tIdent {
+				fail("a name after ) in a call's arguments at %d", t.start) // A(A(B) c);: a declaration to tree-sitter
+			}
 		case depth == 1 && p.is(t, ","):
 			comma = true
 		}
