@@ -228,7 +228,7 @@ func (p *parser) memberDef(start, sig int, private, accessor bool, cls int32) {
 			p.eat("!")
 		}
 		if p.eat(":") {
-			m.typ = p.typ()
+			m.typ = p.annotation()
 		}
 	}
 	if p.eat("=") {
@@ -465,7 +465,7 @@ func (p *parser) indexSignature(cls int32) {
 	p.typ()
 	p.expect("]")
 	if p.eat(":") {
-		m.typ = p.typ()
+		m.typ = p.annotation()
 	}
 	p.r.objs[cls].members = append(p.r.objs[cls].members, m)
 }

@@ -85,7 +85,7 @@ func (p *parser) declaratorRest() (typ, val int32) {
 	if p.ts {
 		p.eat("!")
 		if p.eat(":") {
-			typ = p.typ()
+			typ = p.annotation()
 		}
 	}
 	p.bareName = !p.is("=")
@@ -253,7 +253,7 @@ func (p *parser) signature(fn int32) {
 	}
 	p.params(fn)
 	if p.ts && p.eat(":") {
-		p.r.fns[fn].ret = p.returnType()
+		p.r.fns[fn].ret = p.annotated(p.returnType)
 	}
 }
 
@@ -308,7 +308,7 @@ func (p *parser) param(fn, i int32) bool {
 	if p.ts {
 		p.eat("?")
 		if p.eat(":") {
-			prm.typ = p.typ()
+			prm.typ = p.annotation()
 		}
 	}
 	var def int32

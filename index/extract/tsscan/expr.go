@@ -171,14 +171,10 @@ func (p *parser) unary() int32 {
 	p.enter()
 	defer p.leave()
 	switch {
-	case p.tok.kind == tPunct && (p.is("!") || p.is("~") || p.is("+") || p.is("-") || p.is("++") || p.is("--")):
+	case p.tok.kind == tPunct && (p.is("!") || p.is("~") || p.is("+") || p.is("-") || p.is("++") || p.is("--")),
+		p.is("typeof") || p.is("void") || p.is("delete"):
 		p.next()
-		p.unary()
-		return 0
-	case p.is("typeof") || p.is("void") || p.is("delete"):
-		p.next()
-		p.unary()
-		return 0
+		return p.prefixOperand()
 	case p.is("await") && p.awaitOperator() && (p.ts || !p.tokIs(p.peek(), "(")):
 		// tree-sitter-javascript mostly reads await (x) as a call of a
 		// function named await.
@@ -363,4 +359,20 @@ func (p *parser) template() {
 func (p *parser) binaryOpAhead() bool {
 	return p.tok.kind == tPunct && binaryOps[p.text()] || p.is("instanceof") || p.is("in") && p.noIn == 0 ||
 		p.ts && (p.is("as") || p.is("satisfies")) && !p.tok.nl
+}
+
+// prefixOperand parses the operand of a prefix operator, whose value is
+// unknown: +a!.b is (+a)!.b to tree-sitter, so a non-null ! in the
+// operand takes the operator (binary's hole).
+func (p *parser) prefixOperand() int32 {
+	saved := p.holeOK
+	p.holeOK = p.ts
+	x := p.unary()
+	p.holeOK = saved
+	if p.hole > 0 {
+		p.r.exprs[p.hole].a = 0
+		p.hole = 0
+		return x
+	}
+	return 0
 }

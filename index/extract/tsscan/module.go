@@ -107,10 +107,15 @@ func (p *parser) importRequire(start int) {
 		// and no error.
 		p.failHere("import = of no name")
 	}
+	x := p.identExpr(p.tok)
 	p.ref(p.tok)
 	p.next()
 	for p.eat(".") {
-		p.ref(p.tok)
+		if p.tokIs(p.peek(), ".") {
+			x = p.property(x) // a member_expression of the nested_identifier's object
+		} else {
+			p.refAs(p.tok, refCtx{}) // the nested_identifier's property
+		}
 		p.next()
 	}
 	p.semi()

@@ -99,8 +99,12 @@ func (p *parser) primaryPunct() int32 {
 	switch {
 	case p.is("("):
 		p.next()
+		from, to := p.prev, p.tok.start
 		x := p.expression()
 		p.expect(")")
+		if p.commentIn(from, to) {
+			x = 0 // the comment is the parenthesized expression's first named child
+		}
 		return p.r.expr(expr{kind: xWrap, a: x})
 	case p.is("["):
 		p.next()

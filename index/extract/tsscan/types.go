@@ -1,6 +1,10 @@
 package tsscan
 
-import "github.com/parleyhq/parley/index/extract"
+import (
+	"sort"
+
+	"github.com/parleyhq/parley/index/extract"
+)
 
 // TypeScript types: only their references and the symbols of object
 // types' members (property_signature, method_signature) matter.
@@ -211,7 +215,7 @@ func (p *parser) typePrimary() int32 {
 		p.tuple()
 	case p.is("("):
 		p.next()
-		ty := p.typ()
+		ty := p.annotated(p.typ) // parenthesized_type: its first named child
 		p.expect(")")
 		return ty
 	default:
@@ -238,15 +242,21 @@ func (p *parser) typeName(t token, w string) int32 {
 		return p.r.typ(typeRec{kind: tyName, off: int32(t.start), scope: p.sc, name: w})
 	}
 	mod := p.identExpr(t)
-	for p.eat(".") {
+	for i := 1; p.eat("."); i++ {
 		nt := p.tok
 		if !p.tokIs(p.peek(), ".") {
+			if i > 1 {
+				mod = 0 // a nested_identifier: no value is read of it
+			}
 			p.refAs(nt, refCtx{kind: rNested, obj: mod})
 			p.next()
 			return p.r.typ(typeRec{kind: tyNested, a: mod, name: string(p.src[nt.start:nt.end])})
 		}
-		p.refAs(nt, refCtx{}) // a nested_identifier's property
-		mod = 0
+		if p.afterNextIsDot() {
+			mod = p.property(mod) // a member_expression in the nested_identifier
+		} else {
+			p.refAs(nt, refCtx{}) // the nested_identifier's property
+		}
 		p.next()
 	}
 	return tyOtherID
@@ -530,7 +540,7 @@ func (p *parser) typeMember(obj int32) {
 	}
 	id, _ := p.define(defSite{node: start, decl: start, sig: start, wrapper: -1, nameStart: name.start, nameEnd: nameEnd,
 		kind: kind, private: private})
-	m := member{name: string(p.src[p.tok.start:nameEnd]), off: int32(p.tok.start), ctor: -1}
+	m := member{name: string(p.src[name.start:nameEnd]), off: int32(name.start), ctor: -1}
 	p.memberName()
 	p.eat("?")
 	if kind == extract.KindMethod {
@@ -538,7 +548,7 @@ func (p *parser) typeMember(obj int32) {
 		fn := p.sigFnAt(m.name, m.off)
 		p.signature(fn)
 	} else if p.eat(":") {
-		m.typ = p.typ()
+		m.typ = p.annotation()
 	}
 	p.r.objs[obj].members = append(p.r.objs[obj].members, m)
 	p.endDef(id, p.prev)
@@ -579,9 +589,44 @@ func (p *parser) mappedOrIndex(obj int32) {
 	p.eat("?")
 	m := member{name: string(p.src[name.start:name.end]), off: int32(name.start), ctor: -1}
 	if p.eat(":") {
-		m.typ = p.typ()
+		m.typ = p.annotation()
 	}
 	if index && obj >= 0 {
 		p.r.objs[obj].members = append(p.r.objs[obj].members, m)
 	}
+}
+
+// annotation parses the type of an annotation (after its ':').
+func (p *parser) annotation() int32 { return p.annotated(p.typ) }
+
+// annotated parses a type with parse, the first named child of the node
+// the token just read opens (a type annotation, a parenthesized type):
+// when a comment comes first, that comment is the child tree-sitter's
+// describer reads, and the type is unknown to it.
+func (p *parser) annotated(parse func() int32) int32 {
+	from, to := p.prev, p.tok.start
+	t := parse()
+	if p.commentIn(from, to) {
+		return tyOtherID
+	}
+	return t
+}
+
+// commentIn reports whether a comment starts in [from, to).
+func (p *parser) commentIn(from, to int) bool {
+	cs := p.l.comments
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].start >= from })
+	return i < len(cs) && cs[i].start < to
+}
+
+// afterNextIsDot reports whether the token after the next one is a '.':
+// the current name is followed by two more.
+func (p *parser) afterNextIsDot() bool {
+	st := p.l.save()
+	defer p.l.restore(st)
+	if t := p.l.next(); !p.tokIs(t, ".") {
+		return false
+	}
+	p.l.next()
+	return p.tokIs(p.l.next(), ".")
 }
