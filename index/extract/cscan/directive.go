@@ -131,6 +131,9 @@ func (l *lexer) hashValue(end uint32) {
 // one spanning lines, is in tree-sitter's preproc_arg, no comment (no
 // TODO, no doc).
 func (l *lexer) opaque() {
+	if l.skipBlanks(); l.i < len(l.src) && l.src[l.i] == '#' {
+		fail("directive argument starting with #") // #pragma #define A: tree-sitter reads the #define
+	}
 	for {
 		l.skipBlanks()
 		if l.i >= len(l.src) || l.src[l.i] == '\n' {
