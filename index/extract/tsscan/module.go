@@ -26,7 +26,7 @@ func (p *parser) importStatement() {
 		p.addImport(p.tok, start)
 		p.next()
 		p.attributes()
-		p.semi()
+		p.moduleEnd()
 		return
 	}
 	if p.ts && p.is("type") {
@@ -79,7 +79,7 @@ func (p *parser) importStatement() {
 	p.addImport(p.tok, start)
 	p.next()
 	p.attributes()
-	p.semi()
+	p.moduleEnd()
 }
 
 // moduleHead is the module head of the string token t (tsStringValue).
@@ -266,7 +266,7 @@ func (p *parser) exportSource(start int) {
 	p.addImport(p.tok, start)
 	p.next()
 	p.attributes()
-	p.semi()
+	p.moduleEnd()
 }
 
 // functionNamedAhead reports whether the function at the current token
@@ -306,4 +306,15 @@ func (p *parser) exportDefault(w wrap, e *exportRec) {
 	if e.kind == exDecl && e.nameOff < 0 {
 		e.kind, e.val = exValue, 0 // an anonymous class: its value is unknown
 	}
+}
+
+// moduleEnd ends an import or export statement after its module string:
+// an operator on the next line would continue the string as an
+// expression, which tree-sitter reads without an error but with stray
+// tokens.
+func (p *parser) moduleEnd() {
+	if p.tok.kind == tPunct && !p.is(";") && !p.is("}") {
+		p.failHere("operator after a module string")
+	}
+	p.semi()
 }

@@ -195,7 +195,7 @@ func (p *parser) keywordStatement(w wrap) bool {
 		}
 		p.function(w, true)
 	case "class":
-		if t := p.peek(); p.tokIs(t, "{") || p.tokIs(t, "extends") {
+		if t := p.peek(); p.tokIs(t, "{") || p.tokIs(t, "extends") || p.tokIs(t, "<") || p.tokIs(t, "implements") {
 			// Invalid; tree-sitter reads its members oddly.
 			p.failHere("anonymous class statement")
 		}
@@ -284,6 +284,9 @@ func (p *parser) forStatement() {
 			// for (x of …): x is for_in_statement's left, a binding.
 			p.r.refs[nref].binding = true
 			p.bind(token{start: int(p.r.exprs[x].off), end: int(p.r.exprs[x].off) + len(p.r.exprs[x].name)}, bOther)
+		}
+		if p.is("of") || p.is("in") {
+			p.assignPattern(x) // for ({a} of …): a is a binding
 		}
 	}
 	if !semiDone && (p.eat("of") || p.eat("in")) {

@@ -93,6 +93,9 @@ var tricky = []struct {
 	{name: "lone carriage return", lang: "javascript", src: "const a = 1\rconst b = 2\n", fallback: true},
 	{name: "let and new as names", lang: "javascript", src: "let\nA\nx = new.target\n"},
 	{name: "meta properties that are names", lang: "javascript", src: "y = new.z\nimport.m.A\n", fallback: true},
+	{name: "an operator after a module string", lang: "javascript", src: "import {f} from '0'\n+(a)\n", fallback: true},
+	{name: "anonymous exported class", lang: "typescript", src: "export class<A>{m(A) {}}\n", fallback: true},
+	{name: "patterns of for heads", lang: "javascript", src: "let a\nfor ({a} of b) a.c()\nfor (a in b) a.d()\n"},
 
 	{name: "types", lang: "typescript", src: "type A<T extends B = C> = { readonly [K in keyof T]?: T[K] } | D.E<F[]> & [g: G, h?: H, ...I[]]\ntype J = (k: K, ...l: L[]) => asserts k is M\ntype N = new () => O\ntype P = `p${Q}` | typeof r.s | keyof typeof t | unique symbol\ntype U<V> = V extends (infer W)[] ? W : never\n"},
 	{name: "interfaces and enums", lang: "typescript", src: "export interface A<T> extends B, C<T> {\n  a: string\n  b?(x: number): void\n  readonly c: T;\n  _d: D\n  [key: string]: unknown\n  (call: E): F\n  new (g: G): H\n}\nenum I { J, K = 2, 'L' = 3, 'M' }\nexport const enum N { O = 1 << 2 }\n"},
