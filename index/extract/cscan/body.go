@@ -163,7 +163,7 @@ func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
 		}
 		call := p.is(next, "(")
 		if call && p.sizeofOperand() {
-			fail("sizeof (a call or a macro type) at %d", t.start)
+			fail("a call after sizeof ( or of a type at %d", t.start)
 		}
 		if call && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) && p.declaratorArgs() {
 			fail("a call or a declaration at %d", t.start) // unsetenv(arg[0]); is a declaration to tree-sitter

@@ -209,7 +209,7 @@ func (p *parser) exprWord(t tok) {
 	case wIdent:
 		call := p.is(p.at(1), "(")
 		if call && p.sizeofOperand() {
-			fail("sizeof (a call or a macro type) at %d", t.start)
+			fail("a call after sizeof ( or of a type at %d", t.start)
 		}
 		p.ref(t, call)
 	case wPrim, wSized, wQual, wExpr, wTag:
@@ -227,9 +227,13 @@ func containsByte(s string, c byte) bool {
 	return false
 }
 
-// sizeofOperand reports whether the name at p.i comes right after
-// "sizeof (": a call there (sizeof (htobe16 (i))) is a macro type to
-// tree-sitter, its name no callee.
+// sizeofOperand reports whether the name at p.i, before "(", comes
+// right after "sizeof (" or before a type: a call there (sizeof
+// (htobe16 (i)), A(char)) may be a macro type to tree-sitter, its name
+// no callee.
 func (p *parser) sizeofOperand() bool {
+	if w := p.word(p.at(2)); w == wPrim || w == wSized || w == wTag || w == wQual {
+		return true // A(char): a macro type or a declaration to tree-sitter, not a call
+	}
 	return p.is(p.at(-1), "(") && p.text(p.at(-2)) == "sizeof"
 }
