@@ -162,6 +162,17 @@ func (p *parser) binary() int32 {
 			}
 			b.add("as", t)
 		default:
+			if p.tok.kind == tPunct && assignOps[p.text()] {
+				// a % b = c: tree-sitter reads a % (b = c), no error
+				// (f<T>(x).y = z is such, read as comparisons).
+				if last := b.xs[len(b.xs)-1]; p.is("=") {
+					p.thisAssignment(last)
+					p.assignPattern(last)
+				}
+				p.next()
+				p.assign()
+				return 0
+			}
 			return b.build(p.r)
 		}
 	}

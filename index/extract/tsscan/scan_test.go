@@ -96,6 +96,8 @@ var tricky = []struct {
 	{name: "an operator after a module string", lang: "javascript", src: "import {f} from '0'\n+(a)\n", fallback: true},
 	{name: "anonymous exported class", lang: "typescript", src: "export class<A>{m(A) {}}\n", fallback: true},
 	{name: "patterns of for heads", lang: "javascript", src: "let a\nfor ({a} of b) a.c()\nfor (a in b) a.d()\n"},
+	{name: "assignments after binary operators", lang: "javascript", src: "function F() {\n  x % this.b = 0\n  y || ({ c } = z)\n  this.b.d(c)\n}\n"},
+	{name: "assignment after a generic call read as comparisons", lang: "typescript", src: "$<E>('x').y = z\n"},
 
 	{name: "types", lang: "typescript", src: "type A<T extends B = C> = { readonly [K in keyof T]?: T[K] } | D.E<F[]> & [g: G, h?: H, ...I[]]\ntype J = (k: K, ...l: L[]) => asserts k is M\ntype N = new () => O\ntype P = `p${Q}` | typeof r.s | keyof typeof t | unique symbol\ntype U<V> = V extends (infer W)[] ? W : never\n"},
 	{name: "interfaces and enums", lang: "typescript", src: "export interface A<T> extends B, C<T> {\n  a: string\n  b?(x: number): void\n  readonly c: T;\n  _d: D\n  [key: string]: unknown\n  (call: E): F\n  new (g: G): H\n}\nenum I { J, K = 2, 'L' = 3, 'M' }\nexport const enum N { O = 1 << 2 }\n"},
