@@ -201,6 +201,9 @@ func (p *parser) function(w wrap, decl bool) int32 {
 	p.expTop = false
 	if fn < 0 {
 		if p.ts && !p.hasBodyAhead() {
+			if !w.export {
+				p.failHere("anonymous function without a body")
+			}
 			// export default function (x: T): R; is a function_signature:
 			// no scope.
 			fn, leave = p.newFn(fnOther), func() {}
