@@ -99,8 +99,13 @@ func (p *parser) declaration(ctx int) {
 // reads it as the next field's type, the field's range and signature
 // starting there (TestScanWhereTreeSitterIsWrong).
 func (p *parser) fieldMacro(name tok) bool {
-	next := p.at(1)
-	if p.word(name) != wIdent || next.line <= name.line || next.kind != tIdent && next.kind != tDir && !p.is(next, "}") {
+	next, after := p.at(1), p.at(2)
+	if p.word(name) != wIdent || next.line <= name.line {
+		return false
+	}
+	// A field must follow (a type, then a name or "*"): before "A;"
+	// tree-sitter reads a field A of type name.
+	if next.kind != tDir && !p.is(next, "}") && (next.kind != tIdent || after.kind != tIdent && !p.is(after, "*")) {
 		return false
 	}
 	p.ref(name, false)

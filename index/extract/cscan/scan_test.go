@@ -68,6 +68,7 @@ var tricky = []struct {
 	{name: "calling convention macro", src: "int a;\nvoid Z3_API Z3_global_param_set(Z3_string param_id, Z3_string param_value);\nint b;\n", mayErr: true},
 	{name: "sizeof a call", src: "size_t s0 = sizeof (htobe16 (i));\n", fallback: true},
 	{name: "sizeof a call in a body", src: "int f(void) { return sizeof (g (1)); }\n", fallback: true},
+	{name: "a field's type alone on its line", src: "struct s {\n\tT\n\tname;\n};\n"},
 	{name: "macro call with two arguments in a struct", src: "struct s { __DECLARE_FLEX_ARRAY(struct b, bufs); };\n", fallback: true},
 	{name: "glibc macro in a struct", src: "struct S { int (*cb) (int) __THROW; };\n", fallback: true},
 	{name: "glibc macro on a variable", src: "extern int v __attribute_deprecated__;\n", fallback: true},
