@@ -19,11 +19,11 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/parleyhq/parley/index/extract"
-	// C, Python, Java, Rust, TypeScript and JavaScript files are
+	// C, C++, Python, Java, Rust, TypeScript and JavaScript files are
 	// extracted by hand-written scanners, registered by their inits;
 	// tree-sitter extracts only the files they decline.
-	_ "github.com/parleyhq/parley/index/extract/cscan"
 	_ "github.com/parleyhq/parley/index/extract/cppscan"
+	_ "github.com/parleyhq/parley/index/extract/cscan"
 	_ "github.com/parleyhq/parley/index/extract/javascan"
 	_ "github.com/parleyhq/parley/index/extract/pyscan"
 	_ "github.com/parleyhq/parley/index/extract/rustscan"

@@ -24,9 +24,9 @@ func (p *parser) body() uint32 {
 	r := &reader{inBody: true, b: bodyState{depth: 1}, closeArg: -1}
 	for {
 		t := p.peek()
-		if t.kind == tDir {
-			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
-				fail("#%s without #if in a body", t.dir)
+		if t.Kind == tDir {
+			if t.Dir == "else" || t.Dir == "elif" || t.Dir == "endif" {
+				fail("#%s without #if in a body", t.Dir)
 			}
 			p.bodyDirective(r)
 			continue
@@ -36,10 +36,10 @@ func (p *parser) body() uint32 {
 				fail("open do at the end of a body")
 			}
 			if prev := p.at(-1); !p.stmtStart(-1) && !p.is(prev, ":") {
-				fail("a statement without ; at %d", t.start)
+				fail("a statement without ; at %d", t.Start)
 			}
 			p.i++
-			return t.end
+			return t.End
 		}
 		p.token(r)
 	}
@@ -51,13 +51,13 @@ func (p *parser) exprUntil(stops ...string) {
 	r := &reader{closeArg: -1}
 	for _, s := range stops {
 		if p.is(p.peek(), s) {
-			fail("empty expression at %d", p.peek().start)
+			fail("empty expression at %d", p.peek().Start)
 		}
 	}
 	for {
 		t := p.peek()
-		if t.kind == 0 || t.kind == tDir {
-			fail("unterminated expression at %d", t.start)
+		if t.Kind == 0 || t.Kind == tDir {
+			fail("unterminated expression at %d", t.Start)
 		}
 		if r.b.depth == 0 && r.b.parens == 0 {
 			for _, s := range stops {
@@ -76,8 +76,8 @@ func (p *parser) expr(close string) {
 	r := &reader{closeArg: -1}
 	for {
 		t := p.peek()
-		if t.kind == 0 || t.kind == tDir {
-			fail("unterminated expression at %d", t.start)
+		if t.Kind == 0 || t.Kind == tDir {
+			fail("unterminated expression at %d", t.Start)
 		}
 		if r.b.depth == 0 && r.b.parens == 0 && p.is(t, close) {
 			if prev := p.at(-1); !p.is(prev, "(") && !p.is(prev, "[") && !p.is(prev, "{") && !p.is(prev, ",") {
@@ -86,7 +86,7 @@ func (p *parser) expr(close string) {
 			return
 		}
 		if r.b.depth == 0 && p.is(t, ";") {
-			fail("; in an expression at %d", t.start)
+			fail("; in an expression at %d", t.Start)
 		}
 		p.token(r)
 	}
@@ -99,10 +99,10 @@ func (p *parser) bodyUntilDirective(b *bodyState) {
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == 0:
+		case t.Kind == 0:
 			fail("unterminated #if in a body")
-		case t.kind == tDir:
-			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
+		case t.Kind == tDir:
+			if t.Dir == "else" || t.Dir == "elif" || t.Dir == "endif" {
 				if len(r.dos) > 0 {
 					fail("do split by a conditional")
 				}
@@ -121,8 +121,8 @@ func (p *parser) bodyUntilDirective(b *bodyState) {
 // bodyDirective handles a directive at a statement boundary of a body.
 func (p *parser) bodyDirective(r *reader) {
 	prev := p.at(-1)
-	if r.b.parens != 0 || !(prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) {
-		fail("directive inside a statement at %d", p.peek().start)
+	if r.b.parens != 0 || !(prev.Kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) {
+		fail("directive inside a statement at %d", p.peek().Start)
 	}
 	b := r.b
 	p.directive(ctxNS, &b)
@@ -135,20 +135,20 @@ func (p *parser) bodyDirective(r *reader) {
 func (p *parser) token(r *reader) {
 	t := p.peek()
 	if !r.inBody && (operand(p, t) || isTypeWord(p.word(t))) && (p.is(p.at(-1), ")") && !p.castBefore() || p.i == r.closeArg) {
-		fail("an operand after parentheses or template arguments at %d", t.start)
+		fail("an operand after parentheses or template arguments at %d", t.Start)
 	}
 	if prev := p.at(-1); !r.inBody && (operand(p, t) || isTypeWord(p.word(t)) || p.is(t, "!") || p.is(t, "~")) &&
-		operand(p, prev) && !(t.kind == tStr && prev.kind == tStr) {
-		fail("two operands at %d", t.start)
+		operand(p, prev) && !(t.Kind == tStr && prev.Kind == tStr) {
+		fail("two operands at %d", t.Start)
 	}
-	switch t.kind {
+	switch t.Kind {
 	case tIdent:
 		p.word1(t, r)
 		return
 	case tPunct:
 		p.punct(t, r)
 	case tDir, tEOL:
-		fail("directive inside an expression at %d", t.start)
+		fail("directive inside an expression at %d", t.Start)
 	case 0:
 		fail("unexpected end of file")
 	}
@@ -157,16 +157,16 @@ func (p *parser) token(r *reader) {
 
 // punct handles punctuation in a reading.
 func (p *parser) punct(t tok, r *reader) {
-	switch p.m[t.start] {
+	switch p.m[t.Start] {
 	case '{':
 		if r.inBody && p.is(p.at(-1), ")") && !p.controlParens() {
-			fail("a block after parentheses at %d", t.start)
+			fail("a block after parentheses at %d", t.Start)
 		}
 		r.b.depth++
 	case '}':
 		r.b.depth--
 		if r.b.depth < 0 {
-			fail("unbalanced } at %d", t.start)
+			fail("unbalanced } at %d", t.Start)
 		}
 		if k := len(r.dos); k > 0 && r.dos[k-1] == r.b.depth {
 			if p.text(p.at(1)) != "while" {
@@ -182,29 +182,29 @@ func (p *parser) punct(t tok, r *reader) {
 		// outer callee's start is the inner callee's, or an earlier
 		// name the walker pops unmarked, or a "(". A subscript's start
 		// (a[i](x)) is a name the walker marks: declined.
-		if p.m[t.start] == '(' && (p.is(prev, "]") && !p.lambdaAt() || p.is(prev, "++") || p.is(prev, "--") ||
-			prev.kind == tNum || prev.kind == tStr) {
-			fail("call of a subscript at %d", t.start)
+		if p.m[t.Start] == '(' && (p.is(prev, "]") && !p.lambdaAt() || p.is(prev, "++") || p.is(prev, "--") ||
+			prev.Kind == tNum || prev.Kind == tStr) {
+			fail("call of a subscript at %d", t.Start)
 		}
-		if p.m[t.start] == '(' && p.is(prev, ")") && p.is(p.at(p.openOf(-1)-1), ">") {
-			fail("call of a template's temporary at %d", t.start) // T<a>()(x): T is no callee to tree-sitter
+		if p.m[t.Start] == '(' && p.is(prev, ")") && p.is(p.at(p.openOf(-1)-1), ">") {
+			fail("call of a template's temporary at %d", t.Start) // T<a>()(x): T is no callee to tree-sitter
 		}
-		if p.m[t.start] == '[' && p.is(p.at(1), "[") {
-			fail("attribute at %d", t.start)
+		if p.m[t.Start] == '[' && p.is(p.at(1), "[") {
+			fail("attribute at %d", t.Start)
 		}
 		r.b.parens++
 	case ')', ']':
 		r.b.parens--
 		if r.b.parens < 0 {
-			fail("unbalanced %s at %d", p.text(t), t.start)
+			fail("unbalanced %s at %d", p.text(t), t.Start)
 		}
 	case '<':
 		if !r.inBody && p.is(t, "<") {
-			fail("a comparison or template arguments at %d", t.start)
+			fail("a comparison or template arguments at %d", t.Start)
 		}
 	case ':', '-', '.':
 		if p.is(t, "::") && p.is(p.at(1), "*") || p.is(t, "->*") || p.is(t, ".*") {
-			fail("a member pointer at %d", t.start)
+			fail("a member pointer at %d", t.Start)
 		}
 	case '?':
 		p.branch()
@@ -228,9 +228,9 @@ func (p *parser) lambdaAt() bool {
 			depth--
 			if depth == 0 {
 				prev := p.at(k - 1)
-				return !(prev.kind == tIdent || prev.kind == tStr || p.is(prev, ")") || p.is(prev, "]") || p.is(prev, ">"))
+				return !(prev.Kind == tIdent || prev.Kind == tStr || p.is(prev, ")") || p.is(prev, "]") || p.is(prev, ">"))
 			}
-		case t.kind == tDir || p.is(t, ";") || p.is(t, "{") || p.is(t, "}"):
+		case t.Kind == tDir || p.is(t, ";") || p.is(t, "{") || p.is(t, "}"):
 			return false
 		}
 	}
@@ -246,21 +246,21 @@ func (p *parser) logical(t tok, r *reader) {
 		// v<T> || w in an initializer: an operator.
 	case w == wSpec || w == wPrim || w == wSized || p.i-1 == r.closeArg-1 && p.is(prev, ">"):
 		if p.is(t, "||") {
-			fail("|| after a type at %d", t.start)
+			fail("|| after a type at %d", t.Start)
 		}
 		return
-	case prev.kind == tNum || prev.kind == tStr || p.is(prev, ")") || p.is(prev, "]") || w == wExpr:
+	case prev.Kind == tNum || prev.Kind == tStr || p.is(prev, ")") || p.is(prev, "]") || w == wExpr:
 	case w == wIdent:
 		if p.is(t, "&&") && p.isName(p.at(1)) {
 			n := p.at(2)
 			if p.is(n, "=") || p.is(n, ";") || p.is(n, ":") || p.is(n, ")") && r.inBody && p.is(p.at(3), "{") {
-				fail("declarator or operand && at %d", t.start)
+				fail("declarator or operand && at %d", t.Start)
 			}
 		}
 	case p.is(prev, ">"):
 		// a comparison (template arguments' ">" set closeArg).
 	default:
-		fail("unary %s at %d", p.text(t), t.start)
+		fail("unary %s at %d", p.text(t), t.Start)
 	}
 	p.branch()
 }
@@ -280,7 +280,7 @@ func (p *parser) controlParens() bool {
 				prev := p.at(k - 1)
 				return p.word(prev) == wBranch || p.text(prev) == "switch" || p.is(prev, "]")
 			}
-		case t.kind == tDir || p.is(t, "{") || p.is(t, "}"):
+		case t.Kind == tDir || p.is(t, "{") || p.is(t, "}"):
 			return false
 		}
 	}
@@ -289,7 +289,7 @@ func (p *parser) controlParens() bool {
 
 // operand reports whether t is a literal or a name.
 func operand(p *parser, t tok) bool {
-	return t.kind == tNum || t.kind == tStr || p.isName(t)
+	return t.Kind == tNum || t.Kind == tStr || p.isName(t)
 }
 
 // openOf returns the offset (relative to p.i) of the "(" matching the
@@ -315,12 +315,12 @@ func (p *parser) endsOperand(r *reader) {
 	prev := p.at(-1)
 	switch {
 	case p.is(prev, ">") && p.i != r.closeArg:
-		fail("expression ending in > at %d", prev.start)
-	case operand(p, prev), prev.kind == tStr, p.word(prev) == wExpr && p.text(prev) != "delete" &&
+		fail("expression ending in > at %d", prev.Start)
+	case operand(p, prev), prev.Kind == tStr, p.word(prev) == wExpr && p.text(prev) != "delete" &&
 		p.text(prev) != "throw" && p.text(prev) != "sizeof" && p.text(prev) != "alignof":
 	case p.is(prev, ")") || p.is(prev, "]") || p.is(prev, "}") || p.is(prev, ">") || p.is(prev, "++") || p.is(prev, "--") || p.is(prev, "..."):
 	default:
-		fail("expression ending in %q at %d", p.text(prev), prev.start)
+		fail("expression ending in %q at %d", p.text(prev), prev.Start)
 	}
 }
 

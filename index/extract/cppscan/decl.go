@@ -19,13 +19,13 @@ func (p *parser) declaration(ctx int) {
 	var w tmpl
 	if t := p.peek(); p.word(t) == wTemplate {
 		if !p.is(p.at(1), "<") {
-			fail("explicit instantiation at %d", t.start)
+			fail("explicit instantiation at %d", t.Start)
 		}
-		w = tmpl{ok: true, start: t.start, line: t.line}
+		w = tmpl{ok: true, start: t.Start, line: t.Line}
 		p.i++
 		p.templateParams()
 		if p.word(p.peek()) == wTemplate {
-			fail("nested template at %d", p.peek().start)
+			fail("nested template at %d", p.peek().Start)
 		}
 	}
 	t := p.peek()
@@ -54,7 +54,7 @@ func (p *parser) declaration(ctx int) {
 		p.expect(")")
 		p.expect(";")
 	case wExpr, wStmt, wBranch, wCase, wDefault, wDo, wGoto, wDecline, wNew, wVirtSpec, wAccess, wNoexcept:
-		fail("%q at the level of declarations at %d", p.text(t), t.start)
+		fail("%q at the level of declarations at %d", p.text(t), t.Start)
 	default:
 		p.general(ctx, w)
 	}
@@ -67,7 +67,7 @@ func (p *parser) templateParams() {
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == 0 || t.kind == tDir:
+		case t.Kind == 0 || t.Kind == tDir:
 			fail("unclosed template parameters")
 		case p.is(t, ">"):
 			p.i++
@@ -76,10 +76,10 @@ func (p *parser) templateParams() {
 			p.i++
 			p.angle()
 		case p.is(t, "("):
-			fail("parentheses in template parameters at %d", t.start)
+			fail("parentheses in template parameters at %d", t.Start)
 		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";"):
-			fail("template parameters at %d", t.start)
-		case t.kind == tIdent:
+			fail("template parameters at %d", t.Start)
+		case t.Kind == tIdent:
 			switch p.word(t) {
 			case wIdent:
 				p.ref(t, false)
@@ -89,10 +89,10 @@ func (p *parser) templateParams() {
 			}
 			p.i++
 		case p.is(t, ",") || p.is(t, "*") || p.is(t, "&") || p.is(t, "&&") || p.is(t, "::") || p.is(t, "...") ||
-			p.is(t, "=") || t.kind == tNum && p.is(p.at(-1), "="):
+			p.is(t, "=") || t.Kind == tNum && p.is(p.at(-1), "="):
 			p.i++
 		default:
-			fail("%q in template parameters at %d", p.text(t), t.start)
+			fail("%q in template parameters at %d", p.text(t), t.Start)
 		}
 	}
 }
@@ -104,7 +104,7 @@ func (p *parser) angle() {
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == 0 || t.kind == tDir:
+		case t.Kind == 0 || t.Kind == tDir:
 			fail("unclosed template arguments")
 		case p.is(t, ">"):
 			p.i++
@@ -112,20 +112,20 @@ func (p *parser) angle() {
 		case p.is(t, "<"):
 			prev := p.at(-1)
 			if !p.isName(prev) {
-				fail("< in template arguments at %d", t.start)
+				fail("< in template arguments at %d", t.Start)
 			}
 			p.i++
 			p.angle()
 		case p.is(t, "(") || p.is(t, "["):
-			close := map[byte]string{'(': ")", '[': "]"}[p.m[t.start]]
+			close := map[byte]string{'(': ")", '[': "]"}[p.m[t.Start]]
 			p.i++
 			p.expr(close)
 			p.expect(close)
 		case p.is(t, "&&") && (p.is(p.at(1), ">") || p.is(p.at(1), ",") || p.is(p.at(1), "...")):
 			p.i++ // T&&, a reference type
 		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";") || p.is(t, "&&") || p.is(t, "||") || p.is(t, "?"):
-			fail("%s in template arguments at %d", p.text(t), t.start)
-		case t.kind == tIdent:
+			fail("%s in template arguments at %d", p.text(t), t.Start)
+		case t.Kind == tIdent:
 			p.twoNames(t)
 			p.argWord(t)
 		default:
@@ -136,8 +136,8 @@ func (p *parser) angle() {
 
 // twoNames declines a name right after a name or a number in a type.
 func (p *parser) twoNames(t tok) {
-	if prev := p.at(-1); p.isName(t) && (p.isName(prev) || prev.kind == tNum) {
-		fail("two names in a type at %d", t.start)
+	if prev := p.at(-1); p.isName(t) && (p.isName(prev) || prev.Kind == tNum) {
+		fail("two names in a type at %d", t.Start)
 	}
 }
 
@@ -149,7 +149,7 @@ func (p *parser) argWord(t tok) {
 	case wPrim, wSized, wSpec, wTypename, wTag, wEnum:
 	case wExpr:
 		if s := p.text(t); s != "true" && s != "false" && s != "nullptr" {
-			fail("%q in a type at %d", s, t.start)
+			fail("%q in a type at %d", s, t.Start)
 		}
 	case wDecltype, wNoexcept:
 		if !p.is(p.at(1), "(") {
@@ -161,10 +161,10 @@ func (p *parser) argWord(t tok) {
 		return
 	case wTemplate:
 		if !p.is(p.at(-1), "::") {
-			fail("template in a type at %d", t.start)
+			fail("template in a type at %d", t.Start)
 		}
 	default:
-		fail("%q in a type at %d", p.text(t), t.start)
+		fail("%q in a type at %d", p.text(t), t.Start)
 	}
 	p.i++
 }
@@ -180,16 +180,16 @@ func (p *parser) namespace() {
 		return
 	}
 	if !p.isName(name) || !p.is(p.at(2), "{") {
-		fail("namespace form at %d", kw.start)
+		fail("namespace form at %d", kw.Start)
 	}
-	sym, opened := p.define(&def{kind: extract.KindNamespace, scope: extract.ScopeNS, node: kw.start,
-		decl: kw.start, declLine: kw.line, first: kw.start, firstLine: kw.line, sig: kw.start,
-		name: name, nameEnd: name.end})
+	sym, opened := p.define(&def{kind: extract.KindNamespace, scope: extract.ScopeNS, node: kw.Start,
+		decl: kw.Start, declLine: kw.Line, first: kw.Start, firstLine: kw.Line, sig: kw.Start,
+		name: name, nameEnd: name.End})
 	p.ref(name, false)
 	p.i += 3
 	p.items(ctxNS)
 	end := p.expect("}")
-	p.end(sym, opened, end.end)
+	p.end(sym, opened, end.End)
 }
 
 // using reads a using directive, declaration or alias.
@@ -207,20 +207,20 @@ func (p *parser) using(w tmpl) {
 	}
 	name := p.peek()
 	if p.isName(name) && p.is(p.at(1), "=") {
-		first, firstLine, sig := kw.start, kw.line, kw.start
+		first, firstLine, sig := kw.Start, kw.Line, kw.Start
 		if w.ok {
 			first, firstLine = w.start, w.line
-			if w.line == kw.line {
+			if w.line == kw.Line {
 				sig = w.start
 			}
 		}
-		sym, opened := p.define(&def{kind: extract.KindClass, node: kw.start, decl: kw.start, declLine: kw.line,
-			first: first, firstLine: firstLine, sig: sig, name: name, nameEnd: name.end})
+		sym, opened := p.define(&def{kind: extract.KindClass, node: kw.Start, decl: kw.Start, declLine: kw.Line,
+			first: first, firstLine: firstLine, sig: sig, name: name, nameEnd: name.End})
 		p.ref(name, false)
 		p.i += 2
 		p.typeUntil(";")
 		end := p.expect(";")
-		p.end(sym, opened, end.end)
+		p.end(sym, opened, end.End)
 		return
 	}
 	if w.ok {
@@ -235,20 +235,20 @@ func (p *parser) typeUntil(stop string) {
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == 0 || t.kind == tDir:
-			fail("unterminated type at %d", t.start)
+		case t.Kind == 0 || t.Kind == tDir:
+			fail("unterminated type at %d", t.Start)
 		case p.is(t, stop):
 			return
 		case p.is(t, "<"):
 			p.i++
 			p.angle()
-		case t.kind == tIdent:
+		case t.Kind == tIdent:
 			p.twoNames(t)
 			p.argWord(t)
 		case p.is(t, "::") || p.is(t, "*") || p.is(t, "&") || p.is(t, "&&") || p.is(t, ","):
 			p.i++
 		default:
-			fail("%q in a type at %d", p.text(t), t.start)
+			fail("%q in a type at %d", p.text(t), t.Start)
 		}
 	}
 }
@@ -282,11 +282,11 @@ func (p *parser) typedef() {
 	s := specs{start: p.peek()}
 	p.specifiers(&s, ctxNS, tmpl{})
 	if !s.typed {
-		fail("typedef without a type at %d", kw.start)
+		fail("typedef without a type at %d", kw.Start)
 	}
 	name := p.typedefDeclarator()
 	p.dry, p.i = false, save
-	d := def{kind: extract.KindClass, scope: extract.ScopeType, name: name, nameEnd: name.end}
+	d := def{kind: extract.KindClass, scope: extract.ScopeType, name: name, nameEnd: name.End}
 	for k := 1; ; k++ {
 		t := p.at(k)
 		if w := p.word(t); w == wTag {
@@ -313,7 +313,7 @@ func (p *parser) typedef() {
 		p.i++
 	}
 	end := p.expect(";")
-	p.end(sym, opened, end.end)
+	p.end(sym, opened, end.End)
 }
 
 // typedefDeclarator reads a typedef's declarator and returns its name.
@@ -323,7 +323,7 @@ func (p *parser) typedefDeclarator() tok {
 	}
 	name := p.peek()
 	if !p.isName(name) {
-		fail("typedef declarator at %d", name.start)
+		fail("typedef declarator at %d", name.Start)
 	}
 	p.ref(name, false)
 	p.i++
@@ -340,9 +340,9 @@ func (p *parser) typedefDeclarator() tok {
 // a call (encoded_size(16)); names alone there read as a function type
 // (R(A)) or, as tree-sitter's parse goes, a call: declined.
 func (p *parser) literalArgs() bool {
-	if !p.is(p.at(2), ")") && (p.at(2).kind == tNum || p.at(2).kind == tStr) && p.is(p.at(3), ")") {
+	if !p.is(p.at(2), ")") && (p.at(2).Kind == tNum || p.at(2).Kind == tStr) && p.is(p.at(3), ")") {
 		return true
 	}
-	fail("a function type or a call in a type at %d", p.peek().start)
+	fail("a function type or a call in a type at %d", p.peek().Start)
 	return false
 }

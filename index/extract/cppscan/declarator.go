@@ -27,18 +27,18 @@ func (p *parser) declarator(ctx int, w tmpl, s *specs) bool {
 		break
 	}
 	if p.is(p.peek(), "(") {
-		fail("parenthesized declarator at %d", p.peek().start)
+		fail("parenthesized declarator at %d", p.peek().Start)
 	}
 	n := p.declName()
 	isFunc := p.is(p.peek(), "(")
 	if !s.typed && !n.special && !(isFunc && ctx == ctxClass && (p.ctorOf(n) || p.macroMember())) && n.container == "" {
-		fail("declarator without a type at %d", n.name.start)
+		fail("declarator without a type at %d", n.name.Start)
 	}
 	if n.special && !isFunc {
-		fail("destructor or operator without parameters at %d", n.name.start)
+		fail("destructor or operator without parameters at %d", n.name.Start)
 	}
 	if isFunc && s.body {
-		fail("a function returning a type it defines at %d", n.name.start)
+		fail("a function returning a type it defines at %d", n.name.Start)
 	}
 	if isFunc {
 		p.params()
@@ -50,7 +50,7 @@ func (p *parser) declarator(ctx int, w tmpl, s *specs) bool {
 		p.expect("]")
 	}
 	if isFunc && p.defaulted() && ctx != ctxClass && n.container == "" {
-		fail("= default outside a class at %d", n.name.start)
+		fail("= default outside a class at %d", n.name.Start)
 	}
 	if isFunc && (p.is(p.peek(), "{") || p.is(p.peek(), ":") || p.defaulted()) {
 		p.definition(s, w, n)
@@ -59,7 +59,7 @@ func (p *parser) declarator(ctx int, w tmpl, s *specs) bool {
 	d := def{kind: extract.KindVariable, name: n.name, nameEnd: n.end, container: n.container,
 		static: s.static, topOnly: true}
 	defAt(&d, s.start, w)
-	d.node = dstart.start
+	d.node = dstart.Start
 	switch {
 	case isFunc:
 		d.kind = extract.KindFunction
@@ -79,7 +79,7 @@ func (p *parser) declarator(ctx int, w tmpl, s *specs) bool {
 func (p *parser) declaratorEnd(ctx int, isFunc bool, q pend) bool {
 	switch t := p.peek(); {
 	case p.is(t, "=") && isFunc:
-		fail("a function with an initializer at %d", t.start)
+		fail("a function with an initializer at %d", t.Start)
 	case p.is(t, "="):
 		p.i++
 		p.exprUntil(",", ";")
@@ -88,7 +88,7 @@ func (p *parser) declaratorEnd(ctx int, isFunc bool, q pend) bool {
 		p.expr("}")
 		p.expect("}")
 		if !p.is(p.peek(), ";") && !p.is(p.peek(), ",") {
-			fail("braces after a declarator at %d", t.start) // tree-sitter reads a function
+			fail("braces after a declarator at %d", t.Start) // tree-sitter reads a function
 		}
 	case p.is(t, ":") && !isFunc && ctx == ctxClass:
 		p.i++
@@ -102,12 +102,12 @@ func (p *parser) declaratorEnd(ctx int, isFunc bool, q pend) bool {
 	case p.is(t, ";"):
 		p.i++
 		for _, q := range p.pending {
-			p.end(q.sym, q.opened, t.end)
+			p.end(q.sym, q.opened, t.End)
 		}
 		p.pending = p.pending[:0]
 		return true
 	default:
-		fail("%q after a declarator at %d", p.text(t), t.start)
+		fail("%q after a declarator at %d", p.text(t), t.Start)
 	}
 	return true
 }
@@ -142,11 +142,11 @@ func (p *parser) declName() dname {
 		case p.is(t, "~"):
 			n := p.at(1)
 			if !p.isName(n) {
-				fail("destructor name at %d", t.start)
+				fail("destructor name at %d", t.Start)
 			}
 			p.ref(n, false)
 			p.i += 2
-			return dname{name: t, end: n.end, container: strings.Join(scopes, "."), special: true}
+			return dname{name: t, end: n.End, container: strings.Join(scopes, "."), special: true}
 		case p.word(t) == wOperator:
 			return p.operatorName(t, scopes)
 		case p.isName(t):
@@ -156,19 +156,19 @@ func (p *parser) declName() dname {
 				p.i++
 				p.angle()
 				if !p.is(p.peek(), "::") && !p.is(p.peek(), "(") {
-					fail("template arguments after a declarator at %d", t.start)
+					fail("template arguments after a declarator at %d", t.Start)
 				}
 			}
 			if !p.is(p.peek(), "::") {
-				return dname{name: t, end: t.end, container: strings.Join(scopes, ".")}
+				return dname{name: t, end: t.End, container: strings.Join(scopes, ".")}
 			}
 			scopes = append(scopes, p.text(t))
 			p.i++
 			if p.word(p.peek()) == wTemplate {
-				fail("template after :: at %d", t.start)
+				fail("template after :: at %d", t.Start)
 			}
 		default:
-			fail("declarator name %q at %d", p.text(t), t.start)
+			fail("declarator name %q at %d", p.text(t), t.Start)
 		}
 	}
 }
@@ -180,22 +180,22 @@ func (p *parser) operatorName(kw tok, scopes []string) dname {
 	switch {
 	case p.is(t, "(") && p.is(p.at(1), ")"), p.is(t, "[") && p.is(p.at(1), "]"):
 		p.i += 2
-	case p.is(t, ">") && p.is(p.at(1), ">") && p.at(1).start == t.end:
+	case p.is(t, ">") && p.is(p.at(1), ">") && p.at(1).Start == t.End:
 		p.i += 2
-		if p.is(p.peek(), "=") && p.peek().start == t.end+1 {
+		if p.is(p.peek(), "=") && p.peek().Start == t.End+1 {
 			p.i++
 		}
-	case p.is(t, ">") && p.is(p.at(1), "=") && p.at(1).start == t.end:
+	case p.is(t, ">") && p.is(p.at(1), "=") && p.at(1).Start == t.End:
 		p.i += 2
-	case t.kind == tPunct && !p.is(t, "(") && !p.is(t, "::"):
+	case t.Kind == tPunct && !p.is(t, "(") && !p.is(t, "::"):
 		p.i++
 	default:
-		fail("operator form at %d", kw.start)
+		fail("operator form at %d", kw.Start)
 	}
 	if !p.is(p.peek(), "(") {
-		fail("operator without parameters at %d", kw.start)
+		fail("operator without parameters at %d", kw.Start)
 	}
-	return dname{name: kw, end: p.at(-1).end, container: strings.Join(scopes, "."), special: true}
+	return dname{name: kw, end: p.at(-1).End, container: strings.Join(scopes, "."), special: true}
 }
 
 // params reads a parameter list from its "(": names are references,
@@ -205,7 +205,7 @@ func (p *parser) params() {
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == 0 || t.kind == tDir:
+		case t.Kind == 0 || t.Kind == tDir:
 			fail("unclosed parameters")
 		case p.is(t, ")"):
 			p.i++
@@ -217,22 +217,22 @@ func (p *parser) params() {
 			p.i++
 			p.angle()
 		case p.is(t, "("):
-			fail("parentheses in parameters at %d", t.start)
+			fail("parentheses in parameters at %d", t.Start)
 		case p.is(t, "["):
 			if p.is(p.at(1), "[") {
-				fail("attribute in parameters at %d", t.start)
+				fail("attribute in parameters at %d", t.Start)
 			}
 			p.i++
 			p.expr("]")
 			p.expect("]")
-		case t.kind == tIdent:
+		case t.Kind == tIdent:
 			p.argWord(t)
 		case (p.is(t, "*") || p.is(t, "&") || p.is(t, "&&")) && (p.is(p.at(-1), "(") || p.is(p.at(-1), ",")):
-			fail("an operand or a parameter at %d", t.start) // T x(&y); initializes x
+			fail("an operand or a parameter at %d", t.Start) // T x(&y); initializes x
 		case p.is(t, ",") || p.is(t, "*") || p.is(t, "&") || p.is(t, "&&") || p.is(t, "::") || p.is(t, "..."):
 			p.i++
 		default:
-			fail("%q in parameters at %d", p.text(t), t.start)
+			fail("%q in parameters at %d", p.text(t), t.Start)
 		}
 	}
 }
@@ -280,13 +280,13 @@ func (p *parser) trailingType() {
 		case p.is(t, "<"):
 			p.i++
 			p.angle()
-		case t.kind == tIdent:
+		case t.Kind == tIdent:
 			p.twoNames(t)
 			p.argWord(t)
 		case p.is(t, "::") || p.is(t, "*") || p.is(t, "&") || p.is(t, "&&"):
 			p.i++
 		default:
-			fail("%q in a trailing return type at %d", p.text(t), t.start)
+			fail("%q in a trailing return type at %d", p.text(t), t.Start)
 		}
 	}
 }
@@ -307,7 +307,7 @@ func (p *parser) definition(s *specs, w tmpl, n dname) {
 	if p.defaulted() {
 		p.i += 2
 		end := p.expect(";")
-		p.end(sym, opened, end.end)
+		p.end(sym, opened, end.End)
 		return
 	}
 	if p.is(p.peek(), ":") {
@@ -327,7 +327,7 @@ func (p *parser) initializers() {
 	for {
 		t := p.peek()
 		if !p.isName(t) {
-			fail("member initializer at %d", t.start)
+			fail("member initializer at %d", t.Start)
 		}
 		p.typeName()
 		switch {
@@ -340,7 +340,7 @@ func (p *parser) initializers() {
 			p.expr("}")
 			p.expect("}")
 		default:
-			fail("member initializer at %d", t.start)
+			fail("member initializer at %d", t.Start)
 		}
 		if p.is(p.peek(), "...") {
 			p.i++
@@ -367,7 +367,7 @@ func (p *parser) macroMember() bool {
 	for k := 0; ; k++ {
 		t := p.at(k)
 		switch {
-		case t.kind == 0 || t.kind == tDir:
+		case t.Kind == 0 || t.Kind == tDir:
 			return false
 		case p.is(t, "("):
 			depth++

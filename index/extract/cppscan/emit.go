@@ -56,17 +56,17 @@ func (e *emitter) intern(b []byte) string {
 
 // ref records an identifier token; call marks a callee.
 func (e *emitter) ref(t tok, call bool) {
-	if t.end-t.start > 128 {
+	if t.End-t.Start > 128 {
 		return
 	}
-	e.res.Refs = append(e.res.Refs, extract.Ref{Name: e.intern(e.src[t.start:t.end]), Pos: e.pos(t.start, t.line), Call: call})
+	e.res.Refs = append(e.res.Refs, extract.Ref{Name: e.intern(e.src[t.Start:t.End]), Pos: e.pos(t.Start, t.Line), Call: call})
 }
 
 // flushComments visits the comments that start before off.
 func (e *emitter) flushComments(off uint32) {
-	for e.nextCom < len(e.comments) && e.comments[e.nextCom].start < off {
+	for e.nextCom < len(e.comments) && e.comments[e.nextCom].Start < off {
 		c := e.comments[e.nextCom]
-		e.doc.Comment(e.src, c.start, c.end, c.line, c.endLine, e.res)
+		e.doc.Comment(e.src, c.Start, c.End, c.Line, c.EndLine, e.res)
 		e.nextCom++
 	}
 }
@@ -104,9 +104,9 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 		base = outer.Qual
 	}
 	container := extract.JoinQual(base, d.container)
-	name := squash(e.src[d.name.start:d.nameEnd])
+	name := squash(e.src[d.name.Start:d.nameEnd])
 	if d.raw {
-		name = string(e.src[d.name.start:d.nameEnd])
+		name = string(e.src[d.name.Start:d.nameEnd])
 	}
 	name = e.intern([]byte(name))
 	kind := d.kind
@@ -134,7 +134,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 		Container: container,
 		Parent:    parent,
 		Range:     extract.Range{Start: e.pos(d.decl, d.declLine)},
-		Selection: extract.Range{Start: e.pos(d.name.start, d.name.line), End: e.posOf(d.nameEnd)},
+		Selection: extract.Range{Start: e.pos(d.name.Start, d.name.Line), End: e.posOf(d.nameEnd)},
 		Signature: extract.SignatureAt(e.src, int(d.sig)),
 		Doc:       e.doc.For(e.src, d.firstLine, d.first),
 	}

@@ -31,7 +31,7 @@ func (p *parser) general(ctx int, w tmpl) {
 	p.specifiers(&s, ctx, w)
 	if p.is(p.peek(), ";") {
 		if s.tag == tagNone {
-			fail("a declaration without a declarator at %d", s.start.start)
+			fail("a declaration without a declarator at %d", s.start.Start)
 		}
 		p.i++
 		return
@@ -39,7 +39,7 @@ func (p *parser) general(ctx int, w tmpl) {
 	if w.ok && s.body {
 		// The class is then no template_declaration's child: its
 		// signature and doc would not start at "template".
-		fail("a template class with declarators at %d", s.start.start)
+		fail("a template class with declarators at %d", s.start.Start)
 	}
 	for {
 		done := p.declarator(ctx, w, &s)
@@ -62,7 +62,7 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 			p.i++
 		case wPrim, wSized:
 			if s.typed && (s.named || p.word(t) == wPrim && s.prim) {
-				fail("two types at %d", t.start)
+				fail("two types at %d", t.Start)
 			}
 			s.typed, s.prim = true, s.prim || p.word(t) == wPrim
 			p.i++
@@ -70,13 +70,13 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 			p.i++
 		case wTag, wEnum:
 			if s.typed {
-				fail("two types at %d", t.start)
+				fail("two types at %d", t.Start)
 			}
 			s.typed, s.named, s.tag = true, true, tagStruct
 			s.body = p.tagSpecifier(ctx, w)
 		case wDecltype:
 			if s.typed {
-				fail("two types at %d", t.start)
+				fail("two types at %d", t.Start)
 			}
 			s.typed, s.named = true, true
 			p.argWord(t)
@@ -96,7 +96,7 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 			p.typeName()
 		default:
 			if p.is(t, "::") && !s.typed {
-				fail("global qualifier at %d", t.start)
+				fail("global qualifier at %d", t.Start)
 			}
 			return
 		}
@@ -142,7 +142,7 @@ func (p *parser) skipAngle(k int) int {
 	for ; ; k++ {
 		t := p.at(k)
 		switch {
-		case t.kind == 0 || t.kind == tDir || p.is(t, ";") || p.is(t, "{") || p.is(t, "}"):
+		case t.Kind == 0 || t.Kind == tDir || p.is(t, ";") || p.is(t, "{") || p.is(t, "}"):
 			return -1
 		case p.is(t, "<"):
 			depth++
@@ -164,7 +164,7 @@ func (p *parser) typeName() {
 			return
 		}
 		if !p.isName(t) {
-			fail("type name at %d", t.start)
+			fail("type name at %d", t.Start)
 		}
 		p.ref(t, false)
 		p.i++
@@ -196,11 +196,11 @@ func (p *parser) tagSpecifier(ctx int, w tmpl) bool {
 	if p.isName(name) {
 		p.ref(name, false)
 		p.i++
-		nameEnd = name.end
+		nameEnd = name.End
 		if p.is(p.peek(), "<") {
 			p.i++
 			p.angle()
-			nameEnd = p.at(-1).end
+			nameEnd = p.at(-1).End
 		}
 		for p.is(p.peek(), "::") {
 			// traits::query_member<T> { ... }: the name is the
@@ -208,15 +208,15 @@ func (p *parser) tagSpecifier(ctx int, w tmpl) bool {
 			p.i++
 			seg := p.peek()
 			if !p.isName(seg) {
-				fail("qualified class name at %d", name.start)
+				fail("qualified class name at %d", name.Start)
 			}
 			p.ref(seg, false)
 			p.i++
-			nameEnd = seg.end
+			nameEnd = seg.End
 			if p.is(p.peek(), "<") {
 				p.i++
 				p.angle()
-				nameEnd = p.at(-1).end
+				nameEnd = p.at(-1).End
 			}
 		}
 	} else {
@@ -234,8 +234,8 @@ func (p *parser) tagSpecifier(ctx int, w tmpl) bool {
 		}
 	}
 	if !p.is(p.peek(), "{") {
-		if name.kind == 0 {
-			fail("tag without a name or body at %d", kw.start)
+		if name.Kind == 0 {
+			fail("tag without a name or body at %d", kw.Start)
 		}
 		return false
 	}
@@ -267,7 +267,7 @@ func (p *parser) bases() {
 				p.i++
 			}
 		default:
-			fail("%q in a base clause at %d", p.text(t), t.start)
+			fail("%q in a base clause at %d", p.text(t), t.Start)
 		}
 	}
 }
@@ -275,11 +275,11 @@ func (p *parser) bases() {
 // defAt fills the parts of a def the walker takes from the declaration
 // node and its template wrapper.
 func defAt(d *def, decl tok, w tmpl) {
-	d.node, d.decl, d.declLine = decl.start, decl.start, decl.line
-	d.first, d.firstLine, d.sig = decl.start, decl.line, decl.start
+	d.node, d.decl, d.declLine = decl.Start, decl.Start, decl.Line
+	d.first, d.firstLine, d.sig = decl.Start, decl.Line, decl.Start
 	if w.ok {
 		d.first, d.firstLine = w.start, w.line
-		if w.line == decl.line {
+		if w.line == decl.Line {
 			d.sig = w.start
 		}
 	}
@@ -290,7 +290,7 @@ func defAt(d *def, decl tok, w tmpl) {
 func (p *parser) classBody(kw, name tok, nameEnd uint32, w tmpl) {
 	var sym int32 = -1
 	opened := false
-	if name.kind != 0 {
+	if name.Kind != 0 {
 		d := def{kind: extract.KindStruct, scope: extract.ScopeType, name: name, nameEnd: nameEnd, raw: true}
 		if p.text(kw) == "class" {
 			d.kind, d.private = extract.KindClass, true
@@ -301,14 +301,14 @@ func (p *parser) classBody(kw, name tok, nameEnd uint32, w tmpl) {
 	p.i++ // {
 	p.items(ctxClass)
 	end := p.expect("}")
-	p.end(sym, opened, end.end)
+	p.end(sym, opened, end.End)
 }
 
 // enumBody records an enum with a body and its enumerators.
 func (p *parser) enumBody(kw, name tok, nameEnd uint32, w tmpl) {
 	var sym int32 = -1
 	opened := false
-	if name.kind != 0 {
+	if name.Kind != 0 {
 		d := def{kind: extract.KindEnum, scope: extract.ScopeType, name: name, nameEnd: nameEnd}
 		defAt(&d, kw, w)
 		sym, opened = p.define(&d)
@@ -319,22 +319,22 @@ func (p *parser) enumBody(kw, name tok, nameEnd uint32, w tmpl) {
 		if p.is(t, "}") {
 			break
 		}
-		if t.kind == tDir {
-			fail("directive in an enum at %d", t.start)
+		if t.Kind == tDir {
+			fail("directive in an enum at %d", t.Start)
 		}
 		if !p.isName(t) {
-			fail("enumerator %q at %d", p.text(t), t.start)
+			fail("enumerator %q at %d", p.text(t), t.Start)
 		}
-		d := def{kind: extract.KindEnumMember, name: t, nameEnd: t.end}
+		d := def{kind: extract.KindEnumMember, name: t, nameEnd: t.End}
 		defAt(&d, t, tmpl{})
 		esym, eopened := p.define(&d)
 		p.ref(t, false)
 		p.i++
-		end := t.end
+		end := t.End
 		if p.is(p.peek(), "=") {
 			p.i++
 			p.exprUntil(",", "}")
-			end = p.at(-1).end
+			end = p.at(-1).End
 		}
 		p.end(esym, eopened, end)
 		if p.is(p.peek(), ",") {
@@ -342,7 +342,7 @@ func (p *parser) enumBody(kw, name tok, nameEnd uint32, w tmpl) {
 		}
 	}
 	end := p.expect("}")
-	p.end(sym, opened, end.end)
+	p.end(sym, opened, end.End)
 }
 
 // enumBase reads an enum's underlying type up to its body or ";".
@@ -357,10 +357,10 @@ func (p *parser) enumBase() {
 		case p.isName(t):
 			p.typeName()
 			if !p.is(p.peek(), "{") && !p.is(p.peek(), ";") {
-				fail("enum type at %d", t.start)
+				fail("enum type at %d", t.Start)
 			}
 		default:
-			fail("%q in an enum's type at %d", p.text(t), t.start)
+			fail("%q in an enum's type at %d", p.text(t), t.Start)
 		}
 	}
 }

@@ -45,17 +45,17 @@ func (p *parser) at(k int) tok {
 	return tok{}
 }
 
-func (p *parser) text(t tok) string { return string(p.m[t.start:t.end]) }
+func (p *parser) text(t tok) string { return string(p.m[t.Start:t.End]) }
 
 // is reports whether t is the punctuation s.
 func (p *parser) is(t tok, s string) bool {
-	return t.kind == tPunct && int(t.end-t.start) == len(s) && string(p.m[t.start:t.end]) == s
+	return t.Kind == tPunct && int(t.End-t.Start) == len(s) && string(p.m[t.Start:t.End]) == s
 }
 
 func (p *parser) expect(s string) tok {
 	t := p.peek()
 	if !p.is(t, s) {
-		fail("expected %q at %d, got %q", s, t.start, p.text(t))
+		fail("expected %q at %d, got %q", s, t.Start, p.text(t))
 	}
 	p.i++
 	return t
@@ -92,19 +92,19 @@ func (p *parser) items(ctx int) {
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == 0:
+		case t.Kind == 0:
 			if ctx != ctxTop {
 				fail("unclosed body")
 			}
 			return
-		case t.kind == tDir:
-			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
+		case t.Kind == tDir:
+			if t.Dir == "else" || t.Dir == "elif" || t.Dir == "endif" {
 				return
 			}
 			p.directive(ctx, nil)
 		case p.is(t, "}"):
 			if ctx == ctxTop {
-				fail("unmatched } at %d", t.start)
+				fail("unmatched } at %d", t.Start)
 			}
 			return
 		case p.is(t, ";"):
@@ -132,7 +132,7 @@ func (p *parser) access(t tok) {
 func (p *parser) directive(ctx int, b *bodyState) {
 	t := p.peek()
 	p.i++
-	switch t.dir {
+	switch t.Dir {
 	case "define":
 		p.macro(t)
 	case "include":
@@ -142,17 +142,17 @@ func (p *parser) directive(ctx int, b *bodyState) {
 		path := p.peek()
 		p.i++
 		if !p.dry {
-			s := p.src[path.start+1 : path.end-1]
+			s := p.src[path.Start+1 : path.End-1]
 			if s := trimSpace(string(s)); s != "" {
-				p.e.res.Imports = append(p.e.res.Imports, extract.Import{Path: s, Line: t.line})
+				p.e.res.Imports = append(p.e.res.Imports, extract.Import{Path: s, Line: t.Line})
 			}
 		}
 		p.eol()
 	case "if", "ifdef", "ifndef":
-		p.condition(t.dir)
+		p.condition(t.Dir)
 		p.conditional(ctx, b)
 	case "else", "elif", "endif":
-		fail("#%s without #if", t.dir)
+		fail("#%s without #if", t.Dir)
 	default:
 		p.eol()
 	}
@@ -174,11 +174,11 @@ func (p *parser) conditional(ctx int, b *bodyState) {
 			p.items(ctx)
 		}
 		t := p.peek()
-		if t.kind != tDir {
-			fail("unterminated #if at %d", t.start)
+		if t.Kind != tDir {
+			fail("unterminated #if at %d", t.Start)
 		}
 		p.i++
-		switch t.dir {
+		switch t.Dir {
 		case "endif":
 			p.eol()
 			return
@@ -191,8 +191,8 @@ func (p *parser) conditional(ctx int, b *bodyState) {
 }
 
 func (p *parser) eol() {
-	if t := p.peek(); t.kind != tEOL {
-		fail("directive text at %d", t.start)
+	if t := p.peek(); t.Kind != tEOL {
+		fail("directive text at %d", t.Start)
 	}
 	p.i++
 }
@@ -205,16 +205,16 @@ func (p *parser) macro(hash tok) {
 	}
 	p.i++
 	kind := extract.KindConstant
-	if t := p.peek(); p.is(t, "(") && t.start == name.end {
+	if t := p.peek(); p.is(t, "(") && t.Start == name.End {
 		kind = extract.KindFunction
 	}
-	sym, opened := p.define(&def{kind: kind, node: hash.start, decl: hash.start, declLine: hash.line,
-		first: hash.start, firstLine: hash.line, sig: hash.start, name: name, nameEnd: name.end})
+	sym, opened := p.define(&def{kind: kind, node: hash.Start, decl: hash.Start, declLine: hash.Line,
+		first: hash.Start, firstLine: hash.Line, sig: hash.Start, name: name, nameEnd: name.End})
 	p.ref(name, false)
 	if kind == extract.KindFunction {
 		for p.i++; ; p.i++ {
 			t := p.peek()
-			if t.kind == tIdent {
+			if t.Kind == tIdent {
 				p.ref(t, false)
 			} else if p.is(t, ")") {
 				p.i++
@@ -224,7 +224,7 @@ func (p *parser) macro(hash tok) {
 	}
 	t := p.peek()
 	p.eol()
-	p.end(sym, opened, t.start)
+	p.end(sym, opened, t.Start)
 }
 
 // condition reads an #if, #elif, #ifdef or #ifndef condition to the
@@ -233,21 +233,21 @@ func (p *parser) macro(hash tok) {
 func (p *parser) condition(dir string) {
 	var ternary, defined bool
 	switch first := p.peek(); {
-	case first.kind == tEOL:
+	case first.Kind == tEOL:
 		fail("#%s without a condition", dir) // tree-sitter reads the next line's
-	case dir != "if" && (first.kind != tIdent || p.at(1).kind != tEOL):
+	case dir != "if" && (first.Kind != tIdent || p.at(1).Kind != tEOL):
 		fail("#%s not followed by one name", dir)
 	}
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == tEOL:
+		case t.Kind == tEOL:
 			p.i++
 			if ternary && defined {
 				fail("defined in a conditional expression") // tree-sitter reads a name there
 			}
 			return
-		case t.kind == tIdent:
+		case t.Kind == tIdent:
 			s := p.text(t)
 			if s == "defined" {
 				defined = true
@@ -268,7 +268,7 @@ func (p *parser) condition(dir string) {
 				fail("__has_include(<...>)")
 			}
 			p.ref(t, dir == "if" && p.is(p.at(1), "("))
-		case t.kind == tStr || p.is(t, "##") || p.is(t, "#"):
+		case t.Kind == tStr || p.is(t, "##") || p.is(t, "#"):
 			fail("%s in a condition", p.text(t))
 		case p.is(t, "?"):
 			ternary = true

@@ -1,8 +1,8 @@
 // Package cppscan extracts a C++ file's index records without
-// tree-sitter: a hand-written lexer and a parser that builds no tree but
-// writes, in the tree-sitter walker's order, the records
-// index/extract's generic walker writes from tree-sitter-cpp's tree
-// under lang_c.go's table (the "cpp" spec): symbols (namespaces,
+// tree-sitter: the C-family lexer (internal/clex) and a parser that
+// builds no tree but writes, in the tree-sitter walker's order, the
+// records index/extract's generic walker writes from tree-sitter-cpp's
+// tree under lang_c.go's table (the "cpp" spec): symbols (namespaces,
 // classes, structs, unions, enums and enumerators, typedefs and using
 // aliases, functions and methods defined in and out of class,
 // constructors, prototypes, fields, file-level variables, #define

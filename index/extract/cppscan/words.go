@@ -78,11 +78,11 @@ var words = map[string]uint8{
 }
 
 func (p *parser) word(t tok) uint8 {
-	if t.kind != tIdent {
+	if t.Kind != tIdent {
 		return 255
 	}
-	return words[string(p.m[t.start:t.end])]
+	return words[string(p.m[t.Start:t.End])]
 }
 
 // isName reports whether t is an identifier tree-sitter types as a name.
-func (p *parser) isName(t tok) bool { return t.kind == tIdent && p.word(t) == wIdent }
+func (p *parser) isName(t tok) bool { return t.Kind == tIdent && p.word(t) == wIdent }

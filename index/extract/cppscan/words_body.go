@@ -10,10 +10,10 @@ func (p *parser) word1(t tok, r *reader) {
 		return
 	case wPrim, wSized, wSpec:
 		if !r.inBody && p.is(prev, "=") && !p.is(next, "(") && !p.is(next, "{") {
-			fail("a type as a value at %d", t.start)
+			fail("a type as a value at %d", t.Start)
 		}
 		if p.is(next, "(") && (!r.inBody || p.stmtStart(-1) || isTypeWord(p.word(prev))) {
-			fail("a declarator in parentheses at %d", next.start) // int(f()); declares f
+			fail("a declarator in parentheses at %d", next.Start) // int(f()); declares f
 		}
 	case wBranch, wCase:
 		p.branch()
@@ -24,18 +24,18 @@ func (p *parser) word1(t tok, r *reader) {
 		p.branch()
 		r.dos = append(r.dos, r.b.depth)
 	case wGoto:
-		if next.kind != tIdent {
+		if next.Kind != tIdent {
 			fail("computed goto")
 		}
 		p.i++ // a label, no reference
 	case wTag, wEnum:
-		if p.is(next, "{") || next.kind == tIdent && (p.is(p.at(2), "{") || p.is(p.at(2), ":")) {
+		if p.is(next, "{") || next.Kind == tIdent && (p.is(p.at(2), "{") || p.is(p.at(2), ":")) {
 			fail("a type defined in a function")
 		}
 	case wNew:
 		p.i++
 		if p.is(p.peek(), "(") {
-			fail("placement new at %d", t.start)
+			fail("placement new at %d", t.Start)
 		}
 		for p.word(p.peek()) == wSpec || p.word(p.peek()) == wTypename {
 			p.i++
@@ -52,7 +52,7 @@ func (p *parser) word1(t tok, r *reader) {
 		return
 	case wTemplate:
 		if !(p.is(prev, ".") || p.is(prev, "->")) || !p.isName(next) {
-			fail("template in an expression at %d", t.start)
+			fail("template in an expression at %d", t.Start)
 		}
 		p.i++
 		p.ref(next, false) // a dependent name: no callee
@@ -65,7 +65,7 @@ func (p *parser) word1(t tok, r *reader) {
 		return
 	case wUsing, wTypedef:
 		if !r.inBody || r.b.parens != 0 || !p.stmtStart(-1) {
-			fail("%s inside an expression at %d", p.text(t), t.start)
+			fail("%s inside an expression at %d", p.text(t), t.Start)
 		}
 		if p.word(t) == wTypedef {
 			p.typedef()
@@ -75,7 +75,7 @@ func (p *parser) word1(t tok, r *reader) {
 		return
 	case wDecltype, wNoexcept, wExpr, wStmt, wDefault, wTypename, wStatic, wAssert:
 	default:
-		fail("%q in an expression at %d", p.text(t), t.start)
+		fail("%q in an expression at %d", p.text(t), t.Start)
 	}
 	p.i++
 }
@@ -86,7 +86,7 @@ func isTypeWord(w uint8) bool { return w == wIdent || w == wPrim || w == wSized 
 // that the next one starts one.
 func (p *parser) stmtStart(k int) bool {
 	prev := p.at(k)
-	return prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")
+	return prev.Kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")
 }
 
 // name reads a name in an expression: a label, a reference, a callee.
@@ -98,14 +98,14 @@ func (p *parser) name(t tok, r *reader) {
 		return
 	}
 	if r.inBody && p.is(next, "{") && !p.braceInit() {
-		fail("a name before a block at %d", t.start) // tree-sitter reads a function definition
+		fail("a name before a block at %d", t.Start) // tree-sitter reads a function definition
 	}
 	call, targs := p.is(next, "("), 0
 	if p.is(next, "<") {
 		if targs = p.templateArgsAt(1); targs > 0 {
 			call = p.is(p.at(targs), "(")
 			if call && (p.isName(prev) || p.word(prev) == wPrim || p.word(prev) == wSized) {
-				fail("a declarator or macro before template arguments at %d", t.start)
+				fail("a declarator or macro before template arguments at %d", t.Start)
 			}
 		}
 	}
@@ -129,18 +129,18 @@ func (p *parser) callAt(t tok, r *reader, targs int) bool {
 		if targs > 0 {
 			return true
 		}
-		fail("a call or a declaration at %d", t.start) // f(*p); declares p to tree-sitter
+		fail("a call or a declaration at %d", t.Start) // f(*p); declares p to tree-sitter
 	}
 	c := p.chainStart()
 	prev := p.at(c)
 	if r.inBody && r.b.parens == 0 && p.is(prev, ",") && p.inBlock() {
-		fail("a second declarator or a comma operand before ( at %d", t.start)
+		fail("a second declarator or a comma operand before ( at %d", t.Start)
 	}
 	switch w := p.word(prev); {
 	case w == wIdent || w == wPrim || w == wSized || w == wSpec || p.is(prev, ">") && p.i+c+1 == r.closeArg:
 		// T x(a): a declarator, when a type starts the statement.
 		if !r.inBody || c != -1 || targs > 0 || p.is(prev, ">") || !p.typeBefore(r) || !p.exprArgs() && !p.flatArgs() {
-			fail("a declarator or macro before ( at %d", t.start)
+			fail("a declarator or macro before ( at %d", t.Start)
 		}
 		return false
 	case (p.is(prev, "*") || p.is(prev, "&")) && r.inBody:
@@ -149,7 +149,7 @@ func (p *parser) callAt(t tok, r *reader, targs int) bool {
 			k--
 		}
 		if pp := p.at(k); isTypeWord(p.word(pp)) || p.is(pp, ">") {
-			fail("a declarator or a product before ( at %d", t.start)
+			fail("a declarator or a product before ( at %d", t.Start)
 		}
 	}
 	return true
@@ -164,7 +164,7 @@ func (p *parser) templateArgsAt(k int) int {
 	for ; ; k++ {
 		t := p.at(k)
 		switch {
-		case t.kind == 0 || t.kind == tDir || t.kind == tEOL:
+		case t.Kind == 0 || t.Kind == tDir || t.Kind == tEOL:
 			return 0
 		case p.is(t, "<"):
 			depth++
@@ -180,7 +180,7 @@ func (p *parser) templateArgsAt(k int) int {
 			p.is(t, "<<") || p.is(t, "==") || p.is(t, "!=") || p.is(t, "<=") || p.is(t, "+") || p.is(t, "-") ||
 			p.is(t, "!") || p.is(t, "/") || p.is(t, "%") || p.is(t, "|") || p.is(t, "^") || p.is(t, ".") || p.is(t, "->"):
 			return 0
-		case t.kind == tStr:
+		case t.Kind == tStr:
 			return 0
 		}
 	}
@@ -190,14 +190,14 @@ func (p *parser) templateArgsAt(k int) int {
 // reads as a declarator with a pointer or array (f(*p); f(a[0]);):
 // tree-sitter reads such a statement as a declaration.
 func (p *parser) declaratorArgs() bool {
-	if p.is(p.at(2), "*") || p.is(p.at(2), "&") || p.at(2).kind == tIdent && p.is(p.at(3), "[") {
+	if p.is(p.at(2), "*") || p.is(p.at(2), "&") || p.at(2).Kind == tIdent && p.is(p.at(3), "[") {
 		return true
 	}
 	depth, shaped, other := 0, false, false
 	for k := 1; ; k++ {
 		t := p.at(k)
 		switch {
-		case t.kind == 0 || t.kind == tDir:
+		case t.Kind == 0 || t.Kind == tDir:
 			return false
 		case p.is(t, "("):
 			depth++
@@ -205,11 +205,11 @@ func (p *parser) declaratorArgs() bool {
 			depth--
 			if depth == 0 {
 				next := p.at(k + 1)
-				return shaped && !other && p.is(next, ";") || next.kind == tIdent || p.is(next, "{")
+				return shaped && !other && p.is(next, ";") || next.Kind == tIdent || p.is(next, "{")
 			}
 		case p.is(t, "*") || p.is(t, "[") || p.is(t, "]") || p.is(t, "::"):
 			shaped = true
-		case t.kind == tIdent && p.word(t) == wIdent, t.kind == tNum:
+		case t.Kind == tIdent && p.word(t) == wIdent, t.Kind == tNum:
 		default:
 			other = true
 		}
@@ -250,7 +250,7 @@ func (p *parser) typeBefore(r *reader) bool {
 					if depth == 0 {
 						break
 					}
-				} else if tt := p.at(k); tt.kind == tDir || p.is(tt, ";") || p.is(tt, "{") || p.is(tt, "}") {
+				} else if tt := p.at(k); tt.Kind == tDir || p.is(tt, ";") || p.is(tt, "{") || p.is(tt, "}") {
 					return false
 				}
 			}
@@ -274,7 +274,7 @@ func (p *parser) exprArgs() bool {
 	for k := 1; ; k++ {
 		t := p.at(k)
 		switch {
-		case t.kind == 0 || t.kind == tDir:
+		case t.Kind == 0 || t.Kind == tDir:
 			return false
 		case p.is(t, "("):
 			depth++
@@ -283,7 +283,7 @@ func (p *parser) exprArgs() bool {
 			if depth == 0 {
 				return false
 			}
-		case depth == 1 && (t.kind == tNum || t.kind == tStr || p.is(t, ".") || p.is(t, "->") || p.is(t, "+") ||
+		case depth == 1 && (t.Kind == tNum || t.Kind == tStr || p.is(t, ".") || p.is(t, "->") || p.is(t, "+") ||
 			p.is(t, "-") || p.is(t, "/") || p.is(t, "%") || p.is(t, "!") || p.is(t, "==") || p.is(t, "!=")):
 			return true
 		}
@@ -298,7 +298,7 @@ func (p *parser) braceInit() bool {
 	for k := 1; ; k++ {
 		t := p.at(k)
 		switch {
-		case t.kind == 0 || t.kind == tDir:
+		case t.Kind == 0 || t.Kind == tDir:
 			return false
 		case p.is(t, "{"):
 			depth++
@@ -321,7 +321,7 @@ func (p *parser) flatArgs() bool {
 		switch {
 		case p.is(t, ")"):
 			return p.is(p.at(k+1), ";")
-		case t.kind == 0 || t.kind == tDir || p.is(t, "(") || p.is(t, "{") || p.is(t, "[") || p.is(t, "<") || p.is(t, ";"):
+		case t.Kind == 0 || t.Kind == tDir || p.is(t, "(") || p.is(t, "{") || p.is(t, "[") || p.is(t, "<") || p.is(t, ";"):
 			return false
 		}
 	}
@@ -338,7 +338,7 @@ func (p *parser) inBlock() bool {
 		case p.is(t, "{"):
 			if depth == 0 {
 				prev := p.at(k - 1)
-				return prev.kind == tEOL || p.is(prev, ")") || p.stmtStart(k-1) || p.word(prev) == wStmt || p.word(prev) == wDo
+				return prev.Kind == tEOL || p.is(prev, ")") || p.stmtStart(k-1) || p.word(prev) == wStmt || p.word(prev) == wDo
 			}
 			depth--
 		}

@@ -12,8 +12,8 @@ type bodyState struct {
 // function records a function definition whose declarator was read and
 // reads its body.
 func (p *parser) function(first, name tok, static bool) {
-	sym, opened := p.define(&def{kind: extract.KindFunction, scope: scopeFunc, node: first.start,
-		decl: first.start, declLine: first.line, name: name, static: static})
+	sym, opened := p.define(&def{kind: extract.KindFunction, scope: scopeFunc, node: first.Start,
+		decl: first.Start, declLine: first.Line, name: name, static: static})
 	p.i++ // {
 	b := bodyState{depth: 1}
 	var dos []int // brace depths of open do statements
@@ -26,12 +26,12 @@ func (p *parser) function(first, name tok, static bool) {
 func (p *parser) body(b *bodyState, dos *[]int) uint32 {
 	for {
 		t := p.peek()
-		switch t.kind {
+		switch t.Kind {
 		case 0:
 			fail("unclosed function body")
 		case tDir:
-			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
-				fail("#%s without #if in a body", t.dir)
+			if t.Dir == "else" || t.Dir == "elif" || t.Dir == "endif" {
+				fail("#%s without #if in a body", t.Dir)
 			}
 			p.bodyDirective(b)
 			continue
@@ -40,7 +40,7 @@ func (p *parser) body(b *bodyState, dos *[]int) uint32 {
 		case tPunct:
 			if p.bodyPunct(t, b, dos) {
 				p.i++
-				return t.end
+				return t.End
 			}
 		}
 		p.i++
@@ -53,11 +53,11 @@ func (p *parser) bodyUntilDirective(b *bodyState) {
 	var dos []int
 	for {
 		t := p.peek()
-		switch t.kind {
+		switch t.Kind {
 		case 0:
 			fail("unterminated #if in a body")
 		case tDir:
-			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
+			if t.Dir == "else" || t.Dir == "elif" || t.Dir == "endif" {
 				if len(dos) > 0 {
 					fail("do split by a conditional")
 				}
@@ -79,22 +79,22 @@ func (p *parser) bodyUntilDirective(b *bodyState) {
 // bodyDirective handles a directive at a statement boundary of a body.
 func (p *parser) bodyDirective(b *bodyState) {
 	prev := p.at(-1)
-	if b.parens != 0 || !(prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) {
-		fail("directive inside a statement at %d", p.peek().start)
+	if b.parens != 0 || !(prev.Kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) {
+		fail("directive inside a statement at %d", p.peek().Start)
 	}
 	p.directive(ctxTop, b)
 }
 
 // bodyPunct handles punctuation; it reports the function's closing "}".
 func (p *parser) bodyPunct(t tok, b *bodyState, dos *[]int) bool {
-	switch p.src[t.start] {
+	switch p.src[t.Start] {
 	case '{':
 		if p.is(p.at(-1), ")") && (p.word(p.closedAfter) == wIdent || p.is(p.closedAfter, "*")) {
 			// f(x) {, i*(a) {: tree-sitter may read a function
 			// definition (a macro loop, or a declarator).
-			fail("a parenthesis after a name before { at %d", t.start)
+			fail("a parenthesis after a name before { at %d", t.Start)
 		}
-		if t.end-t.start == 1 {
+		if t.End-t.Start == 1 {
 			b.depth++
 		}
 	case '}':
@@ -112,7 +112,7 @@ func (p *parser) bodyPunct(t tok, b *bodyState, dos *[]int) bool {
 		if p.is(prev, "]") || p.is(prev, ")") && p.closedCall || p.is(prev, "++") || p.is(prev, "--") {
 			// x.f(a)(b), a[i](x): which name the walker marks called
 			// depends on the pending callees' order.
-			fail("call of a call or subscript at %d", t.start)
+			fail("call of a call or subscript at %d", t.Start)
 		}
 		p.callParens = append(p.callParens, p.word(prev) == wIdent)
 		p.parenAfter = append(p.parenAfter, prev)
@@ -138,9 +138,9 @@ func (p *parser) operator(t tok) {
 		p.branch()
 	case p.is(t, "&&") || p.is(t, "||"):
 		prev := p.at(-1)
-		if !(prev.kind == tIdent || prev.kind == tNum || prev.kind == tStr || p.is(prev, ")") || p.is(prev, "]") ||
+		if !(prev.Kind == tIdent || prev.Kind == tNum || prev.Kind == tStr || p.is(prev, ")") || p.is(prev, "]") ||
 			p.is(prev, "++") || p.is(prev, "--")) {
-			fail("unary %s at %d", p.text(t), t.start)
+			fail("unary %s at %d", p.text(t), t.Start)
 		}
 		p.branch()
 	}
@@ -151,36 +151,36 @@ func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
 	next, prev := p.at(1), p.at(-1)
 	switch p.word(t) {
 	case wIdent:
-		if p.is(next, ":") && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}") ||
+		if p.is(next, ":") && (prev.Kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}") ||
 			p.is(prev, ":") || p.text(prev) == "else") {
 			return // a label
 		}
 		if p.is(next, ":") && p.is(prev, ")") {
-			fail("a label or a cast's operand before : at %d", t.start) // for (;;) L: or c ? (T) x : y
+			fail("a label or a cast's operand before : at %d", t.Start) // for (;;) L: or c ? (T) x : y
 		}
 		if p.is(next, "{") {
-			fail("a name before { at %d", t.start) // tree-sitter reads a function definition
+			fail("a name before { at %d", t.Start) // tree-sitter reads a function definition
 		}
 		call := p.is(next, "(")
 		if call && p.sizeofOperand() {
-			fail("a call after sizeof ( or of a type at %d", t.start)
+			fail("a call after sizeof ( or of a type at %d", t.Start)
 		}
-		if call && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) && p.declaratorArgs() {
-			fail("a call or a declaration at %d", t.start) // unsetenv(arg[0]); is a declaration to tree-sitter
+		if call && (prev.Kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}")) && p.declaratorArgs() {
+			fail("a call or a declaration at %d", t.Start) // unsetenv(arg[0]); is a declaration to tree-sitter
 		}
 		if call && p.is(p.at(2), "(") && p.is(p.at(3), "(") && p.word(p.at(4)) == wTag {
-			fail("a cast to a tag type first in a call's arguments at %d", t.start) // an error tree in tipc_config.h
+			fail("a cast to a tag type first in a call's arguments at %d", t.Start) // an error tree in tipc_config.h
 		}
 		if call {
 			if w := p.word(prev); w == wIdent || w == wPrim || w == wSized || w == wQual || w == wStatic ||
 				p.is(prev, "*") && isTypeWord(p.word(p.at(-2))) {
-				fail("a declarator or macro before ( at %d", t.start)
+				fail("a declarator or macro before ( at %d", t.Start)
 			}
 		}
 		p.ref(t, call)
 	case wPrim, wSized, wQual:
-		if p.is(next, "(") && (prev.kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}") || isTypeWord(p.word(prev))) {
-			fail("a declarator in parentheses at %d", next.start) // int(f()); declares f
+		if p.is(next, "(") && (prev.Kind == tEOL || p.is(prev, ";") || p.is(prev, "{") || p.is(prev, "}") || isTypeWord(p.word(prev))) {
+			fail("a declarator in parentheses at %d", next.Start) // int(f()); declares f
 		}
 	case wBranch, wCase:
 		p.branch()
@@ -191,16 +191,16 @@ func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
 		}
 		*dos = append(*dos, b.depth)
 	case wGoto:
-		if next.kind != tIdent {
+		if next.Kind != tIdent {
 			fail("computed goto")
 		}
 		p.i++ // a label, no reference
 	case wTag:
-		if p.is(next, "{") || next.kind == tIdent && p.is(p.at(2), "{") {
+		if p.is(next, "{") || next.Kind == tIdent && p.is(p.at(2), "{") {
 			fail("a type defined in a function")
 		}
 	case wTypedef, wDecline:
-		fail("%q in a body at %d", p.text(t), t.start)
+		fail("%q in a body at %d", p.text(t), t.Start)
 	}
 }
 
@@ -212,14 +212,14 @@ func isTypeWord(w uint8) bool { return w == wIdent || w == wPrim || w == wSized 
 // assert(v[u-1] >= 0); as a declaration of v too (zstd's
 // fse_compress.c).
 func (p *parser) declaratorArgs() bool {
-	if p.is(p.at(2), "*") || p.at(2).kind == tIdent && p.is(p.at(3), "[") {
+	if p.is(p.at(2), "*") || p.at(2).Kind == tIdent && p.is(p.at(3), "[") {
 		return true
 	}
 	depth, shaped, other := 0, false, false
 	for k := 1; ; k++ {
 		t := p.at(k)
 		switch {
-		case t.kind == 0 || t.kind == tDir:
+		case t.Kind == 0 || t.Kind == tDir:
 			return false
 		case p.is(t, "("):
 			depth++
@@ -228,11 +228,11 @@ func (p *parser) declaratorArgs() bool {
 			if depth == 0 {
 				// F(x) y; reads as a declaration too.
 				next := p.at(k + 1)
-				return shaped && !other && p.is(next, ";") || next.kind == tIdent || p.is(next, "{")
+				return shaped && !other && p.is(next, ";") || next.Kind == tIdent || p.is(next, "{")
 			}
 		case p.is(t, "*") || p.is(t, "[") || p.is(t, "]"):
 			shaped = true
-		case t.kind == tIdent && p.word(t) == wIdent, t.kind == tNum:
+		case t.Kind == tIdent && p.word(t) == wIdent, t.Kind == tNum:
 		default:
 			other = true
 		}

@@ -28,7 +28,7 @@ func (p *parser) declaration(ctx int) {
 	}
 	sp := p.specifiers()
 	if !sp.typ {
-		fail("declaration without a type at %d", first.start)
+		fail("declaration without a type at %d", first.Start)
 	}
 	if t := p.peek(); p.is(t, ";") {
 		p.i++
@@ -44,12 +44,12 @@ func (p *parser) declaration(ctx int) {
 	for n := 0; ; n++ {
 		start := p.peek()
 		if sp.onlyID && n == 0 && p.is(start, "(") && !p.is(p.at(1), "*") {
-			fail("a macro call or a declarator in parentheses at %d", start.start)
+			fail("a macro call or a declarator in parentheses at %d", start.Start)
 		}
 		p.declTop = ctx == ctxTop
 		name, isFunc := p.declarator(false)
-		if name.kind == 0 {
-			fail("declarator without a name at %d", start.start)
+		if name.Kind == 0 {
+			fail("declarator without a name at %d", start.Start)
 		}
 		if p.attributes() != 0 && p.is(p.peek(), "=") {
 			fail("attribute before an initializer") // tree-sitter ends the declaration there
@@ -68,7 +68,7 @@ func (p *parser) declaration(ctx int) {
 		case ctx == ctxField:
 			kind = extract.KindField
 		}
-		sym, _ := p.define(&def{kind: kind, node: start.start, decl: first.start, declLine: first.line,
+		sym, _ := p.define(&def{kind: kind, node: start.Start, decl: first.Start, declLine: first.Line,
 			name: name, static: sp.static, topOnly: true})
 		syms = append(syms, sym)
 		switch t := p.peek(); {
@@ -84,12 +84,12 @@ func (p *parser) declaration(ctx int) {
 		p.i++
 		if p.is(t, ";") {
 			for _, s := range syms {
-				p.end(s, false, t.end)
+				p.end(s, false, t.End)
 			}
 			return
 		}
 		if !p.is(t, ",") {
-			fail("unexpected %q after a declarator at %d", p.text(t), t.start)
+			fail("unexpected %q after a declarator at %d", p.text(t), t.Start)
 		}
 	}
 }
@@ -100,12 +100,12 @@ func (p *parser) declaration(ctx int) {
 // starting there (TestScanWhereTreeSitterIsWrong).
 func (p *parser) fieldMacro(name tok) bool {
 	next, after := p.at(1), p.at(2)
-	if p.word(name) != wIdent || next.line <= name.line {
+	if p.word(name) != wIdent || next.Line <= name.Line {
 		return false
 	}
 	// A field must follow (a type, then a name or "*"): before "A;"
 	// tree-sitter reads a field A of type name.
-	if next.kind != tDir && !p.is(next, "}") && (next.kind != tIdent || after.kind != tIdent && !p.is(after, "*")) {
+	if next.Kind != tDir && !p.is(next, "}") && (next.Kind != tIdent || after.Kind != tIdent && !p.is(after, "*")) {
 		return false
 	}
 	p.ref(name, false)
@@ -126,8 +126,8 @@ func (p *parser) typedef(ctx int) {
 	sp := p.specifiers()
 	name, _ := p.declarator(false)
 	p.i, p.dry = mark+1, dry
-	if name.kind == 0 || !sp.typ || p.word(name) != wIdent {
-		fail("typedef without a name at %d", first.start)
+	if name.Kind == 0 || !sp.typ || p.word(name) != wIdent {
+		fail("typedef without a name at %d", first.Start)
 	}
 	kind := extract.KindClass
 	switch sp.tag {
@@ -136,18 +136,18 @@ func (p *parser) typedef(ctx int) {
 	case 'e':
 		kind = extract.KindEnum
 	}
-	sym, opened := p.define(&def{kind: kind, scope: scopeType, node: first.start, decl: first.start,
-		declLine: first.line, name: name})
+	sym, opened := p.define(&def{kind: kind, scope: scopeType, node: first.Start, decl: first.Start,
+		declLine: first.Line, name: name})
 	p.specifiers()
 	for {
-		if n, _ := p.declarator(false); n.kind == 0 {
+		if n, _ := p.declarator(false); n.Kind == 0 {
 			fail("typedef declarator without a name")
 		}
 		p.attributes()
 		t := p.peek()
 		p.i++
 		if p.is(t, ";") {
-			p.end(sym, opened, t.end)
+			p.end(sym, opened, t.End)
 			return
 		}
 		if !p.is(t, ",") {
@@ -176,14 +176,14 @@ func (p *parser) primitiveTypedef() bool {
 		return false // typedef unsigned int;: a type, no name
 	}
 	first := p.peek()
-	sym, opened := p.define(&def{kind: extract.KindClass, scope: scopeType, node: first.start, decl: first.start,
-		declLine: first.line, name: name})
+	sym, opened := p.define(&def{kind: extract.KindClass, scope: scopeType, node: first.Start, decl: first.Start,
+		declLine: first.Line, name: name})
 	for j := 1; j < k-1; j++ {
 		if p.word(p.at(j)) == wIdent {
 			p.ref(p.at(j), false)
 		}
 	}
-	end := p.at(k).end
+	end := p.at(k).End
 	p.i += k + 1
 	p.end(sym, opened, end)
 	return true
@@ -202,35 +202,35 @@ func (p *parser) specifiers() specs {
 			p.i++
 		case wPrim:
 			if sp.typ && !sp.sized {
-				fail("two types at %d", t.start)
+				fail("two types at %d", t.Start)
 			}
 			if sp.sized && p.is(p.at(1), "(") && !p.is(p.at(2), "*") {
-				fail("a sized type before ( at %d", t.start) // long int(A): tree-sitter names int
+				fail("a sized type before ( at %d", t.Start) // long int(A): tree-sitter names int
 			}
 			sp.typ, sp.sized, sp.onlyID = true, false, false
 			p.i++
 		case wSized:
 			if sp.typ && !sp.sized {
-				fail("a size after a type at %d", t.start)
+				fail("a size after a type at %d", t.Start)
 			}
 			sp.typ, sp.sized = true, true
 			p.i++
 			if p.is(p.peek(), "(") && !p.is(p.at(1), "*") {
-				fail("a size before ( at %d", t.start) // unsigned long(A): tree-sitter names long
+				fail("a size before ( at %d", t.Start) // unsigned long(A): tree-sitter names long
 			}
 		case wTag:
 			if sp.typ {
-				fail("two types at %d", t.start)
+				fail("two types at %d", t.Start)
 			}
 			sp.typ = true
 			p.tagSpec(&sp)
 		case wAttr:
 			if sp.onlyID {
-				fail("attribute after a type name at %d", t.start)
+				fail("attribute after a type name at %d", t.Start)
 			}
 			p.attribute()
 		case wIdent:
-			if next := p.at(1); sp.sized && next.kind == tIdent && p.word(next) == wIdent {
+			if next := p.at(1); sp.sized && next.Kind == tIdent && p.word(next) == wIdent {
 				// unsigned SQLITE_INT64_TYPE x;: the size's type
 				sp.sized = false
 				p.ref(t, false)
@@ -266,7 +266,7 @@ func (p *parser) specifiers() specs {
 		case 255:
 			return sp
 		default:
-			fail("%q in specifiers at %d", p.text(t), t.start)
+			fail("%q in specifiers at %d", p.text(t), t.Start)
 		}
 	}
 }
@@ -288,7 +288,7 @@ func (p *parser) tagSpec(sp *specs) {
 		p.attributes()
 	}
 	var name tok
-	if t := p.peek(); t.kind == tIdent {
+	if t := p.peek(); t.Kind == tIdent {
 		if p.word(t) != wIdent {
 			fail("%q as a tag name", p.text(t))
 		}
@@ -296,7 +296,7 @@ func (p *parser) tagSpec(sp *specs) {
 		p.i++
 	}
 	if !p.is(p.peek(), "{") {
-		if name.kind == 0 {
+		if name.Kind == 0 {
 			fail("tag without a name or body")
 		}
 		p.ref(name, false)
@@ -304,9 +304,9 @@ func (p *parser) tagSpec(sp *specs) {
 	}
 	sp.defines = true
 	sym, opened := int32(-1), false
-	if name.kind != 0 {
-		sym, opened = p.define(&def{kind: kind, scope: scopeType, node: kw.start, decl: kw.start,
-			declLine: kw.line, name: name})
+	if name.Kind != 0 {
+		sym, opened = p.define(&def{kind: kind, scope: scopeType, node: kw.Start, decl: kw.Start,
+			declLine: kw.Line, name: name})
 		p.ref(name, false)
 	}
 	p.i++
@@ -315,7 +315,7 @@ func (p *parser) tagSpec(sp *specs) {
 	} else {
 		p.items(ctxField)
 	}
-	end := p.expect("}").end
+	end := p.expect("}").End
 	if sp.tag == 'e' && p.word(p.peek()) == wAttr {
 		// tree-sitter reads the attribute into the enum or into the
 		// declaration around it, as its parse goes (ch11.h's
@@ -339,20 +339,20 @@ func (p *parser) enumBody() {
 		if p.is(t, "}") {
 			return
 		}
-		if t.kind == tDir {
-			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
+		if t.Kind == tDir {
+			if t.Dir == "else" || t.Dir == "elif" || t.Dir == "endif" {
 				return
 			}
 			p.directive(ctxEnum, nil)
 			continue
 		}
-		if t.kind != tIdent || p.word(t) != wIdent {
+		if t.Kind != tIdent || p.word(t) != wIdent {
 			fail("unexpected %q in an enum", p.text(t))
 		}
-		sym, _ := p.define(&def{kind: extract.KindEnumMember, node: t.start, decl: t.start, declLine: t.line, name: t})
+		sym, _ := p.define(&def{kind: extract.KindEnumMember, node: t.Start, decl: t.Start, declLine: t.Line, name: t})
 		p.ref(t, false)
 		p.i++
-		end := t.end
+		end := t.End
 		if p.is(p.peek(), "=") {
 			p.i++
 			end = p.expr(",}")
@@ -383,9 +383,9 @@ func (p *parser) attribute() uint32 {
 	for k, depth := 0, 0; depth >= 0; k++ {
 		t := p.at(k)
 		switch {
-		case t.kind == 0 || t.kind == tDir:
+		case t.Kind == 0 || t.Kind == tDir:
 			fail("unclosed attribute")
-		case t.kind == tIdent && p.word(t) != wIdent:
+		case t.Kind == tIdent && p.word(t) != wIdent:
 			fail("keyword %q in an attribute", p.text(t)) // __attribute__((const)): an error tree
 		case p.is(t, "("):
 			depth++
@@ -394,5 +394,5 @@ func (p *parser) attribute() uint32 {
 		}
 	}
 	p.expr(")")
-	return p.expect(")").end
+	return p.expect(")").End
 }

@@ -22,7 +22,7 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 		}
 	}
 	t := p.peek()
-	if next := p.at(1); t.kind == tIdent && p.word(t) == wIdent && p.macroAt(0) && next.kind == tIdent && p.word(next) == wIdent {
+	if next := p.at(1); t.Kind == tIdent && p.word(t) == wIdent && p.macroAt(0) && next.Kind == tIdent && p.word(next) == wIdent {
 		// void Z3_API f(void), int ZEXPORT f: a calling convention
 		// macro; tree-sitter reads it as the declarator, an error
 		// after it, and sometimes a variable of it
@@ -32,12 +32,12 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 		t = next
 	}
 	switch {
-	case t.kind == tIdent:
+	case t.Kind == tIdent:
 		if p.word(t) != wIdent {
 			if abstract {
 				return tok{}, false
 			}
-			fail("%q as a declarator at %d", p.text(t), t.start)
+			fail("%q as a declarator at %d", p.text(t), t.Start)
 		}
 		name = t
 		p.ref(t, false)
@@ -50,8 +50,8 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 	for k := 0; ; k++ {
 		t := p.peek()
 		switch {
-		case k == 1 && isFunc && p.is(t, "(") && p.is(p.at(-1), ")") && name.kind != 0 && p.is(p.at(-2), "(") == false:
-			fail("function returning a function at %d", t.start) // VG_(name)(...): a macro
+		case k == 1 && isFunc && p.is(t, "(") && p.is(p.at(-1), ")") && name.Kind != 0 && p.is(p.at(-2), "(") == false:
+			fail("function returning a function at %d", t.Start) // VG_(name)(...): a macro
 		case p.is(t, "["):
 			p.i++
 			p.expr("]")
@@ -101,7 +101,7 @@ func (p *parser) macroAttributes() {
 	default:
 		// After a call, an __attribute__ is an error in tree-sitter's
 		// tree (the call read as a declarator's parameters).
-		fail("macros after a function declarator before %q at %d", p.text(next), next.start)
+		fail("macros after a function declarator before %q at %d", p.text(next), next.Start)
 	}
 }
 
@@ -112,11 +112,11 @@ func (p *parser) macroArgs() {
 	for depth := 0; ; p.i++ {
 		t := p.peek()
 		switch {
-		case t.kind == 0 || t.kind == tDir || t.kind == tEOL:
+		case t.Kind == 0 || t.Kind == tDir || t.Kind == tEOL:
 			fail("unclosed macro call")
-		case t.kind == tIdent:
+		case t.Kind == tIdent:
 			if p.word(t) != wIdent {
-				fail("%q in a macro's arguments at %d", p.text(t), t.start)
+				fail("%q in a macro's arguments at %d", p.text(t), t.Start)
 			}
 			p.ref(t, p.is(p.at(1), "("))
 		case p.is(t, "("):
@@ -131,7 +131,7 @@ func (p *parser) macroArgs() {
 			// __attr_access ((__read_only__, 1, 2)): a preprocessor
 			// expression has no comma operator, and tree-sitter's tree
 			// has an error after it.
-			fail("%q in a macro's arguments at %d", p.text(t), t.start)
+			fail("%q in a macro's arguments at %d", p.text(t), t.Start)
 		}
 	}
 }
@@ -149,7 +149,7 @@ func (p *parser) params() {
 		} else {
 			sp := p.specifiers()
 			if !sp.typ || sp.defines {
-				fail("parameter without a type, or defining one at %d", p.peek().start)
+				fail("parameter without a type, or defining one at %d", p.peek().Start)
 			}
 			p.declarator(true)
 			p.attributes()
@@ -160,7 +160,7 @@ func (p *parser) params() {
 			return
 		}
 		if !p.is(t, ",") {
-			fail("unexpected %q in parameters at %d", p.text(t), t.start)
+			fail("unexpected %q in parameters at %d", p.text(t), t.Start)
 		}
 	}
 }
@@ -172,33 +172,33 @@ func (p *parser) expr(stops string) uint32 {
 	depth := 0
 	for {
 		t := p.peek()
-		switch t.kind {
+		switch t.Kind {
 		case 0, tDir, tEOL:
 			fail("directive or end of file in an expression")
 		case tIdent:
 			p.exprWord(t)
 		case tPunct:
-			c := p.src[t.start]
-			if depth == 0 && t.end-t.start == 1 && containsByte(stops, c) {
+			c := p.src[t.Start]
+			if depth == 0 && t.End-t.Start == 1 && containsByte(stops, c) {
 				return end
 			}
 			switch c {
 			case '(', '[', '{':
 				if c == '(' {
 					if prev := p.at(-1); p.is(prev, ")") || p.is(prev, "]") || p.is(prev, "++") || p.is(prev, "--") {
-						fail("call of a call or subscript at %d", t.start)
+						fail("call of a call or subscript at %d", t.Start)
 					}
 				}
 				depth++
 			case ')', ']', '}':
 				depth--
 				if depth < 0 {
-					fail("unbalanced %q at %d", c, t.start)
+					fail("unbalanced %q at %d", c, t.Start)
 				}
 			}
 			p.operator(t)
 		}
-		end = t.end
+		end = t.End
 		p.i++
 	}
 }
@@ -209,12 +209,12 @@ func (p *parser) exprWord(t tok) {
 	case wIdent:
 		call := p.is(p.at(1), "(")
 		if call && p.sizeofOperand() {
-			fail("a call after sizeof ( or of a type at %d", t.start)
+			fail("a call after sizeof ( or of a type at %d", t.Start)
 		}
 		p.ref(t, call)
 	case wPrim, wSized, wQual, wExpr, wTag:
 	default:
-		fail("%q in an expression at %d", p.text(t), t.start)
+		fail("%q in an expression at %d", p.text(t), t.Start)
 	}
 }
 

@@ -62,22 +62,22 @@ func (e *emitter) intern(b []byte) string {
 
 // ref records an identifier token; call marks a callee.
 func (e *emitter) ref(t tok, call bool) {
-	if t.end-t.start > 128 {
+	if t.End-t.Start > 128 {
 		return
 	}
-	e.res.Refs = append(e.res.Refs, extract.Ref{Name: e.intern(e.src[t.start:t.end]), Pos: e.pos(t.start, t.line), Call: call})
+	e.res.Refs = append(e.res.Refs, extract.Ref{Name: e.intern(e.src[t.Start:t.End]), Pos: e.pos(t.Start, t.Line), Call: call})
 }
 
 // flushComments visits the comments that start before off.
 func (e *emitter) flushComments(off uint32) {
-	for e.nextCom < len(e.comments) && e.comments[e.nextCom].start < off {
+	for e.nextCom < len(e.comments) && e.comments[e.nextCom].Start < off {
 		e.comment(e.comments[e.nextCom])
 		e.nextCom++
 	}
 }
 
 func (e *emitter) comment(c comment) {
-	e.doc.Comment(e.src, c.start, c.end, c.line, c.endLine, e.res)
+	e.doc.Comment(e.src, c.Start, c.End, c.Line, c.EndLine, e.res)
 }
 
 // branch counts a decision point towards the innermost function.
@@ -106,7 +106,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 	if outer != nil {
 		base = outer.Qual
 	}
-	name := e.intern(e.src[d.name.start:d.name.end])
+	name := e.intern(e.src[d.name.Start:d.name.End])
 	kind := d.kind
 	inType := outer != nil && outer.Kind == scopeType
 	switch {
@@ -132,7 +132,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 		Container: base,
 		Parent:    parent,
 		Range:     extract.Range{Start: e.pos(d.decl, d.declLine)},
-		Selection: extract.Range{Start: e.pos(d.name.start, d.name.line), End: e.pos(d.name.end, d.name.line)},
+		Selection: extract.Range{Start: e.pos(d.name.Start, d.name.Line), End: e.pos(d.name.End, d.name.Line)},
 		Signature: extract.SignatureAt(e.src, int(d.decl)),
 		Doc:       e.docFor(d),
 	}

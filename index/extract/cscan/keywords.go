@@ -63,8 +63,8 @@ var words = map[string]uint8{
 }
 
 func (p *parser) word(t tok) uint8 {
-	if t.kind != tIdent {
+	if t.Kind != tIdent {
 		return 255
 	}
-	return words[string(p.src[t.start:t.end])]
+	return words[string(p.src[t.Start:t.End])]
 }

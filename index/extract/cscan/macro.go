@@ -22,7 +22,7 @@ func (p *parser) specifierMacro() bool {
 			return true
 		case wIdent:
 			next := p.at(p.skipQuals(k + 1))
-			if p.is(next, "*") || next.kind == tIdent && p.word(next) == wIdent || p.macroTypeAt(k) > 0 {
+			if p.is(next, "*") || next.Kind == tIdent && p.word(next) == wIdent || p.macroTypeAt(k) > 0 {
 				return p.macroAt(0) // t is the type
 			}
 			if !p.macroAt(k) {
@@ -48,7 +48,7 @@ func (p *parser) skipQuals(k int) int {
 // macro.
 func (p *parser) macroAt(k int) bool {
 	t := p.at(k)
-	return t.kind == tIdent && macroName(p.src[t.start:t.end])
+	return t.Kind == tIdent && macroName(p.src[t.Start:t.End])
 }
 
 // macroType returns the length of a macro type specifier at p.i, 0 if
@@ -59,20 +59,20 @@ func (p *parser) macroType() int { return p.macroTypeAt(0) }
 
 // macroTypeAt is macroType for the name at offset b.
 func (p *parser) macroTypeAt(b int) int {
-	if !p.is(p.at(b+1), "(") || p.word(p.at(b)) != wIdent || p.at(b).kind != tIdent {
+	if !p.is(p.at(b+1), "(") || p.word(p.at(b)) != wIdent || p.at(b).Kind != tIdent {
 		return 0
 	}
 	k := p.skipQuals(b + 2)
 	typey := k > b+2 // a type, not a name alone: YAML_DECLARE(const char *)
 	switch p.word(p.at(k)) {
 	case wTag:
-		if p.word(p.at(k+1)) != wIdent || p.at(k+1).kind != tIdent {
+		if p.word(p.at(k+1)) != wIdent || p.at(k+1).Kind != tIdent {
 			return 0
 		}
 		k += 2
 		typey = true
 	case wIdent:
-		if p.at(k).kind != tIdent {
+		if p.at(k).Kind != tIdent {
 			return 0
 		}
 		k++
@@ -92,7 +92,7 @@ func (p *parser) macroTypeAt(b int) int {
 	if !p.is(p.at(k), ")") {
 		return 0
 	}
-	if next := p.at(k + 1); next.line != p.at(k).line && !typey && !p.is(next, "*") || !p.is(next, "*") && (next.kind != tIdent || p.word(next) != wIdent) {
+	if next := p.at(k + 1); next.Line != p.at(k).Line && !typey && !p.is(next, "*") || !p.is(next, "*") && (next.Kind != tIdent || p.word(next) != wIdent) {
 		return 0 // a line of macro calls without semicolons
 	}
 	return k + 1 - b
@@ -105,11 +105,11 @@ func (p *parser) macroTypeAt(b int) int {
 // supplies.
 func (p *parser) macroStatement(name tok) bool {
 	next := p.at(1)
-	if next.line > name.line || next.kind == 0 {
+	if next.Line > name.Line || next.Kind == 0 {
 		switch w := p.word(next); {
-		case next.kind == tDir, next.kind == 0, w == wTypedef:
-		case macroName(p.src[name.start:name.end]) && (w == wQual || w == wStatic || w == wPrim || w == wSized || w == wTag ||
-			w == wIdent && next.kind == tIdent && (p.is(p.at(2), "*") || p.at(2).kind == tIdent && p.word(p.at(2)) == wIdent)):
+		case next.Kind == tDir, next.Kind == 0, w == wTypedef:
+		case macroName(p.src[name.Start:name.End]) && (w == wQual || w == wStatic || w == wPrim || w == wSized || w == wTag ||
+			w == wIdent && next.Kind == tIdent && (p.is(p.at(2), "*") || p.at(2).Kind == tIdent && p.word(p.at(2)) == wIdent)):
 			// glibc's __BEGIN_DECLS, X11's _XFUNCPROTOBEGIN: tree-sitter
 			// reads the name as the next declaration's type and builds
 			// an error tree (TestScanBeatsTreeSitter); the scanner reads
@@ -128,29 +128,29 @@ func (p *parser) macroStatement(name tok) bool {
 	for k := 1; ; k++ {
 		t := p.at(k)
 		switch {
-		case t.kind == 0 || t.kind == tDir || t.kind == tEOL:
+		case t.Kind == 0 || t.Kind == tDir || t.Kind == tEOL:
 			return false
-		case t.kind == tIdent && p.word(t) != wIdent && p.word(t) != wExpr:
+		case t.Kind == tIdent && p.word(t) != wIdent && p.word(t) != wExpr:
 			typed = true // a type among the arguments
 		case p.is(t, "(") || p.is(t, "[") || p.is(t, "{"):
 			depth++
 		case p.is(t, ")") || p.is(t, "]") || p.is(t, "}"):
 			depth--
-			if depth > 0 && p.at(k+1).kind == tIdent {
-				fail("a name after ) in a call's arguments at %d", t.start) // A(A(B) c);: a declaration to tree-sitter
+			if depth > 0 && p.at(k+1).Kind == tIdent {
+				fail("a name after ) in a call's arguments at %d", t.Start) // A(A(B) c);: a declaration to tree-sitter
 			}
 		case depth == 1 && p.is(t, ","):
 			comma = true
 		}
 		if depth == 0 {
 			next := p.at(k + 1)
-			lineEnd := next.kind == 0 || next.line > t.line
+			lineEnd := next.Kind == 0 || next.Line > t.Line
 			// One argument: before a directive or the end of the file
 			// only; before more code tree-sitter may read a
 			// declaration.
-			call := lineEnd && (comma || p.macroAt(0) && (next.kind == 0 || next.kind == tDir))
+			call := lineEnd && (comma || p.macroAt(0) && (next.Kind == 0 || next.Kind == tDir))
 			if !call && p.declaratorArgs() {
-				fail("a call or a declaration at %d", name.start) // A(B[]); declares, A(*B); calls
+				fail("a call or a declaration at %d", name.Start) // A(B[]); declares, A(*B); calls
 			}
 			return p.macroCall(name, k, typed, call)
 		}

@@ -52,17 +52,17 @@ func (p *parser) at(k int) tok {
 	return tok{}
 }
 
-func (p *parser) text(t tok) string { return string(p.src[t.start:t.end]) }
+func (p *parser) text(t tok) string { return string(p.src[t.Start:t.End]) }
 
 // is reports whether t is the punctuation s.
 func (p *parser) is(t tok, s string) bool {
-	return t.kind == tPunct && int(t.end-t.start) == len(s) && string(p.src[t.start:t.end]) == s
+	return t.Kind == tPunct && int(t.End-t.Start) == len(s) && string(p.src[t.Start:t.End]) == s
 }
 
 func (p *parser) expect(s string) tok {
 	t := p.peek()
 	if !p.is(t, s) {
-		fail("expected %q at %d, got %q", s, t.start, p.text(t))
+		fail("expected %q at %d, got %q", s, t.Start, p.text(t))
 	}
 	p.i++
 	return t
@@ -94,16 +94,16 @@ func (p *parser) items(ctx int) {
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == 0:
+		case t.Kind == 0:
 			if linkage != 0 {
 				fail("unclosed extern \"C\"")
 			}
 			return
-		case t.kind == tDir:
+		case t.Kind == tDir:
 			if ctx == ctxTop && p.linkage(&linkage) {
 				continue
 			}
-			if t.dir == "else" || t.dir == "elif" || t.dir == "endif" {
+			if t.Dir == "else" || t.Dir == "elif" || t.Dir == "endif" {
 				if linkage != 0 {
 					fail("extern \"C\" across a conditional")
 				}
@@ -125,7 +125,7 @@ func (p *parser) items(ctx int) {
 func (p *parser) directive(ctx int, b *bodyState) {
 	t := p.peek()
 	p.i++
-	switch t.dir {
+	switch t.Dir {
 	case "define":
 		p.macro(t)
 	case "include":
@@ -135,17 +135,17 @@ func (p *parser) directive(ctx int, b *bodyState) {
 		path := p.peek()
 		p.i++
 		if !p.dry {
-			s := p.src[path.start+1 : path.end-1]
+			s := p.src[path.Start+1 : path.End-1]
 			if s := trimSpace(string(s)); s != "" {
-				p.e.res.Imports = append(p.e.res.Imports, extract.Import{Path: s, Line: t.line})
+				p.e.res.Imports = append(p.e.res.Imports, extract.Import{Path: s, Line: t.Line})
 			}
 		}
 		p.eol()
 	case "if", "ifdef", "ifndef":
-		p.condition(t.dir)
+		p.condition(t.Dir)
 		p.conditional(ctx, b)
 	case "else", "elif", "endif":
-		fail("#%s without #if", t.dir)
+		fail("#%s without #if", t.Dir)
 	default:
 		p.eol()
 	}
@@ -169,11 +169,11 @@ func (p *parser) conditional(ctx int, b *bodyState) {
 			p.items(ctx)
 		}
 		t := p.peek()
-		if t.kind != tDir {
+		if t.Kind != tDir {
 			fail("unterminated #if")
 		}
 		p.i++
-		switch t.dir {
+		switch t.Dir {
 		case "endif":
 			p.eol()
 			return
@@ -186,8 +186,8 @@ func (p *parser) conditional(ctx int, b *bodyState) {
 }
 
 func (p *parser) eol() {
-	if t := p.peek(); t.kind != tEOL {
-		fail("directive text at %d", t.start)
+	if t := p.peek(); t.Kind != tEOL {
+		fail("directive text at %d", t.Start)
 	}
 	p.i++
 }
@@ -195,7 +195,7 @@ func (p *parser) eol() {
 // macro records a #define: a constant, or a function with parameters.
 func (p *parser) macro(hash tok) {
 	name := p.peek()
-	if name.kind != tIdent {
+	if name.Kind != tIdent {
 		fail("#define of %q", p.text(name))
 	}
 	// A keyword's #define (bool, double, __inline__, true, NULL) is an
@@ -203,15 +203,15 @@ func (p *parser) macro(hash tok) {
 	// macro (TestScanWhereTreeSitterIsWrong).
 	p.i++
 	kind := extract.KindConstant
-	if t := p.peek(); p.is(t, "(") && t.start == name.end {
+	if t := p.peek(); p.is(t, "(") && t.Start == name.End {
 		kind = extract.KindFunction
 	}
-	sym, opened := p.define(&def{kind: kind, node: hash.start, decl: hash.start, declLine: hash.line, name: name})
+	sym, opened := p.define(&def{kind: kind, node: hash.Start, decl: hash.Start, declLine: hash.Line, name: name})
 	p.ref(name, false)
 	if kind == extract.KindFunction {
 		for p.i++; ; p.i++ {
 			t := p.peek()
-			if t.kind == tIdent {
+			if t.Kind == tIdent {
 				p.ref(t, false)
 			} else if p.is(t, ")") {
 				p.i++
@@ -221,7 +221,7 @@ func (p *parser) macro(hash tok) {
 	}
 	t := p.peek()
 	p.eol()
-	p.end(sym, opened, t.start)
+	p.end(sym, opened, t.Start)
 }
 
 // condition reads an #if, #elif, #ifdef or #ifndef condition to the
@@ -230,21 +230,21 @@ func (p *parser) macro(hash tok) {
 func (p *parser) condition(dir string) {
 	var ternary, defined bool
 	switch first := p.peek(); {
-	case first.kind == tEOL:
+	case first.Kind == tEOL:
 		fail("#%s without a condition", dir) // tree-sitter reads the next line's
-	case dir != "if" && (first.kind != tIdent || p.at(1).kind != tEOL):
+	case dir != "if" && (first.Kind != tIdent || p.at(1).Kind != tEOL):
 		fail("#%s not followed by one name", dir)
 	}
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == tEOL:
+		case t.Kind == tEOL:
 			p.i++
 			if ternary && defined {
 				fail("defined in a conditional expression") // tree-sitter reads a name there
 			}
 			return
-		case t.kind == tIdent:
+		case t.Kind == tIdent:
 			s := p.text(t)
 			if s == "defined" {
 				defined = true
@@ -306,16 +306,16 @@ func trimSpace(s string) string {
 // Both halves must be at one level of the conditionals.
 func (p *parser) linkage(open *int) bool {
 	t, name, eol := p.peek(), p.at(1), p.at(2)
-	if t.dir != "ifdef" || name.kind != tIdent || eol.kind != tEOL {
+	if t.Dir != "ifdef" || name.Kind != tIdent || eol.Kind != tEOL {
 		return false
 	}
 	switch {
-	case p.text(p.at(3)) == "extern" && p.at(4).kind == tStr && p.text(p.at(4)) == "\"C\"" &&
-		p.is(p.at(5), "{") && p.at(6).dir == "endif" && p.at(7).kind == tEOL:
+	case p.text(p.at(3)) == "extern" && p.at(4).Kind == tStr && p.text(p.at(4)) == "\"C\"" &&
+		p.is(p.at(5), "{") && p.at(6).Dir == "endif" && p.at(7).Kind == tEOL:
 		*open++
 		p.ref(name, false)
 		p.i += 8
-	case *open > 0 && p.is(p.at(3), "}") && p.at(4).dir == "endif" && p.at(5).kind == tEOL:
+	case *open > 0 && p.is(p.at(3), "}") && p.at(4).Dir == "endif" && p.at(5).Kind == tEOL:
 		*open--
 		p.ref(name, false)
 		p.i += 6

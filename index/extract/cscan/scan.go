@@ -1,11 +1,12 @@
 // Package cscan extracts a C file's index records without tree-sitter:
-// a hand-written lexer and a parser that builds no tree but writes, in
-// the tree-sitter walker's order, the records index/extract's generic
-// walker writes from tree-sitter-c's tree under lang_c.go's table:
-// symbols (functions and prototypes, structs, unions, enums and their
-// enumerators, typedefs, fields, file-level variables, #define macros),
-// identifier references with their call flags, #include imports, TODO
-// markers, doc lines and complexity. C has no index-time descriptors.
+// the C-family lexer (internal/clex) and a parser that builds no tree
+// but writes, in the tree-sitter walker's order, the records
+// index/extract's generic walker writes from tree-sitter-c's tree under
+// lang_c.go's table: symbols (functions and prototypes, structs, unions,
+// enums and their enumerators, typedefs, fields, file-level variables,
+// #define macros), identifier references with their call flags, #include
+// imports, TODO markers, doc lines and complexity. C has no index-time
+// descriptors.
 //
 // Declarations are parsed; function bodies are read as tokens, since
 // what the walker records there (references, calls, branches, #define
