@@ -93,7 +93,7 @@ type pyDescriber struct {
 }
 
 func newPyDescriber(f *syntax.File) *pyDescriber {
-	d := &pyDescriber{f: f, DescTable: syntax.DescTable{Index: map[string]uint32{}}}
+	d := &pyDescriber{f: f}
 	d.tab = newPyBindingTable(f, func(n *ts.Node) { d.Idents = append(d.Idents, n) })
 	return d
 }

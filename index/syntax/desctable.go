@@ -4,12 +4,12 @@ import (
 	"sort"
 
 	ts "github.com/odvcencio/gotreesitter"
+
+	"github.com/parleyhq/parley/index/extract"
 )
 
-// DescMax bounds a resolution descriptor's length (Python's and
-// TypeScript's, python/describe.go and typescript/describe.go): a longer one
-// is stored as unknown.
-const DescMax = 256
+// DescMax bounds a resolution descriptor's length (extract.OperandMax).
+const DescMax = extract.OperandMax
 
 // DescTable is what a describer of either language builds for one file:
 // the file's identifiers in source order, and its distinct descriptors,
@@ -17,21 +17,7 @@ const DescMax = 256
 // their 1-based index.
 type DescTable struct {
 	Idents []*ts.Node
-	Table  []string
-	Index  map[string]uint32
-}
-
-// Intern returns the 1-based table index of desc, 0 for "".
-func (d *DescTable) Intern(desc string) uint32 {
-	if desc == "" || len(desc) > DescMax {
-		return 0
-	}
-	if i, ok := d.Index[desc]; ok {
-		return i
-	}
-	d.Table = append(d.Table, desc)
-	d.Index[desc] = uint32(len(d.Table))
-	return uint32(len(d.Table))
+	extract.Operands
 }
 
 // IdentAt is the identifier starting at byte off, or nil.

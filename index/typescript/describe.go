@@ -133,7 +133,7 @@ type tsDescriber struct {
 }
 
 func newTSDescriber(f *syntax.File) *tsDescriber {
-	d := &tsDescriber{f: f, bind: map[tsNodeKey]map[string]*ts.Node{}, scopes: map[tsNodeKey]*ts.Node{}, DescTable: syntax.DescTable{Index: map[string]uint32{}}, exported: map[string]bool{}}
+	d := &tsDescriber{f: f, bind: map[tsNodeKey]map[string]*ts.Node{}, scopes: map[tsNodeKey]*ts.Node{}, exported: map[string]bool{}}
 	syntax.Walk(f.Tree.Root(), func(n *ts.Node) bool {
 		t := f.Type(n)
 		if tsIdentTypes[t] {

@@ -34,7 +34,7 @@ func (d *describer) allStrings(w *walker, res *extract.Result) bool {
 			}
 			p := w.pos(t.nodes[m].start)
 			p.Col++
-			res.Refs = append(res.Refs, extract.Ref{Name: name, Pos: p, Operand: d.intern(desc)})
+			res.Refs = append(res.Refs, extract.Ref{Name: name, Pos: p, Operand: d.Intern(desc)})
 			added = true
 		}
 	}

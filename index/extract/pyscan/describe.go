@@ -16,33 +16,17 @@ import (
 
 const valueDepth = 8
 
-// descMax is syntax.DescMax.
-const descMax = 256
-
 type describer struct {
 	t      *tree
 	tab    *bindings
 	idents []int32
-	table  []string
-	index  map[string]uint32
+	extract.Operands
 	// Memos: a file names the same bindings over and over (self, module
 	// imports), and each answer depends only on its key.
 	bindOp  map[int32]uint32    // binding<<1|module-scope -> its "@L:C" operand
 	pos     map[int32]string    // node -> "L:C"
 	values  map[[2]int32]string // binding, depth -> bindingValue
 	lookups map[bindKey][2]int32
-}
-
-func (d *describer) intern(desc string) uint32 {
-	if desc == "" || len(desc) > descMax {
-		return 0
-	}
-	if i, ok := d.index[desc]; ok {
-		return i
-	}
-	d.table = append(d.table, desc)
-	d.index[desc] = uint32(len(d.table))
-	return uint32(len(d.table))
 }
 
 func (d *describer) posString(n int32, w *walker) string {
@@ -68,7 +52,7 @@ func (d *describer) lookup(n int32, name string) (b, scope int32) {
 
 // describeFile fills res's descriptors (Describe).
 func describeFile(t *tree, w *walker, res *extract.Result) {
-	d := &describer{t: t, index: map[string]uint32{}, bindOp: map[int32]uint32{},
+	d := &describer{t: t, bindOp: map[int32]uint32{},
 		pos: map[int32]string{}, values: map[[2]int32]string{}, lookups: map[bindKey][2]int32{}}
 	d.tab = t.newBindings(func(n int32) { d.idents = append(d.idents, n) })
 	added := d.allStrings(w, res)
@@ -88,7 +72,7 @@ func describeFile(t *tree, w *walker, res *extract.Result) {
 	if added {
 		sort.SliceStable(res.Refs, func(i, j int) bool { return res.Refs[i].Pos.Less(res.Refs[j].Pos) })
 	}
-	res.Operands = d.table
+	res.Operands = d.Table
 }
 
 // operand is the interned descriptor of identifier id: describe's, with
@@ -96,7 +80,7 @@ func describeFile(t *tree, w *walker, res *extract.Result) {
 func (d *describer) operand(id int32, w *walker) uint32 {
 	desc, b, g := d.describe(id, w)
 	if b < 0 {
-		return d.intern(desc)
+		return d.Intern(desc)
 	}
 	key := b << 1
 	if g {
@@ -109,7 +93,7 @@ func (d *describer) operand(id int32, w *walker) uint32 {
 	if g {
 		prefix = "g@"
 	}
-	op := d.intern(prefix + d.posString(b, w))
+	op := d.Intern(prefix + d.posString(b, w))
 	d.bindOp[key] = op
 	return op
 }
@@ -242,7 +226,7 @@ func (d *describer) value(n int32, depth int, w *walker) string {
 	case nParenthesized, nType:
 		v = d.value(t.child(n, 0), depth+1, w)
 	}
-	if len(v) > descMax {
+	if len(v) > extract.OperandMax {
 		return ""
 	}
 	return v
@@ -306,14 +290,14 @@ func (d *describer) facts(w *walker) {
 	for st := t.nodes[0].first; st >= 0; st = t.nodes[st].next {
 		if t.typ(st) == nImportFrom && t.typ(t.nodes[st].last) == nWildcard {
 			if m := t.field(st, fModuleName); m >= 0 {
-				d.intern("!s" + modulePath(t.text(m)))
+				d.Intern("!s" + modulePath(t.text(m)))
 			}
 		}
 	}
 	for _, b := range d.tab.scoped {
 		if p := t.parent(b); p >= 0 && t.typ(p) == nAssignment {
 			if v := d.bindingValue(b, 0, w); v != "" {
-				d.intern("!v@" + d.posString(b, w) + "=" + v)
+				d.Intern("!v@" + d.posString(b, w) + "=" + v)
 			}
 		}
 	}
@@ -335,7 +319,7 @@ func (d *describer) facts(w *walker) {
 			}
 		}
 		if len(vs) > 0 {
-			d.intern("!b@" + d.posString(name, w) + "=" + strings.Join(vs, " "))
+			d.Intern("!b@" + d.posString(name, w) + "=" + strings.Join(vs, " "))
 		}
 	}
 }

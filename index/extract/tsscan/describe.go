@@ -17,17 +17,13 @@ import (
 // the records, as pyscan restates index/python's, because the parser
 // builds no tree those functions could walk.
 
-// valueDepth is tsValueDepth; descMax syntax.DescMax.
-const (
-	valueDepth = 12
-	descMax    = 256
-)
+// valueDepth is tsValueDepth.
+const valueDepth = 12
 
 type describer struct {
-	p       *parser
-	r       *rec
-	table   []string
-	index   map[string]uint32
+	p *parser
+	r *rec
+	extract.Operands
 	bind    map[bindKey]int32
 	decls   []int32
 	objects []int32 // object types described as classes
@@ -40,18 +36,6 @@ type describer struct {
 type bindKey struct {
 	scope int32
 	name  string
-}
-
-func (d *describer) intern(desc string) uint32 {
-	if desc == "" || len(desc) > descMax {
-		return 0
-	}
-	if i, ok := d.index[desc]; ok {
-		return i
-	}
-	d.table = append(d.table, desc)
-	d.index[desc] = uint32(len(d.table))
-	return uint32(len(d.table))
 }
 
 // at is "@L:C" of the byte offset off, memoised.
@@ -68,7 +52,7 @@ func (d *describer) at(off int32) string {
 // describe writes res's descriptors and the file's facts (annotateTS).
 func (p *parser) describe() {
 	r := p.r
-	d := &describer{p: p, r: r, index: map[string]uint32{}, bind: map[bindKey]int32{}, exp: map[string]bool{},
+	d := &describer{p: p, r: r, bind: map[bindKey]int32{}, exp: map[string]bool{},
 		pos: map[int32]string{}, heads: make([]string, len(r.binds))}
 	for i, b := range r.binds {
 		k := bindKey{b.scope, b.name}
@@ -88,7 +72,7 @@ func (p *parser) describe() {
 	if added {
 		sort.SliceStable(res.Refs, func(i, j int) bool { return res.Refs[i].Pos.Less(res.Refs[j].Pos) })
 	}
-	res.Operands = d.table
+	res.Operands = d.Table
 }
 
 func (p *parser) offOf(ps extract.Pos) int32 { return int32(p.lines[ps.Line] + ps.Col) }
@@ -111,20 +95,20 @@ func (d *describer) lookup(scope int32, name string) int32 {
 // the most frequent, is built in a buffer and looked up first.
 func (d *describer) describeRef(c refCtx, name string, off int32) uint32 {
 	if c.kind != rMember && c.kind != rNested {
-		return d.intern(d.describe(c, name, off))
+		return d.Intern(d.describe(c, name, off))
 	}
 	v := d.value(c.obj, 0)
 	if v == "" {
-		return d.intern(".")
+		return d.Intern(".")
 	}
 	d.buf = append(append(append(append(d.buf[:0], '.'), v...), '.'), name...)
-	if len(d.buf) > descMax {
+	if len(d.buf) > extract.OperandMax {
 		return 0
 	}
-	if i, ok := d.index[string(d.buf)]; ok {
+	if i, ok := d.Index[string(d.buf)]; ok {
 		return i
 	}
-	return d.intern(string(d.buf))
+	return d.Intern(string(d.buf))
 }
 
 func (d *describer) describe(c refCtx, name string, off int32) string {
@@ -266,7 +250,7 @@ func (d *describer) value(x int32, depth int) string {
 			v = d.value(e.b, depth+1)
 		}
 	}
-	if len(v) > descMax {
+	if len(v) > extract.OperandMax {
 		return ""
 	}
 	return v

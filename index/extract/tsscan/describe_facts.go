@@ -20,10 +20,10 @@ func (d *describer) facts() {
 	for _, b := range d.decls {
 		bd := &d.r.binds[b]
 		if v := d.bindingValue(b); v != "" {
-			d.intern("!v" + d.at(bd.off) + "=" + v)
+			d.Intern("!v" + d.at(bd.off) + "=" + v)
 		}
 		if !named[d.p.pos(int(bd.off))] && bd.scope == 0 && d.bindingRef(b) == d.at(bd.off) {
-			d.intern("!g" + d.at(bd.off))
+			d.Intern("!g" + d.at(bd.off))
 		}
 	}
 	for _, c := range d.r.classes {
@@ -79,7 +79,7 @@ func (d *describer) defaulted(bd *binding, def int32) string {
 
 func (d *describer) returns(nm, fn int32) {
 	if v := d.instanceOf(d.r.fns[fn].ret); v != "" {
-		d.intern("!r" + d.at(nm) + "=" + v)
+		d.Intern("!r" + d.at(nm) + "=" + v)
 	}
 }
 
@@ -103,7 +103,7 @@ func (d *describer) callbacks(group, fn int32) {
 			}
 			key := "!c" + d.at(group) + "/" + strconv.Itoa(a) + "/" + strconv.Itoa(i) + "="
 			if !d.hasPrefix(key) {
-				d.intern(key + v)
+				d.Intern(key + v)
 			}
 		}
 	}
@@ -114,7 +114,7 @@ func (d *describer) callbacks(group, fn int32) {
 func (d *describer) params(fn int32) []param { return d.r.fns[fn].params }
 
 func (d *describer) hasPrefix(key string) bool {
-	for _, s := range d.table {
+	for _, s := range d.Table {
 		if strings.HasPrefix(s, key) {
 			return true
 		}
@@ -156,7 +156,7 @@ func (d *describer) classFacts(c int32) {
 			supers = append(supers, v)
 		}
 	}
-	d.intern("!b" + d.at(o.off) + "=" + strings.Join(supers, " "))
+	d.Intern("!b" + d.at(o.off) + "=" + strings.Join(supers, " "))
 	d.memberFacts(c, false)
 }
 
@@ -168,7 +168,7 @@ func (d *describer) objectFacts() {
 			continue
 		}
 		done[d.r.objs[o].off] = true
-		d.intern("!b" + d.at(d.r.objs[o].off) + "=")
+		d.Intern("!b" + d.at(d.r.objs[o].off) + "=")
 		d.memberFacts(o, true)
 	}
 }
@@ -178,18 +178,18 @@ func (d *describer) memberFacts(c int32, object bool) {
 	name := d.at(o.off)
 	for _, m := range o.members {
 		if object {
-			d.intern("!m" + name + "=" + m.name + d.at(m.off))
+			d.Intern("!m" + name + "=" + m.name + d.at(m.off))
 		}
 		if m.typ > 0 && !m.method {
 			d.returnsIfFunction(m.off, m.typ)
 			if v := d.instanceOf(m.typ); v != "" {
-				d.intern("!v" + d.at(m.off) + "=" + v)
+				d.Intern("!v" + d.at(m.off) + "=" + v)
 			}
 		}
 		if m.ctor >= 0 {
 			for _, prm := range d.r.fns[m.ctor].params {
 				if prm.prop && prm.name != "" {
-					d.intern("!m" + name + "=" + prm.name + d.at(prm.off))
+					d.Intern("!m" + name + "=" + prm.name + d.at(prm.off))
 				}
 			}
 		}
@@ -199,7 +199,7 @@ func (d *describer) memberFacts(c int32, object bool) {
 		for _, m := range o.this {
 			if !seen[m.name] {
 				seen[m.name] = true
-				d.intern("!m" + name + "=" + m.name + d.at(m.off))
+				d.Intern("!m" + name + "=" + m.name + d.at(m.off))
 			}
 		}
 	}
@@ -242,7 +242,7 @@ func (d *describer) exports() {
 			}
 		case exStar:
 			if e.mod != "" {
-				d.intern("!s" + e.mod[1:len(e.mod)-1])
+				d.Intern("!s" + e.mod[1:len(e.mod)-1])
 			}
 		}
 	}
@@ -254,7 +254,7 @@ func (d *describer) export(name, v string) {
 	}
 	d.exp[name] = true
 	if v != "" {
-		d.intern("!e" + name + "=" + v)
+		d.Intern("!e" + name + "=" + v)
 	}
 }
 
@@ -300,7 +300,7 @@ func (d *describer) docLinks() bool {
 			if desc == "" {
 				continue
 			}
-			p.res.Refs = append(p.res.Refs, extract.Ref{Name: name, Pos: p.pos(c.start + j), Operand: d.intern(desc)})
+			p.res.Refs = append(p.res.Refs, extract.Ref{Name: name, Pos: p.pos(c.start + j), Operand: d.Intern(desc)})
 			added = true
 		}
 	}
