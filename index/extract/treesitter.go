@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -202,7 +201,7 @@ type tsWalker struct {
 	stack    []walkFrame
 	scopes   Scopes   // Scope.Access: C++ members are currently public
 	calls    []uint32 // start bytes of pending callee names, innermost last
-	names    map[string]string
+	names    Names
 	vars     map[string]struct{}
 	doc      ScanDoc
 	deadline time.Time
@@ -218,7 +217,7 @@ var walkerPool = sync.Pool{New: func() any { return &tsWalker{names: map[string]
 func getWalker(ctx context.Context, c *compiled, src []byte, res *Result, deadline time.Time) *tsWalker {
 	w := walkerPool.Get().(*tsWalker)
 	w.ctx, w.c, w.src, w.res, w.deadline = ctx, c, src, res, deadline
-	w.lines = lineStarts(src, w.lines[:0])
+	w.lines = LineStarts(src, w.lines[:0])
 	// A guess from measured identifier density keeps Refs from regrowing
 	// several times on big files.
 	res.Refs = make([]Ref, 0, len(src)/16+8)
@@ -228,7 +227,7 @@ func getWalker(ctx context.Context, c *compiled, src []byte, res *Result, deadli
 func putWalker(w *tsWalker) {
 	// Huge maps from one generated file should not stay pinned.
 	if len(w.names) > 1<<14 {
-		w.names = map[string]string{}
+		w.names = Names{}
 	} else {
 		clear(w.names)
 	}
@@ -340,14 +339,7 @@ func (w *tsWalker) identMatches(rules []*identC, parent *ts.Node, idx int) bool 
 
 // intern returns a shared string for b; map lookups keyed by string(b) do
 // not allocate, so each distinct name is copied once per file.
-func (w *tsWalker) intern(b []byte) string {
-	if s, ok := w.names[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	w.names[s] = s
-	return s
-}
+func (w *tsWalker) intern(b []byte) string { return w.names.Intern(b) }
 
 // PopCallee pops the pending callee starts (innermost last) up to s and
 // reports whether s is one: an identifier starting where a call's callee
@@ -514,19 +506,6 @@ func (w *tsWalker) innerScope() *Scope { return w.scopes.Inner() }
 func (w *tsWalker) closeScope() {
 	if len(w.scopes) > 0 {
 		w.scopes.Close(w.res.Symbols)
-	}
-}
-
-// lineStarts appends the byte offset of every line start of src to out.
-func lineStarts(src []byte, out []uint32) []uint32 {
-	out = append(out, 0)
-	for off := 0; ; {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return out
-		}
-		off += i + 1
-		out = append(out, uint32(off))
 	}
 }
 

@@ -214,7 +214,7 @@ func TestHelpers(t *testing.T) {
 	if got := DocLine(stripXMLTags("/// <summary>\n/// Adds <c>x</c>.\n/// </summary>")); got != "Adds x." {
 		t.Errorf("C# doc = %q", got)
 	}
-	w := &tsWalker{lines: lineStarts([]byte("ab\ncdé\n\nx"), nil)}
+	w := &tsWalker{lines: LineStarts([]byte("ab\ncdé\n\nx"), nil)}
 	for _, tc := range []struct {
 		off, hint uint32
 		want      Pos

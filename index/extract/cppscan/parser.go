@@ -24,14 +24,9 @@ type parser struct {
 }
 
 func newParser(src, masked []byte, toks []tok, comments []comment) *parser {
-	lines := make([]uint32, 1, len(src)/30+2)
-	for i, c := range src {
-		if c == '\n' {
-			lines = append(lines, uint32(i+1))
-		}
-	}
+	lines := extract.LineStarts(src, make([]uint32, 0, len(src)/30+2))
 	e := &emitter{src: src, lines: lines, res: &extract.Result{}, comments: comments,
-		names: map[string]string{}, vars: map[varKey]bool{}}
+		names: extract.Names{}, vars: map[varKey]bool{}}
 	e.res.Refs = make([]extract.Ref, 0, len(src)/16+8)
 	return &parser{src: src, m: masked, toks: toks, e: e}
 }

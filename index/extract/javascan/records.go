@@ -26,7 +26,7 @@ type scanner struct {
 	res      *extract.Result
 	scopes   extract.Scopes
 	doc      extract.ScanDoc
-	names    map[string]string
+	names    extract.Names
 	depth    int   // recursion depth of type declarations and bodies
 	doWhiles []int // the while tokens that end pending do statements
 }
@@ -61,14 +61,7 @@ func (s *scanner) rng(start, end uint32) extract.Range {
 }
 
 // intern returns a shared string for b.
-func (s *scanner) intern(b []byte) string {
-	if v, ok := s.names[string(b)]; ok {
-		return v
-	}
-	v := string(b)
-	s.names[v] = v
-	return v
-}
+func (s *scanner) intern(b []byte) string { return s.names.Intern(b) }
 
 // ref records identifier token k as a reference (the walker's ref: names
 // over maxRefName bytes are dropped; the lexer's identifiers all start

@@ -59,20 +59,8 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	}
 	res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}
 	s := &scanner{src: src, toks: toks, comments: comments, res: res,
-		lines: lineStarts(src), names: map[string]string{}}
+		lines: extract.LineStarts(src, make([]uint32, 0, len(src)/32+1)), names: extract.Names{}}
 	s.file()
 	s.flushComments(uint32(len(src)) + 1)
 	return res, nil
-}
-
-func lineStarts(src []byte) []uint32 {
-	out := make([]uint32, 1, len(src)/32+1)
-	for off := 0; ; {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return out
-		}
-		off += i + 1
-		out = append(out, uint32(off))
-	}
 }

@@ -52,7 +52,7 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{src: src, nodes: make([]node, 0, len(toks)), rootStart: uint32(len(src)), names: map[string]string{}}
+	t := &tree{src: src, nodes: make([]node, 0, len(toks)), rootStart: uint32(len(src)), names: extract.Names{}}
 	if len(toks) > 0 && toks[0].kind != tEOF {
 		t.rootStart = toks[0].start
 	}
@@ -63,7 +63,7 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	p.module()
 	res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}
 	w := &walker{t: t, src: src, comments: comments, res: res,
-		lines: lineStarts(src), vars: map[string]bool{}}
+		lines: extract.LineStarts(src, nil), vars: map[string]bool{}}
 	w.visit(0)
 	w.flushComments(uint32(len(src)) + 1)
 	if describe {
@@ -84,14 +84,4 @@ func loneCR(src []byte) bool {
 		i += 1 + j
 	}
 	return false
-}
-
-func lineStarts(src []byte) []uint32 {
-	out := []uint32{0}
-	for i, c := range src {
-		if c == '\n' {
-			out = append(out, uint32(i+1))
-		}
-	}
-	return out
 }

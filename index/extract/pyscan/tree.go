@@ -1,5 +1,7 @@
 package pyscan
 
+import "github.com/parleyhq/parley/index/extract"
+
 // The scanner's syntax tree: only the nodes index-time facts look at, with
 // tree-sitter-python's node types and fields where they matter (scopes,
 // binding targets, imports, the expressions a descriptor's value reads),
@@ -109,7 +111,7 @@ type tree struct {
 	// rootStart is where tree-sitter's module node starts: at the file's
 	// first token or comment, leading blank lines being no node's.
 	rootStart uint32
-	names     map[string]string
+	names     extract.Names
 }
 
 func (t *tree) mk(typ nodeType, start, end uint32, kids ...int32) int32 {
@@ -181,13 +183,7 @@ func (t *tree) child(n int32, i int) int32 {
 // name is identifier n's text, one string per distinct name of the file
 // (the map lookup keyed by the bytes does not allocate).
 func (t *tree) name(n int32) string {
-	b := t.src[t.nodes[n].start:t.nodes[n].end]
-	if s, ok := t.names[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	t.names[s] = s
-	return s
+	return t.names.Intern(t.src[t.nodes[n].start:t.nodes[n].end])
 }
 
 func (t *tree) text(n int32) string {

@@ -36,7 +36,7 @@ type emitter struct {
 	comments []comment
 	nextCom  int
 	doc      extract.ScanDoc
-	names    map[string]string
+	names    extract.Names
 }
 
 func (e *emitter) pos(off uint32, line uint32) extract.Pos {
@@ -45,27 +45,9 @@ func (e *emitter) pos(off uint32, line uint32) extract.Pos {
 
 // posOf finds off's line by search (for ends, whose line the parser
 // does not carry).
-func (e *emitter) posOf(off uint32) extract.Pos {
-	lo, hi := 0, len(e.lines)
-	for lo+1 < hi {
-		mid := (lo + hi) / 2
-		if e.lines[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return extract.Pos{Line: uint32(lo), Col: off - e.lines[lo]}
-}
+func (e *emitter) posOf(off uint32) extract.Pos { return extract.PosOf(e.lines, off) }
 
-func (e *emitter) intern(b []byte) string {
-	if s, ok := e.names[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	e.names[s] = s
-	return s
-}
+func (e *emitter) intern(b []byte) string { return e.names.Intern(b) }
 
 // ref records an identifier node spanning [s, end) on line.
 func (e *emitter) ref(s, end, line uint32) {

@@ -28,14 +28,9 @@ func newParser(src []byte, toks []tok, comments []comment) *parser {
 	p := &parser{toks: toks}
 	p.src = src
 	p.comments = comments
-	p.names = map[string]string{}
+	p.names = extract.Names{}
 	p.res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}
-	p.lines = append(make([]uint32, 0, len(src)/30+2), 0)
-	for i, c := range src {
-		if c == '\n' {
-			p.lines = append(p.lines, uint32(i+1))
-		}
-	}
+	p.lines = extract.LineStarts(src, make([]uint32, 0, len(src)/30+2))
 	return p
 }
 

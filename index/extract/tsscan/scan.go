@@ -82,8 +82,8 @@ func scan(src []byte, ts, describe bool) (res *extract.Result, err error) {
 		p.l.src = extract.TSMask(src)
 	}
 	p.res = &extract.Result{Refs: make([]extract.Ref, 0, len(src)/16+8)}
-	p.lines = lineStarts(src)
-	p.names = map[string]string{}
+	p.lines = extract.LineStarts(src, nil)
+	p.names = extract.Names{}
 	p.r = newRec(len(src))
 	p.cls, p.thisFn, p.thisTo, p.r.nextCont = -1, -1, -1, 1
 	if bytes.HasPrefix(src, []byte("#!")) {
@@ -113,7 +113,7 @@ type parser struct {
 	prev  int   // end of the token before tok
 	res   *extract.Result
 	lines []uint32
-	names map[string]string
+	names extract.Names
 	// scopes are the open definitions, innermost last (the walker's
 	// walkScope).
 	scopes []scope
@@ -171,18 +171,6 @@ type docBlock struct {
 	endLine    uint32
 }
 
-func lineStarts(src []byte) []uint32 {
-	out := []uint32{0}
-	for off := 0; ; {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return out
-		}
-		off += i + 1
-		out = append(out, uint32(off))
-	}
-}
-
 func (p *parser) pos(off int) extract.Pos {
 	ls := p.lines
 	i := sort.Search(len(ls), func(i int) bool { return ls[i] > uint32(off) }) - 1
@@ -193,14 +181,7 @@ func (p *parser) line(off int) uint32 { return p.pos(off).Line }
 
 func (p *parser) rng(s, e int) extract.Range { return extract.Range{Start: p.pos(s), End: p.pos(e)} }
 
-func (p *parser) intern(b []byte) string {
-	if s, ok := p.names[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	p.names[s] = s
-	return s
-}
+func (p *parser) intern(b []byte) string { return p.names.Intern(b) }
 
 // maxRefName is the walker's bound on a reference's length.
 const maxRefName = 128
