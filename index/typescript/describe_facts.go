@@ -7,7 +7,6 @@ import (
 
 	ts "github.com/odvcencio/gotreesitter"
 
-	"github.com/parleyhq/parley/index"
 	"github.com/parleyhq/parley/index/extract"
 	"github.com/parleyhq/parley/index/syntax"
 )
@@ -397,29 +396,7 @@ func (d *tsDescriber) docLinks(res *extract.Result) bool {
 	added := false
 	for _, n := range d.comments {
 		text := f.Src[n.StartByte():n.EndByte()]
-		for i := 0; ; {
-			k := bytes.Index(text[i:], []byte("@link"))
-			if k < 0 {
-				break
-			}
-			j := i + k + len("@link")
-			for _, kw := range []string{"code", "plain"} {
-				if bytes.HasPrefix(text[j:], []byte(kw)) {
-					j += len(kw)
-				}
-			}
-			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-				j++
-			}
-			e := j
-			for e < len(text) && index.IsIdentByte(text[e]) {
-				e++
-			}
-			i = e
-			if e == j || e < len(text) && text[e] == '.' {
-				continue
-			}
-			name := string(text[j:e])
+		for j, name := range extract.DocLinks(text) {
 			b := d.lookup(n, name)
 			if b == nil {
 				continue

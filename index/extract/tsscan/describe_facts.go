@@ -269,29 +269,7 @@ func (d *describer) docLinks() bool {
 			continue
 		}
 		scope := d.scopeAt(int32(c.start))
-		for i := 0; ; {
-			k := bytes.Index(text[i:], []byte("@link"))
-			if k < 0 {
-				break
-			}
-			j := i + k + len("@link")
-			for _, kw := range []string{"code", "plain"} {
-				if bytes.HasPrefix(text[j:], []byte(kw)) {
-					j += len(kw)
-				}
-			}
-			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-				j++
-			}
-			e := j
-			for e < len(text) && linkByte(text[e]) {
-				e++
-			}
-			i = e
-			if e == j || e < len(text) && text[e] == '.' {
-				continue
-			}
-			name := string(text[j:e])
+		for j, name := range extract.DocLinks(text) {
 			b := d.lookup(scope, name)
 			if b < 0 {
 				continue
@@ -318,10 +296,4 @@ func (d *describer) scopeAt(off int32) int32 {
 		}
 	}
 	return best
-}
-
-// linkByte is index.IsIdentByte, which docLinks of index/typescript reads
-// a link's name with (index imports this package: no import back).
-func linkByte(c byte) bool {
-	return c == '_' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
 }
