@@ -528,16 +528,6 @@ func followLiveHeap(stop <-chan struct{}, stopped chan<- struct{}) {
 	}
 }
 
-// minified reports files whose lines average over 1000 bytes: bundles and
-// minified scripts, whose symbols are useless and whose parse is slow.
-func minified(src []byte) (avg int, ok bool) {
-	if len(src) < 16<<10 {
-		return 0, false
-	}
-	avg = len(src) / (bytes.Count(src, []byte{'\n'}) + 1)
-	return avg, avg > 1000
-}
-
 func head(src []byte) []byte {
 	if len(src) > 256 {
 		return src[:256]

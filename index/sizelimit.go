@@ -1,6 +1,9 @@
 package index
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // DefaultMaxFileSize is the size above which files are not parsed.
 const DefaultMaxFileSize = 1 << 20
@@ -29,4 +32,14 @@ func sizeLimit(rel string, max int64) int64 {
 func Unparsed(rel string, src []byte) bool {
 	_, min := minified(src)
 	return min || int64(len(src)) > sizeLimit(rel, DefaultMaxFileSize)
+}
+
+// minified reports files whose lines average over 1000 bytes: bundles and
+// minified scripts, whose symbols are useless and whose parse is slow.
+func minified(src []byte) (avg int, ok bool) {
+	if len(src) < 16<<10 {
+		return 0, false
+	}
+	avg = len(src) / (bytes.Count(src, []byte{'\n'}) + 1)
+	return avg, avg > 1000
 }
