@@ -32,18 +32,28 @@ func ScannerFor(lang string) Scanner {
 }
 
 // scan runs lang's scanner; ok is false when there is none or it
-// declined the file. A panic counts as declining: the scanner's contract
-// is not to, and the tree-sitter path is still right.
-func scan(lang string, src []byte, opts Options) (res *Result, ok bool) {
+// declined the file, in which case reg, when not nil, holds what it read
+// of it (Regions). A panic counts as declining: the scanner's contract
+// is not to, and the tree-sitter path is still right. Regions are not
+// taken where descriptors are asked for: the describers read the whole
+// file's tree.
+func scan(lang string, src []byte, opts Options) (res *Result, reg *Regions, ok bool) {
 	s := ScannerFor(lang)
 	if s == nil || opts.TreeSitter {
-		return nil, false
+		return nil, nil, false
 	}
 	defer func() {
 		if recover() != nil {
-			res, ok = nil, false
+			res, reg, ok = nil, nil, false
 		}
 	}()
-	res, err := s(src, opts.Describe[lang] != nil)
-	return res, err == nil && res != nil
+	describe := opts.Describe[lang] != nil
+	res, err := s(src, describe)
+	if err == nil && res != nil {
+		return res, nil, true
+	}
+	if r, isReg := err.(*Regions); isReg && !describe && r.Res != nil && !opts.WholeFiles {
+		return nil, r, false
+	}
+	return nil, nil, false
 }

@@ -107,7 +107,8 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, err)
 	}
-	if res, ok := scan(e.spec.name, src, opts); ok {
+	res, reg, ok := scan(e.spec.name, src, opts)
+	if ok {
 		return res, nil
 	}
 	c, err := e.load()
@@ -120,7 +121,7 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 		}
 	}()
 	budget := opts.budget()
-	tree, stopped, err := e.parse(ctx, c, src, budget)
+	tree, stopped, err := e.parse(ctx, c, src, reg, budget)
 	if err := ctx.Err(); err != nil {
 		if tree != nil {
 			tree.Release()
@@ -148,6 +149,13 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	putWalker(w)
 	if werr != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, werr)
+	}
+	if reg != nil {
+		// Syntax errors alone are no reason: the scanner's records stand.
+		partial := partialReason(tree, root, &Result{Partial: res.Partial, Symbols: reg.Res.Symbols}, stopped, budget, softBudgetFor(len(src)))
+		res = reg.merge(res, src)
+		res.Partial = partial
+		return res, nil
 	}
 	annotate(opts, e.spec.name, &Tree{Tree: tree, Lang: c.lang}, src, res)
 	res.Partial = partialReason(tree, root, res, stopped, budget, softBudgetFor(len(src)))

@@ -72,9 +72,12 @@ type parseResult struct {
 // whole budget, so a slow file yields what it did without the cut, for up
 // to softBudgetFor more time. Giving the second parse only what was left
 // would cut it earlier than before, most often on a loaded machine.
-func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, budget time.Duration) (*ts.Tree, uint32, error) {
+func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, reg *Regions, budget time.Duration) (*ts.Tree, uint32, error) {
 	if e.spec.mask != nil {
 		src = e.spec.mask(src)
+	}
+	if reg != nil {
+		src = reg.blank(src)
 	}
 	soft := softBudgetFor(len(src))
 	if len(src) < softMinSize || soft >= budget {

@@ -198,6 +198,9 @@ type Options struct {
 	// TreeSitter skips the language's scanner (RegisterScanner), for the
 	// comparisons that check a scanner against the tree-sitter path.
 	TreeSitter bool
+	// WholeFiles has tree-sitter read every file a scanner does not read
+	// whole, instead of only the regions it could not read (Regions).
+	WholeFiles bool
 }
 
 // DefaultBudget is the budget of a file of unknown size. Callers that know

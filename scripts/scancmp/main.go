@@ -19,6 +19,7 @@ package main
 import (
 	"context"
 	"encoding/gob"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -145,11 +146,16 @@ func compare(base string, files []string, verbose int) {
 	}
 	_, describe := nav.Describers()[lang]
 	describe = describe && !noDesc
-	var same, fell, differ, tsPartial int
+	var same, fell, differ, tsPartial, inPart, cleanDiffs int
+	var regionBytes int
 	kinds := map[string]int{}
 	why := map[string]int{}
 	start := time.Now()
 	var bytes int
+	opts := extract.Options{Describe: nav.Describers()}
+	if noDesc {
+		opts.Describe = nil
+	}
 	for _, f := range files {
 		want := m[f]
 		if want == nil {
@@ -158,8 +164,21 @@ func compare(base string, files []string, verbose int) {
 		src, _ := os.ReadFile(f)
 		bytes += len(src)
 		got, err := scan(src, describe)
+		reg, _ := err.(*extract.Regions)
+		if reg != nil && !describe {
+			// Read in part: the rest is tree-sitter's (extract.Regions).
+			inPart++
+			why["in part: "+reason(errors.New(reg.Why))]++
+			for _, s := range reg.Spans {
+				regionBytes += int(s.End - s.Start)
+			}
+			o := opts
+			o.Budget = extract.BudgetFor(len(src))
+			got, err = extract.For(lang).Extract(context.Background(), f, src, o)
+		}
 		if err != nil {
 			fell++
+			regionBytes += len(src)
 			why[reason(err)]++
 			if want.Partial == "" {
 				fmt.Printf("FALLBACK %s: %v\n", f, err)
@@ -175,7 +194,15 @@ func compare(base string, files []string, verbose int) {
 			continue
 		}
 		differ++
-		fmt.Printf("DIFF %s (ts partial %q)\n", f, want.Partial)
+		clean := !hasError(src)
+		if clean {
+			cleanDiffs++
+		}
+		fmt.Printf("DIFF %s (ts partial %q, error tree %v)\n", f, want.Partial, !clean)
+		if reg != nil {
+			in, out := spanRefDiffs(want, got, reg, src)
+			fmt.Printf("   refs differing inside spans %d, outside %d\n", in, out)
+		}
 		seen := map[string]bool{}
 		for i, x := range d {
 			if !seen[x.kind] {
@@ -187,8 +214,9 @@ func compare(base string, files []string, verbose int) {
 			}
 		}
 	}
-	fmt.Printf("files %d: same %d, differ %d, fallback %d (scanned where ts partial: %d); %.1f MB in %s\n",
-		len(files), same, differ, fell, tsPartial, float64(bytes)/1e6, time.Since(start))
+	fmt.Printf("files %d: same %d, differ %d (%d where tree-sitter's tree has no error), fallback %d, read in part %d (scanned where ts partial: %d); %.1f MB in %s\n",
+		len(files), same, differ, cleanDiffs, fell, inPart, tsPartial, float64(bytes)/1e6, time.Since(start))
+	fmt.Printf("bytes tree-sitter reads: %.2f of %.2f MB\n", float64(regionBytes)/1e6, float64(bytes)/1e6)
 	fmt.Println("files differing by record kind:", kinds)
 	fmt.Println("fallback reasons:", why)
 }
@@ -246,6 +274,54 @@ func diff(a, b *extract.Result) []delta {
 		}
 	}
 	return out
+}
+
+// spanRefDiffs counts the references in one result and not the other
+// inside the scanner's spans and outside them.
+func spanRefDiffs(a, b *extract.Result, reg *extract.Regions, src []byte) (in, out int) {
+	lines := extract.LineStarts(src, nil)
+	type key struct {
+		name string
+		pos  extract.Pos
+	}
+	count := map[key]int{}
+	for _, r := range a.Refs {
+		count[key{r.Name, r.Pos}]++
+	}
+	for _, r := range b.Refs {
+		count[key{r.Name, r.Pos}]--
+	}
+	for k, n := range count {
+		if n == 0 {
+			continue
+		}
+		off := lines[k.pos.Line] + k.pos.Col
+		inside := false
+		for _, s := range reg.Spans {
+			if off >= s.Start && off < s.End {
+				inside = true
+			}
+		}
+		if inside {
+			if in < 3 {
+				fmt.Printf("   inside a span: %s at %d:%d, %+d in tree-sitter's\n", k.name, k.pos.Line+1, k.pos.Col, n)
+			}
+			in++
+		} else {
+			out++
+		}
+	}
+	return in, out
+}
+
+// hasError reports whether tree-sitter's tree of src has an error node.
+func hasError(src []byte) bool {
+	tree, err := extract.ParseTree(context.Background(), lang, src, extract.BudgetFor(len(src)))
+	if err != nil {
+		return true
+	}
+	defer tree.Release()
+	return tree.Root().HasError()
 }
 
 func opnd(r *extract.Result, x extract.Ref) string {

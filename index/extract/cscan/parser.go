@@ -16,6 +16,7 @@ type parser struct {
 	toks []tok
 	i    int
 	e    *emitter
+	reg  regions
 	dry  bool // a look-ahead: nothing is recorded
 	// declTop: the next declarator is a top-level declaration's, where
 	// macros may follow a function declarator's parameters.
@@ -104,11 +105,17 @@ func (p *parser) items(ctx int) {
 				}
 				return
 			}
-			p.directive(ctx, nil)
+			if ctx == ctxTop {
+				p.topItem(func() { p.directive(ctx, nil) })
+			} else {
+				p.directive(ctx, nil)
+			}
 		case ctx == ctxField && p.is(t, "}"):
 			return
 		case p.is(t, ";"):
 			p.i++
+		case ctx == ctxTop:
+			p.topItem(func() { p.declaration(ctx) })
 		default:
 			p.declaration(ctx)
 		}
@@ -138,7 +145,11 @@ func (p *parser) directive(ctx int, b *bodyState) {
 		p.eol()
 	case "if", "ifdef", "ifndef":
 		p.condition(t.Dir)
-		p.conditional(ctx, b)
+		top := ctx == ctxTop && b == nil && !p.dry
+		if top {
+			p.condOpen(t)
+		}
+		p.conditional(ctx, b, top)
 	case "else", "elif", "endif":
 		fail("#%s without #if", t.Dir)
 	default:
@@ -147,7 +158,8 @@ func (p *parser) directive(ctx int, b *bodyState) {
 }
 
 // conditional parses the branches of an #if after its condition.
-func (p *parser) conditional(ctx int, b *bodyState) {
+// top: a top-level conditional, whose lines condLine records.
+func (p *parser) conditional(ctx int, b *bodyState, top bool) {
 	var at bodyState
 	if b != nil {
 		at = *b
@@ -171,11 +183,17 @@ func (p *parser) conditional(ctx int, b *bodyState) {
 		switch t.Dir {
 		case "endif":
 			p.eol()
+			if top {
+				p.condClose(t)
+			}
 			return
 		case "else":
 			p.eol()
 		case "elif":
 			p.condition("if")
+		}
+		if top {
+			p.condLine(t)
 		}
 	}
 }
