@@ -2,6 +2,7 @@ package cscan
 
 import (
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/internal/cregion"
 )
 
 // Contexts items are parsed in.
@@ -16,7 +17,7 @@ type parser struct {
 	toks []tok
 	i    int
 	e    *emitter
-	reg  regions
+	reg  cregion.Collector
 	dry  bool // a look-ahead: nothing is recorded
 	// declTop: the next declarator is a top-level declaration's, where
 	// macros may follow a function declarator's parameters.
@@ -147,7 +148,7 @@ func (p *parser) directive(ctx int, b *bodyState) {
 		p.condition(t.Dir)
 		top := ctx == ctxTop && b == nil && !p.dry
 		if top {
-			p.condOpen(t)
+			p.reg.Open(p.lineSpan(t))
 		}
 		p.conditional(ctx, b, top)
 	case "else", "elif", "endif":
@@ -184,7 +185,7 @@ func (p *parser) conditional(ctx int, b *bodyState, top bool) {
 		case "endif":
 			p.eol()
 			if top {
-				p.condClose(t)
+				p.reg.Close(p.lineSpan(t))
 			}
 			return
 		case "else":
@@ -193,7 +194,7 @@ func (p *parser) conditional(ctx int, b *bodyState, top bool) {
 			p.condition("if")
 		}
 		if top {
-			p.condLine(t)
+			p.reg.Line(p.lineSpan(t))
 		}
 	}
 }

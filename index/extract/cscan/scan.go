@@ -85,9 +85,8 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 		fail("unmatched %s", p.text(p.toks[p.i]))
 	}
 	p.e.flushComments(uint32(len(src)) + 1)
-	if len(p.reg.spans) > 0 {
-		return nil, &extract.Regions{Res: p.e.res, Spans: p.reg.spans, Keep: p.reg.keep,
-			Dedupe: []extract.SymbolKind{extract.KindVariable, extract.KindField}, Why: p.reg.why}
+	if reg := p.reg.Regions(p.e.res, []extract.SymbolKind{extract.KindVariable, extract.KindField}); reg != nil {
+		return nil, reg
 	}
 	return p.e.res, nil
 }
