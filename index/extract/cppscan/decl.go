@@ -175,8 +175,9 @@ func (p *parser) namespace() {
 	name := p.at(1)
 	if p.is(name, "{") {
 		p.i += 2
+		p.nsOpen(kw, name)
 		p.items(ctxNS)
-		p.expect("}")
+		p.nsClose(p.expect("}"))
 		return
 	}
 	if !p.isName(name) || !p.is(p.at(2), "{") {
@@ -187,9 +188,25 @@ func (p *parser) namespace() {
 		name: name, nameEnd: name.End})
 	p.ref(name, false)
 	p.i += 3
+	p.nsOpen(kw, p.at(-1))
 	p.items(ctxNS)
 	end := p.expect("}")
+	p.nsClose(end)
 	p.end(sym, opened, end.End)
+}
+
+// nsOpen and nsClose keep a namespace's head (from its keyword to its
+// "{") and its "}" for tree-sitter when it encloses a span.
+func (p *parser) nsOpen(kw, brace tok) {
+	if !p.dry {
+		p.reg.Open(extract.Span{Start: kw.Start, End: brace.End})
+	}
+}
+
+func (p *parser) nsClose(brace tok) {
+	if !p.dry {
+		p.reg.Close(extract.Span{Start: brace.Start, End: brace.End})
+	}
 }
 
 // using reads a using directive, declaration or alias.

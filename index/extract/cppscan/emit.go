@@ -19,6 +19,7 @@ type emitter struct {
 	doc      extract.ScanDoc
 	names    extract.Names
 	vars     map[varKey]bool
+	varLog   []varKey // vars' keys in the order added, for rollback
 }
 
 type varKey struct {
@@ -109,6 +110,7 @@ func (e *emitter) define(d *def) (sym int32, opened bool) {
 			return -1, false
 		}
 		e.vars[k] = true
+		e.varLog = append(e.varLog, k)
 	}
 	s := extract.Symbol{
 		Name:      name,

@@ -298,9 +298,11 @@ func (p *parser) classBody(kw, name tok, nameEnd uint32, w tmpl) {
 		defAt(&d, kw, w)
 		sym, opened = p.define(&d)
 	}
+	p.classOpen()
 	p.i++ // {
 	p.items(ctxClass)
 	end := p.expect("}")
+	p.classClose()
 	p.end(sym, opened, end.End)
 }
 

@@ -2,6 +2,7 @@ package cppscan
 
 import (
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/internal/cregion"
 )
 
 // Contexts items are parsed in.
@@ -21,6 +22,10 @@ type parser struct {
 	// The declarators' symbols of the declaration being read, whose
 	// ranges end at its ";".
 	pending []pend
+	reg     cregion.Collector
+	// The first token of each item being read (outerItem), innermost
+	// last: where a class's head starts.
+	itemStarts []int
 }
 
 func newParser(src, masked []byte, toks []tok, comments []comment) *parser {
@@ -96,7 +101,7 @@ func (p *parser) items(ctx int) {
 			if t.Dir == "else" || t.Dir == "elif" || t.Dir == "endif" {
 				return
 			}
-			p.directive(ctx, nil)
+			p.outerItem(func() { p.directive(ctx, nil) })
 		case p.is(t, "}"):
 			if ctx == ctxTop {
 				fail("unmatched } at %d", t.Start)
@@ -106,8 +111,13 @@ func (p *parser) items(ctx int) {
 			p.i++
 		case ctx == ctxClass && p.word(t) == wAccess && p.is(p.at(1), ":"):
 			p.access(t)
+			if !p.dry {
+				// Kept with the class around a span: the walker's
+				// members take their access from it.
+				p.reg.Line(extract.Span{Start: t.Start, End: p.toks[p.i-1].End})
+			}
 		default:
-			p.declaration(ctx)
+			p.outerItem(func() { p.declaration(ctx) })
 		}
 	}
 }
@@ -145,7 +155,11 @@ func (p *parser) directive(ctx int, b *bodyState) {
 		p.eol()
 	case "if", "ifdef", "ifndef":
 		p.condition(t.Dir)
-		p.conditional(ctx, b)
+		outer := b == nil && !p.dry
+		if outer {
+			p.reg.Open(p.lineSpan(t))
+		}
+		p.conditional(ctx, b, outer)
 	case "else", "elif", "endif":
 		fail("#%s without #if", t.Dir)
 	default:
@@ -153,8 +167,10 @@ func (p *parser) directive(ctx int, b *bodyState) {
 	}
 }
 
-// conditional parses the branches of an #if after its condition.
-func (p *parser) conditional(ctx int, b *bodyState) {
+// conditional parses the branches of an #if after its condition; outer:
+// one between declarations, whose lines the Collector keeps if a span
+// is declined inside.
+func (p *parser) conditional(ctx int, b *bodyState, outer bool) {
 	var at bodyState
 	if b != nil {
 		at = *b
@@ -176,11 +192,17 @@ func (p *parser) conditional(ctx int, b *bodyState) {
 		switch t.Dir {
 		case "endif":
 			p.eol()
+			if outer {
+				p.reg.Close(p.lineSpan(t))
+			}
 			return
 		case "else":
 			p.eol()
 		case "elif":
 			p.condition("if")
+		}
+		if outer {
+			p.reg.Line(p.lineSpan(t))
 		}
 	}
 }

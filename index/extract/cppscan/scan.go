@@ -75,5 +75,8 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 	}
 	p.e.flushComments(uint32(len(src)) + 1)
 	extract.CppDropHoisted(src, p.e.res)
+	if reg := p.reg.Regions(p.e.res, []extract.SymbolKind{extract.KindVariable, extract.KindField}); reg != nil {
+		return nil, reg
+	}
 	return p.e.res, nil
 }
