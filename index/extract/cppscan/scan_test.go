@@ -1,6 +1,7 @@
 package cppscan_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -17,6 +18,17 @@ import (
 func treeSitter(t testing.TB, src []byte) *extract.Result {
 	t.Helper()
 	return scantest.TreeSitter(t, "cpp", "t.hpp", src, extract.Options{Budget: time.Minute})
+}
+
+// merged is the extractor's result for src, where the scanner reads
+// what it can and tree-sitter the items it declines.
+func merged(t testing.TB, src []byte) *extract.Result {
+	t.Helper()
+	res, err := extract.For("cpp").Extract(context.Background(), "t.cpp", src, extract.Options{Budget: time.Minute})
+	if err != nil {
+		t.Fatalf("extract: %v", err)
+	}
+	return res
 }
 
 // hasSyntaxError reports whether tree-sitter's tree of src has an error.
@@ -52,6 +64,12 @@ var tricky = []struct {
 	{name: "a call or a declaration", src: "void f() { a::b(c::d); }\n", fallback: true},
 	{name: "conversion operator", src: "struct s { operator bool() const; };\n", fallback: true},
 	{name: "raw string", src: "const char* s = R\"(x)\";\n", fallback: true},
+	// Read in part (extract.Regions): the declined items are
+	// tree-sitter's, inside the namespaces, classes and conditionals
+	// kept around them, and the rest the scanner's.
+	{name: "declined members between read ones", fallback: true, src: "#ifndef H\n#define H\nnamespace boost {\nnamespace detail {\n\n/// A guard.\ntemplate <class T>\nclass guard : public base<T>\n{\npublic:\n  guard() : v_(0) {}\n  /// Converts. TODO more\n  operator bool() const { return v_ != 0; }\n  int get() const { return v_; }\nprivate:\n#if defined(X)\n  void f() { h<int>()(x); }\n#endif\n  int v_; // FIXME v\n};\n\nint g(int x) { return x; }\nvoid h() { h<int>()(x); }\nint k;\n\n} // namespace detail\n} // namespace boost\n#endif\n"},
+	{name: "a declined item in an anonymous namespace", fallback: true, src: "namespace {\nint a;\nvoid f() { h<int>()(x); }\nstruct s { int m; } v;\n}\nint b;\n"},
+	{name: "a redeclaration in a declined item", fallback: true, src: "int x;\nstruct s { operator bool() const; } x;\nint y;\n"},
 }
 
 func TestScanMatchesTreeSitter(t *testing.T) {
@@ -63,9 +81,16 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 				if err == nil {
 					t.Fatalf("Scan accepted %q; want a fallback", tc.src)
 				}
-				return
-			}
-			if err != nil {
+				var reg *extract.Regions
+				if !errors.As(err, &reg) {
+					return
+				}
+				// The merged result must be the whole file's wherever
+				// tree-sitter reads it whole.
+				if got = merged(t, src); hasSyntaxError(t, src) {
+					return
+				}
+			} else if err != nil {
 				t.Fatalf("Scan: %v", err)
 			}
 			if hasSyntaxError(t, src) {
@@ -164,6 +189,11 @@ func FuzzScan(f *testing.F) {
 		}
 		got, err := cppscan.Scan(src, false)
 		if err != nil {
+			// A file read in part is not compared here: the items the
+			// scanner reads around a declined one diverge where it
+			// reads them wrong (`class c { public: A0(); A0 A(){}; };`,
+			// which it reads alone too, a bug to mend) and the fuzzer
+			// finds those first.
 			var fb interface{ Error() string }
 			if !errors.As(err, &fb) {
 				t.Fatalf("Scan: unexpected error type %T", err)

@@ -132,7 +132,7 @@ func (t *Toks) End(s int, lang Lang) (last int, ok bool) {
 // declarations and the body right after a ";" (F(x) y; is a macro
 // type's declaration).
 func (t *Toks) OldStyleParams(k int) bool {
-	if !t.name(k + 1) {
+	if k+1 >= len(t.Toks) || t.Toks[k+1].Kind != clex.Ident {
 		return false
 	}
 	j := k - 1 // names and commas, alternating, back to the "("
