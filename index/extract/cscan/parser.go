@@ -2,6 +2,7 @@ package cscan
 
 import (
 	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/internal/clex"
 	"github.com/parleyhq/parley/index/extract/internal/cregion"
 )
 
@@ -42,9 +43,15 @@ func newParser(src []byte, toks []tok, comments []comment) *parser {
 
 func (p *parser) peek() tok { return p.at(0) }
 
+// at is the token k after p.i; a literal the lexer marked Bad declines
+// the item reading it.
 func (p *parser) at(k int) tok {
 	if p.i+k < len(p.toks) && p.i+k >= 0 {
-		return p.toks[p.i+k]
+		t := p.toks[p.i+k]
+		if t.Kind == clex.Bad {
+			fail("a prefixed or continued literal at %d", t.Start)
+		}
+		return t
 	}
 	return tok{}
 }

@@ -26,6 +26,11 @@ const (
 	Punct
 	Directive
 	EOL
+	// Bad is a literal the scanners do not read as tree-sitter does (a
+	// prefixed one, L"x" or a user-defined literal's operator"", or one
+	// continued over a line break): a parser declines the item holding
+	// it, and only that item (extract.Regions).
+	Bad
 )
 
 // Mode is the language lexed.
@@ -150,28 +155,17 @@ func (l *lexer) token(inDir bool) bool {
 			e++
 		}
 		if e < len(src) && (src[e] == '"' || src[e] == '\'') {
-			fail("prefixed literal")
+			if src[e-1] == 'R' && src[e] == '"' {
+				fail("raw string literal") // its end cannot be found as a string's
+			}
+			l.literal(s, e, Bad)
+			return true
 		}
 		l.add(Ident, s, e)
 	case c >= '0' && c <= '9' || c == '.' && s+1 < len(src) && src[s+1] >= '0' && src[s+1] <= '9':
 		l.number(s)
 	case c == '"' || c == '\'':
-		e := s + 1
-		for ; e < len(src) && src[e] != c; e++ {
-			switch src[e] {
-			case '\\':
-				e++
-				if e < len(src) && src[e] == '\n' {
-					fail("continued literal")
-				}
-			case '\n':
-				fail("unterminated literal")
-			}
-		}
-		if e >= len(src) {
-			fail("unterminated literal")
-		}
-		l.add(Str, s, e+1)
+		l.literal(s, s, Str)
 	default:
 		n := l.punctLen(src[s:])
 		if n == 0 {
@@ -180,6 +174,31 @@ func (l *lexer) token(inDir bool) bool {
 		l.add(Punct, s, s+n)
 	}
 	return true
+}
+
+// literal lexes a string or character literal from s, its quote at q,
+// as a kind token, or Bad when it is continued over a line break.
+func (l *lexer) literal(s, q int, kind uint8) {
+	src, c := l.src, l.src[q]
+	lines := uint32(0)
+	e := q + 1
+	for ; e < len(src) && src[e] != c; e++ {
+		switch src[e] {
+		case '\\':
+			e++
+			if e < len(src) && src[e] == '\n' {
+				kind = Bad
+				lines++
+			}
+		case '\n':
+			fail("unterminated literal")
+		}
+	}
+	if e >= len(src) {
+		fail("unterminated literal")
+	}
+	l.add(kind, s, e+1)
+	l.line += lines
 }
 
 func (l *lexer) add(kind uint8, s, e int) {
