@@ -107,6 +107,11 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, err)
 	}
+	if e.spec.name == "c" && !opts.TreeSitter && LooksCpp(src) {
+		if cpp := For("cpp"); cpp != nil {
+			return cpp.Extract(ctx, path, src, opts) // lang_c_cpp.go
+		}
+	}
 	res, reg, ok := scan(e.spec.name, src, opts)
 	if ok {
 		return res, nil

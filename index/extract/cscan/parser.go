@@ -122,11 +122,30 @@ func (p *parser) items(ctx int) {
 			return
 		case p.is(t, ";"):
 			p.i++
+		case ctx == ctxTop && p.is(t, "{"):
+			p.topItem(p.block)
 		case ctx == ctxTop:
 			p.topItem(func() { p.declaration(ctx) })
 		default:
 			p.declaration(ctx)
 		}
+	}
+}
+
+// block reads a compound statement at the level of the file, which
+// tree-sitter-c takes as a top-level statement, read as a function's
+// body is. One followed by a comma is an element of an initializer in
+// a file made to be #included into one (Tk's ks_names.h: a table of
+// { "name", value },), an error to tree-sitter, whose recovery on such
+// a file runs past its budget with no record; the scanner reads the
+// elements' references.
+func (p *parser) block() {
+	p.i++ // {
+	b := bodyState{depth: 1}
+	var dos []int
+	p.body(&b, &dos)
+	if p.is(p.peek(), ",") {
+		p.i++
 	}
 }
 

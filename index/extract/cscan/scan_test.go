@@ -100,6 +100,8 @@ var tricky = []struct {
 	{name: "call or declaration 2", src: "void f(void) {\n\tif (x) {} else {\n\t\tassert(c[u-1] >= 0);\n\t}\n}\n", fallback: true},
 	{name: "call of a call", src: "void f(void) { x.f(a)(b); }\n", fallback: true},
 	{name: "include in a struct", src: "struct S {\n# include <x.h>\n};\n", fallback: true},
+	{name: "top-level blocks", src: "int a;\n{ f(1); if (x) g(); }\n{ y; }\nint b;\n"},
+	{name: "an initializer's elements", mayErr: true, src: "/* a table */\n{ \"Linefeed\", 0xFF0A },\n{ \"Clear\", K(2) },\n"},
 	// Read in part (extract.Regions): the declined items are
 	// tree-sitter's, the rest the scanner's, merged.
 	{name: "declined items between read ones", fallback: true, src: "/* doc a */\nint a;\n#ifdef X\nstatic int b;\n// doc f TODO later\nvoid f(char **arg) {\n\tg();\n\tunsetenv(arg[0]);\n}\nint c; /* FIXME c */\n#else\nint a2;\n#endif /* TODO endif */\nint d; // TODO d\nint e, x = sizeof (g (1)); int h;\n"},
