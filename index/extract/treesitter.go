@@ -156,10 +156,10 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 		return nil, fmt.Errorf("extract %s: %w", path, werr)
 	}
 	if reg != nil {
-		// Syntax errors alone are no reason: the scanner's records stand.
-		partial := partialReason(tree, root, &Result{Partial: res.Partial, Symbols: reg.Res.Symbols}, stopped, budget, softBudgetFor(len(src)))
+		partial := res.Partial
 		res = reg.merge(res, src)
 		res.Partial = partial
+		res.Partial = partialReason(tree, root, res, stopped, budget, softBudgetFor(len(src)))
 		return res, nil
 	}
 	annotate(opts, e.spec.name, &Tree{Tree: tree, Lang: c.lang}, src, res)
