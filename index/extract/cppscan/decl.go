@@ -18,14 +18,16 @@ type tmpl struct {
 func (p *parser) declaration(ctx int) {
 	var w tmpl
 	if t := p.peek(); p.word(t) == wTemplate {
-		if !p.is(p.at(1), "<") {
-			fail("explicit instantiation at %d", t.Start)
-		}
-		w = tmpl{ok: true, start: t.Start, line: t.Line}
-		p.i++
-		p.templateParams()
-		if p.word(p.peek()) == wTemplate {
-			fail("nested template at %d", p.peek().Start)
+		// template <class T> template <class U> R A<T>::f(U): the
+		// declaration's wrapper is the innermost template_declaration.
+		for p.word(t) == wTemplate {
+			if !p.is(p.at(1), "<") {
+				fail("explicit instantiation at %d", t.Start)
+			}
+			w = tmpl{ok: true, start: t.Start, line: t.Line}
+			p.i++
+			p.templateParams()
+			t = p.peek()
 		}
 	}
 	t := p.peek()

@@ -59,6 +59,7 @@ var tricky = []struct {
 	{name: "friends and static_assert", src: "struct s {\n  friend bool operator==(const s& a, const s& b) { return a.x == b.x; }\n  friend void swap(s& a, s& b);\n  friend class k;\n  static_assert(sizeof(int) == 4, \"x\");\n};\nvoid f() { static_assert(g(1), \"y\"); }\n"},
 	{name: "a variable template in an initializer", src: "template <typename T>\nconstexpr bool ok_v = is_a_v<T> || is_b_v<T>;\n"},
 	{name: "a qualified class name", src: "namespace traits { template <typename T> struct q; }\ntemplate <typename T>\nstruct traits::q<T> { int x; };\n"},
+	{name: "nested templates", src: "namespace n {\n/// Sets.\ntemplate <class T>\ntemplate <class U>\nvoid holder<T>::set(U u)\n{\n  value = u;\n}\n// inner\ntemplate <class T> template <class U> int holder<T>::get(U u) const { return f(u); }\n}\n"},
 	{name: "a template's temporary called", src: "void f() { h<int>()(x); }\n", fallback: true},
 	{name: "a function pointer", src: "void (*fp)(int);\n", fallback: true},
 	{name: "a call or a declaration", src: "void f() { a::b(c::d); }\n", fallback: true},
