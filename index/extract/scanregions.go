@@ -28,9 +28,13 @@ type Span struct{ Start, End uint32 }
 // file has no error, the merged result equals the whole file's: a
 // top-level item's subtree does not depend on the items around it.
 type Regions struct {
-	Res   *Result
-	Spans []Span
-	Keep  []Span
+	Res *Result
+	// Masked is the source as the scanner read it, the language's mask
+	// applied (CMask, CppMask), which tree-sitter then reads blanked:
+	// the mask is not computed twice.
+	Masked []byte
+	Spans  []Span
+	Keep   []Span
 	// Dedupe lists the kinds the language's walker records once per
 	// parent and name (the topOnly rules: a redeclared variable), which
 	// the merge applies again across the two halves.

@@ -147,7 +147,7 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	}
 	w := getWalker(ctx, c, src, res, time.Now().Add(budget))
 	w.walk(root)
-	if w.err == nil && c.spec.finish != nil {
+	if w.err == nil && c.spec.finish != nil && reg == nil {
 		c.spec.finish(w)
 	}
 	werr := w.err
@@ -159,6 +159,11 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 		partial := res.Partial
 		res = reg.merge(res, src)
 		res.Partial = partial
+		if c.spec.finish != nil {
+			// Once, on the merged records (cppDropHoisted; a finish
+			// reading walker state, as JavaScript's does, has no Regions).
+			c.spec.finish(&tsWalker{src: src, res: res, c: c})
+		}
 		res.Partial = partialReason(tree, root, res, stopped, budget, softBudgetFor(len(src)))
 		return res, nil
 	}

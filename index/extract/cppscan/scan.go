@@ -74,9 +74,9 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 		fail("unmatched %s", p.text(p.toks[p.i]))
 	}
 	p.e.flushComments(uint32(len(src)) + 1)
-	extract.CppDropHoisted(src, p.e.res)
-	if reg := p.reg.Regions(p.e.res, []extract.SymbolKind{extract.KindVariable, extract.KindField}); reg != nil {
-		return nil, reg
+	if reg := p.reg.Regions(p.e.res, masked, []extract.SymbolKind{extract.KindVariable, extract.KindField}); reg != nil {
+		return nil, reg // the extractor drops hoisted symbols from the merged records
 	}
+	extract.CppDropHoisted(src, p.e.res)
 	return p.e.res, nil
 }

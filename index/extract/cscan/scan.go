@@ -85,7 +85,7 @@ func Scan(src []byte, describe bool) (res *extract.Result, err error) {
 		fail("unmatched %s", p.text(p.toks[p.i]))
 	}
 	p.e.flushComments(uint32(len(src)) + 1)
-	if reg := p.reg.Regions(p.e.res, []extract.SymbolKind{extract.KindVariable, extract.KindField}); reg != nil {
+	if reg := p.reg.Regions(p.e.res, masked, []extract.SymbolKind{extract.KindVariable, extract.KindField}); reg != nil {
 		return nil, reg
 	}
 	return p.e.res, nil

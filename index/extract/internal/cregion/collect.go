@@ -71,11 +71,12 @@ func (c *Collector) Close(s extract.Span) {
 }
 
 // Regions is the scanner's answer when it declined an item (nil when
-// it read them all): res holds its records, dedupe the kinds its
-// walker records once per parent and name.
-func (c *Collector) Regions(res *extract.Result, dedupe []extract.SymbolKind) *extract.Regions {
+// it read them all): res holds its records, masked the bytes it read
+// (the language's mask of the source), dedupe the kinds its walker
+// records once per parent and name.
+func (c *Collector) Regions(res *extract.Result, masked []byte, dedupe []extract.SymbolKind) *extract.Regions {
 	if len(c.Spans) == 0 {
 		return nil
 	}
-	return &extract.Regions{Res: res, Spans: c.Spans, Keep: c.Keep, Dedupe: dedupe, Why: c.Why}
+	return &extract.Regions{Res: res, Masked: masked, Spans: c.Spans, Keep: c.Keep, Dedupe: dedupe, Why: c.Why}
 }
