@@ -95,11 +95,43 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 			s.typed, s.named = true, true
 			p.typeName()
 		default:
+			if p.is(t, "::") && !s.typed && p.isName(p.at(1)) && !p.is(p.at(2), "(") && !p.globalPrim() {
+				// ::boost::x: a qualified_identifier without a scope,
+				// whose names tree-sitter types as boost::x's.
+				p.i++
+				s.typed, s.named = true, true
+				p.typeName()
+				continue
+			}
 			if p.is(t, "::") && !s.typed {
 				fail("global qualifier at %d", t.Start)
 			}
 			return
 		}
+	}
+}
+
+// globalPrim reports whether the global qualifier at p.i leads to a
+// primitive type's name (::boost::uint32_t), which tree-sitter reads
+// as an error.
+func (p *parser) globalPrim() bool {
+	for k := 1; ; k += 2 {
+		if w := p.word(p.at(k)); w == wPrim || w == wSized {
+			return true
+		}
+		if !p.isName(p.at(k)) {
+			return false
+		}
+		n := k + 1
+		if p.is(p.at(n), "<") {
+			if n = p.skipAngle(n + 1); n < 0 {
+				return false
+			}
+		}
+		if !p.is(p.at(n), "::") {
+			return false
+		}
+		k = n - 1
 	}
 }
 
@@ -259,7 +291,9 @@ func (p *parser) bases() {
 		case p.is(t, ","):
 			p.i++
 		case p.isName(t) || p.is(t, "::"):
-			if p.is(t, "::") {
+			if p.is(t, "::") && !p.globalPrim() {
+				p.i++ // ::boost::x, as boost::x
+			} else if p.is(t, "::") {
 				fail("global qualifier in bases")
 			}
 			p.typeName()

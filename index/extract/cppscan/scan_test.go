@@ -60,6 +60,8 @@ var tricky = []struct {
 	{name: "a variable template in an initializer", src: "template <typename T>\nconstexpr bool ok_v = is_a_v<T> || is_b_v<T>;\n"},
 	{name: "a qualified class name", src: "namespace traits { template <typename T> struct q; }\ntemplate <typename T>\nstruct traits::q<T> { int x; };\n"},
 	{name: "nested templates", src: "namespace n {\n/// Sets.\ntemplate <class T>\ntemplate <class U>\nvoid holder<T>::set(U u)\n{\n  value = u;\n}\n// inner\ntemplate <class T> template <class U> int holder<T>::get(U u) const { return f(u); }\n}\n"},
+	{name: "global qualifiers", src: "namespace n {\n::boost::u32 f(::std::sz n);\nstatic ::boost::detail::x<int>::type v = 1;\nstruct s : ::boost::base<s>, public ::a::b {\n  ::std::vector<int> m;\n  const ::a::b& get() const { return ::a::g(m); }\n};\n}\n"},
+	{name: "a global qualifier before a primitive type", src: "namespace n {\nstatic ::boost::uint32_t v;\n}\n", fallback: true},
 	{name: "a template's temporary called", src: "void f() { h<int>()(x); }\n", fallback: true},
 	{name: "a function pointer", src: "void (*fp)(int);\n", fallback: true},
 	{name: "a call or a declaration", src: "void f() { a::b(c::d); }\n", fallback: true},
