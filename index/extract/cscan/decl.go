@@ -15,7 +15,7 @@ type specs struct {
 // declaration parses one declaration, type definition or function
 // definition at p.i.
 func (p *parser) declaration(ctx int) {
-	first := p.peek()
+	first, at := p.peek(), p.i
 	if p.word(first) == wTypedef {
 		p.typedef(ctx)
 		return
@@ -46,10 +46,15 @@ func (p *parser) declaration(ctx int) {
 		if sp.onlyID && n == 0 && p.is(start, "(") && !p.is(p.at(1), "*") {
 			fail("a macro call or a declarator in parentheses at %d", start.Start)
 		}
-		p.declTop = ctx == ctxTop
+		p.declTop, p.funcOfFunc = ctx == ctxTop, false
 		name, isFunc := p.declarator(false)
 		if name.Kind == 0 {
 			fail("declarator without a name at %d", start.Start)
+		}
+		if p.funcOfFunc && ctx == ctxTop && !p.is(p.peek(), "{") && p.word(first) == wIdent && p.is(p.toks[at+1], "*") {
+			// W* VG_(copy)(W* w);: also a product of a call's call,
+			// which tree-sitter prefers in some files' context.
+			fail("function returning a function at %d", start.Start)
 		}
 		if p.attributes() != 0 && p.is(p.peek(), "=") {
 			fail("attribute before an initializer") // tree-sitter ends the declaration there

@@ -50,8 +50,13 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 	for k := 0; ; k++ {
 		t := p.peek()
 		switch {
-		case k == 1 && isFunc && p.is(t, "(") && p.is(p.at(-1), ")") && name.Kind != 0 && p.is(p.at(-2), "(") == false:
-			fail("function returning a function at %d", t.Start) // VG_(name)(...): a macro
+		case k == 1 && isFunc && p.is(t, "(") && p.is(p.at(-1), ")") && name.Kind != 0 && !p.is(p.at(-2), "("):
+			// VG_(name)(...), TRANS(Open)(...): a macro, which
+			// tree-sitter reads as a function declarator of one
+			// (named VG_), as the scanner does; declaration decides
+			// whether it may also be an expression.
+			p.funcOfFunc = true
+			p.params()
 		case p.is(t, "["):
 			p.i++
 			p.expr("]")

@@ -23,6 +23,9 @@ type parser struct {
 	// declTop: the next declarator is a top-level declaration's, where
 	// macros may follow a function declarator's parameters.
 	declTop bool
+	// funcOfFunc: the last declarator was a function's returning a
+	// function, f(a)(b).
+	funcOfFunc bool
 	// In a body: whether each open "(" is a call's, and whether the
 	// last ")" closed one.
 	callParens []bool

@@ -96,6 +96,8 @@ var tricky = []struct {
 	{name: "pointer return masked", src: "static T *make(void);\nextern struct S *g(int);\nconst T *h(void) { return 0; }\n", mayErr: true},
 	{name: "attribute before initializer", src: "static int a[] __attribute__((unused)) = { 1 };\n", fallback: true},
 	{name: "function returning a function", src: "W* VG_(copy) (W* w);\n", fallback: true},
+	{name: "macro-named functions", src: "void VG_(f)(int a, char *b);\nint\nTRANS(Received) (const char * protocol)\n{\n  int i = 0;\n  return g(i);\n}\nstatic int TRANS(LocalClose)(XtransConnInfo ciptr);\nextern W* VG_(copy) (W* w);\nW *VG_(dup)(W *w) { return w; }\nHChar VG_(tolower) ( HChar c );\nstruct s { W* VG_(a)(b); int c; };\n"},
+	{name: "macro-named function after an export macro", mayErr: true, src: "int a;\nBZ_EXTERN int BZ_API(BZ2_bzCompress) ( \n      bz_stream* strm, \n      int action \n   );\n"},
 	{name: "call or declaration", src: "void f(char **arg) {\n\tg();\n\tunsetenv(arg[0]);\n}\n", fallback: true},
 	{name: "call or declaration 2", src: "void f(void) {\n\tif (x) {} else {\n\t\tassert(c[u-1] >= 0);\n\t}\n}\n", fallback: true},
 	{name: "call of a call", src: "void f(void) { x.f(a)(b); }\n", fallback: true},
