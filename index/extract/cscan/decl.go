@@ -46,7 +46,11 @@ func (p *parser) declaration(ctx int) {
 		if sp.onlyID && n == 0 && p.is(start, "(") && !p.is(p.at(1), "*") {
 			fail("a macro call or a declarator in parentheses at %d", start.Start)
 		}
-		p.declTop, p.funcOfFunc = ctx == ctxTop, false
+		// A field's function pointer may be followed by macros too
+		// (Tcl's stubs: `(*tcl_Panic) (const char *format, ...)
+		// TCL_FORMAT_PRINTF(1, 2);`), an error to tree-sitter, which
+		// ends the field before them (TestScanWhereTreeSitterIsWrong).
+		p.declTop, p.funcOfFunc = ctx == ctxTop || ctx == ctxField, false
 		name, isFunc := p.declarator(false)
 		if name.Kind == 0 {
 			fail("declarator without a name at %d", start.Start)
