@@ -225,6 +225,7 @@ func (p *parser) params() {
 			p.i++
 			p.expr("]")
 			p.expect("]")
+		case p.macroParam():
 		case t.Kind == tIdent:
 			p.argWord(t)
 		case (p.is(t, "*") || p.is(t, "&") || p.is(t, "&&")) && (p.is(p.at(-1), "(") || p.is(p.at(-1), ",")):
@@ -378,4 +379,34 @@ func (p *parser) macroMember() bool {
 			}
 		}
 	}
+}
+
+// macroParam reads a parameter whose type is a macro's call, as the
+// compiler does (BOOST_ASIO_MOVE_ARG(T) h, M(Args)... args): the
+// macro is a callee, its arguments a type. It is the only reading of a
+// name after the parentheses, which tree-sitter's grammar has none
+// for: an error tree (pinned in TestScanWhereTreeSitterIsWrong).
+func (p *parser) macroParam() bool {
+	t := p.peek()
+	if !p.isName(t) || !p.is(p.at(1), "(") || !p.is(p.at(-1), "(") && !p.is(p.at(-1), ",") {
+		return false
+	}
+	k := 2
+	for ; p.isName(p.at(k)) || p.is(p.at(k), "::"); k++ {
+	}
+	if !p.is(p.at(k), ")") || k == 2 {
+		return false
+	}
+	after := p.at(k + 1)
+	if p.is(after, "...") {
+		after = p.at(k + 2)
+	}
+	if !p.isName(after) {
+		return false
+	}
+	p.ref(t, true)
+	p.i += 2
+	p.typeUntil(")")
+	p.i++
+	return true
 }

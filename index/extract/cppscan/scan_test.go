@@ -113,7 +113,9 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // container or the namespace its symbol; a template's parameter loses
 // its reference when the body holds a conditional (asio's global.hpp);
 // a temporary of a template type is no call (std::equal_to<...>() in
-// algorithm's is_palindrome.hpp).
+// algorithm's is_palindrome.hpp); a parameter whose type is a macro's
+// call (asio's BOOST_ASIO_MOVE_ARG(T) h) has no reading in the grammar,
+// and the error swallows the class around it.
 func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 	cases := []struct {
 		src   string
@@ -133,6 +135,10 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 			[]string{"function  is_p"},
 			[]string{"I false", "is_p false", "I false", "begin false", "I false", "end false", "is_p true", "begin false", "end false",
 				"std false", "equal_to true", "std false", "iterator_traits false", "I false", "value_type false"}},
+		{"class c {\n  template <typename H>\n  c(BOOST_ASIO_MOVE_ARG(H) h, const A& a) : h_(h) {}\n  void f(M(Args)... args);\n};\n",
+			[]string{"class  c", "constructor c c", "method c f"},
+			[]string{"c false", "H false", "c false", "BOOST_ASIO_MOVE_ARG true", "H false", "h false", "A false", "a false",
+				"h_ false", "h false", "f false", "M true", "Args false", "args false"}},
 	}
 	for _, tc := range cases {
 		src := []byte(tc.src)
