@@ -39,12 +39,13 @@ func newParser(src, masked []byte, toks []tok, comments []comment) *parser {
 
 func (p *parser) peek() tok { return p.at(0) }
 
-// at is the token k after p.i; a literal the lexer marked Bad declines
-// the item reading it.
+// at is the token k after p.i; a literal or directive the lexer marked
+// Bad declines the item that reaches it (k == 0: a look-ahead sees a
+// token of no kind it expects, and leaves it to be reached).
 func (p *parser) at(k int) tok {
 	if p.i+k < len(p.toks) && p.i+k >= 0 {
 		t := p.toks[p.i+k]
-		if t.Kind == clex.Bad {
+		if t.Kind == clex.Bad && k == 0 {
 			fail("a prefixed or continued literal at %d", t.Start)
 		}
 		return t

@@ -1,5 +1,80 @@
 package clex
 
+// directiveOrBad lexes a preprocessor line starting at its "#", or,
+// where the lexer does not read it as tree-sitter does, makes the whole
+// logical line one Bad token, which declines only the item holding it.
+func (l *lexer) directiveOrBad() {
+	s, line, ntoks, ncom := l.i, l.line, len(l.toks), len(l.comments)
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if _, ok := r.(*decline); !ok {
+			panic(r)
+		}
+		l.toks, l.comments, l.i, l.line = l.toks[:ntoks], l.comments[:ncom], s, line
+		name := l.directiveName()
+		e, lines, ok := logicalLineEnd(l.src, s)
+		if !ok {
+			panic(r)
+		}
+		l.toks = append(l.toks, Tok{Kind: Bad, Start: uint32(s), End: uint32(e), Line: line, Dir: name})
+		l.i, l.line = e, line+lines
+	}()
+	l.directive()
+}
+
+// directiveName is the name of the directive at l.i (its "#").
+func (l *lexer) directiveName() string {
+	i := l.i + 1
+	for i < len(l.src) && (l.src[i] == ' ' || l.src[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(l.src) && isIdentPart(l.src[j]) {
+		j++
+	}
+	return string(l.src[i:j])
+}
+
+// logicalLineEnd is where the directive line from s ends (its line
+// break, or the end of src), past backslash continuations and block
+// comments, and how many line breaks it holds; ok is false for a block
+// comment that does not end.
+func logicalLineEnd(src []byte, s int) (end int, lines uint32, ok bool) {
+	for i := s; i < len(src); i++ {
+		switch {
+		case src[i] == '\n':
+			return i, lines, true
+		case src[i] == '\\' && i+1 < len(src) && src[i+1] == '\n':
+			i++
+			lines++
+		case src[i] == '/' && i+1 < len(src) && src[i+1] == '*':
+			j := i + 2
+			for ; j+1 < len(src) && !(src[j] == '*' && src[j+1] == '/'); j++ {
+				if src[j] == '\n' {
+					lines++
+				}
+			}
+			if j+1 >= len(src) {
+				return 0, 0, false
+			}
+			i = j + 1
+		case src[i] == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < len(src) && src[i] != '\n' {
+				if src[i] == '\\' && i+1 < len(src) && src[i+1] == '\n' {
+					i++
+					lines++
+				}
+				i++
+			}
+			return i, lines, true
+		}
+	}
+	return len(src), lines, true
+}
+
 // directive lexes a preprocessor line starting at its "#".
 func (l *lexer) directive() {
 	s, line := l.i, l.line

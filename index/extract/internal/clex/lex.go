@@ -28,8 +28,10 @@ const (
 	EOL
 	// Bad is a literal the scanners do not read as tree-sitter does (a
 	// prefixed one, L"x" or a user-defined literal's operator"", or one
-	// continued over a line break): a parser declines the item holding
-	// it, and only that item (extract.Regions).
+	// continued over a line break), or a directive line whose text they
+	// do not (#include MACRO, a comment inside an #if's condition; Dir
+	// is its name): a parser declines the item holding it, and only
+	// that item (extract.Regions).
 	Bad
 )
 
@@ -106,7 +108,7 @@ func Lex(src []byte, m Mode) (toks []Tok, comments []Comment, err error) {
 			l.line++
 			continue
 		case c == '#' && bol:
-			l.directive()
+			l.directiveOrBad()
 			continue
 		}
 		bol = false

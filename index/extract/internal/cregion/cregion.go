@@ -52,14 +52,14 @@ func (t *Toks) name(k int) bool {
 // closing the block it is in. ok is false where the brackets do not
 // tell.
 func (t *Toks) End(s int, lang Lang) (last int, ok bool) {
-	if t.Toks[s].Kind == clex.Directive {
+	if isDirective(t.Toks[s]) {
 		return t.directiveEnd(s)
 	}
 	depth, cond := 0, 0
 	fnBody, assigned, oldStyle := false, false, false
 	for k := s; k < len(t.Toks); k++ {
 		x := t.Toks[k]
-		if x.Kind == clex.Directive {
+		if isDirective(x) {
 			switch x.Dir {
 			case "if", "ifdef", "ifndef":
 				if depth == 0 && cond == 0 && t.linkageClose(k) {
@@ -74,9 +74,7 @@ func (t *Toks) End(s int, lang Lang) (last int, ok bool) {
 					cond--
 				}
 			}
-			for k < len(t.Toks) && t.Toks[k].Kind != clex.EOL {
-				k++
-			}
+			t.skipLine(&k)
 			continue
 		}
 		if x.Kind != clex.Punct || x.End-x.Start != 1 {
@@ -191,13 +189,30 @@ func (t *Toks) linkageClose(k int) bool {
 		t.is(k+3, "}") && at(4).Dir == "endif"
 }
 
+// isDirective reports whether x starts a directive: a Directive token,
+// or a directive line the lexer made one Bad token.
+func isDirective(x clex.Tok) bool {
+	return x.Kind == clex.Directive || x.Kind == clex.Bad && x.Dir != ""
+}
+
+// skipLine moves *k from a directive's first token to its last: its
+// EOL, or itself for a Bad one.
+func (t *Toks) skipLine(k *int) {
+	if t.Toks[*k].Kind == clex.Bad {
+		return
+	}
+	for *k < len(t.Toks) && t.Toks[*k].Kind != clex.EOL {
+		*k++
+	}
+}
+
 // directiveEnd is the last token of the directive at s: its line's
 // end, or an #if's matching #endif's.
 func (t *Toks) directiveEnd(s int) (int, bool) {
 	nest := 0
 	for k := s; k < len(t.Toks); k++ {
 		x := t.Toks[k]
-		if x.Kind != clex.Directive {
+		if !isDirective(x) {
 			continue
 		}
 		switch x.Dir {
@@ -206,9 +221,7 @@ func (t *Toks) directiveEnd(s int) (int, bool) {
 		case "endif":
 			nest--
 		}
-		for k < len(t.Toks) && t.Toks[k].Kind != clex.EOL {
-			k++
-		}
+		t.skipLine(&k)
 		if nest <= 0 {
 			return k, k < len(t.Toks) && nest == 0
 		}

@@ -8,6 +8,22 @@ import (
 
 // TestEnd checks the extent End gives the item at the first token:
 // through is the source up to its last token.
+// TestBadDirective checks that the lexer makes a directive it does not
+// read one Bad token, with its name, and lexes on after it.
+func TestBadDirective(t *testing.T) {
+	src := "#include MACRO(x) /* a\n b */\nint a; /* TODO c */\n"
+	toks, comments, err := clex.Lex([]byte(src), clex.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(toks) != 4 || toks[0].Kind != clex.Bad || toks[0].Dir != "include" || src[toks[0].Start:toks[0].End] != "#include MACRO(x) /* a\n b */" {
+		t.Fatalf("tokens %+v", toks)
+	}
+	if a := toks[2]; src[a.Start:a.End] != "a" || a.Line != 2 || len(comments) != 1 || comments[0].Line != 2 {
+		t.Errorf("after the directive: token %+v, comments %+v", a, comments)
+	}
+}
+
 func TestEnd(t *testing.T) {
 	keywords := map[string]bool{"int": true, "char": true, "void": true, "struct": true, "return": true, "class": true}
 	cases := []struct {
@@ -27,6 +43,9 @@ func TestEnd(t *testing.T) {
 		{"before a linkage's close", "A(x)\n#ifdef __cplusplus\n}\n#endif\n", "A(x)", C, true},
 		{"a directive's group", "#if A\nint a;\n#if B\nint b;\n#endif\n#endif\nint c;\n", "#if A\nint a;\n#if B\nint b;\n#endif\n#endif\n", C, true},
 		{"unbalanced", "int f(", "", C, false},
+		{"a Bad directive's group", "#if A /* c */ && B\nint a;\n#endif\nint b;\n", "#if A /* c */ && B\nint a;\n#endif\n", C, true},
+		{"a Bad directive alone", "#include MACRO(x) \\\n  y\nint b;\n", "#include MACRO(x) \\\n  y", C, true},
+		{"a Bad directive in an item", "int f(void) {\n#if A /* c */ && B\n  g();\n#endif\n}\nint b;\n", "int f(void) {\n#if A /* c */ && B\n  g();\n#endif\n}", C, true},
 		{"C++ class", "class c { void f() {} }; int b;\n", "class c { void f() {} };", CPP, true},
 		{"C++ class and declarator", "struct s { } v, *w; int b;\n", "struct s { } v, *w;", CPP, true},
 		{"C++ function", "void f() { g(); }\nint b;\n", "void f() { g(); }", CPP, true},
