@@ -57,6 +57,11 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 			// whether it may also be an expression.
 			p.funcOfFunc = true
 			p.params()
+		case k == 0 && name.Kind != 0 && p.prototypeMacro():
+			isFunc = true
+			if top {
+				p.macroAttributes()
+			}
 		case p.is(t, "["):
 			p.i++
 			p.expr("]")
@@ -71,6 +76,23 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 			return name, isFunc
 		}
 	}
+}
+
+// prototypeMacro reads zlib's K&R-compatible parameter list, `deflate
+// OF((z_streamp strm, int flush))`, if one is at p.i: OF(args) expands
+// to args (zconf.h), so the compiler reads a function declarator, whose
+// parameters the scanner reads, OF a called reference. Tree-sitter
+// reads a function named OF, or an error, after the type and
+// declarator the name before it makes (TestScanWhereTreeSitterIsWrong).
+func (p *parser) prototypeMacro() bool {
+	if t := p.peek(); t.Kind != tIdent || p.text(t) != "OF" || !p.is(p.at(1), "(") || !p.is(p.at(2), "(") {
+		return false
+	}
+	p.ref(p.peek(), true)
+	p.i += 2
+	p.params()
+	p.expect(")")
+	return true
 }
 
 // macroAttributes reads the macros tree-sitter-c's function_declarator

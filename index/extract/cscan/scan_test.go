@@ -176,7 +176,10 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // TCL_FORMAT_PRINTF(1, 2);`), where tree-sitter ends the field before
 // them, supplying a ";", and reads them as another field's type; the
 // scanner reads them as it does after a function's parameters, the
-// field's range to its ";".
+// field's range to its ";". And zlib's parameters in OF((...)), a
+// macro expanding to its argument (zconf.h), which tree-sitter reads as
+// a function named OF, or an error; the scanner reads the parameters of
+// the name before it, OF a called reference.
 func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 	cases := []struct {
 		src   string
@@ -225,6 +228,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"typedef struct S {\n    int magic;\n    Tcl_Obj * (*tcl_ObjPrintf) (const char *format, ...) TCL_FORMAT_PRINTF(1, 2);\n    int (*cb) (int) __THROW;\n    int x;\n} S;\n",
 			[]string{"struct  S typedef struct S", "struct S S struct S", "field S.S magic int magic;", "method S.S tcl_ObjPrintf Tcl_Obj * (*tcl_ObjPrintf) (const char *format, ...) TCL_FORMAT_PRINTF(1, 2);", "method S.S cb int (*cb) (int) __THROW;", "field S.S x int x;"},
 			[]string{"S false", "magic false", "Tcl_Obj false", "tcl_ObjPrintf false", "format false", "TCL_FORMAT_PRINTF true", "cb false", "__THROW false", "x false", "S false"}},
+		{"ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));\ntypedef voidpf (*alloc_func) OF((voidpf opaque, uInt items));\nstruct s { int (*f) OF((void)); };\n",
+			[]string{"function  deflate ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));", "class  alloc_func typedef voidpf (*alloc_func) OF((voidpf opaque, uInt items));", "struct  s struct s { int (*f) OF((void)); };", "method s f int (*f) OF((void)); };"},
+			[]string{"ZEXTERN false", "ZEXPORT false", "deflate false", "OF true", "z_streamp false", "strm false", "flush false", "voidpf false", "alloc_func false", "OF true", "voidpf false", "opaque false", "uInt false", "items false", "s false", "f false", "OF true"}},
 		// Read in part (extract.Regions): a run of macro calls
 		// without semicolons is split into calls.
 		{"M(int, f, (int (*cb)(int)))\nM(int, g, (void))\nint a;\n",
