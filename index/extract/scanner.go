@@ -7,8 +7,9 @@ import "sync"
 // Python's. describe asks for the resolution descriptors the language's
 // annotator would write (Options.Describe). A scanner returns an error
 // for a file it does not handle with certainty; the tree-sitter path
-// then extracts it. Its result must equal the tree-sitter path's,
-// descriptors included.
+// then extracts it, or, when the error is a *Regions, only the items
+// the scanner declined (scanregions.go). Its result must equal the
+// tree-sitter path's, descriptors included.
 type Scanner func(src []byte, describe bool) (*Result, error)
 
 var (
