@@ -123,9 +123,12 @@ func (p *parser) angle() {
 			p.i++
 			p.expr(close)
 			p.expect(close)
-		case p.is(t, "&&") && (p.is(p.at(1), ">") || p.is(p.at(1), ",") || p.is(p.at(1), "...")):
-			p.i++ // T&&, a reference type
-		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";") || p.is(t, "&&") || p.is(t, "||") || p.is(t, "?"):
+		case p.is(t, "&&") || p.is(t, "||"):
+			// T&&, a reference type, or a condition (is_a<T>::value &&
+			// is_b<T>::value): its names are references either way,
+			// and a call in it is read by the cases here.
+			p.i++
+		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";") || p.is(t, "?"):
 			fail("%s in template arguments at %d", p.text(t), t.Start)
 		case t.Kind == tIdent:
 			p.twoNames(t)
