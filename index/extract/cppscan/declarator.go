@@ -128,7 +128,12 @@ func (p *parser) ctorOf(n dname) bool {
 		return false
 	}
 	// A specialization's scope is named foo<T, false>.
+	// A class defined by a qualified name (class scheduler::thread_function)
+	// is named with its scopes.
 	last, name := extract.LastSegment(sc.Qual), p.text(n.name)
+	if i := strings.LastIndex(last, "::"); i >= 0 && !strings.Contains(last[i:], "<") {
+		last = last[i+2:]
+	}
 	return last == name || strings.HasPrefix(last, name+"<")
 }
 

@@ -56,6 +56,11 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 		t := p.peek()
 		switch p.word(t) {
 		case wSpec:
+			// auto is a type to tree-sitter (placeholder_type_specifier):
+			// auto f() -> T declares f.
+			if p.text(t) == "auto" {
+				s.typed = true
+			}
 			p.i++
 		case wStatic:
 			s.static = true

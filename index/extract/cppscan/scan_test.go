@@ -63,6 +63,8 @@ var tricky = []struct {
 	{name: "global qualifiers", src: "namespace n {\n::boost::u32 f(::std::sz n);\nstatic ::boost::detail::x<int>::type v = 1;\nstruct s : ::boost::base<s>, public ::a::b {\n  ::std::vector<int> m;\n  const ::a::b& get() const { return ::a::g(m); }\n};\n}\n"},
 	{name: "a global qualifier before a primitive type", src: "namespace n {\nstatic ::boost::uint32_t v;\n}\n", fallback: true},
 	{name: "conditions in template arguments", src: "typedef c<a::v && (sizeof(k) == 1)> t;\ntypedef c<a<T>::v || x<T>::v> u;\n"},
+	{name: "auto as a type", src: "namespace n {\ntemplate <class T>\nauto\nf(T&& t, int) -> decltype(g(t))\n{\n  return g(t);\n}\nstatic auto v = h(1);\nstruct s { static auto m() -> int; };\n}\n"},
+	{name: "constructors of a class named with its scope", src: "namespace n {\nclass scheduler::thread_function\n{\npublic:\n  explicit thread_function(scheduler* s)\n    : this_(s)\n  {\n  }\n  thread_function();\n  scheduler* this_;\n};\n}\n"},
 	{name: "a template's temporary called", src: "void f() { h<int>()(x); }\n", fallback: true},
 	{name: "a function pointer", src: "void (*fp)(int);\n", fallback: true},
 	{name: "a call or a declaration", src: "void f() { a::b(c::d); }\n", fallback: true},
