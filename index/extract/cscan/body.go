@@ -109,10 +109,18 @@ func (p *parser) bodyPunct(t tok, b *bodyState, dos *[]int) bool {
 		return b.depth == 0
 	case '(':
 		prev := p.at(-1)
-		if p.is(prev, "]") || p.is(prev, ")") && p.closedCall || p.is(prev, "++") || p.is(prev, "--") {
-			// x.f(a)(b), a[i](x): which name the walker marks called
-			// depends on the pending callees' order.
+		if p.is(prev, "]") || p.is(prev, "++") || p.is(prev, "--") {
+			// a[i](x): the walker marks the array's name called, the
+			// subscript's start being the callee's.
 			fail("call of a call or subscript at %d", t.Start)
+		}
+		if p.is(prev, ")") && p.closedCall {
+			// TRANS(Open)(a, b), x.f(a)(b): the walker marks the
+			// inner callee's name called, as the scanner does;
+			// followed by a name or "{" it reads a declaration.
+			if after := p.afterParens(); after.Kind == tIdent || p.is(after, "{") {
+				fail("a call of a call before %q at %d", p.text(after), after.Start)
+			}
 		}
 		p.callParens = append(p.callParens, p.word(prev) == wIdent)
 		p.parenAfter = append(p.parenAfter, prev)
@@ -201,6 +209,23 @@ func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
 		}
 	case wTypedef, wDecline:
 		fail("%q in a body at %d", p.text(t), t.Start)
+	}
+}
+
+// afterParens returns the token after the parentheses opening at p.i.
+func (p *parser) afterParens() tok {
+	depth := 0
+	for k := 0; ; k++ {
+		switch t := p.at(k); {
+		case t.Kind == 0 || t.Kind == tDir:
+			return t
+		case p.is(t, "("):
+			depth++
+		case p.is(t, ")"):
+			if depth--; depth == 0 {
+				return p.at(k + 1)
+			}
+		}
 	}
 }
 
