@@ -1,6 +1,8 @@
 package cppscan
 
 import (
+	"strings"
+
 	"github.com/parleyhq/parley/index/extract"
 )
 
@@ -13,7 +15,8 @@ type specs struct {
 	prim     bool // a primitive type was read
 	body     bool // a class or enum body was read
 	tag      tagKind
-	ctorName tok // a name read as a type that may be a constructor's
+	ctorName tok  // a name read as a type that may be a constructor's
+	macro    bool // the type read is a macro's name alone (BOOST_ASIO_DECL)
 }
 
 type tagKind uint8
@@ -66,6 +69,7 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 			s.static = true
 			p.i++
 		case wPrim, wSized:
+			p.macroSpec(s)
 			if s.typed && (s.named || p.word(t) == wPrim && s.prim) {
 				fail("two types at %d", t.Start)
 			}
@@ -74,6 +78,7 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 		case wTypename:
 			p.i++
 		case wTag, wEnum:
+			p.macroSpec(s)
 			if s.typed {
 				fail("two types at %d", t.Start)
 			}
@@ -98,6 +103,7 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 				return
 			}
 			s.typed, s.named = true, true
+			s.macro = isMacroName(p.text(t)) && !p.is(p.at(1), "<") && !p.is(p.at(1), "::")
 			p.typeName()
 		default:
 			if p.is(t, "::") && !s.typed && p.isName(p.at(1)) && !p.is(p.at(2), "(") && !p.globalPrim() {
@@ -114,6 +120,28 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 			return
 		}
 	}
+}
+
+// macroSpec takes a macro's name read as the type back when a type
+// follows it (static BOOST_ASIO_CONSTEXPR const char* f(),
+// extern BOOST_ASIO_DECL struct s* g()), as the compiler reads it, a
+// specifier: tree-sitter has two types, an error tree (pinned in
+// TestScanWhereTreeSitterIsWrong).
+func (p *parser) macroSpec(s *specs) {
+	if s.macro {
+		s.typed, s.named, s.macro = false, false, false
+	}
+}
+
+// isMacroName reports whether a name is spelled as a macro's: capitals,
+// digits and underscores, with an underscore.
+func isMacroName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return strings.Contains(s, "_")
 }
 
 // globalPrim reports whether the global qualifier at p.i leads to a

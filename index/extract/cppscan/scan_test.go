@@ -121,7 +121,10 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // and the error swallows the class around it; a condition on template
 // arguments' members in template arguments (a<T>::value && b<T>::value,
 // asio's enable_if conditions) ends in an error at its closing ">" or
-// at "||", where every name is a reference to the compiler.
+// at "||", where every name is a reference to the compiler; a macro's
+// name before a declaration's type (static BOOST_ASIO_CONSTEXPR const
+// char* f()) is a second type to tree-sitter, a specifier to the
+// compiler.
 func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 	cases := []struct {
 		src   string
@@ -150,6 +153,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 			[]string{"s false", "c false", "a false", "T false", "value false", "b false", "T false", "value false",
 				"t false", "c false", "a false", "T false", "value false", "b false", "T false", "value false",
 				"f false", "P false", "p false", "enable_if false", "is_a false", "P false", "value false", "is_b false", "P false", "value false", "type false"}},
+		{"class op {\npublic:\n  static BOOST_ASIO_CONSTEXPR const char* name() { return \"op\"; }\n};\nextern BOOST_ASIO_DECL struct state* get_state();\n",
+			[]string{"class  op", "method op name", "function  get_state"},
+			[]string{"op false", "BOOST_ASIO_CONSTEXPR false", "name false", "BOOST_ASIO_DECL false", "state false", "get_state false"}},
 	}
 	for _, tc := range cases {
 		src := []byte(tc.src)
