@@ -81,6 +81,7 @@ func (p *parser) templateParams() {
 			fail("parentheses in template parameters at %d", t.Start)
 		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";"):
 			fail("template parameters at %d", t.Start)
+		case p.macroArg():
 		case t.Kind == tIdent:
 			switch p.word(t) {
 			case wIdent:

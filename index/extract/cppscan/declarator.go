@@ -415,3 +415,38 @@ func (p *parser) macroParam() bool {
 	p.i++
 	return true
 }
+
+// macroArg reads a macro's call among template parameters as the
+// compiler does (class A BOOST_CONTAINER_DOCONLY(= void),
+// BOOST_ASIO_COMPLETION_TOKEN_FOR(void()) Handler): the macro is a
+// callee, the names in its arguments references. Tree-sitter has no
+// reading of it there but an error (pinned in
+// TestScanWhereTreeSitterIsWrong), or, as a default value (N = MAX_OF(1,
+// 2)), the same call; a call inside the arguments is declined.
+func (p *parser) macroArg() bool {
+	t := p.peek()
+	if !p.isName(t) || !isMacroName(p.text(t)) || !p.is(p.at(1), "(") {
+		return false
+	}
+	p.ref(t, true)
+	p.i += 2
+	for depth := 1; depth > 0; p.i++ {
+		t := p.peek()
+		switch {
+		case t.Kind == 0 || t.Kind == tDir || p.is(t, "{") || p.is(t, "}") || p.is(t, ";"):
+			fail("unclosed macro arguments at %d", t.Start)
+		case p.is(t, "("):
+			depth++
+		case p.is(t, ")"):
+			depth--
+		case p.isName(t) && p.is(p.at(1), "("):
+			fail("a call in a macro's arguments at %d", t.Start)
+		case p.isName(t):
+			p.ref(t, false)
+		case t.Kind == tIdent && p.word(t) != wPrim && p.word(t) != wSized && p.word(t) != wSpec &&
+			p.word(t) != wTypename && p.word(t) != wTag:
+			fail("%q in a macro's arguments at %d", p.text(t), t.Start)
+		}
+	}
+	return true
+}
