@@ -152,7 +152,7 @@ func (p *parser) macroStatement(name tok) bool {
 			if !call && p.declaratorArgs() {
 				fail("a call or a declaration at %d", name.Start) // A(B[]); declares, A(*B); calls
 			}
-			return p.macroCall(name, k, typed, call)
+			return p.macroCall(name, k, typed, comma, call)
 		}
 	}
 }
@@ -168,11 +168,15 @@ func (p *parser) macroStatement(name tok) bool {
 // arguments (SKM_DEFINE_STACK_OF_INTERNAL(void, void, void)),
 // tree-sitter's tree is an error, often to the end of the file; the
 // scanner reads the call the same way, the types no references
-// (TestScanWhereTreeSitterIsWrong).
-func (p *parser) macroCall(name tok, k int, typed, lineCall bool) bool {
+// (TestScanWhereTreeSitterIsWrong). So it does with a semicolon when the
+// macro has two arguments or more (libpng's PNG_EXPORT(1, int, f, (int
+// x));), where tree-sitter reads a call with errors around the types,
+// some read as names; with one (DEFINE_HANDLE(void);) tree-sitter reads
+// a macro type, which the scanner declines.
+func (p *parser) macroCall(name tok, k int, typed, comma, lineCall bool) bool {
 	semi := p.is(p.at(k+1), ";")
 	switch {
-	case semi && !typed:
+	case semi && (!typed || comma && macroName(p.src[name.Start:name.End])):
 	case !semi && lineCall:
 	default:
 		return false
