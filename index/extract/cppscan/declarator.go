@@ -444,7 +444,7 @@ func (p *parser) macroArg() bool {
 		case p.isName(t):
 			p.ref(t, false)
 		case t.Kind == tIdent && p.word(t) != wPrim && p.word(t) != wSized && p.word(t) != wSpec &&
-			p.word(t) != wTypename && p.word(t) != wTag:
+			p.word(t) != wTypename && p.word(t) != wTag && p.word(t) != wExpr:
 			fail("%q in a macro's arguments at %d", p.text(t), t.Start)
 		}
 	}

@@ -94,6 +94,10 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 			if s.typed {
 				return
 			}
+			if p.macroType() {
+				s.typed, s.named = true, true
+				continue
+			}
 			if p.is(p.at(1), "(") {
 				// A constructor (in a class) or a declarator with no
 				// type: the caller decides.
@@ -130,6 +134,31 @@ func (p *parser) specifiers(s *specs, ctx int, w tmpl) {
 func (p *parser) macroSpec(s *specs) {
 	if s.macro {
 		s.typed, s.named, s.macro = false, false, false
+	}
+}
+
+// macroType reads a macro's call that is a declaration's type, as
+// the compiler does (typedef BOOST_CONTAINER_IMPDEF(x) name;): the
+// parentheses are followed by a declarator, which tree-sitter has no
+// reading of but an error (pinned in TestScanWhereTreeSitterIsWrong).
+func (p *parser) macroType() bool {
+	if !isMacroName(p.text(p.peek())) || !p.is(p.at(1), "(") {
+		return false
+	}
+	depth := 0
+	for k := 1; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.Kind == 0 || t.Kind == tDir || p.is(t, ";") || p.is(t, "{") || p.is(t, "}"):
+			return false
+		case p.is(t, "("):
+			depth++
+		case p.is(t, ")"):
+			if depth--; depth == 0 {
+				n := p.at(k + 1)
+				return (p.isName(n) || p.is(n, "*") || p.is(n, "&")) && p.macroArg()
+			}
+		}
 	}
 }
 

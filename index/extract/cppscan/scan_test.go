@@ -126,7 +126,9 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // name before a declaration's type (static BOOST_ASIO_CONSTEXPR const
 // char* f()) is a second type to tree-sitter, a specifier to the
 // compiler; so is a macro's call among template parameters
-// (BOOST_CONTAINER_DOCONLY(= void)) an error, the class after it lost.
+// (BOOST_CONTAINER_DOCONLY(= void)) an error, the class after it lost,
+// and one that is a declaration's type (typedef
+// BOOST_CONTAINER_IMPDEF(x) name;).
 func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 	cases := []struct {
 		src   string
@@ -161,6 +163,10 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"template <class T, class A BOOST_CONTAINER_DOCONLY(= void) >\nclass vector\n{\npublic:\n  A x;\n};\n",
 			[]string{"class  vector", "field vector x"},
 			[]string{"T false", "A false", "BOOST_CONTAINER_DOCONLY true", "vector false", "A false", "x false"}},
+		{"struct s {\n  typedef BOOST_CONTAINER_IMPDEF(base_t::size_type) size_type;\n  typedef typename BOOST_CONTAINER_IMPDEF(dtl::bool_<false>) is_x;\n};\n",
+			[]string{"struct  s", "class s size_type", "class s is_x"},
+			[]string{"s false", "BOOST_CONTAINER_IMPDEF true", "base_t false", "size_type false", "size_type false",
+				"BOOST_CONTAINER_IMPDEF true", "dtl false", "bool_ false", "is_x false"}},
 	}
 	for _, tc := range cases {
 		src := []byte(tc.src)
