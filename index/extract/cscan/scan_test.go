@@ -60,7 +60,7 @@ var tricky = []struct {
 	{name: "macro statements", src: "DEFINE_TYPE(Z3_symbol);\n_XFUNCPROTOBEGIN\n\ntypedef struct _C { int m; } C;\n", mayErr: true},
 	{name: "todos and docs", src: "/* TODO: one */\n/** Doc\n * more */\nint a;\n\n/// first\n/// second\nint b; // FIXME trailing\nint /* inner */ c;\n"},
 	{name: "glibc macros after a pointer's function declarator", src: "extern char *g (const char *__s) __THROW __attribute_pure__ __nonnull ((1));\nextern void *m (size_t n) __THROW __attribute_malloc__ __wur;\nextern int *a (int *p, int n) __nonnull ((1)) __THROW;\nextern int *d (void) __THROW __attribute__ ((__deprecated__));\nextern char *g3 (const char *__s), *g4 (int) __THROW;\n"},
-	{name: "comma in a macro's parentheses", src: "extern int *a (int *p) __attr_access ((__read_only__, 1, 2)) __THROW;\n", fallback: true},
+	{name: "comma in a macro's parentheses", mayErr: true, src: "extern int *a (int *p) __attr_access ((__read_only__, 1, 2)) __THROW;\nextern int *a (int *p, int *q) __nonnull ((1, 2)) __THROW;\nextern void *b (void *p) __THROW __attr_access ((__read_only__, 1, 2));\nint c;\n"},
 	{name: "attribute after a macro call", src: "extern int *a (int *p) __nonnull ((1)) __attribute__ ((cold));\n", fallback: true},
 	{name: "attribute after a macro call and a name", src: "extern int *a (int *p) __nonnull ((1)) __THROW __attribute__ ((cold));\n", fallback: true},
 	{name: "export macros before the type", src: "int a;\nOSSL_DEPRECATEDIN_3_0 void BF_encrypt(BF_LONG *data, const BF_KEY *key);\nOSSL_DEPRECATEDIN_3_0 const char *AES_options(void);\nGMK_EXPORT void gmk_free (char *str);\nextern _X_EXPORT int RegisterFPEFunctions (int x);\n", mayErr: true},
@@ -151,7 +151,9 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // annotation macros after a plain function declarator (`int f (void)
 // __THROW;`: tree-sitter-c's function_declarator takes them, yet
 // gotreesitter builds an error node and drops the function, though it
-// reads them after a pointer's declarator), and a macro alone on its
+// reads them after a pointer's declarator; with commas in a call's
+// inner parentheses, `__nonnull ((1, 2))`, it builds an error after a
+// pointer's too, with the same records), and a macro alone on its
 // line before a declaration (glibc's __BEGIN_DECLS, X11's
 // _XFUNCPROTOBEGIN), which tree-sitter reads as the declaration's type:
 // the function gets the macro's line as its range start and signature,
@@ -196,6 +198,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"extern int f (int x) __THROW;\nextern int g (const char *s) __nonnull ((1)) __wur;\n",
 			[]string{"function  f extern int f (int x) __THROW;", "function  g extern int g (const char *s) __nonnull ((1)) __wur;"},
 			[]string{"f false", "x false", "__THROW false", "g false", "s false", "__nonnull true", "__wur false"}},
+		{"extern void com_err (const char *, long, const char *, ...)\n\tCOM_ERR_ATTR((format(printf, 3, 4)));\nextern int g (void *b, int n) __wur __nonnull ((1, 2));\n",
+			[]string{"function  com_err extern void com_err (const char *, long, const char *, ...)", "function  g extern int g (void *b, int n) __wur __nonnull ((1, 2));"},
+			[]string{"com_err false", "COM_ERR_ATTR true", "format true", "printf false", "g false", "b false", "n false", "__wur false", "__nonnull true"}},
 		{"__BEGIN_DECLS\n\n/* An entry. */\nstruct aiocb\n{\n  int aio_fildes;\n};\n\nextern int f (int x);\n__END_DECLS\n",
 			[]string{"struct  aiocb struct aiocb", "field aiocb aio_fildes int aio_fildes;", "function  f extern int f (int x);"},
 			[]string{"__BEGIN_DECLS false", "aiocb false", "aio_fildes false", "f false", "x false", "__END_DECLS false"}},
