@@ -66,6 +66,7 @@ var tricky = []struct {
 	{name: "auto as a type", src: "namespace n {\ntemplate <class T>\nauto\nf(T&& t, int) -> decltype(g(t))\n{\n  return g(t);\n}\nstatic auto v = h(1);\nstruct s { static auto m() -> int; };\n}\n"},
 	{name: "constructors of a class named with its scope", src: "namespace n {\nclass scheduler::thread_function\n{\npublic:\n  explicit thread_function(scheduler* s)\n    : this_(s)\n  {\n  }\n  thread_function();\n  scheduler* this_;\n};\n}\n"},
 	{name: "a macro's call as a template parameter's default", src: "template <class T, int N = MAX_OF(1, K)>\nclass v { T a[N]; };\n"},
+	{name: "qualified operators called", src: "void f(A& o) {\n  a::b<T>::operator=(std::move(o));\n  x = ::operator new(s);\n  iless::operator()(l, r);\n  ::operator delete(p);\n  return static_cast<t&>(tree_type::operator=(g(x)));\n}\n"},
 	{name: "a template's temporary called", src: "void f() { h<int>()(x); }\n", fallback: true},
 	{name: "a function pointer", src: "void (*fp)(int);\n", fallback: true},
 	{name: "a call or a declaration", src: "void f() { a::b(c::d); }\n", fallback: true},

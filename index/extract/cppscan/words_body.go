@@ -74,6 +74,9 @@ func (p *parser) word1(t tok, r *reader) {
 		}
 		return
 	case wDecltype, wNoexcept, wExpr, wStmt, wDefault, wTypename, wStatic, wAssert:
+	case wOperator:
+		p.operatorCall(t)
+		return
 	default:
 		fail("%q in an expression at %d", p.text(t), t.Start)
 	}
@@ -344,4 +347,27 @@ func (p *parser) inBlock() bool {
 		}
 	}
 	return true
+}
+
+// operatorCall reads a qualified operator called by name
+// (base::operator=(x), ::operator new(n)): tree-sitter's operator_name
+// is no reference, and its arguments are read as a call's. Others
+// (x.operator->(), operator bool) are declined.
+func (p *parser) operatorCall(kw tok) {
+	if !p.is(p.at(-1), "::") {
+		fail("%q in an expression at %d", p.text(kw), kw.Start)
+	}
+	t, n := p.at(1), 0
+	switch {
+	case p.is(t, "(") && p.is(p.at(2), ")"), p.is(t, "[") && p.is(p.at(2), "]"):
+		n = 2
+	case t.Kind == tPunct && !p.is(t, "(") && !p.is(t, "::") && !p.is(t, ">") && !p.is(t, "<"):
+		n = 1
+	case p.word(t) == wNew || p.text(t) == "delete":
+		n = 1
+	}
+	if n == 0 || !p.is(p.at(n+1), "(") {
+		fail("operator form at %d", kw.Start)
+	}
+	p.i += n + 1
 }
