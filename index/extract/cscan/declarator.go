@@ -32,6 +32,8 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 		t = next
 	}
 	switch {
+	case top && p.isRedirect(t):
+		return p.redirect(t), true
 	case t.Kind == tIdent:
 		if p.word(t) != wIdent {
 			if abstract {

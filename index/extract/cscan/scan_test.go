@@ -188,7 +188,10 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // semicolon and types among its two or more arguments (libpng's
 // PNG_EXPORT(1, int, f, (int x));): tree-sitter reads a call with
 // errors around the types, some read as names (long, void); the scanner
-// reads the call, the types no references.
+// reads the call, the types no references. And glibc's redirections,
+// `extern int __REDIRECT (f, (int x), alias);`, whose macro makes a
+// function declarator of f (cdefs.h), and tree-sitter a function named
+// __REDIRECT with a parameter missing its type.
 func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 	cases := []struct {
 		src   string
@@ -246,6 +249,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"int a;\n__DEFINE_HANDLE(vki_ulong, unsigned long);\nPNG_EXPORT(2, void, png_set_sig_bytes, (png_structrp png_ptr, const void *p));\nint b;\n",
 			[]string{"variable  a int a;", "variable  b int b;"},
 			[]string{"a false", "__DEFINE_HANDLE true", "vki_ulong false", "PNG_EXPORT true", "png_set_sig_bytes false", "png_structrp false", "png_ptr false", "p false", "b false"}},
+		{"extern int __REDIRECT (pthread_join64,\n\t(pthread_t __th, void **__ret), __pthread_join64) __nonnull ((2));\nextern wchar_t *__REDIRECT_NTH (__wmemcpy_alias, (void), wmemcpy)\n  __attribute_deprecated_msg__ (\"x\");\n",
+			[]string{"function  pthread_join64 extern int __REDIRECT (pthread_join64,", "function  __wmemcpy_alias extern wchar_t *__REDIRECT_NTH (__wmemcpy_alias, (void), wmemcpy)"},
+			[]string{"__REDIRECT true", "pthread_join64 false", "pthread_t false", "__th false", "__ret false", "__pthread_join64 false", "__nonnull true", "__REDIRECT_NTH true", "__wmemcpy_alias false", "wmemcpy false", "__attribute_deprecated_msg__ true"}},
 		// Read in part (extract.Regions): a run of macro calls
 		// without semicolons is split into calls.
 		{"M(int, f, (int (*cb)(int)))\nM(int, g, (void))\nint a;\n",
