@@ -308,8 +308,19 @@ func (p *parser) definition(s *specs, w tmpl, n dname) {
 	if n.container != "" {
 		d.kind = extract.KindMethod
 	}
+	// T f() {}; in a class: tree-sitter reads a field_declaration
+	// whose default value is the braces, ending at its ";", no scope.
+	field := s.typed && p.is(p.peek(), "{") && p.is(p.at(1), "}") && p.is(p.at(2), ";") && !p.dry && p.inClass()
+	if field {
+		d.scope = extract.ScopeNone
+	}
 	defAt(&d, s.start, w)
 	sym, opened := p.define(&d)
+	if field {
+		p.i += 3
+		p.end(sym, opened, p.at(-1).End)
+		return
+	}
 	if p.defaulted() {
 		p.i += 2
 		end := p.expect(";")
@@ -323,6 +334,12 @@ func (p *parser) definition(s *specs, w tmpl, n dname) {
 	p.expect("{")
 	end := p.body()
 	p.end(sym, opened, end)
+}
+
+// inClass reports whether the innermost scope is a class's.
+func (p *parser) inClass() bool {
+	sc := p.e.scopes.Inner()
+	return sc != nil && sc.Kind == extract.ScopeType
 }
 
 func (p *parser) inFunc() bool { return !p.dry && p.e.scopes.InFunc() }
