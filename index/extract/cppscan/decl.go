@@ -154,7 +154,10 @@ func (p *parser) argWord(t tok) {
 		p.ref(t, p.is(p.at(1), "(") && p.literalArgs())
 	case wPrim, wSized, wSpec, wTypename, wTag, wEnum:
 	case wExpr:
-		if s := p.text(t); s != "true" && s != "false" && s != "nullptr" {
+		// sizeof(T), alignof(T): the parentheses are read after it as
+		// an expression's, T a reference either way.
+		if s := p.text(t); s != "true" && s != "false" && s != "nullptr" &&
+			!((s == "sizeof" || s == "alignof") && (p.is(p.at(1), "(") || p.is(p.at(1), "..."))) {
 			fail("%q in a type at %d", s, t.Start)
 		}
 	case wDecltype, wNoexcept:
