@@ -343,6 +343,7 @@ func (p *parser) tagSpec(sp *specs) {
 // instead, without the macro's symbol, and drops the next enumerator
 // into an error (TestScanWhereTreeSitterIsWrong).
 func (p *parser) enumBody() {
+	comma := true // the last enumerator's comma was read
 	for {
 		t := p.peek()
 		if p.is(t, "}") {
@@ -355,7 +356,13 @@ func (p *parser) enumBody() {
 			p.directive(ctxEnum, nil)
 			continue
 		}
-		if t.Kind != tIdent || p.word(t) != wIdent {
+		if !comma && p.is(t, ",") {
+			// RLIMIT_CPU = 0\n#define RLIMIT_CPU RLIMIT_CPU\n,
+			p.i++
+			comma = true
+			continue
+		}
+		if t.Kind != tIdent || p.word(t) != wIdent || !comma {
 			fail("unexpected %q in an enum", p.text(t))
 		}
 		sym, _ := p.define(&def{kind: extract.KindEnumMember, node: t.Start, decl: t.Start, declLine: t.Line, name: t})
@@ -364,10 +371,13 @@ func (p *parser) enumBody() {
 		end := t.End
 		if p.is(p.peek(), "=") {
 			p.i++
-			end = p.expr(",}")
+			// A value may end before a directive (glibc's `PRIO_USER
+			// = 2\n#define PRIO_USER PRIO_USER\n};`).
+			end = p.exprTo(",}", true)
 		}
 		p.end(sym, false, end)
-		if p.is(p.peek(), ",") {
+		comma = p.is(p.peek(), ",")
+		if comma {
 			p.i++
 		}
 	}

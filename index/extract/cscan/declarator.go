@@ -196,13 +196,22 @@ func (p *parser) params() {
 
 // expr reads balanced tokens up to one of stops at depth 0 (not
 // consumed); it returns the end of the last token read.
-func (p *parser) expr(stops string) uint32 {
+func (p *parser) expr(stops string) uint32 { return p.exprTo(stops, false) }
+
+// exprTo is expr; with dirEnds, a directive at depth 0 ends the
+// expression too.
+func (p *parser) exprTo(stops string, dirEnds bool) uint32 {
 	var end uint32
 	depth := 0
 	for {
 		t := p.peek()
 		switch t.Kind {
-		case 0, tDir, tEOL:
+		case tDir:
+			if dirEnds && depth == 0 && end != 0 {
+				return end
+			}
+			fail("directive or end of file in an expression")
+		case 0, tEOL:
 			fail("directive or end of file in an expression")
 		case tIdent:
 			p.exprWord(t)

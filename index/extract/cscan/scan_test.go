@@ -166,7 +166,8 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // parameters variables; two macros make a variable of the second); the
 // scanner reads it as a reference. And a #define in an enum, which
 // tree-sitter reads as a preproc_call, no symbol, and the enumerator
-// after it as an error; a macro call alone on its line, without a
+// after it as an error (or, between an enumerator's value and its comma
+// or the "}", as an error); a macro call alone on its line, without a
 // semicolon (DECLARE_ASN1_ITEM(X)), which tree-sitter reads as a
 // declaration of X, or worse; and a macro alone on its line in a struct
 // (PyObject_HEAD), which tree-sitter reads as the next field's type;
@@ -252,6 +253,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"extern int __REDIRECT (pthread_join64,\n\t(pthread_t __th, void **__ret), __pthread_join64) __nonnull ((2));\nextern wchar_t *__REDIRECT_NTH (__wmemcpy_alias, (void), wmemcpy)\n  __attribute_deprecated_msg__ (\"x\");\n",
 			[]string{"function  pthread_join64 extern int __REDIRECT (pthread_join64,", "function  __wmemcpy_alias extern wchar_t *__REDIRECT_NTH (__wmemcpy_alias, (void), wmemcpy)"},
 			[]string{"__REDIRECT true", "pthread_join64 false", "pthread_t false", "__th false", "__ret false", "__pthread_join64 false", "__nonnull true", "__REDIRECT_NTH true", "__wmemcpy_alias false", "wmemcpy false", "__attribute_deprecated_msg__ true"}},
+		{"enum E { A = 1, B = 2\n#define B B\n};\nenum F { C = 1\n#define C C\n, D };\n",
+			[]string{"enum  E enum E { A = 1, B = 2", "enummember E A A = 1, B = 2", "enummember E B B = 2", "constant E B #define B B", "enum  F enum F { C = 1", "enummember F C C = 1", "constant F C #define C C", "enummember F D D };"},
+			[]string{"E false", "A false", "B false", "B false", "F false", "C false", "C false", "D false"}},
 		// Read in part (extract.Regions): a run of macro calls
 		// without semicolons is split into calls.
 		{"M(int, f, (int (*cb)(int)))\nM(int, g, (void))\nint a;\n",
