@@ -246,9 +246,11 @@ func (p *parser) specifiers() specs {
 				p.i++
 				break
 			}
-			if sp.typ && p.macroAt(0) && p.is(p.at(1), "*") {
-				// void __user *p: a qualifier macro, read by tree-sitter
-				// into an error with the same records
+			if sp.typ && p.is(p.at(1), "*") && (p.macroAt(0) || p.at(2).Kind == tIdent || p.is(p.at(2), "*")) {
+				// void __user *p, XColor _Xconst *x: a qualifier macro
+				// (a name between a type and a declarator is no C),
+				// read by tree-sitter into an error with the same
+				// records
 				p.ref(t, false)
 				p.i++
 				break

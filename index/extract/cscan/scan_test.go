@@ -79,6 +79,7 @@ var tricky = []struct {
 	{name: "MSVC's sized ints", src: "typedef __int64 sqlite_int64;\ntypedef unsigned __int64 sqlite_uint64;\nint f(__int32 x) { __int64 y = x; return (__int8)y; }\n"},
 	{name: "qualifier macros", src: "typedef struct vki_sigaltstack {\n\tvoid __user *ss_sp;\n\tint ss_flags;\n} vki_stack_t;\nEXTERN const char *CONST86 * Tcl_FSFileAttrStrings(Tcl_Obj *pathPtr);\nint a;\n", mayErr: true},
 	{name: "typedefs of primitive type names", src: "typedef __ssize_t ssize_t;\ntypedef __int8_t int8_t;\ntypedef unsigned long wchar_t;\ntypedef const int intptr_t;\nint a;\n"},
+	{name: "qualifier macro after a parameter's type", mayErr: true, src: "int f(XColor _Xconst *x1, XColor _Xconst *x2);\nint g(Visual _Xconst **v, int n) { return n; }\nint c;\nstruct s { XColor _Xconst *x; int d; };\n"},
 	{name: "calling convention macro", src: "int a;\nvoid Z3_API Z3_global_param_set(Z3_string param_id, Z3_string param_value);\nint b;\n", mayErr: true},
 	{name: "sizeof a call", src: "size_t s0 = sizeof (htobe16 (i));\n", fallback: true},
 	{name: "sizeof a call in a body", src: "int f(void) { return sizeof (g (1)); }\n", fallback: true},
