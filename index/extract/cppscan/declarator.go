@@ -231,6 +231,9 @@ func (p *parser) params() {
 			p.expr("]")
 			p.expect("]")
 		case p.macroParam():
+		case p.isName(p.at(-1)) && p.macroArg():
+			// T h BOOST_ASIO_DEFAULT_COMPLETION_TOKEN(E): a default
+			// argument by macro, an error tree to tree-sitter (pinned).
 		case t.Kind == tIdent:
 			p.argWord(t)
 		case (p.is(t, "*") || p.is(t, "&") || p.is(t, "&&")) && (p.is(p.at(-1), "(") || p.is(p.at(-1), ",")):
