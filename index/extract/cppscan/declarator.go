@@ -464,7 +464,8 @@ func (p *parser) macroArg() bool {
 		case p.isName(t):
 			p.ref(t, false)
 		case t.Kind == tIdent && p.word(t) != wPrim && p.word(t) != wSized && p.word(t) != wSpec &&
-			p.word(t) != wTypename && p.word(t) != wTag && p.word(t) != wExpr:
+			p.word(t) != wTypename && p.word(t) != wTag && p.word(t) != wExpr &&
+			!(p.word(t) == wTemplate && p.is(p.at(-1), "::")):
 			fail("%q in a macro's arguments at %d", p.text(t), t.Start)
 		}
 	}

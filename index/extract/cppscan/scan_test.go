@@ -168,9 +168,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"template <class T, class A BOOST_CONTAINER_DOCONLY(= void) >\nclass vector\n{\npublic:\n  A x;\n};\n",
 			[]string{"class  vector", "field vector x"},
 			[]string{"T false", "A false", "BOOST_CONTAINER_DOCONLY true", "vector false", "A false", "x false"}},
-		{"struct s {\n  typedef BOOST_CONTAINER_IMPDEF(base_t::size_type) size_type;\n  typedef typename BOOST_CONTAINER_IMPDEF(dtl::bool_<false>) is_x;\n};\n",
+		{"struct s {\n  typedef BOOST_CONTAINER_IMPDEF(base_t::template r<int>::size_type) size_type;\n  typedef typename BOOST_CONTAINER_IMPDEF(dtl::bool_<false>) is_x;\n};\n",
 			[]string{"struct  s", "class s size_type", "class s is_x"},
-			[]string{"s false", "BOOST_CONTAINER_IMPDEF true", "base_t false", "size_type false", "size_type false",
+			[]string{"s false", "BOOST_CONTAINER_IMPDEF true", "base_t false", "r false", "size_type false", "size_type false",
 				"BOOST_CONTAINER_IMPDEF true", "dtl false", "bool_ false", "is_x false"}},
 	}
 	for _, tc := range cases {
