@@ -23,7 +23,7 @@ func (p *parser) declaration(ctx int) {
 	if ctx == ctxTop && p.word(first) == wIdent && p.macroType() == 0 && p.macroStatement(first) {
 		return
 	}
-	if ctx == ctxField && p.fieldMacro(first) {
+	if ctx == ctxField && (p.fieldMacro(first) || p.fieldMacroType(first)) {
 		return
 	}
 	sp := p.specifiers()

@@ -204,3 +204,49 @@ func macroName(b []byte) bool {
 	}
 	return true
 }
+
+// fieldMacroType reads a macro call as a field (bpf.h's
+// `__bpf_md_ptr(struct bpf_sock *, sk);`, __DECLARE_FLEX_ARRAY(struct b,
+// bufs);), its first argument a type (a keyword or "*" in it), then
+// more, then ";": tree-sitter reads a field of a macro type, the
+// arguments after the first an error, and no declarator; the walker
+// records no symbol, the names references, none called. A first
+// argument without a keyword or "*" (M(a, b);) is fields a and b to
+// tree-sitter, and a declarator after the call (M(T, x) y;) a field y:
+// the scanner declines both.
+func (p *parser) fieldMacroType(name tok) bool {
+	if p.word(name) != wIdent || !p.is(p.at(1), "(") {
+		return false
+	}
+	typed, comma := false, false
+	k := 2
+	for ; !p.is(p.at(k), ")"); k++ {
+		switch t := p.at(k); {
+		case p.is(t, ","):
+			comma = true
+		case p.is(t, "*"):
+			typed = typed || !comma
+		case t.Kind == tIdent:
+			switch p.word(t) {
+			case wPrim, wSized, wTag, wQual:
+				typed = typed || !comma
+			case wIdent:
+			default:
+				return false
+			}
+		case t.Kind == tNum:
+		default:
+			return false
+		}
+	}
+	if !typed || !comma || !p.is(p.at(k+1), ";") {
+		return false
+	}
+	for j := 0; j < k; j++ {
+		if t := p.at(j); t.Kind == tIdent && p.word(t) == wIdent {
+			p.ref(t, false)
+		}
+	}
+	p.i += k + 2
+	return true
+}
