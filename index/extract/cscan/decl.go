@@ -17,7 +17,14 @@ type specs struct {
 func (p *parser) declaration(ctx int) {
 	first, at := p.peek(), p.i
 	if p.word(first) == wTypedef {
-		p.typedef(ctx)
+		p.typedef(first)
+		return
+	}
+	if p.text(first) == "__extension__" && p.word(p.at(1)) == wTypedef {
+		// glibc's `__extension__ typedef struct {...} lldiv_t;`:
+		// tree-sitter's type_definition starts at __extension__.
+		p.i++
+		p.typedef(first)
 		return
 	}
 	if ctx == ctxTop && p.word(first) == wIdent && p.macroType() == 0 && p.macroStatement(first) {
@@ -122,11 +129,11 @@ func (p *parser) fieldMacro(name tok) bool {
 	return true
 }
 
-// typedef parses a type definition: its symbol is recorded before the
-// type it names, and opens the scope the type's own symbols are in.
-func (p *parser) typedef(ctx int) {
-	first := p.peek()
-	if p.primitiveTypedef() {
+// typedef parses a type definition at its typedef keyword, first its
+// first token: its symbol is recorded before the type it names, and
+// opens the scope the type's own symbols are in.
+func (p *parser) typedef(first tok) {
+	if p.primitiveTypedef(first) {
 		return
 	}
 	mark, dry := p.i, p.dry
@@ -169,7 +176,7 @@ func (p *parser) typedef(ctx int) {
 // has as a primitive (typedef __ssize_t ssize_t;, typedef unsigned long
 // wchar_t;): a primitive_type declarator, which is no reference. The
 // type before it must be names and keywords only.
-func (p *parser) primitiveTypedef() bool {
+func (p *parser) primitiveTypedef(first tok) bool {
 	k := 1
 	for ; k < 8 && !p.is(p.at(k), ";"); k++ {
 		if w := p.word(p.at(k)); w != wIdent && w != wPrim && w != wSized && w != wQual {
@@ -184,7 +191,6 @@ func (p *parser) primitiveTypedef() bool {
 	case "int", "char", "float", "double", "void", "bool", "_Bool", "__int128":
 		return false // typedef unsigned int;: a type, no name
 	}
-	first := p.peek()
 	sym, opened := p.define(&def{kind: extract.KindClass, scope: scopeType, node: first.Start, decl: first.Start,
 		declLine: first.Line, name: name})
 	for j := 1; j < k-1; j++ {

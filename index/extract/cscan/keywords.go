@@ -33,6 +33,9 @@ var words = map[string]uint8{
 	"register": wQual, "auto": wQual, "__inline": wQual, "__inline__": wQual,
 	"__restrict": wQual, "__restrict__": wQual, "_Noreturn": wQual, "noreturn": wQual,
 	"_Thread_local": wQual, "__thread": wQual, "thread_local": wQual, "constexpr": wQual,
+	// __extension__: a type_qualifier, or an extension_expression's
+	// prefix, which adds no record.
+	"__extension__": wQual,
 	"static": wStatic, "typedef": wTypedef,
 	"struct": wTag, "union": wTag, "enum": wTag,
 	"__attribute__": wAttr, "__attribute": wAttr,
@@ -45,7 +48,7 @@ var words = map[string]uint8{
 	"_Atomic": wDecline, "_Alignas": wDecline, "alignas": wDecline, "_Alignof": wDecline,
 	"alignof": wDecline, "__alignof__": wDecline, "__alignof": wDecline, "_alignof": wDecline,
 	"offsetof": wDecline, "_Generic": wDecline, "_Static_assert": wDecline, "static_assert": wDecline,
-	"asm": wDecline, "__asm__": wDecline, "__asm": wDecline, "__extension__": wDecline,
+	"asm": wDecline, "__asm__": wDecline, "__asm": wDecline,
 	"typeof": wDecline, "__typeof__": wDecline, "__typeof": wDecline, "typeof_unqual": wDecline,
 	"__declspec": wDecline, "__based": wDecline, "__cdecl": wDecline, "__clrcall": wDecline,
 	"__stdcall": wDecline, "__fastcall": wDecline, "__thiscall": wDecline, "__vectorcall": wDecline,
