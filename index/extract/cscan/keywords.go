@@ -36,7 +36,7 @@ var words = map[string]uint8{
 	// __extension__: a type_qualifier, or an extension_expression's
 	// prefix, which adds no record.
 	"__extension__": wQual,
-	"static": wStatic, "typedef": wTypedef,
+	"static":        wStatic, "typedef": wTypedef,
 	"struct": wTag, "union": wTag, "enum": wTag,
 	"__attribute__": wAttr, "__attribute": wAttr,
 	"sizeof": wExpr, "true": wExpr, "false": wExpr, "NULL": wExpr, "nullptr": wExpr,
