@@ -181,13 +181,12 @@ func (p *parser) punct(t tok, r *reader) {
 		// parenthesized expression ((*this)(x)) changes no flag: the
 		// outer callee's start is the inner callee's, or an earlier
 		// name the walker pops unmarked, or a "(". A subscript's start
-		// (a[i](x)) is a name the walker marks: declined.
+		// (a[i](x)) is a name the walker marks: declined. A template's
+		// temporary called (T<a>()(x)) marks T as tree-sitter does
+		// where its tree has no error.
 		if p.m[t.Start] == '(' && (p.is(prev, "]") && !p.lambdaAt() || p.is(prev, "++") || p.is(prev, "--") ||
 			prev.Kind == tNum || prev.Kind == tStr) {
 			fail("call of a subscript at %d", t.Start)
-		}
-		if p.m[t.Start] == '(' && p.is(prev, ")") && p.is(p.at(p.openOf(-1)-1), ">") {
-			fail("call of a template's temporary at %d", t.Start) // T<a>()(x): T is no callee to tree-sitter
 		}
 		if p.m[t.Start] == '[' && p.is(p.at(1), "[") {
 			fail("attribute at %d", t.Start)

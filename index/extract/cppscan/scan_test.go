@@ -69,7 +69,7 @@ var tricky = []struct {
 	{name: "qualified operators called", src: "void f(A& o) {\n  a::b<T>::operator=(std::move(o));\n  x = ::operator new(s);\n  iless::operator()(l, r);\n  ::operator delete(p);\n  return static_cast<t&>(tree_type::operator=(g(x)));\n}\n"},
 	{name: "empty bodies and a semicolon in a class", src: "struct s {\n  void f() {};\n  int g() const {};\n  s() {};\n  void h() { x(); };\n  void k() {}\n  friend void l() {};\n  int m;\n};\nclass c { public: A0(); A0 A(){}; };\n"},
 	{name: "sizeof in template arguments", src: "template <class T, class... Args>\nstruct s {\n  typedef typename dtl::aligned_storage<sizeof(T), dtl::alignment_of<T>::value>::type storage_t;\n  typedef typename build_number_seq<sizeof...(Args)>::type index_t;\n  typedef a<sizeof(f(x)) == 1> b;\n};\n"},
-	{name: "a template's temporary called", src: "void f() { h<int>()(x); }\n", fallback: true},
+	{name: "a template's temporary called", src: "void f() {\n  h<int>()(x);\n  std::less<T>()(a, b);\n  return m<T>()(u);\n}\n"},
 	{name: "a function pointer", src: "void (*fp)(int);\n", fallback: true},
 	{name: "a call or a declaration", src: "void f() { a::b(c::d); }\n", fallback: true},
 	{name: "conversion operator", src: "struct s { operator bool() const; };\n", fallback: true},
@@ -77,8 +77,8 @@ var tricky = []struct {
 	// Read in part (extract.Regions): the declined items are
 	// tree-sitter's, inside the namespaces, classes and conditionals
 	// kept around them, and the rest the scanner's.
-	{name: "declined members between read ones", fallback: true, src: "#ifndef H\n#define H\nnamespace boost {\nnamespace detail {\n\n/// A guard.\ntemplate <class T>\nclass guard : public base<T>\n{\npublic:\n  guard() : v_(0) {}\n  /// Converts. TODO more\n  operator bool() const { return v_ != 0; }\n  int get() const { return v_; }\nprivate:\n#if defined(X)\n  void f() { h<int>()(x); }\n#endif\n  int v_; // FIXME v\n};\n\nint g(int x) { return x; }\nvoid h() { h<int>()(x); }\nint k;\n\n} // namespace detail\n} // namespace boost\n#endif\n"},
-	{name: "a declined item in an anonymous namespace", fallback: true, src: "namespace {\nint a;\nvoid f() { h<int>()(x); }\nstruct s { int m; } v;\n}\nint b;\n"},
+	{name: "declined members between read ones", fallback: true, src: "#ifndef H\n#define H\nnamespace boost {\nnamespace detail {\n\n/// A guard.\ntemplate <class T>\nclass guard : public base<T>\n{\npublic:\n  guard() : v_(0) {}\n  /// Converts. TODO more\n  operator bool() const { return v_ != 0; }\n  int get() const { return v_; }\nprivate:\n#if defined(X)\n  void f() { a[0](x); }\n#endif\n  int v_; // FIXME v\n};\n\nint g(int x) { return x; }\nvoid h() { a[0](x); }\nint k;\n\n} // namespace detail\n} // namespace boost\n#endif\n"},
+	{name: "a declined item in an anonymous namespace", fallback: true, src: "namespace {\nint a;\nvoid f() { a[0](x); }\nstruct s { int m; } v;\n}\nint b;\n"},
 	{name: "a redeclaration in a declined item", fallback: true, src: "int x;\nstruct s { operator bool() const; } x;\nint y;\n"},
 }
 
@@ -120,7 +120,8 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // container or the namespace its symbol; a template's parameter loses
 // its reference when the body holds a conditional (asio's global.hpp);
 // a temporary of a template type is no call (std::equal_to<...>() in
-// algorithm's is_palindrome.hpp); a parameter whose type is a macro's
+// algorithm's is_palindrome.hpp, helper<...>()(x) in string's
+// sequence.hpp, where tree-sitter's tree without an error marks it); a parameter whose type is a macro's
 // call (asio's BOOST_ASIO_MOVE_ARG(T) h) has no reading in the grammar,
 // and the error swallows the class around it; a condition on template
 // arguments' members in template arguments (a<T>::value && b<T>::value,
@@ -172,6 +173,11 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 			[]string{"struct  s", "class s size_type", "class s is_x"},
 			[]string{"s false", "BOOST_CONTAINER_IMPDEF true", "base_t false", "r false", "size_type false", "size_type false",
 				"BOOST_CONTAINER_IMPDEF true", "dtl false", "bool_ false", "is_x false"}},
+		{"struct r\n{\n  template< typename InputT >\n  void operator()(InputT& Input)\n  {\n    helper<\n      boost::mpl::and_<\n" +
+			"        has_a<InputT>,\n        has_b<InputT> >::value >()(\n      Input );\n  }\n};\n",
+			[]string{"struct  r", "method r operator()"},
+			[]string{"r false", "InputT false", "InputT false", "Input false", "helper true", "boost false", "mpl false", "and_ false",
+				"has_a false", "InputT false", "has_b false", "InputT false", "value false", "Input false"}},
 	}
 	for _, tc := range cases {
 		src := []byte(tc.src)
