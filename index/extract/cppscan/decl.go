@@ -129,7 +129,10 @@ func (p *parser) angle() {
 			// is_b<T>::value): its names are references either way,
 			// and a call in it is read by the cases here.
 			p.i++
-		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";") || p.is(t, "?"):
+		case p.is(t, "?"):
+			p.branch() // a conditional_expression, as in a body
+			p.i++
+		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";"):
 			fail("%s in template arguments at %d", p.text(t), t.Start)
 		case t.Kind == tIdent:
 			p.twoNames(t)

@@ -163,7 +163,7 @@ func (p *parser) callAt(t tok, r *reader, targs int) bool {
 // hold between; it returns the index (relative to p.i) after that ">",
 // or 0.
 func (p *parser) templateArgsAt(k int) int {
-	depth := 0
+	depth, cond := 0, false
 	for ; ; k++ {
 		t := p.at(k)
 		switch {
@@ -171,15 +171,22 @@ func (p *parser) templateArgsAt(k int) int {
 			return 0
 		case p.is(t, "<"):
 			depth++
+		case p.is(t, "?"):
+			cond = true
 		case p.is(t, ">"):
 			depth--
+			if depth == 0 && cond {
+				// g<a ? b : c>(x): tree-sitter may read template
+				// arguments or comparisons.
+				fail("a conditional between < and > at %d", t.Start)
+			}
 			if depth == 0 {
 				return k + 1
 			}
 		case p.is(t, "&&") && (p.is(p.at(k+1), ">") || p.is(p.at(k+1), ",") || p.is(p.at(k+1), "...")):
 			// T&&, a reference type
 		case p.is(t, ";") || p.is(t, "{") || p.is(t, "}") || p.is(t, "&&") || p.is(t, "||") ||
-			p.is(t, "?") || p.is(t, "=") || p.is(t, "(") || p.is(t, ")") || p.is(t, "[") || p.is(t, "]") ||
+			p.is(t, "=") || p.is(t, "(") || p.is(t, ")") || p.is(t, "[") || p.is(t, "]") ||
 			p.is(t, "<<") || p.is(t, "==") || p.is(t, "!=") || p.is(t, "<=") || p.is(t, "+") || p.is(t, "-") ||
 			p.is(t, "!") || p.is(t, "/") || p.is(t, "%") || p.is(t, "|") || p.is(t, "^") || p.is(t, ".") || p.is(t, "->"):
 			return 0
