@@ -46,6 +46,13 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 		p.i++
 	case p.is(t, "(") && (!abstract || p.is(p.at(1), "*") || p.is(p.at(1), "(") || p.is(p.at(1), "[")):
 		p.i++
+		if p.word(p.peek()) == wIdent && p.macroAt(0) && p.is(p.at(1), "*") {
+			// void (XMLCALL *h)(int): a calling convention macro, an
+			// error node holding the name to tree-sitter, whose records
+			// are the same.
+			p.ref(p.peek(), false)
+			p.i++
+		}
 		name, isFunc = p.declarator(abstract)
 		p.expect(")")
 	}

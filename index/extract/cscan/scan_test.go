@@ -82,6 +82,7 @@ var tricky = []struct {
 	{name: "qualifier macros", src: "typedef struct vki_sigaltstack {\n\tvoid __user *ss_sp;\n\tint ss_flags;\n} vki_stack_t;\nEXTERN const char *CONST86 * Tcl_FSFileAttrStrings(Tcl_Obj *pathPtr);\nint a;\n", mayErr: true},
 	{name: "typedefs of primitive type names", src: "typedef __ssize_t ssize_t;\ntypedef __int8_t int8_t;\ntypedef unsigned long wchar_t;\ntypedef const int intptr_t;\nint a;\n"},
 	{name: "qualifier macro after a parameter's type", mayErr: true, src: "int f(XColor _Xconst *x1, XColor _Xconst *x2);\nint g(Visual _Xconst **v, int n) { return n; }\nint c;\nstruct s { XColor _Xconst *x; int d; };\n"},
+	{name: "calling convention macro in a declarator's parentheses", mayErr: true, src: "typedef void(XMLCALL *XML_XmlDeclHandler)(void *userData, const XML_Char *version);\nstruct s { void (XMLCALL *h)(int); int c; };\nint f(int (XMLCALL *cb)(void));\nint c;\n"},
 	{name: "calling convention macro", src: "int a;\nvoid Z3_API Z3_global_param_set(Z3_string param_id, Z3_string param_value);\nint b;\n", mayErr: true},
 	{name: "sizeof a call", src: "size_t s0 = sizeof (htobe16 (i));\n", fallback: true},
 	{name: "sizeof a call in a body", src: "int f(void) { return sizeof (g (1)); }\n", fallback: true},
@@ -194,7 +195,9 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // semicolon and types among its two or more arguments (libpng's
 // PNG_EXPORT(1, int, f, (int x));): tree-sitter reads a call with
 // errors around the types, some read as names (long, void); the scanner
-// reads the call, the types no references. And glibc's redirections,
+// reads the call, the types no references. And three names in a
+// declaration (X11's `externalref WidgetClass coreWidgetClass;`), the
+// first a macro, where tree-sitter declares the second. And glibc's redirections,
 // `extern int __REDIRECT (f, (int x), alias);`, whose macro makes a
 // function declarator of f (cdefs.h), and tree-sitter a function named
 // __REDIRECT with a parameter missing its type.
@@ -261,6 +264,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"enum E { A = 1, B = 2\n#define B B\n};\nenum F { C = 1\n#define C C\n, D };\n",
 			[]string{"enum  E enum E { A = 1, B = 2", "enummember E A A = 1, B = 2", "enummember E B B = 2", "constant E B #define B B", "enum  F enum F { C = 1", "enummember F C C = 1", "constant F C #define C C", "enummember F D D };"},
 			[]string{"E false", "A false", "B false", "B false", "F false", "C false", "C false", "D false"}},
+		{"int a;\nexternalref WidgetClass coreWidgetClass;\nstruct s { externalref T f; };\n",
+			[]string{"variable  a int a;", "variable  coreWidgetClass externalref WidgetClass coreWidgetClass;", "struct  s struct s { externalref T f; };", "field s f externalref T f; };"},
+			[]string{"a false", "externalref false", "WidgetClass false", "coreWidgetClass false", "s false", "externalref false", "T false", "f false"}},
 		// Read in part (extract.Regions): a run of macro calls
 		// without semicolons is split into calls.
 		{"M(int, f, (int (*cb)(int)))\nM(int, g, (void))\nint a;\n",
