@@ -66,6 +66,9 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 			// whether it may also be an expression.
 			p.funcOfFunc = true
 			p.params()
+			if top {
+				p.macroAttributes()
+			}
 		case k == 0 && name.Kind != 0 && p.prototypeMacro():
 			isFunc = true
 			if top {

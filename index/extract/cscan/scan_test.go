@@ -159,7 +159,8 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // gotreesitter builds an error node and drops the function, though it
 // reads them after a pointer's declarator; with commas in a call's
 // inner parentheses, `__nonnull ((1, 2))`, it builds an error after a
-// pointer's too, with the same records), and a macro alone on its
+// pointer's too, with the same records; so after a macro-named one,
+// VG_(printf)(...) PRINTF_CHECK(1, 2)), and a macro alone on its
 // line before a declaration (glibc's __BEGIN_DECLS, X11's
 // _XFUNCPROTOBEGIN), which tree-sitter reads as the declaration's type:
 // the function gets the macro's line as its range start and signature,
@@ -267,6 +268,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"int a;\nexternalref WidgetClass coreWidgetClass;\nstruct s { externalref T f; };\n",
 			[]string{"variable  a int a;", "variable  coreWidgetClass externalref WidgetClass coreWidgetClass;", "struct  s struct s { externalref T f; };", "field s f externalref T f; };"},
 			[]string{"a false", "externalref false", "WidgetClass false", "coreWidgetClass false", "s false", "externalref false", "T false", "f false"}},
+		{"extern UInt VG_(gdb_printf) ( const HChar *format, ... ) PRINTF_CHECK(1, 2);\n",
+			[]string{"function  VG_ extern UInt VG_(gdb_printf) ( const HChar *format, ... ) PRINTF_CHECK(1, 2);"},
+			[]string{"UInt false", "VG_ false", "gdb_printf false", "HChar false", "format false", "PRINTF_CHECK true"}},
 		// Read in part (extract.Regions): a run of macro calls
 		// without semicolons is split into calls.
 		{"M(int, f, (int (*cb)(int)))\nM(int, g, (void))\nint a;\n",
