@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 )
@@ -23,8 +24,8 @@ type Span struct{ Start, End uint32 }
 // a copy of the file in which only the bytes of Spans and of Keep (the
 // directive lines of the conditionals enclosing a span, so that each
 // span is parsed nested as in the file) are left, every other byte but
-// a line break blanked; the walker's records inside Spans are merged
-// into Res in document order. Where tree-sitter's tree of the whole
+// a line break blanked (compact); the walker's records inside Spans
+// are merged into Res in document order. Where tree-sitter's tree of the whole
 // file has no error, the merged result equals the whole file's: a
 // top-level item's subtree does not depend on the items around it.
 type Regions struct {
@@ -46,23 +47,45 @@ func (r *Regions) Error() string {
 	return fmt.Sprintf("scanner read all but %d regions (first: %s)", len(r.Spans), r.Why)
 }
 
-// blank returns src with every byte outside Spans and Keep blanked but
-// line breaks, so that offsets and lines stay where they were.
-func (r *Regions) blank(src []byte) []byte {
-	out := make([]byte, len(src))
-	for i, b := range src {
-		if b == '\n' {
-			out[i] = '\n'
+// compact returns what tree-sitter parses of a file read in part
+// (masked: the source as the language's mask leaves it, every byte
+// outside Spans and Keep blanked) and the text the walker reads names,
+// signatures and docs from (orig), both without the blanks of the
+// lines left empty: each such line is a bare line break, and every
+// other line whole, so that a node's line and column are those of the
+// file. Blank lines made up 3/4 of the bytes tree-sitter read of Boost's
+// headers, and it lexes blanks one by one: parsing the compacted
+// copies took 15-20% less time.
+func (r *Regions) compact(orig, masked []byte) (o, m []byte) {
+	b := make([]byte, len(masked))
+	for i, c := range masked {
+		if c == '\n' {
+			b[i] = '\n'
 		} else {
-			out[i] = ' '
+			b[i] = ' '
 		}
 	}
+	kept := 0
 	for _, set := range [][]Span{r.Spans, r.Keep} {
 		for _, s := range set {
-			copy(out[s.Start:s.End], src[s.Start:s.End])
+			copy(b[s.Start:s.End], masked[s.Start:s.End])
+			kept += int(s.End - s.Start)
 		}
 	}
-	return out
+	o, m = make([]byte, 0, 2*kept), make([]byte, 0, 2*kept)
+	for ls := 0; ls < len(b); {
+		le := len(b)
+		if i := bytes.IndexByte(b[ls:], '\n'); i >= 0 {
+			le = ls + i + 1
+		}
+		if len(bytes.TrimSpace(b[ls:le])) > 0 {
+			o, m = append(o, orig[ls:le]...), append(m, b[ls:le]...)
+		} else if b[le-1] == '\n' {
+			o, m = append(o, '\n'), append(m, '\n')
+		}
+		ls = le
+	}
+	return o, m
 }
 
 // key places offset off among the spans: 2k for the gap before span k,

@@ -126,7 +126,17 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 		}
 	}()
 	budget := opts.budget()
-	tree, stopped, err := e.parse(ctx, c, src, reg, budget)
+	parsed, walked := src, src
+	if reg != nil {
+		masked := reg.Masked
+		if masked == nil && e.spec.mask != nil {
+			masked = e.spec.mask(src)
+		} else if masked == nil {
+			masked = src
+		}
+		walked, parsed = reg.compact(src, masked)
+	}
+	tree, stopped, err := e.parse(ctx, c, parsed, reg != nil, budget)
 	if err := ctx.Err(); err != nil {
 		if tree != nil {
 			tree.Release()
@@ -139,13 +149,13 @@ func (e *tsExtractor) Extract(ctx context.Context, path string, src []byte, opts
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: parse %s: %w", path, e.spec.name, err)
 	}
-	defer releaseTree(tree, len(src))
+	defer releaseTree(tree, len(parsed))
 	res = &Result{}
 	root := tree.RootNode()
 	if root == nil {
 		return res, nil
 	}
-	w := getWalker(ctx, c, src, res, time.Now().Add(budget))
+	w := getWalker(ctx, c, walked, res, time.Now().Add(budget))
 	w.walk(root)
 	if w.err == nil && c.spec.finish != nil && reg == nil {
 		c.spec.finish(w)

@@ -72,16 +72,9 @@ type parseResult struct {
 // whole budget, so a slow file yields what it did without the cut, for up
 // to softBudgetFor more time. Giving the second parse only what was left
 // would cut it earlier than before, most often on a loaded machine.
-func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, reg *Regions, budget time.Duration) (*ts.Tree, uint32, error) {
-	switch {
-	case reg != nil && reg.Masked != nil:
-		src = reg.blank(reg.Masked)
-	case reg != nil:
-		if e.spec.mask != nil {
-			src = e.spec.mask(src)
-		}
-		src = reg.blank(src)
-	case e.spec.mask != nil:
+// masked: src is already as the language's mask leaves it.
+func (e *tsExtractor) parse(ctx context.Context, c *compiled, src []byte, masked bool, budget time.Duration) (*ts.Tree, uint32, error) {
+	if e.spec.mask != nil && !masked {
 		src = e.spec.mask(src)
 	}
 	soft := softBudgetFor(len(src))

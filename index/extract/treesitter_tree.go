@@ -37,7 +37,7 @@ func ParseTree(ctx context.Context, lang string, src []byte, budget time.Duratio
 	if err != nil {
 		return nil, err
 	}
-	tree, _, err := e.parse(ctx, c, src, nil, budget)
+	tree, _, err := e.parse(ctx, c, src, false, budget)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", lang, err)
 	}
