@@ -31,7 +31,13 @@ const (
 // declarators: functions, methods, constructors, fields, variables.
 func (p *parser) general(ctx int, w tmpl) {
 	s := specs{start: p.peek()}
+	first := p.i
 	p.specifiers(&s, ctx, w)
+	if ctx != ctxClass && !w.ok && p.isName(s.start) && p.closesTwice(first) {
+		// A<B<C>> a; with nothing but names before: tree-sitter may
+		// read the comparisons A < B<C> > a (or a shift) instead.
+		fail("nested template arguments closing together at %d", s.start.Start)
+	}
 	if p.is(p.peek(), ";") {
 		if s.tag == tagNone {
 			fail("a declaration without a declarator at %d", s.start.Start)
@@ -171,6 +177,17 @@ func isMacroName(s string) bool {
 		}
 	}
 	return strings.Contains(s, "_")
+}
+
+// closesTwice reports whether two ">" follow each other between the
+// token first and p.i.
+func (p *parser) closesTwice(first int) bool {
+	for k := first + 1; k < p.i; k++ {
+		if p.is(p.toks[k], ">") && p.is(p.toks[k-1], ">") {
+			return true
+		}
+	}
+	return false
 }
 
 // globalPrim reports whether the global qualifier at p.i leads to a
