@@ -96,6 +96,7 @@ func (p *parser) declaration(ctx int) {
 			p.expr(",;")
 		}
 		p.attributes()
+		p.trailingMacros()
 		t := p.peek()
 		p.i++
 		if p.is(t, ";") {
@@ -160,6 +161,7 @@ func (p *parser) typedef(first tok) {
 			fail("typedef declarator without a name")
 		}
 		p.attributes()
+		p.trailingMacros()
 		t := p.peek()
 		p.i++
 		if p.is(t, ";") {

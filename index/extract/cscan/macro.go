@@ -257,3 +257,26 @@ func (p *parser) fieldMacroType(name tok) bool {
 	p.i += k + 2
 	return true
 }
+
+// trailingMacros reads names spelled as macros that end a declarator
+// before its ";" or ",": glibc's `char ut_line[32]
+// __attribute_nonstring__;`, `int mutex __LOCK_ALIGNMENT;`, X11's
+// _X_NONSTRING, or __wur after a function's __attribute__. The compiler
+// reads attributes; the scanner, references. Tree-sitter ends a field
+// or variable before them, supplying a ";", and reads them as another
+// declaration's type or an expression statement; after a function's
+// attribute, it drops the function into an error
+// (TestScanWhereTreeSitterIsWrong).
+func (p *parser) trailingMacros() {
+	k := 0
+	for p.word(p.at(k)) == wIdent && p.macroAt(k) {
+		k++
+	}
+	if k == 0 || !p.is(p.at(k), ";") && !p.is(p.at(k), ",") {
+		return
+	}
+	for ; k > 0; k-- {
+		p.ref(p.peek(), false)
+		p.i++
+	}
+}
