@@ -311,9 +311,10 @@ func (p *parser) definition(s *specs, w tmpl, n dname) {
 	if n.container != "" {
 		d.kind = extract.KindMethod
 	}
-	// T f() {}; in a class: tree-sitter reads a field_declaration
-	// whose default value is the braces, ending at its ";", no scope.
-	field := s.typed && p.is(p.peek(), "{") && p.is(p.at(1), "}") && p.is(p.at(2), ";") && !p.dry && p.inClass()
+	// T f() {};: tree-sitter reads a declaration (in a class a
+	// field_declaration) whose initializer is the braces, ending at its
+	// ";", no scope.
+	field := s.typed && p.is(p.peek(), "{") && p.is(p.at(1), "}") && p.is(p.at(2), ";") && !p.dry
 	if field {
 		d.scope = extract.ScopeNone
 	}
@@ -337,12 +338,6 @@ func (p *parser) definition(s *specs, w tmpl, n dname) {
 	p.expect("{")
 	end := p.body()
 	p.end(sym, opened, end)
-}
-
-// inClass reports whether the innermost scope is a class's.
-func (p *parser) inClass() bool {
-	sc := p.e.scopes.Inner()
-	return sc != nil && sc.Kind == extract.ScopeType
 }
 
 func (p *parser) inFunc() bool { return !p.dry && p.e.scopes.InFunc() }
