@@ -462,6 +462,7 @@ func (p *parser) enumBody(kw, name tok, nameEnd uint32, w tmpl) {
 
 // enumBase reads an enum's underlying type up to its body or ";".
 func (p *parser) enumBase() {
+	typed := false
 	for {
 		t := p.peek()
 		switch w := p.word(t); {
@@ -469,6 +470,9 @@ func (p *parser) enumBase() {
 			return
 		case w == wPrim || w == wSized:
 			p.i++
+			typed = true
+		case p.isName(t) && typed:
+			return // enum E : int a;: a declarator
 		case p.isName(t):
 			p.typeName()
 			if !p.is(p.peek(), "{") && !p.is(p.peek(), ";") {

@@ -364,6 +364,10 @@ func (p *parser) operatorCall(kw tok) {
 	if !p.is(p.at(-1), "::") {
 		fail("%q in an expression at %d", p.text(kw), kw.Start)
 	}
+	if c := p.chainStart(); p.is(p.at(c), "(") && p.isName(p.at(c-1)) {
+		// T(A::operator!()); declares a function to tree-sitter.
+		fail("an operator declarator or argument at %d", kw.Start)
+	}
 	t, n := p.at(1), 0
 	switch {
 	case p.is(t, "(") && p.is(p.at(2), ")"), p.is(t, "[") && p.is(p.at(2), "]"):
