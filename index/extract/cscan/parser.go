@@ -145,6 +145,7 @@ func (p *parser) items(ctx int) {
 // a file runs past its budget with no record; the scanner reads the
 // elements' references.
 func (p *parser) block() {
+	p.noBlockDeclaration()
 	p.i++ // {
 	b := bodyState{depth: 1}
 	var dos []int
@@ -368,4 +369,31 @@ func (p *parser) linkage(open *int) bool {
 		return false
 	}
 	return true
+}
+
+// noBlockDeclaration declines the top-level block at p.i if a statement
+// in it may be a declaration (a type's keyword, or a name before a name
+// or "*"): the walker records a variable declared there, outside any
+// function, which the scanner, reading the block as a body, would not.
+func (p *parser) noBlockDeclaration() {
+	depth := 0
+	for k := 0; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.Kind == 0:
+			return
+		case p.is(t, "{"):
+			depth++
+		case p.is(t, "}"):
+			if depth--; depth == 0 {
+				return
+			}
+		}
+		switch w := p.word(t); {
+		case w == wPrim || w == wSized || w == wTag || w == wQual || w == wStatic || w == wTypedef,
+			w == wIdent && k > 0 && (p.at(k-1).Kind == tEOL || p.is(p.at(k-1), "{") || p.is(p.at(k-1), ";") ||
+				p.is(p.at(k-1), "}")) && (p.at(k+1).Kind == tIdent || p.is(p.at(k+1), "*")):
+			fail("a declaration in a top-level block at %d", t.Start)
+		}
+	}
 }
