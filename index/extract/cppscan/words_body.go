@@ -171,13 +171,13 @@ func (p *parser) templateArgsAt(k int) int {
 			return 0
 		case p.is(t, "<"):
 			depth++
-		case p.is(t, "?"):
+		case p.is(t, "?") || p.is(t, "!"):
 			cond = true
 		case p.is(t, ">"):
 			depth--
 			if depth == 0 && cond {
-				// g<a ? b : c>(x): tree-sitter may read template
-				// arguments or comparisons.
+				// g<a ? b : c>(x), g<!a>(): tree-sitter may read
+				// template arguments or comparisons.
 				fail("a conditional between < and > at %d", t.Start)
 			}
 			if depth == 0 {
@@ -188,7 +188,7 @@ func (p *parser) templateArgsAt(k int) int {
 		case p.is(t, ";") || p.is(t, "{") || p.is(t, "}") || p.is(t, "&&") || p.is(t, "||") ||
 			p.is(t, "=") || p.is(t, "(") || p.is(t, ")") || p.is(t, "[") || p.is(t, "]") ||
 			p.is(t, "<<") || p.is(t, "==") || p.is(t, "!=") || p.is(t, "<=") || p.is(t, "+") || p.is(t, "-") ||
-			p.is(t, "!") || p.is(t, "/") || p.is(t, "%") || p.is(t, "|") || p.is(t, "^") || p.is(t, ".") || p.is(t, "->"):
+			p.is(t, "/") || p.is(t, "%") || p.is(t, "|") || p.is(t, "^") || p.is(t, ".") || p.is(t, "->"):
 			return 0
 		case t.Kind == tStr:
 			return 0
