@@ -312,6 +312,8 @@ func (p *parser) braceInit() bool {
 			return false
 		case p.is(t, "{"):
 			depth++
+		case p.is(t, ";") && depth == 1:
+			return false // T x{;}: a block, a function to tree-sitter
 		case p.is(t, "}"):
 			depth--
 			if depth == 0 {
