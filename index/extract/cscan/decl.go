@@ -96,7 +96,7 @@ func (p *parser) declaration(ctx int) {
 			p.expr(",;")
 		}
 		p.attributes()
-		p.trailingMacros()
+		p.trailingMacros(";")
 		t := p.peek()
 		p.i++
 		if p.is(t, ";") {
@@ -161,7 +161,7 @@ func (p *parser) typedef(first tok) {
 			fail("typedef declarator without a name")
 		}
 		p.attributes()
-		p.trailingMacros()
+		p.trailingMacros(";")
 		t := p.peek()
 		p.i++
 		if p.is(t, ";") {

@@ -192,6 +192,7 @@ func (p *parser) params() {
 			}
 			p.declarator(true)
 			p.attributes()
+			p.trailingMacros(")")
 		}
 		t := p.peek()
 		p.i++

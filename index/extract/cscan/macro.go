@@ -267,12 +267,16 @@ func (p *parser) fieldMacroType(name tok) bool {
 // declaration's type or an expression statement; after a function's
 // attribute, it drops the function into an error
 // (TestScanWhereTreeSitterIsWrong).
-func (p *parser) trailingMacros() {
+//
+// In parameters (end ")"), X11's `int fd _X_UNUSED`: tree-sitter reads
+// the parameter's name into an error and the macro as its name, the
+// same references; before a declaration's ";" it drops the function.
+func (p *parser) trailingMacros(end string) {
 	k := 0
 	for p.word(p.at(k)) == wIdent && p.macroAt(k) {
 		k++
 	}
-	if k == 0 || !p.is(p.at(k), ";") && !p.is(p.at(k), ",") {
+	if k == 0 || !p.is(p.at(k), end) && !p.is(p.at(k), ",") {
 		return
 	}
 	for ; k > 0; k-- {

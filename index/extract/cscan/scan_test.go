@@ -83,6 +83,7 @@ var tricky = []struct {
 	{name: "typedefs of primitive type names", src: "typedef __ssize_t ssize_t;\ntypedef __int8_t int8_t;\ntypedef unsigned long wchar_t;\ntypedef const int intptr_t;\nint a;\n"},
 	{name: "qualifier macro after a parameter's type", mayErr: true, src: "int f(XColor _Xconst *x1, XColor _Xconst *x2);\nint g(Visual _Xconst **v, int n) { return n; }\nint c;\nstruct s { XColor _Xconst *x; int d; };\n"},
 	{name: "calling convention macro in a declarator's parentheses", mayErr: true, src: "typedef void(XMLCALL *XML_XmlDeclHandler)(void *userData, const XML_Char *version);\nstruct s { void (XMLCALL *h)(int); int c; };\nint f(int (XMLCALL *cb)(void));\nint c;\n"},
+	{name: "macro after a parameter's name in a definition", mayErr: true, src: "static int\nf(XtransConnInfo ciptr _X_UNUSED, int fd _X_UNUSED,\n  const char *port _X_UNUSED)\n{\n    return 0;\n}\nint c;\n"},
 	{name: "calling convention macro", src: "int a;\nvoid Z3_API Z3_global_param_set(Z3_string param_id, Z3_string param_value);\nint b;\n", mayErr: true},
 	{name: "sizeof a call", src: "size_t s0 = sizeof (htobe16 (i));\n", fallback: true},
 	{name: "sizeof a call in a body", src: "int f(void) { return sizeof (g (1)); }\n", fallback: true},
@@ -202,7 +203,11 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // __attribute_nonstring__;`, `int mutex __LOCK_ALIGNMENT;`, __wur
 // after a function's __attribute__), where tree-sitter ends the
 // declaration before them or drops a function into an error; the
-// scanner reads them as references, the declaration to its ";". And glibc's redirections,
+// scanner reads them as references, the declaration to its ";" (after
+// a parameter's name, `int a G_GNUC_UNUSED`, tree-sitter reads the
+// macro as the name and the name as an error, the same references, in
+// a plain definition, but names a macro-named one after a parameter,
+// and may drop a declaration's function). And glibc's redirections,
 // `extern int __REDIRECT (f, (int x), alias);`, whose macro makes a
 // function declarator of f (cdefs.h), and tree-sitter a function named
 // __REDIRECT with a parameter missing its type.
@@ -278,6 +283,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"struct s {\n  char ut_line[32] __attribute_nonstring__;\n  int mutex __LOCK_ALIGNMENT;\n};\nextern int v __attribute_deprecated__;\nextern FILE *tmpfile (void) __attribute__ ((__malloc__)) __wur;\ntypedef int sigval_t __SI_ALIGNMENT;\n",
 			[]string{"struct  s struct s", "field s ut_line char ut_line[32] __attribute_nonstring__;", "field s mutex int mutex __LOCK_ALIGNMENT;", "variable  v extern int v __attribute_deprecated__;", "function  tmpfile extern FILE *tmpfile (void) __attribute__ ((__malloc__)) __wur;", "class  sigval_t typedef int sigval_t __SI_ALIGNMENT;"},
 			[]string{"s false", "ut_line false", "__attribute_nonstring__ false", "mutex false", "__LOCK_ALIGNMENT false", "v false", "__attribute_deprecated__ false", "FILE false", "tmpfile false", "__malloc__ false", "__wur false", "sigval_t false", "__SI_ALIGNMENT false"}},
+		{"static int\nTRANS(ReopenFail)(XtransConnInfo ciptr _X_UNUSED, int fd _X_UNUSED,\n  const char *port _X_UNUSED)\n{\n    return 0;\n}\nint g(int a G_GNUC_UNUSED);\nint c;\n",
+			[]string{"function  TRANS static int", "function  g int g(int a G_GNUC_UNUSED);", "variable  c int c;"},
+			[]string{"TRANS false", "ReopenFail false", "XtransConnInfo false", "ciptr false", "_X_UNUSED false", "fd false", "_X_UNUSED false", "port false", "_X_UNUSED false", "g false", "a false", "G_GNUC_UNUSED false", "c false"}},
 		// Read in part (extract.Regions): a run of macro calls
 		// without semicolons is split into calls.
 		{"M(int, f, (int (*cb)(int)))\nM(int, g, (void))\nint a;\n",
