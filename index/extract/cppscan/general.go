@@ -179,12 +179,20 @@ func isMacroName(s string) bool {
 	return strings.Contains(s, "_")
 }
 
-// closesTwice reports whether two ">" follow each other between the
-// token first and p.i.
+// closesTwice reports whether, between the token first and p.i,
+// nested template arguments close other than before "," or "::"
+// (A<B<C>> a, A<B<C> > a, A<B<0>!0> a).
 func (p *parser) closesTwice(first int) bool {
-	for k := first + 1; k < p.i; k++ {
-		if p.is(p.toks[k], ">") && p.is(p.toks[k-1], ">") {
-			return true
+	depth := 0
+	for k := first; k < p.i; k++ {
+		switch t := p.toks[k]; {
+		case p.is(t, "<"):
+			depth++
+		case p.is(t, ">"):
+			depth--
+			if depth >= 1 && (k+1 >= len(p.toks) || !p.is(p.toks[k+1], ",") && !p.is(p.toks[k+1], "::")) {
+				return true
+			}
 		}
 	}
 	return false
