@@ -208,8 +208,33 @@ func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
 			fail("a type defined in a function")
 		}
 	case wTypedef, wDecline:
-		fail("%q in a body at %d", p.text(t), t.Start)
+		if !p.offsetof(t) {
+			fail("%q in a body at %d", p.text(t), t.Start)
+		}
 	}
+}
+
+// offsetof reads `offsetof (T, m)` or `offsetof (struct S, m)` at p.i,
+// tree-sitter-c's offsetof_expression: the type's name and the member
+// are references, none called. It leaves p.i at the ")". A type or a
+// member of another shape (T *, a.b, a[1]) declines.
+func (p *parser) offsetof(t tok) bool {
+	if p.text(t) != "offsetof" || !p.is(p.at(1), "(") {
+		return false
+	}
+	k := 2
+	if p.word(p.at(k)) == wTag {
+		k++
+	}
+	typ, member := p.at(k), p.at(k+2)
+	if typ.Kind != tIdent || p.word(typ) != wIdent || !p.is(p.at(k+1), ",") ||
+		member.Kind != tIdent || p.word(member) != wIdent || !p.is(p.at(k+3), ")") {
+		return false
+	}
+	p.ref(typ, false)
+	p.ref(member, false)
+	p.i += k + 3
+	return true
 }
 
 // afterParens returns the token after the parentheses opening at p.i.

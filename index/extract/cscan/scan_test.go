@@ -78,6 +78,8 @@ var tricky = []struct {
 	{name: "a macro before a macro type", src: "int a;\n__owur STACK_OF(X509_NAME) *SSL_load(const char *file);\n", mayErr: true},
 	{name: "__extension__", src: "__extension__ typedef struct\n  {\n    long long int quot;\n  } lldiv_t;\n__extension__ typedef unsigned long long int u64;\n__extension__ extern long long int llabs (long long int __x);\nstruct s { __extension__ unsigned long long int x; __extension__ union { int a; }; };\nint f(void) {\n  int y = __extension__ ({ int z = g(1); z; });\n  __extension__ long long q = 1;\n  return y;\n}\nint w = __extension__ 1 + k(2);\n"},
 	{name: "__extension__ before a call", fallback: true, src: "int f(int y) {\n  return __extension__ h(y);\n}\n"},
+	{name: "offsetof", src: "int f(void) {\n  return offsetof(struct S, m) + offsetof(T, n) + g(offsetof (U, x));\n}\n"},
+	{name: "offsetof a member's member", fallback: true, src: "int h(void) { return offsetof(T, a.b); }\n"},
 	{name: "MSVC's sized ints", src: "typedef __int64 sqlite_int64;\ntypedef unsigned __int64 sqlite_uint64;\nint f(__int32 x) { __int64 y = x; return (__int8)y; }\n"},
 	{name: "qualifier macros", src: "typedef struct vki_sigaltstack {\n\tvoid __user *ss_sp;\n\tint ss_flags;\n} vki_stack_t;\nEXTERN const char *CONST86 * Tcl_FSFileAttrStrings(Tcl_Obj *pathPtr);\nint a;\n", mayErr: true},
 	{name: "typedefs of primitive type names", src: "typedef __ssize_t ssize_t;\ntypedef __int8_t int8_t;\ntypedef unsigned long wchar_t;\ntypedef const int intptr_t;\nint a;\n"},
