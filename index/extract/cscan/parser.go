@@ -164,8 +164,16 @@ func (p *parser) directive(ctx int, b *bodyState) {
 	case "define":
 		p.macro(t)
 	case "include":
+		if ctx == ctxField {
+			// tree-sitter-c reads a preproc_call there, no import
+			for p.peek().Kind != tEOL && p.peek().Kind != 0 {
+				p.i++
+			}
+			p.eol()
+			return
+		}
 		if ctx != ctxTop {
-			fail("#include in a struct or enum") // tree-sitter drops it
+			fail("#include in an enum") // an error to tree-sitter, the import dropped
 		}
 		path := p.peek()
 		p.i++

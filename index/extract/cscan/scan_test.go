@@ -111,7 +111,7 @@ var tricky = []struct {
 	{name: "call of a call", src: "void f(void) { x.f(a)(b); }\nvoid g(void) {\n  int a;\n  TRANS(FreeConnInfo) (ciptr);\n  T x;\n  if (a) TRANS(Close)(ciptr);\n  else { TRANS(Close)(ciptr); }\n  F(x)(y, z);\n  F(x)(*y);\n  F(x)(y[0]);\n  x = y.f(a)(b); h(q->f(a)(b), z);\n  if ((t = TRANS(Sel)(p)) == NULL) return; return g(h(1))(2);\n}\n"},
 	{name: "call of a subscript", src: "void f(void) { a[i](x); }\n", fallback: true},
 	{name: "call of a call before a name", src: "void f(void) { F(x)(y) z; }\n", fallback: true},
-	{name: "include in a struct", src: "struct S {\n# include <x.h>\n};\n", fallback: true},
+	{name: "include in a struct", src: "struct S {\n  int a;\n# include <x.h>\n  int b;\n#include \"y.h\" /* c */\n};\nint c;\n"},
 	{name: "top-level blocks", src: "int a;\n{ f(1); if (x) g(); }\n{ y; }\nint b;\n"},
 	{name: "an initializer's elements", mayErr: true, src: "/* a table */\n{ \"Linefeed\", 0xFF0A },\n{ \"Clear\", K(2) },\n"},
 	// Read in part (extract.Regions): the declined items are
