@@ -163,7 +163,7 @@ func (p *parser) callAt(t tok, r *reader, targs int) bool {
 // hold between; it returns the index (relative to p.i) after that ">",
 // or 0.
 func (p *parser) templateArgsAt(k int) int {
-	depth, cond := 0, false
+	depth, ops := 0, false
 	for ; ; k++ {
 		t := p.at(k)
 		switch {
@@ -171,27 +171,28 @@ func (p *parser) templateArgsAt(k int) int {
 			return 0
 		case p.is(t, "<"):
 			depth++
-		case p.is(t, "?") || p.is(t, "!"):
-			cond = true
 		case p.is(t, ">"):
 			depth--
-			if depth == 0 && cond {
-				// g<a ? b : c>(x), g<!a>(): tree-sitter may read
-				// template arguments or comparisons.
-				fail("a conditional between < and > at %d", t.Start)
+			if depth > 0 {
+				break
 			}
-			if depth == 0 {
-				return k + 1
+			if n := p.at(k + 1); ops && (p.is(n, "(") || p.is(n, "::") || p.is(n, "{")) {
+				// g<a ? b : c>(x), g<!a>(), g<+0>(): tree-sitter may
+				// read template arguments or comparisons.
+				fail("an operator between < and > at %d", t.Start)
+			} else if ops {
+				return 0 // a < b + c && d > e: comparisons
 			}
+			return k + 1
 		case p.is(t, "&&") && (p.is(p.at(k+1), ">") || p.is(p.at(k+1), ",") || p.is(p.at(k+1), "...")):
 			// T&&, a reference type
-		case p.is(t, ";") || p.is(t, "{") || p.is(t, "}") || p.is(t, "&&") || p.is(t, "||") ||
-			p.is(t, "=") || p.is(t, "(") || p.is(t, ")") || p.is(t, "[") || p.is(t, "]") ||
+		case p.is(t, ";") || p.is(t, "{") || p.is(t, "}") || p.is(t, "(") || p.is(t, ")") ||
+			p.is(t, "[") || p.is(t, "]") || t.Kind == tStr:
+			return 0
+		case p.is(t, "?") || p.is(t, "!") || p.is(t, "&&") || p.is(t, "||") || p.is(t, "=") ||
 			p.is(t, "<<") || p.is(t, "==") || p.is(t, "!=") || p.is(t, "<=") || p.is(t, "+") || p.is(t, "-") ||
 			p.is(t, "/") || p.is(t, "%") || p.is(t, "|") || p.is(t, "^") || p.is(t, ".") || p.is(t, "->"):
-			return 0
-		case t.Kind == tStr:
-			return 0
+			ops = true
 		}
 	}
 }
