@@ -132,6 +132,9 @@ func (p *parser) angle() {
 		case p.is(t, "?"):
 			p.branch() // a conditional_expression, as in a body
 			p.i++
+		case p.is(t, "::") && !p.isName(p.at(1)) && p.word(p.at(1)) != wTemplate && p.word(p.at(1)) != wPrim &&
+			p.word(p.at(1)) != wSized:
+			fail("%q after :: in template arguments at %d", p.text(p.at(1)), t.Start)
 		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";"):
 			fail("%s in template arguments at %d", p.text(t), t.Start)
 		case t.Kind == tIdent:
