@@ -130,6 +130,9 @@ func (p *parser) angle() {
 			// and a call in it is read by the cases here.
 			p.i++
 		case p.is(t, "?"):
+			if p.shiftAhead() {
+				fail("a conditional before >> at %d", t.Start) // a<b ? c : d>>: a shift to tree-sitter
+			}
 			p.branch() // a conditional_expression, as in a body
 			p.i++
 		case p.is(t, "::") && !p.isName(p.at(1)) && p.word(p.at(1)) != wTemplate && p.word(p.at(1)) != wPrim &&
@@ -142,6 +145,21 @@ func (p *parser) angle() {
 			p.argWord(t)
 		default:
 			p.i++
+		}
+	}
+}
+
+// shiftAhead reports whether the first ">" after p.i touches another
+// (>>), which tree-sitter may read as a shift inside a conditional.
+func (p *parser) shiftAhead() bool {
+	for k := 1; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.Kind == 0 || p.is(t, ";") || p.is(t, "{") || p.is(t, "}"):
+			return false
+		case p.is(t, ">"):
+			n := p.at(k + 1)
+			return p.is(n, ">") && n.Start == t.End
 		}
 	}
 }
