@@ -170,6 +170,10 @@ func (p *parser) bodyWord(t tok, dos *[]int, b *bodyState) {
 			fail("a name before { at %d", t.Start) // tree-sitter reads a function definition
 		}
 		call := p.is(next, "(")
+		if call && p.word(prev) == wTag {
+			// struct mallinfo2 (*f) (void) = g;: a declaration
+			fail("a tag's name before ( at %d", t.Start)
+		}
 		if call && p.sizeofOperand() {
 			fail("a call after sizeof ( or of a type at %d", t.Start)
 		}

@@ -22,11 +22,13 @@ func (p *parser) specifierMacro() bool {
 			return true
 		case wIdent:
 			next := p.at(p.skipQuals(k + 1))
-			if k == 1 && next.Kind == tIdent && p.word(next) == wIdent && p.is(p.at(3), ";") {
+			if k == 1 && next.Kind == tIdent && p.word(next) == wIdent && !p.macroAt(2) && p.is(p.at(3), ";") {
 				// X11's `externalref WidgetClass coreWidgetClass;`:
 				// three names are no C, the first a macro however
 				// spelled; tree-sitter reads a variable WidgetClass
-				// and an error (TestScanWhereTreeSitterIsWrong).
+				// and an error (TestScanWhereTreeSitterIsWrong). A
+				// last name spelled as a macro is one after the
+				// declarator (`mp_limb_t base PACK;`, trailingMacros).
 				return true
 			}
 			if p.is(next, "*") || next.Kind == tIdent && p.word(next) == wIdent || p.macroTypeAt(k) > 0 {

@@ -109,6 +109,7 @@ var tricky = []struct {
 	{name: "call or declaration", src: "void f(char **arg) {\n\tg();\n\tunsetenv(arg[0]);\n}\n", fallback: true},
 	{name: "call or declaration 2", src: "void f(void) {\n\tif (x) {} else {\n\t\tassert(c[u-1] >= 0);\n\t}\n}\n", fallback: true},
 	{name: "call of a call", src: "void f(void) { x.f(a)(b); }\nvoid g(void) {\n  int a;\n  TRANS(FreeConnInfo) (ciptr);\n  T x;\n  if (a) TRANS(Close)(ciptr);\n  else { TRANS(Close)(ciptr); }\n  F(x)(y, z);\n  F(x)(*y);\n  F(x)(y[0]);\n  x = y.f(a)(b); h(q->f(a)(b), z);\n  if ((t = TRANS(Sel)(p)) == NULL) return; return g(h(1))(2);\n}\n"},
+	{name: "a tag's name before a parenthesis in a body", fallback: true, src: "void f(void) {\n  struct mallinfo2 (*LIBC_SYMBOL (mallinfo2)) (void) = LOAD_SYM (mallinfo2);\n}\n"},
 	{name: "call of a subscript", src: "void f(void) { a[i](x); }\n", fallback: true},
 	{name: "call of a call before a name", src: "void f(void) { F(x)(y) z; }\n", fallback: true},
 	{name: "include in a struct", src: "struct S {\n  int a;\n# include <x.h>\n  int b;\n#include \"y.h\" /* c */\n};\nint c;\n"},
@@ -205,7 +206,8 @@ func TestScanMatchesTreeSitter(t *testing.T) {
 // __attribute_nonstring__;`, `int mutex __LOCK_ALIGNMENT;`, __wur
 // after a function's __attribute__), where tree-sitter ends the
 // declaration before them or drops a function into an error; the
-// scanner reads them as references, the declaration to its ";" (after
+// scanner reads them as references, the declaration to its ";" (a
+// field's `mp_limb_t base PACK;` is a field PACK to tree-sitter; after
 // a parameter's name, `int a G_GNUC_UNUSED`, tree-sitter reads the
 // macro as the name and the name as an error, the same references, in
 // a plain definition, but names a macro-named one after a parameter,
@@ -288,6 +290,9 @@ func TestScanWhereTreeSitterIsWrong(t *testing.T) {
 		{"static int\nTRANS(ReopenFail)(XtransConnInfo ciptr _X_UNUSED, int fd _X_UNUSED,\n  const char *port _X_UNUSED)\n{\n    return 0;\n}\nint g(int a G_GNUC_UNUSED);\nint c;\n",
 			[]string{"function  TRANS static int", "function  g int g(int a G_GNUC_UNUSED);", "variable  c int c;"},
 			[]string{"TRANS false", "ReopenFail false", "XtransConnInfo false", "ciptr false", "_X_UNUSED false", "fd false", "_X_UNUSED false", "port false", "_X_UNUSED false", "g false", "a false", "G_GNUC_UNUSED false", "c false"}},
+		{"typedef struct {\n  mp_limb_t base PACK;\n  int b;\n} T;\n",
+			[]string{"struct  T typedef struct", "field T base mp_limb_t base PACK;", "field T b int b;"},
+			[]string{"mp_limb_t false", "base false", "PACK false", "b false", "T false"}},
 		// Read in part (extract.Regions): a run of macro calls
 		// without semicolons is split into calls.
 		{"M(int, f, (int (*cb)(int)))\nM(int, g, (void))\nint a;\n",
