@@ -180,8 +180,8 @@ func isMacroName(s string) bool {
 }
 
 // closesTwice reports whether, between the token first and p.i,
-// nested template arguments close other than before "," or "::"
-// (A<B<C>> a, A<B<C> > a, A<B<0>!0> a).
+// nested template arguments close other than before ","
+// (A<B<C>> a, A<B<C> > a, A<B<C>::type> a, A<B<0>!0> a).
 func (p *parser) closesTwice(first int) bool {
 	depth := 0
 	for k := first; k < p.i; k++ {
@@ -190,7 +190,7 @@ func (p *parser) closesTwice(first int) bool {
 			depth++
 		case p.is(t, ">"):
 			depth--
-			if depth >= 1 && (k+1 >= len(p.toks) || !p.is(p.toks[k+1], ",") && !p.is(p.toks[k+1], "::")) {
+			if depth >= 1 && (k+1 >= len(p.toks) || !p.is(p.toks[k+1], ",")) {
 				return true
 			}
 		}

@@ -71,7 +71,7 @@ var tricky = []struct {
 	{name: "sizeof in template arguments", src: "template <class T, class... Args>\nstruct s {\n  typedef typename dtl::aligned_storage<sizeof(T), dtl::alignment_of<T>::value>::type storage_t;\n  typedef typename build_number_seq<sizeof...(Args)>::type index_t;\n  typedef a<sizeof(f(x)) == 1> b;\n};\n"},
 	{name: "conditionals in template arguments", src: "typedef a<B ? c : d> t;\ntypedef typename x<(L == m) ? 1 : 0>::type u;\nstruct s : if_c<b, c, d<e ? f : g> > {};\nint f() { typedef a<B ? c : d> t; return 1; }\n"},
 	{name: "a conditional between < and > in a body", fallback: true, src: "int f() { return g<a ? b : c>(x) ? 1 : 2; }\n"},
-	{name: "nested template arguments closing together", fallback: true, src: "A<A<0>>A;\nmap<K, vector<V>> m;\nA<B<C> > a;\n"},
+	{name: "nested template arguments closing together", fallback: true, src: "A<A<0>>A;\nmap<K, vector<V>> m;\nA<B<C> > a;\nA<B<C>::type> b;\n"},
 	{name: "nested template arguments in a class", src: "struct s { A<B<C> > a; };\n"},
 	{name: "a template's temporary called", src: "void f() {\n  h<int>()(x);\n  std::less<T>()(a, b);\n  return m<T>()(u);\n}\n"},
 	{name: "a function pointer", src: "void (*fp)(int);\n", fallback: true},
