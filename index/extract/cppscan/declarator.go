@@ -34,6 +34,10 @@ func (p *parser) declarator(ctx int, w tmpl, s *specs) bool {
 	if !s.typed && !n.special && !(isFunc && ctx == ctxClass && (p.ctorOf(n) || p.macroMember())) && n.container == "" {
 		fail("declarator without a type at %d", n.name.Start)
 	}
+	if !s.typed && n.special && n.container == "" && ctx != ctxClass {
+		// operator!(A); outside a class: a call to tree-sitter.
+		fail("an operator without a type at %d", n.name.Start)
+	}
 	if n.special && !isFunc {
 		fail("destructor or operator without parameters at %d", n.name.Start)
 	}
