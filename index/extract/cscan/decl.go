@@ -16,21 +16,7 @@ type specs struct {
 // definition at p.i.
 func (p *parser) declaration(ctx int) {
 	first, at := p.peek(), p.i
-	if p.word(first) == wTypedef {
-		p.typedef(first)
-		return
-	}
-	if p.text(first) == "__extension__" && p.word(p.at(1)) == wTypedef {
-		// glibc's `__extension__ typedef struct {...} lldiv_t;`:
-		// tree-sitter's type_definition starts at __extension__.
-		p.i++
-		p.typedef(first)
-		return
-	}
-	if ctx == ctxTop && p.word(first) == wIdent && p.macroType() == 0 && p.macroStatement(first) {
-		return
-	}
-	if ctx == ctxField && (p.fieldMacro(first) || p.fieldMacroType(first)) {
+	if p.otherDeclaration(ctx, first) {
 		return
 	}
 	sp := p.specifiers()
@@ -62,10 +48,8 @@ func (p *parser) declaration(ctx int) {
 		if name.Kind == 0 {
 			fail("declarator without a name at %d", start.Start)
 		}
-		if p.funcOfFunc && ctx == ctxTop && !p.is(p.peek(), "{") && p.word(first) == wIdent && p.is(p.toks[at+1], "*") {
-			// W* VG_(copy)(W* w);: also a product of a call's call,
-			// which tree-sitter prefers in some files' context.
-			fail("function returning a function at %d", start.Start)
+		if p.funcOfFunc && ctx == ctxTop {
+			p.noProduct(at, start)
 		}
 		if p.attributes() != 0 && p.is(p.peek(), "=") {
 			fail("attribute before an initializer") // tree-sitter ends the declaration there
@@ -108,6 +92,36 @@ func (p *parser) declaration(ctx int) {
 		if !p.is(t, ",") {
 			fail("unexpected %q after a declarator at %d", p.text(t), t.Start)
 		}
+	}
+}
+
+// otherDeclaration reads a type definition or, at the top or in a
+// struct, a macro statement or field, if one starts at first, p.i.
+func (p *parser) otherDeclaration(ctx int, first tok) bool {
+	switch {
+	case p.word(first) == wTypedef:
+		p.typedef(first)
+	case p.text(first) == "__extension__" && p.word(p.at(1)) == wTypedef:
+		// glibc's `__extension__ typedef struct {...} lldiv_t;`:
+		// tree-sitter's type_definition starts at __extension__.
+		p.i++
+		p.typedef(first)
+	case ctx == ctxTop && p.word(first) == wIdent && p.macroType() == 0 && p.macroStatement(first):
+	case ctx == ctxField && (p.fieldMacro(first) || p.fieldMacroType(first)):
+	default:
+		return false
+	}
+	return true
+}
+
+// noProduct declines a top-level declaration from token at whose
+// declarator, starting at start, is a function's returning a function
+// (W* VG_(copy)(W* w);) after a name and "*", before no body: also a
+// product of a call's call, which tree-sitter prefers in some files'
+// context.
+func (p *parser) noProduct(at int, start tok) {
+	if !p.is(p.peek(), "{") && p.word(p.toks[at]) == wIdent && p.is(p.toks[at+1], "*") {
+		fail("function returning a function at %d", start.Start)
 	}
 }
 
@@ -247,47 +261,56 @@ func (p *parser) specifiers() specs {
 			}
 			p.attribute()
 		case wIdent:
-			if next := p.at(1); sp.sized && next.Kind == tIdent && p.word(next) == wIdent {
-				// unsigned SQLITE_INT64_TYPE x;: the size's type
-				sp.sized = false
-				p.ref(t, false)
-				p.i++
-				break
-			}
-			if sp.typ && p.is(p.at(1), "*") && (p.macroAt(0) || p.at(2).Kind == tIdent || p.is(p.at(2), "*")) {
-				// void __user *p, XColor _Xconst *x: a qualifier macro
-				// (a name between a type and a declarator is no C),
-				// read by tree-sitter into an error with the same
-				// records
-				p.ref(t, false)
-				p.i++
-				break
-			}
-			if sp.typ {
+			if !p.specName(&sp, t) {
 				return sp
 			}
-			if n := p.macroType(); n > 0 {
-				sp.typ = true
-				p.ref(t, false)
-				for k := 2; k < n; k++ {
-					if p.word(p.at(k)) == wIdent {
-						p.ref(p.at(k), false)
-					}
-				}
-				p.i += n
-				break
-			}
-			if !p.specifierMacro() {
-				sp.typ, sp.onlyID = true, true
-			}
-			p.ref(t, false)
-			p.i++
 		case 255:
 			return sp
 		default:
 			fail("%q in specifiers at %d", p.text(t), t.Start)
 		}
 	}
+}
+
+// specName reads the name t, at p.i, in specifiers: the type, a macro
+// before or after it, or a macro type; false if it is no specifier
+// (the declarator's).
+func (p *parser) specName(sp *specs, t tok) bool {
+	if next := p.at(1); sp.sized && next.Kind == tIdent && p.word(next) == wIdent {
+		// unsigned SQLITE_INT64_TYPE x;: the size's type
+		sp.sized = false
+		p.ref(t, false)
+		p.i++
+		return true
+	}
+	if sp.typ && p.is(p.at(1), "*") && (p.macroAt(0) || p.at(2).Kind == tIdent || p.is(p.at(2), "*")) {
+		// void __user *p, XColor _Xconst *x: a qualifier macro (a name
+		// between a type and a declarator is no C), read by
+		// tree-sitter into an error with the same records
+		p.ref(t, false)
+		p.i++
+		return true
+	}
+	if sp.typ {
+		return false
+	}
+	if n := p.macroType(); n > 0 {
+		sp.typ = true
+		p.ref(t, false)
+		for k := 2; k < n; k++ {
+			if p.word(p.at(k)) == wIdent {
+				p.ref(p.at(k), false)
+			}
+		}
+		p.i += n
+		return true
+	}
+	if !p.specifierMacro() {
+		sp.typ, sp.onlyID = true, true
+	}
+	p.ref(t, false)
+	p.i++
+	return true
 }
 
 // tagSpec parses a struct, union or enum specifier, with its body if it

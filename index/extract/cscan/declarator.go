@@ -45,16 +45,7 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 		p.ref(t, false)
 		p.i++
 	case p.is(t, "(") && (!abstract || p.is(p.at(1), "*") || p.is(p.at(1), "(") || p.is(p.at(1), "[")):
-		p.i++
-		if p.word(p.peek()) == wIdent && p.macroAt(0) && p.is(p.at(1), "*") {
-			// void (XMLCALL *h)(int): a calling convention macro, an
-			// error node holding the name to tree-sitter, whose records
-			// are the same.
-			p.ref(p.peek(), false)
-			p.i++
-		}
-		name, isFunc = p.declarator(abstract)
-		p.expect(")")
+		name, isFunc = p.parenDeclarator(abstract)
 	}
 	for k := 0; ; k++ {
 		t := p.peek()
@@ -88,6 +79,21 @@ func (p *parser) declarator(abstract bool) (name tok, isFunc bool) {
 			return name, isFunc
 		}
 	}
+}
+
+// parenDeclarator reads a declarator in parentheses at p.i.
+func (p *parser) parenDeclarator(abstract bool) (name tok, isFunc bool) {
+	p.i++
+	if p.word(p.peek()) == wIdent && p.macroAt(0) && p.is(p.at(1), "*") {
+		// void (XMLCALL *h)(int): a calling convention macro, an error
+		// node holding the name to tree-sitter, whose records are the
+		// same.
+		p.ref(p.peek(), false)
+		p.i++
+	}
+	name, isFunc = p.declarator(abstract)
+	p.expect(")")
+	return name, isFunc
 }
 
 // prototypeMacro reads zlib's K&R-compatible parameter list, `deflate
