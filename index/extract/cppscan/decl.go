@@ -81,7 +81,7 @@ func (p *parser) templateParams() {
 			fail("parentheses in template parameters at %d", t.Start)
 		case p.is(t, "{") || p.is(t, "}") || p.is(t, ";"):
 			fail("template parameters at %d", t.Start)
-		case p.macroArg():
+		case p.macroAmongParams() && p.macroArg():
 		case t.Kind == tIdent:
 			switch p.word(t) {
 			case wIdent:
@@ -160,6 +160,33 @@ func (p *parser) shiftAhead() bool {
 		case p.is(t, ">"):
 			n := p.at(k + 1)
 			return p.is(n, ">") && n.Start == t.End
+		}
+	}
+}
+
+// macroAmongParams reports whether the name at p.i calls a macro
+// among template parameters: after a parameter's name (class A
+// M(= void)) or before one (M(void()) Handler); M(A) alone may be
+// a parameter of a function type.
+func (p *parser) macroAmongParams() bool {
+	if !p.is(p.at(1), "(") {
+		return false
+	}
+	if p.isName(p.at(-1)) || p.is(p.at(-1), "=") {
+		return true // a default value's call is a call to tree-sitter too
+	}
+	depth := 0
+	for k := 1; ; k++ {
+		t := p.at(k)
+		switch {
+		case t.Kind == 0 || t.Kind == tDir || p.is(t, ";") || p.is(t, "{") || p.is(t, "}"):
+			return false
+		case p.is(t, "("):
+			depth++
+		case p.is(t, ")"):
+			if depth--; depth == 0 {
+				return p.isName(p.at(k + 1))
+			}
 		}
 	}
 }

@@ -176,7 +176,7 @@ func isMacroName(s string) bool {
 			return false
 		}
 	}
-	return strings.Contains(s, "_")
+	return strings.Contains(s, "_") && strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
 
 // closesTwice reports whether, between the token first and p.i,
