@@ -104,6 +104,9 @@ func (p *parser) templateParams() {
 // names are references, and expressions in parentheses are read as
 // expressions (decltype(f()) calls f).
 func (p *parser) angle() {
+	if t, lt := p.peek(), p.at(-1); p.is(t, "::") && p.is(lt, "<") && lt.End == t.Start {
+		fail("<:: at %d", lt.Start) // <: may be a digraph's [
+	}
 	for {
 		t := p.peek()
 		switch {
