@@ -46,7 +46,7 @@ func (p *parser) at(k int) tok {
 	if p.i+k < len(p.toks) && p.i+k >= 0 {
 		t := p.toks[p.i+k]
 		if t.Kind == clex.Bad && k == 0 {
-			fail("a prefixed or continued literal at %d", t.Start)
+			fail("a literal or a directive line the lexer does not read at %d", t.Start)
 		}
 		return t
 	}

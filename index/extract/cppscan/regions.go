@@ -74,13 +74,14 @@ func (p *parser) outerItem(read func()) {
 	read()
 }
 
-// addSpan makes tokens first to last, with the comments before them, a
-// span, and moves the parser and the emitter past it.
+// addSpan makes tokens first to last, with the doc comments before
+// them, a span, and moves the parser and the emitter past it.
 func (p *parser) addSpan(first, last int, why string) {
-	var start uint32
+	var after uint32
 	if first > 0 {
-		start = p.toks[first-1].End
+		after = p.toks[first-1].End
 	}
+	start := cregion.SpanStart(after, p.toks[first], p.e.comments)
 	end := p.toks[last].End
 	p.reg.Add(extract.Span{Start: start, End: end}, why)
 	e := p.e

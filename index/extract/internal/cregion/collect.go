@@ -1,6 +1,11 @@
 package cregion
 
-import "github.com/parleyhq/parley/index/extract"
+import (
+	"sort"
+
+	"github.com/parleyhq/parley/index/extract"
+	"github.com/parleyhq/parley/index/extract/internal/clex"
+)
 
 // Collector gathers a file's spans (the items a scanner declined) and
 // the lines to keep around them: the directive lines of the
@@ -79,4 +84,23 @@ func (c *Collector) Regions(res *extract.Result, masked []byte, dedupe []extract
 		return nil
 	}
 	return &extract.Regions{Res: res, Masked: masked, Spans: c.Spans, Keep: c.Keep, Dedupe: dedupe, Why: c.Why}
+}
+
+// SpanStart is where the span of an item whose first token is first
+// starts: at the run of comments that ends on its line or the line
+// before (the doc tree-sitter's walker gives its first symbol), else at
+// the token, never before after, the end of what was read before it.
+// Comments further up stay the scanner's: license headers and long
+// comments between declarations were most of some spans' bytes.
+func SpanStart(after uint32, first clex.Tok, comments []clex.Comment) uint32 {
+	start, line := first.Start, first.Line
+	i := sort.Search(len(comments), func(i int) bool { return comments[i].Start >= first.Start })
+	for i--; i >= 0; i-- {
+		c := comments[i]
+		if c.Start < after || c.EndLine+1 < line {
+			break
+		}
+		start, line = c.Start, c.Line
+	}
+	return start
 }

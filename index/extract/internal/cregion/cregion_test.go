@@ -72,3 +72,25 @@ func TestEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestSpanStart checks that a span takes the comments that may document
+// its item and leaves the others to the scanner.
+func TestSpanStart(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"int a;\n/* license */\n\n/* doc */\nint f(void);\n", "/* doc */\nint f(void);\n"},
+		{"int a; // trailing\n// one\n// two\nint f(void);\n", "// trailing\n// one\n// two\nint f(void);\n"},
+		{"int a;\n\nint f(void);\n", "int f(void);\n"},
+		{"int a; /* c */ int f(void);\n", "/* c */ int f(void);\n"},
+	}
+	for _, tc := range cases {
+		toks, comments, err := clex.Lex([]byte(tc.src), clex.C)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := 3 // int a ; | int
+		start := SpanStart(toks[first-1].End, toks[first], comments)
+		if got := tc.src[start:]; got != tc.want {
+			t.Errorf("%q: span from %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}
