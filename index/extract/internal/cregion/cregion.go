@@ -57,6 +57,10 @@ func (t *Toks) End(s int, lang Lang) (last int, ok bool) {
 	}
 	depth, cond := 0, 0
 	fnBody, assigned, oldStyle := false, false, false
+	// The depth at each open #if: each branch starts from it, so that a
+	// branch never compiled with a stray bracket (asio's
+	// socket_ops.ipp) does not end the item in another.
+	var atIf []int
 	for k := s; k < len(t.Toks); k++ {
 		x := t.Toks[k]
 		if isDirective(x) {
@@ -66,12 +70,16 @@ func (t *Toks) End(s int, lang Lang) (last int, ok bool) {
 					return k - 1, k > s
 				}
 				cond++
+				atIf = append(atIf, depth)
 			case "else", "elif", "endif":
 				if cond == 0 {
 					return k - 1, k > s
 				}
 				if x.Dir == "endif" {
 					cond--
+					atIf = atIf[:len(atIf)-1]
+				} else {
+					depth = atIf[len(atIf)-1]
 				}
 			}
 			t.skipLine(&k)

@@ -43,6 +43,8 @@ func TestEnd(t *testing.T) {
 		{"before a linkage's close", "A(x)\n#ifdef __cplusplus\n}\n#endif\n", "A(x)", C, true},
 		{"a directive's group", "#if A\nint a;\n#if B\nint b;\n#endif\n#endif\nint c;\n", "#if A\nint a;\n#if B\nint b;\n#endif\n#endif\n", C, true},
 		{"unbalanced", "int f(", "", C, false},
+		{"a stray bracket in a branch", "int f(void) {\n#if A\n  g(a), b);\n#else\n  g(a, b);\n#endif\n}\nint c;\n", "int f(void) {\n#if A\n  g(a), b);\n#else\n  g(a, b);\n#endif\n}", C, true},
+		{"a bracket opened in each branch", "int f(void) {\n#if A\n  g(a,\n#else\n  h(a,\n#endif\n  b);\n}\nint c;\n", "int f(void) {\n#if A\n  g(a,\n#else\n  h(a,\n#endif\n  b);\n}", C, true},
 		{"a Bad directive's group", "#if A /* c */ && B\nint a;\n#endif\nint b;\n", "#if A /* c */ && B\nint a;\n#endif\n", C, true},
 		{"a Bad directive alone", "#include MACRO(x) \\\n  y\nint b;\n", "#include MACRO(x) \\\n  y", C, true},
 		{"a Bad directive in an item", "int f(void) {\n#if A /* c */ && B\n  g();\n#endif\n}\nint b;\n", "int f(void) {\n#if A /* c */ && B\n  g();\n#endif\n}", C, true},
