@@ -5,73 +5,50 @@ import (
 	"github.com/parleyhq/parley/index/extract/internal/cregion"
 )
 
-// An item of the file or a namespace the parser cannot read need not
-// cost the whole file: its records are rolled back, the item's extent
-// is found by its brackets alone (cregion's End), and the file is
-// returned as extract.Regions, whose spans tree-sitter reads inside the
-// namespaces and conditionals kept around them. cscan/regions.go does
-// the same for C with its own emitter.
+// An item of the file, a namespace or a class the parser cannot read
+// need not cost the whole file: its records are rolled back, the item's
+// extent is found by its brackets alone (cregion's End), and the file
+// is returned as extract.Regions, whose spans tree-sitter reads inside
+// the namespaces, classes and conditionals kept around them.
+// cscan/regions.go is C's, around another emitter type.
 
-// mark is the parser's state before an item.
-type mark struct {
-	i                          int
-	syms, refs, imports, todos int
-	scopes, nextCom, varLog    int
-	reg                        cregion.Mark
-	doc                        extract.ScanDoc
-}
-
-func (p *parser) mark() mark {
+func (p *parser) emitter() cregion.Emitter {
 	e := p.e
-	return mark{i: p.i, syms: len(e.res.Symbols), refs: len(e.res.Refs), imports: len(e.res.Imports),
-		todos: len(e.res.Todos), scopes: len(e.scopes), nextCom: e.nextCom, varLog: len(e.varLog),
-		reg: p.reg.Mark(), doc: e.doc}
+	return cregion.Emitter{Res: e.res, Scopes: &e.scopes, Comments: e.comments, NextCom: &e.nextCom, Doc: &e.doc}
 }
 
-// rollback forgets what was recorded since m.
-func (p *parser) rollback(m mark) {
-	e := p.e
-	e.res.Symbols, e.res.Refs = e.res.Symbols[:m.syms], e.res.Refs[:m.refs]
-	e.res.Imports, e.res.Todos = e.res.Imports[:m.imports], e.res.Todos[:m.todos]
-	e.scopes, e.nextCom, e.doc = e.scopes[:m.scopes], m.nextCom, m.doc
-	for _, k := range e.varLog[m.varLog:] {
-		delete(e.vars, k)
-	}
-	e.varLog = e.varLog[:m.varLog]
-	p.reg.Reset(m.reg)
-	p.i, p.dry, p.pending = m.i, false, p.pending[:0]
-}
-
-// outerItem reads one item of the file, a namespace or a class with read; if
-// the parser declines it, the item becomes a span and reading goes on
-// after it. A failure whose extent cannot be told (an unclosed #if)
-// still declines the file.
+// outerItem reads one item of the file, a namespace or a class with
+// read; if the parser declines it, the item becomes a span and reading
+// goes on after it. A failure whose extent cannot be told (an unclosed
+// #if) still declines the file.
 func (p *parser) outerItem(read func()) {
 	if p.dry {
 		read()
 		return
 	}
-	m := p.mark()
-	p.itemStarts = append(p.itemStarts, m.i)
-	defer func() {
-		p.itemStarts = p.itemStarts[:len(p.itemStarts)-1]
-		r := recover()
-		if r == nil {
-			return
-		}
-		why, ok := r.(*errFallback)
-		if !ok {
-			panic(r)
-		}
-		p.rollback(m)
+	i, saved, vars := p.i, cregion.Save(p.emitter(), &p.reg), len(p.e.varLog)
+	p.itemStarts = append(p.itemStarts, i)
+	defer func() { p.itemStarts = p.itemStarts[:len(p.itemStarts)-1] }()
+	cregion.Try(read, declined, func() {
+		saved.Restore(p.emitter(), &p.reg)
+		p.e.varLog = cregion.Forget(p.e.vars, p.e.varLog, vars)
+		p.i, p.dry, p.pending = i, false, p.pending[:0]
+	}, func(why string) bool {
 		t := cregion.Toks{Src: p.m, Toks: p.toks, Keyword: func(w string) bool { return words[w] != wIdent }}
-		last, ok := t.End(m.i, cregion.CPP)
-		if !ok {
-			panic(r)
+		last, ok := t.End(i, cregion.CPP)
+		if ok {
+			p.addSpan(i, last, why)
 		}
-		p.addSpan(m.i, last, why.why)
-	}()
-	read()
+		return ok
+	})
+}
+
+// declined is the reason of a scanner's decline.
+func declined(r any) (string, bool) {
+	if e, ok := r.(*errFallback); ok {
+		return e.why, true
+	}
+	return "", false
 }
 
 // addSpan makes tokens first to last, with the doc comments before
@@ -84,12 +61,7 @@ func (p *parser) addSpan(first, last int, why string) {
 	start := cregion.SpanStart(after, p.toks[first], p.e.comments)
 	end := p.toks[last].End
 	p.reg.Add(extract.Span{Start: start, End: end}, why)
-	e := p.e
-	e.flushComments(start)
-	for e.nextCom < len(e.comments) && e.comments[e.nextCom].Start < end {
-		e.nextCom++
-	}
-	e.doc = extract.ScanDoc{}
+	p.emitter().Skip(p.e.flushComments, start, end)
 	p.i = last + 1
 }
 

@@ -9,37 +9,11 @@ import (
 // extension) need not cost the whole file: its records are rolled back,
 // the item's extent is found by its brackets alone (cregion's End), and
 // the file is returned as extract.Regions, whose spans tree-sitter
-// reads.
+// reads. cppscan/regions.go is C++'s, around another emitter type.
 
-// mark is the parser's state before a top-level item.
-type mark struct {
-	i                          int
-	syms, refs, imports, todos int
-	scopes, nextCom, varLog    int
-	reg                        cregion.Mark
-	doc                        extract.ScanDoc
-}
-
-func (p *parser) mark() mark {
+func (p *parser) emitter() cregion.Emitter {
 	e := p.e
-	return mark{i: p.i, syms: len(e.res.Symbols), refs: len(e.res.Refs), imports: len(e.res.Imports),
-		todos: len(e.res.Todos), scopes: len(e.scopes), nextCom: e.nextCom, varLog: len(e.varLog),
-		reg: p.reg.Mark(), doc: e.doc}
-}
-
-// rollback forgets what was recorded since m.
-func (p *parser) rollback(m mark) {
-	e := p.e
-	e.res.Symbols, e.res.Refs = e.res.Symbols[:m.syms], e.res.Refs[:m.refs]
-	e.res.Imports, e.res.Todos = e.res.Imports[:m.imports], e.res.Todos[:m.todos]
-	e.scopes, e.nextCom, e.doc = e.scopes[:m.scopes], m.nextCom, m.doc
-	for _, k := range e.varLog[m.varLog:] {
-		delete(e.vars, k)
-	}
-	e.varLog = e.varLog[:m.varLog]
-	p.reg.Reset(m.reg)
-	p.i, p.dry, p.declTop, p.closedCall = m.i, false, false, false
-	p.callParens, p.parenAfter, p.closedAfter = p.callParens[:0], p.parenAfter[:0], tok{}
+	return cregion.Emitter{Res: e.res, Scopes: &e.scopes, Comments: e.comments, NextCom: &e.nextCom, Doc: &e.doc}
 }
 
 // topItem reads one top-level item with read; if the parser declines
@@ -50,25 +24,27 @@ func (p *parser) topItem(read func()) {
 		read()
 		return
 	}
-	m := p.mark()
-	defer func() {
-		r := recover()
-		if r == nil {
-			return
+	i, saved, vars := p.i, cregion.Save(p.emitter(), &p.reg), len(p.e.varLog)
+	cregion.Try(func() { read(); p.noOldStyle(i) }, declined, func() {
+		saved.Restore(p.emitter(), &p.reg)
+		p.e.varLog = cregion.Forget(p.e.vars, p.e.varLog, vars)
+		p.i, p.dry, p.declTop, p.closedCall = i, false, false, false
+		p.callParens, p.parenAfter, p.closedAfter = p.callParens[:0], p.parenAfter[:0], tok{}
+	}, func(why string) bool {
+		last, ok := p.itemToks().End(i, cregion.C)
+		if ok {
+			p.addSpan(i, last, why)
 		}
-		why, ok := r.(*errFallback)
-		if !ok {
-			panic(r)
-		}
-		p.rollback(m)
-		last, ok := p.itemToks().End(m.i, cregion.C)
-		if !ok {
-			panic(r)
-		}
-		p.addSpan(m.i, last, why.why)
-	}()
-	read()
-	p.noOldStyle(m.i)
+		return ok
+	})
+}
+
+// declined is the reason of a scanner's decline.
+func declined(r any) (string, bool) {
+	if e, ok := r.(*errFallback); ok {
+		return e.why, true
+	}
+	return "", false
 }
 
 func (p *parser) itemToks() *cregion.Toks {
@@ -107,12 +83,7 @@ func (p *parser) addSpan(first, last int, why string) {
 	start := cregion.SpanStart(after, p.toks[first], p.e.comments)
 	end := p.toks[last].End
 	p.reg.Add(extract.Span{Start: start, End: end}, why)
-	e := p.e
-	e.flushComments(start)
-	for e.nextCom < len(e.comments) && e.comments[e.nextCom].Start < end {
-		e.nextCom++
-	}
-	e.doc = extract.ScanDoc{}
+	p.emitter().Skip(p.e.flushComments, start, end)
 	p.i = last + 1
 }
 
