@@ -178,17 +178,25 @@ func (p *parser) macroAmongParams() bool {
 	if p.isName(p.at(-1)) || p.is(p.at(-1), "=") {
 		return true // a default value's call is a call to tree-sitter too
 	}
+	n, ok := p.afterCall()
+	return ok && p.isName(n)
+}
+
+// afterCall is the token after the parentheses of the call at p.i
+// (NAME "(" ... ")"); ok is false when a directive, ";", a brace or the
+// end comes first.
+func (p *parser) afterCall() (tok, bool) {
 	depth := 0
 	for k := 1; ; k++ {
 		t := p.at(k)
 		switch {
 		case t.Kind == 0 || t.Kind == tDir || p.is(t, ";") || p.is(t, "{") || p.is(t, "}"):
-			return false
+			return tok{}, false
 		case p.is(t, "("):
 			depth++
 		case p.is(t, ")"):
 			if depth--; depth == 0 {
-				return p.isName(p.at(k + 1))
+				return p.at(k + 1), true
 			}
 		}
 	}

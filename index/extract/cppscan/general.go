@@ -151,21 +151,8 @@ func (p *parser) macroType() bool {
 	if !isMacroName(p.text(p.peek())) || !p.is(p.at(1), "(") {
 		return false
 	}
-	depth := 0
-	for k := 1; ; k++ {
-		t := p.at(k)
-		switch {
-		case t.Kind == 0 || t.Kind == tDir || p.is(t, ";") || p.is(t, "{") || p.is(t, "}"):
-			return false
-		case p.is(t, "("):
-			depth++
-		case p.is(t, ")"):
-			if depth--; depth == 0 {
-				n := p.at(k + 1)
-				return (p.isName(n) || p.is(n, "*") || p.is(n, "&")) && p.macroArg()
-			}
-		}
-	}
+	n, ok := p.afterCall()
+	return ok && (p.isName(n) || p.is(n, "*") || p.is(n, "&")) && p.macroArg()
 }
 
 // isMacroName reports whether a name is spelled as a macro's: capitals,
