@@ -37,7 +37,7 @@ func (p *parser) outerItem(read func()) {
 		t := cregion.Toks{Src: p.m, Toks: p.toks, Keyword: func(w string) bool { return words[w] != wIdent }}
 		last, ok := t.End(i, cregion.CPP)
 		if ok {
-			p.addSpan(i, last, why)
+			p.i = cregion.AddSpan(&p.reg, p.emitter(), p.e.flushComments, p.toks, i, last, why)
 		}
 		return ok
 	})
@@ -49,20 +49,6 @@ func declined(r any) (string, bool) {
 		return e.why, true
 	}
 	return "", false
-}
-
-// addSpan makes tokens first to last, with the doc comments before
-// them, a span, and moves the parser and the emitter past it.
-func (p *parser) addSpan(first, last int, why string) {
-	var after uint32
-	if first > 0 {
-		after = p.toks[first-1].End
-	}
-	start := cregion.SpanStart(after, p.toks[first], p.e.comments)
-	end := p.toks[last].End
-	p.reg.Add(extract.Span{Start: start, End: end}, why)
-	p.emitter().Skip(p.e.flushComments, start, end)
-	p.i = last + 1
 }
 
 // classOpen keeps a class's head, from its item's first token to the

@@ -33,7 +33,7 @@ func (p *parser) topItem(read func()) {
 	}, func(why string) bool {
 		last, ok := p.itemToks().End(i, cregion.C)
 		if ok {
-			p.addSpan(i, last, why)
+			p.i = cregion.AddSpan(&p.reg, p.emitter(), p.e.flushComments, p.toks, i, last, why)
 		}
 		return ok
 	})
@@ -71,20 +71,6 @@ func (p *parser) noOldStyle(s int) {
 			}
 		}
 	}
-}
-
-// addSpan makes tokens first to last, with the doc comments before
-// them, a span, and moves the parser and the emitter past it.
-func (p *parser) addSpan(first, last int, why string) {
-	var after uint32
-	if first > 0 {
-		after = p.toks[first-1].End
-	}
-	start := cregion.SpanStart(after, p.toks[first], p.e.comments)
-	end := p.toks[last].End
-	p.reg.Add(extract.Span{Start: start, End: end}, why)
-	p.emitter().Skip(p.e.flushComments, start, end)
-	p.i = last + 1
 }
 
 // lineSpan is the directive at t through the line's end just read.

@@ -82,3 +82,18 @@ func Try(read func(), why func(r any) (string, bool), undo func(), span func(why
 	}()
 	read()
 }
+
+// AddSpan makes tokens first to last of toks, with the doc comments
+// before them (SpanStart), a span of c, moves e past it (Skip, flush
+// visiting the comments before), and returns the index of the token
+// reading goes on from.
+func AddSpan(c *Collector, e Emitter, flush func(off uint32), toks []clex.Tok, first, last int, why string) int {
+	var after uint32
+	if first > 0 {
+		after = toks[first-1].End
+	}
+	start, end := SpanStart(after, toks[first], e.Comments), toks[last].End
+	c.Add(extract.Span{Start: start, End: end}, why)
+	e.Skip(flush, start, end)
+	return last + 1
+}
